@@ -1,0 +1,40 @@
+# perfgate's two entry points (see README.md):
+#   make demo   install what is missing, build, run the gate on the bundled benchmarks
+#   make test   install what is missing, build, run the whole test suite
+# Both are idempotent. The build itself is CMake; this file only wires steps.
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all deps deps-test build demo test test-sanitize install clean
+
+all: build
+
+deps:
+	@ci/install-deps.sh build
+
+deps-test:
+	@ci/install-deps.sh test
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS)
+
+demo: build
+	@bench/demo.sh $(BUILD)
+
+test: deps-test build
+	@tests/node/install.sh
+	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+
+test-sanitize: deps-test
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPERFGATE_SANITIZE=address,undefined >/dev/null
+	@cmake --build $(ASAN_BUILD) -j$(JOBS)
+	@tests/node/install.sh
+	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j$(JOBS)
+
+install: build
+	@cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX),)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

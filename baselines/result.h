@@ -1,0 +1,184 @@
+/*
+ * result.h - the result model: what one benchmark's measurement is, in memory
+ * and as a JSON file (DESIGN.md section 4). A result and a baseline are the
+ * same thing; this is the one loader and validator for both.
+ *
+ * Ownership: a struct pg_result owns every string and array it points to;
+ * pg_result_release() frees them all. Strings are UTF-8 (names coming from
+ * binaries are sanitised with pg_utf8_sanitize() before they get here).
+ *
+ * Invariants kept by the loader and by pg_result_add_metric():
+ *  - a metric with status PG_METRIC_OK has nvalues >= 1 finite values;
+ *    any other status has no values (nothing that was not counted is 0);
+ *  - coverage, when present, has nvalues entries in (0, 1];
+ *  - profile stacks are sorted bytewise by key, keys unique, counts > 0.
+ */
+#ifndef PG_BASELINES_RESULT_H
+#define PG_BASELINES_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/buf.h"
+
+#define PG_RESULT_SCHEMA       "perfgate/result/1"
+#define PG_RESULT_SCHEMA_MAJOR 1
+
+enum pg_metric_status {
+	PG_METRIC_OK = 0,        /* counted: values[] holds one value per repetition */
+	PG_METRIC_NOT_SUPPORTED, /* the event could not be opened on this host */
+	PG_METRIC_NOT_COUNTED,   /* opened but never scheduled (time_running == 0) */
+	PG_METRIC_KERNEL_ONLY    /* counts only in the kernel, and kernel was excluded */
+};
+
+struct pg_metric {
+	char *name;                   /* perf event name ("task-clock") or derived ("ipc") */
+	char *unit;                   /* "ns", "count", "bytes" or "ratio" */
+	enum pg_metric_status status;
+	size_t nvalues;               /* one per measured repetition; 0 unless OK */
+	double *values;               /* nvalues finite values, in base units */
+	double *coverage;             /* NULL, or nvalues fractions time_running/time_enabled */
+	char *reason;                 /* NULL, or why it is not OK ("ENOENT: no PMU") */
+};
+
+struct pg_stack {
+	char *frames;   /* folded key: "comm;main;parse;copy_field" (root first) */
+	uint64_t count; /* samples with exactly this stack */
+};
+
+struct pg_profile {
+	bool present;        /* false: no "profile" in the file (--no-profile) */
+	char *event;         /* sampling event: "cpu-clock" or "cycles" */
+	uint64_t frequency_hz;
+	char *call_graph;    /* "fp" or "dwarf" */
+	uint64_t samples;    /* samples folded into stacks */
+	uint64_t lost;       /* samples lost (PERF_RECORD_LOST) */
+	uint64_t throttled;  /* PERF_RECORD_THROTTLE records */
+	uint64_t truncated;  /* samples whose chain hit perf_event_max_stack */
+	uint64_t runs;       /* sampling runs folded together */
+	bool kernel;         /* kernel frames were recorded and are in the stacks */
+	size_t nstacks;
+	struct pg_stack *stacks; /* sorted bytewise by frames */
+};
+
+struct pg_host {
+	char *cpu;             /* CPU model name */
+	uint64_t cpus;         /* online CPUs */
+	char *kernel;          /* uname release */
+	char *arch;            /* uname machine */
+	size_t npmu;
+	char **pmu;            /* core PMU names found in sysfs ("cpu", "cpu_core", ...) */
+	bool virtualized;
+	int perf_event_paranoid;
+	bool exclude_kernel;   /* events were opened with exclude_kernel=1 */
+};
+
+struct pg_result {
+	char *name;         /* benchmark name, unique within a run */
+	size_t ncommand;
+	char **command;     /* argv the benchmark ran with */
+	char *created;      /* UTC time, "2026-11-29T10:00:00Z" */
+	bool has_git;
+	char *git_commit;   /* 40 hex digits, when has_git */
+	bool git_dirty;
+	char *machine;      /* machine name the baseline is filed under */
+	struct pg_host host;
+	char *counters;     /* "hardware", "software" or "simulated" */
+	uint64_t repeat;
+	uint64_t warmup;
+	size_t nmetrics;
+	struct pg_metric *metrics; /* any order in memory; written sorted by name */
+	struct pg_profile profile;
+};
+
+/** Make @r empty (all zero). */
+void pg_result_init(struct pg_result *r);
+/** Free everything @r owns and make it empty again. */
+void pg_result_release(struct pg_result *r);
+
+/**
+ * Add (or replace) metric @name in @r, copying @values (n entries) and
+ * @coverage (NULL or n entries). For a status other than PG_METRIC_OK pass
+ * n = 0; @reason may be NULL. Returns the stored metric (borrowed).
+ */
+struct pg_metric *pg_result_add_metric(struct pg_result *r, const char *name, const char *unit,
+				       enum pg_metric_status status, const double *values,
+				       const double *coverage, size_t n, const char *reason);
+
+/** The metric called @name, or NULL (borrowed). */
+const struct pg_metric *pg_result_find_metric(const struct pg_result *r, const char *name);
+
+/**
+ * Compute the derived ratios of DESIGN.md section 4 from the counted metrics
+ * already in @r, per repetition: ipc = instructions/cycles, branch-miss-rate =
+ * branch-misses/branches, cache-miss-rate = cache-misses/cache-references,
+ * L1-dcache-miss-rate, LLC-miss-rate (misses/loads), cpus-utilized =
+ * task-clock/duration_time (the definitions perf stat prints, from
+ * tools/perf/util/stat-shadow.c). A ratio is added only when both operands
+ * are OK with the same number of repetitions and every denominator is > 0;
+ * otherwise it is absent (never NaN or Inf).
+ */
+void pg_result_derive(struct pg_result *r);
+
+/**
+ * Store the folded stacks of @r's profile: takes @n (key, count) pairs,
+ * copies them, sorts them and merges duplicate keys. Keys must not be empty.
+ */
+void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, size_t n);
+
+/**
+ * Serialise @r as the deterministic JSON of DESIGN.md section 4 into @out.
+ * Errors: PG_EINPUT when a value is non-finite (a bug upstream).
+ */
+int pg_result_to_json(const struct pg_result *r, struct pg_buf *out);
+
+/**
+ * Parse and validate a result from @len bytes of JSON text into @r (which
+ * must be initialised; on error it is left empty).
+ * @origin: how to name the input in messages ("path" or "branch:path").
+ * Errors: PG_EINPUT for invalid JSON (with line, column, byte offset), a
+ * newer schema major version ("needs perfgate/result/N"), missing or
+ * ill-typed fields, NaN/Inf, or broken invariants (named by field).
+ */
+int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const char *origin);
+
+/** pg_result_from_json() on the file at @path. Errors also PG_ENOTFOUND/PG_EIO. */
+int pg_result_load(struct pg_result *r, const char *path);
+
+/** Write @r to @path atomically (temp file + rename). Errors: PG_EIO, PG_EINPUT. */
+int pg_result_save(const struct pg_result *r, const char *path);
+
+/** A set of results, sorted by name (the content of one results directory). */
+struct pg_result_set {
+	size_t n;
+	struct pg_result *items;
+};
+
+void pg_result_set_init(struct pg_result_set *s);
+void pg_result_set_release(struct pg_result_set *s);
+
+/**
+ * Load every "*.json" file directly in @dir into @s (sorted by result name).
+ * Errors: PG_ENOTFOUND (no such directory), PG_EINPUT (a file is invalid, or
+ * two files hold the same benchmark name), PG_EIO. An empty directory is not
+ * an error here (s->n == 0); callers decide.
+ */
+int pg_result_set_load_dir(struct pg_result_set *s, const char *dir);
+
+/**
+ * Move @r into @s (s takes ownership; @r is left empty), keeping @s sorted.
+ * Errors: PG_EINPUT when @s already has a result of that name.
+ */
+int pg_result_set_add(struct pg_result_set *s, struct pg_result *r);
+
+/** The result called @name in @s, or NULL (borrowed). */
+const struct pg_result *pg_result_set_find(const struct pg_result_set *s, const char *name);
+
+/** Name of @status as written in JSON ("ok", "not-supported", ...). */
+const char *pg_metric_status_name(enum pg_metric_status status);
+
+/** Whether @name is usable as a benchmark and file name (no '/', not "." or ".."). */
+bool pg_result_name_valid(const char *name);
+
+#endif

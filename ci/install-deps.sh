@@ -1,0 +1,34 @@
+#!/bin/sh
+# install-deps.sh - install the Debian packages perfgate needs, if missing.
+#   ci/install-deps.sh build   what building perfgate needs
+#   ci/install-deps.sh test    that plus what the test suite uses
+# Idempotent: installs only what dpkg does not already list. Works as root or
+# through sudo; otherwise prints the exact apt-get command and exits 1.
+set -eu
+what=${1:-build}
+pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev libcjson-dev libgit2-dev libiberty-dev"
+if [ "$what" = test ]; then
+  pkgs="$pkgs libcmocka-dev libxml2-utils cmark-gfm nodejs npm chromium valgrind clang libclang-rt-14-dev libc6-dbg binutils"
+fi
+missing=""
+for p in $pkgs; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  sudo="sudo"
+else
+  echo "perfgate: these Debian packages are missing:$missing" >&2
+  echo "perfgate: install them as root, then run this command again:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y$missing" >&2
+  exit 1
+fi
+echo "perfgate: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

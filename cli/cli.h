@@ -1,0 +1,63 @@
+/*
+ * cli.h - what the subcommands share: the command table entry, error
+ * printing that maps PG_E* codes to exit statuses (DESIGN.md section 2),
+ * colour policy and progress output. cli/ is the only code that prints or
+ * exits; each subcommand lives in cmd_<name>.c and returns an exit status.
+ */
+#ifndef PG_CLI_CLI_H
+#define PG_CLI_CLI_H
+
+#include <stdbool.h>
+
+struct pg_command {
+	const char *name;
+	int (*fn)(int argc, char **argv); /* argv[0] is the command name; returns exit status */
+	const char *summary;              /* one line for `perfgate help` */
+	const char *usage;                /* full --help text */
+};
+
+/* Each subcommand's entry point and --help text (cmd_<name>.c). */
+#define PG_DECLARE_COMMAND(n)                                                                      \
+	int cmd_##n(int argc, char **argv);                                                        \
+	extern const char pg_usage_##n[]
+
+PG_DECLARE_COMMAND(run);
+PG_DECLARE_COMMAND(compare);
+PG_DECLARE_COMMAND(baseline);
+PG_DECLARE_COMMAND(show);
+PG_DECLARE_COMMAND(flamegraph);
+PG_DECLARE_COMMAND(diff);
+PG_DECLARE_COMMAND(fold);
+PG_DECLARE_COMMAND(doctor);
+
+/** The command table (NULL-terminated by name). */
+extern const struct pg_command pg_commands[];
+
+/** Look up a command by name; NULL when unknown. */
+const struct pg_command *pg_command_find(const char *name);
+
+/**
+ * Print "perfgate: error: <pg_error_last()>" to stderr and return the exit
+ * status for @code (pg_exit_status()).
+ */
+int pg_cli_fail(int code);
+
+/**
+ * Print "perfgate: error: <message>" and "see 'perfgate help <cmd>'" and
+ * return PG_EXIT_USAGE (2).
+ */
+int pg_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** Print "perfgate: warning: <message>" to stderr. */
+void pg_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** Whether @fd is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb). */
+bool pg_cli_color(int fd);
+
+/**
+ * Handle -h/--help for a subcommand: if argv has it, print @usage to stdout
+ * and return true (the caller returns 0).
+ */
+bool pg_cli_wants_help(int argc, char **argv, const char *usage);
+
+#endif

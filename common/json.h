@@ -1,0 +1,62 @@
+/*
+ * json.h - parsing JSON with located errors, and perfgate's deterministic
+ * JSON writer (on top of cJSON's tree).
+ *
+ * Writer rules (DESIGN.md section 4): object keys sorted bytewise, two-space
+ * indentation, arrays of scalars on one line, every other value on its own
+ * line, trailing newline. Numbers: integral values below 2^53 print as
+ * integers; other values print with the fewest of 15, 16 or 17 significant
+ * digits that read back to the same double. Non-finite numbers are refused
+ * (PG_EINPUT): JSON has no NaN or Inf.
+ * Strings: `"` and `\` escaped, control bytes as \n \t \r \b \f or \u00XX,
+ * DEL as \u007f, and every byte that is not part of well-formed UTF-8
+ * replaced by U+FFFD (the one documented rule, also used by
+ * pg_utf8_sanitize() so names in memory equal names on disk).
+ */
+#ifndef PG_COMMON_JSON_H
+#define PG_COMMON_JSON_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "common/buf.h"
+
+/**
+ * Parse @len bytes of JSON text.
+ * @origin:  name used in messages (a path, or "branch:path").
+ * @comments: non-zero to accept // and block comments (perfgate.json).
+ * @out:     the parsed tree (the caller's; cJSON_Delete() it).
+ * Errors: PG_EINPUT "'<origin>': invalid JSON at line L, column C (byte B)".
+ * Also refuses NaN/Infinity tokens (they are not JSON) and nesting > 1000.
+ */
+int pg_json_parse(const char *text, size_t len, const char *origin, int comments, cJSON **out);
+
+/**
+ * Append @item, deterministically formatted (rules above), to @out, followed
+ * by a newline. Errors: PG_EINPUT naming the key of a non-finite number.
+ */
+int pg_json_write(struct pg_buf *out, const cJSON *item);
+
+/** Append @s as a quoted JSON string to @out (escaping rules above). */
+void pg_json_write_string(struct pg_buf *out, const char *s);
+
+/** Append number @v as the writer prints it (no NaN/Inf: the caller checks). */
+void pg_json_write_number(struct pg_buf *out, double v);
+
+/**
+ * Append @len bytes of @s to @out with every byte that is not part of
+ * well-formed UTF-8 (overlong, surrogate, > U+10FFFF, truncated) replaced by
+ * U+FFFD (EF BF BD). Other bytes, control bytes included, are kept.
+ */
+void pg_utf8_sanitize(struct pg_buf *out, const char *s, size_t len);
+
+/**
+ * Length of the well-formed UTF-8 sequence at @s (at most @n bytes), or 0
+ * when the bytes at @s do not start one.
+ */
+size_t pg_utf8_seqlen(const unsigned char *s, size_t n);
+
+/* Typed getters on a parsed object; NULL/0 when absent or of another type. */
+const char *pg_json_get_string(const cJSON *obj, const char *key);
+
+#endif

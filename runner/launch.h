@@ -1,0 +1,95 @@
+/*
+ * launch.h - starting a benchmark so that counting begins exactly at exec.
+ *
+ * The handshake (research/perf-event-design.md section 2, after perf's
+ * evlist__prepare_workload): fork; the child puts itself in its own process
+ * group, redirects its output to a log, pins itself to the requested CPUs and
+ * blocks on a "go" pipe; the parent opens its perf events on the child's pid
+ * (with enable_on_exec) and then calls pg_launch_start(), which releases the
+ * child. An exec failure comes back as an errno over a CLOEXEC pipe.
+ * pg_launch_wait() polls a pidfd together with the caller's ring-buffer fds,
+ * enforces the timeout (SIGTERM to the group, SIGKILL after a grace period),
+ * reaps the child with wait4(2), and kills what is left of its process group.
+ */
+#ifndef PG_RUNNER_LAUNCH_H
+#define PG_RUNNER_LAUNCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+struct pg_launch_opts {
+	char *const *argv;       /* argv[0] is the program (PATH is searched) */
+	const char *cwd;         /* NULL: inherit */
+	char *const *env;        /* NULL, or NULL-terminated "KEY=VALUE" to set */
+	const char *log_path;    /* NULL: /dev/null; else stdout+stderr appended here */
+	const int *cpus;         /* NULL, or ncpus CPU numbers to pin the benchmark to */
+	size_t ncpus;
+};
+
+struct pg_child {
+	pid_t pid;     /* the benchmark; also its process group id */
+	int go_fd;     /* write end of the go pipe (-1 once released) */
+	int err_fd;    /* read end of the exec-errno pipe */
+	int pidfd;     /* pidfd_open(2) of pid, or -1 */
+	uint64_t start_ns; /* CLOCK_MONOTONIC when released */
+};
+
+struct pg_exit {
+	int status;          /* wait status (WIFEXITED/WIFSIGNALED apply) */
+	bool timed_out;      /* killed by perfgate at the timeout */
+	bool interrupted;    /* perfgate got SIGINT/SIGTERM and stopped it */
+	uint64_t wall_ns;    /* release to exit, CLOCK_MONOTONIC */
+	struct rusage ru;    /* from wait4(2): user/system time, max RSS (KiB) */
+};
+
+/** Called by pg_launch_wait() when a watched fd is readable or every ~100 ms. */
+typedef int (*pg_launch_poll_cb)(void *ctx);
+
+/**
+ * Fork the benchmark and leave it blocked before exec.
+ * Errors: PG_EIO (fork or pipe failed), PG_ENOTFOUND when cwd does not exist.
+ */
+int pg_launch_prepare(struct pg_child *c, const struct pg_launch_opts *o);
+
+/**
+ * Release the child to exec. Errors: PG_ENOTFOUND / PG_EMEASURE when exec
+ * failed (message names the program and strerror), after reaping the child.
+ */
+int pg_launch_start(struct pg_child *c, const char *program);
+
+/** Kill and reap a prepared child that will not be started. Safe after errors. */
+void pg_launch_cancel(struct pg_child *c);
+
+/**
+ * Wait for the child to exit.
+ * @timeout_ns: 0 for none; else SIGTERM to the group at the deadline and
+ *              SIGKILL 500 ms later.
+ * @fds, @nfds: extra fds to poll (ring buffers); @cb (may be NULL) is called
+ *              when one is readable and at least every 100 ms.
+ * An error from @cb stops waiting: the group is killed and the error returned.
+ * On return the process group has been sent SIGKILL (stragglers do not
+ * outlive the benchmark) and @out is filled. Returns 0, or PG_EINTR when
+ * pg_launch_interrupted() became true (the child is killed and reaped).
+ */
+int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size_t nfds,
+		   pg_launch_poll_cb cb, void *ctx, struct pg_exit *out);
+
+/** Install SIGINT/SIGTERM handlers that make pg_launch_interrupted() true. */
+void pg_launch_install_signal_handlers(void);
+
+/** Whether SIGINT or SIGTERM arrived since the handlers were installed. */
+bool pg_launch_interrupted(void);
+
+/** CLOCK_MONOTONIC in nanoseconds. */
+uint64_t pg_now_ns(void);
+
+/**
+ * Describe a wait status for messages: "exited with status 3",
+ * "killed by signal 11 (Segmentation fault)". Returns a static buffer.
+ */
+const char *pg_describe_status(int status);
+
+#endif

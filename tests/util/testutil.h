@@ -1,0 +1,61 @@
+/*
+ * testutil.h - helpers shared by perfgate's cmocka tests: a hermetic sandbox
+ * per test (mkdtemp, HOME, TZ=UTC, LC_ALL=C), running the real perfgate
+ * binary and capturing its output and exit status, and locating fixtures.
+ * Include <stdarg.h> <stddef.h> <stdint.h> <setjmp.h> <cmocka.h> before it.
+ */
+#ifndef PG_TESTS_TESTUTIL_H
+#define PG_TESTS_TESTUTIL_H
+
+#include <stddef.h>
+
+#include "common/buf.h"
+
+/** Result of running a command: exit status (or 128+signal), stdout, stderr. */
+struct pg_run_out {
+	int status;
+	struct pg_buf out;
+	struct pg_buf err;
+};
+
+/**
+ * Create a fresh sandbox directory under $TMPDIR (or /tmp), set HOME to it,
+ * TZ=UTC, LC_ALL=C, NO_COLOR=1, chdir into it, and return its path (static
+ * until the next call). Fails the test if it cannot.
+ */
+const char *pg_test_sandbox(void);
+
+/** Remove the sandbox made by pg_test_sandbox() (rm -rf), chdir back to /. */
+void pg_test_sandbox_remove(void);
+
+/**
+ * Run @argv (NULL-terminated; argv[0] searched in PATH) with stdin from
+ * @input (NULL: /dev/null), capture output into @o (initialised here;
+ * release with pg_run_out_release()). Returns o->status.
+ */
+int pg_test_run(struct pg_run_out *o, const char *input, char *const argv[]);
+
+/**
+ * Run the perfgate binary under test ($PERFGATE_BIN) with the given
+ * arguments (NULL-terminated varargs after @o).
+ */
+int pg_test_perfgate(struct pg_run_out *o, ...);
+
+void pg_run_out_release(struct pg_run_out *o);
+
+/** $name from the environment; fails the test when unset. */
+const char *pg_test_env(const char *name);
+
+/** Path of a built fixture program: $PG_FIXTURE_DIR/<name> (static buffer). */
+const char *pg_test_fixture(const char *name);
+
+/** Read a whole file into a new string (free() it); fails the test if absent. */
+char *pg_test_read(const char *path);
+
+/** Write @text to @path (creating it); fails the test on error. */
+void pg_test_write(const char *path, const char *text);
+
+/** Whether @path exists. */
+int pg_test_exists(const char *path);
+
+#endif
