@@ -17,698 +17,701 @@
 #include "common/json.h"
 
 static const char *const pg_status_names[] = { "ok", "not-supported", "not-counted",
-					       "kernel-only" };
+                                               "kernel-only" };
 
 const char *pg_metric_status_name(enum pg_metric_status status)
 {
-	if ((size_t) status < sizeof(pg_status_names) / sizeof(pg_status_names[0]))
-		return pg_status_names[status];
-	return "unknown";
+        if ((size_t) status < sizeof(pg_status_names) / sizeof(pg_status_names[0]))
+                return pg_status_names[status];
+        return "unknown";
 }
 
 bool pg_result_name_valid(const char *name)
 {
-	if (!name || !*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-		return false;
-	for (const char *p = name; *p; p++)
-		if (*p == '/' || (unsigned char) *p < 0x20)
-			return false;
-	return strlen(name) <= 200;
+        if (!name || !*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+                return false;
+        for (const char *p = name; *p; p++)
+                if (*p == '/' || (unsigned char) *p < 0x20)
+                        return false;
+        return strlen(name) <= 200;
 }
 
 void pg_result_init(struct pg_result *r)
 {
-	memset(r, 0, sizeof(*r));
+        memset(r, 0, sizeof(*r));
 }
 
 static void pg_metric_release(struct pg_metric *m)
 {
-	free(m->name);
-	free(m->unit);
-	free(m->values);
-	free(m->coverage);
-	free(m->reason);
-	memset(m, 0, sizeof(*m));
+        free(m->name);
+        free(m->unit);
+        free(m->values);
+        free(m->coverage);
+        free(m->reason);
+        memset(m, 0, sizeof(*m));
 }
 
 static void pg_profile_release(struct pg_profile *p)
 {
-	free(p->event);
-	free(p->call_graph);
-	for (size_t i = 0; i < p->nstacks; i++)
-		free(p->stacks[i].frames);
-	free(p->stacks);
-	memset(p, 0, sizeof(*p));
+        free(p->event);
+        free(p->call_graph);
+        for (size_t i = 0; i < p->nstacks; i++)
+                free(p->stacks[i].frames);
+        free(p->stacks);
+        memset(p, 0, sizeof(*p));
 }
 
 void pg_result_release(struct pg_result *r)
 {
-	free(r->name);
-	for (size_t i = 0; i < r->ncommand; i++)
-		free(r->command[i]);
-	free(r->command);
-	free(r->created);
-	free(r->git_commit);
-	free(r->machine);
-	free(r->host.cpu);
-	free(r->host.kernel);
-	free(r->host.arch);
-	for (size_t i = 0; i < r->host.npmu; i++)
-		free(r->host.pmu[i]);
-	free(r->host.pmu);
-	free(r->counters);
-	for (size_t i = 0; i < r->nmetrics; i++)
-		pg_metric_release(&r->metrics[i]);
-	free(r->metrics);
-	pg_profile_release(&r->profile);
-	pg_result_init(r);
+        free(r->name);
+        for (size_t i = 0; i < r->ncommand; i++)
+                free(r->command[i]);
+        free(r->command);
+        free(r->created);
+        free(r->git_commit);
+        free(r->machine);
+        free(r->host.cpu);
+        free(r->host.kernel);
+        free(r->host.arch);
+        for (size_t i = 0; i < r->host.npmu; i++)
+                free(r->host.pmu[i]);
+        free(r->host.pmu);
+        free(r->counters);
+        for (size_t i = 0; i < r->nmetrics; i++)
+                pg_metric_release(&r->metrics[i]);
+        free(r->metrics);
+        pg_profile_release(&r->profile);
+        pg_result_init(r);
 }
 
 const struct pg_metric *pg_result_find_metric(const struct pg_result *r, const char *name)
 {
-	for (size_t i = 0; i < r->nmetrics; i++)
-		if (strcmp(r->metrics[i].name, name) == 0)
-			return &r->metrics[i];
-	return NULL;
+        for (size_t i = 0; i < r->nmetrics; i++)
+                if (strcmp(r->metrics[i].name, name) == 0)
+                        return &r->metrics[i];
+        return NULL;
 }
 
 struct pg_metric *pg_result_add_metric(struct pg_result *r, const char *name, const char *unit,
-				       enum pg_metric_status status, const double *values,
-				       const double *coverage, size_t n, const char *reason)
+                                       enum pg_metric_status status, const double *values,
+                                       const double *coverage, size_t n, const char *reason)
 {
-	struct pg_metric *m = (struct pg_metric *) pg_result_find_metric(r, name);
+        struct pg_metric *m = (struct pg_metric *) pg_result_find_metric(r, name);
 
-	if (m) {
-		pg_metric_release(m);
-	} else {
-		r->metrics = pg_xreallocarray(r->metrics, r->nmetrics + 1, sizeof(*r->metrics));
-		m = &r->metrics[r->nmetrics++];
-		memset(m, 0, sizeof(*m));
-	}
-	m->name = pg_xstrdup(name);
-	m->unit = pg_xstrdup(unit);
-	m->status = status;
-	m->reason = reason ? pg_xstrdup(reason) : NULL;
-	if (status == PG_METRIC_OK && n) {
-		m->nvalues = n;
-		m->values = pg_xcalloc(n, sizeof(double));
-		memcpy(m->values, values, n * sizeof(double));
-		if (coverage) {
-			m->coverage = pg_xcalloc(n, sizeof(double));
-			memcpy(m->coverage, coverage, n * sizeof(double));
-		}
-	}
-	return m;
+        if (m) {
+                pg_metric_release(m);
+        } else {
+                r->metrics = pg_xreallocarray(r->metrics, r->nmetrics + 1, sizeof(*r->metrics));
+                m = &r->metrics[r->nmetrics++];
+                memset(m, 0, sizeof(*m));
+        }
+        m->name = pg_xstrdup(name);
+        m->unit = pg_xstrdup(unit);
+        m->status = status;
+        m->reason = reason ? pg_xstrdup(reason) : NULL;
+        if (status == PG_METRIC_OK && n) {
+                m->nvalues = n;
+                m->values = pg_xcalloc(n, sizeof(double));
+                memcpy(m->values, values, n * sizeof(double));
+                if (coverage) {
+                        m->coverage = pg_xcalloc(n, sizeof(double));
+                        memcpy(m->coverage, coverage, n * sizeof(double));
+                }
+        }
+        return m;
 }
 
-static void pg_derive_ratio(struct pg_result *r, const char *name, const char *num,
-			    const char *den, double scale)
+static void pg_derive_ratio(struct pg_result *r, const char *name, const char *num, const char *den,
+                            double scale)
 {
-	const struct pg_metric *a = pg_result_find_metric(r, num);
-	const struct pg_metric *b = pg_result_find_metric(r, den);
-	double *v;
+        const struct pg_metric *a = pg_result_find_metric(r, num);
+        const struct pg_metric *b = pg_result_find_metric(r, den);
+        double *v;
 
-	if (!a || !b || a->status != PG_METRIC_OK || b->status != PG_METRIC_OK ||
-	    a->nvalues != b->nvalues || !a->nvalues)
-		return;
-	for (size_t i = 0; i < b->nvalues; i++)
-		if (!(b->values[i] > 0))
-			return;
-	v = pg_xcalloc(a->nvalues, sizeof(double));
-	for (size_t i = 0; i < a->nvalues; i++)
-		v[i] = a->values[i] / b->values[i] * scale;
-	pg_result_add_metric(r, name, "ratio", PG_METRIC_OK, v, NULL, a->nvalues, NULL);
-	free(v);
+        if (!a || !b || a->status != PG_METRIC_OK || b->status != PG_METRIC_OK ||
+            a->nvalues != b->nvalues || !a->nvalues)
+                return;
+        for (size_t i = 0; i < b->nvalues; i++)
+                if (!(b->values[i] > 0))
+                        return;
+        v = pg_xcalloc(a->nvalues, sizeof(double));
+        for (size_t i = 0; i < a->nvalues; i++)
+                v[i] = a->values[i] / b->values[i] * scale;
+        pg_result_add_metric(r, name, "ratio", PG_METRIC_OK, v, NULL, a->nvalues, NULL);
+        free(v);
 }
 
 void pg_result_derive(struct pg_result *r)
 {
-	pg_derive_ratio(r, "ipc", "instructions", "cycles", 1);
-	pg_derive_ratio(r, "branch-miss-rate", "branch-misses", "branches", 1);
-	pg_derive_ratio(r, "cache-miss-rate", "cache-misses", "cache-references", 1);
-	pg_derive_ratio(r, "L1-dcache-miss-rate", "L1-dcache-load-misses", "L1-dcache-loads", 1);
-	pg_derive_ratio(r, "LLC-miss-rate", "LLC-load-misses", "LLC-loads", 1);
-	pg_derive_ratio(r, "cpus-utilized", "task-clock", "duration_time", 1);
+        pg_derive_ratio(r, "ipc", "instructions", "cycles", 1);
+        pg_derive_ratio(r, "branch-miss-rate", "branch-misses", "branches", 1);
+        pg_derive_ratio(r, "cache-miss-rate", "cache-misses", "cache-references", 1);
+        pg_derive_ratio(r, "L1-dcache-miss-rate", "L1-dcache-load-misses", "L1-dcache-loads", 1);
+        pg_derive_ratio(r, "LLC-miss-rate", "LLC-load-misses", "LLC-loads", 1);
+        pg_derive_ratio(r, "cpus-utilized", "task-clock", "duration_time", 1);
 }
 
 static int pg_stack_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct pg_stack *) a)->frames, ((const struct pg_stack *) b)->frames);
+        return strcmp(((const struct pg_stack *) a)->frames, ((const struct pg_stack *) b)->frames);
 }
 
 void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, size_t n)
 {
-	size_t out = 0;
+        size_t out = 0;
 
-	for (size_t i = 0; i < p->nstacks; i++)
-		free(p->stacks[i].frames);
-	free(p->stacks);
-	p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
-	for (size_t i = 0; i < n; i++) {
-		p->stacks[i].frames = pg_xstrdup(stacks[i].frames);
-		p->stacks[i].count = stacks[i].count;
-	}
-	qsort(p->stacks, n, sizeof(*p->stacks), pg_stack_cmp);
-	for (size_t i = 0; i < n; i++) {
-		if (out && strcmp(p->stacks[out - 1].frames, p->stacks[i].frames) == 0) {
-			p->stacks[out - 1].count += p->stacks[i].count;
-			free(p->stacks[i].frames);
-		} else if (p->stacks[i].count == 0) {
-			free(p->stacks[i].frames);
-		} else {
-			p->stacks[out++] = p->stacks[i];
-		}
-	}
-	p->nstacks = out;
+        for (size_t i = 0; i < p->nstacks; i++)
+                free(p->stacks[i].frames);
+        free(p->stacks);
+        p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
+        for (size_t i = 0; i < n; i++) {
+                p->stacks[i].frames = pg_xstrdup(stacks[i].frames);
+                p->stacks[i].count = stacks[i].count;
+        }
+        qsort(p->stacks, n, sizeof(*p->stacks), pg_stack_cmp);
+        for (size_t i = 0; i < n; i++) {
+                if (out && strcmp(p->stacks[out - 1].frames, p->stacks[i].frames) == 0) {
+                        p->stacks[out - 1].count += p->stacks[i].count;
+                        free(p->stacks[i].frames);
+                } else if (p->stacks[i].count == 0) {
+                        free(p->stacks[i].frames);
+                } else {
+                        p->stacks[out++] = p->stacks[i];
+                }
+        }
+        p->nstacks = out;
 }
 
 /* ---- writing ---------------------------------------------------------- */
 
 static cJSON *pg_number_array(const double *v, size_t n)
 {
-	cJSON *a = cJSON_CreateArray();
-	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-	return a;
+        cJSON *a = cJSON_CreateArray();
+        for (size_t i = 0; i < n; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+        return a;
 }
 
 static cJSON *pg_result_to_tree(const struct pg_result *r)
 {
-	cJSON *root = cJSON_CreateObject(), *o, *a;
+        cJSON *root = cJSON_CreateObject(), *o, *a;
 
-	cJSON_AddStringToObject(root, "schema", PG_RESULT_SCHEMA);
-	cJSON_AddStringToObject(root, "name", r->name ? r->name : "");
-	a = cJSON_AddArrayToObject(root, "command");
-	for (size_t i = 0; i < r->ncommand; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(r->command[i]));
-	cJSON_AddStringToObject(root, "created", r->created ? r->created : "");
-	if (r->has_git) {
-		o = cJSON_AddObjectToObject(root, "git");
-		cJSON_AddStringToObject(o, "commit", r->git_commit ? r->git_commit : "");
-		cJSON_AddBoolToObject(o, "dirty", r->git_dirty);
-	}
-	cJSON_AddStringToObject(root, "machine", r->machine ? r->machine : "default");
-	o = cJSON_AddObjectToObject(root, "host");
-	cJSON_AddStringToObject(o, "cpu", r->host.cpu ? r->host.cpu : "");
-	cJSON_AddNumberToObject(o, "cpus", (double) r->host.cpus);
-	cJSON_AddStringToObject(o, "kernel", r->host.kernel ? r->host.kernel : "");
-	cJSON_AddStringToObject(o, "arch", r->host.arch ? r->host.arch : "");
-	a = cJSON_AddArrayToObject(o, "pmu");
-	for (size_t i = 0; i < r->host.npmu; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateString(r->host.pmu[i]));
-	cJSON_AddBoolToObject(o, "virtualized", r->host.virtualized);
-	cJSON_AddNumberToObject(o, "perf_event_paranoid", r->host.perf_event_paranoid);
-	cJSON_AddBoolToObject(o, "exclude_kernel", r->host.exclude_kernel);
-	cJSON_AddStringToObject(root, "counters", r->counters ? r->counters : "software");
-	cJSON_AddNumberToObject(root, "repeat", (double) r->repeat);
-	cJSON_AddNumberToObject(root, "warmup", (double) r->warmup);
-	o = cJSON_AddObjectToObject(root, "metrics");
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		const struct pg_metric *m = &r->metrics[i];
-		cJSON *mo = cJSON_CreateObject();
-		cJSON_AddStringToObject(mo, "unit", m->unit);
-		if (m->status != PG_METRIC_OK)
-			cJSON_AddStringToObject(mo, "status", pg_metric_status_name(m->status));
-		if (m->reason)
-			cJSON_AddStringToObject(mo, "reason", m->reason);
-		if (m->status == PG_METRIC_OK) {
-			cJSON_AddItemToObject(mo, "values", pg_number_array(m->values, m->nvalues));
-			if (m->coverage)
-				cJSON_AddItemToObject(mo, "coverage",
-						      pg_number_array(m->coverage, m->nvalues));
-		}
-		cJSON_AddItemToObject(o, m->name, mo);
-	}
-	if (r->profile.present) {
-		const struct pg_profile *p = &r->profile;
-		cJSON *so;
-		o = cJSON_AddObjectToObject(root, "profile");
-		cJSON_AddStringToObject(o, "event", p->event ? p->event : "");
-		cJSON_AddNumberToObject(o, "frequency_hz", (double) p->frequency_hz);
-		cJSON_AddStringToObject(o, "call_graph", p->call_graph ? p->call_graph : "fp");
-		cJSON_AddNumberToObject(o, "samples", (double) p->samples);
-		cJSON_AddNumberToObject(o, "lost", (double) p->lost);
-		cJSON_AddNumberToObject(o, "throttled", (double) p->throttled);
-		cJSON_AddNumberToObject(o, "truncated", (double) p->truncated);
-		cJSON_AddNumberToObject(o, "runs", (double) p->runs);
-		cJSON_AddBoolToObject(o, "kernel", p->kernel);
-		so = cJSON_AddObjectToObject(o, "stacks");
-		for (size_t i = 0; i < p->nstacks; i++)
-			cJSON_AddItemToObject(so, p->stacks[i].frames,
-					      cJSON_CreateNumber((double) p->stacks[i].count));
-	}
-	return root;
+        cJSON_AddStringToObject(root, "schema", PG_RESULT_SCHEMA);
+        cJSON_AddStringToObject(root, "name", r->name ? r->name : "");
+        a = cJSON_AddArrayToObject(root, "command");
+        for (size_t i = 0; i < r->ncommand; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateString(r->command[i]));
+        cJSON_AddStringToObject(root, "created", r->created ? r->created : "");
+        if (r->has_git) {
+                o = cJSON_AddObjectToObject(root, "git");
+                cJSON_AddStringToObject(o, "commit", r->git_commit ? r->git_commit : "");
+                cJSON_AddBoolToObject(o, "dirty", r->git_dirty);
+        }
+        cJSON_AddStringToObject(root, "machine", r->machine ? r->machine : "default");
+        o = cJSON_AddObjectToObject(root, "host");
+        cJSON_AddStringToObject(o, "cpu", r->host.cpu ? r->host.cpu : "");
+        cJSON_AddNumberToObject(o, "cpus", (double) r->host.cpus);
+        cJSON_AddStringToObject(o, "kernel", r->host.kernel ? r->host.kernel : "");
+        cJSON_AddStringToObject(o, "arch", r->host.arch ? r->host.arch : "");
+        a = cJSON_AddArrayToObject(o, "pmu");
+        for (size_t i = 0; i < r->host.npmu; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateString(r->host.pmu[i]));
+        cJSON_AddBoolToObject(o, "virtualized", r->host.virtualized);
+        cJSON_AddNumberToObject(o, "perf_event_paranoid", r->host.perf_event_paranoid);
+        cJSON_AddBoolToObject(o, "exclude_kernel", r->host.exclude_kernel);
+        cJSON_AddStringToObject(root, "counters", r->counters ? r->counters : "software");
+        cJSON_AddNumberToObject(root, "repeat", (double) r->repeat);
+        cJSON_AddNumberToObject(root, "warmup", (double) r->warmup);
+        o = cJSON_AddObjectToObject(root, "metrics");
+        for (size_t i = 0; i < r->nmetrics; i++) {
+                const struct pg_metric *m = &r->metrics[i];
+                cJSON *mo = cJSON_CreateObject();
+                cJSON_AddStringToObject(mo, "unit", m->unit);
+                if (m->status != PG_METRIC_OK)
+                        cJSON_AddStringToObject(mo, "status", pg_metric_status_name(m->status));
+                if (m->reason)
+                        cJSON_AddStringToObject(mo, "reason", m->reason);
+                if (m->status == PG_METRIC_OK) {
+                        cJSON_AddItemToObject(mo, "values", pg_number_array(m->values, m->nvalues));
+                        if (m->coverage)
+                                cJSON_AddItemToObject(mo, "coverage",
+                                                      pg_number_array(m->coverage, m->nvalues));
+                }
+                cJSON_AddItemToObject(o, m->name, mo);
+        }
+        if (r->profile.present) {
+                const struct pg_profile *p = &r->profile;
+                cJSON *so;
+                o = cJSON_AddObjectToObject(root, "profile");
+                cJSON_AddStringToObject(o, "event", p->event ? p->event : "");
+                cJSON_AddNumberToObject(o, "frequency_hz", (double) p->frequency_hz);
+                cJSON_AddStringToObject(o, "call_graph", p->call_graph ? p->call_graph : "fp");
+                cJSON_AddNumberToObject(o, "samples", (double) p->samples);
+                cJSON_AddNumberToObject(o, "lost", (double) p->lost);
+                cJSON_AddNumberToObject(o, "throttled", (double) p->throttled);
+                cJSON_AddNumberToObject(o, "truncated", (double) p->truncated);
+                cJSON_AddNumberToObject(o, "runs", (double) p->runs);
+                cJSON_AddBoolToObject(o, "kernel", p->kernel);
+                so = cJSON_AddObjectToObject(o, "stacks");
+                for (size_t i = 0; i < p->nstacks; i++)
+                        cJSON_AddItemToObject(so, p->stacks[i].frames,
+                                              cJSON_CreateNumber((double) p->stacks[i].count));
+        }
+        return root;
 }
 
 int pg_result_to_json(const struct pg_result *r, struct pg_buf *out)
 {
-	cJSON *tree = pg_result_to_tree(r);
-	int error = pg_json_write(out, tree);
-	cJSON_Delete(tree);
-	return error;
+        cJSON *tree = pg_result_to_tree(r);
+        int error = pg_json_write(out, tree);
+        cJSON_Delete(tree);
+        return error;
 }
 
 int pg_result_save(const struct pg_result *r, const char *path)
 {
-	struct pg_buf b = PG_BUF_INIT;
-	int error;
+        struct pg_buf b = PG_BUF_INIT;
+        int error;
 
-	if ((error = pg_result_to_json(r, &b)) < 0)
-		goto done;
-	error = pg_write_file_atomic(path, b.ptr, b.len);
+        if ((error = pg_result_to_json(r, &b)) < 0)
+                goto done;
+        error = pg_write_file_atomic(path, b.ptr, b.len);
 done:
-	pg_buf_release(&b);
-	return error;
+        pg_buf_release(&b);
+        return error;
 }
 
 /* ---- loading ---------------------------------------------------------- */
 
 struct pg_loader {
-	const char *origin;
+        const char *origin;
 };
 
 static int pg_bad(const struct pg_loader *ld, const char *field, const char *what)
 {
-	return pg_error_set(PG_EINPUT, "'%s': field '%s' %s", ld->origin, field, what);
+        return pg_error_set(PG_EINPUT, "'%s': field '%s' %s", ld->origin, field, what);
 }
 
 static int pg_get_str(const struct pg_loader *ld, const cJSON *obj, const char *key, bool required,
-		      char **out)
+                      char **out)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	if (!it) {
-		if (required)
-			return pg_bad(ld, key, "is missing");
-		return 0;
-	}
-	if (!cJSON_IsString(it))
-		return pg_bad(ld, key, "must be a string");
-	*out = pg_xstrdup(it->valuestring);
-	return 0;
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+        if (!it) {
+                if (required)
+                        return pg_bad(ld, key, "is missing");
+                return 0;
+        }
+        if (!cJSON_IsString(it))
+                return pg_bad(ld, key, "must be a string");
+        *out = pg_xstrdup(it->valuestring);
+        return 0;
 }
 
 /* JSON numbers as unsigned counts: finite, >= 0, integral, below 2^53. */
 static int pg_get_u64(const struct pg_loader *ld, const cJSON *obj, const char *key, bool required,
-		      uint64_t *out)
+                      uint64_t *out)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	double v;
-	if (!it) {
-		if (required)
-			return pg_bad(ld, key, "is missing");
-		return 0;
-	}
-	if (!cJSON_IsNumber(it))
-		return pg_bad(ld, key, "must be a number");
-	v = it->valuedouble;
-	if (!isfinite(v) || v < 0 || v != floor(v) || v > 9007199254740992.0)
-		return pg_bad(ld, key, "must be a non-negative integer");
-	*out = (uint64_t) v;
-	return 0;
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+        double v;
+        if (!it) {
+                if (required)
+                        return pg_bad(ld, key, "is missing");
+                return 0;
+        }
+        if (!cJSON_IsNumber(it))
+                return pg_bad(ld, key, "must be a number");
+        v = it->valuedouble;
+        if (!isfinite(v) || v < 0 || v != floor(v) || v > 9007199254740992.0)
+                return pg_bad(ld, key, "must be a non-negative integer");
+        *out = (uint64_t) v;
+        return 0;
 }
 
 static int pg_get_bool(const struct pg_loader *ld, const cJSON *obj, const char *key, bool *out)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	if (!it)
-		return 0;
-	if (!cJSON_IsBool(it))
-		return pg_bad(ld, key, "must be true or false");
-	*out = cJSON_IsTrue(it);
-	return 0;
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+        if (!it)
+                return 0;
+        if (!cJSON_IsBool(it))
+                return pg_bad(ld, key, "must be true or false");
+        *out = cJSON_IsTrue(it);
+        return 0;
 }
 
 static int pg_get_numbers(const struct pg_loader *ld, const cJSON *arr, const char *field,
-			  double **out, size_t *n)
+                          double **out, size_t *n)
 {
-	size_t count = 0, i = 0;
-	const cJSON *c;
+        size_t count = 0, i = 0;
+        const cJSON *c;
 
-	if (!cJSON_IsArray(arr))
-		return pg_bad(ld, field, "must be an array of numbers");
-	cJSON_ArrayForEach(c, arr) count++;
-	*out = pg_xcalloc(count ? count : 1, sizeof(double));
-	cJSON_ArrayForEach(c, arr)
-	{
-		if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble)) {
-			free(*out);
-			*out = NULL;
-			return pg_bad(ld, field, "must hold only finite numbers");
-		}
-		(*out)[i++] = c->valuedouble;
-	}
-	*n = count;
-	return 0;
+        if (!cJSON_IsArray(arr))
+                return pg_bad(ld, field, "must be an array of numbers");
+        cJSON_ArrayForEach(c, arr) count++;
+        *out = pg_xcalloc(count ? count : 1, sizeof(double));
+        cJSON_ArrayForEach(c, arr)
+        {
+                if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble)) {
+                        free(*out);
+                        *out = NULL;
+                        return pg_bad(ld, field, "must hold only finite numbers");
+                }
+                (*out)[i++] = c->valuedouble;
+        }
+        *n = count;
+        return 0;
 }
 
 static int pg_parse_schema(const struct pg_loader *ld, const char *schema)
 {
-	const char *prefix = "perfgate/result/";
-	char *end;
-	long major;
+        const char *prefix = "perfgate/result/";
+        char *end;
+        long major;
 
-	if (strncmp(schema, prefix, strlen(prefix)) != 0)
-		return pg_error_set(PG_EINPUT, "'%s': not a perfgate result (schema '%s')",
-				    ld->origin, schema);
-	major = strtol(schema + strlen(prefix), &end, 10);
-	if (end == schema + strlen(prefix) || major < 1 || (*end && *end != '.'))
-		return pg_error_set(PG_EINPUT, "'%s': unrecognised schema '%s'", ld->origin,
-				    schema);
-	if (major > PG_RESULT_SCHEMA_MAJOR)
-		return pg_error_set(PG_EINPUT,
-				    "'%s': written by a newer perfgate (schema '%s'); this perfgate "
-				    "reads %s; upgrade perfgate to read it",
-				    ld->origin, schema, PG_RESULT_SCHEMA);
-	return 0;
+        if (strncmp(schema, prefix, strlen(prefix)) != 0)
+                return pg_error_set(PG_EINPUT, "'%s': not a perfgate result (schema '%s')",
+                                    ld->origin, schema);
+        major = strtol(schema + strlen(prefix), &end, 10);
+        if (end == schema + strlen(prefix) || major < 1 || (*end && *end != '.'))
+                return pg_error_set(PG_EINPUT, "'%s': unrecognised schema '%s'", ld->origin,
+                                    schema);
+        if (major > PG_RESULT_SCHEMA_MAJOR)
+                return pg_error_set(
+                    PG_EINPUT,
+                    "'%s': written by a newer perfgate (schema '%s'); this perfgate "
+                    "reads %s; upgrade perfgate to read it",
+                    ld->origin, schema, PG_RESULT_SCHEMA);
+        return 0;
 }
 
 static int pg_load_metric(const struct pg_loader *ld, struct pg_result *r, const cJSON *mo)
 {
-	struct pg_metric *m;
-	const cJSON *it;
-	char *field = pg_xasprintf("metrics.%s", mo->string);
-	int error = 0;
-	enum pg_metric_status status = PG_METRIC_OK;
-	const char *s;
+        struct pg_metric *m;
+        const cJSON *it;
+        char *field = pg_xasprintf("metrics.%s", mo->string);
+        int error = 0;
+        enum pg_metric_status status = PG_METRIC_OK;
+        const char *s;
 
-	if (!cJSON_IsObject(mo)) {
-		error = pg_bad(ld, field, "must be an object");
-		goto done;
-	}
-	if (pg_result_find_metric(r, mo->string)) {
-		error = pg_bad(ld, field, "appears twice");
-		goto done;
-	}
-	s = pg_json_get_string(mo, "unit");
-	if (!s) {
-		error = pg_bad(ld, field, "has no string 'unit'");
-		goto done;
-	}
-	it = cJSON_GetObjectItemCaseSensitive(mo, "status");
-	if (it) {
-		size_t k;
-		if (!cJSON_IsString(it)) {
-			error = pg_bad(ld, field, "has a non-string 'status'");
-			goto done;
-		}
-		for (k = 0; k < sizeof(pg_status_names) / sizeof(pg_status_names[0]); k++)
-			if (strcmp(it->valuestring, pg_status_names[k]) == 0)
-				break;
-		if (k == sizeof(pg_status_names) / sizeof(pg_status_names[0])) {
-			error = pg_bad(ld, field, "has an unknown 'status'");
-			goto done;
-		}
-		status = (enum pg_metric_status) k;
-	}
-	m = pg_result_add_metric(r, mo->string, s, status, NULL, NULL, 0,
-				 pg_json_get_string(mo, "reason"));
-	it = cJSON_GetObjectItemCaseSensitive(mo, "values");
-	if (status == PG_METRIC_OK) {
-		const cJSON *cov = cJSON_GetObjectItemCaseSensitive(mo, "coverage");
-		if (!it) {
-			error = pg_bad(ld, field, "is counted but has no 'values'");
-			goto done;
-		}
-		if ((error = pg_get_numbers(ld, it, field, &m->values, &m->nvalues)) < 0)
-			goto done;
-		if (!m->nvalues) {
-			error = pg_bad(ld, field, "has an empty 'values' array");
-			goto done;
-		}
-		if (cov) {
-			size_t nc = 0;
-			if ((error = pg_get_numbers(ld, cov, field, &m->coverage, &nc)) < 0)
-				goto done;
-			if (nc != m->nvalues) {
-				error = pg_bad(ld, field, "has 'coverage' and 'values' of different "
-							  "lengths");
-				goto done;
-			}
-			for (size_t i = 0; i < nc; i++)
-				if (!(m->coverage[i] > 0 && m->coverage[i] <= 1)) {
-					error = pg_bad(ld, field, "has a 'coverage' outside (0, 1]");
-					goto done;
-				}
-		}
-	} else if (it) {
-		error = pg_bad(ld, field, "has 'values' although it was not counted");
-		goto done;
-	}
+        if (!cJSON_IsObject(mo)) {
+                error = pg_bad(ld, field, "must be an object");
+                goto done;
+        }
+        if (pg_result_find_metric(r, mo->string)) {
+                error = pg_bad(ld, field, "appears twice");
+                goto done;
+        }
+        s = pg_json_get_string(mo, "unit");
+        if (!s) {
+                error = pg_bad(ld, field, "has no string 'unit'");
+                goto done;
+        }
+        it = cJSON_GetObjectItemCaseSensitive(mo, "status");
+        if (it) {
+                size_t k;
+                if (!cJSON_IsString(it)) {
+                        error = pg_bad(ld, field, "has a non-string 'status'");
+                        goto done;
+                }
+                for (k = 0; k < sizeof(pg_status_names) / sizeof(pg_status_names[0]); k++)
+                        if (strcmp(it->valuestring, pg_status_names[k]) == 0)
+                                break;
+                if (k == sizeof(pg_status_names) / sizeof(pg_status_names[0])) {
+                        error = pg_bad(ld, field, "has an unknown 'status'");
+                        goto done;
+                }
+                status = (enum pg_metric_status) k;
+        }
+        m = pg_result_add_metric(r, mo->string, s, status, NULL, NULL, 0,
+                                 pg_json_get_string(mo, "reason"));
+        it = cJSON_GetObjectItemCaseSensitive(mo, "values");
+        if (status == PG_METRIC_OK) {
+                const cJSON *cov = cJSON_GetObjectItemCaseSensitive(mo, "coverage");
+                if (!it) {
+                        error = pg_bad(ld, field, "is counted but has no 'values'");
+                        goto done;
+                }
+                if ((error = pg_get_numbers(ld, it, field, &m->values, &m->nvalues)) < 0)
+                        goto done;
+                if (!m->nvalues) {
+                        error = pg_bad(ld, field, "has an empty 'values' array");
+                        goto done;
+                }
+                if (cov) {
+                        size_t nc = 0;
+                        if ((error = pg_get_numbers(ld, cov, field, &m->coverage, &nc)) < 0)
+                                goto done;
+                        if (nc != m->nvalues) {
+                                error = pg_bad(ld, field,
+                                               "has 'coverage' and 'values' of different "
+                                               "lengths");
+                                goto done;
+                        }
+                        for (size_t i = 0; i < nc; i++)
+                                if (!(m->coverage[i] > 0 && m->coverage[i] <= 1)) {
+                                        error =
+                                            pg_bad(ld, field, "has a 'coverage' outside (0, 1]");
+                                        goto done;
+                                }
+                }
+        } else if (it) {
+                error = pg_bad(ld, field, "has 'values' although it was not counted");
+                goto done;
+        }
 done:
-	free(field);
-	return error;
+        free(field);
+        return error;
 }
 
 static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po)
 {
-	const cJSON *so, *c;
-	int error = 0;
-	size_t n = 0, i = 0;
+        const cJSON *so, *c;
+        int error = 0;
+        size_t n = 0, i = 0;
 
-	if (!cJSON_IsObject(po))
-		return pg_bad(ld, "profile", "must be an object");
-	p->present = true;
-	if ((error = pg_get_str(ld, po, "event", true, &p->event)) < 0 ||
-	    (error = pg_get_str(ld, po, "call_graph", false, &p->call_graph)) < 0 ||
-	    (error = pg_get_u64(ld, po, "frequency_hz", false, &p->frequency_hz)) < 0 ||
-	    (error = pg_get_u64(ld, po, "samples", true, &p->samples)) < 0 ||
-	    (error = pg_get_u64(ld, po, "lost", false, &p->lost)) < 0 ||
-	    (error = pg_get_u64(ld, po, "throttled", false, &p->throttled)) < 0 ||
-	    (error = pg_get_u64(ld, po, "truncated", false, &p->truncated)) < 0 ||
-	    (error = pg_get_u64(ld, po, "runs", false, &p->runs)) < 0 ||
-	    (error = pg_get_bool(ld, po, "kernel", &p->kernel)) < 0)
-		return error;
-	so = cJSON_GetObjectItemCaseSensitive(po, "stacks");
-	if (!so)
-		return 0;
-	if (!cJSON_IsObject(so))
-		return pg_bad(ld, "profile.stacks", "must be an object");
-	cJSON_ArrayForEach(c, so) n++;
-	p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
-	cJSON_ArrayForEach(c, so)
-	{
-		double v = c->valuedouble;
-		if (!cJSON_IsNumber(c) || !isfinite(v) || v < 1 || v != floor(v) ||
-		    v > 9007199254740992.0 || !c->string || !*c->string) {
-			p->nstacks = i;
-			return pg_bad(ld, "profile.stacks",
-				      "must map non-empty stacks to positive integer counts");
-		}
-		p->stacks[i].frames = pg_xstrdup(c->string);
-		p->stacks[i].count = (uint64_t) v;
-		p->nstacks = ++i;
-	}
-	qsort(p->stacks, p->nstacks, sizeof(*p->stacks), pg_stack_cmp);
-	for (i = 1; i < p->nstacks; i++)
-		if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
-			return pg_bad(ld, "profile.stacks", "has a stack twice");
-	return 0;
+        if (!cJSON_IsObject(po))
+                return pg_bad(ld, "profile", "must be an object");
+        p->present = true;
+        if ((error = pg_get_str(ld, po, "event", true, &p->event)) < 0 ||
+            (error = pg_get_str(ld, po, "call_graph", false, &p->call_graph)) < 0 ||
+            (error = pg_get_u64(ld, po, "frequency_hz", false, &p->frequency_hz)) < 0 ||
+            (error = pg_get_u64(ld, po, "samples", true, &p->samples)) < 0 ||
+            (error = pg_get_u64(ld, po, "lost", false, &p->lost)) < 0 ||
+            (error = pg_get_u64(ld, po, "throttled", false, &p->throttled)) < 0 ||
+            (error = pg_get_u64(ld, po, "truncated", false, &p->truncated)) < 0 ||
+            (error = pg_get_u64(ld, po, "runs", false, &p->runs)) < 0 ||
+            (error = pg_get_bool(ld, po, "kernel", &p->kernel)) < 0)
+                return error;
+        so = cJSON_GetObjectItemCaseSensitive(po, "stacks");
+        if (!so)
+                return 0;
+        if (!cJSON_IsObject(so))
+                return pg_bad(ld, "profile.stacks", "must be an object");
+        cJSON_ArrayForEach(c, so) n++;
+        p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
+        cJSON_ArrayForEach(c, so)
+        {
+                double v = c->valuedouble;
+                if (!cJSON_IsNumber(c) || !isfinite(v) || v < 1 || v != floor(v) ||
+                    v > 9007199254740992.0 || !c->string || !*c->string) {
+                        p->nstacks = i;
+                        return pg_bad(ld, "profile.stacks",
+                                      "must map non-empty stacks to positive integer counts");
+                }
+                p->stacks[i].frames = pg_xstrdup(c->string);
+                p->stacks[i].count = (uint64_t) v;
+                p->nstacks = ++i;
+        }
+        qsort(p->stacks, p->nstacks, sizeof(*p->stacks), pg_stack_cmp);
+        for (i = 1; i < p->nstacks; i++)
+                if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
+                        return pg_bad(ld, "profile.stacks", "has a stack twice");
+        return 0;
 }
 
 static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const struct pg_loader *ld)
 {
-	const cJSON *it, *c;
-	char *schema = NULL;
-	int error = 0;
+        const cJSON *it, *c;
+        char *schema = NULL;
+        int error = 0;
 
-	if (!cJSON_IsObject(root))
-		return pg_error_set(PG_EINPUT, "'%s': a result must be a JSON object", ld->origin);
-	if ((error = pg_get_str(ld, root, "schema", true, &schema)) < 0)
-		return error;
-	error = pg_parse_schema(ld, schema);
-	free(schema);
-	if (error < 0)
-		return error;
-	if ((error = pg_get_str(ld, root, "name", true, &r->name)) < 0)
-		return error;
-	if (!pg_result_name_valid(r->name))
-		return pg_bad(ld, "name", "is not a valid benchmark name");
-	it = cJSON_GetObjectItemCaseSensitive(root, "command");
-	if (it) {
-		if (!cJSON_IsArray(it))
-			return pg_bad(ld, "command", "must be an array of strings");
-		r->command = pg_xcalloc((size_t) cJSON_GetArraySize(it) + 1, sizeof(char *));
-		cJSON_ArrayForEach(c, it)
-		{
-			if (!cJSON_IsString(c))
-				return pg_bad(ld, "command", "must be an array of strings");
-			r->command[r->ncommand++] = pg_xstrdup(c->valuestring);
-		}
-	}
-	if ((error = pg_get_str(ld, root, "created", false, &r->created)) < 0 ||
-	    (error = pg_get_str(ld, root, "machine", false, &r->machine)) < 0 ||
-	    (error = pg_get_str(ld, root, "counters", false, &r->counters)) < 0 ||
-	    (error = pg_get_u64(ld, root, "repeat", false, &r->repeat)) < 0 ||
-	    (error = pg_get_u64(ld, root, "warmup", false, &r->warmup)) < 0)
-		return error;
-	if (!r->machine)
-		r->machine = pg_xstrdup("default");
-	it = cJSON_GetObjectItemCaseSensitive(root, "git");
-	if (it) {
-		if (!cJSON_IsObject(it))
-			return pg_bad(ld, "git", "must be an object");
-		r->has_git = true;
-		if ((error = pg_get_str(ld, it, "commit", true, &r->git_commit)) < 0 ||
-		    (error = pg_get_bool(ld, it, "dirty", &r->git_dirty)) < 0)
-			return error;
-	}
-	it = cJSON_GetObjectItemCaseSensitive(root, "host");
-	if (it) {
-		uint64_t cpus = 0, paranoid_abs = 0;
-		const cJSON *pmu, *par;
-		if (!cJSON_IsObject(it))
-			return pg_bad(ld, "host", "must be an object");
-		if ((error = pg_get_str(ld, it, "cpu", false, &r->host.cpu)) < 0 ||
-		    (error = pg_get_str(ld, it, "kernel", false, &r->host.kernel)) < 0 ||
-		    (error = pg_get_str(ld, it, "arch", false, &r->host.arch)) < 0 ||
-		    (error = pg_get_u64(ld, it, "cpus", false, &cpus)) < 0 ||
-		    (error = pg_get_bool(ld, it, "virtualized", &r->host.virtualized)) < 0 ||
-		    (error = pg_get_bool(ld, it, "exclude_kernel", &r->host.exclude_kernel)) < 0)
-			return error;
-		(void) paranoid_abs;
-		r->host.cpus = cpus;
-		par = cJSON_GetObjectItemCaseSensitive(it, "perf_event_paranoid");
-		if (par) {
-			if (!cJSON_IsNumber(par) || par->valuedouble != floor(par->valuedouble) ||
-			    fabs(par->valuedouble) > 1000)
-				return pg_bad(ld, "host.perf_event_paranoid", "must be an integer");
-			r->host.perf_event_paranoid = (int) par->valuedouble;
-		}
-		pmu = cJSON_GetObjectItemCaseSensitive(it, "pmu");
-		if (pmu) {
-			if (!cJSON_IsArray(pmu))
-				return pg_bad(ld, "host.pmu", "must be an array of strings");
-			r->host.pmu =
-				pg_xcalloc((size_t) cJSON_GetArraySize(pmu) + 1, sizeof(char *));
-			cJSON_ArrayForEach(c, pmu)
-			{
-				if (!cJSON_IsString(c))
-					return pg_bad(ld, "host.pmu",
-						      "must be an array of strings");
-				r->host.pmu[r->host.npmu++] = pg_xstrdup(c->valuestring);
-			}
-		}
-	}
-	it = cJSON_GetObjectItemCaseSensitive(root, "metrics");
-	if (it) {
-		if (!cJSON_IsObject(it))
-			return pg_bad(ld, "metrics", "must be an object");
-		cJSON_ArrayForEach(c, it)
-		{
-			if ((error = pg_load_metric(ld, r, c)) < 0)
-				return error;
-		}
-	}
-	it = cJSON_GetObjectItemCaseSensitive(root, "profile");
-	if (it && !cJSON_IsNull(it))
-		if ((error = pg_load_profile(ld, &r->profile, it)) < 0)
-			return error;
-	return 0;
+        if (!cJSON_IsObject(root))
+                return pg_error_set(PG_EINPUT, "'%s': a result must be a JSON object", ld->origin);
+        if ((error = pg_get_str(ld, root, "schema", true, &schema)) < 0)
+                return error;
+        error = pg_parse_schema(ld, schema);
+        free(schema);
+        if (error < 0)
+                return error;
+        if ((error = pg_get_str(ld, root, "name", true, &r->name)) < 0)
+                return error;
+        if (!pg_result_name_valid(r->name))
+                return pg_bad(ld, "name", "is not a valid benchmark name");
+        it = cJSON_GetObjectItemCaseSensitive(root, "command");
+        if (it) {
+                if (!cJSON_IsArray(it))
+                        return pg_bad(ld, "command", "must be an array of strings");
+                r->command = pg_xcalloc((size_t) cJSON_GetArraySize(it) + 1, sizeof(char *));
+                cJSON_ArrayForEach(c, it)
+                {
+                        if (!cJSON_IsString(c))
+                                return pg_bad(ld, "command", "must be an array of strings");
+                        r->command[r->ncommand++] = pg_xstrdup(c->valuestring);
+                }
+        }
+        if ((error = pg_get_str(ld, root, "created", false, &r->created)) < 0 ||
+            (error = pg_get_str(ld, root, "machine", false, &r->machine)) < 0 ||
+            (error = pg_get_str(ld, root, "counters", false, &r->counters)) < 0 ||
+            (error = pg_get_u64(ld, root, "repeat", false, &r->repeat)) < 0 ||
+            (error = pg_get_u64(ld, root, "warmup", false, &r->warmup)) < 0)
+                return error;
+        if (!r->machine)
+                r->machine = pg_xstrdup("default");
+        it = cJSON_GetObjectItemCaseSensitive(root, "git");
+        if (it) {
+                if (!cJSON_IsObject(it))
+                        return pg_bad(ld, "git", "must be an object");
+                r->has_git = true;
+                if ((error = pg_get_str(ld, it, "commit", true, &r->git_commit)) < 0 ||
+                    (error = pg_get_bool(ld, it, "dirty", &r->git_dirty)) < 0)
+                        return error;
+        }
+        it = cJSON_GetObjectItemCaseSensitive(root, "host");
+        if (it) {
+                uint64_t cpus = 0, paranoid_abs = 0;
+                const cJSON *pmu, *par;
+                if (!cJSON_IsObject(it))
+                        return pg_bad(ld, "host", "must be an object");
+                if ((error = pg_get_str(ld, it, "cpu", false, &r->host.cpu)) < 0 ||
+                    (error = pg_get_str(ld, it, "kernel", false, &r->host.kernel)) < 0 ||
+                    (error = pg_get_str(ld, it, "arch", false, &r->host.arch)) < 0 ||
+                    (error = pg_get_u64(ld, it, "cpus", false, &cpus)) < 0 ||
+                    (error = pg_get_bool(ld, it, "virtualized", &r->host.virtualized)) < 0 ||
+                    (error = pg_get_bool(ld, it, "exclude_kernel", &r->host.exclude_kernel)) < 0)
+                        return error;
+                (void) paranoid_abs;
+                r->host.cpus = cpus;
+                par = cJSON_GetObjectItemCaseSensitive(it, "perf_event_paranoid");
+                if (par) {
+                        if (!cJSON_IsNumber(par) || par->valuedouble != floor(par->valuedouble) ||
+                            fabs(par->valuedouble) > 1000)
+                                return pg_bad(ld, "host.perf_event_paranoid", "must be an integer");
+                        r->host.perf_event_paranoid = (int) par->valuedouble;
+                }
+                pmu = cJSON_GetObjectItemCaseSensitive(it, "pmu");
+                if (pmu) {
+                        if (!cJSON_IsArray(pmu))
+                                return pg_bad(ld, "host.pmu", "must be an array of strings");
+                        r->host.pmu =
+                            pg_xcalloc((size_t) cJSON_GetArraySize(pmu) + 1, sizeof(char *));
+                        cJSON_ArrayForEach(c, pmu)
+                        {
+                                if (!cJSON_IsString(c))
+                                        return pg_bad(ld, "host.pmu",
+                                                      "must be an array of strings");
+                                r->host.pmu[r->host.npmu++] = pg_xstrdup(c->valuestring);
+                        }
+                }
+        }
+        it = cJSON_GetObjectItemCaseSensitive(root, "metrics");
+        if (it) {
+                if (!cJSON_IsObject(it))
+                        return pg_bad(ld, "metrics", "must be an object");
+                cJSON_ArrayForEach(c, it)
+                {
+                        if ((error = pg_load_metric(ld, r, c)) < 0)
+                                return error;
+                }
+        }
+        it = cJSON_GetObjectItemCaseSensitive(root, "profile");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_profile(ld, &r->profile, it)) < 0)
+                        return error;
+        return 0;
 }
 
 int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const char *origin)
 {
-	struct pg_loader ld = { origin };
-	cJSON *root = NULL;
-	int error;
+        struct pg_loader ld = { origin };
+        cJSON *root = NULL;
+        int error;
 
-	if ((error = pg_json_parse(text, len, origin, 0, &root)) < 0)
-		return error;
-	error = pg_result_from_tree(r, root, &ld);
-	cJSON_Delete(root);
-	if (error < 0)
-		pg_result_release(r);
-	return error;
+        if ((error = pg_json_parse(text, len, origin, 0, &root)) < 0)
+                return error;
+        error = pg_result_from_tree(r, root, &ld);
+        cJSON_Delete(root);
+        if (error < 0)
+                pg_result_release(r);
+        return error;
 }
 
 int pg_result_load(struct pg_result *r, const char *path)
 {
-	struct pg_buf b = PG_BUF_INIT;
-	int error;
+        struct pg_buf b = PG_BUF_INIT;
+        int error;
 
-	if ((error = pg_read_file(path, &b)) == 0)
-		error = pg_result_from_json(r, b.ptr, b.len, path);
-	pg_buf_release(&b);
-	return error;
+        if ((error = pg_read_file(path, &b)) == 0)
+                error = pg_result_from_json(r, b.ptr, b.len, path);
+        pg_buf_release(&b);
+        return error;
 }
 
 /* ---- sets ------------------------------------------------------------- */
 
 void pg_result_set_init(struct pg_result_set *s)
 {
-	s->n = 0;
-	s->items = NULL;
+        s->n = 0;
+        s->items = NULL;
 }
 
 void pg_result_set_release(struct pg_result_set *s)
 {
-	for (size_t i = 0; i < s->n; i++)
-		pg_result_release(&s->items[i]);
-	free(s->items);
-	pg_result_set_init(s);
+        for (size_t i = 0; i < s->n; i++)
+                pg_result_release(&s->items[i]);
+        free(s->items);
+        pg_result_set_init(s);
 }
 
 int pg_result_set_add(struct pg_result_set *s, struct pg_result *r)
 {
-	size_t pos = 0;
+        size_t pos = 0;
 
-	while (pos < s->n && strcmp(s->items[pos].name, r->name) < 0)
-		pos++;
-	if (pos < s->n && strcmp(s->items[pos].name, r->name) == 0)
-		return pg_error_set(PG_EINPUT, "two results for benchmark '%s'", r->name);
-	s->items = pg_xreallocarray(s->items, s->n + 1, sizeof(*s->items));
-	memmove(&s->items[pos + 1], &s->items[pos], (s->n - pos) * sizeof(*s->items));
-	s->items[pos] = *r;
-	s->n++;
-	pg_result_init(r);
-	return 0;
+        while (pos < s->n && strcmp(s->items[pos].name, r->name) < 0)
+                pos++;
+        if (pos < s->n && strcmp(s->items[pos].name, r->name) == 0)
+                return pg_error_set(PG_EINPUT, "two results for benchmark '%s'", r->name);
+        s->items = pg_xreallocarray(s->items, s->n + 1, sizeof(*s->items));
+        memmove(&s->items[pos + 1], &s->items[pos], (s->n - pos) * sizeof(*s->items));
+        s->items[pos] = *r;
+        s->n++;
+        pg_result_init(r);
+        return 0;
 }
 
 const struct pg_result *pg_result_set_find(const struct pg_result_set *s, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].name, name) == 0)
-			return &s->items[i];
-	return NULL;
+        for (size_t i = 0; i < s->n; i++)
+                if (strcmp(s->items[i].name, name) == 0)
+                        return &s->items[i];
+        return NULL;
 }
 
 static int pg_name_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *) a, *(char *const *) b);
+        return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
 int pg_result_set_load_dir(struct pg_result_set *s, const char *dir)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0;
-	int error = 0;
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        char **names = NULL;
+        size_t n = 0;
+        int error = 0;
 
-	if (!d)
-		return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO,
-				    "cannot open results directory '%s': %s", dir, strerror(errno));
-	while ((de = readdir(d)) != NULL) {
-		size_t len = strlen(de->d_name);
-		if (len <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + len - 5, ".json") != 0)
-			continue;
-		names = pg_xreallocarray(names, n + 1, sizeof(*names));
-		names[n++] = pg_xstrdup(de->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), pg_name_cmp);
-	for (size_t i = 0; i < n && !error; i++) {
-		struct pg_result r;
-		char *path = pg_path_join(dir, names[i]);
-		pg_result_init(&r);
-		if ((error = pg_result_load(&r, path)) == 0 &&
-		    (error = pg_result_set_add(s, &r)) < 0)
-			pg_error_prefix(error, "'%s'", path);
-		pg_result_release(&r);
-		free(path);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return error;
+        if (!d)
+                return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO,
+                                    "cannot open results directory '%s': %s", dir, strerror(errno));
+        while ((de = readdir(d)) != NULL) {
+                size_t len = strlen(de->d_name);
+                if (len <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + len - 5, ".json") != 0)
+                        continue;
+                names = pg_xreallocarray(names, n + 1, sizeof(*names));
+                names[n++] = pg_xstrdup(de->d_name);
+        }
+        closedir(d);
+        qsort(names, n, sizeof(*names), pg_name_cmp);
+        for (size_t i = 0; i < n && !error; i++) {
+                struct pg_result r;
+                char *path = pg_path_join(dir, names[i]);
+                pg_result_init(&r);
+                if ((error = pg_result_load(&r, path)) == 0 &&
+                    (error = pg_result_set_add(s, &r)) < 0)
+                        pg_error_prefix(error, "'%s'", path);
+                pg_result_release(&r);
+                free(path);
+        }
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+        return error;
 }

@@ -26,70 +26,70 @@
 #define PG_RESULT_SCHEMA_MAJOR 1
 
 enum pg_metric_status {
-	PG_METRIC_OK = 0,        /* counted: values[] holds one value per repetition */
-	PG_METRIC_NOT_SUPPORTED, /* the event could not be opened on this host */
-	PG_METRIC_NOT_COUNTED,   /* opened but never scheduled (time_running == 0) */
-	PG_METRIC_KERNEL_ONLY    /* counts only in the kernel, and kernel was excluded */
+        PG_METRIC_OK = 0,        /* counted: values[] holds one value per repetition */
+        PG_METRIC_NOT_SUPPORTED, /* the event could not be opened on this host */
+        PG_METRIC_NOT_COUNTED,   /* opened but never scheduled (time_running == 0) */
+        PG_METRIC_KERNEL_ONLY    /* counts only in the kernel, and kernel was excluded */
 };
 
 struct pg_metric {
-	char *name;                   /* perf event name ("task-clock") or derived ("ipc") */
-	char *unit;                   /* "ns", "count", "bytes" or "ratio" */
-	enum pg_metric_status status;
-	size_t nvalues;               /* one per measured repetition; 0 unless OK */
-	double *values;               /* nvalues finite values, in base units */
-	double *coverage;             /* NULL, or nvalues fractions time_running/time_enabled */
-	char *reason;                 /* NULL, or why it is not OK ("ENOENT: no PMU") */
+        char *name; /* perf event name ("task-clock") or derived ("ipc") */
+        char *unit; /* "ns", "count", "bytes" or "ratio" */
+        enum pg_metric_status status;
+        size_t nvalues;   /* one per measured repetition; 0 unless OK */
+        double *values;   /* nvalues finite values, in base units */
+        double *coverage; /* NULL, or nvalues fractions time_running/time_enabled */
+        char *reason;     /* NULL, or why it is not OK ("ENOENT: no PMU") */
 };
 
 struct pg_stack {
-	char *frames;   /* folded key: "comm;main;parse;copy_field" (root first) */
-	uint64_t count; /* samples with exactly this stack */
+        char *frames;   /* folded key: "comm;main;parse;copy_field" (root first) */
+        uint64_t count; /* samples with exactly this stack */
 };
 
 struct pg_profile {
-	bool present;        /* false: no "profile" in the file (--no-profile) */
-	char *event;         /* sampling event: "cpu-clock" or "cycles" */
-	uint64_t frequency_hz;
-	char *call_graph;    /* "fp" or "dwarf" */
-	uint64_t samples;    /* samples folded into stacks */
-	uint64_t lost;       /* samples lost (PERF_RECORD_LOST) */
-	uint64_t throttled;  /* PERF_RECORD_THROTTLE records */
-	uint64_t truncated;  /* samples whose chain hit perf_event_max_stack */
-	uint64_t runs;       /* sampling runs folded together */
-	bool kernel;         /* kernel frames were recorded and are in the stacks */
-	size_t nstacks;
-	struct pg_stack *stacks; /* sorted bytewise by frames */
+        bool present; /* false: no "profile" in the file (--no-profile) */
+        char *event;  /* sampling event: "cpu-clock" or "cycles" */
+        uint64_t frequency_hz;
+        char *call_graph;   /* "fp" or "dwarf" */
+        uint64_t samples;   /* samples folded into stacks */
+        uint64_t lost;      /* samples lost (PERF_RECORD_LOST) */
+        uint64_t throttled; /* PERF_RECORD_THROTTLE records */
+        uint64_t truncated; /* samples whose chain hit perf_event_max_stack */
+        uint64_t runs;      /* sampling runs folded together */
+        bool kernel;        /* kernel frames were recorded and are in the stacks */
+        size_t nstacks;
+        struct pg_stack *stacks; /* sorted bytewise by frames */
 };
 
 struct pg_host {
-	char *cpu;             /* CPU model name */
-	uint64_t cpus;         /* online CPUs */
-	char *kernel;          /* uname release */
-	char *arch;            /* uname machine */
-	size_t npmu;
-	char **pmu;            /* core PMU names found in sysfs ("cpu", "cpu_core", ...) */
-	bool virtualized;
-	int perf_event_paranoid;
-	bool exclude_kernel;   /* events were opened with exclude_kernel=1 */
+        char *cpu;     /* CPU model name */
+        uint64_t cpus; /* online CPUs */
+        char *kernel;  /* uname release */
+        char *arch;    /* uname machine */
+        size_t npmu;
+        char **pmu; /* core PMU names found in sysfs ("cpu", "cpu_core", ...) */
+        bool virtualized;
+        int perf_event_paranoid;
+        bool exclude_kernel; /* events were opened with exclude_kernel=1 */
 };
 
 struct pg_result {
-	char *name;         /* benchmark name, unique within a run */
-	size_t ncommand;
-	char **command;     /* argv the benchmark ran with */
-	char *created;      /* UTC time, "2026-11-29T10:00:00Z" */
-	bool has_git;
-	char *git_commit;   /* 40 hex digits, when has_git */
-	bool git_dirty;
-	char *machine;      /* machine name the baseline is filed under */
-	struct pg_host host;
-	char *counters;     /* "hardware", "software" or "simulated" */
-	uint64_t repeat;
-	uint64_t warmup;
-	size_t nmetrics;
-	struct pg_metric *metrics; /* any order in memory; written sorted by name */
-	struct pg_profile profile;
+        char *name; /* benchmark name, unique within a run */
+        size_t ncommand;
+        char **command; /* argv the benchmark ran with */
+        char *created;  /* UTC time, "2026-11-29T10:00:00Z" */
+        bool has_git;
+        char *git_commit; /* 40 hex digits, when has_git */
+        bool git_dirty;
+        char *machine; /* machine name the baseline is filed under */
+        struct pg_host host;
+        char *counters; /* "hardware", "software" or "simulated" */
+        uint64_t repeat;
+        uint64_t warmup;
+        size_t nmetrics;
+        struct pg_metric *metrics; /* any order in memory; written sorted by name */
+        struct pg_profile profile;
 };
 
 /** Make @r empty (all zero). */
@@ -103,8 +103,8 @@ void pg_result_release(struct pg_result *r);
  * n = 0; @reason may be NULL. Returns the stored metric (borrowed).
  */
 struct pg_metric *pg_result_add_metric(struct pg_result *r, const char *name, const char *unit,
-				       enum pg_metric_status status, const double *values,
-				       const double *coverage, size_t n, const char *reason);
+                                       enum pg_metric_status status, const double *values,
+                                       const double *coverage, size_t n, const char *reason);
 
 /** The metric called @name, or NULL (borrowed). */
 const struct pg_metric *pg_result_find_metric(const struct pg_result *r, const char *name);
@@ -151,8 +151,8 @@ int pg_result_save(const struct pg_result *r, const char *path);
 
 /** A set of results, sorted by name (the content of one results directory). */
 struct pg_result_set {
-	size_t n;
-	struct pg_result *items;
+        size_t n;
+        struct pg_result *items;
 };
 
 void pg_result_set_init(struct pg_result_set *s);

@@ -10,16 +10,16 @@
 #include <stdbool.h>
 
 struct pg_command {
-	const char *name;
-	int (*fn)(int argc, char **argv); /* argv[0] is the command name; returns exit status */
-	const char *summary;              /* one line for `perfgate help` */
-	const char *usage;                /* full --help text */
+        const char *name;
+        int (*fn)(int argc, char **argv); /* argv[0] is the command name; returns exit status */
+        const char *summary;              /* one line for `perfgate help` */
+        const char *usage;                /* full --help text */
 };
 
 /* Each subcommand's entry point and --help text (cmd_<name>.c). */
 #define PG_DECLARE_COMMAND(n)                                                                      \
-	int cmd_##n(int argc, char **argv);                                                        \
-	extern const char pg_usage_##n[]
+        int cmd_##n(int argc, char **argv);                                                        \
+        extern const char pg_usage_##n[]
 
 PG_DECLARE_COMMAND(run);
 PG_DECLARE_COMMAND(compare);

@@ -10,8 +10,8 @@ const char pg_usage_compare[] = "usage: perfgate compare\n\nnot implemented yet\
 
 int cmd_compare(int argc, char **argv)
 {
-	if (pg_cli_wants_help(argc, argv, pg_usage_compare))
-		return 0;
-	fprintf(stderr, "perfgate: error: 'compare' is not implemented yet\n");
-	return PG_EXIT_INTERNAL;
+        if (pg_cli_wants_help(argc, argv, pg_usage_compare))
+                return 0;
+        fprintf(stderr, "perfgate: error: 'compare' is not implemented yet\n");
+        return PG_EXIT_INTERNAL;
 }

@@ -10,8 +10,8 @@ const char pg_usage_diff[] = "usage: perfgate diff\n\nnot implemented yet\n";
 
 int cmd_diff(int argc, char **argv)
 {
-	if (pg_cli_wants_help(argc, argv, pg_usage_diff))
-		return 0;
-	fprintf(stderr, "perfgate: error: 'diff' is not implemented yet\n");
-	return PG_EXIT_INTERNAL;
+        if (pg_cli_wants_help(argc, argv, pg_usage_diff))
+                return 0;
+        fprintf(stderr, "perfgate: error: 'diff' is not implemented yet\n");
+        return PG_EXIT_INTERNAL;
 }

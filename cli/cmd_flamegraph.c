@@ -10,8 +10,8 @@ const char pg_usage_flamegraph[] = "usage: perfgate flamegraph\n\nnot implemente
 
 int cmd_flamegraph(int argc, char **argv)
 {
-	if (pg_cli_wants_help(argc, argv, pg_usage_flamegraph))
-		return 0;
-	fprintf(stderr, "perfgate: error: 'flamegraph' is not implemented yet\n");
-	return PG_EXIT_INTERNAL;
+        if (pg_cli_wants_help(argc, argv, pg_usage_flamegraph))
+                return 0;
+        fprintf(stderr, "perfgate: error: 'flamegraph' is not implemented yet\n");
+        return PG_EXIT_INTERNAL;
 }

@@ -10,8 +10,8 @@ const char pg_usage_fold[] = "usage: perfgate fold\n\nnot implemented yet\n";
 
 int cmd_fold(int argc, char **argv)
 {
-	if (pg_cli_wants_help(argc, argv, pg_usage_fold))
-		return 0;
-	fprintf(stderr, "perfgate: error: 'fold' is not implemented yet\n");
-	return PG_EXIT_INTERNAL;
+        if (pg_cli_wants_help(argc, argv, pg_usage_fold))
+                return 0;
+        fprintf(stderr, "perfgate: error: 'fold' is not implemented yet\n");
+        return PG_EXIT_INTERNAL;
 }

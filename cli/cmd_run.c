@@ -10,8 +10,8 @@ const char pg_usage_run[] = "usage: perfgate run\n\nnot implemented yet\n";
 
 int cmd_run(int argc, char **argv)
 {
-	if (pg_cli_wants_help(argc, argv, pg_usage_run))
-		return 0;
-	fprintf(stderr, "perfgate: error: 'run' is not implemented yet\n");
-	return PG_EXIT_INTERNAL;
+        if (pg_cli_wants_help(argc, argv, pg_usage_run))
+                return 0;
+        fprintf(stderr, "perfgate: error: 'run' is not implemented yet\n");
+        return PG_EXIT_INTERNAL;
 }

@@ -10,8 +10,8 @@ const char pg_usage_show[] = "usage: perfgate show\n\nnot implemented yet\n";
 
 int cmd_show(int argc, char **argv)
 {
-	if (pg_cli_wants_help(argc, argv, pg_usage_show))
-		return 0;
-	fprintf(stderr, "perfgate: error: 'show' is not implemented yet\n");
-	return PG_EXIT_INTERNAL;
+        if (pg_cli_wants_help(argc, argv, pg_usage_show))
+                return 0;
+        fprintf(stderr, "perfgate: error: 'show' is not implemented yet\n");
+        return PG_EXIT_INTERNAL;
 }

@@ -13,135 +13,135 @@
 #include "common/error.h"
 
 const struct pg_command pg_commands[] = {
-	{ "run", cmd_run, "measure benchmarks under perf_event and write results", pg_usage_run },
-	{ "compare", cmd_compare, "judge results against a baseline and report regressions",
-	  pg_usage_compare },
-	{ "baseline", cmd_baseline, "save, list and show baselines stored in git",
-	  pg_usage_baseline },
-	{ "show", cmd_show, "print a result as a perf stat table and hotspot list", pg_usage_show },
-	{ "flamegraph", cmd_flamegraph, "draw a flame graph (SVG) from a result or folded stacks",
-	  pg_usage_flamegraph },
-	{ "diff", cmd_diff, "draw a differential flame graph of two profiles", pg_usage_diff },
-	{ "fold", cmd_fold, "fold perf script output into folded stacks", pg_usage_fold },
-	{ "doctor", cmd_doctor, "check what this machine can measure and how to fix gaps",
-	  pg_usage_doctor },
-	{ NULL, NULL, NULL, NULL },
+        { "run", cmd_run, "measure benchmarks under perf_event and write results", pg_usage_run },
+        { "compare", cmd_compare, "judge results against a baseline and report regressions",
+          pg_usage_compare },
+        { "baseline", cmd_baseline, "save, list and show baselines stored in git",
+          pg_usage_baseline },
+        { "show", cmd_show, "print a result as a perf stat table and hotspot list", pg_usage_show },
+        { "flamegraph", cmd_flamegraph, "draw a flame graph (SVG) from a result or folded stacks",
+          pg_usage_flamegraph },
+        { "diff", cmd_diff, "draw a differential flame graph of two profiles", pg_usage_diff },
+        { "fold", cmd_fold, "fold perf script output into folded stacks", pg_usage_fold },
+        { "doctor", cmd_doctor, "check what this machine can measure and how to fix gaps",
+          pg_usage_doctor },
+        { NULL, NULL, NULL, NULL },
 };
 
 const struct pg_command *pg_command_find(const char *name)
 {
-	for (const struct pg_command *c = pg_commands; c->name; c++)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
+        for (const struct pg_command *c = pg_commands; c->name; c++)
+                if (strcmp(c->name, name) == 0)
+                        return c;
+        return NULL;
 }
 
 int pg_cli_fail(int code)
 {
-	fprintf(stderr, "perfgate: error: %s\n", pg_error_last());
-	return pg_exit_status(code);
+        fprintf(stderr, "perfgate: error: %s\n", pg_error_last());
+        return pg_exit_status(code);
 }
 
 int pg_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
-	va_list ap;
+        va_list ap;
 
-	fputs("perfgate: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nsee 'perfgate help %s'\n", cmd);
-	return PG_EXIT_USAGE;
+        fputs("perfgate: error: ", stderr);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, "\nsee 'perfgate help %s'\n", cmd);
+        return PG_EXIT_USAGE;
 }
 
 void pg_cli_warn(const char *fmt, ...)
 {
-	va_list ap;
+        va_list ap;
 
-	fputs("perfgate: warning: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+        fputs("perfgate: warning: ", stderr);
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
 }
 
 bool pg_cli_color(int fd)
 {
-	const char *term = getenv("TERM");
-	const char *nc = getenv("NO_COLOR");
-	if (nc && *nc)
-		return false;
-	if (term && strcmp(term, "dumb") == 0)
-		return false;
-	return isatty(fd);
+        const char *term = getenv("TERM");
+        const char *nc = getenv("NO_COLOR");
+        if (nc && *nc)
+                return false;
+        if (term && strcmp(term, "dumb") == 0)
+                return false;
+        return isatty(fd);
 }
 
 bool pg_cli_wants_help(int argc, char **argv, const char *usage)
 {
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-			fputs(usage, stdout);
-			return true;
-		}
-	}
-	return false;
+        for (int i = 1; i < argc; i++) {
+                if (strcmp(argv[i], "--") == 0)
+                        break;
+                if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+                        fputs(usage, stdout);
+                        return true;
+                }
+        }
+        return false;
 }
 
 static const char pg_usage_main[] =
-	"usage: perfgate <command> [options]\n"
-	"\n"
-	"perfgate runs benchmarks under Linux perf_event counters and sampling,\n"
-	"stores the results as JSON baselines in git, and fails CI when a change\n"
-	"is a real performance regression.\n"
-	"\n"
-	"commands:\n";
+    "usage: perfgate <command> [options]\n"
+    "\n"
+    "perfgate runs benchmarks under Linux perf_event counters and sampling,\n"
+    "stores the results as JSON baselines in git, and fails CI when a change\n"
+    "is a real performance regression.\n"
+    "\n"
+    "commands:\n";
 
 static void pg_print_help(FILE *f)
 {
-	fputs(pg_usage_main, f);
-	for (const struct pg_command *c = pg_commands; c->name; c++)
-		fprintf(f, "  %-11s %s\n", c->name, c->summary);
-	fputs("\n"
-	      "'perfgate help <command>' or 'perfgate <command> --help' describes one command.\n"
-	      "\n"
-	      "exit status: 0 no regression, 1 regression found, 2 usage error or bad input,\n"
-	      "3 cannot measure, 4 internal or I/O error\n",
-	      f);
+        fputs(pg_usage_main, f);
+        for (const struct pg_command *c = pg_commands; c->name; c++)
+                fprintf(f, "  %-11s %s\n", c->name, c->summary);
+        fputs("\n"
+              "'perfgate help <command>' or 'perfgate <command> --help' describes one command.\n"
+              "\n"
+              "exit status: 0 no regression, 1 regression found, 2 usage error or bad input,\n"
+              "3 cannot measure, 4 internal or I/O error\n",
+              f);
 }
 
 int main(int argc, char **argv)
 {
-	const struct pg_command *c;
+        const struct pg_command *c;
 
-	if (argc < 2) {
-		pg_print_help(stderr);
-		return PG_EXIT_USAGE;
-	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-		printf("perfgate %s\n", PERFGATE_VERSION);
-		return 0;
-	}
-	if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0) {
-		if (argc > 2 && strcmp(argv[1], "help") == 0) {
-			c = pg_command_find(argv[2]);
-			if (!c) {
-				fprintf(stderr, "perfgate: error: unknown command '%s'\n", argv[2]);
-				return PG_EXIT_USAGE;
-			}
-			fputs(c->usage, stdout);
-			return 0;
-		}
-		pg_print_help(stdout);
-		return 0;
-	}
-	c = pg_command_find(argv[1]);
-	if (!c) {
-		fprintf(stderr, "perfgate: error: unknown command '%s'\nsee 'perfgate help'\n",
-			argv[1]);
-		return PG_EXIT_USAGE;
-	}
-	return c->fn(argc - 1, argv + 1);
+        if (argc < 2) {
+                pg_print_help(stderr);
+                return PG_EXIT_USAGE;
+        }
+        if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+                printf("perfgate %s\n", PERFGATE_VERSION);
+                return 0;
+        }
+        if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+            strcmp(argv[1], "-h") == 0) {
+                if (argc > 2 && strcmp(argv[1], "help") == 0) {
+                        c = pg_command_find(argv[2]);
+                        if (!c) {
+                                fprintf(stderr, "perfgate: error: unknown command '%s'\n", argv[2]);
+                                return PG_EXIT_USAGE;
+                        }
+                        fputs(c->usage, stdout);
+                        return 0;
+                }
+                pg_print_help(stdout);
+                return 0;
+        }
+        c = pg_command_find(argv[1]);
+        if (!c) {
+                fprintf(stderr, "perfgate: error: unknown command '%s'\nsee 'perfgate help'\n",
+                        argv[1]);
+                return PG_EXIT_USAGE;
+        }
+        return c->fn(argc - 1, argv + 1);
 }

@@ -13,174 +13,174 @@ char pg_buf__empty[1];
 
 static void pg_oom(size_t n)
 {
-	fprintf(stderr, "perfgate: fatal: out of memory allocating %zu bytes\n", n);
-	abort();
+        fprintf(stderr, "perfgate: fatal: out of memory allocating %zu bytes\n", n);
+        abort();
 }
 
 void *pg_xmalloc(size_t n)
 {
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		pg_oom(n);
-	return p;
+        void *p = malloc(n ? n : 1);
+        if (!p)
+                pg_oom(n);
+        return p;
 }
 
 void *pg_xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p)
-		pg_oom(n * size);
-	return p;
+        void *p = calloc(n ? n : 1, size ? size : 1);
+        if (!p)
+                pg_oom(n * size);
+        return p;
 }
 
 void *pg_xrealloc(void *p, size_t n)
 {
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		pg_oom(n);
-	return q;
+        void *q = realloc(p, n ? n : 1);
+        if (!q)
+                pg_oom(n);
+        return q;
 }
 
 void *pg_xreallocarray(void *p, size_t n, size_t size)
 {
-	if (size && n > (size_t) -1 / size)
-		pg_oom((size_t) -1);
-	return pg_xrealloc(p, n * size);
+        if (size && n > (size_t) -1 / size)
+                pg_oom((size_t) -1);
+        return pg_xrealloc(p, n * size);
 }
 
 char *pg_xstrdup(const char *s)
 {
-	return pg_xstrndup(s, strlen(s));
+        return pg_xstrndup(s, strlen(s));
 }
 
 char *pg_xstrndup(const char *s, size_t n)
 {
-	size_t len = strnlen(s, n);
-	char *p = pg_xmalloc(len + 1);
-	memcpy(p, s, len);
-	p[len] = '\0';
-	return p;
+        size_t len = strnlen(s, n);
+        char *p = pg_xmalloc(len + 1);
+        memcpy(p, s, len);
+        p[len] = '\0';
+        return p;
 }
 
 char *pg_xasprintf(const char *fmt, ...)
 {
-	struct pg_buf b = PG_BUF_INIT;
-	va_list ap;
+        struct pg_buf b = PG_BUF_INIT;
+        va_list ap;
 
-	va_start(ap, fmt);
-	pg_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	return pg_buf_detach(&b, NULL);
+        va_start(ap, fmt);
+        pg_buf_vprintf(&b, fmt, ap);
+        va_end(ap);
+        return pg_buf_detach(&b, NULL);
 }
 
 void pg_buf_init(struct pg_buf *b)
 {
-	b->ptr = pg_buf__empty;
-	b->len = 0;
-	b->cap = 0;
+        b->ptr = pg_buf__empty;
+        b->len = 0;
+        b->cap = 0;
 }
 
 void pg_buf_release(struct pg_buf *b)
 {
-	if (b->cap)
-		free(b->ptr);
-	pg_buf_init(b);
+        if (b->cap)
+                free(b->ptr);
+        pg_buf_init(b);
 }
 
 void pg_buf_reset(struct pg_buf *b)
 {
-	if (b->cap) {
-		b->len = 0;
-		b->ptr[0] = '\0';
-	}
+        if (b->cap) {
+                b->len = 0;
+                b->ptr[0] = '\0';
+        }
 }
 
 void pg_buf_grow(struct pg_buf *b, size_t extra)
 {
-	size_t need;
+        size_t need;
 
-	if (extra > (size_t) -1 - b->len - 1)
-		pg_oom((size_t) -1);
-	need = b->len + extra + 1;
-	if (need <= b->cap)
-		return;
-	size_t cap = b->cap ? b->cap : 64;
-	while (cap < need)
-		cap = cap > (size_t) -1 / 2 ? need : cap * 2;
-	if (b->cap) {
-		b->ptr = pg_xrealloc(b->ptr, cap);
-	} else {
-		b->ptr = pg_xmalloc(cap);
-		b->ptr[0] = '\0';
-	}
-	b->cap = cap;
+        if (extra > (size_t) -1 - b->len - 1)
+                pg_oom((size_t) -1);
+        need = b->len + extra + 1;
+        if (need <= b->cap)
+                return;
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < need)
+                cap = cap > (size_t) -1 / 2 ? need : cap * 2;
+        if (b->cap) {
+                b->ptr = pg_xrealloc(b->ptr, cap);
+        } else {
+                b->ptr = pg_xmalloc(cap);
+                b->ptr[0] = '\0';
+        }
+        b->cap = cap;
 }
 
 void pg_buf_add(struct pg_buf *b, const void *data, size_t len)
 {
-	pg_buf_grow(b, len);
-	if (len)
-		memcpy(b->ptr + b->len, data, len);
-	b->len += len;
-	b->ptr[b->len] = '\0';
+        pg_buf_grow(b, len);
+        if (len)
+                memcpy(b->ptr + b->len, data, len);
+        b->len += len;
+        b->ptr[b->len] = '\0';
 }
 
 void pg_buf_puts(struct pg_buf *b, const char *s)
 {
-	pg_buf_add(b, s, strlen(s));
+        pg_buf_add(b, s, strlen(s));
 }
 
 void pg_buf_putc(struct pg_buf *b, char c)
 {
-	pg_buf_grow(b, 1);
-	b->ptr[b->len++] = c;
-	b->ptr[b->len] = '\0';
+        pg_buf_grow(b, 1);
+        b->ptr[b->len++] = c;
+        b->ptr[b->len] = '\0';
 }
 
 void pg_buf_vprintf(struct pg_buf *b, const char *fmt, va_list ap)
 {
-	va_list cp;
-	int n;
+        va_list cp;
+        int n;
 
-	pg_buf_grow(b, 64);
-	va_copy(cp, ap);
-	n = vsnprintf(b->ptr + b->len, b->cap - b->len, fmt, cp);
-	va_end(cp);
-	if (n < 0)
-		return;
-	if ((size_t) n >= b->cap - b->len) {
-		pg_buf_grow(b, (size_t) n);
-		n = vsnprintf(b->ptr + b->len, b->cap - b->len, fmt, ap);
-	}
-	b->len += (size_t) n;
+        pg_buf_grow(b, 64);
+        va_copy(cp, ap);
+        n = vsnprintf(b->ptr + b->len, b->cap - b->len, fmt, cp);
+        va_end(cp);
+        if (n < 0)
+                return;
+        if ((size_t) n >= b->cap - b->len) {
+                pg_buf_grow(b, (size_t) n);
+                n = vsnprintf(b->ptr + b->len, b->cap - b->len, fmt, ap);
+        }
+        b->len += (size_t) n;
 }
 
 void pg_buf_printf(struct pg_buf *b, const char *fmt, ...)
 {
-	va_list ap;
+        va_list ap;
 
-	va_start(ap, fmt);
-	pg_buf_vprintf(b, fmt, ap);
-	va_end(ap);
+        va_start(ap, fmt);
+        pg_buf_vprintf(b, fmt, ap);
+        va_end(ap);
 }
 
 void pg_buf_truncate(struct pg_buf *b, size_t len)
 {
-	if (len < b->len) {
-		b->len = len;
-		b->ptr[len] = '\0';
-	}
+        if (len < b->len) {
+                b->len = len;
+                b->ptr[len] = '\0';
+        }
 }
 
 char *pg_buf_detach(struct pg_buf *b, size_t *len)
 {
-	char *p;
+        char *p;
 
-	if (!b->cap)
-		pg_buf_grow(b, 0);
-	p = b->ptr;
-	if (len)
-		*len = b->len;
-	pg_buf_init(b);
-	return p;
+        if (!b->cap)
+                pg_buf_grow(b, 0);
+        p = b->ptr;
+        if (len)
+                *len = b->len;
+        pg_buf_init(b);
+        return p;
 }

@@ -15,12 +15,15 @@
 #include <stddef.h>
 
 struct pg_buf {
-	char *ptr;  /* NUL-terminated contents; never NULL */
-	size_t len; /* bytes used, excluding the NUL */
-	size_t cap; /* bytes allocated; 0 while ptr is the shared empty string */
+        char *ptr;  /* NUL-terminated contents; never NULL */
+        size_t len; /* bytes used, excluding the NUL */
+        size_t cap; /* bytes allocated; 0 while ptr is the shared empty string */
 };
 
-#define PG_BUF_INIT { pg_buf__empty, 0, 0 }
+#define PG_BUF_INIT                                                                                \
+        {                                                                                          \
+                pg_buf__empty, 0, 0                                                                \
+        }
 extern char pg_buf__empty[1];
 
 /** Initialise @b as empty (no allocation). */
@@ -41,7 +44,7 @@ void pg_buf_putc(struct pg_buf *b, char c);
 void pg_buf_printf(struct pg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** Append vprintf-formatted text. */
 void pg_buf_vprintf(struct pg_buf *b, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+    __attribute__((format(printf, 2, 0)));
 /** Cut @b to @len bytes (@len <= b->len). */
 void pg_buf_truncate(struct pg_buf *b, size_t len);
 /** Hand the contents to the caller (free() them) and leave @b empty. */

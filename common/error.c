@@ -16,67 +16,67 @@ static _Thread_local int pg_errcode;
 
 int pg_error_set(int code, const char *fmt, ...)
 {
-	va_list ap;
+        va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(pg_errmsg, sizeof(pg_errmsg), fmt, ap);
-	va_end(ap);
-	pg_errcode = code;
-	return code;
+        va_start(ap, fmt);
+        vsnprintf(pg_errmsg, sizeof(pg_errmsg), fmt, ap);
+        va_end(ap);
+        pg_errcode = code;
+        return code;
 }
 
 int pg_error_prefix(int code, const char *fmt, ...)
 {
-	char old[PG_ERROR_MAX];
-	va_list ap;
-	int n;
+        char old[PG_ERROR_MAX];
+        va_list ap;
+        int n;
 
-	memcpy(old, pg_errmsg, sizeof(old));
-	va_start(ap, fmt);
-	n = vsnprintf(pg_errmsg, sizeof(pg_errmsg), fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t) n + 2 < sizeof(pg_errmsg) && old[0]) {
-		size_t room = sizeof(pg_errmsg) - (size_t) n - 2, len = strnlen(old, room);
-		memcpy(pg_errmsg + n, ": ", 2);
-		memcpy(pg_errmsg + n + 2, old, len);
-		pg_errmsg[(size_t) n + 2 + (len < room ? len : room - 1)] = '\0';
-	}
-	if (!pg_errcode)
-		pg_errcode = code;
-	return code;
+        memcpy(old, pg_errmsg, sizeof(old));
+        va_start(ap, fmt);
+        n = vsnprintf(pg_errmsg, sizeof(pg_errmsg), fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t) n + 2 < sizeof(pg_errmsg) && old[0]) {
+                size_t room = sizeof(pg_errmsg) - (size_t) n - 2, len = strnlen(old, room);
+                memcpy(pg_errmsg + n, ": ", 2);
+                memcpy(pg_errmsg + n + 2, old, len);
+                pg_errmsg[(size_t) n + 2 + (len < room ? len : room - 1)] = '\0';
+        }
+        if (!pg_errcode)
+                pg_errcode = code;
+        return code;
 }
 
 const char *pg_error_last(void)
 {
-	return pg_errmsg[0] ? pg_errmsg : "unknown error";
+        return pg_errmsg[0] ? pg_errmsg : "unknown error";
 }
 
 int pg_error_last_code(void)
 {
-	return pg_errcode;
+        return pg_errcode;
 }
 
 void pg_error_clear(void)
 {
-	pg_errmsg[0] = '\0';
-	pg_errcode = 0;
+        pg_errmsg[0] = '\0';
+        pg_errcode = 0;
 }
 
 int pg_exit_status(int code)
 {
-	switch (code) {
-	case PG_OK:
-		return PG_EXIT_OK;
-	case PG_EINPUT:
-	case PG_ENOTFOUND:
-		return PG_EXIT_USAGE;
-	case PG_EMEASURE:
-	case PG_ENOTSUP:
-	case PG_EPERM:
-		return PG_EXIT_MEASURE;
-	case PG_EINTR:
-		return PG_EXIT_INTERRUPTED;
-	default:
-		return PG_EXIT_INTERNAL;
-	}
+        switch (code) {
+        case PG_OK:
+                return PG_EXIT_OK;
+        case PG_EINPUT:
+        case PG_ENOTFOUND:
+                return PG_EXIT_USAGE;
+        case PG_EMEASURE:
+        case PG_ENOTSUP:
+        case PG_EPERM:
+                return PG_EXIT_MEASURE;
+        case PG_EINTR:
+                return PG_EXIT_INTERRUPTED;
+        default:
+                return PG_EXIT_INTERNAL;
+        }
 }

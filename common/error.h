@@ -12,27 +12,27 @@
 #define PG_COMMON_ERROR_H
 
 enum pg_error_code {
-	PG_OK = 0,
-	PG_ERROR = -1,     /* internal error (exit 4) */
-	PG_EINPUT = -2,    /* bad input: option, config, corrupt JSON, bad format (exit 2) */
-	PG_ENOTFOUND = -3, /* a named file, revision or benchmark does not exist (exit 2) */
-	PG_EMEASURE = -4,  /* cannot measure: benchmark failed, crashed, timed out (exit 3) */
-	PG_EIO = -5,       /* I/O error reading or writing a file (exit 4) */
-	PG_ENOMEM = -6,    /* out of memory (exit 4) */
-	PG_ENOTSUP = -7,   /* an event or feature is not supported on this host (exit 3) */
-	PG_EPERM = -8,     /* the kernel's policy refuses access (exit 3) */
-	PG_EINTR = -9,     /* interrupted by SIGINT/SIGTERM (exit 130) */
-	PG_ECONFLICT = -10 /* a ref moved under us; the caller retries (exit 4 if it escapes) */
+        PG_OK = 0,
+        PG_ERROR = -1,     /* internal error (exit 4) */
+        PG_EINPUT = -2,    /* bad input: option, config, corrupt JSON, bad format (exit 2) */
+        PG_ENOTFOUND = -3, /* a named file, revision or benchmark does not exist (exit 2) */
+        PG_EMEASURE = -4,  /* cannot measure: benchmark failed, crashed, timed out (exit 3) */
+        PG_EIO = -5,       /* I/O error reading or writing a file (exit 4) */
+        PG_ENOMEM = -6,    /* out of memory (exit 4) */
+        PG_ENOTSUP = -7,   /* an event or feature is not supported on this host (exit 3) */
+        PG_EPERM = -8,     /* the kernel's policy refuses access (exit 3) */
+        PG_EINTR = -9,     /* interrupted by SIGINT/SIGTERM (exit 130) */
+        PG_ECONFLICT = -10 /* a ref moved under us; the caller retries (exit 4 if it escapes) */
 };
 
 /* Exit statuses of the perfgate command (DESIGN.md section 2); stable. */
 enum pg_exit_status {
-	PG_EXIT_OK = 0,
-	PG_EXIT_REGRESSION = 1,
-	PG_EXIT_USAGE = 2,
-	PG_EXIT_MEASURE = 3,
-	PG_EXIT_INTERNAL = 4,
-	PG_EXIT_INTERRUPTED = 130
+        PG_EXIT_OK = 0,
+        PG_EXIT_REGRESSION = 1,
+        PG_EXIT_USAGE = 2,
+        PG_EXIT_MEASURE = 3,
+        PG_EXIT_INTERNAL = 4,
+        PG_EXIT_INTERRUPTED = 130
 };
 
 /**

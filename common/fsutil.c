@@ -16,119 +16,118 @@
 
 int pg_read_file(const char *path, struct pg_buf *out)
 {
-	int fd, error = 0;
-	int is_stdin = strcmp(path, "-") == 0;
+        int fd, error = 0;
+        int is_stdin = strcmp(path, "-") == 0;
 
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO, "cannot open '%s': %s",
-				    path, strerror(errno));
-	for (;;) {
-		ssize_t n;
-		pg_buf_grow(out, 65536);
-		n = read(fd, out->ptr + out->len, out->cap - out->len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			error = pg_error_set(PG_EIO, "cannot read '%s': %s", path,
-					     strerror(errno));
-			break;
-		}
-		if (n == 0)
-			break;
-		out->len += (size_t) n;
-		out->ptr[out->len] = '\0';
-	}
-	if (!is_stdin)
-		close(fd);
-	return error;
+        fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO, "cannot open '%s': %s",
+                                    path, strerror(errno));
+        for (;;) {
+                ssize_t n;
+                pg_buf_grow(out, 65536);
+                n = read(fd, out->ptr + out->len, out->cap - out->len - 1);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        error = pg_error_set(PG_EIO, "cannot read '%s': %s", path, strerror(errno));
+                        break;
+                }
+                if (n == 0)
+                        break;
+                out->len += (size_t) n;
+                out->ptr[out->len] = '\0';
+        }
+        if (!is_stdin)
+                close(fd);
+        return error;
 }
 
 static int pg_write_all(int fd, const char *p, size_t len)
 {
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t) n;
-	}
-	return 0;
+        while (len) {
+                ssize_t n = write(fd, p, len);
+                if (n < 0) {
+                        if (errno == EINTR)
+                                continue;
+                        return -1;
+                }
+                p += n;
+                len -= (size_t) n;
+        }
+        return 0;
 }
 
 int pg_write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
-	int fd, error = 0;
-	mode_t mask;
+        char *tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
+        int fd, error = 0;
+        mode_t mask;
 
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		error = pg_error_set(PG_EIO, "cannot create a temporary file beside '%s': %s",
-				     path, strerror(errno));
-		goto done;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || pg_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-		error = pg_error_set(PG_EIO, "cannot write '%s': %s", tmp, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		goto done;
-	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		error = pg_error_set(PG_EIO, "cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
-	}
+        fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0) {
+                error = pg_error_set(PG_EIO, "cannot create a temporary file beside '%s': %s", path,
+                                     strerror(errno));
+                goto done;
+        }
+        mask = umask(0);
+        umask(mask);
+        if (fchmod(fd, 0666 & ~mask) < 0 || pg_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+                error = pg_error_set(PG_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+                close(fd);
+                unlink(tmp);
+                goto done;
+        }
+        if (close(fd) < 0 || rename(tmp, path) < 0) {
+                error = pg_error_set(PG_EIO, "cannot write '%s': %s", path, strerror(errno));
+                unlink(tmp);
+        }
 done:
-	free(tmp);
-	return error;
+        free(tmp);
+        return error;
 }
 
 int pg_mkdir_p(const char *path)
 {
-	char *p = pg_xstrdup(path);
-	int error = 0;
+        char *p = pg_xstrdup(path);
+        int error = 0;
 
-	for (char *s = p + 1;; s++) {
-		if (*s == '/' || *s == '\0') {
-			char c = *s;
-			*s = '\0';
-			if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-				error = pg_error_set(PG_EIO, "cannot create directory '%s': %s", p,
-						     strerror(errno));
-				break;
-			}
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	if (!error && !pg_is_dir(path))
-		error = pg_error_set(PG_EIO, "'%s' exists and is not a directory", path);
-	free(p);
-	return error;
+        for (char *s = p + 1;; s++) {
+                if (*s == '/' || *s == '\0') {
+                        char c = *s;
+                        *s = '\0';
+                        if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+                                error = pg_error_set(PG_EIO, "cannot create directory '%s': %s", p,
+                                                     strerror(errno));
+                                break;
+                        }
+                        *s = c;
+                        if (!c)
+                                break;
+                }
+        }
+        if (!error && !pg_is_dir(path))
+                error = pg_error_set(PG_EIO, "'%s' exists and is not a directory", path);
+        free(p);
+        return error;
 }
 
 int pg_is_dir(const char *path)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 const char *pg_basename(const char *path)
 {
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
+        const char *s = strrchr(path, '/');
+        return s ? s + 1 : path;
 }
 
 char *pg_path_join(const char *dir, const char *name)
 {
-	size_t n = strlen(dir);
-	if (n && dir[n - 1] == '/')
-		return pg_xasprintf("%s%s", dir, name);
-	return pg_xasprintf("%s/%s", dir, name);
+        size_t n = strlen(dir);
+        if (n && dir[n - 1] == '/')
+                return pg_xasprintf("%s%s", dir, name);
+        return pg_xasprintf("%s/%s", dir, name);
 }

@@ -14,315 +14,315 @@
 
 size_t pg_utf8_seqlen(const unsigned char *s, size_t n)
 {
-	unsigned c = s[0];
-	size_t len;
-	unsigned cp;
+        unsigned c = s[0];
+        size_t len;
+        unsigned cp;
 
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		cp = c & 0x0f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		cp = c & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
+        if (c < 0x80)
+                return 1;
+        if (c >= 0xc2 && c <= 0xdf) {
+                len = 2;
+                cp = c & 0x1f;
+        } else if (c >= 0xe0 && c <= 0xef) {
+                len = 3;
+                cp = c & 0x0f;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+                len = 4;
+                cp = c & 0x07;
+        } else {
+                return 0;
+        }
+        if (n < len)
+                return 0;
+        for (size_t i = 1; i < len; i++) {
+                if ((s[i] & 0xc0) != 0x80)
+                        return 0;
+                cp = (cp << 6) | (s[i] & 0x3f);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff ||
+            (cp >= 0xd800 && cp <= 0xdfff))
+                return 0;
+        return len;
 }
 
 void pg_utf8_sanitize(struct pg_buf *out, const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *) s;
-	size_t i = 0, start = 0;
+        const unsigned char *p = (const unsigned char *) s;
+        size_t i = 0, start = 0;
 
-	while (i < len) {
-		size_t n = pg_utf8_seqlen(p + i, len - i);
-		if (n) {
-			i += n;
-			continue;
-		}
-		pg_buf_add(out, s + start, i - start);
-		pg_buf_add(out, "\xef\xbf\xbd", 3);
-		i++;
-		start = i;
-	}
-	pg_buf_add(out, s + start, i - start);
+        while (i < len) {
+                size_t n = pg_utf8_seqlen(p + i, len - i);
+                if (n) {
+                        i += n;
+                        continue;
+                }
+                pg_buf_add(out, s + start, i - start);
+                pg_buf_add(out, "\xef\xbf\xbd", 3);
+                i++;
+                start = i;
+        }
+        pg_buf_add(out, s + start, i - start);
 }
 
 /* Blank out comments but keep every newline, so error positions stay true. */
 static void pg_json_strip_comments(char *t, size_t len)
 {
-	int in_str = 0;
+        int in_str = 0;
 
-	for (size_t i = 0; i < len; i++) {
-		if (in_str) {
-			if (t[i] == '\\' && i + 1 < len)
-				i++;
-			else if (t[i] == '"')
-				in_str = 0;
-		} else if (t[i] == '"') {
-			in_str = 1;
-		} else if (t[i] == '/' && i + 1 < len && t[i + 1] == '/') {
-			while (i < len && t[i] != '\n')
-				t[i++] = ' ';
-		} else if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
-			t[i] = t[i + 1] = ' ';
-			for (i += 2; i < len && !(t[i] == '*' && i + 1 < len && t[i + 1] == '/');
-			     i++)
-				if (t[i] != '\n')
-					t[i] = ' ';
-			if (i < len)
-				t[i] = t[i + 1] = ' ', i++;
-		}
-	}
+        for (size_t i = 0; i < len; i++) {
+                if (in_str) {
+                        if (t[i] == '\\' && i + 1 < len)
+                                i++;
+                        else if (t[i] == '"')
+                                in_str = 0;
+                } else if (t[i] == '"') {
+                        in_str = 1;
+                } else if (t[i] == '/' && i + 1 < len && t[i + 1] == '/') {
+                        while (i < len && t[i] != '\n')
+                                t[i++] = ' ';
+                } else if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
+                        t[i] = t[i + 1] = ' ';
+                        for (i += 2; i < len && !(t[i] == '*' && i + 1 < len && t[i + 1] == '/');
+                             i++)
+                                if (t[i] != '\n')
+                                        t[i] = ' ';
+                        if (i < len)
+                                t[i] = t[i + 1] = ' ', i++;
+                }
+        }
 }
 
 int pg_json_parse(const char *text, size_t len, const char *origin, int comments, cJSON **out)
 {
-	char *copy = NULL;
-	const char *end = NULL;
-	cJSON *root;
+        char *copy = NULL;
+        const char *end = NULL;
+        cJSON *root;
 
-	*out = NULL;
-	if (comments) {
-		copy = pg_xmalloc(len + 1);
-		memcpy(copy, text, len);
-		copy[len] = '\0';
-		pg_json_strip_comments(copy, len);
-		text = copy;
-	}
-	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	if (root && end) {
-		/* cJSON stops after the first value; anything but whitespace is an error */
-		while (end < text + len && (*end == ' ' || *end == '\t' || *end == '\n' ||
-					    *end == '\r'))
-			end++;
-		if (end < text + len && *end != '\0') {
-			cJSON_Delete(root);
-			root = NULL;
-		}
-	}
-	if (!root) {
-		size_t off = end && end >= text ? (size_t) (end - text) : 0;
-		size_t line = 1, col = 1;
-		if (!end || end < text || off > len)
-			off = len;
-		for (size_t i = 0; i < off; i++) {
-			if (text[i] == '\n') {
-				line++;
-				col = 1;
-			} else {
-				col++;
-			}
-		}
-		free(copy);
-		if (len == 0)
-			return pg_error_set(PG_EINPUT, "'%s': invalid JSON: the file is empty",
-					    origin);
-		return pg_error_set(PG_EINPUT,
-				    "'%s': invalid JSON at line %zu, column %zu (byte %zu)", origin,
-				    line, col, off);
-	}
-	free(copy);
-	*out = root;
-	return 0;
+        *out = NULL;
+        if (comments) {
+                copy = pg_xmalloc(len + 1);
+                memcpy(copy, text, len);
+                copy[len] = '\0';
+                pg_json_strip_comments(copy, len);
+                text = copy;
+        }
+        root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+        if (root && end) {
+                /* cJSON stops after the first value; anything but whitespace is an error */
+                while (end < text + len &&
+                       (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
+                        end++;
+                if (end < text + len && *end != '\0') {
+                        cJSON_Delete(root);
+                        root = NULL;
+                }
+        }
+        if (!root) {
+                size_t off = end && end >= text ? (size_t) (end - text) : 0;
+                size_t line = 1, col = 1;
+                if (!end || end < text || off > len)
+                        off = len;
+                for (size_t i = 0; i < off; i++) {
+                        if (text[i] == '\n') {
+                                line++;
+                                col = 1;
+                        } else {
+                                col++;
+                        }
+                }
+                free(copy);
+                if (len == 0)
+                        return pg_error_set(PG_EINPUT, "'%s': invalid JSON: the file is empty",
+                                            origin);
+                return pg_error_set(PG_EINPUT,
+                                    "'%s': invalid JSON at line %zu, column %zu (byte %zu)", origin,
+                                    line, col, off);
+        }
+        free(copy);
+        *out = root;
+        return 0;
 }
 
 void pg_json_write_number(struct pg_buf *out, double v)
 {
-	char tmp[64];
+        char tmp[64];
 
-	if (v == 0) {
-		pg_buf_putc(out, '0');
-		return;
-	}
-	if (v == floor(v) && fabs(v) < 9007199254740992.0) {
-		pg_buf_printf(out, "%.0f", v);
-		return;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
-		if (strtod(tmp, NULL) == v || prec == 17)
-			break;
-	}
-	pg_buf_puts(out, tmp);
+        if (v == 0) {
+                pg_buf_putc(out, '0');
+                return;
+        }
+        if (v == floor(v) && fabs(v) < 9007199254740992.0) {
+                pg_buf_printf(out, "%.0f", v);
+                return;
+        }
+        for (int prec = 15; prec <= 17; prec++) {
+                snprintf(tmp, sizeof(tmp), "%.*g", prec, v);
+                if (strtod(tmp, NULL) == v || prec == 17)
+                        break;
+        }
+        pg_buf_puts(out, tmp);
 }
 
 void pg_json_write_string(struct pg_buf *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *) s;
-	size_t len = strlen(s);
+        const unsigned char *p = (const unsigned char *) s;
+        size_t len = strlen(s);
 
-	pg_buf_putc(out, '"');
-	for (size_t i = 0; i < len;) {
-		unsigned char c = p[i];
-		size_t n;
-		if (c == '"' || c == '\\') {
-			pg_buf_putc(out, '\\');
-			pg_buf_putc(out, (char) c);
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			switch (c) {
-			case '\n':
-				pg_buf_puts(out, "\\n");
-				break;
-			case '\t':
-				pg_buf_puts(out, "\\t");
-				break;
-			case '\r':
-				pg_buf_puts(out, "\\r");
-				break;
-			case '\b':
-				pg_buf_puts(out, "\\b");
-				break;
-			case '\f':
-				pg_buf_puts(out, "\\f");
-				break;
-			default:
-				pg_buf_printf(out, "\\u%04x", c);
-			}
-			i++;
-		} else if ((n = pg_utf8_seqlen(p + i, len - i)) != 0) {
-			pg_buf_add(out, p + i, n);
-			i += n;
-		} else {
-			pg_buf_add(out, "\xef\xbf\xbd", 3);
-			i++;
-		}
-	}
-	pg_buf_putc(out, '"');
+        pg_buf_putc(out, '"');
+        for (size_t i = 0; i < len;) {
+                unsigned char c = p[i];
+                size_t n;
+                if (c == '"' || c == '\\') {
+                        pg_buf_putc(out, '\\');
+                        pg_buf_putc(out, (char) c);
+                        i++;
+                } else if (c < 0x20 || c == 0x7f) {
+                        switch (c) {
+                        case '\n':
+                                pg_buf_puts(out, "\\n");
+                                break;
+                        case '\t':
+                                pg_buf_puts(out, "\\t");
+                                break;
+                        case '\r':
+                                pg_buf_puts(out, "\\r");
+                                break;
+                        case '\b':
+                                pg_buf_puts(out, "\\b");
+                                break;
+                        case '\f':
+                                pg_buf_puts(out, "\\f");
+                                break;
+                        default:
+                                pg_buf_printf(out, "\\u%04x", c);
+                        }
+                        i++;
+                } else if ((n = pg_utf8_seqlen(p + i, len - i)) != 0) {
+                        pg_buf_add(out, p + i, n);
+                        i += n;
+                } else {
+                        pg_buf_add(out, "\xef\xbf\xbd", 3);
+                        i++;
+                }
+        }
+        pg_buf_putc(out, '"');
 }
 
 static int pg_json_is_container(const cJSON *it)
 {
-	return cJSON_IsArray(it) || cJSON_IsObject(it);
+        return cJSON_IsArray(it) || cJSON_IsObject(it);
 }
 
 static int pg_member_cmp(const void *a, const void *b)
 {
-	const cJSON *x = *(const cJSON *const *) a, *y = *(const cJSON *const *) b;
-	return strcmp(x->string ? x->string : "", y->string ? y->string : "");
+        const cJSON *x = *(const cJSON *const *) a, *y = *(const cJSON *const *) b;
+        return strcmp(x->string ? x->string : "", y->string ? y->string : "");
 }
 
 static void pg_indent(struct pg_buf *out, int depth)
 {
-	for (int i = 0; i < depth; i++)
-		pg_buf_puts(out, "  ");
+        for (int i = 0; i < depth; i++)
+                pg_buf_puts(out, "  ");
 }
 
 static int pg_json_write_value(struct pg_buf *out, const cJSON *it, int depth)
 {
-	int error = 0;
+        int error = 0;
 
-	if (cJSON_IsNull(it)) {
-		pg_buf_puts(out, "null");
-	} else if (cJSON_IsTrue(it)) {
-		pg_buf_puts(out, "true");
-	} else if (cJSON_IsFalse(it)) {
-		pg_buf_puts(out, "false");
-	} else if (cJSON_IsNumber(it)) {
-		if (!isfinite(it->valuedouble))
-			return pg_error_set(PG_EINPUT, "refusing to write a non-finite number%s%s",
-					    it->string ? " for key " : "",
-					    it->string ? it->string : "");
-		pg_json_write_number(out, it->valuedouble);
-	} else if (cJSON_IsString(it)) {
-		pg_json_write_string(out, it->valuestring ? it->valuestring : "");
-	} else if (cJSON_IsArray(it)) {
-		int inline_ok = 1;
-		const cJSON *c;
-		if (!it->child) {
-			pg_buf_puts(out, "[]");
-			return 0;
-		}
-		for (c = it->child; c; c = c->next)
-			if (pg_json_is_container(c))
-				inline_ok = 0;
-		pg_buf_putc(out, '[');
-		for (c = it->child; c; c = c->next) {
-			if (inline_ok) {
-				if (c != it->child)
-					pg_buf_puts(out, ", ");
-			} else {
-				pg_buf_putc(out, '\n');
-				pg_indent(out, depth + 1);
-			}
-			if ((error = pg_json_write_value(out, c, depth + 1)) < 0)
-				return error;
-			if (!inline_ok && c->next)
-				pg_buf_putc(out, ',');
-		}
-		if (!inline_ok) {
-			pg_buf_putc(out, '\n');
-			pg_indent(out, depth);
-		}
-		pg_buf_putc(out, ']');
-	} else if (cJSON_IsObject(it)) {
-		size_t n = 0, i;
-		const cJSON **members;
-		const cJSON *c;
-		for (c = it->child; c; c = c->next)
-			n++;
-		if (!n) {
-			pg_buf_puts(out, "{}");
-			return 0;
-		}
-		members = pg_xcalloc(n, sizeof(*members));
-		for (i = 0, c = it->child; c; c = c->next)
-			members[i++] = c;
-		qsort(members, n, sizeof(*members), pg_member_cmp);
-		pg_buf_putc(out, '{');
-		for (i = 0; i < n; i++) {
-			pg_buf_putc(out, '\n');
-			pg_indent(out, depth + 1);
-			pg_json_write_string(out, members[i]->string ? members[i]->string : "");
-			pg_buf_puts(out, ": ");
-			if ((error = pg_json_write_value(out, members[i], depth + 1)) < 0)
-				break;
-			if (i + 1 < n)
-				pg_buf_putc(out, ',');
-		}
-		free(members);
-		if (error)
-			return error;
-		pg_buf_putc(out, '\n');
-		pg_indent(out, depth);
-		pg_buf_putc(out, '}');
-	} else {
-		return pg_error_set(PG_ERROR, "cannot write a JSON value of unknown type");
-	}
-	return error;
+        if (cJSON_IsNull(it)) {
+                pg_buf_puts(out, "null");
+        } else if (cJSON_IsTrue(it)) {
+                pg_buf_puts(out, "true");
+        } else if (cJSON_IsFalse(it)) {
+                pg_buf_puts(out, "false");
+        } else if (cJSON_IsNumber(it)) {
+                if (!isfinite(it->valuedouble))
+                        return pg_error_set(PG_EINPUT, "refusing to write a non-finite number%s%s",
+                                            it->string ? " for key " : "",
+                                            it->string ? it->string : "");
+                pg_json_write_number(out, it->valuedouble);
+        } else if (cJSON_IsString(it)) {
+                pg_json_write_string(out, it->valuestring ? it->valuestring : "");
+        } else if (cJSON_IsArray(it)) {
+                int inline_ok = 1;
+                const cJSON *c;
+                if (!it->child) {
+                        pg_buf_puts(out, "[]");
+                        return 0;
+                }
+                for (c = it->child; c; c = c->next)
+                        if (pg_json_is_container(c))
+                                inline_ok = 0;
+                pg_buf_putc(out, '[');
+                for (c = it->child; c; c = c->next) {
+                        if (inline_ok) {
+                                if (c != it->child)
+                                        pg_buf_puts(out, ", ");
+                        } else {
+                                pg_buf_putc(out, '\n');
+                                pg_indent(out, depth + 1);
+                        }
+                        if ((error = pg_json_write_value(out, c, depth + 1)) < 0)
+                                return error;
+                        if (!inline_ok && c->next)
+                                pg_buf_putc(out, ',');
+                }
+                if (!inline_ok) {
+                        pg_buf_putc(out, '\n');
+                        pg_indent(out, depth);
+                }
+                pg_buf_putc(out, ']');
+        } else if (cJSON_IsObject(it)) {
+                size_t n = 0, i;
+                const cJSON **members;
+                const cJSON *c;
+                for (c = it->child; c; c = c->next)
+                        n++;
+                if (!n) {
+                        pg_buf_puts(out, "{}");
+                        return 0;
+                }
+                members = pg_xcalloc(n, sizeof(*members));
+                for (i = 0, c = it->child; c; c = c->next)
+                        members[i++] = c;
+                qsort(members, n, sizeof(*members), pg_member_cmp);
+                pg_buf_putc(out, '{');
+                for (i = 0; i < n; i++) {
+                        pg_buf_putc(out, '\n');
+                        pg_indent(out, depth + 1);
+                        pg_json_write_string(out, members[i]->string ? members[i]->string : "");
+                        pg_buf_puts(out, ": ");
+                        if ((error = pg_json_write_value(out, members[i], depth + 1)) < 0)
+                                break;
+                        if (i + 1 < n)
+                                pg_buf_putc(out, ',');
+                }
+                free(members);
+                if (error)
+                        return error;
+                pg_buf_putc(out, '\n');
+                pg_indent(out, depth);
+                pg_buf_putc(out, '}');
+        } else {
+                return pg_error_set(PG_ERROR, "cannot write a JSON value of unknown type");
+        }
+        return error;
 }
 
 int pg_json_write(struct pg_buf *out, const cJSON *item)
 {
-	size_t start = out->len;
-	int error = pg_json_write_value(out, item, 0);
-	if (error < 0) {
-		pg_buf_truncate(out, start);
-		return error;
-	}
-	pg_buf_putc(out, '\n');
-	return 0;
+        size_t start = out->len;
+        int error = pg_json_write_value(out, item, 0);
+        if (error < 0) {
+                pg_buf_truncate(out, start);
+                return error;
+        }
+        pg_buf_putc(out, '\n');
+        return 0;
 }
 
 const char *pg_json_get_string(const cJSON *obj, const char *key)
 {
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsString(it) ? it->valuestring : NULL;
+        const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+        return cJSON_IsString(it) ? it->valuestring : NULL;
 }

@@ -21,28 +21,28 @@
 #include <sys/types.h>
 
 struct pg_launch_opts {
-	char *const *argv;       /* argv[0] is the program (PATH is searched) */
-	const char *cwd;         /* NULL: inherit */
-	char *const *env;        /* NULL, or NULL-terminated "KEY=VALUE" to set */
-	const char *log_path;    /* NULL: /dev/null; else stdout+stderr appended here */
-	const int *cpus;         /* NULL, or ncpus CPU numbers to pin the benchmark to */
-	size_t ncpus;
+        char *const *argv;    /* argv[0] is the program (PATH is searched) */
+        const char *cwd;      /* NULL: inherit */
+        char *const *env;     /* NULL, or NULL-terminated "KEY=VALUE" to set */
+        const char *log_path; /* NULL: /dev/null; else stdout+stderr appended here */
+        const int *cpus;      /* NULL, or ncpus CPU numbers to pin the benchmark to */
+        size_t ncpus;
 };
 
 struct pg_child {
-	pid_t pid;     /* the benchmark; also its process group id */
-	int go_fd;     /* write end of the go pipe (-1 once released) */
-	int err_fd;    /* read end of the exec-errno pipe */
-	int pidfd;     /* pidfd_open(2) of pid, or -1 */
-	uint64_t start_ns; /* CLOCK_MONOTONIC when released */
+        pid_t pid;         /* the benchmark; also its process group id */
+        int go_fd;         /* write end of the go pipe (-1 once released) */
+        int err_fd;        /* read end of the exec-errno pipe */
+        int pidfd;         /* pidfd_open(2) of pid, or -1 */
+        uint64_t start_ns; /* CLOCK_MONOTONIC when released */
 };
 
 struct pg_exit {
-	int status;          /* wait status (WIFEXITED/WIFSIGNALED apply) */
-	bool timed_out;      /* killed by perfgate at the timeout */
-	bool interrupted;    /* perfgate got SIGINT/SIGTERM and stopped it */
-	uint64_t wall_ns;    /* release to exit, CLOCK_MONOTONIC */
-	struct rusage ru;    /* from wait4(2): user/system time, max RSS (KiB) */
+        int status;       /* wait status (WIFEXITED/WIFSIGNALED apply) */
+        bool timed_out;   /* killed by perfgate at the timeout */
+        bool interrupted; /* perfgate got SIGINT/SIGTERM and stopped it */
+        uint64_t wall_ns; /* release to exit, CLOCK_MONOTONIC */
+        struct rusage ru; /* from wait4(2): user/system time, max RSS (KiB) */
 };
 
 /** Called by pg_launch_wait() when a watched fd is readable or every ~100 ms. */
@@ -75,7 +75,7 @@ void pg_launch_cancel(struct pg_child *c);
  * pg_launch_interrupted() became true (the child is killed and reaped).
  */
 int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size_t nfds,
-		   pg_launch_poll_cb cb, void *ctx, struct pg_exit *out);
+                   pg_launch_poll_cb cb, void *ctx, struct pg_exit *out);
 
 /** Install SIGINT/SIGTERM handlers that make pg_launch_interrupted() true. */
 void pg_launch_install_signal_handlers(void);

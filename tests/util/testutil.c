@@ -27,161 +27,162 @@ static char pg_sandbox[PATH_MAX];
 
 const char *pg_test_sandbox(void)
 {
-	const char *tmp = getenv("TMPDIR");
-	snprintf(pg_sandbox, sizeof(pg_sandbox), "%s/perfgate-test-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	assert_non_null(mkdtemp(pg_sandbox));
-	setenv("HOME", pg_sandbox, 1);
-	setenv("TZ", "UTC", 1);
-	setenv("LC_ALL", "C", 1);
-	setenv("NO_COLOR", "1", 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	assert_int_equal(chdir(pg_sandbox), 0);
-	return pg_sandbox;
+        const char *tmp = getenv("TMPDIR");
+        snprintf(pg_sandbox, sizeof(pg_sandbox), "%s/perfgate-test-XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        assert_non_null(mkdtemp(pg_sandbox));
+        setenv("HOME", pg_sandbox, 1);
+        setenv("TZ", "UTC", 1);
+        setenv("LC_ALL", "C", 1);
+        setenv("NO_COLOR", "1", 1);
+        setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+        assert_int_equal(chdir(pg_sandbox), 0);
+        return pg_sandbox;
 }
 
 static int pg_rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-	(void) st;
-	(void) flag;
-	(void) ftw;
-	return remove(path);
+        (void) st;
+        (void) flag;
+        (void) ftw;
+        return remove(path);
 }
 
 void pg_test_sandbox_remove(void)
 {
-	if (!pg_sandbox[0])
-		return;
-	(void) !chdir("/");
-	nftw(pg_sandbox, pg_rm_cb, 16, FTW_DEPTH | FTW_PHYS);
-	pg_sandbox[0] = '\0';
+        if (!pg_sandbox[0])
+                return;
+        (void) !chdir("/");
+        nftw(pg_sandbox, pg_rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+        pg_sandbox[0] = '\0';
 }
 
 void pg_run_out_release(struct pg_run_out *o)
 {
-	pg_buf_release(&o->out);
-	pg_buf_release(&o->err);
+        pg_buf_release(&o->out);
+        pg_buf_release(&o->err);
 }
 
 int pg_test_run(struct pg_run_out *o, const char *input, char *const argv[])
 {
-	int outp[2], errp[2], inp[2];
-	pid_t pid;
-	int status = 0;
-	size_t in_len = input ? strlen(input) : 0, in_off = 0;
+        int outp[2], errp[2], inp[2];
+        pid_t pid;
+        int status = 0;
+        size_t in_len = input ? strlen(input) : 0, in_off = 0;
 
-	pg_buf_init(&o->out);
-	pg_buf_init(&o->err);
-	assert_int_equal(pipe2(outp, O_CLOEXEC), 0);
-	assert_int_equal(pipe2(errp, O_CLOEXEC), 0);
-	assert_int_equal(pipe2(inp, O_CLOEXEC), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(inp[0], 0);
-		dup2(outp[1], 1);
-		dup2(errp[1], 2);
-		execvp(argv[0], argv);
-		fprintf(stderr, "cannot exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(outp[1]);
-	close(errp[1]);
-	close(inp[0]);
-	if (!input) {
-		close(inp[1]);
-		inp[1] = -1;
-	} else {
-		fcntl(inp[1], F_SETFL, O_NONBLOCK);
-	}
-	for (int open_fds = 2; open_fds > 0;) {
-		struct pollfd p[3] = { { outp[0], POLLIN, 0 }, { errp[0], POLLIN, 0 },
-				       { inp[1], POLLOUT, 0 } };
-		int np = inp[1] >= 0 ? 3 : 2;
-		if (poll(p, (nfds_t) np, -1) < 0 && errno != EINTR)
-			break;
-		for (int i = 0; i < 2; i++) {
-			char buf[65536];
-			ssize_t n;
-			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			n = read(p[i].fd, buf, sizeof(buf));
-			if (n > 0) {
-				pg_buf_add(i == 0 ? &o->out : &o->err, buf, (size_t) n);
-			} else if (n == 0 || errno != EINTR) {
-				close(p[i].fd);
-				if (i == 0)
-					outp[0] = -1;
-				else
-					errp[0] = -1;
-				open_fds--;
-			}
-		}
-		if (np == 3 && (p[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			ssize_t n = write(inp[1], input + in_off, in_len - in_off);
-			if (n > 0)
-				in_off += (size_t) n;
-			if (n < 0 || in_off >= in_len) {
-				close(inp[1]);
-				inp[1] = -1;
-			}
-		}
-	}
-	if (inp[1] >= 0)
-		close(inp[1]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	o->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	return o->status;
+        pg_buf_init(&o->out);
+        pg_buf_init(&o->err);
+        assert_int_equal(pipe2(outp, O_CLOEXEC), 0);
+        assert_int_equal(pipe2(errp, O_CLOEXEC), 0);
+        assert_int_equal(pipe2(inp, O_CLOEXEC), 0);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                dup2(inp[0], 0);
+                dup2(outp[1], 1);
+                dup2(errp[1], 2);
+                execvp(argv[0], argv);
+                fprintf(stderr, "cannot exec %s: %s\n", argv[0], strerror(errno));
+                _exit(127);
+        }
+        close(outp[1]);
+        close(errp[1]);
+        close(inp[0]);
+        if (!input) {
+                close(inp[1]);
+                inp[1] = -1;
+        } else {
+                fcntl(inp[1], F_SETFL, O_NONBLOCK);
+        }
+        for (int open_fds = 2; open_fds > 0;) {
+                struct pollfd p[3] = { { outp[0], POLLIN, 0 },
+                                       { errp[0], POLLIN, 0 },
+                                       { inp[1], POLLOUT, 0 } };
+                int np = inp[1] >= 0 ? 3 : 2;
+                if (poll(p, (nfds_t) np, -1) < 0 && errno != EINTR)
+                        break;
+                for (int i = 0; i < 2; i++) {
+                        char buf[65536];
+                        ssize_t n;
+                        if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                                continue;
+                        n = read(p[i].fd, buf, sizeof(buf));
+                        if (n > 0) {
+                                pg_buf_add(i == 0 ? &o->out : &o->err, buf, (size_t) n);
+                        } else if (n == 0 || errno != EINTR) {
+                                close(p[i].fd);
+                                if (i == 0)
+                                        outp[0] = -1;
+                                else
+                                        errp[0] = -1;
+                                open_fds--;
+                        }
+                }
+                if (np == 3 && (p[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+                        ssize_t n = write(inp[1], input + in_off, in_len - in_off);
+                        if (n > 0)
+                                in_off += (size_t) n;
+                        if (n < 0 || in_off >= in_len) {
+                                close(inp[1]);
+                                inp[1] = -1;
+                        }
+                }
+        }
+        if (inp[1] >= 0)
+                close(inp[1]);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+                ;
+        o->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        return o->status;
 }
 
 int pg_test_perfgate(struct pg_run_out *o, ...)
 {
-	char *argv[64];
-	int n = 0;
-	va_list ap;
+        char *argv[64];
+        int n = 0;
+        va_list ap;
 
-	argv[n++] = (char *) pg_test_env("PERFGATE_BIN");
-	va_start(ap, o);
-	for (char *a; (a = va_arg(ap, char *)) != NULL && n < 63;)
-		argv[n++] = a;
-	va_end(ap);
-	argv[n] = NULL;
-	return pg_test_run(o, NULL, argv);
+        argv[n++] = (char *) pg_test_env("PERFGATE_BIN");
+        va_start(ap, o);
+        for (char *a; (a = va_arg(ap, char *)) != NULL && n < 63;)
+                argv[n++] = a;
+        va_end(ap);
+        argv[n] = NULL;
+        return pg_test_run(o, NULL, argv);
 }
 
 const char *pg_test_env(const char *name)
 {
-	const char *v = getenv(name);
-	if (!v || !*v)
-		fail_msg("environment variable %s is not set (run the test through ctest)", name);
-	return v;
+        const char *v = getenv(name);
+        if (!v || !*v)
+                fail_msg("environment variable %s is not set (run the test through ctest)", name);
+        return v;
 }
 
 const char *pg_test_fixture(const char *name)
 {
-	static char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", pg_test_env("PG_FIXTURE_DIR"), name);
-	return path;
+        static char path[PATH_MAX];
+        snprintf(path, sizeof(path), "%s/%s", pg_test_env("PG_FIXTURE_DIR"), name);
+        return path;
 }
 
 char *pg_test_read(const char *path)
 {
-	struct pg_buf b = PG_BUF_INIT;
-	if (pg_read_file(path, &b) != 0)
-		fail_msg("cannot read %s", path);
-	return pg_buf_detach(&b, NULL);
+        struct pg_buf b = PG_BUF_INIT;
+        if (pg_read_file(path, &b) != 0)
+                fail_msg("cannot read %s", path);
+        return pg_buf_detach(&b, NULL);
 }
 
 void pg_test_write(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(text, f);
+        assert_int_equal(fclose(f), 0);
 }
 
 int pg_test_exists(const char *path)
 {
-	return access(path, F_OK) == 0;
+        return access(path, F_OK) == 0;
 }

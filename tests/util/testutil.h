@@ -13,9 +13,9 @@
 
 /** Result of running a command: exit status (or 128+signal), stdout, stderr. */
 struct pg_run_out {
-	int status;
-	struct pg_buf out;
-	struct pg_buf err;
+        int status;
+        struct pg_buf out;
+        struct pg_buf err;
 };
 
 /**
