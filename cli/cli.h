@@ -8,6 +8,7 @@
 #define PG_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct pg_command {
         const char *name;
@@ -59,5 +60,14 @@ bool pg_cli_color(int fd);
  * and return true (the caller returns 0).
  */
 bool pg_cli_wants_help(int argc, char **argv, const char *usage);
+
+struct pg_result;
+
+/**
+ * Print @r as `perfgate show` does (perf stat -d -d style counter table,
+ * then the hotspot list when it has a profile) to @f; used by `show` and
+ * `baseline show`. @color: ANSI colours allowed.
+ */
+void pg_cli_print_result(FILE *f, const struct pg_result *r, bool color);
 
 #endif
