@@ -1,17 +1,112 @@
 /*
- * cmd_doctor.c - `perfgate doctor` (placeholder until its issue lands).
+ * cmd_doctor.c - `perfgate doctor [BINARY...] [--json]`: one line per check
+ * (status, what was found, what it means, the fix), or the same as JSON.
+ * Exit status 0 unless this machine cannot measure at all (3).
  */
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/error.h"
+#include "common/json.h"
+#include "runner/doctor.h"
 
-const char pg_usage_doctor[] = "usage: perfgate doctor\n\nnot implemented yet\n";
+const char pg_usage_doctor[] =
+    "usage: perfgate doctor [BINARY...] [--json]\n"
+    "\n"
+    "Check what this machine can measure and print the exact fix for each gap:\n"
+    "the core PMU and every event of the default set (supported, not supported,\n"
+    "permission), virtualization, kernel.perf_event_paranoid and privileges,\n"
+    "kernel.kptr_restrict, perf_event_max_sample_rate, perf_event_max_stack,\n"
+    "nmi_watchdog, perf_event_mlock_kb, CPU governor, boost, SMT, isolated CPUs,\n"
+    "load, and valgrind for --counters simulated. For each BINARY: symbols,\n"
+    "debuginfo (in the file, by build-id, by debuglink), frame pointers (judged\n"
+    "from function prologues) and PIE.\n"
+    "\n"
+    "options:\n"
+    "  --json        print the checks as a JSON array\n"
+    "  -h, --help    show this help\n"
+    "\n"
+    "exit status: 0 the machine can measure (warnings included), 2 usage error,\n"
+    "3 not even software events can be counted\n";
+
+static void pg_print_json(const struct pg_doctor *d)
+{
+        cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "checks");
+        struct pg_buf b = PG_BUF_INIT;
+
+        cJSON_AddBoolToObject(root, "can_measure", d->can_measure);
+        for (size_t i = 0; i < d->n; i++) {
+                const struct pg_check *c = &d->checks[i];
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "name", c->name);
+                cJSON_AddStringToObject(o, "status", pg_check_status_name(c->status));
+                cJSON_AddStringToObject(o, "value", c->value);
+                cJSON_AddStringToObject(o, "meaning", c->meaning);
+                if (c->fix)
+                        cJSON_AddStringToObject(o, "fix", c->fix);
+                else
+                        cJSON_AddNullToObject(o, "fix");
+                cJSON_AddItemToArray(arr, o);
+        }
+        if (pg_json_write(&b, root) == 0)
+                fputs(b.ptr, stdout);
+        pg_buf_release(&b);
+        cJSON_Delete(root);
+}
+
+static void pg_print_text(const struct pg_doctor *d, bool color)
+{
+        for (size_t i = 0; i < d->n; i++) {
+                const struct pg_check *c = &d->checks[i];
+                const char *st = pg_check_status_name(c->status);
+                const char *on = "", *off = "";
+                if (color) {
+                        on = c->status == PG_CHECK_OK     ? "\033[32m"
+                             : c->status == PG_CHECK_WARN ? "\033[33m"
+                                                          : "\033[31m";
+                        off = "\033[0m";
+                }
+                printf("%s%-7s%s %s: %s\n", on, st, off, c->name, c->value);
+                printf("        %s\n", c->meaning);
+                if (c->fix)
+                        printf("        fix: %s\n", c->fix);
+        }
+        printf("\n%s\n", d->can_measure
+                             ? "perfgate can measure on this machine (see warnings above)"
+                             : "perfgate cannot count even software events here");
+}
 
 int cmd_doctor(int argc, char **argv)
 {
-        if (pg_cli_wants_help(argc, argv, pg_usage_doctor))
-                return 0;
-        fprintf(stderr, "perfgate: error: 'doctor' is not implemented yet\n");
-        return PG_EXIT_INTERNAL;
+        static const struct option opts[] = { { "json", no_argument, NULL, 'j' },
+                                              { "help", no_argument, NULL, 'h' },
+                                              { NULL, 0, NULL, 0 } };
+        struct pg_doctor d;
+        bool json = false;
+        int c;
+
+        optind = 1;
+        while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+                switch (c) {
+                case 'j':
+                        json = true;
+                        break;
+                case 'h':
+                        fputs(pg_usage_doctor, stdout);
+                        return 0;
+                default:
+                        return pg_cli_usage_error("doctor", "unknown option");
+                }
+        }
+        pg_doctor_run(&d, argv + optind, (size_t) (argc - optind));
+        if (json)
+                pg_print_json(&d);
+        else
+                pg_print_text(&d, pg_cli_color(STDOUT_FILENO));
+        c = d.can_measure ? PG_EXIT_OK : PG_EXIT_MEASURE;
+        pg_doctor_release(&d);
+        return c;
 }

@@ -1,0 +1,663 @@
+/*
+ * doctor.c - machine and binary checks behind `perfgate doctor` (doctor.h).
+ * Sources: perf_event_open(2) for paranoid levels and errno meanings;
+ * Documentation/admin-guide/sysctl/kernel.rst for the kernel.* knobs;
+ * research/perf-event-design.md sections 1.3, 1.6, 5 for what each means
+ * here. Each check owns its strings; nothing here prints.
+ */
+#include "runner/doctor.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/fsutil.h"
+
+const char *pg_check_status_name(enum pg_check_status s)
+{
+        static const char *const names[] = { "ok", "warn", "missing" };
+        return (size_t) s < 3 ? names[s] : "unknown";
+}
+
+static void pg_add(struct pg_doctor *d, const char *name, enum pg_check_status st,
+                   const char *value, const char *meaning, const char *fix)
+{
+        struct pg_check *c;
+
+        d->checks = pg_xreallocarray(d->checks, d->n + 1, sizeof(*d->checks));
+        c = &d->checks[d->n++];
+        c->name = pg_xstrdup(name);
+        c->status = st;
+        c->value = pg_xstrdup(value ? value : "");
+        c->meaning = pg_xstrdup(meaning ? meaning : "");
+        c->fix = st == PG_CHECK_OK || !fix ? NULL : pg_xstrdup(fix);
+}
+
+void pg_doctor_release(struct pg_doctor *d)
+{
+        for (size_t i = 0; i < d->n; i++) {
+                free(d->checks[i].name);
+                free(d->checks[i].value);
+                free(d->checks[i].meaning);
+                free(d->checks[i].fix);
+        }
+        free(d->checks);
+        memset(d, 0, sizeof(*d));
+}
+
+/* First line of a small sysfs/procfs file, or NULL (caller frees). */
+static char *pg_read_line(const char *path)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        char *nl;
+
+        if (pg_read_file(path, &b) < 0) {
+                pg_buf_release(&b);
+                return NULL;
+        }
+        nl = strchr(b.ptr, '\n');
+        if (nl)
+                pg_buf_truncate(&b, (size_t) (nl - b.ptr));
+        return pg_buf_detach(&b, NULL);
+}
+
+static long pg_read_long(const char *path, long dflt)
+{
+        char *s = pg_read_line(path), *end;
+        long v = dflt;
+        if (s) {
+                v = strtol(s, &end, 10);
+                if (end == s)
+                        v = dflt;
+        }
+        free(s);
+        return v;
+}
+
+/* Effective capability bit @cap of this process (from /proc/self/status). */
+static bool pg_has_cap(int cap)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        const char *p;
+        bool has = false;
+
+        if (pg_read_file("/proc/self/status", &b) == 0 && (p = strstr(b.ptr, "CapEff:")) != NULL)
+                has = (strtoull(p + 7, NULL, 16) >> cap) & 1;
+        pg_buf_release(&b);
+        return has;
+}
+
+static bool pg_is_core_pmu(const char *name)
+{
+        return strcmp(name, "cpu") == 0 || strcmp(name, "cpu_core") == 0 ||
+               strcmp(name, "cpu_atom") == 0 || strncmp(name, "armv8", 5) == 0 ||
+               strncmp(name, "armv7", 5) == 0 || strncmp(name, "arm_", 4) == 0 ||
+               strcmp(name, "cpum_cf") == 0 || strncmp(name, "power", 5) == 0;
+}
+
+struct pg_probe_event {
+        const char *name;
+        uint32_t type;
+        uint64_t config;
+};
+
+#define PG_HWC(id, op, res)                                                                        \
+        ((uint64_t) (PERF_COUNT_HW_CACHE_##id) | ((uint64_t) (PERF_COUNT_HW_CACHE_OP_##op) << 8) | \
+         ((uint64_t) (PERF_COUNT_HW_CACHE_RESULT_##res) << 16))
+
+static const struct pg_probe_event pg_probe_events[] = {
+        { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+        { "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+        { "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+        { "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+        { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+        { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+        { "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+        { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+        { "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+        { "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+        { "L1-dcache-loads", PERF_TYPE_HW_CACHE, PG_HWC(L1D, READ, ACCESS) },
+        { "L1-dcache-load-misses", PERF_TYPE_HW_CACHE, PG_HWC(L1D, READ, MISS) },
+        { "LLC-loads", PERF_TYPE_HW_CACHE, PG_HWC(LL, READ, ACCESS) },
+        { "LLC-load-misses", PERF_TYPE_HW_CACHE, PG_HWC(LL, READ, MISS) },
+};
+
+/* Open @e on this process like the runner would; 0 or the errno. */
+static int pg_probe_open(const struct pg_probe_event *e, bool exclude_kernel)
+{
+        struct perf_event_attr a;
+        int fd;
+
+        memset(&a, 0, sizeof(a));
+        a.size = sizeof(a);
+        a.type = e->type;
+        a.config = e->config;
+        a.disabled = 1;
+        a.exclude_kernel = exclude_kernel;
+        a.exclude_hv = exclude_kernel;
+        fd = (int) syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0)
+                return errno;
+        close(fd);
+        return 0;
+}
+
+static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid, bool has_pmu)
+{
+        bool exclude_kernel = !privileged && paranoid >= 2;
+        int sw_ok = 0;
+
+        for (size_t i = 0; i < sizeof(pg_probe_events) / sizeof(pg_probe_events[0]); i++) {
+                const struct pg_probe_event *e = &pg_probe_events[i];
+                char name[64], value[160];
+                int err = pg_probe_open(e, exclude_kernel);
+                bool hw = e->type != PERF_TYPE_SOFTWARE;
+
+                if (err == EACCES && !exclude_kernel) {
+                        err = pg_probe_open(e, true);
+                        exclude_kernel = err == 0 ? true : exclude_kernel;
+                }
+                snprintf(name, sizeof(name), "event:%s", e->name);
+                if (err == 0) {
+                        if (!hw)
+                                sw_ok++;
+                        snprintf(value, sizeof(value), "supported%s",
+                                 exclude_kernel ? " (user space only)" : "");
+                        pg_add(d, name, PG_CHECK_OK, value, "counted natively", NULL);
+                } else if (err == EACCES || err == EPERM) {
+                        snprintf(value, sizeof(value), "permission denied (%s)",
+                                 strerrorname_np(err));
+                        pg_add(d, name, PG_CHECK_MISSING, value,
+                               "the kernel's policy refuses this event to this user",
+                               "sudo sysctl kernel.perf_event_paranoid=1, or grant the perfgate "
+                               "binary CAP_PERFMON: sudo setcap cap_perfmon+ep $(command -v "
+                               "perfgate)");
+                } else {
+                        snprintf(value, sizeof(value), "not supported (%s)",
+                                 strerrorname_np(err) ? strerrorname_np(err) : "?");
+                        pg_add(d, name, hw ? PG_CHECK_MISSING : PG_CHECK_WARN, value,
+                               hw ? "recorded as not-supported, never as 0; gate on software "
+                                    "metrics or use --counters simulated"
+                                  : "this software event is unavailable",
+                               hw && !has_pmu ? "run on bare metal or a VM with a virtual PMU "
+                                                "(e.g. KVM -cpu host,pmu=on), or use "
+                                                "`perfgate run --counters simulated`"
+                                              : "check that the kernel has CONFIG_PERF_EVENTS");
+                }
+        }
+        d->can_measure = sw_ok > 0;
+}
+
+static void pg_check_machine(struct pg_doctor *d)
+{
+        struct pg_buf pmus = PG_BUF_INIT, v = PG_BUF_INIT;
+        bool has_pmu = false, virt = false, privileged;
+        long paranoid, lv;
+        char *s;
+        FILE *f;
+
+        /* core PMU */
+        {
+                DIR *dir = opendir("/sys/bus/event_source/devices");
+                struct dirent *de;
+                while (dir && (de = readdir(dir)) != NULL) {
+                        if (de->d_name[0] == '.')
+                                continue;
+                        if (pmus.len)
+                                pg_buf_puts(&pmus, " ");
+                        pg_buf_puts(&pmus, de->d_name);
+                        if (pg_is_core_pmu(de->d_name))
+                                has_pmu = true;
+                }
+                if (dir)
+                        closedir(dir);
+        }
+        /* virtualization */
+        f = fopen("/proc/cpuinfo", "r");
+        if (f) {
+                char line[4096];
+                while (fgets(line, sizeof(line), f))
+                        if (strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor")) {
+                                virt = true;
+                                break;
+                        }
+                fclose(f);
+        }
+        pg_buf_printf(&v, "event sources: %s", pmus.len ? pmus.ptr : "(none)");
+        pg_add(d, "pmu", has_pmu ? PG_CHECK_OK : PG_CHECK_MISSING, v.ptr,
+               has_pmu ? "hardware counters (cycles, instructions, caches, branches) are available"
+                       : "no core PMU: cycles, instructions, branch and cache events are not "
+                         "supported; time, software counters and sampling (cpu-clock) still work",
+               virt ? "this is a VM without a virtual PMU: use a bare-metal runner, enable the "
+                      "vPMU in the hypervisor, or `perfgate run --counters simulated`"
+                    : "check that the kernel was built with the CPU's PMU driver");
+        pg_add(d, "virtualization", virt ? PG_CHECK_WARN : PG_CHECK_OK,
+               virt ? "virtual machine (hypervisor flag)" : "bare metal",
+               virt ? "neighbours and the hypervisor add noise; hardware counters are usually "
+                      "hidden"
+                    : "measurements are free of hypervisor noise",
+               "use a dedicated bare-metal runner for gating on hardware counters");
+
+        /* privileges and paranoid */
+        privileged = geteuid() == 0 || pg_has_cap(38) || pg_has_cap(21);
+        pg_buf_reset(&v);
+        pg_buf_printf(&v, "%s%s%s", geteuid() == 0 ? "root" : "not root",
+                      pg_has_cap(38) ? ", CAP_PERFMON" : "",
+                      pg_has_cap(21) ? ", CAP_SYS_ADMIN" : "");
+        pg_add(d, "privileges", privileged ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
+               privileged ? "perf_event_paranoid does not restrict this process"
+                          : "perf_event_paranoid applies to this user",
+               "grant only what is needed: sudo setcap cap_perfmon+ep $(command -v perfgate)");
+        paranoid = pg_read_long("/proc/sys/kernel/perf_event_paranoid", 99);
+        pg_buf_reset(&v);
+        pg_buf_printf(&v, "%ld", paranoid);
+        {
+                const char *meaning;
+                enum pg_check_status st = PG_CHECK_OK;
+                if (privileged)
+                        meaning = "no effect: this process is privileged";
+                else if (paranoid <= -1)
+                        meaning = "everything allowed";
+                else if (paranoid == 0)
+                        meaning = "per-task and CPU-wide events, kernel included";
+                else if (paranoid == 1)
+                        meaning = "per-task events including kernel; no CPU-wide events";
+                else if (paranoid == 2) {
+                        meaning =
+                            "user space only: kernel time is not sampled, and context-switches "
+                            "and cpu-migrations are marked kernel-only";
+                        st = PG_CHECK_WARN;
+                } else {
+                        meaning = "perf events refused to unprivileged users (distribution level)";
+                        st = PG_CHECK_MISSING;
+                }
+                pg_add(d, "kernel.perf_event_paranoid", st, v.ptr, meaning,
+                       "sudo sysctl kernel.perf_event_paranoid=1 (persist in "
+                       "/etc/sysctl.d/99-perfgate.conf), or setcap cap_perfmon+ep on perfgate");
+        }
+        lv = pg_read_long("/proc/sys/kernel/kptr_restrict", -1);
+        pg_buf_reset(&v);
+        pg_buf_printf(&v, "%ld", lv);
+        pg_add(d, "kernel.kptr_restrict",
+               lv == 0 || (lv == 1 && privileged) ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
+               lv == 0 || (lv == 1 && privileged)
+                   ? "kernel symbols in /proc/kallsyms are readable: kernel frames get names"
+                   : "kernel addresses are hidden: kernel frames stay unnamed",
+               "sudo sysctl kernel.kptr_restrict=0");
+        lv = pg_read_long("/proc/sys/kernel/perf_event_max_sample_rate", -1);
+        pg_buf_reset(&v);
+        pg_buf_printf(&v, "%ld Hz", lv);
+        pg_add(d, "kernel.perf_event_max_sample_rate", lv >= 999 ? PG_CHECK_OK : PG_CHECK_WARN,
+               v.ptr,
+               lv >= 999 ? "sampling at the default 999 Hz is allowed"
+                         : "the kernel caps sampling below 999 Hz (it lowers this itself when "
+                           "interrupts take too long): profiles get fewer samples",
+               "sudo sysctl kernel.perf_event_max_sample_rate=100000, or pass a lower --freq");
+        lv = pg_read_long("/proc/sys/kernel/perf_event_max_stack", -1);
+        pg_buf_reset(&v);
+        pg_buf_printf(&v, "%ld frames", lv);
+        pg_add(d, "kernel.perf_event_max_stack", lv >= 127 ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
+               "deeper call chains are cut at this depth and counted as truncated",
+               "sudo sysctl kernel.perf_event_max_stack=512");
+        s = pg_read_line("/proc/sys/kernel/nmi_watchdog");
+        pg_add(d, "kernel.nmi_watchdog", s && strcmp(s, "1") == 0 ? PG_CHECK_WARN : PG_CHECK_OK,
+               s ? s : "not present",
+               s && strcmp(s, "1") == 0 ? "the NMI watchdog holds one hardware counter, so "
+                                          "event groups multiplex sooner"
+                                        : "no hardware counter is held by the watchdog",
+               "sudo sysctl kernel.nmi_watchdog=0");
+        free(s);
+        lv = pg_read_long("/proc/sys/kernel/perf_event_mlock_kb", -1);
+        pg_buf_reset(&v);
+        pg_buf_printf(&v, "%ld KiB per CPU", lv);
+        pg_add(d, "kernel.perf_event_mlock_kb",
+               privileged || lv >= 516 ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
+               "limit on ring-buffer memory for unprivileged sampling (mmap fails with EPERM "
+               "beyond it)",
+               "sudo sysctl kernel.perf_event_mlock_kb=2048");
+
+        pg_check_events(d, privileged, paranoid, has_pmu);
+
+        /* CPU frequency and topology */
+        s = pg_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+        pg_add(d, "cpu.governor", !s || strcmp(s, "performance") == 0 ? PG_CHECK_OK : PG_CHECK_WARN,
+               s ? s : "not exposed (typical in VMs)",
+               !s ? "frequency scaling is not visible from here"
+               : strcmp(s, "performance") == 0
+                   ? "cores run at a fixed high frequency"
+                   : "the frequency follows load, which adds noise to time metrics",
+               "sudo cpupower frequency-set -g performance");
+        free(s);
+        {
+                char *nt = pg_read_line("/sys/devices/system/cpu/intel_pstate/no_turbo");
+                char *bo = pg_read_line("/sys/devices/system/cpu/cpufreq/boost");
+                bool on = (nt && strcmp(nt, "0") == 0) || (bo && strcmp(bo, "1") == 0);
+                pg_add(d, "cpu.boost", on ? PG_CHECK_WARN : PG_CHECK_OK,
+                       nt || bo ? (on ? "enabled" : "disabled") : "not exposed",
+                       on ? "turbo/boost makes the clock depend on temperature and load"
+                          : "no frequency boost noise visible",
+                       nt ? "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo"
+                          : "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost");
+                free(nt);
+                free(bo);
+        }
+        s = pg_read_line("/sys/devices/system/cpu/smt/active");
+        pg_add(d, "cpu.smt", s && strcmp(s, "1") == 0 ? PG_CHECK_WARN : PG_CHECK_OK,
+               s ? (strcmp(s, "1") == 0 ? "active" : "inactive") : "not exposed",
+               s && strcmp(s, "1") == 0
+                   ? "a sibling hyperthread shares the core's caches and pipeline with the "
+                     "benchmark"
+                   : "no SMT sibling interference",
+               "echo off | sudo tee /sys/devices/system/cpu/smt/control, or pin with "
+               "--cpus to cores whose siblings are isolated");
+        free(s);
+        s = pg_read_line("/sys/devices/system/cpu/isolated");
+        pg_add(d, "cpu.isolated", s && *s ? PG_CHECK_OK : PG_CHECK_WARN, s && *s ? s : "none",
+               s && *s ? "these CPUs are kept free of other tasks: pass them to `perfgate run "
+                         "--cpus`"
+                       : "the benchmark shares its CPUs with everything else on the machine",
+               "boot with isolcpus=2,3 nohz_full=2,3 (kernel command line) and run "
+               "`perfgate run --cpus 2,3`");
+        free(s);
+        {
+                double load = -1;
+                long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+                f = fopen("/proc/loadavg", "r");
+                if (f) {
+                        if (fscanf(f, "%lf", &load) != 1)
+                                load = -1;
+                        fclose(f);
+                }
+                pg_buf_reset(&v);
+                pg_buf_printf(&v, "%.2f (1 min) on %ld CPUs", load, ncpu);
+                pg_add(d, "load",
+                       load >= 0 && load < 0.5 * (double) ncpu ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
+                       load >= 0 && load < 0.5 * (double) ncpu
+                           ? "the machine is mostly idle"
+                           : "other work is running: time metrics will be noisy",
+                       "run benchmarks on a dedicated runner, one job at a time");
+        }
+        /* valgrind for --counters simulated */
+        {
+                char *path = getenv("PATH") ? pg_xstrdup(getenv("PATH")) : pg_xstrdup("/usr/bin");
+                bool found = false;
+                for (char *dir = strtok(path, ":"); dir && !found; dir = strtok(NULL, ":")) {
+                        char *p = pg_path_join(dir, "valgrind");
+                        found = access(p, X_OK) == 0;
+                        free(p);
+                }
+                free(path);
+                pg_add(d, "valgrind", found ? PG_CHECK_OK : PG_CHECK_WARN,
+                       found ? "installed" : "not installed",
+                       found ? "`perfgate run --counters simulated` can simulate instructions, "
+                               "branches and caches where no PMU exists"
+                             : "simulated counters (`--counters simulated`) are unavailable",
+                       "sudo apt-get install valgrind");
+        }
+        pg_buf_release(&pmus);
+        pg_buf_release(&v);
+}
+
+/* ---- binaries --------------------------------------------------------- */
+
+/* GCC shrink-wraps the frame set-up past early exits and schedules other
+ * instructions between its two halves, so look for `push %rbp` (55) and a
+ * later `mov %rsp,%rbp` (48 89 e5) anywhere in the first bytes. */
+static bool pg_x86_fp_prologue(const unsigned char *p, size_t n)
+{
+        for (size_t i = 0; i < n; i++) {
+                if (p[i] != 0x55)
+                        continue;
+                for (size_t j = i + 1; j + 3 <= n; j++)
+                        if (p[j] == 0x48 && p[j + 1] == 0x89 && p[j + 2] == 0xe5)
+                                return true;
+        }
+        return false;
+}
+
+static bool pg_a64_fp_prologue(const unsigned char *p, size_t n)
+{
+        /* stp x29, x30, [sp, #imm]! = 0xa9807bfd | imm7 << 15 */
+        for (size_t i = 0; i + 4 <= n; i += 4) {
+                uint32_t insn = (uint32_t) p[i] | (uint32_t) p[i + 1] << 8 |
+                                (uint32_t) p[i + 2] << 16 | (uint32_t) p[i + 3] << 24;
+                if ((insn & 0xffc07fff) == 0xa9807bfd)
+                        return true;
+        }
+        return false;
+}
+
+#define PG_PROLOGUE_WINDOW 48
+
+size_t pg_elf_frame_pointer_share(const char *path, size_t *with_fp)
+{
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        Elf *e = NULL;
+        Elf_Scn *scn = NULL;
+        GElf_Ehdr eh;
+        size_t examined = 0;
+        int symtab_type = SHT_SYMTAB;
+
+        *with_fp = 0;
+        if (fd < 0)
+                return 0;
+        elf_version(EV_CURRENT);
+        e = elf_begin(fd, ELF_C_READ, NULL);
+        if (!e || !gelf_getehdr(e, &eh))
+                goto done;
+again:
+        while ((scn = elf_nextscn(e, scn)) != NULL) {
+                GElf_Shdr sh;
+                Elf_Data *data;
+                size_t count;
+                if (!gelf_getshdr(scn, &sh) || sh.sh_type != (unsigned) symtab_type ||
+                    !sh.sh_entsize)
+                        continue;
+                data = elf_getdata(scn, NULL);
+                count = sh.sh_size / sh.sh_entsize;
+                for (size_t i = 0; data && i < count; i++) {
+                        GElf_Sym sym;
+                        Elf_Scn *tscn;
+                        GElf_Shdr tsh;
+                        Elf_Data *tdata;
+                        size_t off, win;
+                        if (!gelf_getsym(data, (int) i, &sym) ||
+                            GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF ||
+                            sym.st_shndx >= SHN_LORESERVE || sym.st_size < 8)
+                                continue;
+                        tscn = elf_getscn(e, sym.st_shndx);
+                        if (!tscn || !gelf_getshdr(tscn, &tsh) || tsh.sh_type != SHT_PROGBITS ||
+                            !(tsh.sh_flags & SHF_EXECINSTR) || sym.st_value < tsh.sh_addr)
+                                continue;
+                        off = sym.st_value - tsh.sh_addr;
+                        tdata = elf_getdata(tscn, NULL);
+                        if (!tdata || !tdata->d_buf || off + 8 > tdata->d_size)
+                                continue;
+                        win = sym.st_size < PG_PROLOGUE_WINDOW ? sym.st_size : PG_PROLOGUE_WINDOW;
+                        if (off + win > tdata->d_size)
+                                win = tdata->d_size - off;
+                        examined++;
+                        if (eh.e_machine == EM_X86_64 &&
+                            pg_x86_fp_prologue((const unsigned char *) tdata->d_buf + off, win))
+                                (*with_fp)++;
+                        else if (eh.e_machine == EM_AARCH64 &&
+                                 pg_a64_fp_prologue((const unsigned char *) tdata->d_buf + off,
+                                                    win))
+                                (*with_fp)++;
+                }
+        }
+        if (!examined && symtab_type == SHT_SYMTAB) {
+                symtab_type = SHT_DYNSYM;
+                scn = NULL;
+                goto again;
+        }
+done:
+        if (e)
+                elf_end(e);
+        close(fd);
+        return examined;
+}
+
+/* Inspect sections: symtab, debug_info, build-id note, debuglink; PIE. */
+static void pg_check_binary(struct pg_doctor *d, const char *path)
+{
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        Elf *e = NULL;
+        Elf_Scn *scn = NULL;
+        GElf_Ehdr eh;
+        size_t shstrndx, nph = 0;
+        bool has_symtab = false, has_debug = false, pie = false, has_interp = false;
+        char *debuglink = NULL, *buildid = NULL, name[512], value[1024];
+        struct pg_buf dbg = PG_BUF_INIT;
+
+        if (fd < 0) {
+                snprintf(name, sizeof(name), "binary:%s", path);
+                snprintf(value, sizeof(value), "cannot open: %s", strerror(errno));
+                pg_add(d, name, PG_CHECK_MISSING, value, "perfgate cannot inspect this file",
+                       "check the path");
+                return;
+        }
+        elf_version(EV_CURRENT);
+        e = elf_begin(fd, ELF_C_READ, NULL);
+        if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) ||
+            elf_getshdrstrndx(e, &shstrndx) < 0) {
+                snprintf(name, sizeof(name), "binary:%s", path);
+                pg_add(d, name, PG_CHECK_MISSING, "not an ELF file",
+                       "scripts are measured, but their frames are the interpreter's",
+                       "point perfgate doctor at the compiled program");
+                goto done;
+        }
+        while ((scn = elf_nextscn(e, scn)) != NULL) {
+                GElf_Shdr sh;
+                const char *sn;
+                if (!gelf_getshdr(scn, &sh) || !(sn = elf_strptr(e, shstrndx, sh.sh_name)))
+                        continue;
+                if (sh.sh_type == SHT_SYMTAB)
+                        has_symtab = true;
+                if (strcmp(sn, ".debug_info") == 0 && sh.sh_type != SHT_NOBITS)
+                        has_debug = true;
+                if (strcmp(sn, ".gnu_debuglink") == 0) {
+                        Elf_Data *dd = elf_getdata(scn, NULL);
+                        if (dd && dd->d_size > 1)
+                                debuglink = pg_xstrndup(dd->d_buf, dd->d_size);
+                }
+                if (sh.sh_type == SHT_NOTE && strcmp(sn, ".note.gnu.build-id") == 0) {
+                        Elf_Data *dd = elf_getdata(scn, NULL);
+                        const unsigned char *p = dd ? dd->d_buf : NULL;
+                        if (p && dd->d_size >= 16) {
+                                uint32_t namesz, descsz;
+                                memcpy(&namesz, p, 4);
+                                memcpy(&descsz, p + 4, 4);
+                                size_t off = 12 + ((namesz + 3) & ~3u);
+                                if (off + descsz <= dd->d_size && descsz > 1 && descsz <= 64) {
+                                        struct pg_buf h = PG_BUF_INIT;
+                                        for (uint32_t i = 0; i < descsz; i++)
+                                                pg_buf_printf(&h, "%02x", p[off + i]);
+                                        buildid = pg_buf_detach(&h, NULL);
+                                }
+                        }
+                }
+        }
+        if (elf_getphdrnum(e, &nph) == 0)
+                for (size_t i = 0; i < nph; i++) {
+                        GElf_Phdr ph;
+                        if (gelf_getphdr(e, (int) i, &ph) && ph.p_type == PT_INTERP)
+                                has_interp = true;
+                }
+        pie = eh.e_type == ET_DYN && has_interp;
+
+        snprintf(name, sizeof(name), "binary:%s:symbols", path);
+        pg_add(d, name, has_symtab ? PG_CHECK_OK : PG_CHECK_WARN,
+               has_symtab ? "not stripped" : "stripped (.symtab removed)",
+               has_symtab ? "static functions get names"
+                          : "only exported functions get names unless separate debuginfo is found",
+               "keep symbols in benchmark builds, or ship debuginfo (objcopy --only-keep-debug)");
+
+        if (has_debug) {
+                pg_buf_puts(&dbg, "DWARF in the file");
+        } else if (buildid && strlen(buildid) > 2) {
+                char *p =
+                    pg_xasprintf("/usr/lib/debug/.build-id/%.2s/%s.debug", buildid, buildid + 2);
+                if (access(p, R_OK) == 0)
+                        pg_buf_printf(&dbg, "by build-id: %s", p);
+                free(p);
+        }
+        if (!dbg.len && debuglink) {
+                char *dir = pg_xstrdup(path), *slash = strrchr(dir, '/');
+                char *cands[3];
+                if (slash)
+                        *slash = '\0';
+                else
+                        strcpy(dir, ".");
+                cands[0] = pg_xasprintf("%s/%s", dir, debuglink);
+                cands[1] = pg_xasprintf("%s/.debug/%s", dir, debuglink);
+                cands[2] =
+                    pg_xasprintf("/usr/lib/debug%s%s/%s", dir[0] == '/' ? "" : "/", dir, debuglink);
+                for (int i = 0; i < 3; i++) {
+                        if (!dbg.len && strcmp(cands[i], path) != 0 && access(cands[i], R_OK) == 0)
+                                pg_buf_printf(&dbg, "by debuglink: %s", cands[i]);
+                        free(cands[i]);
+                }
+                free(dir);
+        }
+        snprintf(name, sizeof(name), "binary:%s:debuginfo", path);
+        pg_add(d, name, dbg.len ? PG_CHECK_OK : PG_CHECK_WARN, dbg.len ? dbg.ptr : "none found",
+               dbg.len ? "inlined frames and source lines can be shown"
+                       : "no inlined frames or source lines; `--call-graph dwarf` still unwinds "
+                         "through .eh_frame",
+               "build with -g, or install the debug package / put NAME.debug beside the binary "
+               "or under /usr/lib/debug/.build-id/");
+
+        {
+                size_t fp = 0, n = pg_elf_frame_pointer_share(path, &fp);
+                snprintf(name, sizeof(name), "binary:%s:frame-pointers", path);
+                if (!n) {
+                        pg_add(d, name, PG_CHECK_WARN, "cannot judge (no function symbols)",
+                               "frame-pointer call chains may be shallow",
+                               "build with -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer, "
+                               "or use --call-graph dwarf");
+                } else {
+                        double share = (double) fp / (double) n;
+                        snprintf(value, sizeof(value), "%zu of %zu functions (%.0f%%) set up %%rbp",
+                                 fp, n, 100 * share);
+                        pg_add(d, name, share >= 0.5 ? PG_CHECK_OK : PG_CHECK_WARN, value,
+                               share >= 0.5 ? "frame-pointer call chains (the default) are complete"
+                                            : "frame-pointer call chains will lose callers: stacks "
+                                              "look flat or split",
+                               "rebuild with -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer "
+                               "(Rust: -C force-frame-pointers=yes), or run with --call-graph "
+                               "dwarf");
+                }
+        }
+        snprintf(name, sizeof(name), "binary:%s:pie", path);
+        pg_add(d, name, PG_CHECK_OK,
+               pie ? "position-independent executable"
+                   : (eh.e_type == ET_EXEC ? "fixed-address executable" : "shared object"),
+               "symbolization handles either (load bias computed from PT_LOAD)", NULL);
+done:
+        free(debuglink);
+        free(buildid);
+        pg_buf_release(&dbg);
+        if (e)
+                elf_end(e);
+        close(fd);
+}
+
+void pg_doctor_run(struct pg_doctor *d, char *const *binaries, size_t nbin)
+{
+        memset(d, 0, sizeof(*d));
+        pg_check_machine(d);
+        for (size_t i = 0; i < nbin; i++)
+                pg_check_binary(d, binaries[i]);
+}

@@ -1,0 +1,58 @@
+/*
+ * doctor.h - what this machine can measure, check by check, with the exact
+ * fix for each gap (`perfgate doctor`). Every check reads the live system:
+ * sysfs, /proc/sys/kernel, capabilities, perf_event_open(2) probes of the
+ * default event set on the calling process, and ELF files given as binaries.
+ */
+#ifndef PG_RUNNER_DOCTOR_H
+#define PG_RUNNER_DOCTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum pg_check_status {
+	PG_CHECK_OK = 0, /* fine for measuring */
+	PG_CHECK_WARN,   /* works, but measurements are noisier or less complete */
+	PG_CHECK_MISSING /* the capability is absent; some metrics cannot be measured */
+};
+
+struct pg_check {
+	char *name;    /* stable identifier: "pmu", "event:cycles", "binary:/path:frame-pointers" */
+	enum pg_check_status status;
+	char *value;   /* what was found ("2", "performance", "not supported (ENOENT)") */
+	char *meaning; /* what it means for measurements */
+	char *fix;     /* the exact command or change that fixes it; NULL when status is OK */
+};
+
+struct pg_doctor {
+	size_t n;
+	struct pg_check *checks;
+	bool can_measure; /* false: not even software events can be counted */
+};
+
+/**
+ * Run every machine check, then the per-binary checks for @binaries (@nbin
+ * paths; frame pointers judged from function prologues in the code, DWARF
+ * and separate debuginfo by build-id and debuglink, stripped, PIE).
+ * Fills @d (caller releases with pg_doctor_release()). Never fails: a check
+ * that cannot read its source reports that as its value.
+ */
+void pg_doctor_run(struct pg_doctor *d, char *const *binaries, size_t nbin);
+
+void pg_doctor_release(struct pg_doctor *d);
+
+/** "ok", "warn" or "missing". */
+const char *pg_check_status_name(enum pg_check_status s);
+
+/**
+ * Count the function symbols in the ELF file @path whose first 48 bytes set
+ * up a frame pointer (`push %rbp; mov %rsp,%rbp` on x86-64, `stp x29, x30,
+ * [sp, #-N]!` on AArch64; not only at the entry, because GCC shrink-wraps
+ * the prologue past early exits).
+ * Returns the number of functions examined (0 when none or unreadable) and
+ * sets *with_fp. Definition: the prologue the compiler emits for
+ * -fno-omit-frame-pointer (GCC/Clang x86-64 and AArch64 codegen).
+ */
+size_t pg_elf_frame_pointer_share(const char *path, size_t *with_fp);
+
+#endif
