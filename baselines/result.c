@@ -287,6 +287,16 @@ struct pg_loader {
         const char *origin;
 };
 
+/* Strings are kept exactly as the writer will print them: invalid UTF-8
+ * replaced by U+FFFD on the way in, so load -> save -> load is stable and a
+ * frame name maps to one key (common/json.h's rule). */
+static char *pg_dup_utf8(const char *s)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        pg_utf8_sanitize(&b, s, strlen(s));
+        return pg_buf_detach(&b, NULL);
+}
+
 static int pg_bad(const struct pg_loader *ld, const char *field, const char *what)
 {
         return pg_error_set(PG_EINPUT, "'%s': field '%s' %s", ld->origin, field, what);
@@ -303,7 +313,7 @@ static int pg_get_str(const struct pg_loader *ld, const cJSON *obj, const char *
         }
         if (!cJSON_IsString(it))
                 return pg_bad(ld, key, "must be a string");
-        *out = pg_xstrdup(it->valuestring);
+        *out = pg_dup_utf8(it->valuestring);
         return 0;
 }
 
@@ -421,8 +431,21 @@ static int pg_load_metric(const struct pg_loader *ld, struct pg_result *r, const
                 }
                 status = (enum pg_metric_status) k;
         }
-        m = pg_result_add_metric(r, mo->string, s, status, NULL, NULL, 0,
-                                 pg_json_get_string(mo, "reason"));
+        {
+                const char *reason = pg_json_get_string(mo, "reason");
+                char *mname = pg_dup_utf8(mo->string), *unit = pg_dup_utf8(s);
+                char *why = reason ? pg_dup_utf8(reason) : NULL;
+                bool dup = pg_result_find_metric(r, mname) != NULL;
+                if (!dup)
+                        m = pg_result_add_metric(r, mname, unit, status, NULL, NULL, 0, why);
+                free(mname);
+                free(unit);
+                free(why);
+                if (dup) {
+                        error = pg_bad(ld, field, "appears twice");
+                        goto done;
+                }
+        }
         it = cJSON_GetObjectItemCaseSensitive(mo, "values");
         if (status == PG_METRIC_OK) {
                 const cJSON *cov = cJSON_GetObjectItemCaseSensitive(mo, "coverage");
@@ -497,7 +520,7 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                         return pg_bad(ld, "profile.stacks",
                                       "must map non-empty stacks to positive integer counts");
                 }
-                p->stacks[i].frames = pg_xstrdup(c->string);
+                p->stacks[i].frames = pg_dup_utf8(c->string);
                 p->stacks[i].count = (uint64_t) v;
                 p->nstacks = ++i;
         }
@@ -535,7 +558,7 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
                 {
                         if (!cJSON_IsString(c))
                                 return pg_bad(ld, "command", "must be an array of strings");
-                        r->command[r->ncommand++] = pg_xstrdup(c->valuestring);
+                        r->command[r->ncommand++] = pg_dup_utf8(c->valuestring);
                 }
         }
         if ((error = pg_get_str(ld, root, "created", false, &r->created)) < 0 ||
@@ -588,7 +611,7 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
                                 if (!cJSON_IsString(c))
                                         return pg_bad(ld, "host.pmu",
                                                       "must be an array of strings");
-                                r->host.pmu[r->host.npmu++] = pg_xstrdup(c->valuestring);
+                                r->host.pmu[r->host.npmu++] = pg_dup_utf8(c->valuestring);
                         }
                 }
         }
