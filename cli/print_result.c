@@ -287,6 +287,8 @@ static void pg_print_row(FILE *f, const struct pg_result *r, const struct pg_met
         if (m->status == PG_METRIC_OK && m->nvalues) {
                 pg_fmt_shadow(&shadow, r, m, med);
                 pg_buf_printf(&line, " %-*s", PG_SHOW_METRIC_W, shadow.ptr);
+                if (shadow.len >= PG_SHOW_METRIC_W) /* a long legend still gets a gap */
+                        pg_buf_putc(&line, ' ');
                 spread = pg_spread_pct(m->values, m->nvalues);
                 if (spread >= 0)
                         pg_buf_printf(&line, "( +-%6.2f%% )", spread);
@@ -672,8 +674,7 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool color)
                         fprintf(f, "  %-*s  %s\n", (int) name_w, funcs[i].name, mod);
                 else
                         fprintf(f, "  %s\n", funcs[i].name);
-                if (funcs[i].children > funcs[i].self)
-                        pg_print_hot_path(f, st, p->nstacks, id, byid, total, 22);
+                pg_print_hot_path(f, st, p->nstacks, id, byid, total, 22);
         }
         if (nuniq > nshow)
                 fprintf(f, "  (%zu more functions; 'perfgate show --stacks' lists every stack)\n",
