@@ -19,7 +19,9 @@
  *  - hotspots: a function's "children" share counts each stack once however
  *    often the function appears in it (recursion), its "self" share counts
  *    the stacks it is the leaf of; the first frame (the process name) is not
- *    a function. Both are shares of all samples in the folded stacks.
+ *    a function. Both are shares of all samples in the folded stacks. The
+ *    hottest path follows the heaviest callee while it carries at least 10%
+ *    of the function's samples.
  * Output is deterministic: same result, same bytes (ties broken by name).
  */
 #include <math.h>
@@ -519,8 +521,9 @@ static int pg_cand_cmp(const void *a, const void *b)
 
 /*
  * The hottest path below function @id: from its outermost occurrence in each
- * stack, follow the heaviest callee (ties: bytewise first name) until no
- * stack goes deeper. Prints nothing when @id never has a callee.
+ * stack, follow the heaviest callee (ties: bytewise first name) while it
+ * carries at least a tenth of @id's samples. Prints nothing when no callee
+ * does.
  */
 static void pg_print_hot_path(FILE *f, const struct pg_split_stack *st, size_t nst, size_t id,
                               const struct pg_func *byid, uint64_t total, int indent)
@@ -560,7 +563,9 @@ static void pg_print_hot_path(FILE *f, const struct pg_split_stack *st, size_t n
                                 best_w = w;
                         }
                 }
-                if (best == SIZE_MAX)
+                /* a callee with under a tenth of the function's samples is not
+                 * where its time goes (a timer interrupt, a rare page fault) */
+                if (best == SIZE_MAX || best_w * 10 < byid[id].children)
                         break;
                 if (depth == PG_SHOW_PATH_MAX) {
                         pg_buf_puts(&path, " > ...");

@@ -2,7 +2,8 @@
 # check-schema.sh WRITER BENCH - validate result files against
 # docs/result.schema.json with ajv-cli (tests/node), and show that the
 # schema rejects invalid files.
-#   - tests/golden/result-sample.json (the writer's golden file);
+#   - tests/golden/result-sample.json (the writer's golden file) and the
+#     example in docs/result-format.md;
 #   - every file WRITER (pg-write-results) produces through pg_result_save;
 #   - a real `perfgate run` result of BENCH (bench/regex, one short round),
 #     when the runner is built (skipped, saying so, while `run` is a stub);
@@ -35,6 +36,10 @@ fi
 # --- files that must be valid ---------------------------------------------
 mkdir "$tmp/good" "$tmp/written"
 cp "$sample" "$tmp/good/result-sample.json"
+# the example in docs/result-format.md (its first ```json block)
+awk '/^```json$/ { on = 1; next } /^```$/ { if (on) exit } on' "$src/docs/result-format.md" \
+  >"$tmp/good/doc-example.json"
+[ -s "$tmp/good/doc-example.json" ] || { echo "FAIL: no JSON example in docs/result-format.md"; fail=1; }
 "$writer" "$tmp/written"
 n=$(ls "$tmp/written" | wc -l)
 [ "$n" -ge 6 ] || { echo "FAIL: the writer produced $n files, expected 6"; fail=1; }
