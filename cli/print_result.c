@@ -226,6 +226,19 @@ static void pg_fmt_value(struct pg_buf *b, const struct pg_metric *m, double med
                 pg_fmt_grouped(b, med, 0);
 }
 
+/* What stands in the value column of a metric without values. */
+static const char *pg_status_label(const struct pg_metric *m)
+{
+        switch (m->status) {
+        case PG_METRIC_NOT_SUPPORTED:
+                return "<not supported>";
+        case PG_METRIC_KERNEL_ONLY:
+                return "<kernel only>";
+        default: /* not-counted, or "ok" without values (never loaded, but built) */
+                return "<not counted>";
+        }
+}
+
 /* Whether some repetition of a counted @den is 0: the reason a ratio is absent. */
 static bool pg_has_zero(const struct pg_result *r, const char *den)
 {
@@ -279,13 +292,10 @@ static void pg_print_row(FILE *f, const struct pg_result *r, const struct pg_met
                 med = pg_median(m->values, m->nvalues);
                 pg_fmt_value(&val, m, med);
         } else {
-                pg_buf_printf(&val, "<%s>",
-                              m->status == PG_METRIC_NOT_COUNTED   ? "not counted"
-                              : m->status == PG_METRIC_KERNEL_ONLY ? "kernel only"
-                                                                   : "not supported");
+                pg_buf_puts(&val, pg_status_label(m));
         }
         pg_buf_printf(&line, "%18s %-*s %-32s", val.ptr, unit_w,
-                      m->status == PG_METRIC_OK ? pg_unit_label(m) : "", m->name);
+                      m->status == PG_METRIC_OK && m->nvalues ? pg_unit_label(m) : "", m->name);
         if (m->status == PG_METRIC_OK && m->nvalues) {
                 pg_fmt_shadow(&shadow, r, m, med);
                 pg_buf_printf(&line, " %-*s", PG_SHOW_METRIC_W, shadow.ptr);
@@ -328,7 +338,7 @@ static void pg_print_time_line(FILE *f, const struct pg_result *r, const char *n
         if (!m)
                 return;
         if (m->status != PG_METRIC_OK || !m->nvalues) {
-                fprintf(f, "%18s %s\n", "<not counted>", legend);
+                fprintf(f, "%18s %s\n", pg_status_label(m), legend);
                 return;
         }
         if (strcmp(m->unit, "ns") == 0)
