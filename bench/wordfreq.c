@@ -7,6 +7,7 @@
  * checksum printed at the end is the same for every run on the same corpus.
  *
  * usage: wordfreq [-n ROUNDS] [-d CORPUS_DIR]   (default 100 rounds, ~0.4 s)
+ *        wordfreq --variant   says whether the injected regression is compiled in
  * The separator set comes from $WORDFREQ_SEPARATORS (default below).
  *
  * The injected regression (for perfgate's demo and tests): when
@@ -305,6 +306,13 @@ int main(int argc, char **argv)
         size_t nwords = 0, distinct = 0, distinct_pairs = 0;
         uint32_t sum = 0;
 
+        if (argc == 2 && strcmp(argv[1], "--variant") == 0) {
+                /* which word_split() this binary has: for the tests and the demo */
+                puts(WORDFREQ_REGRESSED ? "word_split: separator scan per byte (injected "
+                                          "regression)"
+                                        : "word_split: separator table");
+                return 0;
+        }
         bench_parse_args(argc, argv, &rounds, &dir);
         bench_corpus_load(&c, dir);
         for (int i = 0; i < 256; i++)

@@ -36,3 +36,18 @@ add_test(NAME bench_injected_regression
                  $<TARGET_FILE:wordfreq-inject0> $<TARGET_FILE:wordfreq-inject1>)
 set_tests_properties(bench_injected_regression PROPERTIES ENVIRONMENT "${PG_TEST_ENV}"
                      TIMEOUT 120 RUN_SERIAL TRUE)
+
+# The two switches of the injected regression reach the bundled wordfreq:
+# it is regressed exactly when bench/regression.h says 1 or the CMake option
+# PERFGATE_INJECT_REGRESSION is ON.
+file(STRINGS ${CMAKE_SOURCE_DIR}/bench/regression.h pg_regression_h
+     REGEX "^#define PERFGATE_INJECT_REGRESSION 1")
+if(pg_regression_h OR PERFGATE_INJECT_REGRESSION)
+  set(pg_wordfreq_variant "separator scan per byte \\(injected regression\\)")
+else()
+  set(pg_wordfreq_variant "separator table")
+endif()
+add_test(NAME bench_wordfreq_switch COMMAND $<TARGET_FILE:wordfreq> --variant)
+set_tests_properties(bench_wordfreq_switch PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 30
+  PASS_REGULAR_EXPRESSION "^word_split: ${pg_wordfreq_variant}\n$")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/bench/regression.h)
