@@ -426,6 +426,15 @@ static void pg_print_counters(FILE *f, const struct pg_result *r)
                 fprintf(f, " User and kernel space counted (perf_event_paranoid %d).\n",
                         r->host.perf_event_paranoid);
 
+        for (size_t i = 0; i < r->nmetrics; i++)
+                if (r->metrics[i].status == PG_METRIC_NOT_SUPPORTED) {
+                        fprintf(f,
+                                " <not supported>: this host cannot count that event%s; "
+                                "'perfgate doctor' shows what it can measure.\n",
+                                r->host.npmu ? "" : " (it has no hardware PMU)");
+                        break;
+                }
+
         if (pg_result_find_metric(r, "duration_time")) {
                 fputc('\n', f);
                 pg_print_time_line(f, r, "duration_time", "time elapsed");

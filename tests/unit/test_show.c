@@ -256,6 +256,7 @@ static void test_show_hardware_table(void **state)
         assert_true(strstr(o.out.ptr, "instructions") < strstr(o.out.ptr, "branch-misses"));
         assert_true(strstr(o.out.ptr, "LLC-loads") < strstr(o.out.ptr, "LLC-load-misses"));
         assert_null(strstr(o.out.ptr, " ipc"));
+        assert_null(strstr(o.out.ptr, "cannot count")); /* everything was counted or not-counted */
         assert_null(strstr(o.out.ptr, "Profile"));
         pg_assert_no_nonfinite(o.out.ptr);
         pg_check_golden(o.out.ptr, "show-hardware.txt");
@@ -280,6 +281,8 @@ static void test_show_software_statuses(void **state)
         pg_assert_contains(o.out.ptr, "   <not supported>      instructions\n");
         pg_assert_contains(o.out.ptr, "Kernel space excluded (exclude_kernel=1, "
                                       "perf_event_paranoid 2): user-space counts only.");
+        pg_assert_contains(o.out.ptr, "<not supported>: this host cannot count that event (it "
+                                      "has no hardware PMU)");
         /* nothing derived from unsupported counters, no zero invented */
         assert_null(strstr(o.out.ptr, "insn per cycle"));
         assert_null(strstr(o.out.ptr, " GHz"));
