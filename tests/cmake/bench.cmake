@@ -31,9 +31,15 @@ add_test(NAME bench_config COMMAND $<TARGET_FILE:pg-check-bench-config>
          ${CMAKE_SOURCE_DIR}/bench/perfgate.json ${pg_bench_in_source})
 set_tests_properties(bench_config PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 30)
 
+if(PERFGATE_SANITIZE)
+  set(pg_regression_rounds 10) # instrumented code is ~4x slower
+else()
+  set(pg_regression_rounds 40)
+endif()
 add_test(NAME bench_injected_regression
          COMMAND sh ${CMAKE_SOURCE_DIR}/bench/check-regression.sh
-                 $<TARGET_FILE:wordfreq-inject0> $<TARGET_FILE:wordfreq-inject1>)
+                 $<TARGET_FILE:wordfreq-inject0> $<TARGET_FILE:wordfreq-inject1>
+                 ${pg_regression_rounds})
 set_tests_properties(bench_injected_regression PROPERTIES ENVIRONMENT "${PG_TEST_ENV}"
                      TIMEOUT 120 RUN_SERIAL TRUE)
 
