@@ -1,11 +1,724 @@
 /*
- * print_result.c - placeholder printer until `perfgate show` lands.
+ * print_result.c - how `perfgate show` and `perfgate baseline show` print one
+ * result: a `perf stat -d -d`-like counter table, the wall/user/system time
+ * and max-rss lines, then (when the result has a profile) a
+ * `perf report --children`-like hotspot list with the hottest call path
+ * under each function.
+ *
+ * What is printed, and from what (docs/show.md has the reference):
+ *  - every figure is the median over the measured repetitions; the spread
+ *    `( +- x% )` is the relative median absolute deviation, MAD / median,
+ *    the robust spread compare/ also judges noise by (DESIGN.md section 6);
+ *  - the `#` column shows the derived ratio stored in the result (ipc,
+ *    branch-miss-rate, ... as pg_result_derive() defines them, the formulas
+ *    of tools/perf/util/stat-shadow.c), or a per-second rate / GHz computed
+ *    here from medians, as perf stat does for events without a ratio;
+ *  - a ratio whose denominator was 0 is printed as "n/a" with the reason;
+ *    no figure here is ever NaN or Inf: every division checks its
+ *    denominator first;
+ *  - hotspots: a function's "children" share counts each stack once however
+ *    often the function appears in it (recursion), its "self" share counts
+ *    the stacks it is the leaf of; the first frame (the process name) is not
+ *    a function. Both are shares of all samples in the folded stacks. The
+ *    hottest path follows the heaviest callee while it carries at least 10%
+ *    of the function's samples.
+ * Output is deterministic: same result, same bytes (ties broken by name).
  */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "baselines/result.h"
 #include "cli/cli.h"
+#include "common/buf.h"
+
+#define PG_SHOW_TOP      20 /* functions in the hotspot list */
+#define PG_SHOW_PATH_MAX 16 /* frames in one hottest path */
+#define PG_SHOW_NAME_MAX 60 /* width cap of the function column */
+#define PG_SHOW_METRIC_W 36 /* width of the "# ..." column, as perf stat's */
+
+#define PG_ANSI_RED   "\033[31m"
+#define PG_ANSI_GREEN "\033[32m"
+#define PG_ANSI_BOLD  "\033[1m"
+#define PG_ANSI_RESET "\033[m"
+
+/* ---- statistics -------------------------------------------------------- */
+
+static int pg_double_cmp(const void *a, const void *b)
+{
+        double x = *(const double *) a, y = *(const double *) b;
+        return x < y ? -1 : x > y;
+}
+
+/* Median of @n values (n >= 1), middle pair averaged. */
+static double pg_median(const double *v, size_t n)
+{
+        double *s = pg_xcalloc(n, sizeof(*s)), m;
+
+        memcpy(s, v, n * sizeof(*s));
+        qsort(s, n, sizeof(*s), pg_double_cmp);
+        m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        free(s);
+        return m;
+}
+
+/* MAD / median in percent; -1 when undefined (one value, or median 0). */
+static double pg_spread_pct(const double *v, size_t n)
+{
+        double med, *d, mad;
+
+        if (n < 2)
+                return -1;
+        med = pg_median(v, n);
+        if (!(med > 0))
+                return -1;
+        d = pg_xcalloc(n, sizeof(*d));
+        for (size_t i = 0; i < n; i++)
+                d[i] = fabs(v[i] - med);
+        mad = pg_median(d, n);
+        free(d);
+        return mad / med * 100;
+}
+
+/* The median of @name when it is counted, else false. */
+static bool pg_metric_median(const struct pg_result *r, const char *name, double *out)
+{
+        const struct pg_metric *m = pg_result_find_metric(r, name);
+
+        if (!m || m->status != PG_METRIC_OK || !m->nvalues)
+                return false;
+        *out = pg_median(m->values, m->nvalues);
+        return true;
+}
+
+/* ---- number formatting -------------------------------------------------- */
+
+/* @v rounded to @decimals, with ',' between groups of three digits. */
+static void pg_fmt_grouped(struct pg_buf *b, double v, int decimals)
+{
+        char digits[64];
+        const char *dot, *p;
+        size_t intlen;
+
+        snprintf(digits, sizeof(digits), "%.*f", decimals, v);
+        p = digits;
+        if (*p == '-')
+                pg_buf_putc(b, *p++);
+        dot = strchr(p, '.');
+        intlen = dot ? (size_t) (dot - p) : strlen(p);
+        for (size_t i = 0; i < intlen; i++) {
+                if (i && (intlen - i) % 3 == 0)
+                        pg_buf_putc(b, ',');
+                pg_buf_putc(b, p[i]);
+        }
+        if (dot)
+                pg_buf_puts(b, dot);
+}
+
+/* perf stat's per-second rate: value and a K/M/G prefix. */
+static void pg_fmt_rate(struct pg_buf *b, double per_sec)
+{
+        static const char *const prefix[] = { "", "K", "M", "G" };
+        int k = 0;
+
+        while (k < 3 && per_sec >= 1000) {
+                per_sec /= 1000;
+                k++;
+        }
+        pg_buf_printf(b, "#%9.3f %s/sec", per_sec, prefix[k]);
+}
+
+/* ---- the counter table ------------------------------------------------- */
+
+/* A ratio printed on its numerator's row (perf stat's shadow metrics). */
+struct pg_ratio_row {
+        const char *row;    /* the counter the ratio is printed beside */
+        const char *ratio;  /* derived metric name in the result */
+        const char *den;    /* its denominator */
+        bool percent;       /* print ratio x 100 with '%' */
+        const char *legend; /* "insn per cycle", "of all branches" */
+};
+
+static const struct pg_ratio_row pg_ratio_rows[] = {
+        { "task-clock", "cpus-utilized", "duration_time", false, "CPUs utilized" },
+        { "instructions", "ipc", "cycles", false, " insn per cycle" },
+        { "branch-misses", "branch-miss-rate", "branches", true, "of all branches" },
+        { "cache-misses", "cache-miss-rate", "cache-references", true, "of all cache refs" },
+        { "L1-dcache-load-misses", "L1-dcache-miss-rate", "L1-dcache-loads", true,
+          "of all L1-dcache accesses" },
+        { "LLC-load-misses", "LLC-miss-rate", "LLC-loads", true, "of all LL-cache accesses" },
+};
+
+/* The counters in perf stat -d -d's order; others follow by name. */
+static const char *const pg_table_order[] = {
+        "task-clock",       "context-switches", "cpu-migrations",  "page-faults",
+        "cycles",           "instructions",     "branches",        "branch-misses",
+        "cache-references", "cache-misses",     "L1-dcache-loads", "L1-dcache-load-misses",
+        "LLC-loads",        "LLC-load-misses",  "L1-icache-loads", "L1-icache-load-misses",
+        "dTLB-loads",       "dTLB-load-misses", "iTLB-loads",      "iTLB-load-misses",
+};
+
+/* Printed below the table, not in it. */
+static const char *const pg_time_metrics[] = { "duration_time", "user-time", "system-time",
+                                               "max-rss" };
+
+static const struct pg_ratio_row *pg_ratio_for_row(const char *name)
+{
+        for (size_t i = 0; i < sizeof(pg_ratio_rows) / sizeof(pg_ratio_rows[0]); i++)
+                if (strcmp(pg_ratio_rows[i].row, name) == 0)
+                        return &pg_ratio_rows[i];
+        return NULL;
+}
+
+static bool pg_is_ratio_metric(const char *name)
+{
+        for (size_t i = 0; i < sizeof(pg_ratio_rows) / sizeof(pg_ratio_rows[0]); i++)
+                if (strcmp(pg_ratio_rows[i].ratio, name) == 0)
+                        return true;
+        return false;
+}
+
+static bool pg_is_time_metric(const char *name)
+{
+        for (size_t i = 0; i < sizeof(pg_time_metrics) / sizeof(pg_time_metrics[0]); i++)
+                if (strcmp(pg_time_metrics[i], name) == 0)
+                        return true;
+        return false;
+}
+
+static int pg_order_rank(const char *name)
+{
+        for (size_t i = 0; i < sizeof(pg_table_order) / sizeof(pg_table_order[0]); i++)
+                if (strcmp(pg_table_order[i], name) == 0)
+                        return (int) i;
+        return (int) (sizeof(pg_table_order) / sizeof(pg_table_order[0]));
+}
+
+static int pg_row_cmp(const void *a, const void *b)
+{
+        const struct pg_metric *x = *(const struct pg_metric *const *) a;
+        const struct pg_metric *y = *(const struct pg_metric *const *) b;
+        int rx = pg_order_rank(x->name), ry = pg_order_rank(y->name);
+
+        if (rx != ry)
+                return rx < ry ? -1 : 1;
+        return strcmp(x->name, y->name);
+}
+
+/* Unit label of the value column: times in msec as perf prints them. */
+static const char *pg_unit_label(const struct pg_metric *m)
+{
+        if (strcmp(m->unit, "ns") == 0)
+                return "msec";
+        if (strcmp(m->unit, "count") == 0)
+                return "";
+        return m->unit;
+}
+
+static void pg_fmt_value(struct pg_buf *b, const struct pg_metric *m, double med)
+{
+        if (strcmp(m->unit, "ns") == 0)
+                pg_fmt_grouped(b, med / 1e6, 2);
+        else if (strcmp(m->unit, "ratio") == 0)
+                pg_buf_printf(b, "%.3f", med);
+        else
+                pg_fmt_grouped(b, med, 0);
+}
+
+/* What stands in the value column of a metric without values. */
+static const char *pg_status_label(const struct pg_metric *m)
+{
+        switch (m->status) {
+        case PG_METRIC_NOT_SUPPORTED:
+                return "<not supported>";
+        case PG_METRIC_KERNEL_ONLY:
+                return "<kernel only>";
+        default: /* not-counted, or "ok" without values (never loaded, but built) */
+                return "<not counted>";
+        }
+}
+
+/* Whether some repetition of a counted @den is 0: the reason a ratio is absent. */
+static bool pg_has_zero(const struct pg_result *r, const char *den)
+{
+        const struct pg_metric *m = pg_result_find_metric(r, den);
+
+        if (!m || m->status != PG_METRIC_OK)
+                return false;
+        for (size_t i = 0; i < m->nvalues; i++)
+                if (!(m->values[i] > 0))
+                        return true;
+        return false;
+}
+
+/* The "# ..." column of @m's row (may stay empty). */
+static void pg_fmt_shadow(struct pg_buf *b, const struct pg_result *r, const struct pg_metric *m,
+                          double med)
+{
+        const struct pg_ratio_row *rr = pg_ratio_for_row(m->name);
+        double v, task_ns;
+
+        if (rr) {
+                const struct pg_metric *num = pg_result_find_metric(r, rr->row);
+                if (pg_metric_median(r, rr->ratio, &v)) {
+                        if (rr->percent)
+                                pg_buf_printf(b, "#%8.2f%% %s", v * 100, rr->legend);
+                        else
+                                pg_buf_printf(b, "#%8.2f %s", v, rr->legend);
+                } else if (num && num->status == PG_METRIC_OK && pg_has_zero(r, rr->den)) {
+                        pg_buf_printf(b, "#%8s%s %s (%s was 0)", "n/a", rr->percent ? " " : "",
+                                      rr->legend, rr->den);
+                }
+                return;
+        }
+        if (strcmp(m->unit, "count") != 0)
+                return;
+        if (!pg_metric_median(r, "task-clock", &task_ns) || !(task_ns > 0))
+                return;
+        if (strcmp(m->name, "cycles") == 0)
+                pg_buf_printf(b, "#%9.3f GHz", med / task_ns);
+        else
+                pg_fmt_rate(b, med / (task_ns / 1e9));
+}
+
+static void pg_print_row(FILE *f, const struct pg_result *r, const struct pg_metric *m, int unit_w)
+{
+        struct pg_buf line = PG_BUF_INIT, val = PG_BUF_INIT, shadow = PG_BUF_INIT;
+        double med = 0, spread;
+        bool any_partial = false;
+
+        if (m->status == PG_METRIC_OK && m->nvalues) {
+                med = pg_median(m->values, m->nvalues);
+                pg_fmt_value(&val, m, med);
+        } else {
+                pg_buf_puts(&val, pg_status_label(m));
+        }
+        pg_buf_printf(&line, "%18s %-*s %-32s", val.ptr, unit_w,
+                      m->status == PG_METRIC_OK && m->nvalues ? pg_unit_label(m) : "", m->name);
+        if (m->status == PG_METRIC_OK && m->nvalues) {
+                pg_fmt_shadow(&shadow, r, m, med);
+                pg_buf_printf(&line, " %-*s", PG_SHOW_METRIC_W, shadow.ptr);
+                if (shadow.len >= PG_SHOW_METRIC_W) /* a long legend still gets a gap */
+                        pg_buf_putc(&line, ' ');
+                spread = pg_spread_pct(m->values, m->nvalues);
+                if (spread >= 0)
+                        pg_buf_printf(&line, "( +-%6.2f%% )", spread);
+                if (m->coverage)
+                        for (size_t i = 0; i < m->nvalues; i++)
+                                any_partial |= m->coverage[i] < 1;
+                if (any_partial) {
+                        /* floor, so a multiplexed counter never shows 100.0% */
+                        double cov = floor(pg_median(m->coverage, m->nvalues) * 1000) / 10;
+                        pg_buf_printf(&line, "  (%.1f%%)", cov);
+                }
+        }
+        while (line.len && line.ptr[line.len - 1] == ' ')
+                pg_buf_truncate(&line, line.len - 1);
+        fprintf(f, "%s\n", line.ptr);
+        pg_buf_release(&line);
+        pg_buf_release(&val);
+        pg_buf_release(&shadow);
+}
+
+/* "  ( +-  1.23% )" for a counted metric with a defined spread, else "". */
+static void pg_fmt_spread_suffix(struct pg_buf *b, const struct pg_metric *m)
+{
+        double s = pg_spread_pct(m->values, m->nvalues);
+        if (s >= 0)
+                pg_buf_printf(b, "  ( +-%6.2f%% )", s);
+}
+
+static void pg_print_time_line(FILE *f, const struct pg_result *r, const char *name,
+                               const char *legend)
+{
+        const struct pg_metric *m = pg_result_find_metric(r, name);
+        struct pg_buf line = PG_BUF_INIT;
+
+        if (!m)
+                return;
+        if (m->status != PG_METRIC_OK || !m->nvalues) {
+                fprintf(f, "%18s %s\n", pg_status_label(m), legend);
+                return;
+        }
+        if (strcmp(m->unit, "ns") == 0)
+                pg_buf_printf(&line, "%18.9f seconds %s", pg_median(m->values, m->nvalues) / 1e9,
+                              legend);
+        else {
+                struct pg_buf v = PG_BUF_INIT;
+                pg_fmt_grouped(&v, pg_median(m->values, m->nvalues), 0);
+                pg_buf_printf(&line, "%18s %s %s", v.ptr, m->unit, legend);
+                pg_buf_release(&v);
+        }
+        pg_fmt_spread_suffix(&line, m);
+        fprintf(f, "%s\n", line.ptr);
+        pg_buf_release(&line);
+}
+
+static void pg_print_header(FILE *f, const struct pg_result *r, bool color)
+{
+        const struct pg_host *h = &r->host;
+
+        fprintf(f, " %sperfgate result '%s'%s\n", color ? PG_ANSI_BOLD : "", r->name,
+                color ? PG_ANSI_RESET : "");
+        if (r->has_git)
+                fprintf(f, " commit   %.12s%s\n", r->git_commit ? r->git_commit : "",
+                        r->git_dirty ? " (with uncommitted changes)" : "");
+        fprintf(f, " machine  %s", r->machine ? r->machine : "default");
+        if (r->created && *r->created)
+                fprintf(f, ", recorded %s", r->created);
+        fputc('\n', f);
+        fprintf(f, " host     %s, %llu CPUs, %s, kernel %s%s\n", h->cpu && *h->cpu ? h->cpu : "?",
+                (unsigned long long) h->cpus, h->arch && *h->arch ? h->arch : "?",
+                h->kernel && *h->kernel ? h->kernel : "?", h->virtualized ? ", virtualized" : "");
+        fprintf(f, " counters %s", r->counters ? r->counters : "?");
+        if (h->npmu) {
+                fputs(" (PMU:", f);
+                for (size_t i = 0; i < h->npmu; i++)
+                        fprintf(f, " %s", h->pmu[i]);
+                fputc(')', f);
+        } else {
+                fputs(" (no hardware PMU)", f);
+        }
+        fputc('\n', f);
+}
+
+static void pg_print_counters(FILE *f, const struct pg_result *r)
+{
+        const struct pg_metric **rows = pg_xcalloc(r->nmetrics + 1, sizeof(*rows));
+        size_t n = 0;
+        int unit_w = 4;
+
+        fputs("\n Performance counter stats for '", f);
+        for (size_t i = 0; i < r->ncommand; i++)
+                fprintf(f, "%s%s", i ? " " : "", r->command[i]);
+        if (!r->ncommand)
+                fputs(r->name, f);
+        fprintf(f, "' (%llu run%s", (unsigned long long) r->repeat, r->repeat == 1 ? "" : "s");
+        if (r->warmup)
+                fprintf(f, ", %llu warmup", (unsigned long long) r->warmup);
+        fputs("):\n\n", f);
+
+        for (size_t i = 0; i < r->nmetrics; i++) {
+                const struct pg_metric *m = &r->metrics[i];
+                int w;
+                if (pg_is_ratio_metric(m->name) || pg_is_time_metric(m->name))
+                        continue;
+                rows[n++] = m;
+                w = (int) strlen(pg_unit_label(m));
+                if (w > unit_w)
+                        unit_w = w;
+        }
+        qsort(rows, n, sizeof(*rows), pg_row_cmp);
+        for (size_t i = 0; i < n; i++)
+                pg_print_row(f, r, rows[i], unit_w);
+        if (!n)
+                fputs("   (no counters in this result)\n", f);
+        free(rows);
+
+        fputc('\n', f);
+        if (r->host.exclude_kernel)
+                fprintf(f,
+                        " Kernel space excluded (exclude_kernel=1, perf_event_paranoid %d): "
+                        "user-space counts only.\n",
+                        r->host.perf_event_paranoid);
+        else
+                fprintf(f, " User and kernel space counted (perf_event_paranoid %d).\n",
+                        r->host.perf_event_paranoid);
+
+        for (size_t i = 0; i < r->nmetrics; i++)
+                if (r->metrics[i].status == PG_METRIC_NOT_SUPPORTED) {
+                        fprintf(f,
+                                " <not supported>: this host cannot count that event%s; "
+                                "'perfgate doctor' shows what it can measure.\n",
+                                r->host.npmu ? "" : " (it has no hardware PMU)");
+                        break;
+                }
+
+        if (pg_result_find_metric(r, "duration_time")) {
+                fputc('\n', f);
+                pg_print_time_line(f, r, "duration_time", "time elapsed");
+        }
+        if (pg_result_find_metric(r, "user-time") || pg_result_find_metric(r, "system-time") ||
+            pg_result_find_metric(r, "max-rss")) {
+                fputc('\n', f);
+                pg_print_time_line(f, r, "user-time", "user");
+                pg_print_time_line(f, r, "system-time", "sys");
+                pg_print_time_line(f, r, "max-rss", "max-rss");
+        }
+}
+
+/* ---- hotspots ---------------------------------------------------------- */
+
+/* One stack split into frames (pointers into a private copy of its key). */
+struct pg_split_stack {
+        char *copy;
+        char **frames; /* frames[0] is the comm */
+        size_t nframes;
+        uint64_t count;
+        size_t *ids; /* function id of each frame (ids[0] unused) */
+};
+
+struct pg_func {
+        const char *name;
+        uint64_t children; /* samples of stacks containing it (once per stack) */
+        uint64_t self;     /* samples of stacks it is the leaf of */
+};
+
+static int pg_str_cmp(const void *a, const void *b)
+{
+        return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+static int pg_func_cmp(const void *a, const void *b)
+{
+        const struct pg_func *x = a, *y = b;
+
+        if (x->children != y->children)
+                return x->children > y->children ? -1 : 1;
+        if (x->self != y->self)
+                return x->self > y->self ? -1 : 1;
+        return strcmp(x->name, y->name);
+}
+
+static void pg_split(struct pg_split_stack *s, const struct pg_stack *st)
+{
+        char *p;
+        size_t n = 1;
+
+        s->copy = pg_xstrdup(st->frames);
+        s->count = st->count;
+        for (p = s->copy; *p; p++)
+                n += *p == ';';
+        s->frames = pg_xcalloc(n, sizeof(*s->frames));
+        s->ids = pg_xcalloc(n, sizeof(*s->ids));
+        s->nframes = 0;
+        p = s->copy;
+        for (;;) {
+                char *semi = strchr(p, ';');
+                s->frames[s->nframes++] = p;
+                if (!semi)
+                        break;
+                *semi = '\0';
+                p = semi + 1;
+        }
+}
+
+/* Module of a folded frame, from its annotation or an unresolved "[module]". */
+static const char *pg_frame_module(const char *name, char *buf, size_t bufsz)
+{
+        size_t len = strlen(name);
+
+        if (len > 4 && strcmp(name + len - 4, "_[k]") == 0)
+                return "[kernel]";
+        if (len > 4 && strcmp(name + len - 4, "_[j]") == 0)
+                return "[jit]";
+        if (len > 2 && name[0] == '[' && name[len - 1] == ']' && strcmp(name, "[unknown]") != 0) {
+                snprintf(buf, bufsz, "%.*s", (int) (len - 2), name + 1);
+                return buf;
+        }
+        return "";
+}
+
+static void pg_print_pct(FILE *f, double pct, bool color)
+{
+        const char *c = !color ? "" : pct >= 5 ? PG_ANSI_RED : pct >= 0.5 ? PG_ANSI_GREEN : "";
+
+        fprintf(f, "  %s%7.2f%%%s", c, pct, *c ? PG_ANSI_RESET : "");
+}
+
+struct pg_cand {
+        size_t id;
+        uint64_t count;
+};
+
+static int pg_cand_cmp(const void *a, const void *b)
+{
+        const struct pg_cand *x = a, *y = b;
+        return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * The hottest path below function @id: from its outermost occurrence in each
+ * stack, follow the heaviest callee (ties: bytewise first name) while it
+ * carries at least a tenth of @id's samples. Prints nothing when no callee
+ * does.
+ */
+static void pg_print_hot_path(FILE *f, const struct pg_split_stack *st, size_t nst, size_t id,
+                              const struct pg_func *byid, uint64_t total, int indent)
+{
+        size_t *pos = pg_xcalloc(nst ? nst : 1, sizeof(*pos)); /* 0: not on the path */
+        struct pg_cand *cands = pg_xcalloc(nst ? nst : 1, sizeof(*cands));
+        struct pg_buf path = PG_BUF_INIT;
+        uint64_t weight = 0;
+        size_t depth = 0;
+
+        for (size_t i = 0; i < nst; i++)
+                for (size_t k = 1; k < st[i].nframes; k++)
+                        if (st[i].ids[k] == id) {
+                                pos[i] = k + 1;
+                                break;
+                        }
+        pg_buf_puts(&path, byid[id].name);
+        for (;;) {
+                size_t best = SIZE_MAX;
+                uint64_t best_w = 0;
+
+                /* heaviest next frame among the stacks still on the path */
+                size_t nc = 0;
+                for (size_t i = 0; i < nst; i++)
+                        if (pos[i] && pos[i] < st[i].nframes) {
+                                cands[nc].id = st[i].ids[pos[i]];
+                                cands[nc++].count = st[i].count;
+                        }
+                qsort(cands, nc, sizeof(*cands), pg_cand_cmp);
+                for (size_t i = 0; i < nc;) {
+                        size_t cand = cands[i].id;
+                        uint64_t w = 0;
+                        while (i < nc && cands[i].id == cand)
+                                w += cands[i++].count;
+                        if (w > best_w) { /* ids ascend with names: ties keep the first */
+                                best = cand;
+                                best_w = w;
+                        }
+                }
+                /* a callee with under a tenth of the function's samples is not
+                 * where its time goes (a timer interrupt, a rare page fault) */
+                if (best == SIZE_MAX || best_w * 10 < byid[id].children)
+                        break;
+                if (depth == PG_SHOW_PATH_MAX) {
+                        pg_buf_puts(&path, " > ...");
+                        break;
+                }
+                for (size_t i = 0; i < nst; i++) {
+                        if (!pos[i])
+                                continue;
+                        if (pos[i] < st[i].nframes && st[i].ids[pos[i]] == best)
+                                pos[i]++;
+                        else
+                                pos[i] = 0;
+                }
+                pg_buf_printf(&path, " > %s", byid[best].name);
+                weight = best_w;
+                depth++;
+        }
+        if (depth)
+                fprintf(f, "%*shottest path: %s (%.2f%%)\n", indent, "", path.ptr,
+                        (double) weight * 100 / (double) total);
+        pg_buf_release(&path);
+        free(pos);
+        free(cands);
+}
+
+static void pg_print_profile(FILE *f, const struct pg_profile *p, bool color)
+{
+        struct pg_split_stack *st = pg_xcalloc(p->nstacks ? p->nstacks : 1, sizeof(*st));
+        const char **names = NULL;
+        struct pg_func *funcs = NULL, *byid = NULL;
+        size_t nnames = 0, nuniq = 0, nshow, name_w = 8;
+        uint64_t total = 0;
+        bool any_module = false;
+
+        fprintf(f, "\n %sProfile%s: %llu samples of %s at %llu Hz, call graph %s, %llu run%s, ",
+                color ? PG_ANSI_BOLD : "", color ? PG_ANSI_RESET : "",
+                (unsigned long long) p->samples, p->event ? p->event : "?",
+                (unsigned long long) p->frequency_hz, p->call_graph ? p->call_graph : "?",
+                (unsigned long long) p->runs, p->runs == 1 ? "" : "s");
+        fprintf(f, "%s\n", p->kernel ? "user and kernel frames" : "user-space frames only");
+        fprintf(f, " lost %llu, throttled %llu, truncated %llu\n", (unsigned long long) p->lost,
+                (unsigned long long) p->throttled, (unsigned long long) p->truncated);
+
+        for (size_t i = 0; i < p->nstacks; i++) {
+                pg_split(&st[i], &p->stacks[i]);
+                total += st[i].count;
+                nnames += st[i].nframes - 1;
+        }
+        if (!total) {
+                fputs("\n No samples: the benchmark ran too briefly to be sampled.\n", f);
+                goto done;
+        }
+        /* function ids: index into the sorted unique names */
+        names = pg_xcalloc(nnames ? nnames : 1, sizeof(*names));
+        nnames = 0;
+        for (size_t i = 0; i < p->nstacks; i++)
+                for (size_t k = 1; k < st[i].nframes; k++)
+                        names[nnames++] = st[i].frames[k];
+        qsort(names, nnames, sizeof(*names), pg_str_cmp);
+        for (size_t i = 0; i < nnames; i++)
+                if (!nuniq || strcmp(names[nuniq - 1], names[i]) != 0)
+                        names[nuniq++] = names[i];
+        byid = pg_xcalloc(nuniq ? nuniq : 1, sizeof(*byid));
+        for (size_t i = 0; i < nuniq; i++)
+                byid[i].name = names[i];
+        for (size_t i = 0; i < p->nstacks; i++) {
+                struct pg_split_stack *s = &st[i];
+                for (size_t k = 1; k < s->nframes; k++) {
+                        const char **hit =
+                            bsearch(&s->frames[k], names, nuniq, sizeof(*names), pg_str_cmp);
+                        s->ids[k] = (size_t) (hit - names);
+                }
+                for (size_t k = 1; k < s->nframes; k++) {
+                        bool seen = false;
+                        for (size_t j = 1; j < k && !seen; j++)
+                                seen = s->ids[j] == s->ids[k];
+                        if (!seen)
+                                byid[s->ids[k]].children += s->count;
+                }
+                if (s->nframes > 1)
+                        byid[s->ids[s->nframes - 1]].self += s->count;
+        }
+        funcs = pg_xcalloc(nuniq ? nuniq : 1, sizeof(*funcs));
+        memcpy(funcs, byid, nuniq * sizeof(*funcs));
+        qsort(funcs, nuniq, sizeof(*funcs), pg_func_cmp);
+        nshow = nuniq < PG_SHOW_TOP ? nuniq : PG_SHOW_TOP;
+        for (size_t i = 0; i < nshow; i++) {
+                char mb[256];
+                size_t w = strlen(funcs[i].name);
+                if (w > name_w)
+                        name_w = w;
+                any_module |= *pg_frame_module(funcs[i].name, mb, sizeof(mb)) != '\0';
+        }
+        if (name_w > PG_SHOW_NAME_MAX)
+                name_w = PG_SHOW_NAME_MAX;
+
+        if (any_module)
+                fprintf(f, "\n  Children      Self  %-*s  Module\n", (int) name_w, "Function");
+        else
+                fprintf(f, "\n  Children      Self  Function\n");
+        for (size_t i = 0; i < nshow; i++) {
+                char mb[256];
+                const char *mod = pg_frame_module(funcs[i].name, mb, sizeof(mb));
+                size_t id = (size_t) ((const char **) bsearch(&funcs[i].name, names, nuniq,
+                                                              sizeof(*names), pg_str_cmp) -
+                                      names);
+
+                pg_print_pct(f, (double) funcs[i].children * 100 / (double) total, color);
+                pg_print_pct(f, (double) funcs[i].self * 100 / (double) total, color);
+                if (*mod)
+                        fprintf(f, "  %-*s  %s\n", (int) name_w, funcs[i].name, mod);
+                else
+                        fprintf(f, "  %s\n", funcs[i].name);
+                pg_print_hot_path(f, st, p->nstacks, id, byid, total, 22);
+        }
+        if (nuniq > nshow)
+                fprintf(f, "  (%zu more functions; 'perfgate show --stacks' lists every stack)\n",
+                        nuniq - nshow);
+done:
+        for (size_t i = 0; i < p->nstacks; i++) {
+                free(st[i].copy);
+                free(st[i].frames);
+                free(st[i].ids);
+        }
+        free(st);
+        free(names);
+        free(funcs);
+        free(byid);
+}
 
 void pg_cli_print_result(FILE *f, const struct pg_result *r, bool color)
 {
-        (void) color;
-        fprintf(f, "%s: %zu metrics\n", r->name, r->nmetrics);
+        pg_print_header(f, r, color);
+        pg_print_counters(f, r);
+        if (r->profile.present)
+                pg_print_profile(f, &r->profile, color);
 }

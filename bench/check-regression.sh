@@ -1,0 +1,44 @@
+#!/bin/sh
+# check-regression.sh BASE_BIN REGRESSED_BIN [ROUNDS] - the injected
+# regression of bench/wordfreq.c, checked: both variants print the same
+# output, and the regressed one needs at least 10% more CPU time (user+sys,
+# best of 3 runs each, so that a busy machine cannot fake the difference).
+# Prints both times and the ratio. Used by CTest (tests/cmake/bench.cmake)
+# and by hand: bench/check-regression.sh build/bench/wordfreq-inject0 build/bench/wordfreq-inject1
+set -eu
+base=$1
+regressed=$2
+rounds=${3:-40}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pg-regress-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# cpu_ms BIN OUT: run BIN, write its stdout to OUT, print its user+sys CPU in ms.
+cpu_ms() {
+  ( "$1" -n "$rounds" >"$2"; times ) | awk '
+    function ms(t,  m, s) { m = t; sub(/m.*/, "", m); s = t; sub(/^[0-9]+m/, "", s); sub(/s$/, "", s);
+                            return int((m * 60 + s) * 1000 + 0.5) }
+    NR == 2 { print ms($1) + ms($2) }'
+}
+
+best() {
+  b=""
+  for i in 1 2 3; do
+    t=$(cpu_ms "$1" "$tmp/out.$2")
+    if [ -z "$b" ] || [ "$t" -lt "$b" ]; then b=$t; fi
+  done
+  echo "$b"
+}
+
+t0=$(best "$base" base)
+t1=$(best "$regressed" regressed)
+if ! cmp -s "$tmp/out.base" "$tmp/out.regressed"; then
+  echo "FAIL: the regressed variant prints different output:"
+  cat "$tmp/out.base" "$tmp/out.regressed"
+  exit 1
+fi
+echo "output identical: $(cat "$tmp/out.base")"
+echo "cpu: base ${t0} ms, regressed ${t1} ms (best of 3, $rounds rounds)"
+awk -v a="$t0" -v b="$t1" 'BEGIN {
+  if (a <= 0) { print "FAIL: base took no measurable CPU time"; exit 1 }
+  r = b / a; printf "ratio: %.2fx\n", r
+  if (r < 1.10) { print "FAIL: the injected regression costs less than 10%"; exit 1 } }'
