@@ -509,6 +509,7 @@ static const char pg_flame_css[] =
     "#frames text{pointer-events:none}"
     ".new>rect,.gone>rect{stroke:rgb(0,0,0);stroke-width:1;stroke-dasharray:3,2}"
     ".more>rect{stroke:rgb(120,120,120);stroke-dasharray:1,2}"
+    ".dk{fill:rgb(255,255,255)}"
     ".parent{opacity:0.5}"
     ".hide{display:none}";
 
@@ -553,6 +554,8 @@ static const char pg_flame_js[] =
 "  if (!f.text) {\n"
 "    if (s === \"\") return;\n"
 "    f.text = document.createElementNS(NS, \"text\");\n"
+"    var m = /(\\d+),(\\d+),(\\d+)/.exec(f.fill || \"\");\n"
+"    if (m && 0.299 * m[1] + 0.587 * m[2] + 0.114 * m[3] < 110) f.text.setAttribute(\"class\", \"dk\");\n"
 "    f.text.setAttribute(\"y\", (f.y + ty).toFixed(1));\n"
 "    f.g.appendChild(f.text);\n"
 "  }\n"
@@ -761,14 +764,17 @@ static void fg_rect(struct fg_ctx *c, struct pg_buf *out, double x, double y, do
 
 /* Static label: whole name if it fits, else cut with "..", none under 3 chars. */
 static void fg_label(struct fg_ctx *c, struct pg_buf *out, const char *clean, size_t len, double x,
-                     double y, double w)
+                     double y, double w, const int rgb[3])
 {
         double fit = floor(w / c->charw);
         if (fit < 3)
                 return;
         size_t chars = fit > 1e6 ? 1000000 : (size_t) fit, ncp;
         size_t total_cp = fg_cp_count(clean, len);
-        pg_buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 3.0, y + c->ty);
+        /* white text on dark fills (Rec. 601 luma), black elsewhere */
+        bool dark = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] < 110;
+        pg_buf_printf(out, "<text%s x=\"%.1f\" y=\"%.1f\">", dark ? " class=\"dk\"" : "", x + 3.0,
+                      y + c->ty);
         if (total_cp <= chars) {
                 fg_xml_escape(out, clean, len);
         } else {
@@ -834,7 +840,7 @@ static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t
                 fg_name_rgb(c, c->tmp.ptr, c->tmp.len, kind, rgb);
         }
         fg_rect(c, out, xp, yp, wp, rgb);
-        fg_label(c, out, c->tmp.ptr, c->tmp.len, xp, yp, wp);
+        fg_label(c, out, c->tmp.ptr, c->tmp.len, xp, yp, wp, rgb);
         pg_buf_puts(out, "</g>\n");
 }
 
@@ -859,7 +865,7 @@ static void fg_more(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t 
         fg_put_text(out, c->o->countname ? c->o->countname : "samples");
         pg_buf_printf(out, ", %.2f%%)</title>", 100.0 * (double) w / (double) c->total[c->k]);
         fg_rect(c, out, xp, yp, wp, grey);
-        fg_label(c, out, name, strlen(name), xp, yp, wp);
+        fg_label(c, out, name, strlen(name), xp, yp, wp, grey);
         pg_buf_puts(out, "</g>\n");
 }
 
@@ -1103,14 +1109,19 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                     : c->k == 0     ? "; dashed outline = new in head"
                                     : "; dashed outline = gone in head");
                 fg_missing(c, &paths, &weight);
-                if (paths > 0)
+                if (paths > 0 && c->k == 0)
                         lines[nsub++] = pg_xasprintf(
-                            c->k == 0 ? "%zu path%s of base (%.2f%% of its %s) vanished in head; "
-                                        "the companion graph (--negate) shows them"
-                                      : "%zu path%s of head (%.2f%% of its %s) are new; the main "
-                                        "graph shows them",
+                            "%zu path%s of base (%.2f%% of its %s) vanished in head; the "
+                            "companion graph (--negate) shows them",
                             paths, paths == 1 ? "" : "s",
-                            100.0 * (double) weight / (double) c->total[1 - c->k], count);
+                            100.0 * (double) weight / (double) c->total[1], count);
+                else if (paths > 0)
+                        lines[nsub++] = pg_xasprintf(
+                            "%zu path%s of head (%.2f%% of its %s) %s new; the main graph shows "
+                            "them",
+                            paths, paths == 1 ? "" : "s",
+                            100.0 * (double) weight / (double) c->total[0], count,
+                            paths == 1 ? "is" : "are");
                 free(tb);
                 free(th);
         }
