@@ -172,8 +172,8 @@ int cmd_diff(int argc, char **argv)
         if ((error = pg_diff_load(&base, argv[optind], "base")) < 0 ||
             (error = pg_diff_load(&head, argv[optind + 1], "head")) < 0)
                 goto fail;
-        o.base_name = pg_basename(argv[optind]);
-        o.head_name = pg_basename(argv[optind + 1]);
+        o.base_name = strcmp(argv[optind], "-") == 0 ? "stdin" : pg_basename(argv[optind]);
+        o.head_name = strcmp(argv[optind + 1], "-") == 0 ? "stdin" : pg_basename(argv[optind + 1]);
         if ((error = pg_flamegraph_diff_svg(&svg, base.stacks, base.nstacks, head.stacks,
                                             head.nstacks, &o)) < 0) {
                 pg_error_prefix(error, "cannot draw the diff of '%s' and '%s'", argv[optind],

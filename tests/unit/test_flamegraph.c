@@ -673,7 +673,9 @@ static void test_flamegraph_order_inverted_reverse(void **state)
         svg_free(&d);
         draw(&d, "i.svg", 0, "flamegraph", "--inverted", "o.folded", NULL);
         assert_true(find(&d, "z", 3)->y > find(&d, "all", 0)->y);
-        assert_non_null(strstr(pg_test_read("i.svg"), ">Icicle Graph</text>"));
+        char *isvg = pg_test_read("i.svg");
+        assert_non_null(strstr(isvg, ">Icicle Graph</text>"));
+        free(isvg);
         svg_free(&d);
         draw(&d, "r.svg", 0, "flamegraph", "--reverse", "o.folded", NULL);
         assert_int_equal(find(&d, "z", 1)->w, 2); /* leaves at the root */
