@@ -25,6 +25,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "compare/flamegraph.h"
+#include "common/json.h"
 #include "compare/folded.h"
 #include "tests/util/testutil.h"
 
@@ -977,6 +978,134 @@ static void test_flamegraph_cli_errors(void **state)
         pg_test_sandbox_remove();
 }
 
+/* Output is clean UTF-8 with no control character but LF (XML 1.0 Char). */
+static void assert_clean_xml_text(const struct pg_buf *b)
+{
+        const unsigned char *p = (const unsigned char *) b->ptr;
+        for (size_t i = 0; i < b->len;) {
+                size_t n = pg_utf8_seqlen(p + i, b->len - i);
+                if (n == 0 || (n == 1 && p[i] < 0x20 && p[i] != '\n'))
+                        fail_msg("byte 0x%02x at offset %zu is not XML text", p[i], i);
+                i += n;
+        }
+}
+
+/* Random lines from hostile pieces, parsed and drawn in-process (a fixed seed). */
+static void test_flamegraph_random_inputs(void **state)
+{
+        (void) state;
+        static const char *const pieces[] = { ";",
+                                              " ",
+                                              "\t",
+                                              "1",
+                                              "0",
+                                              "9",
+                                              ".",
+                                              "\n",
+                                              "\r",
+                                              "a",
+                                              "_[k]",
+                                              "\xff",
+                                              "\x1b",
+                                              "\xef\xbf\xbe",
+                                              "&",
+                                              "<",
+                                              "-",
+                                              "\xc3\xa9",
+                                              "18446744073709551615" };
+        uint64_t seed = 88172645463325252ULL;
+        for (int round = 0; round < 400; round++) {
+                struct pg_buf in = PG_BUF_INIT, out = PG_BUF_INIT;
+                struct pg_folded f;
+                seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                int n = (int) (seed % 160);
+                for (int i = 0; i < n; i++) {
+                        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+                        pg_buf_puts(&in, pieces[seed % (sizeof(pieces) / sizeof(pieces[0]))]);
+                }
+                int error = pg_folded_parse(&f, in.ptr, in.len, "random");
+                assert_true(error == 0 || error == PG_EINPUT);
+                if (error == 0) {
+                        struct pg_flame_opts o;
+                        pg_flame_opts_init(&o);
+                        o.minwidth_px = 0;
+                        o.reverse = round % 2;
+                        o.inverted = round % 3 == 0;
+                        error = f.two_column ? (o.raw_delta = true,
+                                                pg_flamegraph_diff_svg(&out, f.before, f.nbefore,
+                                                                       f.stacks, f.nstacks, &o))
+                                             : pg_flamegraph_svg(&out, f.stacks, f.nstacks, &o);
+                        assert_true(error == 0 || error == PG_EINPUT);
+                        assert_true(error == 0 || out.len == 0);
+                        assert_clean_xml_text(&out);
+                        pg_buf_reset(&out);
+                        error = pg_flamegraph_diff_svg(&out, f.stacks, f.nstacks, f.stacks,
+                                                       f.nstacks, NULL);
+                        assert_true(error == 0 || (error == PG_EINPUT && f.total == 0));
+                        assert_clean_xml_text(&out);
+                        assert_null(strstr(out.ptr, "nan"));
+                        pg_folded_release(&f);
+                }
+                pg_buf_release(&in);
+                pg_buf_release(&out);
+        }
+}
+
+/* Every shared folded input (the reference renderer's test inputs, the cases). */
+static void test_flamegraph_corpus_replay(void **state)
+{
+        (void) state;
+        const char *dirs[] = { "conformance/inferno/flamegraph-inputs/austin",
+                               "conformance/inferno/flamegraph-inputs/bad-lines",
+                               "conformance/inferno/flamegraph-inputs/base",
+                               "conformance/inferno/flamegraph-inputs/colors",
+                               "conformance/inferno/flamegraph-inputs/differential",
+                               "conformance/inferno/flamegraph-inputs/empty",
+                               "conformance/inferno/flamegraph-inputs/fractional-samples",
+                               "conformance/inferno/flamegraph-inputs/grey-frames",
+                               "conformance/inferno/flamegraph-inputs/multiple-inputs",
+                               "conformance/inferno/flamegraph-inputs/narrow-blocks",
+                               "conformance/inferno/flamegraph-inputs/unsorted-input",
+                               "conformance/inferno/diff-folded",
+                               "cases/15-diff-removed-and-new-paths",
+                               "cases/16-diff-empty-or-tiny-counts",
+                               "cases/17-svg-escaping" };
+        size_t files = 0;
+        for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+                const char *dir = shared_path(dirs[d]);
+                DIR *dh = opendir(dir);
+                assert_non_null(dh);
+                for (struct dirent *de; (de = readdir(dh)) != NULL;) {
+                        size_t len = strlen(de->d_name);
+                        if (de->d_name[0] == '.' || strcmp(de->d_name, "README.md") == 0 ||
+                            (len > 4 && strcmp(de->d_name + len - 4, ".txt") != 0 &&
+                             (len < 7 || strcmp(de->d_name + len - 7, ".folded") != 0)))
+                                continue;
+                        char path[4096];
+                        snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+                        if (strstr(de->d_name, "expected"))
+                                continue;
+                        struct pg_folded f;
+                        struct pg_buf out = PG_BUF_INIT;
+                        assert_int_equal(pg_folded_load(&f, path, NULL), 0);
+                        int error = f.two_column
+                                        ? pg_flamegraph_diff_svg(&out, f.before, f.nbefore,
+                                                                 f.stacks, f.nstacks, NULL)
+                                        : pg_flamegraph_svg(&out, f.stacks, f.nstacks, NULL);
+                        if (f.total == 0)
+                                assert_int_equal(error, PG_EINPUT);
+                        else if (error != 0)
+                                fail_msg("%s: %s", path, pg_error_last());
+                        assert_clean_xml_text(&out);
+                        pg_buf_release(&out);
+                        pg_folded_release(&f);
+                        files++;
+                }
+                closedir(dh);
+        }
+        assert_true(files >= 20);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -995,6 +1124,8 @@ int main(void)
                 cmocka_unit_test(test_folded_parse_rules),
                 cmocka_unit_test(test_flamegraph_library_errors),
                 cmocka_unit_test(test_flamegraph_cli_errors),
+                cmocka_unit_test(test_flamegraph_random_inputs),
+                cmocka_unit_test(test_flamegraph_corpus_replay),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
