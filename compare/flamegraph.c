@@ -236,7 +236,7 @@ static int fg_tree_build(struct fg_tree *t)
                                 same = false;
                         }
                         if (!same) {
-                                uint32_t id;
+                                uint32_t id = 0;
                                 if ((error = fg_node_new(t, path[depth - 1], f, flen, &id)) < 0)
                                         goto done;
                                 path[depth] = id;
@@ -946,7 +946,7 @@ static int fg_number(const char *name, const char *value, double *out)
 
 int pg_flame_opts_set(struct pg_flame_opts *o, const char *name, const char *value)
 {
-        double v;
+        double v = 0;
         int error;
 
         if (strcmp(name, "title") == 0) {
