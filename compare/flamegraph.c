@@ -29,6 +29,7 @@
 
 #include "common/error.h"
 #include "common/json.h"
+#include "compare/folded.h"
 
 __extension__ typedef __int128 pg_i128;
 __extension__ typedef unsigned __int128 pg_u128;
@@ -54,9 +55,10 @@ struct fg_node {
 };
 
 struct fg_row {
-        char *key; /* owned */
+        const char *key; /* the caller's string, or a reversed copy when owned */
         size_t len;
         uint64_t c[2];
+        bool owned;
 };
 
 struct fg_tree {
@@ -86,19 +88,11 @@ struct fg_ctx {
 
 /* ---- rows and tree ------------------------------------------------------ */
 
-/* ';' sorts below every other byte: frame-by-frame byte order of names. */
+/* Frame-by-frame byte order of names (pg_folded_key_cmp()). */
 static int fg_row_cmp(const void *pa, const void *pb)
 {
         const struct fg_row *a = pa, *b = pb;
-        size_t n = a->len < b->len ? a->len : b->len;
-        for (size_t i = 0; i < n; i++) {
-                unsigned char x = (unsigned char) a->key[i], y = (unsigned char) b->key[i];
-                if (x == y)
-                        continue;
-                int rx = x == ';' ? 0 : x + 1, ry = y == ';' ? 0 : y + 1;
-                return rx - ry;
-        }
-        return (a->len > b->len) - (a->len < b->len);
+        return pg_folded_key_cmp(a->key, a->len, b->key, b->len);
 }
 
 static char *fg_reverse_key(const char *s, size_t len)
@@ -122,7 +116,8 @@ static char *fg_reverse_key(const char *s, size_t len)
 static void fg_tree_release(struct fg_tree *t)
 {
         for (size_t i = 0; i < t->nrows; i++)
-                free(t->rows[i].key);
+                if (t->rows[i].owned)
+                        free((char *) t->rows[i].key);
         free(t->rows);
         free(t->nodes);
         memset(t, 0, sizeof(*t));
@@ -170,7 +165,8 @@ static void fg_rows_add(struct fg_tree *t, const struct pg_stack *s, size_t n, i
                 if (s[i].count == 0 || len == 0)
                         continue;
                 struct fg_row *r = &t->rows[t->nrows++];
-                r->key = reverse ? fg_reverse_key(s[i].frames, len) : pg_xstrdup(s[i].frames);
+                r->key = reverse ? fg_reverse_key(s[i].frames, len) : s[i].frames;
+                r->owned = reverse;
                 r->len = len;
                 r->c[0] = r->c[1] = 0;
                 r->c[which] = s[i].count;
@@ -185,6 +181,37 @@ static int fg_add_checked(uint64_t *a, uint64_t b)
         return 0;
 }
 
+/*
+ * Stacks from pg_folded_parse() already come in this order, and a diff
+ * appends two such runs: detect up to two sorted runs and merge them in
+ * linear time; anything else is sorted with qsort.
+ */
+static void fg_rows_sort(struct fg_row *rows, size_t n)
+{
+        size_t split = 0;
+        for (size_t i = 1; i < n; i++) {
+                if (fg_row_cmp(&rows[i - 1], &rows[i]) <= 0)
+                        continue;
+                if (split) {
+                        qsort(rows, n, sizeof(*rows), fg_row_cmp);
+                        return;
+                }
+                split = i;
+        }
+        if (!split)
+                return;
+        struct fg_row *tmp = pg_xmalloc(n * sizeof(*tmp));
+        size_t i = 0, j = split, k = 0;
+        while (i < split && j < n)
+                tmp[k++] = fg_row_cmp(&rows[i], &rows[j]) <= 0 ? rows[i++] : rows[j++];
+        while (i < split)
+                tmp[k++] = rows[i++];
+        while (j < n)
+                tmp[k++] = rows[j++];
+        memcpy(rows, tmp, n * sizeof(*tmp));
+        free(tmp);
+}
+
 /* Sort, merge equal keys, and build the prefix tree (root "all" = node 0). */
 static int fg_tree_build(struct fg_tree *t)
 {
@@ -192,7 +219,7 @@ static int fg_tree_build(struct fg_tree *t)
         size_t pathcap = 64, m = 0;
         int error;
 
-        qsort(t->rows, t->nrows, sizeof(*t->rows), fg_row_cmp);
+        fg_rows_sort(t->rows, t->nrows);
         for (size_t i = 0; i < t->nrows; i++) {
                 if (m > 0 && t->rows[m - 1].len == t->rows[i].len &&
                     memcmp(t->rows[m - 1].key, t->rows[i].key, t->rows[i].len) == 0) {
@@ -200,11 +227,14 @@ static int fg_tree_build(struct fg_tree *t)
                                 if ((error =
                                          fg_add_checked(&t->rows[m - 1].c[k], t->rows[i].c[k])) < 0)
                                         return error;
-                        free(t->rows[i].key);
+                        if (t->rows[i].owned)
+                                free((char *) t->rows[i].key);
                         t->rows[i].key = NULL;
+                        t->rows[i].owned = false;
                 } else {
                         struct fg_row r = t->rows[i];
                         t->rows[i].key = NULL;
+                        t->rows[i].owned = false;
                         t->rows[m++] = r;
                 }
         }

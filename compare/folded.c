@@ -38,6 +38,7 @@ struct pg_folded_line {
 
 struct pg_folded_row {
         char *key;
+        size_t len;
         uint64_t after, before;
 };
 
@@ -107,10 +108,32 @@ static int pg_count_parse(const char *line, size_t end, size_t *start, uint64_t 
         return 0;
 }
 
-static int pg_row_cmp(const void *a, const void *b)
+int pg_folded_key_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
-        return strcmp(((const struct pg_folded_row *) a)->key,
-                      ((const struct pg_folded_row *) b)->key);
+        size_t n = alen < blen ? alen : blen, i = 0;
+        /* only the first differing byte matters: find it eight bytes at a time */
+        while (i + 8 <= n) {
+                uint64_t x, y;
+                memcpy(&x, a + i, 8);
+                memcpy(&y, b + i, 8);
+                if (x != y)
+                        break;
+                i += 8;
+        }
+        for (; i < n; i++) {
+                unsigned char x = (unsigned char) a[i], y = (unsigned char) b[i];
+                if (x == y)
+                        continue;
+                int rx = x == ';' ? 0 : x + 1, ry = y == ';' ? 0 : y + 1;
+                return rx - ry;
+        }
+        return (alen > blen) - (alen < blen);
+}
+
+static int pg_row_cmp(const void *pa, const void *pb)
+{
+        const struct pg_folded_row *a = pa, *b = pb;
+        return pg_folded_key_cmp(a->key, a->len, b->key, b->len);
 }
 
 static void pg_folded_warn(struct pg_folded *f, int kind, size_t n, size_t first)
@@ -207,13 +230,15 @@ int pg_folded_parse(struct pg_folded *f, const char *text, size_t len, const cha
                 bool frac = l->frac || (f->two_column && l->frac2);
                 if (frac && bad_n[PG_FOLDED_FRACTION]++ == 0)
                         bad_first[PG_FOLDED_FRACTION] = l->lineno;
-                rows[i].key = pg_xstrndup(l->key, f->two_column ? l->key2_len : l->key_len);
+                rows[i].len = f->two_column ? l->key2_len : l->key_len;
+                rows[i].key = pg_xstrndup(l->key, rows[i].len);
                 rows[i].after = l->count;
                 rows[i].before = f->two_column ? l->count2 : 0;
         }
         qsort(rows, nlines, sizeof(*rows), pg_row_cmp);
         for (size_t i = 0; i < nlines; i++) {
-                if (nrows > 0 && strcmp(rows[nrows - 1].key, rows[i].key) == 0) {
+                if (nrows > 0 && rows[nrows - 1].len == rows[i].len &&
+                    memcmp(rows[nrows - 1].key, rows[i].key, rows[i].len) == 0) {
                         struct pg_folded_row *r = &rows[nrows - 1];
                         if (r->after > UINT64_MAX - rows[i].after ||
                             r->before > UINT64_MAX - rows[i].before) {
@@ -246,12 +271,17 @@ int pg_folded_parse(struct pg_folded *f, const char *text, size_t len, const cha
                 }
                 f->total += rows[i].after;
                 f->total_before += rows[i].before;
-                if (rows[i].after > 0)
-                        f->stacks[f->nstacks++] =
-                            (struct pg_stack){ pg_xstrdup(rows[i].key), rows[i].after };
-                if (rows[i].before > 0)
-                        f->before[f->nbefore++] =
-                            (struct pg_stack){ pg_xstrdup(rows[i].key), rows[i].before };
+                /* the key moves to the first column that keeps it; a copy for the second */
+                if (rows[i].after > 0) {
+                        f->stacks[f->nstacks++] = (struct pg_stack){ rows[i].key, rows[i].after };
+                        rows[i].key = NULL;
+                }
+                if (rows[i].before > 0) {
+                        char *key = rows[i].key ? rows[i].key
+                                                : pg_xstrdup(f->stacks[f->nstacks - 1].frames);
+                        f->before[f->nbefore++] = (struct pg_stack){ key, rows[i].before };
+                        rows[i].key = NULL;
+                }
         }
         for (int k = 0; k < PG_FOLDED_NKINDS; k++)
                 if (bad_n[k])

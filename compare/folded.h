@@ -14,7 +14,9 @@
  *  - other bad lines (no count, empty stack, count too large) are skipped and
  *    reported once per kind with how many there were and the first line;
  *  - duplicate stacks are merged (counts summed) and the result is sorted
- *    bytewise by key; stacks whose count is 0 are kept out.
+ *    frame by frame (pg_folded_key_cmp: siblings in byte order of their
+ *    names, a stack before its extensions); stacks whose count is 0 are
+ *    kept out.
  * The parser never prints: warnings come back as strings for cli/.
  */
 #ifndef PG_COMPARE_FOLDED_H
@@ -53,6 +55,14 @@ void pg_folded_release(struct pg_folded *f);
  * total == 0; callers decide).
  */
 int pg_folded_parse(struct pg_folded *f, const char *text, size_t len, const char *origin);
+
+/**
+ * Order of folded keys frame by frame: bytes compared as unsigned with ';'
+ * below every other byte, so "a;z" < "a b" < "ab" and a key comes before
+ * the keys that extend it. Returns <0, 0 or >0 like strcmp. (Byte order of
+ * whole keys would put "a b" before "a;z", splitting siblings.)
+ */
+int pg_folded_key_cmp(const char *a, size_t alen, const char *b, size_t blen);
 
 /**
  * Read a profile from @path ("-" reads stdin): a perfgate result file (the
