@@ -866,6 +866,17 @@ static void test_folded_parse_rules(void **state)
         assert_int_equal(f.total_before, 3);
         pg_folded_release(&f);
 
+        /* frame order: "a;z" < "a b" < "ab" (byte order of whole keys would differ) */
+        static const char ord[] = "ab 1\na b 1\na;z 1\n";
+        assert_int_equal(pg_folded_parse(&f, ord, strlen(ord), "t"), 0);
+        assert_string_equal(f.stacks[0].frames, "a;z");
+        assert_string_equal(f.stacks[1].frames, "a b");
+        assert_string_equal(f.stacks[2].frames, "ab");
+        assert_true(pg_folded_key_cmp("a", 1, "a;b", 3) < 0);
+        assert_true(pg_folded_key_cmp("a;b", 3, "a;b", 3) == 0);
+        assert_true(pg_folded_key_cmp("a\xff", 2, "a;", 2) > 0);
+        pg_folded_release(&f);
+
         static const char big[] = "a 18446744073709551615\nb 1\n";
         assert_int_equal(pg_folded_parse(&f, big, strlen(big), "big"), PG_EINPUT);
         assert_non_null(strstr(pg_error_last(), "'big'"));
