@@ -1,17 +1,218 @@
 /*
- * cmd_flamegraph.c - `perfgate flamegraph` (placeholder until its issue lands).
+ * cmd_flamegraph.c - `perfgate flamegraph INPUT [-o OUT.svg]`: draw the flame
+ * graph of a result's profile or of folded text; a two-column (difffolded)
+ * input is drawn as a differential graph with its counts taken as given.
+ * Exit status: 0 drawn, 2 bad option or input (no samples included; nothing
+ * is written then), 4 I/O error.
  */
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
+#include "compare/flamegraph.h"
+#include "compare/folded.h"
 
-const char pg_usage_flamegraph[] = "usage: perfgate flamegraph\n\nnot implemented yet\n";
+const char pg_usage_flamegraph[] =
+    "usage: perfgate flamegraph [options] INPUT\n"
+    "\n"
+    "Draw a flame graph (standalone SVG 1.1) of INPUT: a perfgate result file\n"
+    "(its profile) or folded stacks ('stack count' lines; '-' reads stdin).\n"
+    "A two-column input ('stack before after', as difffolded.pl writes) is\n"
+    "drawn as a differential flame graph with the counts taken as given.\n"
+    "\n"
+    "  -o, --output FILE      write the SVG to FILE (atomically) instead of stdout\n"
+    "      --title TEXT       title (default \"Flame Graph\", \"Icicle Graph\" inverted)\n"
+    "      --subtitle TEXT    subtitle (default for a result: its profile's summary)\n"
+    "      --width PX         image width (default 1200)\n"
+    "      --height PX        height of one frame (default 16)\n"
+    "      --minwidth PX|N%   prune frames narrower than PX pixels or N% of the\n"
+    "                         total (default 0.1 px); pruned samples still count\n"
+    "                         in their parent\n"
+    "      --countname TEXT   unit in tooltips (default \"samples\")\n"
+    "      --colors PALETTE   hot (default), mem, io, red, green, blue, aqua,\n"
+    "                         yellow, purple, orange; _[k] _[j] _[i] frames are\n"
+    "                         always orange, green, aqua\n"
+    "      --inverted         icicle graph (root at the top)\n"
+    "      --reverse          reverse every stack before merging (callers at the top)\n"
+    "      --max-depth N      draw at most N frames above the root, then a\n"
+    "                         \"[M more frames]\" marker (default 512)\n"
+    "      --negate           two-column input: draw the companion graph (the\n"
+    "                         'before' shape; red still means grew)\n"
+    "      --noise-floor PP   two-column input: changes below PP percentage\n"
+    "                         points stay white\n"
+    "  -h, --help             show this help\n"
+    "\n"
+    "Exit status: 0 drawn; 2 bad option or input (an input without samples\n"
+    "included: nothing is written); 4 I/O error. See docs/flamegraph.md.\n";
+
+enum {
+        OPT_TITLE = 256,
+        OPT_SUBTITLE,
+        OPT_WIDTH,
+        OPT_HEIGHT,
+        OPT_MINWIDTH,
+        OPT_COUNTNAME,
+        OPT_COLORS,
+        OPT_INVERTED,
+        OPT_REVERSE,
+        OPT_MAXDEPTH,
+        OPT_NEGATE,
+        OPT_NOISE
+};
+
+static const struct option pg_flamegraph_options[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "title", required_argument, NULL, OPT_TITLE },
+        { "subtitle", required_argument, NULL, OPT_SUBTITLE },
+        { "width", required_argument, NULL, OPT_WIDTH },
+        { "height", required_argument, NULL, OPT_HEIGHT },
+        { "minwidth", required_argument, NULL, OPT_MINWIDTH },
+        { "countname", required_argument, NULL, OPT_COUNTNAME },
+        { "colors", required_argument, NULL, OPT_COLORS },
+        { "color", required_argument, NULL, OPT_COLORS },
+        { "inverted", no_argument, NULL, OPT_INVERTED },
+        { "reverse", no_argument, NULL, OPT_REVERSE },
+        { "max-depth", required_argument, NULL, OPT_MAXDEPTH },
+        { "negate", no_argument, NULL, OPT_NEGATE },
+        { "noise-floor", required_argument, NULL, OPT_NOISE },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+};
+
+/* Write @svg to @path atomically, or to stdout when @path is NULL. */
+static int pg_flamegraph_write(const char *path, const struct pg_buf *svg)
+{
+        if (path)
+                return pg_write_file_atomic(path, svg->ptr, svg->len);
+        if (fwrite(svg->ptr, 1, svg->len, stdout) != svg->len || fflush(stdout) != 0)
+                return pg_error_set(PG_EIO, "cannot write the SVG to stdout");
+        return 0;
+}
 
 int cmd_flamegraph(int argc, char **argv)
 {
+        struct pg_flame_opts o;
+        struct pg_folded f;
+        struct pg_buf svg = PG_BUF_INIT;
+        const char *output = NULL, *input;
+        char *info = NULL;
+        int c, error, status = 0;
+
         if (pg_cli_wants_help(argc, argv, pg_usage_flamegraph))
                 return 0;
-        fprintf(stderr, "perfgate: error: 'flamegraph' is not implemented yet\n");
-        return PG_EXIT_INTERNAL;
+        pg_flame_opts_init(&o);
+        pg_folded_init(&f);
+        optind = 1;
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, ":o:h", pg_flamegraph_options, NULL)) != -1) {
+                const char *name = NULL;
+                switch (c) {
+                case 'o':
+                        output = optarg;
+                        continue;
+                case OPT_TITLE:
+                        name = "title";
+                        break;
+                case OPT_SUBTITLE:
+                        name = "subtitle";
+                        break;
+                case OPT_WIDTH:
+                        name = "width";
+                        break;
+                case OPT_HEIGHT:
+                        name = "height";
+                        break;
+                case OPT_MINWIDTH:
+                        name = "minwidth";
+                        break;
+                case OPT_COUNTNAME:
+                        name = "countname";
+                        break;
+                case OPT_COLORS:
+                        name = "colors";
+                        break;
+                case OPT_MAXDEPTH:
+                        name = "max-depth";
+                        break;
+                case OPT_NOISE:
+                        name = "noise-floor";
+                        break;
+                case OPT_INVERTED:
+                        o.inverted = true;
+                        continue;
+                case OPT_REVERSE:
+                        o.reverse = true;
+                        continue;
+                case OPT_NEGATE:
+                        o.negate = true;
+                        continue;
+                case ':':
+                        return pg_cli_usage_error("flamegraph", "option '%s' needs a value",
+                                                  argv[optind - 1]);
+                default:
+                        return pg_cli_usage_error("flamegraph", "unknown option '%s'",
+                                                  argv[optind - 1]);
+                }
+                if (pg_flame_opts_set(&o, name, optarg) < 0)
+                        return pg_cli_usage_error("flamegraph", "%s", pg_error_last());
+        }
+        if (argc - optind != 1)
+                return pg_cli_usage_error("flamegraph",
+                                          argc - optind == 0 ? "missing INPUT (a result file or "
+                                                               "folded stacks, '-' for stdin)"
+                                                             : "expected one INPUT, got %d",
+                                          argc - optind);
+        input = argv[optind];
+
+        if ((error = pg_folded_load(&f, input, &info)) < 0)
+                goto fail;
+        for (size_t i = 0; i < f.nwarnings; i++)
+                pg_cli_warn("%s: %s", strcmp(input, "-") == 0 ? "stdin" : input, f.warnings[i]);
+        if (!o.subtitle && info)
+                o.subtitle = info;
+        if (f.two_column) {
+                if (f.total == 0 && f.total_before == 0) {
+                        error = pg_error_set(PG_EINPUT, "'%s' holds no samples; nothing to draw",
+                                             input);
+                        goto fail;
+                }
+                o.raw_delta = true;
+                o.base_name = "before";
+                o.head_name = "after";
+                error = pg_flamegraph_diff_svg(&svg, f.before, f.nbefore, f.stacks, f.nstacks, &o);
+        } else {
+                if (f.total == 0) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "'%s' holds no samples (%zu stack line%s); nothing to "
+                                             "draw",
+                                             input, f.nlines, f.nlines == 1 ? "" : "s");
+                        goto fail;
+                }
+                if (o.negate || o.noise_floor > 0) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "--negate and --noise-floor need a two-column input; "
+                                             "use 'perfgate diff BASE HEAD'");
+                        goto fail;
+                }
+                error = pg_flamegraph_svg(&svg, f.stacks, f.nstacks, &o);
+        }
+        if (error < 0) {
+                pg_error_prefix(error, "cannot draw '%s'", input);
+                goto fail;
+        }
+        if ((error = pg_flamegraph_write(output, &svg)) < 0)
+                goto fail;
+        goto done;
+fail:
+        status = pg_cli_fail(error);
+done:
+        pg_buf_release(&svg);
+        pg_folded_release(&f);
+        free(info);
+        return status;
 }

@@ -1,11 +1,960 @@
 /*
- * flamegraph.c - placeholder until the flame graph issue lands.
+ * flamegraph.c - flame graphs and differential flame graphs as SVG 1.1.
+ *
+ * Pipeline: (stack, head count, base count) rows -> sorted frame by frame
+ * (';' ranks below every byte, so siblings come out in byte order of their
+ * names and a parent before its children) -> duplicate keys merged -> one
+ * prefix tree holding, per node, the inclusive and self weights of both
+ * profiles -> two walks over the drawn part of the tree (the first measures
+ * depth and the largest |delta|, the second writes the SVG).
+ *
+ * Invariants: a node's inclusive weight is the sum of its self weight and
+ * its children's inclusive weights (pruned children included, so pruning
+ * never changes a parent); offsets are exact sample positions; every number
+ * is formatted with a fixed precision and the walks follow the sorted tree,
+ * so the same input gives the same bytes. Nothing is printed here.
+ *
+ * The SVG's script (interactive zoom/search, see docs/flamegraph.md) is the
+ * JavaScript literal pg_flame_js below; it reads names from data-n
+ * attributes, never from inline strings.
  */
 #include "compare/flamegraph.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "common/json.h"
+#include "compare/folded.h"
+
+__extension__ typedef __int128 pg_i128;
+__extension__ typedef unsigned __int128 pg_u128;
+
+#define FG_NONE          UINT32_MAX
+#define FG_FONT_PX       12.0
+#define FG_FONT_WIDTH    0.59 /* average glyph width / font size (flamegraph.pl) */
+#define FG_XPAD          10.0
+#define FG_HEADER_PX     36.0 /* title line */
+#define FG_SUBLINE_PX    18.0 /* each subtitle line */
+#define FG_FOOTER_PX     34.0 /* details/matched line */
+#define FG_DEFAULT_DEPTH 512
+#define FG_MAX_HEIGHT_PX 30000.0
+#define FG_MATCH_FILL    "rgb(230,0,230)"
+
+struct fg_node {
+        const char *name; /* raw frame bytes inside a row key */
+        uint32_t len;
+        uint32_t parent, child, last, next;
+        uint32_t depth;
+        uint64_t w[2]; /* inclusive weight: [0] head (or the only profile), [1] base */
+        uint64_t s[2]; /* self weight */
+};
+
+struct fg_row {
+        const char *key; /* the caller's string, or a reversed copy when owned */
+        size_t len;
+        uint64_t c[2];
+        bool owned;
+};
+
+struct fg_tree {
+        struct fg_node *nodes;
+        size_t n, cap;
+        struct fg_row *rows;
+        size_t nrows;
+};
+
+struct fg_ctx {
+        const struct pg_flame_opts *o;
+        struct fg_tree *t;
+        bool diff;
+        int k; /* index of the drawn profile: 0 head, 1 base (negated companion) */
+        uint64_t total[2];
+        double min_w; /* drawn iff weight >= min_w (samples) */
+        size_t cap;   /* depth cap */
+        /* measured by the first walk */
+        size_t maxdepth;
+        double maxabs_pct; /* largest |delta| drawn, in percentage points */
+        size_t nmarked;    /* frames drawn that the other profile lacks */
+        /* geometry */
+        double width, fh, plot, height, y0, ty, charw;
+        int palette;
+        struct pg_buf tmp;
+};
+
+/* ---- rows and tree ------------------------------------------------------ */
+
+/* Frame-by-frame byte order of names (pg_folded_key_cmp()). */
+static int fg_row_cmp(const void *pa, const void *pb)
+{
+        const struct fg_row *a = pa, *b = pb;
+        return pg_folded_key_cmp(a->key, a->len, b->key, b->len);
+}
+
+static char *fg_reverse_key(const char *s, size_t len)
+{
+        char *r = pg_xmalloc(len + 1);
+        size_t out = 0, end = len;
+        for (size_t i = len; i-- > 0;) {
+                if (s[i] == ';') {
+                        memcpy(r + out, s + i + 1, end - i - 1);
+                        out += end - i - 1;
+                        r[out++] = ';';
+                        end = i;
+                }
+        }
+        memcpy(r + out, s, end);
+        out += end;
+        r[out] = '\0';
+        return r;
+}
+
+static void fg_tree_release(struct fg_tree *t)
+{
+        for (size_t i = 0; i < t->nrows; i++)
+                if (t->rows[i].owned)
+                        free((char *) t->rows[i].key);
+        free(t->rows);
+        free(t->nodes);
+        memset(t, 0, sizeof(*t));
+}
+
+static int fg_node_new(struct fg_tree *t, uint32_t parent, const char *name, size_t len,
+                       uint32_t *out)
+{
+        if (t->n >= FG_NONE - 1 || len > UINT32_MAX)
+                return pg_error_set(PG_EINPUT, "profile has too many distinct frames to draw");
+        if (t->n == t->cap) {
+                t->cap = t->cap ? 2 * t->cap : 1024;
+                t->nodes = pg_xreallocarray(t->nodes, t->cap, sizeof(*t->nodes));
+        }
+        uint32_t id = (uint32_t) t->n++;
+        struct fg_node *n = &t->nodes[id];
+        memset(n, 0, sizeof(*n));
+        n->name = name;
+        n->len = (uint32_t) len;
+        n->parent = parent;
+        n->child = n->last = n->next = FG_NONE;
+        if (parent != FG_NONE) {
+                struct fg_node *p = &t->nodes[parent];
+                n->depth = p->depth + 1;
+                if (p->last == FG_NONE)
+                        p->child = id;
+                else
+                        t->nodes[p->last].next = id;
+                p->last = id;
+        }
+        *out = id;
+        return 0;
+}
+
+/*
+ * Collect rows from both inputs (set @which to 0 for head, 1 for base),
+ * reversing keys when asked; empty keys carry no frame and are skipped.
+ */
+static void fg_rows_add(struct fg_tree *t, const struct pg_stack *s, size_t n, int which,
+                        bool reverse)
+{
+        t->rows = pg_xreallocarray(t->rows, t->nrows + n + 1, sizeof(*t->rows));
+        for (size_t i = 0; i < n; i++) {
+                size_t len = strlen(s[i].frames);
+                if (s[i].count == 0 || len == 0)
+                        continue;
+                struct fg_row *r = &t->rows[t->nrows++];
+                r->key = reverse ? fg_reverse_key(s[i].frames, len) : s[i].frames;
+                r->owned = reverse;
+                r->len = len;
+                r->c[0] = r->c[1] = 0;
+                r->c[which] = s[i].count;
+        }
+}
+
+static int fg_add_checked(uint64_t *a, uint64_t b)
+{
+        if (*a > UINT64_MAX - b)
+                return pg_error_set(PG_EINPUT, "sample counts add up to more than 2^64");
+        *a += b;
+        return 0;
+}
+
+/*
+ * Stacks from pg_folded_parse() already come in this order, and a diff
+ * appends two such runs: detect up to two sorted runs and merge them in
+ * linear time; anything else is sorted with qsort.
+ */
+static void fg_rows_sort(struct fg_row *rows, size_t n)
+{
+        size_t split = 0;
+        for (size_t i = 1; i < n; i++) {
+                if (fg_row_cmp(&rows[i - 1], &rows[i]) <= 0)
+                        continue;
+                if (split) {
+                        qsort(rows, n, sizeof(*rows), fg_row_cmp);
+                        return;
+                }
+                split = i;
+        }
+        if (!split)
+                return;
+        struct fg_row *tmp = pg_xmalloc(n * sizeof(*tmp));
+        size_t i = 0, j = split, k = 0;
+        while (i < split && j < n)
+                tmp[k++] = fg_row_cmp(&rows[i], &rows[j]) <= 0 ? rows[i++] : rows[j++];
+        while (i < split)
+                tmp[k++] = rows[i++];
+        while (j < n)
+                tmp[k++] = rows[j++];
+        memcpy(rows, tmp, n * sizeof(*tmp));
+        free(tmp);
+}
+
+/* Sort, merge equal keys, and build the prefix tree (root "all" = node 0). */
+static int fg_tree_build(struct fg_tree *t)
+{
+        uint32_t *path = NULL, root;
+        size_t pathcap = 64, m = 0;
+        int error;
+
+        fg_rows_sort(t->rows, t->nrows);
+        for (size_t i = 0; i < t->nrows; i++) {
+                if (m > 0 && t->rows[m - 1].len == t->rows[i].len &&
+                    memcmp(t->rows[m - 1].key, t->rows[i].key, t->rows[i].len) == 0) {
+                        for (int k = 0; k < 2; k++)
+                                if ((error =
+                                         fg_add_checked(&t->rows[m - 1].c[k], t->rows[i].c[k])) < 0)
+                                        return error;
+                        if (t->rows[i].owned)
+                                free((char *) t->rows[i].key);
+                        t->rows[i].key = NULL;
+                        t->rows[i].owned = false;
+                } else {
+                        struct fg_row r = t->rows[i];
+                        t->rows[i].key = NULL;
+                        t->rows[i].owned = false;
+                        t->rows[m++] = r;
+                }
+        }
+        t->nrows = m;
+
+        if ((error = fg_node_new(t, FG_NONE, "all", 3, &root)) < 0)
+                return error;
+        path = pg_xmalloc(pathcap * sizeof(*path));
+        path[0] = root;
+        size_t open = 1; /* path[0..open) is the previous row's chain */
+        for (size_t i = 0; i < t->nrows; i++) {
+                const struct fg_row *r = &t->rows[i];
+                size_t depth = 0, pos = 0;
+                bool same = true;
+                while (pos <= r->len) {
+                        const char *f = r->key + pos;
+                        const char *semi = memchr(f, ';', r->len - pos);
+                        size_t flen = semi ? (size_t) (semi - f) : r->len - pos;
+                        depth++;
+                        if (depth >= pathcap) {
+                                pathcap *= 2;
+                                path = pg_xreallocarray(path, pathcap, sizeof(*path));
+                        }
+                        if (same && depth < open) {
+                                const struct fg_node *n = &t->nodes[path[depth]];
+                                if (n->len != flen || memcmp(n->name, f, flen) != 0)
+                                        same = false;
+                        } else {
+                                same = false;
+                        }
+                        if (!same) {
+                                uint32_t id = 0;
+                                if ((error = fg_node_new(t, path[depth - 1], f, flen, &id)) < 0)
+                                        goto done;
+                                path[depth] = id;
+                        }
+                        pos += flen + 1;
+                }
+                open = depth + 1;
+                for (int k = 0; k < 2; k++) {
+                        if (r->c[k] == 0)
+                                continue;
+                        t->nodes[path[depth]].s[k] += r->c[k];
+                        for (size_t d = 0; d <= depth; d++)
+                                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], r->c[k])) < 0)
+                                        goto done;
+                }
+        }
+        error = 0;
+done:
+        free(path);
+        return error;
+}
+
+/* ---- names --------------------------------------------------------------- */
+
+enum fg_kind { FG_KIND_PLAIN, FG_KIND_KERNEL, FG_KIND_JIT, FG_KIND_INLINE };
+
+/* Length of the name without its stackcollapse annotation, and its kind. */
+static size_t fg_strip(const char *s, size_t len, enum fg_kind *kind)
+{
+        *kind = FG_KIND_PLAIN;
+        if (len >= 4 && s[len - 4] == '_' && s[len - 3] == '[' && s[len - 1] == ']') {
+                switch (s[len - 2]) {
+                case 'k':
+                        *kind = FG_KIND_KERNEL;
+                        return len - 4;
+                case 'j':
+                        *kind = FG_KIND_JIT;
+                        return len - 4;
+                case 'i':
+                        *kind = FG_KIND_INLINE;
+                        return len - 4;
+                default:
+                        break;
+                }
+        }
+        return len;
+}
+
+/*
+ * The one rule for text XML 1.0 cannot carry: every byte that does not start
+ * well-formed UTF-8, every C0 control other than TAB/LF/CR, and U+FFFE/U+FFFF
+ * become U+FFFD. Appends the cleaned text to @out.
+ */
+static void fg_xml_clean(struct pg_buf *out, const char *s, size_t len)
+{
+        const unsigned char *p = (const unsigned char *) s;
+        size_t i = 0;
+        while (i < len) {
+                size_t n = pg_utf8_seqlen(p + i, len - i);
+                bool bad =
+                    n == 0 ||
+                    (n == 1 && p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r') ||
+                    (n == 3 && p[i] == 0xef && p[i + 1] == 0xbf &&
+                     (p[i + 2] == 0xbe || p[i + 2] == 0xbf));
+                if (bad) {
+                        pg_buf_add(out, "\xef\xbf\xbd", 3);
+                        i += n ? n : 1;
+                } else {
+                        pg_buf_add(out, s + i, n);
+                        i += n;
+                }
+        }
+}
+
+/* Escape clean UTF-8 for text nodes and attribute values alike. */
+static void fg_xml_escape(struct pg_buf *out, const char *s, size_t len)
+{
+        size_t start = 0;
+        for (size_t i = 0; i < len; i++) {
+                const char *rep;
+                switch (s[i]) {
+                case '&':
+                        rep = "&amp;";
+                        break;
+                case '<':
+                        rep = "&lt;";
+                        break;
+                case '>':
+                        rep = "&gt;";
+                        break;
+                case '"':
+                        rep = "&quot;";
+                        break;
+                case '\'':
+                        rep = "&#39;";
+                        break;
+                case '\t':
+                        rep = "&#9;";
+                        break;
+                case '\n':
+                        rep = "&#10;";
+                        break;
+                case '\r':
+                        rep = "&#13;";
+                        break;
+                default:
+                        continue;
+                }
+                pg_buf_add(out, s + start, i - start);
+                pg_buf_puts(out, rep);
+                start = i + 1;
+        }
+        pg_buf_add(out, s + start, len - start);
+}
+
+static void fg_put_text(struct pg_buf *out, const char *s)
+{
+        struct pg_buf c = PG_BUF_INIT;
+        fg_xml_clean(&c, s, strlen(s));
+        fg_xml_escape(out, c.ptr, c.len);
+        pg_buf_release(&c);
+}
+
+/* Byte length of the first @chars code points of clean UTF-8 @s. */
+static size_t fg_cp_prefix(const char *s, size_t len, size_t chars, size_t *ncp)
+{
+        size_t i = 0, n = 0;
+        while (i < len && n < chars) {
+                size_t l = pg_utf8_seqlen((const unsigned char *) s + i, len - i);
+                i += l ? l : 1;
+                n++;
+        }
+        *ncp = n;
+        return i;
+}
+
+static size_t fg_cp_count(const char *s, size_t len)
+{
+        size_t n;
+        fg_cp_prefix(s, len, SIZE_MAX, &n);
+        return n;
+}
+
+static void fg_put_count(struct pg_buf *out, uint64_t v)
+{
+        char d[32];
+        int n = snprintf(d, sizeof(d), "%llu", (unsigned long long) v);
+        for (int i = 0; i < n; i++) {
+                if (i > 0 && (n - i) % 3 == 0)
+                        pg_buf_putc(out, ',');
+                pg_buf_putc(out, d[i]);
+        }
+}
+
+/* ---- colours -------------------------------------------------------------- */
+
+static const char *const fg_palettes[] = { "hot",  "mem",    "io",     "red",    "green", "blue",
+                                           "aqua", "yellow", "purple", "orange", NULL };
+enum { FG_HOT, FG_MEM, FG_IO, FG_RED, FG_GREEN, FG_BLUE, FG_AQUA, FG_YELLOW, FG_PURPLE, FG_ORANGE };
+
+/*
+ * FNV-1a over the name, then the splitmix64 finaliser so that nearby names
+ * spread over the palette. The colour depends on the name only, so a
+ * function has the same colour in every graph.
+ */
+static uint64_t fg_hash(const char *s, size_t len)
+{
+        uint64_t h = 1469598103934665603ULL;
+        for (size_t i = 0; i < len; i++) {
+                h ^= (unsigned char) s[i];
+                h *= 1099511628211ULL;
+        }
+        h ^= h >> 30;
+        h *= 0xbf58476d1ce4e5b9ULL;
+        h ^= h >> 27;
+        h *= 0x94d049bb133111ebULL;
+        h ^= h >> 31;
+        return h;
+}
+
+static void fg_palette_rgb(int pal, uint64_t h, int rgb[3])
+{
+        double v1 = (double) (h & 0xffff) / 65536.0;
+        double v2 = (double) ((h >> 16) & 0xffff) / 65536.0;
+        double v3 = (double) ((h >> 32) & 0xffff) / 65536.0;
+        int r, g, b;
+        switch (pal) {
+        case FG_MEM:
+                r = 0, g = 190 + (int) (50 * v2), b = (int) (210 * v1);
+                break;
+        case FG_IO:
+                r = 80 + (int) (60 * v1), g = r, b = 190 + (int) (55 * v2);
+                break;
+        case FG_RED:
+                r = 200 + (int) (55 * v1), g = b = 50 + (int) (80 * v1);
+                break;
+        case FG_GREEN:
+                g = 200 + (int) (55 * v1), r = b = 50 + (int) (60 * v1);
+                break;
+        case FG_BLUE:
+                b = 205 + (int) (50 * v1), r = g = 80 + (int) (60 * v1);
+                break;
+        case FG_AQUA:
+                r = 50 + (int) (60 * v1), g = b = 165 + (int) (55 * v1);
+                break;
+        case FG_YELLOW:
+                r = g = 175 + (int) (55 * v1), b = 50 + (int) (20 * v1);
+                break;
+        case FG_PURPLE:
+                r = b = 190 + (int) (65 * v1), g = 80 + (int) (60 * v1);
+                break;
+        case FG_ORANGE:
+                r = 190 + (int) (65 * v1), g = 90 + (int) (65 * v1), b = 0;
+                break;
+        default: /* hot */
+                r = 205 + (int) (50 * v3), g = (int) (230 * v1), b = (int) (55 * v2);
+                break;
+        }
+        rgb[0] = r, rgb[1] = g, rgb[2] = b;
+}
+
+/* Kind palettes win over --colors: kernel orange, JIT green, inlined aqua. */
+static void fg_name_rgb(const struct fg_ctx *c, const char *clean, size_t len, enum fg_kind kind,
+                        int rgb[3])
+{
+        if ((len == 1 && clean[0] == '-') || (len == 2 && clean[0] == '-' && clean[1] == '-')) {
+                rgb[0] = rgb[1] = rgb[2] = 160;
+                return;
+        }
+        int pal = kind == FG_KIND_KERNEL   ? FG_ORANGE
+                  : kind == FG_KIND_JIT    ? FG_GREEN
+                  : kind == FG_KIND_INLINE ? FG_AQUA
+                                           : c->palette;
+        fg_palette_rgb(pal, fg_hash(clean, len), rgb);
+}
+
+/*
+ * Delta of a node in percentage points of the drawn profile's total.
+ * Share mode: 100 * (h/T_H - b/T_B), computed as one exact fraction so that
+ * "unchanged" is exactly 0 and its sign is exact. Raw mode (two-column input,
+ * flamegraph.pl): 100 * (h - b) / T_drawn. Returns the sign.
+ */
+static int fg_delta(const struct fg_ctx *c, uint64_t h, uint64_t b, double *pct)
+{
+        pg_i128 num;
+        pg_u128 den;
+        if (c->o->raw_delta) {
+                num = (pg_i128) h - (pg_i128) b;
+                den = c->total[c->k];
+        } else {
+                num = (pg_i128) ((pg_u128) h * c->total[1]) - (pg_i128) ((pg_u128) b * c->total[0]);
+                den = (pg_u128) c->total[0] * c->total[1];
+        }
+        *pct = 100.0 * (double) num / (double) den;
+        return (num > 0) - (num < 0);
+}
+
+/* ---- SVG ------------------------------------------------------------------- */
+
+static const char pg_flame_css[] =
+    "text{font-family:Verdana,sans-serif;font-size:12px;fill:rgb(0,0,0)}"
+    "#title{text-anchor:middle;font-size:17px}"
+    ".sub{text-anchor:middle;fill:rgb(80,80,80)}"
+    "#search,#ignorecase,#unzoom{cursor:pointer;opacity:0.4}"
+    "#search:hover,#ignorecase:hover,#unzoom:hover,#ignorecase.on{opacity:1}"
+    "#search{text-anchor:end}"
+    "#matched{text-anchor:end}"
+    "#frames>g{cursor:pointer}"
+    "#frames>g:hover>rect{stroke:rgb(0,0,0);stroke-width:0.5}"
+    "#frames text{pointer-events:none}"
+    ".new>rect,.gone>rect{stroke:rgb(0,0,0);stroke-width:1;stroke-dasharray:3,2}"
+    ".more>rect{stroke:rgb(120,120,120);stroke-dasharray:1,2}"
+    ".dk{fill:rgb(255,255,255)}"
+    ".parent{opacity:0.5}"
+    ".hide{display:none}";
+
+/* clang-format off */
+static const char pg_flame_js[] =
+/* @@JS-BEGIN@@ */
+"(function () {\n"
+"\"use strict\";\n"
+"var NS = \"http://www.w3.org/2000/svg\";\n"
+"var svg = document.documentElement;\n"
+"function num(n) { return +svg.getAttribute(\"data-\" + n); }\n"
+"function byId(id) { return document.getElementById(id); }\n"
+"var W = num(\"width\"), total = num(\"total\"), xpad = num(\"xpad\"), fh = num(\"fh\");\n"
+"var y0 = num(\"y0\"), inv = num(\"inv\") === 1, cw = num(\"charw\"), ty = num(\"ty\");\n"
+"var plot = W - 2 * xpad;\n"
+"var details = byId(\"details\"), unzoomBtn = byId(\"unzoom\"), searchBtn = byId(\"search\");\n"
+"var icBtn = byId(\"ignorecase\"), matched = byId(\"matched\"), box = byId(\"frames\");\n"
+"var frames = [], zoomed = null, term = null, ic = false;\n"
+"var gs = box.getElementsByTagName(\"g\");\n"
+"for (var i = 0; i < gs.length; i++) {\n"
+"  var g = gs[i], rect = g.getElementsByTagName(\"rect\")[0];\n"
+"  var y = parseFloat(rect.getAttribute(\"y\"));\n"
+"  var f = { g: g, rect: rect, text: g.getElementsByTagName(\"text\")[0] || null,\n"
+"            name: g.getAttribute(\"data-n\"), more: g.getAttribute(\"class\") === \"more\",\n"
+"            x: +g.getAttribute(\"data-x\"), w: +g.getAttribute(\"data-w\"),\n"
+"            d: Math.round(inv ? (y - y0) / fh : (y0 - y) / fh),\n"
+"            fill: rect.getAttribute(\"fill\"), y: y };\n"
+"  g.pgFrame = f;\n"
+"  frames.push(f);\n"
+"}\n"
+"function show(el, on) {\n"
+"  if (on) el.removeAttribute(\"class\"); else el.setAttribute(\"class\", \"hide\");\n"
+"}\n"
+"show(searchBtn, true);\n"
+"show(icBtn, true);\n"
+"function label(f, px, pw) {\n"
+"  var chars = Math.floor(pw / cw), s = \"\";\n"
+"  if (chars >= 3 && f.name !== null) {\n"
+"    var cps = Array.from(f.name);\n"
+"    s = cps.length <= chars ? f.name : cps.slice(0, chars - 2).join(\"\") + \"..\";\n"
+"  }\n"
+"  if (!f.text) {\n"
+"    if (s === \"\") return;\n"
+"    f.text = document.createElementNS(NS, \"text\");\n"
+"    var m = /(\\d+),(\\d+),(\\d+)/.exec(f.fill || \"\");\n"
+"    if (m && 0.299 * m[1] + 0.587 * m[2] + 0.114 * m[3] < 110) f.text.setAttribute(\"class\", \"dk\");\n"
+"    f.text.setAttribute(\"y\", (f.y + ty).toFixed(1));\n"
+"    f.g.appendChild(f.text);\n"
+"  }\n"
+"  f.text.setAttribute(\"x\", (px + 3).toFixed(1));\n"
+"  f.text.textContent = s;\n"
+"}\n"
+"function place(f, px, pw) {\n"
+"  f.rect.setAttribute(\"x\", px.toFixed(1));\n"
+"  f.rect.setAttribute(\"width\", pw.toFixed(1));\n"
+"  label(f, px, pw);\n"
+"}\n"
+"function setClass(f, c) {\n"
+"  var base = f.g.getAttribute(\"data-c\") || \"\";\n"
+"  var v = (base + \" \" + c).trim();\n"
+"  if (v) f.g.setAttribute(\"class\", v); else f.g.removeAttribute(\"class\");\n"
+"}\n"
+"for (i = 0; i < frames.length; i++)\n"
+"  frames[i].g.setAttribute(\"data-c\", frames[i].g.getAttribute(\"class\") || \"\");\n"
+"function url() {\n"
+"  try {\n"
+"    var p = new URLSearchParams(location.search);\n"
+"    if (zoomed) { p.set(\"x\", zoomed.x); p.set(\"y\", zoomed.d); }\n"
+"    else { p.delete(\"x\"); p.delete(\"y\"); }\n"
+"    if (term !== null) p.set(\"s\", term); else p.delete(\"s\");\n"
+"    var q = p.toString();\n"
+"    history.replaceState(null, \"\", location.pathname + (q ? \"?\" + q : \"\") + location.hash);\n"
+"  } catch (e) { /* file: URLs or sandboxed documents: no shareable state */ }\n"
+"}\n"
+"function unzoom() {\n"
+"  zoomed = null;\n"
+"  for (var i = 0; i < frames.length; i++) {\n"
+"    var f = frames[i];\n"
+"    setClass(f, \"\");\n"
+"    place(f, xpad + f.x * plot / total, f.w * plot / total);\n"
+"  }\n"
+"  show(unzoomBtn, false);\n"
+"  url();\n"
+"}\n"
+"function zoom(z) {\n"
+"  if (z.d === 0) { unzoom(); return; }\n"
+"  zoomed = z;\n"
+"  var k = plot / z.w;\n"
+"  for (var i = 0; i < frames.length; i++) {\n"
+"    var f = frames[i];\n"
+"    if (f.d < z.d && f.x <= z.x && f.x + f.w >= z.x + z.w) {\n"
+"      setClass(f, \"parent\");\n"
+"      place(f, xpad, plot);\n"
+"    } else if (f.d >= z.d && f.x >= z.x && f.x + f.w <= z.x + z.w) {\n"
+"      setClass(f, \"\");\n"
+"      place(f, xpad + (f.x - z.x) * k, f.w * k);\n"
+"    } else {\n"
+"      setClass(f, \"hide\");\n"
+"    }\n"
+"  }\n"
+"  show(unzoomBtn, true);\n"
+"  url();\n"
+"}\n"
+"function resetSearch() {\n"
+"  term = null;\n"
+"  for (var i = 0; i < frames.length; i++) frames[i].rect.setAttribute(\"fill\", frames[i].fill);\n"
+"  matched.textContent = \" \";\n"
+"  matched.removeAttribute(\"data-samples\");\n"
+"  searchBtn.textContent = \"Search\";\n"
+"  url();\n"
+"}\n"
+"function search(t) {\n"
+"  var re;\n"
+"  try { re = new RegExp(t, ic ? \"i\" : \"\"); }\n"
+"  catch (e) { matched.textContent = \"Bad regexp: \" + e.message; return; }\n"
+"  term = t;\n"
+"  var hits = [];\n"
+"  for (var i = 0; i < frames.length; i++) {\n"
+"    var f = frames[i];\n"
+"    if (f.name !== null && !f.more && re.test(f.name)) {\n"
+"      f.rect.setAttribute(\"fill\", \"rgb(230,0,230)\");\n"
+"      hits.push(f);\n"
+"    } else {\n"
+"      f.rect.setAttribute(\"fill\", f.fill);\n"
+"    }\n"
+"  }\n"
+"  /* Nested matches lie inside their matching ancestor's interval: merge. */\n"
+"  hits.sort(function (a, b) { return a.x - b.x || b.w - a.w; });\n"
+"  var sum = 0, end = -1;\n"
+"  for (i = 0; i < hits.length; i++) {\n"
+"    var h = hits[i];\n"
+"    if (h.x >= end) { sum += h.w; end = h.x + h.w; }\n"
+"    else if (h.x + h.w > end) { sum += h.x + h.w - end; end = h.x + h.w; }\n"
+"  }\n"
+"  matched.textContent = \"Matched: \" + (100 * sum / total).toFixed(2) + \"%\";\n"
+"  matched.setAttribute(\"data-samples\", String(sum));\n"
+"  searchBtn.textContent = \"Reset Search\";\n"
+"  url();\n"
+"}\n"
+"function promptSearch() {\n"
+"  var t = window.prompt(\"Enter a search term (regexp allowed, eg: ^ext4_)\" +\n"
+"                        (ic ? \", ignoring case\" : \"\") +\n"
+"                        \"\\nPress Ctrl-i to toggle case sensitivity\", \"\");\n"
+"  if (t !== null && t !== \"\") search(t);\n"
+"}\n"
+"function toggleIc() {\n"
+"  ic = !ic;\n"
+"  icBtn.setAttribute(\"class\", ic ? \"on\" : \"\");\n"
+"  if (term !== null) search(term);\n"
+"}\n"
+"box.addEventListener(\"click\", function (e) {\n"
+"  var g = e.target.closest(\"g\");\n"
+"  if (g && g.pgFrame) zoom(g.pgFrame);\n"
+"});\n"
+"box.addEventListener(\"mouseover\", function (e) {\n"
+"  var g = e.target.closest(\"g\");\n"
+"  if (g && g.pgFrame) {\n"
+"    var t = g.getElementsByTagName(\"title\")[0];\n"
+"    details.textContent = (t ? t.textContent : \"\");\n"
+"  }\n"
+"});\n"
+"box.addEventListener(\"mouseout\", function () { details.textContent = \" \"; });\n"
+"unzoomBtn.addEventListener(\"click\", unzoom);\n"
+"searchBtn.addEventListener(\"click\", function () {\n"
+"  if (term === null) promptSearch(); else resetSearch();\n"
+"});\n"
+"icBtn.addEventListener(\"click\", toggleIc);\n"
+"window.addEventListener(\"keydown\", function (e) {\n"
+"  if (e.keyCode === 114 || ((e.ctrlKey || e.metaKey) && e.keyCode === 70)) {\n"
+"    e.preventDefault();\n"
+"    promptSearch();\n"
+"  } else if ((e.ctrlKey || e.metaKey) && e.keyCode === 73) {\n"
+"    e.preventDefault();\n"
+"    toggleIc();\n"
+"  } else if (e.keyCode === 27 && term !== null) {\n"
+"    resetSearch();\n"
+"  }\n"
+"});\n"
+"var params;\n"
+"try { params = new URLSearchParams(location.search); } catch (e) { params = null; }\n"
+"if (params) {\n"
+"  if (params.has(\"s\") && params.get(\"s\") !== \"\") search(params.get(\"s\"));\n"
+"  if (params.has(\"x\") && params.has(\"y\")) {\n"
+"    var px = +params.get(\"x\"), py = +params.get(\"y\");\n"
+"    for (i = 0; i < frames.length; i++)\n"
+"      if (frames[i].x === px && frames[i].d === py && !frames[i].more) { zoom(frames[i]); break; }\n"
+"  }\n"
+"}\n"
+"svg.setAttribute(\"data-ready\", \"1\");\n"
+"})();\n"
+/* @@JS-END@@ */
+;
+/* clang-format on */
+
+static bool fg_drawn(const struct fg_ctx *c, const struct fg_node *n)
+{
+        return n->w[c->k] > 0 && (double) n->w[c->k] >= c->min_w;
+}
+
+static double fg_x_px(const struct fg_ctx *c, uint64_t x)
+{
+        return FG_XPAD + (double) x * c->plot / (double) c->total[c->k];
+}
+
+static double fg_y_px(const struct fg_ctx *c, size_t depth)
+{
+        return c->o->inverted ? c->y0 + (double) depth * c->fh : c->y0 - (double) depth * c->fh;
+}
+
+/* Largest depth below @id among drawn nodes, relative to @id. */
+static size_t fg_subtree_depth(const struct fg_ctx *c, uint32_t id)
+{
+        const struct fg_node *nodes = c->t->nodes;
+        size_t best = 0, base = nodes[id].depth;
+        uint32_t n = nodes[id].child;
+        while (n != FG_NONE) {
+                if (fg_drawn(c, &nodes[n])) {
+                        if (nodes[n].depth - base > best)
+                                best = nodes[n].depth - base;
+                        if (nodes[n].child != FG_NONE) {
+                                n = nodes[n].child;
+                                continue;
+                        }
+                }
+                while (n != FG_NONE && nodes[n].next == FG_NONE) {
+                        n = nodes[n].parent;
+                        if (n == id)
+                                n = FG_NONE;
+                }
+                if (n != FG_NONE)
+                        n = nodes[n].next;
+        }
+        return best;
+}
+
+static bool fg_has_drawn_child(const struct fg_ctx *c, uint32_t id)
+{
+        for (uint32_t n = c->t->nodes[id].child; n != FG_NONE; n = c->t->nodes[n].next)
+                if (fg_drawn(c, &c->t->nodes[n]))
+                        return true;
+        return false;
+}
+
+static void fg_rect(struct fg_ctx *c, struct pg_buf *out, double x, double y, double w,
+                    const int rgb[3])
+{
+        pg_buf_printf(
+            out,
+            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"rgb(%d,%d,%d)\"/>",
+            x, y, w, c->fh - 1.0, rgb[0], rgb[1], rgb[2]);
+}
+
+/* Static label: whole name if it fits, else cut with "..", none under 3 chars. */
+static void fg_label(struct fg_ctx *c, struct pg_buf *out, const char *clean, size_t len, double x,
+                     double y, double w, const int rgb[3])
+{
+        double fit = floor(w / c->charw);
+        if (fit < 3)
+                return;
+        size_t chars = fit > 1e6 ? 1000000 : (size_t) fit, ncp;
+        size_t total_cp = fg_cp_count(clean, len);
+        /* white text on dark fills (Rec. 601 luma), black elsewhere */
+        bool dark = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] < 110;
+        pg_buf_printf(out, "<text%s x=\"%.1f\" y=\"%.1f\">", dark ? " class=\"dk\"" : "", x + 3.0,
+                      y + c->ty);
+        if (total_cp <= chars) {
+                fg_xml_escape(out, clean, len);
+        } else {
+                size_t bytes = fg_cp_prefix(clean, len, chars - 2, &ncp);
+                fg_xml_escape(out, clean, bytes);
+                pg_buf_puts(out, "..");
+        }
+        pg_buf_puts(out, "</text>");
+}
+
+static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t x)
+{
+        const struct fg_node *n = &c->t->nodes[id];
+        int k = c->k, o = 1 - k, rgb[3];
+        enum fg_kind kind;
+        size_t slen = fg_strip(n->name, n->len, &kind);
+        double xp = fg_x_px(c, x), wp = (double) n->w[k] * c->plot / (double) c->total[k];
+        double yp = fg_y_px(c, n->depth), pct = 0;
+        int sign = 0;
+        bool marked = c->diff && n->depth > 0 && n->w[o] == 0;
+
+        pg_buf_reset(&c->tmp);
+        fg_xml_clean(&c->tmp, n->name, slen);
+        pg_buf_puts(out, "<g");
+        if (marked)
+                pg_buf_puts(out, k == 0 ? " class=\"new\"" : " class=\"gone\"");
+        pg_buf_puts(out, " data-n=\"");
+        fg_xml_escape(out, c->tmp.ptr, c->tmp.len);
+        pg_buf_printf(out, "\" data-x=\"%llu\" data-w=\"%llu\"", (unsigned long long) x,
+                      (unsigned long long) n->w[k]);
+        if (c->diff) {
+                double di;
+                fg_delta(c, n->w[0], n->w[1], &di);
+                pg_buf_printf(out, " data-%c=\"%llu\" data-di=\"%.4f\"", k == 0 ? 'b' : 'h',
+                              (unsigned long long) n->w[o], di == 0 ? 0.0 : di);
+                sign = fg_delta(c, n->s[0], n->s[1], &pct);
+        }
+        pg_buf_puts(out, "><title>");
+        fg_xml_escape(out, c->tmp.ptr, c->tmp.len);
+        pg_buf_puts(out, " (");
+        fg_put_count(out, n->w[k]);
+        pg_buf_putc(out, ' ');
+        fg_put_text(out, c->o->countname ? c->o->countname : "samples");
+        if (n->depth == 0) {
+                pg_buf_puts(out, ", 100%)");
+        } else {
+                pg_buf_printf(out, ", %.2f%%", 100.0 * (double) n->w[k] / (double) c->total[k]);
+                if (c->diff)
+                        pg_buf_printf(out, "; %s%.2f%%", sign > 0 ? "+" : "", pct);
+                pg_buf_putc(out, ')');
+        }
+        pg_buf_puts(out, "</title>");
+        if (c->diff) {
+                double t = c->maxabs_pct > 0 ? fabs(pct) / c->maxabs_pct : 0;
+                int v = (int) floor(210.0 * (1.0 - (t > 1 ? 1 : t)));
+                if (sign == 0 || fabs(pct) < c->o->noise_floor * 100.0)
+                        rgb[0] = rgb[1] = rgb[2] = 255;
+                else if (sign > 0)
+                        rgb[0] = 255, rgb[1] = rgb[2] = v;
+                else
+                        rgb[0] = rgb[1] = v, rgb[2] = 255;
+        } else {
+                fg_name_rgb(c, c->tmp.ptr, c->tmp.len, kind, rgb);
+        }
+        fg_rect(c, out, xp, yp, wp, rgb);
+        fg_label(c, out, c->tmp.ptr, c->tmp.len, xp, yp, wp, rgb);
+        pg_buf_puts(out, "</g>\n");
+}
+
+/* "[N more frames]" on top of a node at the depth cap whose children are cut. */
+static void fg_more(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t x)
+{
+        const struct fg_node *n = &c->t->nodes[id];
+        uint64_t w = n->w[c->k] - n->s[c->k];
+        size_t more = fg_subtree_depth(c, id);
+        double xp = fg_x_px(c, x), wp = (double) w * c->plot / (double) c->total[c->k];
+        double yp = fg_y_px(c, n->depth + 1);
+        static const int grey[3] = { 200, 200, 200 };
+        char name[64];
+
+        snprintf(name, sizeof(name), "[%zu more frame%s]", more, more == 1 ? "" : "s");
+        pg_buf_printf(out,
+                      "<g class=\"more\" data-n=\"%s\" data-more=\"%zu\" data-x=\"%llu\" "
+                      "data-w=\"%llu\"><title>%s (",
+                      name, more, (unsigned long long) x, (unsigned long long) w, name);
+        fg_put_count(out, w);
+        pg_buf_putc(out, ' ');
+        fg_put_text(out, c->o->countname ? c->o->countname : "samples");
+        pg_buf_printf(out, ", %.2f%%)</title>", 100.0 * (double) w / (double) c->total[c->k]);
+        fg_rect(c, out, xp, yp, wp, grey);
+        fg_label(c, out, name, strlen(name), xp, yp, wp, grey);
+        pg_buf_puts(out, "</g>\n");
+}
+
+/*
+ * Pre-order walk over drawn nodes up to the depth cap, tracking each node's
+ * exact sample offset (xs[d] is the offset of the current node at depth d).
+ * With @out NULL it measures (depth, largest |delta|, marked frames);
+ * otherwise it writes the frames.
+ */
+static void fg_walk(struct fg_ctx *c, struct pg_buf *out)
+{
+        const struct fg_node *nodes = c->t->nodes;
+        uint64_t *xs = pg_xcalloc(c->cap + 2, sizeof(*xs));
+        uint32_t id = 0;
+
+        while (id != FG_NONE) {
+                const struct fg_node *n = &nodes[id];
+                uint64_t x = xs[n->depth];
+                bool descend = false;
+                if (fg_drawn(c, n)) {
+                        if (out) {
+                                fg_frame(c, out, id, x);
+                        } else {
+                                if (n->depth > c->maxdepth)
+                                        c->maxdepth = n->depth;
+                                if (c->diff) {
+                                        double pct;
+                                        if (fg_delta(c, n->s[0], n->s[1], &pct) != 0 &&
+                                            fabs(pct) > c->maxabs_pct)
+                                                c->maxabs_pct = fabs(pct);
+                                        if (n->depth > 0 && n->w[1 - c->k] == 0)
+                                                c->nmarked++;
+                                }
+                        }
+                        if (n->depth < c->cap) {
+                                descend = n->child != FG_NONE;
+                        } else if (fg_has_drawn_child(c, id)) {
+                                if (out)
+                                        fg_more(c, out, id, x);
+                                else if (n->depth + 1 > c->maxdepth)
+                                        c->maxdepth = n->depth + 1;
+                        }
+                }
+                if (descend) {
+                        xs[n->depth + 1] = x; /* the first child starts where its parent does */
+                        id = n->child;
+                        continue;
+                }
+                while (id != FG_NONE && nodes[id].next == FG_NONE)
+                        id = nodes[id].parent;
+                if (id == FG_NONE)
+                        break;
+                xs[nodes[id].depth] += nodes[id].w[c->k];
+                id = nodes[id].next;
+        }
+        free(xs);
+}
+
+/* ---- options, geometry, document ------------------------------------------ */
 
 void pg_flame_opts_init(struct pg_flame_opts *o)
 {
@@ -13,24 +962,318 @@ void pg_flame_opts_init(struct pg_flame_opts *o)
         o->minwidth_px = -1;
 }
 
+static int fg_number(const char *name, const char *value, double *out)
+{
+        char *end;
+        errno = 0;
+        double v = strtod(value, &end);
+        if (end == value || *end || errno || !isfinite(v) || v < 0)
+                return pg_error_set(PG_EINPUT, "invalid --%s '%s'; expected a number >= 0", name,
+                                    value);
+        *out = v;
+        return 0;
+}
+
+int pg_flame_opts_set(struct pg_flame_opts *o, const char *name, const char *value)
+{
+        double v = 0;
+        int error;
+
+        if (strcmp(name, "title") == 0) {
+                o->title = value;
+        } else if (strcmp(name, "subtitle") == 0) {
+                o->subtitle = value;
+        } else if (strcmp(name, "countname") == 0) {
+                o->countname = value;
+        } else if (strcmp(name, "colors") == 0) {
+                o->colors = value;
+        } else if (strcmp(name, "width") == 0 || strcmp(name, "height") == 0) {
+                if ((error = fg_number(name, value, &v)) < 0)
+                        return error;
+                if (v == 0)
+                        return pg_error_set(PG_EINPUT, "invalid --%s '%s'; expected pixels > 0",
+                                            name, value);
+                *(name[0] == 'w' ? &o->width_px : &o->frame_height_px) = v;
+        } else if (strcmp(name, "minwidth") == 0) {
+                size_t len = strlen(value);
+                if (len > 1 && value[len - 1] == '%') {
+                        char *num = pg_xstrndup(value, len - 1);
+                        error = fg_number(name, num, &v);
+                        free(num);
+                        if (error < 0)
+                                return error;
+                        o->minwidth_pct = v;
+                        o->minwidth_px = 0;
+                } else {
+                        if ((error = fg_number(name, value, &v)) < 0)
+                                return error;
+                        o->minwidth_px = v;
+                        o->minwidth_pct = 0;
+                }
+        } else if (strcmp(name, "max-depth") == 0) {
+                if ((error = fg_number(name, value, &v)) < 0)
+                        return error;
+                if (v < 1 || v != floor(v) || v > 1e6)
+                        return pg_error_set(PG_EINPUT,
+                                            "invalid --max-depth '%s'; expected a whole number of "
+                                            "frames >= 1",
+                                            value);
+                o->max_depth = (size_t) v;
+        } else if (strcmp(name, "noise-floor") == 0) {
+                if ((error = fg_number(name, value, &v)) < 0)
+                        return error;
+                o->noise_floor = v / 100.0;
+        } else {
+                return pg_error_set(PG_EINPUT, "unknown flame graph option '%s'", name);
+        }
+        return 0;
+}
+
+static int fg_setup(struct fg_ctx *c, const struct pg_flame_opts *o)
+{
+        c->o = o;
+        c->width = o->width_px == 0 ? 1200.0 : o->width_px;
+        if (!isfinite(c->width) || c->width < 100 || c->width > 100000)
+                return pg_error_set(PG_EINPUT, "width %g px is out of range; use 100 to 100000",
+                                    c->width);
+        c->fh = o->frame_height_px == 0 ? 16.0 : o->frame_height_px;
+        if (!isfinite(c->fh) || c->fh < 4 || c->fh > 100)
+                return pg_error_set(PG_EINPUT, "frame height %g px is out of range; use 4 to 100",
+                                    c->fh);
+        if (!isfinite(o->minwidth_px) || !isfinite(o->minwidth_pct) || o->minwidth_pct < 0 ||
+            o->minwidth_pct > 100)
+                return pg_error_set(PG_EINPUT, "minimum width is out of range; use pixels >= 0 "
+                                               "or a percentage from 0 to 100");
+        if (!isfinite(o->noise_floor) || o->noise_floor < 0 || o->noise_floor >= 1)
+                return pg_error_set(PG_EINPUT,
+                                    "noise floor %g is out of range; use a fraction from 0 to 1",
+                                    o->noise_floor);
+        c->palette = FG_HOT;
+        if (o->colors) {
+                int i;
+                for (i = 0; fg_palettes[i]; i++)
+                        if (strcmp(fg_palettes[i], o->colors) == 0)
+                                break;
+                if (!fg_palettes[i])
+                        return pg_error_set(PG_EINPUT,
+                                            "unknown palette '%s'; use hot, mem, io, red, green, "
+                                            "blue, aqua, yellow, purple or orange",
+                                            o->colors);
+                c->palette = i;
+        }
+        size_t room = (size_t) ((FG_MAX_HEIGHT_PX - 200.0) / c->fh) - 2;
+        if (o->max_depth == 0) {
+                c->cap = room < FG_DEFAULT_DEPTH ? room : FG_DEFAULT_DEPTH;
+        } else if (o->max_depth > room) {
+                return pg_error_set(PG_EINPUT,
+                                    "max depth %zu at %g px per frame makes the image taller "
+                                    "than %.0f px; use at most %zu",
+                                    o->max_depth, c->fh, FG_MAX_HEIGHT_PX, room);
+        } else {
+                c->cap = o->max_depth;
+        }
+        c->plot = c->width - 2 * FG_XPAD;
+        c->charw = FG_FONT_PX * FG_FONT_WIDTH;
+        c->ty = (c->fh - 1.0) / 2.0 + 3.0;
+        return 0;
+}
+
+/* Top-level subtrees of the other profile missing from the drawn one. */
+static void fg_missing(const struct fg_ctx *c, size_t *paths, uint64_t *weight)
+{
+        const struct fg_node *nodes = c->t->nodes;
+        int k = c->k, o = 1 - k;
+        *paths = 0;
+        *weight = 0;
+        for (size_t i = 1; i < c->t->n; i++)
+                if (nodes[i].w[k] == 0 && nodes[i].w[o] > 0 && nodes[nodes[i].parent].w[k] > 0) {
+                        (*paths)++;
+                        *weight += nodes[i].w[o];
+                }
+}
+
+static void fg_put_subline(struct fg_ctx *c, struct pg_buf *out, int line, const char *text)
+{
+        pg_buf_printf(out, "<text class=\"sub\" x=\"%.1f\" y=\"%.1f\">", c->width / 2,
+                      24.0 + FG_SUBLINE_PX * line);
+        fg_put_text(out, text);
+        pg_buf_puts(out, "</text>\n");
+}
+
+static char *fg_grouped(uint64_t v)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        fg_put_count(&b, v);
+        return pg_buf_detach(&b, NULL);
+}
+
+static void fg_document(struct fg_ctx *c, struct pg_buf *out)
+{
+        const struct pg_flame_opts *o = c->o;
+        const char *count = o->countname ? o->countname : "samples";
+        char *lines[4] = { NULL, NULL, NULL, NULL };
+        int nsub = 0;
+
+        c->maxdepth = 0;
+        c->maxabs_pct = 0;
+        c->nmarked = 0;
+        fg_walk(c, NULL);
+
+        if (o->subtitle && *o->subtitle)
+                lines[nsub++] = pg_xstrdup(o->subtitle);
+        if (c->diff) {
+                const char *bn = o->base_name ? o->base_name : "base";
+                const char *hn = o->head_name ? o->head_name : "head";
+                char *tb = fg_grouped(c->total[1]), *th = fg_grouped(c->total[0]);
+                size_t paths;
+                uint64_t weight;
+                lines[nsub++] =
+                    pg_xasprintf("%s: %s %s -> %s: %s %s%s%s%s", bn, tb, count, hn, th, count,
+                                 o->raw_delta ? " (counts compared as given)" : "",
+                                 "; widths: ", c->k == 1 ? bn : hn);
+                lines[nsub++] = pg_xasprintf(
+                    "red = grew from base to head, blue = shrank (change of each frame's self %s, "
+                    "strongest %.2f pp)%s",
+                    o->raw_delta ? "count over the total" : "share of samples", c->maxabs_pct,
+                    c->nmarked == 0 ? ""
+                    : c->k == 0     ? "; dashed outline = new in head"
+                                    : "; dashed outline = gone in head");
+                fg_missing(c, &paths, &weight);
+                if (paths > 0 && c->k == 0)
+                        lines[nsub++] = pg_xasprintf(
+                            "%zu path%s of base (%.2f%% of its %s) vanished in head; the "
+                            "companion graph (--negate) shows them",
+                            paths, paths == 1 ? "" : "s",
+                            100.0 * (double) weight / (double) c->total[1], count);
+                else if (paths > 0)
+                        lines[nsub++] = pg_xasprintf(
+                            "%zu path%s of head (%.2f%% of its %s) %s new; the main graph shows "
+                            "them",
+                            paths, paths == 1 ? "" : "s",
+                            100.0 * (double) weight / (double) c->total[0], count,
+                            paths == 1 ? "is" : "are");
+                free(tb);
+                free(th);
+        }
+
+        double header = FG_HEADER_PX + FG_SUBLINE_PX * nsub;
+        c->height = header + c->fh * (double) (c->maxdepth + 1) + FG_FOOTER_PX;
+        c->y0 = o->inverted ? header : c->height - FG_FOOTER_PX - c->fh;
+        const char *title = o->title ? o->title
+                            : c->diff
+                                ? (c->k == 1 ? "Differential Flame Graph (companion: base shape)"
+                                             : "Differential Flame Graph")
+                            : o->inverted ? "Icicle Graph"
+                                          : "Flame Graph";
+
+        pg_buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
+        pg_buf_printf(out,
+                      "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.1f\" "
+                      "height=\"%.1f\" viewBox=\"0 0 %.1f %.1f\" data-mode=\"%s\" "
+                      "data-width=\"%.1f\" data-total=\"%llu\"",
+                      c->width, c->height, c->width, c->height,
+                      !c->diff    ? "flame"
+                      : c->k == 1 ? "diff-negate"
+                                  : "diff",
+                      c->width, (unsigned long long) c->total[c->k]);
+        if (c->diff)
+                pg_buf_printf(out, " data-total-base=\"%llu\" data-total-head=\"%llu\"",
+                              (unsigned long long) c->total[1], (unsigned long long) c->total[0]);
+        pg_buf_printf(out,
+                      " data-xpad=\"%.1f\" data-fh=\"%.1f\" data-y0=\"%.1f\" data-ty=\"%.1f\" "
+                      "data-inv=\"%d\" data-charw=\"%.2f\" data-depth-cap=\"%zu\">\n",
+                      FG_XPAD, c->fh, c->y0, c->ty, o->inverted ? 1 : 0, c->charw, c->cap);
+        pg_buf_printf(out,
+                      "<defs><linearGradient id=\"background\" x1=\"0\" y1=\"0\" x2=\"0\" "
+                      "y2=\"1\"><stop stop-color=\"%s\" offset=\"5%%\"/><stop stop-color=\"%s\" "
+                      "offset=\"95%%\"/></linearGradient></defs>\n",
+                      c->diff ? "#f8f8f8" : "#eeeeee", c->diff ? "#e0e0e8" : "#eeeeb0");
+        pg_buf_printf(out, "<style type=\"text/css\">%s</style>\n", pg_flame_css);
+        pg_buf_puts(out, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" "
+                         "fill=\"url(#background)\"/>\n");
+        pg_buf_printf(out, "<text id=\"title\" x=\"%.1f\" y=\"24.0\">", c->width / 2);
+        fg_put_text(out, title);
+        pg_buf_puts(out, "</text>\n");
+        for (int i = 0; i < nsub; i++)
+                fg_put_subline(c, out, i + 1, lines[i]);
+        pg_buf_printf(out, "<text id=\"details\" x=\"%.1f\" y=\"%.1f\"> </text>\n", FG_XPAD,
+                      c->height - 17.0);
+        pg_buf_printf(
+            out, "<text id=\"unzoom\" class=\"hide\" x=\"%.1f\" y=\"24.0\">Reset Zoom</text>\n",
+            FG_XPAD);
+        pg_buf_printf(out,
+                      "<text id=\"search\" class=\"hide\" x=\"%.1f\" y=\"24.0\">Search</text>\n",
+                      c->width - 45.0);
+        pg_buf_printf(out,
+                      "<text id=\"ignorecase\" class=\"hide\" x=\"%.1f\" y=\"24.0\">ic</text>\n",
+                      c->width - 30.0);
+        pg_buf_printf(out, "<text id=\"matched\" x=\"%.1f\" y=\"%.1f\"> </text>\n",
+                      c->width - FG_XPAD, c->height - 17.0);
+        pg_buf_puts(out, "<g id=\"frames\">\n");
+        fg_walk(c, out);
+        pg_buf_puts(out, "</g>\n<script type=\"text/ecmascript\"><![CDATA[");
+        pg_buf_puts(out, pg_flame_js);
+        pg_buf_puts(out, "]]></script>\n</svg>\n");
+        for (int i = 0; i < nsub; i++)
+                free(lines[i]);
+}
+
+static int fg_render(struct pg_buf *out, const struct pg_stack *head, size_t nhead,
+                     const struct pg_stack *base, size_t nbase, bool diff,
+                     const struct pg_flame_opts *opts)
+{
+        struct pg_flame_opts defaults;
+        struct fg_tree t = { 0 };
+        struct fg_ctx c;
+        int error;
+
+        if (!opts) {
+                pg_flame_opts_init(&defaults);
+                opts = &defaults;
+        }
+        memset(&c, 0, sizeof(c));
+        pg_buf_init(&c.tmp);
+        if ((error = fg_setup(&c, opts)) < 0)
+                goto done;
+        c.diff = diff;
+        c.k = diff && opts->negate ? 1 : 0;
+        c.t = &t;
+        fg_rows_add(&t, head, nhead, 0, opts->reverse);
+        if (diff)
+                fg_rows_add(&t, base, nbase, 1, opts->reverse);
+        if ((error = fg_tree_build(&t)) < 0)
+                goto done;
+        c.total[0] = t.nodes[0].w[0];
+        c.total[1] = t.nodes[0].w[1];
+        if (!diff && c.total[0] == 0) {
+                error = pg_error_set(PG_EINPUT, "the profile holds no samples; nothing to draw");
+                goto done;
+        }
+        if (diff && (c.total[c.k] == 0 || (!opts->raw_delta && c.total[1 - c.k] == 0))) {
+                error =
+                    pg_error_set(PG_EINPUT, "the %s profile holds no samples; nothing to compare",
+                                 c.total[1] == 0 ? "base" : "head");
+                goto done;
+        }
+        c.min_w = opts->minwidth_pct > 0 ? (double) c.total[c.k] * opts->minwidth_pct / 100.0
+                                         : (opts->minwidth_px < 0 ? 0.1 : opts->minwidth_px) *
+                                               (double) c.total[c.k] / c.plot;
+        fg_document(&c, out);
+        error = 0;
+done:
+        fg_tree_release(&t);
+        pg_buf_release(&c.tmp);
+        return error;
+}
+
 int pg_flamegraph_svg(struct pg_buf *out, const struct pg_stack *stacks, size_t n,
                       const struct pg_flame_opts *o)
 {
-        (void) out;
-        (void) stacks;
-        (void) n;
-        (void) o;
-        return pg_error_set(PG_ERROR, "flame graphs are not built into this perfgate yet");
+        return fg_render(out, stacks, n, NULL, 0, false, o);
 }
 
 int pg_flamegraph_diff_svg(struct pg_buf *out, const struct pg_stack *base, size_t nbase,
                            const struct pg_stack *head, size_t nhead, const struct pg_flame_opts *o)
 {
-        (void) out;
-        (void) base;
-        (void) nbase;
-        (void) head;
-        (void) nhead;
-        (void) o;
-        return pg_error_set(PG_ERROR, "flame graphs are not built into this perfgate yet");
+        return fg_render(out, head, nhead, base, nbase, true, o);
 }

@@ -2,6 +2,8 @@
  * flamegraph.h - flame graphs and differential flame graphs as standalone
  * SVG 1.1 (DESIGN.md section 7; research/flamegraphs.md sections 5.1-5.2).
  * Input is folded stacks (struct pg_stack, root first, ';'-separated).
+ * The SVG format (data attributes, colours, name rules, URL parameters) is
+ * documented in docs/flamegraph.md and docs/diff.md.
  */
 #ifndef PG_COMPARE_FLAMEGRAPH_H
 #define PG_COMPARE_FLAMEGRAPH_H
@@ -23,15 +25,44 @@ struct pg_flame_opts {
         bool reverse;           /* reverse each stack before merging */
         const char *colors;     /* palette name; NULL: "hot" */
         bool negate;            /* differential: companion graph (baseline shape) */
-        double noise_floor;     /* differential: |delta share| below this is white */
+        double noise_floor;     /* differential: |delta| below this fraction of the total
+                                   (0.001 = 0.1 percentage points) is drawn white */
+        /* Added by the flame graph issue (all zero = default): */
+        double minwidth_pct;   /* > 0: prune frames narrower than this % of the total
+                                (overrides minwidth_px) */
+        size_t max_depth;      /* frames drawn above the root before a "[N more frames]"
+                                marker; 0: 512 (less when the height would pass 30000 px) */
+        bool raw_delta;        /* differential: delta = (self_head - self_base) / total of the
+                                drawn profile, counts taken as given (difffolded.pl two-column
+                                input, as flamegraph.pl does); default: share mode */
+        const char *base_name; /* differential: names BASE in the subtitle; NULL: "base" */
+        const char *head_name; /* differential: names HEAD in the subtitle; NULL: "head" */
 };
 
 /** Fill @o with the defaults above. */
 void pg_flame_opts_init(struct pg_flame_opts *o);
 
 /**
+ * Set the option called @name (as on the command line, without "--") from
+ * the string @value, as `perfgate flamegraph` and `perfgate diff` take it:
+ * "title", "subtitle", "countname", "colors" (borrowed: @value must outlive
+ * @o), "width" and "height" (px), "minwidth" (px, or "N%" of the total),
+ * "max-depth" (frames), "noise-floor" (percentage points, stored as a
+ * fraction). Range checks happen when the graph is drawn.
+ * Errors: PG_EINPUT for a value that is not a number, or an unknown @name.
+ */
+int pg_flame_opts_set(struct pg_flame_opts *o, const char *name, const char *value);
+
+/**
  * Append a flame graph SVG of @n stacks to @out. Deterministic bytes.
- * Errors: PG_EINPUT when the stacks hold no samples.
+ * @stacks: folded keys (root first, ';'-separated, any bytes; duplicates are
+ *          merged) with their counts; not modified, not kept.
+ * @o: options, or NULL for the defaults.
+ * Layout, colour and text rules: research/flamegraphs.md section 1.2 (the
+ * flamegraph.pl reference) with the changes listed in docs/flamegraph.md.
+ * Errors: PG_EINPUT when the stacks hold no samples, the counts add up to more
+ * than 2^64, or an option is out of range (unknown palette, width, height,
+ * minwidth, max_depth); @out is then left as it was.
  */
 int pg_flamegraph_svg(struct pg_buf *out, const struct pg_stack *stacks, size_t n,
                       const struct pg_flame_opts *o);
@@ -40,7 +71,15 @@ int pg_flamegraph_svg(struct pg_buf *out, const struct pg_stack *stacks, size_t 
  * Append a differential flame graph SVG to @out: HEAD's shape (or BASE's with
  * o->negate), colour = change of each frame's self share
  * (h/T_H - b/T_B; red grew, blue shrank). Deterministic bytes.
- * Errors: PG_EINPUT when either profile holds no samples.
+ * Formula and palette: research/flamegraphs.md section 5.1 (Gregg's
+ * difffolded.pl -n | flamegraph.pl without its integer truncation): with M
+ * the largest |delta| drawn, c = floor(210 * (1 - |delta| / M)), growth
+ * rgb(255,c,c), shrinkage rgb(c,c,255), zero (or below o->noise_floor)
+ * white. With o->raw_delta the counts are compared as given (flamegraph.pl's
+ * two-column semantics). Frames present only in the drawn profile are marked
+ * (class "new", or "gone" in the negated graph) with a dashed outline.
+ * Errors: PG_EINPUT when either profile holds no samples (in raw_delta mode:
+ * when the drawn one holds none), or as pg_flamegraph_svg().
  */
 int pg_flamegraph_diff_svg(struct pg_buf *out, const struct pg_stack *base, size_t nbase,
                            const struct pg_stack *head, size_t nhead,
