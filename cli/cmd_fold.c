@@ -140,18 +140,13 @@ static void pg_fold_report(const struct pg_perfscript_stats *st,
         if (o[PG_PS_ODD_NO_FRAMES].count)
                 pg_fold_warn_odd(&o[PG_PS_ODD_NO_FRAMES],
                                  "samples without frames (no stack to fold with --comm none)");
-        if (o[PG_PS_ODD_OTHER_EVENT].count) {
-                if (opt->event_filter && opt->event_filter[0])
-                        pg_cli_warn("skipped %llu samples of events not in --event-filter "
-                                    "'%s' (%s)",
-                                    (unsigned long long) o[PG_PS_ODD_OTHER_EVENT].count,
-                                    opt->event_filter, st->other_events);
-                else
-                        pg_cli_warn("kept only event '%s' (the first in the input); skipped "
-                                    "%llu samples of other events (%s); choose with "
-                                    "--event-filter",
-                                    st->event, (unsigned long long) o[PG_PS_ODD_OTHER_EVENT].count,
-                                    st->other_events);
+        /* an explicit --event-filter is a choice, not news (the reference's rule too) */
+        if (o[PG_PS_ODD_OTHER_EVENT].count && !(opt->event_filter && opt->event_filter[0])) {
+                pg_cli_warn("kept only event '%s' (the first in the input); skipped "
+                            "%llu samples of other events (%s); choose with "
+                            "--event-filter",
+                            st->event, (unsigned long long) o[PG_PS_ODD_OTHER_EVENT].count,
+                            st->other_events);
         }
         if (o[PG_PS_ODD_TRUNCATED].count)
                 pg_cli_warn("%llu sample%s a call chain of %u or more frames, probably cut at "

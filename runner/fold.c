@@ -152,7 +152,7 @@ size_t pg_fold_strip_params(const char *s, size_t len)
         size_t depth = 0, open0 = 0, last_close = len;
         bool any_open0 = false;
 
-        if (len == 0 || pg_looks_go(s, len))
+        if (len == 0 || !memchr(s, '(', len) || pg_looks_go(s, len))
                 return len;
         for (size_t i = 0; i < len; i++) {
                 if (s[i] == '(') {

@@ -121,6 +121,19 @@ static void pg_ps_copy_cut(char *dst, size_t cap, const char *s, size_t n)
         dst[j] = '\0';
 }
 
+/* Whether "@a@b" occurs in @s (@n bytes); cheaper than memmem() for the short lines here. */
+static bool pg_ps_has_pair(const char *s, size_t n, char a, char b)
+{
+        const char *end = s + n, *p = s;
+
+        while ((p = memchr(p, a, (size_t) (end - p))) != NULL) {
+                if (p + 1 < end && p[1] == b)
+                        return true;
+                p++;
+        }
+        return false;
+}
+
 /* ---- odd input --------------------------------------------------------- */
 
 static void pg_ps_odd(struct pg_perfscript *ps, enum pg_perfscript_odd kind, uint64_t line,
@@ -286,7 +299,7 @@ static size_t pg_ps_split_inline(const char *sym, size_t n, size_t *start, size_
 {
         size_t parts = 0, from = 0, depth = 0;
 
-        if (!memmem(sym, n, "->", 2)) {
+        if (!pg_ps_has_pair(sym, n, '-', '>')) {
                 start[0] = 0;
                 len[0] = n;
                 return 1;
@@ -678,7 +691,8 @@ static int pg_ps_line(struct pg_perfscript *ps, const char *s, size_t n)
         }
         indented = pg_ps_space(s[0]);
         /* the hot path: a frame line inside a record */
-        if (indented && ps->state != PG_PS_IDLE && !memmem(s, n, ": ", 2) && s[n - 1] != ':' &&
+        if (indented && ps->state != PG_PS_IDLE && s[n - 1] != ':' &&
+            !pg_ps_has_pair(s, n, ':', ' ') &&
             pg_ps_parse_frame(s, n, &pc, &pc_len, &sym, &sym_len, &mod, &mod_len)) {
                 if (ps->state == PG_PS_RECORD)
                         pg_ps_add_frame(ps, pc, pc_len, sym, sym_len, mod, mod_len);
@@ -776,7 +790,7 @@ void pg_perfscript_free(struct pg_perfscript *ps)
 
 void pg_perfscript_begin(struct pg_perfscript *ps, const char *name)
 {
-        pg_perfscript_end(ps);
+        (void) pg_perfscript_end(ps);
         snprintf(ps->source, sizeof(ps->source), "%s", name ? name : "<input>");
         ps->lineno = 0;
 }
@@ -812,13 +826,16 @@ int pg_perfscript_feed(struct pg_perfscript *ps, const char *data, size_t len)
         return 0;
 }
 
-void pg_perfscript_end(struct pg_perfscript *ps)
+int pg_perfscript_end(struct pg_perfscript *ps)
 {
+        int error = 0;
+
         if (ps->carry.len > 0) {
-                (void) pg_ps_line(ps, ps->carry.ptr, ps->carry.len);
+                error = pg_ps_line(ps, ps->carry.ptr, ps->carry.len);
                 pg_buf_reset(&ps->carry);
         }
         pg_ps_end_record(ps);
+        return error;
 }
 
 int pg_perfscript_read(struct pg_perfscript *ps, FILE *f, const char *name)
@@ -837,8 +854,7 @@ int pg_perfscript_read(struct pg_perfscript *ps, FILE *f, const char *name)
         }
         if (ferror(f))
                 return pg_error_set(PG_EIO, "cannot read '%s': %s", name, strerror(errno));
-        pg_perfscript_end(ps);
-        return 0;
+        return pg_perfscript_end(ps);
 }
 
 const struct pg_perfscript_stats *pg_perfscript_stats(const struct pg_perfscript *ps)

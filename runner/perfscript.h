@@ -124,9 +124,10 @@ int pg_perfscript_feed(struct pg_perfscript *ps, const char *data, size_t len);
 /**
  * End the current source: fold a last line without a newline and the last
  * record even when no blank line follows it (stackcollapse-perf.pl drops it;
- * perfgate does not).
+ * perfgate does not). Errors: PG_EINPUT as pg_perfscript_feed() (a
+ * perf.data file shorter than one line).
  */
-void pg_perfscript_end(struct pg_perfscript *ps);
+int pg_perfscript_end(struct pg_perfscript *ps);
 
 /**
  * pg_perfscript_begin(@name), feed all of @f in 256 KiB chunks, then
