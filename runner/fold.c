@@ -4,8 +4,9 @@
  * Invariants: every function appends to the caller's buffer and never reads
  * past the given length (names are not NUL-terminated: they point into
  * perf script lines or symbol tables); nothing allocates except the buffer
- * growth; a frame written here never contains ';', '\n' or '\r', so folded
- * text stays one stack per line.
+ * growth; a frame written here never contains ';' or a control character
+ * (NUL, '\n', '\r', ESC, ...), so folded text stays one stack per line and
+ * every name is a C string that XML can carry.
  */
 #include "runner/fold.h"
 
@@ -27,7 +28,7 @@ static void pg_fold_put(struct pg_buf *out, const char *s, size_t len, bool drop
 
         for (i = 0; i < len; i++) {
                 unsigned char c = p[i];
-                if (c >= 0x80 || c == ';' || c == '\n' || c == '\r' || c == '"' || c == '\'')
+                if (c >= 0x7f || c < 0x20 || c == ';' || c == '"' || c == '\'')
                         break;
         }
         pg_buf_add(out, s, i);
@@ -36,8 +37,8 @@ static void pg_fold_put(struct pg_buf *out, const char *s, size_t len, bool drop
                 if (c < 0x80) {
                         if (c == ';')
                                 pg_buf_putc(out, ':');
-                        else if (c == '\n' || c == '\r')
-                                pg_buf_putc(out, ' ');
+                        else if (c < 0x20 || c == 0x7f)
+                                pg_buf_putc(out, ' '); /* NUL, newline, ESC: never in a frame */
                         else if (!(drop_quotes && (c == '"' || c == '\'')))
                                 pg_buf_putc(out, (char) c);
                         i++;

@@ -6,13 +6,14 @@
  *
  * Rules (stackcollapse-perf.pl's, DESIGN.md section 3): frames root first,
  * joined by ';'; the process name (comm) is the first frame, with spaces
- * turned into '_'; a ';' inside a name becomes ':'; a newline or carriage
- * return inside a name becomes ' ' (folded text is line-based); invalid UTF-8
+ * turned into '_'; a ';' inside a name becomes ':'; a control character
+ * (newline, carriage return, tab, NUL, ESC, DEL) inside a name becomes ' '
+ * (folded text is line-based, names are C strings and end up in XML); invalid UTF-8
  * is replaced by U+FFFD (common/json.h's rule, so the JSON key is the same
  * bytes); an empty name becomes "[unknown]". Annotations are appended:
  * "_[k]" kernel, "_[i]" inlined, "_[j]" JIT.
  *
- * Symbol tidying (pg_fold_tidy_symbol, used by the importer and available to
+ * Symbol tidying (pg_fold_append_symbol, used by the importer and available to
  * the sampler): the "+0x.." offset perf prints is dropped, then the
  * outermost trailing parameter list (and what follows it: " const", a JVM
  * return type, "[clone .cold]"), found by balancing parentheses from the

@@ -92,6 +92,11 @@ static void test_fold_frame_separators(void **state)
         pg_fold_append_frame(&b, "a;b\nc\rd", 7, PG_FRAME_KERNEL);
         assert_string_equal(b.ptr, "a:b c d_[k]");
         pg_buf_reset(&b);
+        /* NUL, ESC, tab and DEL never reach folded text (C strings, XML) */
+        pg_fold_append_frame(&b, "x\0y\x1b[1m\tz\x7f", 10, PG_FRAME_USER);
+        assert_int_equal(b.len, 10);
+        assert_string_equal(b.ptr, "x y [1m z ");
+        pg_buf_reset(&b);
         pg_fold_append_frame(&b, "caf\xc3\xa9\xff", 6, PG_FRAME_JIT);
         assert_string_equal(b.ptr, "caf\xc3\xa9\xef\xbf\xbd_[j]");
         pg_buf_reset(&b);
