@@ -160,10 +160,11 @@ static void pg_fold_report(const struct pg_perfscript_stats *st,
                                                 : "; --mark-truncated keeps them apart");
 }
 
+/* Whether the input held text that is not perf script samples (samples without frames are). */
 static bool pg_fold_any_odd(const struct pg_perfscript_stats *st)
 {
         for (int k = 0; k < PG_PS_ODD__COUNT; k++)
-                if (st->odd[k].count)
+                if (st->odd[k].count && k != PG_PS_ODD_NO_FRAMES && k != PG_PS_ODD_TRUNCATED)
                         return true;
         return false;
 }
