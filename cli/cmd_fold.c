@@ -148,6 +148,13 @@ static void pg_fold_report(const struct pg_perfscript_stats *st,
                             st->event, (unsigned long long) o[PG_PS_ODD_OTHER_EVENT].count,
                             st->other_events);
         }
+        if (st->kernel_unresolved > 0 && st->kernel_unresolved * 2 > st->kernel_frames)
+                pg_cli_warn("%llu of %llu kernel frames are unresolved ('[unknown]'): perf script "
+                            "could not read the kernel's symbols; run it as the user who "
+                            "recorded, or allow it with 'sysctl kernel.kptr_restrict=0' and "
+                            "'sysctl kernel.perf_event_paranoid=1'",
+                            (unsigned long long) st->kernel_unresolved,
+                            (unsigned long long) st->kernel_frames);
         if (o[PG_PS_ODD_TRUNCATED].count)
                 pg_cli_warn("%llu sample%s a call chain of %u or more frames, probably cut at "
                             "kernel.perf_event_max_stack (first at %s:%llu)%s; raise it with "

@@ -261,16 +261,19 @@ bool pg_fold_module_is_kernel(const char *mod, size_t len)
 {
         size_t base_len;
         const char *base;
+        bool kernel;
 
-        if (len == 0 || memmem(mod, len, "unknown", 7) != NULL)
+        if (len == 0)
                 return false;
-        if (mod[0] == '[' || pg_has_suffix(mod, len, "vmlinux"))
-                return true;
         base = pg_base(mod, len, &base_len);
-        if (pg_has_prefix(base, base_len, "vmlinux-") || pg_has_prefix(base, base_len, "bpf_prog_"))
-                return true;
-        return pg_has_suffix(base, base_len, ".ko") || pg_has_suffix(base, base_len, ".ko.xz") ||
-               pg_has_suffix(base, base_len, ".ko.gz") || pg_has_suffix(base, base_len, ".ko.zst");
+        kernel = mod[0] == '[' || pg_has_suffix(mod, len, "vmlinux") ||
+                 pg_has_prefix(base, base_len, "vmlinux-") ||
+                 pg_has_prefix(base, base_len, "bpf_prog_") ||
+                 pg_has_suffix(base, base_len, ".ko") || pg_has_suffix(base, base_len, ".ko.xz") ||
+                 pg_has_suffix(base, base_len, ".ko.gz") ||
+                 pg_has_suffix(base, base_len, ".ko.zst");
+        /* checked last: memmem costs more than the tests above, and most frames are user code */
+        return kernel && memmem(mod, len, "unknown", 7) == NULL;
 }
 
 /* End of the digits run at @q (NULL when there is none). */

@@ -343,9 +343,19 @@ static void pg_ps_add_frame(struct pg_perfscript *ps, const char *pc, size_t pc_
         if (sym_len > 0 && sym[0] == '(' &&
             !(sym_len >= 21 && memcmp(sym, "(anonymous namespace)", 21) == 0))
                 return;
+        bool kernel = pg_fold_module_is_kernel(mod, mod_len);
+        bool unknown = sym_len == 9 && memcmp(sym, "[unknown]", 9) == 0;
+        if (kernel) {
+                ps->st.kernel_frames++;
+                ps->st.kernel_unresolved += unknown;
+        } else if (unknown && pc_len == 16 && memcmp(pc, "ffff", 4) == 0) {
+                /* "[unknown] ([unknown])" at a kernel address (shared/cases/10) */
+                ps->st.kernel_frames++;
+                ps->st.kernel_unresolved++;
+        }
         if (ps->opt.annotate_inlined && mod_len == 7 && memcmp(mod, "inlined", 7) == 0)
                 kind = PG_FRAME_INLINED;
-        else if (ps->opt.annotate_kernel && pg_fold_module_is_kernel(mod, mod_len))
+        else if (ps->opt.annotate_kernel && kernel)
                 kind = PG_FRAME_KERNEL;
         else if (ps->opt.annotate_jit && pg_fold_module_is_jit(mod, mod_len))
                 kind = PG_FRAME_JIT;

@@ -85,13 +85,16 @@ struct pg_perfscript_odd_info {
 };
 
 struct pg_perfscript_stats {
-        uint64_t samples;       /* records folded into stacks */
-        uint64_t weight_total;  /* sum of the counts written */
-        uint64_t lines;         /* lines read, all sources */
-        uint64_t stacks;        /* distinct folded stacks */
-        char event[64];         /* the event kept ("" when headers carried none) */
-        char header_event[64];  /* first "# event : name = X" of a perf script --header */
-        char other_events[128]; /* names of skipped events, comma-separated, cut to fit */
+        uint64_t samples;           /* records folded into stacks */
+        uint64_t weight_total;      /* sum of the counts written */
+        uint64_t lines;             /* lines read, all sources */
+        uint64_t stacks;            /* distinct folded stacks */
+        char event[64];             /* the event kept ("" when headers carried none) */
+        char header_event[64];      /* first "# event : name = X" of a perf script --header */
+        char other_events[128];     /* names of skipped events, comma-separated, cut to fit */
+        uint64_t kernel_frames;     /* frames in kernel modules (pg_fold_module_is_kernel) */
+        uint64_t kernel_unresolved; /* ...of which "[unknown]", plus [unknown] frames at kernel
+                                       addresses: perf script could not read kallsyms */
         struct pg_perfscript_odd_info odd[PG_PS_ODD__COUNT];
 };
 

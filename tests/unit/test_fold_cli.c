@@ -413,6 +413,22 @@ static void test_fold_cli_io_paths(void **state)
         assert_string_equal(o.out.ptr, "app;f 5\n");
         assert_string_equal(o.err.ptr, "");
         pg_run_out_release(&o);
+        /* most kernel frames unresolved: one warning that says why (shared/cases/10) */
+        char *argv5[] = { (char *) pg_test_env("PERFGATE_BIN"), "fold", NULL };
+        assert_int_equal(
+            pg_test_run(&o,
+                        "app 1 [0] 1.0: 5 cycles:\n"
+                        "\tffffffc0081a27e0 [unknown] ([kernel.kallsyms])\n"
+                        "\tffffffff81a27e0a [unknown] ([unknown])\n"
+                        "\tffffffff81101c20 cpu_startup_entry+0x20 ([kernel.kallsyms])\n"
+                        "\t1 main (/m)\n",
+                        argv5),
+            0);
+        assert_string_equal(o.out.ptr,
+                            "app;main;cpu_startup_entry;[unknown];[kernel.kallsyms] 5\n");
+        assert_non_null(strstr(o.err.ptr, "2 of 3 kernel frames are unresolved"));
+        assert_non_null(strstr(o.err.ptr, "kptr_restrict"));
+        pg_run_out_release(&o);
         assert_int_equal(pg_test_perfgate(&o, "fold", "--help", NULL), 0);
         assert_non_null(strstr(o.out.ptr, "usage: perfgate fold"));
         pg_run_out_release(&o);
