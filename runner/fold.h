@@ -1,19 +1,30 @@
 /*
  * fold.h - the folding rules shared by everything that makes folded stacks
  * (the sampler in runner/sample.c and the `perf script` importer behind
- * `perfgate fold`), so one function name always becomes the same frame.
+ * `perfgate fold`, runner/perfscript.h), so one function name always becomes
+ * the same frame.
  *
  * Rules (stackcollapse-perf.pl's, DESIGN.md section 3): frames root first,
  * joined by ';'; the process name (comm) is the first frame, with spaces
- * turned into '_'; a ';' inside a name becomes ':'; a newline or carriage
- * return inside a name becomes ' ' (folded text is line-based); invalid UTF-8
+ * turned into '_'; a ';' inside a name becomes ':'; a control character
+ * (newline, carriage return, tab, NUL, ESC, DEL) inside a name becomes ' '
+ * (folded text is line-based, names are C strings and end up in XML); invalid UTF-8
  * is replaced by U+FFFD (common/json.h's rule, so the JSON key is the same
  * bytes); an empty name becomes "[unknown]". Annotations are appended:
  * "_[k]" kernel, "_[i]" inlined, "_[j]" JIT.
+ *
+ * Symbol tidying (pg_fold_append_symbol, used by the importer and available to
+ * the sampler): the "+0x.." offset perf prints is dropped, then the
+ * outermost trailing parameter list (and what follows it: " const", a JVM
+ * return type, "[clone .cold]"), found by balancing parentheses from the
+ * end, so "(" inside template arguments, "(anonymous namespace)",
+ * "operator()", "{lambda(int)#1}" and Go's "pkg.(*T).M" survive
+ * (shared/cases/01); '"' and '\'' are deleted as stackcollapse-perf.pl does.
  */
 #ifndef PG_RUNNER_FOLD_H
 #define PG_RUNNER_FOLD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "common/buf.h"
@@ -45,5 +56,63 @@ void pg_fold_append_frame(struct pg_buf *out, const char *name, size_t len,
  * PG_COMM_NONE). Spaces become '_', then the frame rules apply.
  */
 void pg_fold_append_comm(struct pg_buf *out, const char *comm, size_t len, enum pg_comm_mode mode);
+
+/**
+ * Length of @sym (@len bytes) once a trailing perf symbol offset "+0x<hex>"
+ * is removed (perf script prints it since Linux 4.8); @len when there is
+ * none. Source: stackcollapse-perf.pl ("s/\+0x[\da-f]+$//").
+ */
+size_t pg_fold_strip_offset(const char *sym, size_t len);
+
+/**
+ * Length of @name (@len bytes) without its outermost trailing parameter
+ * list: the last ')' whose tail is only qualifiers (" const", "&&",
+ * "[clone .isra.0]", a JVM return descriptor) is matched backwards with
+ * '(' ... ')' balancing and the name is cut at that '('; an unclosed '('
+ * (a truncated signature) cuts at the first unclosed one. Nothing is cut
+ * inside <...> template arguments that end the name, in "operator()" itself,
+ * in "(anonymous namespace)" or in a Go receiver "pkg.(*T).M". Returns @len
+ * when there is nothing to strip, never 0 for a non-empty name.
+ */
+size_t pg_fold_strip_params(const char *name, size_t len);
+
+/**
+ * Append @sym (@len bytes) to @out tidied as stackcollapse-perf.pl's
+ * "tidy generic" step with the parameter rule of pg_fold_strip_params():
+ * offset and parameters stripped, '"' and '\'' deleted, then
+ * pg_fold_append_frame() with @kind. @java: also drop a leading 'L' from a
+ * name containing '/' (the reference does this when the comm starts with
+ * "java").
+ */
+void pg_fold_append_symbol(struct pg_buf *out, const char *sym, size_t len, bool java,
+                           enum pg_frame_kind kind);
+
+/**
+ * Append the frame of an unresolved address: "[<basename of @module>]", or
+ * "[unknown]" when @module is NULL, empty or "[unknown]"; a kernel
+ * pseudo-module ("[kernel.kallsyms]", "[kernel.*]", "[guest.kernel.*]")
+ * keeps its single brackets (shared/cases/10) while other bracketed modules
+ * get the reference's double brackets ("[[vdso]]"). @pc (may be NULL): the
+ * address as text, written as "[module <pc>]" (stackcollapse-perf --addrs).
+ * Then @kind's annotation.
+ */
+void pg_fold_append_unresolved(struct pg_buf *out, const char *module, size_t module_len,
+                               const char *pc, size_t pc_len, enum pg_frame_kind kind);
+
+/**
+ * Whether perf's module name @mod (@len bytes) is kernel code for the "_[k]"
+ * annotation: stackcollapse-perf.pl's rule (starts with '[' or ends with
+ * "vmlinux", and does not contain "unknown"; this includes "[vdso]") plus
+ * inferno's extensions (a versioned "vmlinux-*", a "*.ko[.xz|.gz|.zst]"
+ * module, a "bpf_prog_*" pseudo-module; shared/cases/10).
+ */
+bool pg_fold_module_is_kernel(const char *mod, size_t len);
+
+/**
+ * Whether module @mod (@len bytes) is JIT code for the "_[j]" annotation: a
+ * perf map "/tmp/perf-<pid>.map" or a jitdump object "jitted-<pid>-<n>.so"
+ * (stackcollapse-perf.pl).
+ */
+bool pg_fold_module_is_jit(const char *mod, size_t len);
 
 #endif

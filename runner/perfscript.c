@@ -1,0 +1,925 @@
+/*
+ * perfscript.c - streaming `perf script` text -> folded stacks (see
+ * perfscript.h for the grammar and the contract).
+ *
+ * Invariants:
+ * - Input is processed one line at a time straight out of the caller's chunk;
+ *   only a line split across two chunks is copied (into `carry`).
+ * - A record is the header plus its frame lines. Its frames are written,
+ *   already tidied, leaf first into `frames` (offsets in `off`); at the end
+ *   of the record they are joined root first into `key`, which is looked up
+ *   in an open-addressing hash table. A stack's text is copied once, into an
+ *   arena, the first time it is seen. No allocation happens per line once
+ *   the buffers have grown to the longest record.
+ * - State machine: IDLE (between records), RECORD (a kept sample is open),
+ *   SKIP (a sample of an event not kept is open: its frames are ignored).
+ */
+#include "runner/perfscript.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/error.h"
+
+#define PG_PS_CHUNK_BYTES (1u << 20)
+#define PG_PS_READ_BYTES  (256u << 10)
+#define PG_PS_MAX_TOKENS  48
+
+struct pg_ps_entry {
+        uint64_t hash;
+        uint64_t count;
+        char *key; /* NULL: empty slot */
+        size_t len;
+};
+
+struct pg_ps_chunk {
+        struct pg_ps_chunk *next;
+        size_t used, cap;
+        char data[];
+};
+
+enum pg_ps_state { PG_PS_IDLE = 0, PG_PS_RECORD, PG_PS_SKIP };
+
+struct pg_perfscript {
+        struct pg_perfscript_options opt;
+        char *filter_copy; /* event_filter, split in place at ',' */
+        char **filters;
+        size_t nfilters;
+
+        char source[256];
+        uint64_t lineno;
+        struct pg_buf carry; /* a line split across feed() calls */
+        char *readbuf;
+
+        enum pg_ps_state state;
+        bool java;            /* the comm starts with "java": Java 'L' tidy */
+        uint64_t weight;      /* of the open record */
+        uint64_t rec_line;    /* line number of its header */
+        unsigned nraw;        /* frame lines of the open record */
+        struct pg_buf comm;   /* its root frame, folded */
+        struct pg_buf frames; /* its frames, tidied, leaf first */
+        size_t *off;          /* frame i is frames[off[i] .. off[i+1]) */
+        size_t nframes, capframes;
+        struct pg_buf key;
+        struct pg_buf tmp;
+
+        struct pg_ps_entry *tab;
+        size_t cap, used;
+        struct pg_ps_chunk *chunks;
+
+        struct pg_perfscript_stats st;
+};
+
+/* ---- small text helpers ---------------------------------------------- */
+
+static bool pg_ps_space(char c)
+{
+        return c == ' ' || c == '\t';
+}
+
+static bool pg_ps_digit(char c)
+{
+        return c >= '0' && c <= '9';
+}
+
+static bool pg_ps_all_digits(const char *s, size_t n)
+{
+        if (n == 0)
+                return false;
+        for (size_t i = 0; i < n; i++)
+                if (!pg_ps_digit(s[i]))
+                        return false;
+        return true;
+}
+
+static bool pg_ps_all_hex(const char *s, size_t n)
+{
+        if (n == 0)
+                return false;
+        for (size_t i = 0; i < n; i++) {
+                char c = s[i];
+                if (!pg_ps_digit(c) && !(c >= 'a' && c <= 'f') && !(c >= 'A' && c <= 'F'))
+                        return false;
+        }
+        return true;
+}
+
+static bool pg_ps_word_char(char c)
+{
+        return pg_ps_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static void pg_ps_copy_cut(char *dst, size_t cap, const char *s, size_t n)
+{
+        size_t j = 0;
+        for (size_t i = 0; i < n && j + 1 < cap; i++) {
+                unsigned char c = (unsigned char) s[i];
+                dst[j++] = (c >= 0x20 && c < 0x7f) ? (char) c : '?';
+        }
+        dst[j] = '\0';
+}
+
+/* Whether "@a@b" occurs in @s (@n bytes); cheaper than memmem() for the short lines here. */
+static bool pg_ps_has_pair(const char *s, size_t n, char a, char b)
+{
+        const char *end = s + n, *p = s;
+
+        while ((p = memchr(p, a, (size_t) (end - p))) != NULL) {
+                if (p + 1 < end && p[1] == b)
+                        return true;
+                p++;
+        }
+        return false;
+}
+
+/* ---- odd input --------------------------------------------------------- */
+
+static void pg_ps_odd(struct pg_perfscript *ps, enum pg_perfscript_odd kind, uint64_t line,
+                      const char *s, size_t n)
+{
+        struct pg_perfscript_odd_info *o = &ps->st.odd[kind];
+
+        if (o->count++ > 0)
+                return;
+        o->first_line = line;
+        pg_ps_copy_cut(o->first_source, sizeof(o->first_source), ps->source, strlen(ps->source));
+        while (n > 0 && pg_ps_space(*s)) {
+                s++;
+                n--;
+        }
+        pg_ps_copy_cut(o->excerpt, sizeof(o->excerpt), s, n);
+}
+
+/* ---- the stack table ---------------------------------------------------- */
+
+/*
+ * A word-at-a-time multiplicative hash: folded keys are long (hundreds of
+ * bytes) and mostly share prefixes, so every byte must reach the result, and
+ * byte-at-a-time FNV is the slowest part of a fold otherwise.
+ */
+static uint64_t pg_ps_hash(const char *s, size_t n)
+{
+        uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xff51afd7ed558ccdull);
+        size_t i = 0;
+
+        for (; i + 8 <= n; i += 8) {
+                uint64_t w;
+                memcpy(&w, s + i, 8);
+                h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+                h ^= h >> 29;
+        }
+        if (i < n) {
+                uint64_t w = 0;
+                memcpy(&w, s + i, n - i);
+                h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        }
+        h ^= h >> 33;
+        h *= 0xc4ceb9fe1a85ec53ull;
+        h ^= h >> 33;
+        return h;
+}
+
+static char *pg_ps_arena_copy(struct pg_perfscript *ps, const char *s, size_t n)
+{
+        struct pg_ps_chunk *c = ps->chunks;
+
+        if (!c || c->cap - c->used < n + 1) {
+                size_t cap = n + 1 > PG_PS_CHUNK_BYTES ? n + 1 : PG_PS_CHUNK_BYTES;
+                c = pg_xmalloc(sizeof(*c) + cap);
+                c->next = ps->chunks;
+                c->used = 0;
+                c->cap = cap;
+                ps->chunks = c;
+        }
+        char *dst = c->data + c->used;
+        memcpy(dst, s, n);
+        dst[n] = '\0';
+        c->used += n + 1;
+        return dst;
+}
+
+static void pg_ps_table_grow(struct pg_perfscript *ps)
+{
+        size_t ncap = ps->cap ? ps->cap * 2 : 1024;
+        struct pg_ps_entry *nt = pg_xcalloc(ncap, sizeof(*nt));
+
+        for (size_t i = 0; i < ps->cap; i++) {
+                struct pg_ps_entry *e = &ps->tab[i];
+                if (!e->key)
+                        continue;
+                size_t j = (size_t) e->hash & (ncap - 1);
+                while (nt[j].key)
+                        j = (j + 1) & (ncap - 1);
+                nt[j] = *e;
+        }
+        free(ps->tab);
+        ps->tab = nt;
+        ps->cap = ncap;
+}
+
+static void pg_ps_table_add(struct pg_perfscript *ps, const char *key, size_t len, uint64_t count)
+{
+        uint64_t h = pg_ps_hash(key, len);
+        size_t mask, i;
+
+        if ((ps->used + 1) * 10 > ps->cap * 7)
+                pg_ps_table_grow(ps);
+        mask = ps->cap - 1;
+        for (i = (size_t) h & mask; ps->tab[i].key; i = (i + 1) & mask) {
+                struct pg_ps_entry *e = &ps->tab[i];
+                if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
+                        e->count += count;
+                        return;
+                }
+        }
+        ps->tab[i].hash = h;
+        ps->tab[i].count = count;
+        ps->tab[i].len = len;
+        ps->tab[i].key = pg_ps_arena_copy(ps, key, len);
+        ps->used++;
+        ps->st.stacks = ps->used;
+}
+
+/* ---- records ------------------------------------------------------------- */
+
+static void pg_ps_frame_mark(struct pg_perfscript *ps)
+{
+        if (ps->nframes + 2 > ps->capframes) {
+                ps->capframes = ps->capframes ? ps->capframes * 2 : 256;
+                ps->off = pg_xreallocarray(ps->off, ps->capframes, sizeof(*ps->off));
+        }
+        ps->off[++ps->nframes] = ps->frames.len;
+}
+
+static void pg_ps_end_record(struct pg_perfscript *ps)
+{
+        if (ps->state == PG_PS_RECORD) {
+                struct pg_buf *k = &ps->key;
+                bool truncated = ps->opt.max_stack > 0 && ps->nraw >= ps->opt.max_stack;
+
+                pg_buf_reset(k);
+                if (ps->opt.comm != PG_COMM_NONE)
+                        pg_buf_add(k, ps->comm.ptr, ps->comm.len);
+                if (truncated) {
+                        pg_ps_odd(ps, PG_PS_ODD_TRUNCATED, ps->rec_line, "", 0);
+                        if (ps->opt.mark_truncated) {
+                                if (k->len)
+                                        pg_buf_putc(k, ';');
+                                pg_buf_puts(k, "[truncated]");
+                        }
+                }
+                for (size_t i = ps->nframes; i > 0; i--) {
+                        if (k->len)
+                                pg_buf_putc(k, ';');
+                        pg_buf_add(k, ps->frames.ptr + ps->off[i - 1], ps->off[i] - ps->off[i - 1]);
+                }
+                if (k->len == 0) {
+                        pg_ps_odd(ps, PG_PS_ODD_NO_FRAMES, ps->rec_line, "", 0);
+                } else {
+                        pg_ps_table_add(ps, k->ptr, k->len, ps->weight);
+                        ps->st.samples++;
+                        ps->st.weight_total += ps->weight;
+                }
+        }
+        ps->state = PG_PS_IDLE;
+        ps->nframes = 0;
+        ps->off[0] = 0;
+        ps->nraw = 0;
+        pg_buf_reset(&ps->frames);
+}
+
+/*
+ * Split @sym at "->" (perf-map-agent's inlined Java chains) outside any
+ * bracket, never inside "operator->"; returns the number of parts (at most
+ * @max), their bounds in @start/@len.
+ */
+static size_t pg_ps_split_inline(const char *sym, size_t n, size_t *start, size_t *len, size_t max)
+{
+        size_t parts = 0, from = 0, depth = 0;
+
+        if (!pg_ps_has_pair(sym, n, '-', '>')) {
+                start[0] = 0;
+                len[0] = n;
+                return 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+                char c = sym[i];
+                if (c == '-' && i + 1 < n && sym[i + 1] == '>') {
+                        bool op = i >= 8 && memcmp(sym + i - 8, "operator", 8) == 0;
+                        if (depth == 0 && !op && parts + 1 < max) {
+                                start[parts] = from;
+                                len[parts++] = i - from;
+                                from = i + 2;
+                        }
+                        i++;
+                        continue;
+                }
+                if (c == '(' || c == '<' || c == '[' || c == '{')
+                        depth++;
+                else if ((c == ')' || c == '>' || c == ']' || c == '}') && depth > 0)
+                        depth--;
+        }
+        start[parts] = from;
+        len[parts++] = n - from;
+        return parts;
+}
+
+static void pg_ps_add_frame(struct pg_perfscript *ps, const char *pc, size_t pc_len,
+                            const char *sym, size_t sym_len, const char *mod, size_t mod_len)
+{
+        enum pg_frame_kind kind = PG_FRAME_USER;
+        size_t start[16], len[16], parts;
+
+        ps->nraw++;
+        if (sym_len == 0) {
+                /* old perf printed "ADDR  (MODULE)"; the reference folds it as " " */
+                sym = " ";
+                sym_len = 1;
+        }
+        sym_len = pg_fold_strip_offset(sym, sym_len);
+        /* the reference skips a symbol in parentheses (a process name) */
+        if (sym_len > 0 && sym[0] == '(' &&
+            !(sym_len >= 21 && memcmp(sym, "(anonymous namespace)", 21) == 0))
+                return;
+        bool kernel = pg_fold_module_is_kernel(mod, mod_len);
+        bool unknown = sym_len == 9 && memcmp(sym, "[unknown]", 9) == 0;
+        if (kernel) {
+                ps->st.kernel_frames++;
+                ps->st.kernel_unresolved += unknown;
+        } else if (unknown && pc_len == 16 && memcmp(pc, "ffff", 4) == 0) {
+                /* "[unknown] ([unknown])" at a kernel address (shared/cases/10) */
+                ps->st.kernel_frames++;
+                ps->st.kernel_unresolved++;
+        }
+        if (ps->opt.annotate_inlined && mod_len == 7 && memcmp(mod, "inlined", 7) == 0)
+                kind = PG_FRAME_INLINED;
+        else if (ps->opt.annotate_kernel && kernel)
+                kind = PG_FRAME_KERNEL;
+        else if (ps->opt.annotate_jit && pg_fold_module_is_jit(mod, mod_len))
+                kind = PG_FRAME_JIT;
+
+        parts = pg_ps_split_inline(sym, sym_len, start, len, 16);
+        /* written leaf first; the record is reversed at its end */
+        for (size_t p = parts; p > 0; p--) {
+                const char *e = sym + start[p - 1];
+                size_t n = len[p - 1];
+                enum pg_frame_kind k = p > 1 ? PG_FRAME_INLINED : kind;
+
+                if (n == 9 && memcmp(e, "[unknown]", 9) == 0)
+                        pg_fold_append_unresolved(&ps->frames, mod, mod_len,
+                                                  ps->opt.include_addrs ? pc : NULL, pc_len, k);
+                else
+                        pg_fold_append_symbol(&ps->frames, e, n, ps->java && !ps->opt.no_tidy_java,
+                                              k);
+                pg_ps_frame_mark(ps);
+        }
+}
+
+/*
+ * Parse a frame "ADDR SYMBOL (MODULE)" (MODULE may itself hold balanced
+ * parentheses, e.g. "/tmp/x (deleted)"); without a module the address must
+ * be hex. Returns false when @s is not a frame line.
+ */
+static bool pg_ps_parse_frame(const char *s, size_t n, const char **pc, size_t *pc_len,
+                              const char **sym, size_t *sym_len, const char **mod, size_t *mod_len)
+{
+        size_t i = 0, a, b;
+
+        while (i < n && pg_ps_space(s[i]))
+                i++;
+        a = i;
+        while (i < n && pg_ps_word_char(s[i]))
+                i++;
+        if (i == a || i == n || !pg_ps_space(s[i]))
+                return false;
+        *pc = s + a;
+        *pc_len = i - a;
+        while (i < n && pg_ps_space(s[i]))
+                i++;
+        b = i; /* symbol start */
+        if (s[n - 1] == ')') {
+                size_t depth = 0, o = n - 1;
+                for (;;) {
+                        if (s[o] == ')')
+                                depth++;
+                        else if (s[o] == '(' && --depth == 0)
+                                break;
+                        if (o == b)
+                                break;
+                        o--;
+                }
+                if (depth == 0 && s[o] == '(' && (o == b || s[o - 1] == ' ')) {
+                        size_t e = o;
+                        while (e > b && pg_ps_space(s[e - 1]))
+                                e--;
+                        *sym = s + b;
+                        *sym_len = e - b;
+                        *mod = s + o + 1;
+                        *mod_len = n - 1 - (o + 1);
+                        return true;
+                }
+        }
+        if (!pg_ps_all_hex(*pc, *pc_len) || b == n)
+                return false;
+        *sym = s + b;
+        *sym_len = n - b;
+        *mod = "";
+        *mod_len = 0;
+        return true;
+}
+
+/* ---- headers -------------------------------------------------------------- */
+
+struct pg_ps_tok {
+        const char *s;
+        size_t n;
+};
+
+static bool pg_ps_is_time(const struct pg_ps_tok *t)
+{
+        const char *dot;
+        if (t->n < 4 || t->s[t->n - 1] != ':')
+                return false;
+        dot = memchr(t->s, '.', t->n);
+        if (!dot)
+                return false;
+        size_t a = (size_t) (dot - t->s);
+        return pg_ps_all_digits(t->s, a) && pg_ps_all_digits(dot + 1, t->n - a - 2);
+}
+
+static bool pg_ps_is_cpu(const struct pg_ps_tok *t)
+{
+        return t->n >= 3 && t->s[0] == '[' && t->s[t->n - 1] == ']' &&
+               pg_ps_all_digits(t->s + 1, t->n - 2);
+}
+
+static bool pg_ps_is_pid(const struct pg_ps_tok *t, const char **slash)
+{
+        const char *s = t->s;
+        size_t n = t->n;
+        if (n > 0 && s[0] == '-') {
+                s++;
+                n--;
+        }
+        *slash = memchr(s, '/', n);
+        if (!*slash)
+                return pg_ps_all_digits(s, n);
+        size_t a = (size_t) (*slash - s);
+        return pg_ps_all_digits(s, a) && pg_ps_all_digits(*slash + 1, n - a - 1);
+}
+
+static bool pg_ps_event_match(const char *filter, const char *ev, size_t n)
+{
+        size_t fl = strlen(filter);
+        if (fl == n && memcmp(filter, ev, n) == 0)
+                return true;
+        /* "cpu-clock" keeps "cpu-clock:pppH" */
+        return !memchr(filter, ':', fl) && n > fl && ev[fl] == ':' && memcmp(filter, ev, fl) == 0;
+}
+
+/* Length of an event name without its modifiers ("cycles:u" -> 6). */
+static size_t pg_ps_event_base(const char *ev, size_t n)
+{
+        const char *colon = memchr(ev, ':', n);
+        return colon ? (size_t) (colon - ev) : n;
+}
+
+static bool pg_ps_keep_event(struct pg_perfscript *ps, const char *ev, size_t n)
+{
+        if (n == 0)
+                return true; /* no event printed: nothing to filter on (the reference) */
+        if (ps->nfilters == 0) {
+                size_t kept = strlen(ps->st.event), b = pg_ps_event_base(ev, n);
+                if (kept == 0 && n < sizeof(ps->st.event)) {
+                        memcpy(ps->st.event, ev, n);
+                        ps->st.event[n] = '\0';
+                        return true;
+                }
+                /* "cpu-clock:u" and "cpu-clock" are one event; "cycles" and "instructions" not */
+                return pg_ps_event_base(ps->st.event, kept) == b &&
+                       memcmp(ps->st.event, ev, b) == 0;
+        }
+        for (size_t i = 0; i < ps->nfilters; i++) {
+                if (pg_ps_event_match(ps->filters[i], ev, n)) {
+                        if (ps->st.event[0] == '\0' && n < sizeof(ps->st.event)) {
+                                memcpy(ps->st.event, ev, n);
+                                ps->st.event[n] = '\0';
+                        }
+                        return true;
+                }
+        }
+        return false;
+}
+
+static void pg_ps_note_other_event(struct pg_perfscript *ps, const char *ev, size_t n)
+{
+        char *list = ps->st.other_events;
+        size_t have = strlen(list);
+        const char *p = list;
+
+        while (*p) {
+                const char *comma = strchr(p, ',');
+                size_t l = comma ? (size_t) (comma - p) : strlen(p);
+                if (l == n && memcmp(p, ev, n) == 0)
+                        return;
+                p += l + (comma ? 1 : 0);
+        }
+        if (have + n + 2 > sizeof(ps->st.other_events))
+                return;
+        if (have)
+                list[have++] = ',';
+        memcpy(list + have, ev, n);
+        list[have + n] = '\0';
+}
+
+/*
+ * Try @s as a sample header, anchored on "PID[/TID] [CPU] TIME:" or, for
+ * headers without a time, "PID[/TID] [CPU] EVENT:": the comm is everything
+ * before the pid, so it may hold spaces, digits and brackets. Returns false
+ * when @s is not a header.
+ */
+static bool pg_ps_try_header(struct pg_perfscript *ps, const char *s, size_t n)
+{
+        struct pg_ps_tok tok[PG_PS_MAX_TOKENS];
+        size_t ntok = 0, i = 0, t, p = 0, e;
+        const char *slash = NULL, *ev = "", *rest = s + n;
+        size_t ev_len = 0;
+        uint64_t period = 0;
+        bool found = false;
+
+        while (i < n && ntok < PG_PS_MAX_TOKENS) {
+                while (i < n && pg_ps_space(s[i]))
+                        i++;
+                if (i == n)
+                        break;
+                tok[ntok].s = s + i;
+                while (i < n && !pg_ps_space(s[i]))
+                        i++;
+                tok[ntok].n = (size_t) (s + i - tok[ntok].s);
+                ntok++;
+        }
+        for (t = 1; t < ntok && !found; t++) {
+                bool is_time = pg_ps_is_time(&tok[t]);
+                if (!is_time && (tok[t].n < 2 || tok[t].s[tok[t].n - 1] != ':'))
+                        continue;
+                p = t - 1;
+                if (pg_ps_is_cpu(&tok[p])) {
+                        if (p == 0)
+                                continue;
+                        p--;
+                }
+                if (p == 0 || !pg_ps_is_pid(&tok[p], &slash))
+                        continue;
+                found = true;
+                e = t;
+                if (is_time) {
+                        e = t + 1;
+                        if (e + 1 < ntok && pg_ps_all_digits(tok[e].s, tok[e].n) &&
+                            tok[e + 1].s[tok[e + 1].n - 1] == ':') {
+                                for (size_t k = 0; k < tok[e].n && period < UINT64_MAX / 10; k++)
+                                        period = period * 10 + (uint64_t) (tok[e].s[k] - '0');
+                                e++;
+                        }
+                        if (e >= ntok || tok[e].s[tok[e].n - 1] != ':')
+                                e = t; /* no event printed */
+                }
+                if (e != t || !is_time) {
+                        ev = tok[e].s;
+                        ev_len = tok[e].n - 1;
+                }
+                rest = tok[e].s + tok[e].n;
+        }
+        if (!found)
+                return false;
+        pg_ps_end_record(ps);
+        ps->rec_line = ps->lineno;
+        if (!pg_ps_keep_event(ps, ev, ev_len)) {
+                pg_ps_odd(ps, PG_PS_ODD_OTHER_EVENT, ps->lineno, s, n);
+                pg_ps_note_other_event(ps, ev, ev_len);
+                ps->state = PG_PS_SKIP;
+                return true;
+        }
+        ps->state = PG_PS_RECORD;
+        ps->weight = ps->opt.weight == PG_WEIGHT_SAMPLES || period == 0 ? 1 : period;
+
+        /* root frame: comm[-PID[/TID]] ("?" for a PID perf did not print) */
+        const char *comm = tok[0].s;
+        size_t comm_len = (size_t) (tok[p - 1].s + tok[p - 1].n - comm);
+        const char *id = tok[p].s;
+        size_t id_len = tok[p].n;
+        struct pg_buf *b = &ps->tmp;
+        pg_buf_reset(b);
+        pg_buf_add(b, comm, comm_len);
+        if (ps->opt.include_tid || ps->opt.include_pid) {
+                pg_buf_putc(b, '-');
+                if (slash) {
+                        size_t pid_len = (size_t) (slash - id);
+                        pg_buf_add(b, id, ps->opt.include_tid ? id_len : pid_len);
+                } else {
+                        pg_buf_putc(b, '?');
+                        if (ps->opt.include_tid) {
+                                pg_buf_putc(b, '/');
+                                pg_buf_add(b, id, id_len);
+                        }
+                }
+        }
+        ps->java = b->len >= 4 && memcmp(b->ptr, "java", 4) == 0;
+        pg_buf_reset(&ps->comm);
+        pg_fold_append_comm(&ps->comm, b->ptr, b->len,
+                            ps->opt.comm == PG_COMM_NONE ? PG_COMM_KEEP : ps->opt.comm);
+
+        /* a single-line sample (perf script without -g): "... EVENT:  ADDR SYM (MOD)" */
+        size_t rest_len = (size_t) (s + n - rest);
+        if (rest_len > 0) {
+                const char *pc, *sym, *mod;
+                size_t pc_len, sym_len, mod_len;
+                while (rest_len > 0 && pg_ps_space(*rest)) {
+                        rest++;
+                        rest_len--;
+                }
+                size_t w = 0;
+                while (w < rest_len && !pg_ps_space(rest[w]))
+                        w++;
+                if (rest_len > 0 && pg_ps_all_hex(rest, w) &&
+                    pg_ps_parse_frame(rest, rest_len, &pc, &pc_len, &sym, &sym_len, &mod, &mod_len))
+                        pg_ps_add_frame(ps, pc, pc_len, sym, sym_len, mod, mod_len);
+        }
+        return true;
+}
+
+/* ---- lines ---------------------------------------------------------------- */
+
+static void pg_ps_comment(struct pg_perfscript *ps, const char *s, size_t n)
+{
+        static const char key[] = "# event : name = ";
+        size_t kl = sizeof(key) - 1;
+
+        if (ps->st.header_event[0] || n <= kl || memcmp(s, key, kl) != 0)
+                return;
+        size_t e = kl;
+        while (e < n && s[e] != ',' && !pg_ps_space(s[e]))
+                e++;
+        pg_ps_copy_cut(ps->st.header_event, sizeof(ps->st.header_event), s + kl, e - kl);
+}
+
+static bool pg_ps_perf_message(const char *s, size_t n)
+{
+        static const char *const prefixes[] = { "Warning:",  "WARNING:",  "Error:",    "ERROR:",
+                                                "Failed to", "failed to", "  Warning:" };
+        for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+                size_t l = strlen(prefixes[i]);
+                if (n >= l && memcmp(s, prefixes[i], l) == 0)
+                        return true;
+        }
+        return false;
+}
+
+static int pg_ps_line(struct pg_perfscript *ps, const char *s, size_t n)
+{
+        const char *pc, *sym, *mod;
+        size_t pc_len, sym_len, mod_len;
+        bool indented;
+
+        ps->lineno++;
+        ps->st.lines++;
+        if (ps->lineno == 1 && n >= 7 && memcmp(s, "PERFILE", 7) == 0)
+                return pg_error_set(PG_EINPUT,
+                                    "'%s' is a perf.data file, not perf script text; "
+                                    "run 'perf script -i %s | perfgate fold'",
+                                    ps->source, ps->source);
+        while (n > 0 && (s[n - 1] == '\r' || pg_ps_space(s[n - 1])))
+                n--;
+        if (n == 0) {
+                pg_ps_end_record(ps);
+                return 0;
+        }
+        if (s[0] == '#') {
+                pg_ps_comment(ps, s, n);
+                return 0;
+        }
+        indented = pg_ps_space(s[0]);
+        /* the hot path: a frame line inside a record */
+        if (indented && ps->state != PG_PS_IDLE && s[n - 1] != ':' &&
+            !pg_ps_has_pair(s, n, ':', ' ') &&
+            pg_ps_parse_frame(s, n, &pc, &pc_len, &sym, &sym_len, &mod, &mod_len)) {
+                if (ps->state == PG_PS_RECORD)
+                        pg_ps_add_frame(ps, pc, pc_len, sym, sym_len, mod, mod_len);
+                return 0;
+        }
+        if (memmem(s, n, "PERF_RECORD_", 12)) {
+                pg_ps_end_record(ps);
+                pg_ps_odd(ps, PG_PS_ODD_NON_SAMPLE, ps->lineno, s, n);
+                return 0;
+        }
+        if (!indented && pg_ps_perf_message(s, n)) {
+                pg_ps_odd(ps, PG_PS_ODD_PERF_MESSAGE, ps->lineno, s, n);
+                return 0;
+        }
+        if (memmem(s, n, "trace error", 11)) {
+                pg_ps_odd(ps, PG_PS_ODD_TRACE_ERROR, ps->lineno, s, n);
+                return 0;
+        }
+        if (pg_ps_try_header(ps, s, n))
+                return 0;
+        if (pg_ps_parse_frame(s, n, &pc, &pc_len, &sym, &sym_len, &mod, &mod_len)) {
+                if (ps->state == PG_PS_RECORD)
+                        pg_ps_add_frame(ps, pc, pc_len, sym, sym_len, mod, mod_len);
+                else if (ps->state == PG_PS_IDLE)
+                        pg_ps_odd(ps, PG_PS_ODD_ORPHAN_FRAME, ps->lineno, s, n);
+                return 0;
+        }
+        pg_ps_odd(ps, PG_PS_ODD_UNRECOGNIZED, ps->lineno, s, n);
+        return 0;
+}
+
+/* ---- public API ------------------------------------------------------------ */
+
+int pg_perfscript_new(struct pg_perfscript **out, const struct pg_perfscript_options *opts)
+{
+        struct pg_perfscript *ps = pg_xcalloc(1, sizeof(*ps));
+
+        *out = NULL;
+        ps->opt = *opts;
+        ps->opt.event_filter = NULL;
+        pg_buf_init(&ps->carry);
+        pg_buf_init(&ps->comm);
+        pg_buf_init(&ps->frames);
+        pg_buf_init(&ps->key);
+        pg_buf_init(&ps->tmp);
+        ps->capframes = 256;
+        ps->off = pg_xcalloc(ps->capframes, sizeof(*ps->off));
+        snprintf(ps->source, sizeof(ps->source), "<input>");
+        if (opts->event_filter && opts->event_filter[0]) {
+                char *p;
+                ps->filter_copy = pg_xstrdup(opts->event_filter);
+                for (p = ps->filter_copy;; p++) {
+                        char *comma = strchr(p, ',');
+                        if (comma)
+                                *comma = '\0';
+                        if (*p == '\0') {
+                                pg_perfscript_free(ps);
+                                return pg_error_set(PG_EINPUT,
+                                                    "empty event name in event filter '%s'",
+                                                    opts->event_filter);
+                        }
+                        ps->filters =
+                            pg_xreallocarray(ps->filters, ps->nfilters + 1, sizeof(*ps->filters));
+                        ps->filters[ps->nfilters++] = p;
+                        if (!comma)
+                                break;
+                        p = comma;
+                }
+        }
+        *out = ps;
+        return 0;
+}
+
+void pg_perfscript_free(struct pg_perfscript *ps)
+{
+        if (!ps)
+                return;
+        while (ps->chunks) {
+                struct pg_ps_chunk *next = ps->chunks->next;
+                free(ps->chunks);
+                ps->chunks = next;
+        }
+        free(ps->tab);
+        free(ps->off);
+        free(ps->filters);
+        free(ps->filter_copy);
+        free(ps->readbuf);
+        pg_buf_release(&ps->carry);
+        pg_buf_release(&ps->comm);
+        pg_buf_release(&ps->frames);
+        pg_buf_release(&ps->key);
+        pg_buf_release(&ps->tmp);
+        free(ps);
+}
+
+void pg_perfscript_begin(struct pg_perfscript *ps, const char *name)
+{
+        (void) pg_perfscript_end(ps);
+        snprintf(ps->source, sizeof(ps->source), "%s", name ? name : "<input>");
+        ps->lineno = 0;
+}
+
+int pg_perfscript_feed(struct pg_perfscript *ps, const char *data, size_t len)
+{
+        const char *p = data, *end = data + len, *nl;
+        int error;
+
+        if (ps->carry.len > 0) {
+                nl = memchr(p, '\n', len);
+                if (!nl) {
+                        pg_buf_add(&ps->carry, p, len);
+                        return 0;
+                }
+                pg_buf_add(&ps->carry, p, (size_t) (nl - p));
+                error = pg_ps_line(ps, ps->carry.ptr, ps->carry.len);
+                pg_buf_reset(&ps->carry);
+                if (error < 0)
+                        return error;
+                p = nl + 1;
+        }
+        while (p < end) {
+                nl = memchr(p, '\n', (size_t) (end - p));
+                if (!nl) {
+                        pg_buf_add(&ps->carry, p, (size_t) (end - p));
+                        break;
+                }
+                if ((error = pg_ps_line(ps, p, (size_t) (nl - p))) < 0)
+                        return error;
+                p = nl + 1;
+        }
+        return 0;
+}
+
+int pg_perfscript_end(struct pg_perfscript *ps)
+{
+        int error = 0;
+
+        if (ps->carry.len > 0) {
+                error = pg_ps_line(ps, ps->carry.ptr, ps->carry.len);
+                pg_buf_reset(&ps->carry);
+        }
+        pg_ps_end_record(ps);
+        return error;
+}
+
+int pg_perfscript_read(struct pg_perfscript *ps, FILE *f, const char *name)
+{
+        size_t got;
+        int error;
+
+        pg_perfscript_begin(ps, name);
+        if (!ps->readbuf)
+                ps->readbuf = pg_xmalloc(PG_PS_READ_BYTES);
+        while ((got = fread(ps->readbuf, 1, PG_PS_READ_BYTES, f)) > 0) {
+                if ((error = pg_perfscript_feed(ps, ps->readbuf, got)) < 0) {
+                        pg_buf_reset(&ps->carry);
+                        return error;
+                }
+        }
+        if (ferror(f))
+                return pg_error_set(PG_EIO, "cannot read '%s': %s", name, strerror(errno));
+        return pg_perfscript_end(ps);
+}
+
+const struct pg_perfscript_stats *pg_perfscript_stats(const struct pg_perfscript *ps)
+{
+        return &ps->st;
+}
+
+static int pg_ps_cmp(const void *a, const void *b)
+{
+        const struct pg_folded *x = a, *y = b;
+        size_t n = x->len < y->len ? x->len : y->len;
+        int c = memcmp(x->stack, y->stack, n);
+        if (c)
+                return c;
+        return x->len < y->len ? -1 : x->len > y->len;
+}
+
+void pg_perfscript_sorted(struct pg_perfscript *ps, struct pg_folded **out, size_t *n)
+{
+        struct pg_folded *v = pg_xcalloc(ps->used ? ps->used : 1, sizeof(*v));
+        size_t k = 0;
+
+        for (size_t i = 0; i < ps->cap; i++) {
+                if (!ps->tab[i].key)
+                        continue;
+                v[k].stack = ps->tab[i].key;
+                v[k].len = ps->tab[i].len;
+                v[k].count = ps->tab[i].count;
+                k++;
+        }
+        qsort(v, k, sizeof(*v), pg_ps_cmp);
+        *out = v;
+        *n = k;
+}
+
+int pg_perfscript_write(struct pg_perfscript *ps, FILE *f, const char *name)
+{
+        struct pg_folded *v;
+        struct pg_buf b = PG_BUF_INIT;
+        size_t n;
+        int error = 0;
+
+        pg_perfscript_sorted(ps, &v, &n);
+        for (size_t i = 0; i < n; i++) {
+                pg_buf_add(&b, v[i].stack, v[i].len);
+                pg_buf_printf(&b, " %llu\n", (unsigned long long) v[i].count);
+                if (b.len >= (64u << 10) || i + 1 == n) {
+                        if (fwrite(b.ptr, 1, b.len, f) != b.len)
+                                break;
+                        pg_buf_reset(&b);
+                }
+        }
+        if (fflush(f) != 0 || ferror(f))
+                error = pg_error_set(PG_EIO, "cannot write '%s': %s", name, strerror(errno));
+        pg_buf_release(&b);
+        free(v);
+        return error;
+}

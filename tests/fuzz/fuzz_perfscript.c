@@ -1,0 +1,145 @@
+/*
+ * fuzz_perfscript.c - fuzz target of the perf script importer
+ * (runner/perfscript.h): any bytes, split at an arbitrary point, under flags
+ * taken from the first byte. Invariants checked (abort on violation): no
+ * folded stack is empty or holds '\n'; the counts written add up to the
+ * total in the stats; the output is strictly sorted.
+ *
+ * Built two ways by tests/cmake/fold.cmake: with -fsanitize=fuzzer when
+ * PERFGATE_FUZZ is on (clang), and always as a replay program
+ * (PG_FUZZ_REPLAY) that runs every file of the given corpus directories plus
+ * deterministic mutations of each, so CTest exercises the parser under the
+ * sanitizer build on every run.
+ */
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "runner/perfscript.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+        struct pg_perfscript_options o = { 0 };
+        struct pg_perfscript *ps;
+        struct pg_folded *v;
+        size_t n, split;
+        uint64_t sum = 0;
+        uint8_t f = size ? data[0] : 0;
+
+        o.include_pid = f & 1;
+        o.include_tid = f & 2;
+        o.annotate_kernel = o.annotate_jit = f & 4;
+        o.annotate_inlined = f & 8;
+        o.include_addrs = f & 16;
+        o.comm = (f >> 5) % 3;
+        o.weight = (f & 0x80) ? PG_WEIGHT_SAMPLES : PG_WEIGHT_PERIOD;
+        o.max_stack = 4;
+        o.mark_truncated = f & 64;
+        if (pg_perfscript_new(&ps, &o) < 0)
+                abort();
+        pg_perfscript_begin(ps, "fuzz");
+        split = size > 1 ? data[size / 2] % size : 0;
+        if (pg_perfscript_feed(ps, (const char *) data, split) == 0 &&
+            pg_perfscript_feed(ps, (const char *) data + split, size - split) == 0)
+                (void) pg_perfscript_end(ps);
+        pg_perfscript_sorted(ps, &v, &n);
+        for (size_t i = 0; i < n; i++) {
+                if (v[i].len == 0 || memchr(v[i].stack, '\n', v[i].len) ||
+                    strlen(v[i].stack) != v[i].len)
+                        abort();
+                if (i > 0) {
+                        size_t m = v[i].len < v[i - 1].len ? v[i].len : v[i - 1].len;
+                        int c = memcmp(v[i - 1].stack, v[i].stack, m);
+                        if (c > 0 || (c == 0 && v[i - 1].len >= v[i].len))
+                                abort();
+                }
+                sum += v[i].count;
+        }
+        if (sum != pg_perfscript_stats(ps)->weight_total)
+                abort();
+        free(v);
+        pg_perfscript_free(ps);
+        return 0;
+}
+
+#ifdef PG_FUZZ_REPLAY
+/* xorshift64: deterministic mutations, so a failure reproduces */
+static uint64_t pg_rng(uint64_t *s)
+{
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        return *s;
+}
+
+static void pg_replay(const char *path, unsigned mutations, unsigned long *runs)
+{
+        static const char *const inserts[] = { "\n",   " ",  "\t",        "(",     ")",   ";",
+                                               ":",    "->", "[unknown]", "+0x1f", "0 ",  "1.5: ",
+                                               "PERF", "<",  ">",         "/",     "\r\n" };
+        struct pg_buf in = PG_BUF_INIT, m = PG_BUF_INIT;
+        FILE *f = fopen(path, "rb");
+        char chunk[65536];
+        size_t got;
+        uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+        if (!f)
+                return;
+        while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+                pg_buf_add(&in, chunk, got);
+        fclose(f);
+        LLVMFuzzerTestOneInput((const uint8_t *) in.ptr, in.len);
+        (*runs)++;
+        if (in.len > (64u << 10))
+                mutations = mutations > 4 ? 4 : mutations; /* keep the replay fast */
+        for (unsigned k = 0; k < mutations && in.len > 0; k++) {
+                size_t at = pg_rng(&seed) % in.len, cut = pg_rng(&seed) % 64;
+                const char *ins = inserts[pg_rng(&seed) % (sizeof(inserts) / sizeof(inserts[0]))];
+                pg_buf_reset(&m);
+                pg_buf_add(&m, in.ptr, at);
+                pg_buf_puts(&m, ins);
+                if (at + cut < in.len)
+                        pg_buf_add(&m, in.ptr + at + cut, in.len - at - cut);
+                if (m.len > 0)
+                        m.ptr[0] = (char) pg_rng(&seed); /* flags */
+                LLVMFuzzerTestOneInput((const uint8_t *) m.ptr, m.len);
+                (*runs)++;
+        }
+        pg_buf_release(&in);
+        pg_buf_release(&m);
+}
+
+int main(int argc, char **argv)
+{
+        unsigned long runs = 0;
+        unsigned mutations = 40;
+
+        for (int i = 1; i < argc; i++) {
+                if (strncmp(argv[i], "--mutations=", 12) == 0) {
+                        mutations = (unsigned) strtoul(argv[i] + 12, NULL, 10);
+                        continue;
+                }
+                DIR *d = opendir(argv[i]);
+                struct dirent *e;
+                if (!d) {
+                        pg_replay(argv[i], mutations, &runs);
+                        continue;
+                }
+                while ((e = readdir(d)) != NULL) {
+                        if (e->d_name[0] == '.')
+                                continue;
+                        char path[4096];
+                        snprintf(path, sizeof(path), "%s/%s", argv[i], e->d_name);
+                        pg_replay(path, mutations, &runs);
+                }
+                closedir(d);
+        }
+        printf("replayed %lu inputs\n", runs);
+        return runs > 0 ? 0 : 1;
+}
+#endif
