@@ -13,28 +13,14 @@ if(TARGET test_fold_cli)
   add_dependencies(test_fold_cli fold_callpath)
 endif()
 
-# The perf script parser's fuzz target: replayed under CTest over its seed
-# corpus, the conformance inputs and the handed cases, each with deterministic
-# mutations (so the sanitizer build exercises it); a libFuzzer build with
-# PERFGATE_FUZZ=ON (clang).
-set(PG_FOLD_SHARED ${CMAKE_SOURCE_DIR}/../shared)
-add_executable(fuzz_perfscript_replay ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_perfscript.c)
-target_compile_definitions(fuzz_perfscript_replay PRIVATE PG_FUZZ_REPLAY)
-target_link_libraries(fuzz_perfscript_replay PRIVATE pgcore)
-add_test(NAME fuzz_perfscript_replay
-         COMMAND fuzz_perfscript_replay ${CMAKE_SOURCE_DIR}/tests/fuzz/corpus/perfscript
-                 ${PG_FOLD_SHARED}/conformance/flamegraph
-                 ${PG_FOLD_SHARED}/cases/01-cpp-template-parens
-                 ${PG_FOLD_SHARED}/cases/03-comm-with-spaces
-                 ${PG_FOLD_SHARED}/cases/05-semicolon-in-frames
-                 ${PG_FOLD_SHARED}/cases/10-kernel-unknown-inlined-modules
-                 ${PG_FOLD_SHARED}/cases/13-thread-name-normalization
-                 ${PG_FOLD_SHARED}/cases/18-deep-and-truncated-stacks
-                 ${PG_FOLD_SHARED}/cases/19-empty-profile)
-set_tests_properties(fuzz_perfscript_replay PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 120)
-if(PERFGATE_FUZZ)
-  add_executable(fuzz_perfscript ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_perfscript.c)
-  target_compile_options(fuzz_perfscript PRIVATE -fsanitize=fuzzer)
-  target_link_options(fuzz_perfscript PRIVATE -fsanitize=fuzzer)
-  target_link_libraries(fuzz_perfscript PRIVATE pgcore)
-endif()
+# The perf script parser's fuzz target is wired by tests/cmake/fuzz.cmake;
+# its replay also covers the conformance inputs and the handed cases.
+set(PG_FUZZ_EXTRA_perfscript
+    ${CMAKE_SOURCE_DIR}/../shared/conformance/flamegraph
+    ${CMAKE_SOURCE_DIR}/../shared/cases/01-cpp-template-parens
+    ${CMAKE_SOURCE_DIR}/../shared/cases/03-comm-with-spaces
+    ${CMAKE_SOURCE_DIR}/../shared/cases/05-semicolon-in-frames
+    ${CMAKE_SOURCE_DIR}/../shared/cases/10-kernel-unknown-inlined-modules
+    ${CMAKE_SOURCE_DIR}/../shared/cases/13-thread-name-normalization
+    ${CMAKE_SOURCE_DIR}/../shared/cases/18-deep-and-truncated-stacks
+    ${CMAKE_SOURCE_DIR}/../shared/cases/19-empty-profile)

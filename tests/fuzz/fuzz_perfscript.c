@@ -7,9 +7,9 @@
  *
  * Built two ways by tests/cmake/fold.cmake: with -fsanitize=fuzzer when
  * PERFGATE_FUZZ is on (clang), and always as a replay program
- * (PG_FUZZ_REPLAY) that runs every file of the given corpus directories plus
- * deterministic mutations of each, so CTest exercises the parser under the
- * sanitizer build on every run.
+ * (tests/fuzz/driver.c) that runs every file of the given corpus directories
+ * plus deterministic mutations of each, so CTest exercises the parser under
+ * the sanitizer build on every run.
  */
 #include <dirent.h>
 #include <stdint.h>
@@ -66,80 +66,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         pg_perfscript_free(ps);
         return 0;
 }
-
-#ifdef PG_FUZZ_REPLAY
-/* xorshift64: deterministic mutations, so a failure reproduces */
-static uint64_t pg_rng(uint64_t *s)
-{
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        return *s;
-}
-
-static void pg_replay(const char *path, unsigned mutations, unsigned long *runs)
-{
-        static const char *const inserts[] = { "\n",   " ",  "\t",        "(",     ")",   ";",
-                                               ":",    "->", "[unknown]", "+0x1f", "0 ",  "1.5: ",
-                                               "PERF", "<",  ">",         "/",     "\r\n" };
-        struct pg_buf in = PG_BUF_INIT, m = PG_BUF_INIT;
-        FILE *f = fopen(path, "rb");
-        char chunk[65536];
-        size_t got;
-        uint64_t seed = 0x9e3779b97f4a7c15ull;
-
-        if (!f)
-                return;
-        while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-                pg_buf_add(&in, chunk, got);
-        fclose(f);
-        LLVMFuzzerTestOneInput((const uint8_t *) in.ptr, in.len);
-        (*runs)++;
-        if (in.len > (64u << 10))
-                mutations = mutations > 4 ? 4 : mutations; /* keep the replay fast */
-        for (unsigned k = 0; k < mutations && in.len > 0; k++) {
-                size_t at = pg_rng(&seed) % in.len, cut = pg_rng(&seed) % 64;
-                const char *ins = inserts[pg_rng(&seed) % (sizeof(inserts) / sizeof(inserts[0]))];
-                pg_buf_reset(&m);
-                pg_buf_add(&m, in.ptr, at);
-                pg_buf_puts(&m, ins);
-                if (at + cut < in.len)
-                        pg_buf_add(&m, in.ptr + at + cut, in.len - at - cut);
-                if (m.len > 0)
-                        m.ptr[0] = (char) pg_rng(&seed); /* flags */
-                LLVMFuzzerTestOneInput((const uint8_t *) m.ptr, m.len);
-                (*runs)++;
-        }
-        pg_buf_release(&in);
-        pg_buf_release(&m);
-}
-
-int main(int argc, char **argv)
-{
-        unsigned long runs = 0;
-        unsigned mutations = 40;
-
-        for (int i = 1; i < argc; i++) {
-                if (strncmp(argv[i], "--mutations=", 12) == 0) {
-                        mutations = (unsigned) strtoul(argv[i] + 12, NULL, 10);
-                        continue;
-                }
-                DIR *d = opendir(argv[i]);
-                struct dirent *e;
-                if (!d) {
-                        pg_replay(argv[i], mutations, &runs);
-                        continue;
-                }
-                while ((e = readdir(d)) != NULL) {
-                        if (e->d_name[0] == '.')
-                                continue;
-                        char path[4096];
-                        snprintf(path, sizeof(path), "%s/%s", argv[i], e->d_name);
-                        pg_replay(path, mutations, &runs);
-                }
-                closedir(d);
-        }
-        printf("replayed %lu inputs\n", runs);
-        return runs > 0 ? 0 : 1;
-}
-#endif
