@@ -175,7 +175,7 @@ static int pg_hotspot_cmp(const void *a, const void *b)
 static const char *pg_profile_problem(const struct pg_profile *p, uint64_t total)
 {
         if (!p || !p->present)
-                return "has no profile (run without --no-profile)";
+                return "has no profile (it was run with --no-profile)";
         if (total == 0)
                 return "has 0 samples";
         return NULL;
@@ -193,13 +193,18 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
         out->head_total = head && head->present ? pg_profile_total(head) : 0;
         bp = pg_profile_problem(base, out->base_total);
         hp = pg_profile_problem(head, out->head_total);
+        if ((!base || !base->present) && (!head || !head->present)) {
+                out->reason = pg_xstrdup("no profile on either side");
+                return;
+        }
         if (bp || hp) {
                 const struct pg_profile *p = bp ? base : head;
-                out->reason =
-                    pg_xasprintf("%s profile %s%s%s%s", bp ? "baseline" : "head", bp ? bp : hp,
-                                 p && p->present && p->event ? " for event '" : "",
-                                 p && p->present && p->event ? p->event : "",
-                                 p && p->present && p->event ? "'" : "");
+                const char *side = bp ? "baseline" : "head";
+                if (!p || !p->present)
+                        out->reason = pg_xasprintf("%s %s", side, bp ? bp : hp);
+                else
+                        out->reason = pg_xasprintf("%s profile %s for event '%s'", side,
+                                                   bp ? bp : hp, p->event ? p->event : "?");
                 return;
         }
         if (base->event && head->event && strcmp(base->event, head->event) != 0) {
