@@ -64,6 +64,9 @@ void pg_report_fmt_threshold(struct pg_buf *out, const struct pg_metric_rule *r)
 /** Append @s with control bytes shown as \n, \t, \r, \xNN (no other change). */
 void pg_report_escape_ctl(struct pg_buf *out, const char *s);
 
+/** Whether @j's values are rates, shown as percentages ("-rate" metrics, pp thresholds). */
+bool pg_report_is_rate(const struct pg_judgement *j);
+
 /** Number of items to show: o->max_hotspots or the default. */
 size_t pg_report_max_hotspots(const struct pg_report_opts *o);
 

@@ -68,7 +68,7 @@ static void pg_xml_escape(struct pg_buf *out, const char *s)
 
 static void pg_judgement_line(struct pg_buf *out, const struct pg_judgement *j)
 {
-        bool rate = j->rule.kind == PG_THRESHOLD_POINTS;
+        bool rate = pg_report_is_rate(j);
 
         pg_buf_printf(out, "%s %s: ", j->metric, pg_outcome_name(j->outcome));
         if (j->has_base)

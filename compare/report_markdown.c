@@ -95,11 +95,6 @@ static const char *pg_verdict_icon(enum pg_verdict v)
         }
 }
 
-static bool pg_rate(const struct pg_judgement *j)
-{
-        return j->rule.kind == PG_THRESHOLD_POINTS;
-}
-
 static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
 {
         size_t shown = 0;
@@ -107,7 +102,8 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
 
         for (size_t i = 0; i < b->njudgements && shown < 3 && b->base && b->head; i++) {
                 const struct pg_judgement *j = &b->judgements[i];
-                if (!j->has_base || !j->has_head || (!j->has_rel && !pg_rate(j)))
+                if (!j->has_base || !j->has_head ||
+                    (!j->has_rel && j->rule.kind != PG_THRESHOLD_POINTS))
                         continue;
                 if (shown && j->outcome == PG_OUTCOME_UNCHANGED && !j->rule.gate)
                         continue;
@@ -151,14 +147,14 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_buf_puts(out, " | ");
                 pg_buf_reset(&t);
                 if (j->has_base)
-                        pg_report_fmt_value(&t, j->base_median, j->unit, pg_rate(j));
+                        pg_report_fmt_value(&t, j->base_median, j->unit, pg_report_is_rate(j));
                 else
                         pg_buf_puts(&t, "-");
                 pg_md_escape(out, t.ptr);
                 pg_buf_puts(out, " | ");
                 pg_buf_reset(&t);
                 if (j->has_head)
-                        pg_report_fmt_value(&t, j->head_median, j->unit, pg_rate(j));
+                        pg_report_fmt_value(&t, j->head_median, j->unit, pg_report_is_rate(j));
                 else
                         pg_buf_puts(&t, "-");
                 pg_md_escape(out, t.ptr);

@@ -123,9 +123,11 @@ void pg_report_fmt_threshold(struct pg_buf *out, const struct pg_metric_rule *r)
                 pg_buf_printf(out, "%g%%", 100 * r->threshold);
 }
 
-static bool pg_is_rate(const struct pg_judgement *j)
+bool pg_report_is_rate(const struct pg_judgement *j)
 {
-        return j->rule.kind == PG_THRESHOLD_POINTS;
+        size_t n = strlen(j->metric);
+        return j->rule.kind == PG_THRESHOLD_POINTS ||
+               (n > 5 && strcmp(j->metric + n - 5, "-rate") == 0);
 }
 
 static const char *pg_verdict_color(enum pg_verdict v)
@@ -156,7 +158,8 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
         }
         for (size_t i = 0; i < b->njudgements && shown < 3; i++) {
                 const struct pg_judgement *j = &b->judgements[i];
-                if (!j->has_base || !j->has_head || (!j->has_rel && !pg_is_rate(j)))
+                if (!j->has_base || !j->has_head ||
+                    (!j->has_rel && j->rule.kind != PG_THRESHOLD_POINTS))
                         continue;
                 if (shown && j->outcome == PG_OUTCOME_UNCHANGED && !j->rule.gate)
                         continue;
@@ -170,6 +173,15 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
         }
         if (!shown)
                 pg_buf_puts(out, b->reason ? b->reason : "no comparable metric");
+        /* data that vanished is never passed over in silence (case 32) */
+        shown = 0;
+        for (size_t i = 0; i < b->njudgements; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                if (!j->blocks)
+                        continue;
+                pg_buf_puts(out, shown++ ? ", " : "; not judged: ");
+                pg_report_escape_ctl(out, j->metric);
+        }
 }
 
 static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
@@ -181,13 +193,13 @@ static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
         pg_buf_printf(out, "%-22s ", t.ptr);
         pg_buf_reset(&t);
         if (j->has_base)
-                pg_report_fmt_value(&t, j->base_median, j->unit, pg_is_rate(j));
+                pg_report_fmt_value(&t, j->base_median, j->unit, pg_report_is_rate(j));
         else
                 pg_buf_puts(&t, "-");
         pg_buf_printf(out, "%-12s ", t.ptr);
         pg_buf_reset(&t);
         if (j->has_head)
-                pg_report_fmt_value(&t, j->head_median, j->unit, pg_is_rate(j));
+                pg_report_fmt_value(&t, j->head_median, j->unit, pg_report_is_rate(j));
         else
                 pg_buf_puts(&t, "-");
         pg_buf_printf(out, "%-12s ", t.ptr);

@@ -60,3 +60,75 @@ for r in base:
     write("base", r)
 for r in head:
     write("head", r)
+
+
+# Field cases (../shared/cases), carried from their draft layout into
+# perfgate/result/1 with five repetitions spread +-0.5% around each value.
+def reps(v, n=5):
+    return [v * f for f in (1.0, 1.005, 0.995, 1.002, 0.998)][:n]
+
+def res(name, metrics, stacks=None):
+    r = {"schema": "perfgate/result/1", "name": name, "machine": "default", "host": HOST,
+         "counters": "hardware", "repeat": 5, "warmup": 1, "metrics": metrics}
+    if stacks is not None:
+        r["profile"] = {"event": "cpu-clock", "samples": sum(stacks.values()), "stacks": stacks}
+    return r
+
+def m(unit, v):
+    return {"unit": unit, "values": reps(v) if v else [0, 0, 0, 0, 0]}
+
+def case(num, side, results):
+    d = os.path.join("cases", num, side)
+    for r in results:
+        write(d, r)
+
+# 26: zero denominators
+case("26", "base", [res("tiny_kernel", {
+    "task-clock": m("ns", 0), "cycles": m("count", 0), "instructions": m("count", 1200),
+    "branches": m("count", 0), "branch-misses": m("count", 0),
+    "LLC-loads": m("count", 0), "LLC-load-misses": m("count", 0)})])
+case("26", "head", [res("tiny_kernel", {
+    "task-clock": m("ns", 800000), "cycles": m("count", 2400000),
+    "instructions": m("count", 3600000), "branches": m("count", 400000),
+    "branch-misses": m("count", 4000), "LLC-loads": m("count", 0),
+    "LLC-load-misses": m("count", 0), "ipc": m("ratio", 1.5),
+    "branch-miss-rate": m("ratio", 0.01)})])
+
+# 32: benchmarks and metrics present on one side only
+def b32(tc_ms, ipc, row_share):
+    mm = {"task-clock": m("ns", tc_ms * 1e6)}
+    if ipc is not None:
+        mm["ipc"] = m("ratio", ipc)
+    return mm
+case("32", "base", [
+    res("parse_small", b32(12.0, 2.10, 0.62), {"app;main;parse_row": 620, "app;main;other": 380}),
+    res("parse_large", b32(480.0, 1.80, 0.70), {"app;main;parse_row": 700, "app;main;other": 300}),
+    res("checksum", b32(95.0, 3.00, 0.91), {"app;main;crc32": 910, "app;main;other": 90})])
+case("32", "head", [
+    res("parse_small", b32(12.1, 2.08, 0.61), {"app;main;parse_row": 610, "app;main;other": 390}),
+    res("parse_large", b32(479.0, None, 0.69), {"app;main;parse_row": 690, "app;main;other": 310}),
+    res("compress", b32(210.0, 1.20, 0.80), {"app;main;deflate": 800, "app;main;other": 200})])
+
+# 34: direction of better per metric
+def b34(ipc, llc, br, tc_ms):
+    return {"ipc": m("ratio", ipc), "LLC-miss-rate": m("ratio", llc),
+            "branch-miss-rate": m("ratio", br), "task-clock": m("ns", tc_ms * 1e6)}
+case("34", "base", [res("A", b34(2.00, 0.100, 0.010, 100.0)),
+                    res("B", b34(2.00, 0.100, 0.010, 100.0))])
+case("34", "head", [res("A", b34(1.80, 0.120, 0.0104, 111.0)),
+                    res("B", b34(2.60, 0.050, 0.005, 70.0))])
+os.makedirs("cases/34", exist_ok=True)
+with open("cases/34/perfgate.json", "w") as f:
+    f.write("""{
+  // case 34: every metric gates, thresholds are relative changes in the bad direction
+  "compare": {
+    "gate": ["ipc", "LLC-miss-rate", "branch-miss-rate", "task-clock"],
+    "metrics": {
+      "ipc": {"threshold": "5%"},
+      "LLC-miss-rate": {"threshold": "5%"},
+      "branch-miss-rate": {"threshold": "5%"},
+      "task-clock": {"threshold": "5%"}
+    }
+  }
+}
+""")
