@@ -532,7 +532,8 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                         out->reason = pg_xstrdup(derived ? "undefined in the baseline"
                                                          : "new metric, no baseline");
                 else
-                        out->reason = pg_xstrdup(derived ? "undefined in head"
+                        out->reason = pg_xstrdup(derived ? "present in the baseline, undefined "
+                                                           "in head"
                                                          : "present in the baseline, missing "
                                                            "in head");
                 out->blocks = base && base->status == PG_METRIC_OK;
