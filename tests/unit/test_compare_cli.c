@@ -613,6 +613,40 @@ static void test_compare_cli_case34_direction(void **state)
         free(text);
 }
 
+/* Colour only on a terminal, and never with NO_COLOR: run under script(1),
+ * which gives perfgate a pseudo-terminal. */
+static void test_compare_cli_color_tty_only(void **state)
+{
+        struct pg_run_out o;
+        char *cmd;
+        char *argv[] = { "script", "-qec", NULL, "/dev/null", NULL };
+        (void) state;
+        if (!pg_have("script"))
+                skip(); /* util-linux script(1) */
+        pg_link_input("base", "base");
+        pg_link_input("head", "head");
+        cmd = pg_xasprintf("'%s' compare base --results head", pg_test_env("PERFGATE_BIN"));
+        argv[2] = cmd;
+        unsetenv("NO_COLOR");
+        setenv("TERM", "xterm", 1);
+        pg_test_run(&o, NULL, argv);
+        assert_non_null(strstr(o.out.ptr, "\033[31mregression"));
+        assert_non_null(strstr(o.out.ptr, "\033[32mimprovement"));
+        pg_run_out_release(&o);
+        setenv("NO_COLOR", "1", 1);
+        pg_test_run(&o, NULL, argv);
+        assert_non_null(strstr(o.out.ptr, "regression    parse"));
+        assert_null(strstr(o.out.ptr, "\033["));
+        pg_run_out_release(&o);
+        unsetenv("NO_COLOR");
+        setenv("TERM", "dumb", 1);
+        pg_test_run(&o, NULL, argv);
+        assert_null(strstr(o.out.ptr, "\033["));
+        pg_run_out_release(&o);
+        setenv("NO_COLOR", "1", 1);
+        free(cmd);
+}
+
 static void test_compare_cli_help(void **state)
 {
         struct pg_run_out o;
@@ -629,15 +663,25 @@ static void test_compare_cli_help(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                T(test_compare_cli_golden_reports),     T(test_compare_cli_text_content),
-                T(test_compare_cli_junit_valid),        T(test_compare_cli_markdown_hostile_names),
-                T(test_compare_cli_openmetrics_syntax), T(test_compare_cli_json_strict_parse),
-                T(test_compare_cli_exit_0_aa),          T(test_compare_cli_sharded_results),
-                T(test_compare_cli_bad_input_exit_2),   T(test_compare_cli_no_baseline),
-                T(test_compare_cli_git_revision),       T(test_compare_cli_io_error_exit_4),
-                T(test_compare_cli_flamegraphs),        T(test_compare_cli_case26_no_nan),
-                T(test_compare_cli_case26_strict),      T(test_compare_cli_case32_missing_and_new),
-                T(test_compare_cli_case34_direction),   T(test_compare_cli_help),
+                T(test_compare_cli_golden_reports),
+                T(test_compare_cli_text_content),
+                T(test_compare_cli_junit_valid),
+                T(test_compare_cli_markdown_hostile_names),
+                T(test_compare_cli_openmetrics_syntax),
+                T(test_compare_cli_json_strict_parse),
+                T(test_compare_cli_exit_0_aa),
+                T(test_compare_cli_sharded_results),
+                T(test_compare_cli_bad_input_exit_2),
+                T(test_compare_cli_no_baseline),
+                T(test_compare_cli_git_revision),
+                T(test_compare_cli_io_error_exit_4),
+                T(test_compare_cli_flamegraphs),
+                T(test_compare_cli_case26_no_nan),
+                T(test_compare_cli_case26_strict),
+                T(test_compare_cli_case32_missing_and_new),
+                T(test_compare_cli_case34_direction),
+                T(test_compare_cli_color_tty_only),
+                T(test_compare_cli_help),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
