@@ -16,6 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* GitHub refuses comments over 65536 characters; GitLab notes allow more.
+ * Details stop once the comment passes this many bytes, leaving room for
+ * the last block. */
+#define PG_MARKDOWN_BUDGET 50000
+
 static void pg_md_escape(struct pg_buf *out, const char *s)
 {
         struct pg_buf t = PG_BUF_INIT;
@@ -199,7 +204,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         const struct pg_report_opts *o)
 {
         char *summary = pg_comparison_summary(c);
-        size_t maxh = pg_report_max_hotspots(o);
+        size_t maxh = pg_report_max_hotspots(o), start = out->len;
         bool any_hot = false;
 
         pg_buf_puts(out, "<!-- perfgate -->\n");
@@ -263,6 +268,12 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                 size_t shown = 0;
                 if (!b->base || !b->head)
                         continue;
+                if (out->len - start > PG_MARKDOWN_BUDGET) {
+                        pg_buf_printf(out, "Details of the remaining benchmarks are left out "
+                                           "to keep the comment within the size limit of "
+                                           "PR/MR comments; the JSON verdict has them all.\n");
+                        break;
+                }
                 pg_buf_puts(out, "<details><summary>");
                 pg_md_escape(out, b->name);
                 pg_buf_printf(out, ": %s</summary>\n\n", pg_verdict_name(b->verdict));

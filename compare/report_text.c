@@ -220,6 +220,18 @@ static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
                 pg_report_escape_ctl(out, j->reason);
                 pg_buf_putc(out, '\n');
         }
+        if (j->has_hl) {
+                /* Hodges-Lehmann shift of head against base, with its interval */
+                pg_buf_puts(out, "      shift ");
+                pg_buf_puts(out, j->hl_shift >= 0 ? "+" : "");
+                pg_report_fmt_value(out, j->hl_shift, j->unit, pg_report_is_rate(j));
+                pg_buf_printf(out, " (%.0f%% CI ", 100 * j->hl_conf);
+                pg_buf_puts(out, j->hl_lo >= 0 ? "+" : "");
+                pg_report_fmt_value(out, j->hl_lo, j->unit, pg_report_is_rate(j));
+                pg_buf_puts(out, j->hl_hi >= 0 ? " .. +" : " .. ");
+                pg_report_fmt_value(out, j->hl_hi, j->unit, pg_report_is_rate(j));
+                pg_buf_puts(out, ")\n");
+        }
         pg_buf_release(&t);
 }
 

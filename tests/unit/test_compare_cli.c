@@ -613,6 +613,40 @@ static void test_compare_cli_case34_direction(void **state)
         free(text);
 }
 
+/* Hundreds of benchmarks: the PR comment stays under GitHub's 65536 limit. */
+static void test_compare_cli_markdown_size_limit(void **state)
+{
+        struct pg_run_out o;
+        char *md;
+        (void) state;
+        assert_int_equal(mkdir("b", 0755), 0);
+        assert_int_equal(mkdir("h", 0755), 0);
+        for (int i = 0; i < 400; i++) {
+                for (int side = 0; side < 2; side++) {
+                        char *path = pg_xasprintf("%s/bench_with_a_long_name_%03d.json",
+                                                  side ? "h" : "b", i);
+                        char *json = pg_xasprintf(
+                            "{\"schema\": \"perfgate/result/1\", \"name\": "
+                            "\"bench_with_a_long_name_%03d\", \"metrics\": {\"task-clock\": "
+                            "{\"unit\": \"ns\", \"values\": [%d, %d, %d]}}}",
+                            i, 1000 + side, 1001 + side, 999 + side);
+                        pg_test_write(path, json);
+                        free(path);
+                        free(json);
+                }
+        }
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--markdown", "out.md", NULL);
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+        md = pg_test_read("out.md");
+        assert_true(strlen(md) < 65536);
+        assert_non_null(strstr(md, "no regression in 400 benchmarks"));
+        assert_non_null(
+            strstr(md, "| :white_circle: | bench&#95;with&#95;a&#95;long&#95;name&#95;399 |"));
+        assert_non_null(strstr(md, "Details of the remaining benchmarks are left out"));
+        free(md);
+}
+
 /* Colour only on a terminal, and never with NO_COLOR: run under script(1),
  * which gives perfgate a pseudo-terminal. */
 static void test_compare_cli_color_tty_only(void **state)
@@ -663,25 +697,16 @@ static void test_compare_cli_help(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                T(test_compare_cli_golden_reports),
-                T(test_compare_cli_text_content),
-                T(test_compare_cli_junit_valid),
-                T(test_compare_cli_markdown_hostile_names),
-                T(test_compare_cli_openmetrics_syntax),
-                T(test_compare_cli_json_strict_parse),
-                T(test_compare_cli_exit_0_aa),
-                T(test_compare_cli_sharded_results),
-                T(test_compare_cli_bad_input_exit_2),
-                T(test_compare_cli_no_baseline),
-                T(test_compare_cli_git_revision),
-                T(test_compare_cli_io_error_exit_4),
-                T(test_compare_cli_flamegraphs),
-                T(test_compare_cli_case26_no_nan),
-                T(test_compare_cli_case26_strict),
-                T(test_compare_cli_case32_missing_and_new),
-                T(test_compare_cli_case34_direction),
-                T(test_compare_cli_color_tty_only),
-                T(test_compare_cli_help),
+                T(test_compare_cli_golden_reports),     T(test_compare_cli_text_content),
+                T(test_compare_cli_junit_valid),        T(test_compare_cli_markdown_hostile_names),
+                T(test_compare_cli_openmetrics_syntax), T(test_compare_cli_json_strict_parse),
+                T(test_compare_cli_exit_0_aa),          T(test_compare_cli_sharded_results),
+                T(test_compare_cli_bad_input_exit_2),   T(test_compare_cli_no_baseline),
+                T(test_compare_cli_git_revision),       T(test_compare_cli_io_error_exit_4),
+                T(test_compare_cli_flamegraphs),        T(test_compare_cli_case26_no_nan),
+                T(test_compare_cli_case26_strict),      T(test_compare_cli_case32_missing_and_new),
+                T(test_compare_cli_case34_direction),   T(test_compare_cli_markdown_size_limit),
+                T(test_compare_cli_color_tty_only),     T(test_compare_cli_help),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
