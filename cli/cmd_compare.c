@@ -246,7 +246,7 @@ static int pg_merge_sets(struct pg_result_set *to, struct pg_result_set *from, c
 
         for (size_t i = 0; i < from->n; i++) {
                 char *name = pg_xstrdup(from->items[i].name);
-                if ((error = pg_result_set_add(to, &from->items[i])) < 0) {
+                if (pg_result_set_add(to, &from->items[i]) < 0) {
                         error = pg_error_set(PG_EINPUT,
                                              "benchmark '%s' appears in more than one results "
                                              "directory ('%s' and another); give each shard its "
@@ -305,8 +305,10 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
 {
         int error = 0, io_error = 0;
 
-        if ((error = pg_mkdir_p(dir)) < 0)
+        if ((error = pg_mkdir_p(dir)) < 0) {
+                pg_cli_warn("no flame graphs: %s", pg_error_last());
                 return error;
+        }
         for (size_t i = 0; i < c->n; i++) {
                 struct pg_bench_cmp *b = &c->benches[i];
                 struct pg_flame_opts fo;
@@ -452,7 +454,7 @@ int cmd_compare(int argc, char **argv)
         memset(&ro, 0, sizeof(ro));
         ro.link_base = a.link_base;
         ro.color = pg_cli_color(STDOUT_FILENO);
-        if (a.flamedir && (error = pg_write_flamegraphs(&cmp, a.flamedir)) < 0)
+        if (a.flamedir && pg_write_flamegraphs(&cmp, a.flamedir) < 0)
                 status = PG_EXIT_INTERNAL;
         if (a.markdown) {
                 pg_buf_reset(&out);

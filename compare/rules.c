@@ -277,8 +277,8 @@ static int pg_load_pp(const cJSON *o, const char *key, const char *path, const c
                       double *out)
 {
         const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-        enum pg_threshold_kind kind;
-        double v;
+        enum pg_threshold_kind kind = PG_THRESHOLD_RELATIVE;
+        double v = 0;
 
         if (!it)
                 return 0;
