@@ -613,6 +613,27 @@ static void test_compare_cli_case34_direction(void **state)
         free(text);
 }
 
+/* A benchmark that measured nothing in head fails the gate. */
+static void test_compare_cli_failed_benchmark(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+        assert_int_equal(mkdir("b", 0755), 0);
+        assert_int_equal(mkdir("h", 0755), 0);
+        pg_test_write("b/x.json", "{\"schema\": \"perfgate/result/1\", \"name\": \"x\", "
+                                  "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", "
+                                  "\"values\": [5, 6, 7]}}}");
+        pg_test_write("h/x.json", "{\"schema\": \"perfgate/result/1\", \"name\": \"x\", "
+                                  "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", "
+                                  "\"status\": \"not-counted\"}}}");
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--junit", "out.xml", NULL);
+        assert_int_equal(o.status, 1);
+        assert_non_null(strstr(o.out.ptr, "\nfailed        x                        head has no "
+                                          "measured metric"));
+        assert_non_null(strstr(o.out.ptr, "no regression in 1 benchmark (1 failed)\n"));
+        pg_run_out_release(&o);
+}
+
 /* Hundreds of benchmarks: the PR comment stays under GitHub's 65536 limit. */
 static void test_compare_cli_markdown_size_limit(void **state)
 {
@@ -697,16 +718,27 @@ static void test_compare_cli_help(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                T(test_compare_cli_golden_reports),     T(test_compare_cli_text_content),
-                T(test_compare_cli_junit_valid),        T(test_compare_cli_markdown_hostile_names),
-                T(test_compare_cli_openmetrics_syntax), T(test_compare_cli_json_strict_parse),
-                T(test_compare_cli_exit_0_aa),          T(test_compare_cli_sharded_results),
-                T(test_compare_cli_bad_input_exit_2),   T(test_compare_cli_no_baseline),
-                T(test_compare_cli_git_revision),       T(test_compare_cli_io_error_exit_4),
-                T(test_compare_cli_flamegraphs),        T(test_compare_cli_case26_no_nan),
-                T(test_compare_cli_case26_strict),      T(test_compare_cli_case32_missing_and_new),
-                T(test_compare_cli_case34_direction),   T(test_compare_cli_markdown_size_limit),
-                T(test_compare_cli_color_tty_only),     T(test_compare_cli_help),
+                T(test_compare_cli_golden_reports),
+                T(test_compare_cli_text_content),
+                T(test_compare_cli_junit_valid),
+                T(test_compare_cli_markdown_hostile_names),
+                T(test_compare_cli_openmetrics_syntax),
+                T(test_compare_cli_json_strict_parse),
+                T(test_compare_cli_exit_0_aa),
+                T(test_compare_cli_sharded_results),
+                T(test_compare_cli_bad_input_exit_2),
+                T(test_compare_cli_no_baseline),
+                T(test_compare_cli_git_revision),
+                T(test_compare_cli_io_error_exit_4),
+                T(test_compare_cli_flamegraphs),
+                T(test_compare_cli_case26_no_nan),
+                T(test_compare_cli_case26_strict),
+                T(test_compare_cli_case32_missing_and_new),
+                T(test_compare_cli_case34_direction),
+                T(test_compare_cli_failed_benchmark),
+                T(test_compare_cli_markdown_size_limit),
+                T(test_compare_cli_color_tty_only),
+                T(test_compare_cli_help),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
