@@ -182,8 +182,8 @@ static const char *pg_profile_problem(const struct pg_profile *p, uint64_t total
 }
 
 void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile *head,
-                         double head_task_clock_ns, const struct pg_hotspot_rule *rule,
-                         struct pg_hotspots *out)
+                         double base_task_clock_ns, double head_task_clock_ns,
+                         const struct pg_hotspot_rule *rule, struct pg_hotspots *out)
 {
         struct pg_fn_table t = { 0, 0, NULL };
         const char *bp, *hp;
@@ -243,6 +243,12 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                 if (head_task_clock_ns > 0) {
                         h->has_est = true;
                         h->est_ms = h->delta_self_pp / 100 * head_task_clock_ns / 1e6;
+                }
+                if (head_task_clock_ns > 0 && base_task_clock_ns > 0) {
+                        h->has_self_time = true;
+                        h->self_time_ms = (h->head_self_share * head_task_clock_ns -
+                                           h->base_self_share * base_task_clock_ns) /
+                                          1e6;
                 }
                 side = e->incl[1] ? 1 : 0;
                 h->path =

@@ -46,10 +46,15 @@ struct pg_hotspot {
         double base_incl_share, head_incl_share;
         double delta_self_pp; /* (head - base) self share, percentage points */
         double delta_incl_pp;
-        double p_value; /* two-proportion test on the self counts */
-        bool has_est;   /* est_ms is defined (head task-clock known) */
-        double est_ms;  /* delta self share x median head task-clock, ms */
-        char *path;     /* hottest call path ending at the function, root first,
+        double p_value;      /* two-proportion test on the self counts */
+        bool has_est;        /* est_ms is defined (head task-clock known) */
+        double est_ms;       /* delta self share x median head task-clock, ms */
+        bool has_self_time;  /* self_time_ms is defined (task-clock known on both sides) */
+        double self_time_ms; /* estimated change of the function's own time, ms:
+                                head share x head task-clock - base share x base
+                                task-clock; unlike est_ms it does not move when
+                                only other functions changed */
+        char *path;          /* hottest call path ending at the function, root first,
                                ';'-separated, comm excluded (head, or baseline if vanished) */
 };
 
@@ -66,14 +71,15 @@ void pg_hotspots_release(struct pg_hotspots *h);
 
 /**
  * Compare the profiles of @base and @head (either may have no profile) into
- * @out (initialised by the caller). @head_task_clock_ns: median task-clock of
- * head, or <= 0 when unknown (then no time estimates). Not comparable
+ * @out (initialised by the caller). @base_task_clock_ns and
+ * @head_task_clock_ns: median task-clock of each side, or <= 0 when unknown
+ * (then no time estimates needing them). Not comparable
  * profiles (absent, 0 samples, different events) give out->judged = false
  * and the reason, never an error.
  */
 void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile *head,
-                         double head_task_clock_ns, const struct pg_hotspot_rule *rule,
-                         struct pg_hotspots *out);
+                         double base_task_clock_ns, double head_task_clock_ns,
+                         const struct pg_hotspot_rule *rule, struct pg_hotspots *out);
 
 /** Whether the hotspot changes of @h warrant a flame graph (any regressed/new/improved/vanished). */
 bool pg_hotspots_changed(const struct pg_hotspots *h);

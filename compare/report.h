@@ -64,6 +64,9 @@ void pg_report_fmt_threshold(struct pg_buf *out, const struct pg_metric_rule *r)
 /** Append @s with control bytes shown as \n, \t, \r, \xNN (no other change). */
 void pg_report_escape_ctl(struct pg_buf *out, const char *s);
 
+/** @v with a negative zero (from rounding) made +0, for "%+.1f" output. */
+double pg_report_unsigned_zero(double v, double resolution);
+
 /** Whether @j's values are rates, shown as percentages ("-rate" metrics, pp thresholds). */
 bool pg_report_is_rate(const struct pg_judgement *j);
 

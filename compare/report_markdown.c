@@ -243,8 +243,9 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         if (!any_hot) {
                                 pg_buf_puts(out, "\n#### Hotspots (self share of samples)\n\n"
                                                  "| benchmark | function | base share | head "
-                                                 "share | change | est. ms | |\n"
-                                                 "|---|---|--:|--:|--:|--:|---|\n");
+                                                 "share | change | est. ms | own time ms | "
+                                                 "|\n"
+                                                 "|---|---|--:|--:|--:|--:|--:|---|\n");
                                 any_hot = true;
                         }
                         pg_buf_puts(out, "| ");
@@ -255,7 +256,14 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                                       100 * h->base_self_share, 100 * h->head_self_share,
                                       h->delta_self_pp);
                         if (h->has_est)
-                                pg_buf_printf(out, "%+.1f", h->est_ms);
+                                pg_buf_printf(out, "%+.1f",
+                                              pg_report_unsigned_zero(h->est_ms, 0.1));
+                        else
+                                pg_buf_puts(out, "-");
+                        pg_buf_puts(out, " | ");
+                        if (h->has_self_time)
+                                pg_buf_printf(out, "%+.1f",
+                                              pg_report_unsigned_zero(h->self_time_ms, 0.1));
                         else
                                 pg_buf_puts(out, "-");
                         pg_buf_printf(out, " | %s |\n", pg_hotspot_kind_name(h->kind));

@@ -38,6 +38,11 @@ void pg_report_escape_ctl(struct pg_buf *out, const char *s)
         }
 }
 
+double pg_report_unsigned_zero(double v, double resolution)
+{
+        return fabs(v) < resolution / 2 ? 0.0 : v;
+}
+
 size_t pg_report_max_hotspots(const struct pg_report_opts *o)
 {
         return o && o->max_hotspots ? o->max_hotspots : 5;
@@ -108,9 +113,9 @@ void pg_report_fmt_change(struct pg_buf *out, const struct pg_judgement *j)
                 return;
         }
         if (j->rule.kind == PG_THRESHOLD_POINTS)
-                pg_buf_printf(out, "%+.2f pp", j->pp_change);
+                pg_buf_printf(out, "%+.2f pp", pg_report_unsigned_zero(j->pp_change, 0.01));
         else if (j->has_rel)
-                pg_buf_printf(out, "%+.1f%%", 100 * j->rel_change);
+                pg_buf_printf(out, "%+.1f%%", pg_report_unsigned_zero(100 * j->rel_change, 0.1));
         else
                 pg_buf_puts(out, "n/a");
 }
@@ -346,7 +351,11 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_printf(out, "  %.2f%% -> %.2f%% (%+.2f pp", 100 * h->base_self_share,
                                       100 * h->head_self_share, h->delta_self_pp);
                         if (h->has_est)
-                                pg_buf_printf(out, ", %+.1f ms", h->est_ms);
+                                pg_buf_printf(out, ", est. %+.1f ms",
+                                              pg_report_unsigned_zero(h->est_ms, 0.1));
+                        if (h->has_self_time)
+                                pg_buf_printf(out, ", own time %+.1f ms",
+                                              pg_report_unsigned_zero(h->self_time_ms, 0.1));
                         pg_buf_printf(out, ", p = %.3g) %s\n", h->p_value,
                                       pg_hotspot_kind_name(h->kind));
                         pg_buf_puts(out, "      via ");

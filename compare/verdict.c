@@ -159,7 +159,7 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         char **names = pg_xcalloc(cap, sizeof(char *));
         bool cpu_diff = false, any_ok = false, reg = false, inc = false, imp = false;
         const struct pg_metric *tc;
-        double head_tc = 0;
+        double head_tc = 0, base_tc = 0;
         const char *why = NULL;
         char *why_owned = NULL;
 
@@ -220,8 +220,11 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         tc = pg_result_find_metric(head, "task-clock");
         if (tc && tc->status == PG_METRIC_OK)
                 head_tc = pg_stats_median(tc->values, tc->nvalues);
+        tc = pg_result_find_metric(base, "task-clock");
+        if (tc && tc->status == PG_METRIC_OK)
+                base_tc = pg_stats_median(tc->values, tc->nvalues);
         pg_hotspots_init(&b->hotspots);
-        pg_hotspots_compare(&base->profile, &head->profile, head_tc, &rules->hotspots,
+        pg_hotspots_compare(&base->profile, &head->profile, base_tc, head_tc, &rules->hotspots,
                             &b->hotspots);
 
         if (!any_ok) {

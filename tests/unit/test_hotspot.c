@@ -87,7 +87,7 @@ static void test_hotspot_self_inclusive_recursion_path(void **state)
                                "app;main;work 300\n",
                                "cpu-clock");
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&b, &h, 100e6, &r.hotspots, &hs);
+        pg_hotspots_compare(&b, &h, 50e6, 100e6, &r.hotspots, &hs);
         assert_true(hs.judged);
         assert_int_equal(hs.base_total, 500);
         assert_int_equal(hs.head_total, 800);
@@ -103,6 +103,12 @@ static void test_hotspot_self_inclusive_recursion_path(void **state)
         assert_string_equal(f->path, "main;work;copy");
         assert_true(fabs(f->delta_self_pp - 37.5) < 1e-9);
         assert_true(f->has_est && fabs(f->est_ms - 37.5) < 1e-9); /* 37.5% of 100 ms */
+        assert_true(f->has_self_time && fabs(f->self_time_ms - 37.5) < 1e-9);
+        /* work's own time: 300/500 of 50 ms -> 300/800 of 100 ms = +7.5 ms, although
+         * its share fell by 22.5 pp (est. -22.5 ms) */
+        f = pg_find(&hs, "work");
+        assert_true(fabs(f->delta_self_pp + 22.5) < 1e-9 && fabs(f->est_ms + 22.5) < 1e-9);
+        assert_true(fabs(f->self_time_ms - 7.5) < 1e-9);
         /* sorted: new before improved (fib and work shrank) */
         assert_string_equal(hs.items[0].function, "copy");
         assert_true(pg_hotspots_changed(&hs));
@@ -125,11 +131,12 @@ static void test_hotspot_regressed_needs_significance(void **state)
         pg_profile_from_folded(
             &h, "p;main;req;copy_field 1400\np;main;req;tok 900\np;main;out 300\n", "cpu-clock");
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&b, &h, 0, &r.hotspots, &hs);
+        pg_hotspots_compare(&b, &h, 0, 0, &r.hotspots, &hs);
         assert_string_equal(hs.items[0].function, "copy_field");
         assert_int_equal(hs.items[0].kind, PG_HOTSPOT_REGRESSED);
         assert_string_equal(hs.items[0].path, "main;req;copy_field");
         assert_false(hs.items[0].has_est); /* no task-clock: no estimate */
+        assert_false(hs.items[0].has_self_time);
         pg_hotspots_release(&hs);
         pg_profile_free(&b);
         pg_profile_free(&h);
@@ -138,7 +145,7 @@ static void test_hotspot_regressed_needs_significance(void **state)
         pg_profile_from_folded(&h, "p;main;copy_field 14\np;main;tok 12\n", "cpu-clock");
         r.hotspots.min_samples = 0;
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&b, &h, 0, &r.hotspots, &hs);
+        pg_hotspots_compare(&b, &h, 0, 0, &r.hotspots, &hs);
         assert_int_equal(pg_find(&hs, "copy_field")->kind, PG_HOTSPOT_NOT_SIGNIFICANT);
         assert_false(pg_hotspots_changed(&hs));
         pg_hotspots_release(&hs);
@@ -161,7 +168,7 @@ static void test_hotspot_case15_removed_and_new(void **state)
         pg_profile_from_folded(&b, before, "cpu-clock");
         pg_profile_from_folded(&h, after, "cpu-clock");
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&b, &h, 0, &r.hotspots, &hs);
+        pg_hotspots_compare(&b, &h, 0, 0, &r.hotspots, &hs);
         /* "main" is the first frame (the comm); functions foo, bar, qux, baz */
         f = pg_find(&hs, "foo"); /* inclusive 60% -> 10%: -50 pp, -83% relative */
         assert_true(fabs(f->base_incl_share - 0.6) < 1e-12 &&
@@ -178,7 +185,7 @@ static void test_hotspot_case15_removed_and_new(void **state)
         pg_hotspots_release(&hs);
         /* swapped: new and vanished flip */
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&h, &b, 0, &r.hotspots, &hs);
+        pg_hotspots_compare(&h, &b, 0, 0, &r.hotspots, &hs);
         assert_int_equal(pg_find(&hs, "bar")->kind, PG_HOTSPOT_NEW);
         assert_int_equal(pg_find(&hs, "baz")->kind, PG_HOTSPOT_VANISHED);
         pg_hotspots_release(&hs);
@@ -203,7 +210,7 @@ static void test_hotspot_case16_empty_and_tiny(void **state)
         pg_profile_from_folded(&b, empty, "cpu-clock");
         pg_profile_from_folded(&h, cur, "cpu-clock");
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&b, &h, 5e6, &r.hotspots, &hs);
+        pg_hotspots_compare(&b, &h, 5e6, 5e6, &r.hotspots, &hs);
         assert_false(hs.judged);
         assert_string_equal(hs.reason, "baseline profile has 0 samples for event 'cpu-clock'");
         assert_int_equal(hs.n, 0);
@@ -212,7 +219,7 @@ static void test_hotspot_case16_empty_and_tiny(void **state)
 
         pg_profile_from_folded(&b, large, "cpu-clock");
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&b, &h, 5e6, &r.hotspots, &hs);
+        pg_hotspots_compare(&b, &h, 5e6, 5e6, &r.hotspots, &hs);
         assert_true(hs.judged);
         f = pg_find(&hs, "rare_path"); /* 0 -> 1 of 10000: new but tiny, never a regression */
         assert_int_equal(f->kind, PG_HOTSPOT_TINY);
@@ -245,17 +252,17 @@ static void test_hotspot_not_comparable_profiles(void **state)
         pg_profile_from_folded(&b, "a;main 10\n", "cycles");
         pg_profile_from_folded(&h, "a;main 10\n", "cpu-clock");
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&b, &h, 0, &r.hotspots, &hs);
+        pg_hotspots_compare(&b, &h, 0, 0, &r.hotspots, &hs);
         assert_false(hs.judged);
         assert_non_null(strstr(hs.reason, "different events"));
         pg_hotspots_release(&hs);
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&b, &none, 0, &r.hotspots, &hs);
+        pg_hotspots_compare(&b, &none, 0, 0, &r.hotspots, &hs);
         assert_false(hs.judged);
         assert_string_equal(hs.reason, "head has no profile (it was run with --no-profile)");
         pg_hotspots_release(&hs);
         pg_hotspots_init(&hs);
-        pg_hotspots_compare(&none, &none, 0, &r.hotspots, &hs);
+        pg_hotspots_compare(&none, &none, 0, 0, &r.hotspots, &hs);
         assert_string_equal(hs.reason, "no profile on either side");
         pg_hotspots_release(&hs);
         pg_profile_free(&b);
