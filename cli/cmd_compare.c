@@ -116,7 +116,7 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
         a->results = pg_xcalloc((size_t) argc + 1, sizeof(char *));
         opterr = 0;
         optind = 1;
-        while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
                 switch (c) {
                 case OPT_RESULTS:
                         a->results[a->nresults++] = optarg;

@@ -333,6 +333,7 @@ static void test_compare_cli_bad_input_exit_2(void **state)
 {
         static const char *const cases[][8] = {
                 { "--bogus", NULL },
+                { "base", "--json", NULL },
                 { "base", "extra", NULL },
                 { "base", "--max-walk", "-3", NULL },
                 { "base", "--results", "nope", NULL },
@@ -347,6 +348,7 @@ static void test_compare_cli_bad_input_exit_2(void **state)
         };
         static const char *const expect[] = {
                 "unknown option '--bogus'",
+                "option '--json' needs a value",
                 "unexpected argument 'extra'",
                 "--max-walk '-3' is not a number",
                 "no results in 'nope'; run 'perfgate run' first",
@@ -376,10 +378,10 @@ static void test_compare_cli_bad_input_exit_2(void **state)
                 size_t n = 0;
                 argv[n++] = (char *) pg_test_env("PERFGATE_BIN");
                 argv[n++] = "compare";
-                for (size_t k = 0; cases[i][k]; k++)
-                        argv[n++] = (char *) cases[i][k];
                 argv[n++] = "--markdown";
                 argv[n++] = "out.md";
+                for (size_t k = 0; cases[i][k]; k++)
+                        argv[n++] = (char *) cases[i][k];
                 argv[n] = NULL;
                 pg_test_run(&o, NULL, argv);
                 if (o.status != 2 || !strstr(o.err.ptr, expect[i]))
