@@ -636,6 +636,48 @@ static void test_compare_cli_failed_benchmark(void **state)
         pg_run_out_release(&o);
 }
 
+/* Baseline from another host: counters inconclusive, time judged; another
+ * CPU model: everything inconclusive. */
+static void test_compare_cli_host_mismatch(void **state)
+{
+        static const char fmt[] =
+            "{\"schema\": \"perfgate/result/1\", \"name\": \"x\", \"counters\": \"%s\", "
+            "\"host\": {\"cpu\": \"%s\", \"pmu\": [%s], \"exclude_kernel\": %s}, "
+            "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", \"values\": [%s]}, "
+            "\"instructions\": {\"unit\": \"count\", \"values\": [%s]}}}";
+        struct pg_run_out o;
+        char *j;
+        (void) state;
+        assert_int_equal(mkdir("b", 0755), 0);
+        assert_int_equal(mkdir("h", 0755), 0);
+        assert_int_equal(mkdir("h2", 0755), 0);
+        j = pg_xasprintf(fmt, "hardware", "CPU A", "\"cpu\"", "false", "100, 101, 99, 100, 100",
+                         "1000, 1001, 999, 1000, 1000");
+        pg_test_write("b/x.json", j);
+        free(j);
+        j = pg_xasprintf(fmt, "simulated", "CPU A", "", "true", "130, 131, 129, 130, 130",
+                         "1300, 1301, 1299, 1300, 1300");
+        pg_test_write("h/x.json", j);
+        free(j);
+        j = pg_xasprintf(fmt, "hardware", "CPU B", "\"cpu\"", "false", "130, 131, 129, 130, 130",
+                         "1000, 1001, 999, 1000, 1000");
+        pg_test_write("h2/x.json", j);
+        free(j);
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--json", "v.json", NULL);
+        assert_int_equal(o.status, 1); /* task-clock +30% is still judged */
+        assert_non_null(strstr(o.out.ptr, "hosts differ: pmu [cpu] vs [], counters 'hardware' vs "
+                                          "'simulated', exclude_kernel false vs true\n"));
+        assert_non_null(strstr(o.out.ptr, "instructions           1000         1300         "
+                                          "+30.0%"));
+        assert_non_null(strstr(o.out.ptr, "hosts differ (pmu [cpu] vs []"));
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "compare", "b", "--results", "h2", NULL);
+        assert_int_equal(o.status, 0);
+        assert_non_null(strstr(o.out.ptr, "\ninconclusive  x "));
+        assert_non_null(strstr(o.out.ptr, "cpu model 'CPU A' vs 'CPU B'"));
+        pg_run_out_release(&o);
+}
+
 /* Hundreds of benchmarks: the PR comment stays under GitHub's 65536 limit. */
 static void test_compare_cli_markdown_size_limit(void **state)
 {
@@ -720,27 +762,17 @@ static void test_compare_cli_help(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                T(test_compare_cli_golden_reports),
-                T(test_compare_cli_text_content),
-                T(test_compare_cli_junit_valid),
-                T(test_compare_cli_markdown_hostile_names),
-                T(test_compare_cli_openmetrics_syntax),
-                T(test_compare_cli_json_strict_parse),
-                T(test_compare_cli_exit_0_aa),
-                T(test_compare_cli_sharded_results),
-                T(test_compare_cli_bad_input_exit_2),
-                T(test_compare_cli_no_baseline),
-                T(test_compare_cli_git_revision),
-                T(test_compare_cli_io_error_exit_4),
-                T(test_compare_cli_flamegraphs),
-                T(test_compare_cli_case26_no_nan),
-                T(test_compare_cli_case26_strict),
-                T(test_compare_cli_case32_missing_and_new),
-                T(test_compare_cli_case34_direction),
-                T(test_compare_cli_failed_benchmark),
-                T(test_compare_cli_markdown_size_limit),
-                T(test_compare_cli_color_tty_only),
-                T(test_compare_cli_help),
+                T(test_compare_cli_golden_reports),     T(test_compare_cli_text_content),
+                T(test_compare_cli_junit_valid),        T(test_compare_cli_markdown_hostile_names),
+                T(test_compare_cli_openmetrics_syntax), T(test_compare_cli_json_strict_parse),
+                T(test_compare_cli_exit_0_aa),          T(test_compare_cli_sharded_results),
+                T(test_compare_cli_bad_input_exit_2),   T(test_compare_cli_no_baseline),
+                T(test_compare_cli_git_revision),       T(test_compare_cli_io_error_exit_4),
+                T(test_compare_cli_flamegraphs),        T(test_compare_cli_case26_no_nan),
+                T(test_compare_cli_case26_strict),      T(test_compare_cli_case32_missing_and_new),
+                T(test_compare_cli_case34_direction),   T(test_compare_cli_failed_benchmark),
+                T(test_compare_cli_host_mismatch),      T(test_compare_cli_markdown_size_limit),
+                T(test_compare_cli_color_tty_only),     T(test_compare_cli_help),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
