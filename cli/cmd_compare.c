@@ -1,17 +1,507 @@
 /*
- * cmd_compare.c - `perfgate compare` (placeholder until its issue lands).
+ * cmd_compare.c - `perfgate compare [BASE]`: load head results (one or more
+ * result directories, e.g. one per CI shard), load the baseline (a results
+ * directory or file, or a git revision looked up in the baseline store),
+ * judge every benchmark (compare/verdict.h), write the reports asked for
+ * atomically, print the text report, and exit 0 (no regression), 1
+ * (regression), 2 (bad input), 4 (internal or I/O error).
+ *
+ * Nothing is written before all inputs are loaded and valid, so bad input
+ * never leaves half the reports behind.
  */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "baselines/result.h"
+#include "baselines/store.h"
 #include "cli/cli.h"
 #include "common/error.h"
+#include "common/fsutil.h"
+#include "common/json.h"
+#include "compare/flamegraph.h"
+#include "compare/report.h"
+#include "compare/rules.h"
+#include "compare/verdict.h"
 
-const char pg_usage_compare[] = "usage: perfgate compare\n\nnot implemented yet\n";
+const char pg_usage_compare[] =
+    "usage: perfgate compare [BASE] [options]\n"
+    "\n"
+    "Judge the results of `perfgate run` against a baseline and report what\n"
+    "changed, whether it matters, and where in the code it happened.\n"
+    "\n"
+    "BASE is a results directory or a result file, or else a git revision\n"
+    "(main, origin/main, a tag, a SHA, HEAD~3) whose baseline is looked up in\n"
+    "the baseline store (merge-base with HEAD, then first parents). Default:\n"
+    "perfgate.json's \"base\", else main.\n"
+    "\n"
+    "options:\n"
+    "  --results DIR        head results (default .perfgate/results); repeat it\n"
+    "                       to combine the directories of sharded runs\n"
+    "  --machine NAME       baseline machine name (default: the results' machine)\n"
+    "  --branch NAME        baseline store branch (default perfgate-baselines)\n"
+    "  --max-walk N         first-parent commits to search for a baseline (default 50)\n"
+    "  --require-baseline   no baseline found is an error (exit 2), not a pass\n"
+    "  --strict             inconclusive results fail too (exit 1)\n"
+    "  --markdown FILE      write the PR/MR comment body (Markdown)\n"
+    "  --json FILE          write the verdict as JSON (schema perfgate/compare/1)\n"
+    "  --junit FILE         write JUnit XML (one testcase per benchmark)\n"
+    "  --openmetrics FILE   write OpenMetrics text (GitLab metrics report)\n"
+    "  --flamegraph-dir DIR write <benchmark>.diff.svg and <benchmark>.base.svg for\n"
+    "                       each benchmark with a regression or hotspot change\n"
+    "  --link-base URL      link the flame graphs in the Markdown under URL\n"
+    "  --config FILE        rules from FILE's \"compare\" section (default\n"
+    "                       ./perfgate.json, else bench/perfgate.json, if present)\n"
+    "\n"
+    "A change is a regression only when it is beyond the metric's threshold,\n"
+    "beyond 3x the noise (relative MAD) and significant (two-sided Mann-Whitney\n"
+    "U, p < 0.05); beyond the threshold but not significant is inconclusive.\n"
+    "Rules, defaults and the JSON schema: docs/compare.md.\n"
+    "\n"
+    "exit status: 0 no regression (improvements, new, missing and, without\n"
+    "--strict, inconclusive included), 1 regression or failed benchmark,\n"
+    "2 usage error or bad input, 4 internal or I/O error\n";
+
+enum {
+        OPT_RESULTS = 256,
+        OPT_MACHINE,
+        OPT_BRANCH,
+        OPT_MAX_WALK,
+        OPT_REQUIRE,
+        OPT_STRICT,
+        OPT_MARKDOWN,
+        OPT_JSON,
+        OPT_JUNIT,
+        OPT_OPENMETRICS,
+        OPT_FLAMEDIR,
+        OPT_LINKBASE,
+        OPT_CONFIG
+};
+
+struct pg_compare_args {
+        const char *base;
+        size_t nresults;
+        const char **results;
+        const char *machine, *branch, *markdown, *json, *junit, *openmetrics, *flamedir, *link_base,
+            *config;
+        unsigned max_walk;
+        bool require_baseline, strict;
+};
+
+static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
+{
+        static const struct option opts[] = {
+                { "results", required_argument, NULL, OPT_RESULTS },
+                { "machine", required_argument, NULL, OPT_MACHINE },
+                { "branch", required_argument, NULL, OPT_BRANCH },
+                { "max-walk", required_argument, NULL, OPT_MAX_WALK },
+                { "require-baseline", no_argument, NULL, OPT_REQUIRE },
+                { "strict", no_argument, NULL, OPT_STRICT },
+                { "markdown", required_argument, NULL, OPT_MARKDOWN },
+                { "json", required_argument, NULL, OPT_JSON },
+                { "junit", required_argument, NULL, OPT_JUNIT },
+                { "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
+                { "flamegraph-dir", required_argument, NULL, OPT_FLAMEDIR },
+                { "link-base", required_argument, NULL, OPT_LINKBASE },
+                { "config", required_argument, NULL, OPT_CONFIG },
+                { NULL, 0, NULL, 0 },
+        };
+        int c;
+
+        a->max_walk = PG_STORE_DEFAULT_MAX_WALK;
+        a->results = pg_xcalloc((size_t) argc + 1, sizeof(char *));
+        opterr = 0;
+        optind = 1;
+        while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+                switch (c) {
+                case OPT_RESULTS:
+                        a->results[a->nresults++] = optarg;
+                        break;
+                case OPT_MACHINE:
+                        a->machine = optarg;
+                        break;
+                case OPT_BRANCH:
+                        a->branch = optarg;
+                        break;
+                case OPT_MAX_WALK: {
+                        char *end;
+                        long v;
+                        errno = 0;
+                        v = strtol(optarg, &end, 10);
+                        if (errno || end == optarg || *end || v < 0 || v > 100000)
+                                return pg_cli_usage_error("compare",
+                                                          "--max-walk '%s' is not a number of "
+                                                          "commits (0 to 100000)",
+                                                          optarg);
+                        a->max_walk = (unsigned) v;
+                        break;
+                }
+                case OPT_REQUIRE:
+                        a->require_baseline = true;
+                        break;
+                case OPT_STRICT:
+                        a->strict = true;
+                        break;
+                case OPT_MARKDOWN:
+                        a->markdown = optarg;
+                        break;
+                case OPT_JSON:
+                        a->json = optarg;
+                        break;
+                case OPT_JUNIT:
+                        a->junit = optarg;
+                        break;
+                case OPT_OPENMETRICS:
+                        a->openmetrics = optarg;
+                        break;
+                case OPT_FLAMEDIR:
+                        a->flamedir = optarg;
+                        break;
+                case OPT_LINKBASE:
+                        a->link_base = optarg;
+                        break;
+                case OPT_CONFIG:
+                        a->config = optarg;
+                        break;
+                case ':':
+                        return pg_cli_usage_error("compare", "option '%s' needs a value",
+                                                  argv[optind - 1]);
+                default:
+                        return pg_cli_usage_error("compare", "unknown option '%s'",
+                                                  argv[optind - 1]);
+                }
+        }
+        if (optind < argc)
+                a->base = argv[optind++];
+        if (optind < argc)
+                return pg_cli_usage_error("compare", "unexpected argument '%s' (one BASE at most)",
+                                          argv[optind]);
+        if (a->link_base && !a->flamedir)
+                return pg_cli_usage_error("compare", "--link-base needs --flamegraph-dir (the "
+                                                     "files it links to)");
+        if (!a->nresults)
+                a->results[a->nresults++] = ".perfgate/results";
+        return 0;
+}
+
+static int pg_is_file(const char *path)
+{
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Load the config (explicit path, or the first default that exists). */
+static int pg_load_config(const char *path, struct pg_rules *rules, char **base)
+{
+        static const char *const defaults[] = { "perfgate.json", "bench/perfgate.json" };
+        struct pg_buf text = PG_BUF_INIT;
+        cJSON *root = NULL;
+        const char *b;
+        int error = 0;
+
+        if (!path) {
+                for (size_t i = 0; i < 2 && !path; i++)
+                        if (pg_is_file(defaults[i]))
+                                path = defaults[i];
+                if (!path)
+                        return 0;
+        }
+        if ((error = pg_read_file(path, &text)) < 0) {
+                error = pg_error_prefix(error, "cannot read config '%s'", path);
+                goto done;
+        }
+        if ((error = pg_json_parse(text.ptr, text.len, path, 1, &root)) < 0)
+                goto done;
+        if (!cJSON_IsObject(root)) {
+                error = pg_error_set(PG_EINPUT, "'%s': the config must be a JSON object", path);
+                goto done;
+        }
+        b = pg_json_get_string(root, "base");
+        if (b)
+                *base = pg_xstrdup(b);
+        else if (cJSON_GetObjectItemCaseSensitive(root, "base")) {
+                error = pg_error_set(PG_EINPUT,
+                                     "'%s': \"base\" must be a string (a git "
+                                     "revision or a results path)",
+                                     path);
+                goto done;
+        }
+        error = pg_rules_load(rules, cJSON_GetObjectItemCaseSensitive(root, "compare"), path);
+done:
+        if (error == PG_ENOTFOUND)
+                error = pg_error_set(PG_ENOTFOUND, "config '%s' does not exist", path);
+        cJSON_Delete(root);
+        pg_buf_release(&text);
+        return error;
+}
+
+/* Move every result of @from into @to (sharded runs: one benchmark once). */
+static int pg_merge_sets(struct pg_result_set *to, struct pg_result_set *from, const char *origin)
+{
+        int error = 0;
+
+        for (size_t i = 0; i < from->n; i++) {
+                char *name = pg_xstrdup(from->items[i].name);
+                if (pg_result_set_add(to, &from->items[i]) < 0) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "benchmark '%s' appears in more than one results "
+                                             "directory ('%s' and another); give each shard its "
+                                             "own benchmarks",
+                                             name, origin);
+                        free(name);
+                        return error;
+                }
+                free(name);
+        }
+        return 0;
+}
+
+/* A results directory or a single result file into @set. */
+static int pg_load_path(struct pg_result_set *set, const char *path)
+{
+        struct pg_result_set tmp;
+        int error;
+
+        pg_result_set_init(&tmp);
+        if (pg_is_dir(path)) {
+                error = pg_result_set_load_dir(&tmp, path);
+        } else {
+                struct pg_result r;
+                pg_result_init(&r);
+                error = pg_result_load(&r, path);
+                if (error == 0)
+                        error = pg_result_set_add(&tmp, &r);
+                pg_result_release(&r);
+        }
+        if (error == 0)
+                error = pg_merge_sets(set, &tmp, path);
+        pg_result_set_release(&tmp);
+        return error;
+}
+
+static bool pg_looks_like_path(const char *s)
+{
+        size_t n = strlen(s);
+        return s[0] == '/' || strncmp(s, "./", 2) == 0 || strncmp(s, "../", 3) == 0 ||
+               (n > 5 && strcmp(s + n - 5, ".json") == 0);
+}
+
+static int pg_write_report(const char *path, const struct pg_buf *b)
+{
+        int error = pg_write_file_atomic(path, b->ptr, b->len);
+        if (error < 0)
+                return pg_error_prefix(error, "cannot write report '%s'", path);
+        return 0;
+}
+
+/* Differential flame graphs for benchmarks that regressed or whose hotspots
+ * moved. Returns PG_EIO when a file could not be written; drawing errors
+ * (no samples, flame graphs not built in) are warnings. */
+static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
+{
+        int error = 0, io_error = 0;
+
+        if ((error = pg_mkdir_p(dir)) < 0) {
+                pg_cli_warn("no flame graphs: %s", pg_error_last());
+                return error;
+        }
+        for (size_t i = 0; i < c->n; i++) {
+                struct pg_bench_cmp *b = &c->benches[i];
+                struct pg_flame_opts fo;
+                struct pg_buf svg = PG_BUF_INIT, sub = PG_BUF_INIT;
+                char *title, *file, *path;
+
+                if (!b->base || !b->head || !b->base->profile.present || !b->head->profile.present)
+                        continue;
+                if (b->verdict != PG_VERDICT_REGRESSION && !pg_hotspots_changed(&b->hotspots))
+                        continue;
+                for (int negate = 0; negate < 2; negate++) {
+                        pg_flame_opts_init(&fo);
+                        title = pg_xasprintf("%s: %s", b->name,
+                                             negate ? "baseline shape (blue: grew in head)"
+                                                    : "differential (head shape, red: grew)");
+                        pg_buf_reset(&sub);
+                        pg_buf_printf(&sub, "baseline %llu samples, head %llu samples",
+                                      (unsigned long long) b->hotspots.base_total,
+                                      (unsigned long long) b->hotspots.head_total);
+                        fo.title = title;
+                        fo.subtitle = sub.ptr;
+                        fo.negate = negate;
+                        pg_buf_reset(&svg);
+                        error = pg_flamegraph_diff_svg(
+                            &svg, b->base->profile.stacks, b->base->profile.nstacks,
+                            b->head->profile.stacks, b->head->profile.nstacks, &fo);
+                        free(title);
+                        if (error < 0) {
+                                pg_cli_warn("no flame graph for '%s': %s", b->name,
+                                            pg_error_last());
+                                break;
+                        }
+                        file = pg_xasprintf("%s.%s.svg", b->name, negate ? "base" : "diff");
+                        path = pg_path_join(dir, file);
+                        if ((error = pg_write_file_atomic(path, svg.ptr, svg.len)) < 0) {
+                                pg_cli_warn("%s", pg_error_last());
+                                io_error = error;
+                                free(file);
+                        } else if (negate) {
+                                b->flamegraph_base = file;
+                        } else {
+                                b->flamegraph_diff = file;
+                        }
+                        free(path);
+                        if (error < 0)
+                                break;
+                }
+                pg_buf_release(&svg);
+                pg_buf_release(&sub);
+        }
+        return io_error;
+}
 
 int cmd_compare(int argc, char **argv)
 {
+        struct pg_compare_args a;
+        struct pg_rules rules;
+        struct pg_result_set head, base;
+        struct pg_store_lookup info;
+        struct pg_comparison cmp;
+        struct pg_report_opts ro;
+        struct pg_buf out = PG_BUF_INIT;
+        char *cfg_base = NULL, *label = NULL;
+        const char *rev;
+        int error = 0, status = PG_EXIT_OK;
+
         if (pg_cli_wants_help(argc, argv, pg_usage_compare))
                 return 0;
-        fprintf(stderr, "perfgate: error: 'compare' is not implemented yet\n");
-        return PG_EXIT_INTERNAL;
+        memset(&a, 0, sizeof(a));
+        memset(&info, 0, sizeof(info));
+        pg_rules_init(&rules);
+        pg_result_set_init(&head);
+        pg_result_set_init(&base);
+        pg_comparison_init(&cmp);
+        if ((status = pg_parse_args(&a, argc, argv)) != 0)
+                goto out;
+        if ((error = pg_load_config(a.config, &rules, &cfg_base)) < 0)
+                goto fail;
+        for (size_t i = 0; i < a.nresults; i++) {
+                if (!pg_is_dir(a.results[i]) && !pg_is_file(a.results[i])) {
+                        error = pg_error_set(PG_ENOTFOUND,
+                                             "no results in '%s'; run 'perfgate run' first (or "
+                                             "pass --results DIR)",
+                                             a.results[i]);
+                        goto fail;
+                }
+                if ((error = pg_load_path(&head, a.results[i])) < 0)
+                        goto fail;
+        }
+        if (head.n == 0) {
+                error = pg_error_set(PG_EINPUT, "no result files in '%s'; run 'perfgate run' first",
+                                     a.results[0]);
+                goto fail;
+        }
+        rev = a.base ? a.base : cfg_base ? cfg_base : "main";
+        if (pg_is_dir(rev) || pg_is_file(rev)) {
+                if ((error = pg_load_path(&base, rev)) < 0)
+                        goto fail;
+                label = pg_xstrdup(rev);
+        } else if (pg_looks_like_path(rev)) {
+                error = pg_error_set(PG_ENOTFOUND,
+                                     "baseline '%s' does not exist; create it with 'perfgate run "
+                                     "--out DIR' on the base commit, or name a git revision",
+                                     rev);
+                goto fail;
+        } else {
+                struct pg_store_opts so = { NULL, a.branch, a.machine };
+                if (!so.machine)
+                        so.machine = head.items[0].machine ? head.items[0].machine : "default";
+                if ((error = pg_store_find_baseline(&so, rev, a.max_walk, &base, &info)) < 0)
+                        goto fail;
+                if (!info.found) {
+                        fprintf(a.require_baseline ? stderr : stdout,
+                                "perfgate: %sno baseline for '%s' on machine '%s' (searched %u "
+                                "commits from the merge-base); nothing to compare. Record one "
+                                "with 'perfgate baseline save' on %s.\n",
+                                a.require_baseline ? "error: " : "", rev, so.machine, a.max_walk,
+                                rev);
+                        status = a.require_baseline ? PG_EXIT_USAGE : PG_EXIT_OK;
+                        goto out;
+                }
+                label = pg_xasprintf("%s @ %.12s%s", rev, info.used_commit ? info.used_commit : "?",
+                                     info.distance ? " (nearest ancestor with a baseline)" : "");
+                if (info.distance)
+                        fprintf(stderr,
+                                "perfgate: using the baseline of %.12s, %u first-parent commits "
+                                "before the merge-base %.12s\n",
+                                info.used_commit ? info.used_commit : "?", info.distance,
+                                info.merge_base ? info.merge_base : "?");
+        }
+        if (base.n == 0) {
+                fprintf(a.require_baseline ? stderr : stdout,
+                        "perfgate: %sno baseline results in '%s'; nothing to compare.\n",
+                        a.require_baseline ? "error: " : "", rev);
+                status = a.require_baseline ? PG_EXIT_USAGE : PG_EXIT_OK;
+                goto out;
+        }
+
+        pg_compare_sets(&base, &head, &rules, &cmp);
+        cmp.strict = a.strict;
+        cmp.base_label = label;
+        label = NULL;
+        memset(&ro, 0, sizeof(ro));
+        ro.link_base = a.link_base;
+        ro.color = pg_cli_color(STDOUT_FILENO);
+        if (a.flamedir && pg_write_flamegraphs(&cmp, a.flamedir) < 0)
+                status = PG_EXIT_INTERNAL;
+        if (a.markdown) {
+                pg_buf_reset(&out);
+                pg_report_markdown(&out, &cmp, &ro);
+                if ((error = pg_write_report(a.markdown, &out)) < 0)
+                        goto fail;
+        }
+        if (a.json) {
+                pg_buf_reset(&out);
+                if ((error = pg_report_json(&out, &cmp, &ro)) < 0 ||
+                    (error = pg_write_report(a.json, &out)) < 0)
+                        goto fail;
+        }
+        if (a.junit) {
+                pg_buf_reset(&out);
+                pg_report_junit(&out, &cmp, &ro);
+                if ((error = pg_write_report(a.junit, &out)) < 0)
+                        goto fail;
+        }
+        if (a.openmetrics) {
+                pg_buf_reset(&out);
+                pg_report_openmetrics(&out, &cmp, &ro);
+                if ((error = pg_write_report(a.openmetrics, &out)) < 0)
+                        goto fail;
+        }
+        pg_buf_reset(&out);
+        pg_report_text(&out, &cmp, &ro);
+        fwrite(out.ptr, 1, out.len, stdout);
+        if (fflush(stdout) != 0) {
+                error =
+                    pg_error_set(PG_EIO, "cannot write the report to stdout: %s", strerror(errno));
+                goto fail;
+        }
+        if (status == PG_EXIT_OK)
+                status = pg_comparison_exit_status(&cmp);
+        goto out;
+fail:
+        status = pg_cli_fail(error);
+out:
+        pg_buf_release(&out);
+        pg_comparison_release(&cmp);
+        pg_result_set_release(&head);
+        pg_result_set_release(&base);
+        pg_store_lookup_release(&info);
+        pg_rules_release(&rules);
+        free(cfg_base);
+        free(label);
+        free(a.results);
+        return status;
 }

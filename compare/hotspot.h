@@ -1,0 +1,87 @@
+/*
+ * hotspot.h - where the time went, and where it moved (DESIGN.md section 6):
+ * per function, from the folded stacks of the baseline and head profiles, the
+ * self share (samples whose leaf is the function / all samples) and the
+ * inclusive share (samples whose stack contains the function at least once,
+ * so recursion counts once), their change in percentage points, a
+ * two-proportion z test on the self counts, new and vanished functions, the
+ * estimated time moved (self share change x median task-clock of head) and
+ * the hottest call path to the function.
+ *
+ * The first frame of a folded stack is the process name (comm), not a
+ * function; it is skipped. Shares are fractions of all samples of the
+ * profile; a profile with 0 samples is not compared (never a division by 0).
+ *
+ * Ownership: struct pg_hotspots owns everything; pg_hotspots_release().
+ */
+#ifndef PG_COMPARE_HOTSPOT_H
+#define PG_COMPARE_HOTSPOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "baselines/result.h"
+#include "compare/rules.h"
+
+enum pg_hotspot_kind {
+        PG_HOTSPOT_REGRESSED = 0,   /* self share grew beyond the threshold, significant */
+        PG_HOTSPOT_NEW,             /* absent in the baseline, >= new_pp in head */
+        PG_HOTSPOT_IMPROVED,        /* self share shrank beyond the threshold, significant */
+        PG_HOTSPOT_VANISHED,        /* present in the baseline, absent in head */
+        PG_HOTSPOT_NOT_SIGNIFICANT, /* changed beyond the threshold, test not significant */
+        PG_HOTSPOT_TINY,            /* below min_samples on both sides: never judged */
+        PG_HOTSPOT_UNCHANGED
+};
+
+/** Name of @k as written in reports ("regressed", "new", ...). */
+const char *pg_hotspot_kind_name(enum pg_hotspot_kind k);
+
+struct pg_hotspot {
+        char *function;
+        enum pg_hotspot_kind kind;
+        uint64_t base_self, head_self;           /* samples with the function as leaf */
+        uint64_t base_incl, head_incl;           /* samples with the function anywhere (once) */
+        double base_self_share, head_self_share; /* fractions of all samples */
+        double base_incl_share, head_incl_share;
+        double delta_self_pp; /* (head - base) self share, percentage points */
+        double delta_incl_pp;
+        double p_value;      /* two-proportion test on the self counts */
+        bool has_est;        /* est_ms is defined (head task-clock known) */
+        double est_ms;       /* delta self share x median head task-clock, ms */
+        bool has_self_time;  /* self_time_ms is defined (task-clock known on both sides) */
+        double self_time_ms; /* estimated change of the function's own time, ms:
+                                head share x head task-clock - base share x base
+                                task-clock; unlike est_ms it does not move when
+                                only other functions changed */
+        char *path;          /* hottest call path ending at the function, root first,
+                               ';'-separated, comm excluded (head, or baseline if vanished) */
+};
+
+struct pg_hotspots {
+        bool judged;  /* false: see reason */
+        char *reason; /* why not judged ("baseline profile has 0 samples ...") */
+        uint64_t base_total, head_total;
+        size_t n;
+        struct pg_hotspot *items; /* sorted: kind first (regressed, new, ...), then |delta| */
+};
+
+void pg_hotspots_init(struct pg_hotspots *h);
+void pg_hotspots_release(struct pg_hotspots *h);
+
+/**
+ * Compare the profiles of @base and @head (either may have no profile) into
+ * @out (initialised by the caller). @base_task_clock_ns and
+ * @head_task_clock_ns: median task-clock of each side, or <= 0 when unknown
+ * (then no time estimates needing them). Not comparable
+ * profiles (absent, 0 samples, different events) give out->judged = false
+ * and the reason, never an error.
+ */
+void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile *head,
+                         double base_task_clock_ns, double head_task_clock_ns,
+                         const struct pg_hotspot_rule *rule, struct pg_hotspots *out);
+
+/** Whether the hotspot changes of @h warrant a flame graph (any regressed/new/improved/vanished). */
+bool pg_hotspots_changed(const struct pg_hotspots *h);
+
+#endif

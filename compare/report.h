@@ -1,0 +1,79 @@
+/*
+ * report.h - the reports of `perfgate compare` (DESIGN.md section 7): text
+ * for the terminal, Markdown for the PR/MR comment, a JSON verdict
+ * (docs/compare.md has its schema), JUnit XML and OpenMetrics text for
+ * GitLab's metrics report. Each writer appends to a struct pg_buf; the
+ * caller writes the file atomically. Output is deterministic for the same
+ * comparison, and no writer ever prints NaN or Inf.
+ *
+ * Names (benchmarks, metrics, functions) are outside input: every writer
+ * escapes them for its format, and control bytes are shown as \n, \t, \xNN
+ * so a name can never start a new line, table row, tag or label.
+ */
+#ifndef PG_COMPARE_REPORT_H
+#define PG_COMPARE_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/buf.h"
+#include "compare/verdict.h"
+
+#define PG_COMPARE_SCHEMA "perfgate/compare/1"
+
+struct pg_report_opts {
+        const char *link_base; /* NULL, or URL prefix under which flame graph files are served */
+        bool color;            /* text: ANSI colours */
+        size_t max_hotspots;   /* hotspot rows per benchmark; 0: 5 */
+};
+
+/** Text report for stdout (one line per benchmark, then details). */
+void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
+                    const struct pg_report_opts *o);
+
+/** Markdown PR/MR comment body, starting with the "<!-- perfgate -->" marker. */
+void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
+                        const struct pg_report_opts *o);
+
+/**
+ * JSON verdict (schema PG_COMPARE_SCHEMA, docs/compare.md).
+ * Errors: PG_EINPUT if a number is non-finite (a bug upstream).
+ */
+int pg_report_json(struct pg_buf *out, const struct pg_comparison *c,
+                   const struct pg_report_opts *o);
+
+/** JUnit XML: one testcase per benchmark; a regression or failure is a <failure>. */
+void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
+                     const struct pg_report_opts *o);
+
+/** OpenMetrics text exposition (GitLab metrics report): head medians and changes. */
+void pg_report_openmetrics(struct pg_buf *out, const struct pg_comparison *c,
+                           const struct pg_report_opts *o);
+
+/* Shared formatting helpers (report_text.c). */
+
+/** Append @v in @unit readably: "412.1 ms", "1.23 M", "64.0 MiB", "2.10", "1.04%" (rates). */
+void pg_report_fmt_value(struct pg_buf *out, double v, const char *unit, bool rate);
+
+/** Append the change of @j: "+25.3%" or "+2.00 pp"; "n/a" when undefined. */
+void pg_report_fmt_change(struct pg_buf *out, const struct pg_judgement *j);
+
+/** Append the threshold of @j's rule: "10%" or "0.5 pp". */
+void pg_report_fmt_threshold(struct pg_buf *out, const struct pg_metric_rule *r);
+
+/** Append @s with control bytes shown as \n, \t, \r, \xNN (no other change). */
+void pg_report_escape_ctl(struct pg_buf *out, const char *s);
+
+/** @v with a negative zero (from rounding) made +0, for "%+.1f" output. */
+double pg_report_unsigned_zero(double v, double resolution);
+
+/** Whether @j's values are rates, shown as percentages ("-rate" metrics, pp thresholds). */
+bool pg_report_is_rate(const struct pg_judgement *j);
+
+/** Number of items to show: o->max_hotspots or the default. */
+size_t pg_report_max_hotspots(const struct pg_report_opts *o);
+
+/** Whether hotspot @h is worth listing (changed or hot, not tiny/unchanged noise). */
+bool pg_report_hotspot_listed(const struct pg_hotspot *h);
+
+#endif

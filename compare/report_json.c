@@ -1,0 +1,166 @@
+/*
+ * report_json.c - the verdict as data (report.h; schema in docs/compare.md,
+ * "JSON verdict"). Built as a cJSON tree and written with the deterministic
+ * writer (sorted keys, stable numbers). Undefined numbers are JSON null,
+ * never NaN or Inf; the writer refuses non-finite values as a backstop.
+ */
+#include "compare/report.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "common/error.h"
+#include "common/json.h"
+
+static void pg_add_num_or_null(cJSON *o, const char *key, bool has, double v)
+{
+        if (has && isfinite(v))
+                cJSON_AddNumberToObject(o, key, v);
+        else
+                cJSON_AddNullToObject(o, key);
+}
+
+static void pg_add_str_or_null(cJSON *o, const char *key, const char *s)
+{
+        if (s)
+                cJSON_AddStringToObject(o, key, s);
+        else
+                cJSON_AddNullToObject(o, key);
+}
+
+static const char *pg_direction_name(enum pg_direction d)
+{
+        return d == PG_DIR_LOWER_IS_BETTER    ? "lower"
+               : d == PG_DIR_HIGHER_IS_BETTER ? "higher"
+                                              : "none";
+}
+
+static cJSON *pg_side(size_t n, bool has, double median, bool has_noise, double rel_mad)
+{
+        cJSON *s = cJSON_CreateObject();
+        cJSON_AddNumberToObject(s, "n", (double) n);
+        pg_add_num_or_null(s, "median", has, median);
+        pg_add_num_or_null(s, "rel_mad", has_noise, rel_mad);
+        return s;
+}
+
+static cJSON *pg_judgement_json(const struct pg_judgement *j)
+{
+        cJSON *m = cJSON_CreateObject(), *t, *ch;
+
+        cJSON_AddStringToObject(m, "metric", j->metric);
+        cJSON_AddStringToObject(m, "unit", j->unit);
+        cJSON_AddStringToObject(m, "outcome", pg_outcome_name(j->outcome));
+        pg_add_str_or_null(m, "reason", j->reason);
+        cJSON_AddBoolToObject(m, "gate", j->rule.gate);
+        cJSON_AddStringToObject(m, "direction", pg_direction_name(j->rule.direction));
+        t = cJSON_AddObjectToObject(m, "threshold");
+        cJSON_AddStringToObject(t, "kind",
+                                j->rule.kind == PG_THRESHOLD_POINTS ? "points" : "relative");
+        cJSON_AddNumberToObject(t, "value", j->rule.threshold);
+        cJSON_AddNumberToObject(m, "alpha", j->rule.alpha);
+        cJSON_AddNumberToObject(m, "noise_factor", j->rule.noise_factor);
+        cJSON_AddItemToObject(
+            m, "base",
+            pg_side(j->nbase, j->has_base, j->base_median, j->has_base_noise, j->base_rel_mad));
+        cJSON_AddItemToObject(
+            m, "head",
+            pg_side(j->nhead, j->has_head, j->head_median, j->has_head_noise, j->head_rel_mad));
+        ch = cJSON_AddObjectToObject(m, "change");
+        pg_add_num_or_null(ch, "relative", j->has_rel && j->has_head, j->rel_change);
+        pg_add_num_or_null(ch, "points", j->has_base && j->has_head, j->pp_change);
+        pg_add_num_or_null(m, "p_value", j->has_p, j->p_value);
+        if (j->has_p)
+                cJSON_AddBoolToObject(m, "exact", j->exact);
+        else
+                cJSON_AddNullToObject(m, "exact");
+        if (j->has_hl) {
+                cJSON *hl = cJSON_AddObjectToObject(m, "hodges_lehmann");
+                cJSON_AddNumberToObject(hl, "shift", j->hl_shift);
+                cJSON_AddNumberToObject(hl, "lo", j->hl_lo);
+                cJSON_AddNumberToObject(hl, "hi", j->hl_hi);
+                cJSON_AddNumberToObject(hl, "conf", j->hl_conf);
+        } else {
+                cJSON_AddNullToObject(m, "hodges_lehmann");
+        }
+        return m;
+}
+
+static cJSON *pg_hotspots_json(const struct pg_hotspots *h)
+{
+        cJSON *o = cJSON_CreateObject(), *arr;
+
+        cJSON_AddBoolToObject(o, "judged", h->judged);
+        pg_add_str_or_null(o, "reason", h->reason);
+        cJSON_AddNumberToObject(o, "base_samples", (double) h->base_total);
+        cJSON_AddNumberToObject(o, "head_samples", (double) h->head_total);
+        arr = cJSON_AddArrayToObject(o, "functions");
+        for (size_t i = 0; i < h->n; i++) {
+                const struct pg_hotspot *f = &h->items[i];
+                cJSON *x;
+                if (!pg_report_hotspot_listed(f))
+                        continue;
+                x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "function", f->function);
+                cJSON_AddStringToObject(x, "kind", pg_hotspot_kind_name(f->kind));
+                cJSON_AddNumberToObject(x, "base_self", (double) f->base_self);
+                cJSON_AddNumberToObject(x, "head_self", (double) f->head_self);
+                cJSON_AddNumberToObject(x, "base_inclusive", (double) f->base_incl);
+                cJSON_AddNumberToObject(x, "head_inclusive", (double) f->head_incl);
+                cJSON_AddNumberToObject(x, "base_self_share", f->base_self_share);
+                cJSON_AddNumberToObject(x, "head_self_share", f->head_self_share);
+                cJSON_AddNumberToObject(x, "base_inclusive_share", f->base_incl_share);
+                cJSON_AddNumberToObject(x, "head_inclusive_share", f->head_incl_share);
+                cJSON_AddNumberToObject(x, "delta_self_pp", f->delta_self_pp);
+                cJSON_AddNumberToObject(x, "delta_inclusive_pp", f->delta_incl_pp);
+                cJSON_AddNumberToObject(x, "p_value", f->p_value);
+                pg_add_num_or_null(x, "est_ms", f->has_est, f->est_ms);
+                pg_add_num_or_null(x, "self_time_ms", f->has_self_time, f->self_time_ms);
+                cJSON_AddStringToObject(x, "path", f->path);
+                cJSON_AddItemToArray(arr, x);
+        }
+        return o;
+}
+
+int pg_report_json(struct pg_buf *out, const struct pg_comparison *c,
+                   const struct pg_report_opts *o)
+{
+        cJSON *root = cJSON_CreateObject(), *counts, *benches;
+        char *summary = pg_comparison_summary(c);
+        int error;
+
+        (void) o;
+        cJSON_AddStringToObject(root, "schema", PG_COMPARE_SCHEMA);
+        pg_add_str_or_null(root, "baseline", c->base_label);
+        cJSON_AddStringToObject(root, "summary", summary);
+        cJSON_AddNumberToObject(root, "exit_status", pg_comparison_exit_status(c));
+        cJSON_AddBoolToObject(root, "strict", c->strict);
+        counts = cJSON_AddObjectToObject(root, "counts");
+        for (int v = 0; v < PG_VERDICT_COUNT; v++)
+                cJSON_AddNumberToObject(counts, pg_verdict_name((enum pg_verdict) v),
+                                        (double) c->counts[v]);
+        benches = cJSON_AddArrayToObject(root, "benchmarks");
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                cJSON *bo = cJSON_CreateObject(), *ms, *fg;
+                cJSON_AddStringToObject(bo, "name", b->name);
+                cJSON_AddStringToObject(bo, "verdict", pg_verdict_name(b->verdict));
+                pg_add_str_or_null(bo, "reason", b->reason);
+                pg_add_str_or_null(bo, "host_diff", b->host_diff);
+                ms = cJSON_AddArrayToObject(bo, "metrics");
+                for (size_t k = 0; k < b->njudgements; k++)
+                        cJSON_AddItemToArray(ms, pg_judgement_json(&b->judgements[k]));
+                if (b->base && b->head)
+                        cJSON_AddItemToObject(bo, "hotspots", pg_hotspots_json(&b->hotspots));
+                else
+                        cJSON_AddNullToObject(bo, "hotspots");
+                fg = cJSON_AddObjectToObject(bo, "flamegraphs");
+                pg_add_str_or_null(fg, "diff", b->flamegraph_diff);
+                pg_add_str_or_null(fg, "base", b->flamegraph_base);
+                cJSON_AddItemToArray(benches, bo);
+        }
+        error = pg_json_write(out, root);
+        cJSON_Delete(root);
+        free(summary);
+        return error;
+}

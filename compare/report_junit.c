@@ -1,0 +1,188 @@
+/*
+ * report_junit.c - JUnit XML for CI test reporters (report.h): one
+ * <testsuite name="perfgate"> with tests/failures/errors/skipped counts, one
+ * <testcase name=benchmark classname="perfgate.<machine>" time=seconds> per
+ * benchmark. A regression or a failed benchmark is a <failure> whose
+ * message names the metric, base, head, change, p-value and threshold;
+ * inconclusive and missing are <skipped> with the reason (a <failure> under
+ * --strict, matching the exit status); new is a pass with <system-out>.
+ * What GitHub's and GitLab's reporters read: testsuite name/tests/failures,
+ * testcase name/classname/time, failure message (the JUnit XSD of
+ * junit-team/junit5 and GitLab's "unit test reports" documentation).
+ *
+ * XML 1.0 forbids most control characters even as references, so they are
+ * shown as \n, \xNN text; & < > " ' are escaped everywhere.
+ */
+#include "compare/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/stats.h"
+
+/* @text: element content, where newlines and tabs may stay as they are. */
+static void pg_xml_escape_mode(struct pg_buf *out, const char *s, bool text)
+{
+        struct pg_buf t = PG_BUF_INIT;
+
+        if (text) {
+                /* keep \n and \t, show every other control byte */
+                for (const char *p = s; *p; p++) {
+                        char one[2] = { *p, 0 };
+                        if (*p == '\n' || *p == '\t')
+                                pg_buf_putc(&t, *p);
+                        else
+                                pg_report_escape_ctl(&t, one);
+                }
+        } else {
+                pg_report_escape_ctl(&t, s);
+        }
+        for (const char *p = t.ptr; *p; p++) {
+                switch (*p) {
+                case '&':
+                        pg_buf_puts(out, "&amp;");
+                        break;
+                case '<':
+                        pg_buf_puts(out, "&lt;");
+                        break;
+                case '>':
+                        pg_buf_puts(out, "&gt;");
+                        break;
+                case '"':
+                        pg_buf_puts(out, "&quot;");
+                        break;
+                case '\'':
+                        pg_buf_puts(out, "&apos;");
+                        break;
+                default:
+                        pg_buf_putc(out, *p);
+                }
+        }
+        pg_buf_release(&t);
+}
+
+static void pg_xml_escape(struct pg_buf *out, const char *s)
+{
+        pg_xml_escape_mode(out, s, false);
+}
+
+static void pg_judgement_line(struct pg_buf *out, const struct pg_judgement *j)
+{
+        bool rate = pg_report_is_rate(j);
+
+        pg_buf_printf(out, "%s %s: ", j->metric, pg_outcome_name(j->outcome));
+        if (j->has_base)
+                pg_report_fmt_value(out, j->base_median, j->unit, rate);
+        else
+                pg_buf_puts(out, "-");
+        pg_buf_puts(out, " -> ");
+        if (j->has_head)
+                pg_report_fmt_value(out, j->head_median, j->unit, rate);
+        else
+                pg_buf_puts(out, "-");
+        pg_buf_puts(out, " (");
+        pg_report_fmt_change(out, j);
+        if (j->has_p)
+                pg_buf_printf(out, ", p = %.3g", j->p_value);
+        pg_buf_puts(out, ", threshold ");
+        pg_report_fmt_threshold(out, &j->rule);
+        pg_buf_puts(out, ")");
+        if (j->reason)
+                pg_buf_printf(out, ": %s", j->reason);
+}
+
+static double pg_head_seconds(const struct pg_bench_cmp *b)
+{
+        const struct pg_metric *m = b->head ? pg_result_find_metric(b->head, "task-clock") : NULL;
+        if (!m || m->status != PG_METRIC_OK)
+                return 0;
+        return pg_stats_median(m->values, m->nvalues) / 1e9;
+}
+
+void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
+                     const struct pg_report_opts *o)
+{
+        size_t failures = 0, skipped = 0;
+        double total_s = 0;
+        struct pg_buf msg = PG_BUF_INIT, detail = PG_BUF_INIT;
+
+        (void) o;
+        for (size_t i = 0; i < c->n; i++) {
+                enum pg_verdict v = c->benches[i].verdict;
+                bool fail = v == PG_VERDICT_REGRESSION || v == PG_VERDICT_FAILED ||
+                            (c->strict && v == PG_VERDICT_INCONCLUSIVE) ||
+                            (c->fail_on_missing && v == PG_VERDICT_MISSING);
+                if (fail)
+                        failures++;
+                else if (v == PG_VERDICT_INCONCLUSIVE || v == PG_VERDICT_MISSING)
+                        skipped++;
+                total_s += pg_head_seconds(&c->benches[i]);
+        }
+        pg_buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        pg_buf_printf(out,
+                      "<testsuites name=\"perfgate\" tests=\"%zu\" failures=\"%zu\" "
+                      "errors=\"0\" skipped=\"%zu\" time=\"%.6f\">\n",
+                      c->n, failures, skipped, total_s);
+        pg_buf_printf(out,
+                      "  <testsuite name=\"perfgate\" tests=\"%zu\" failures=\"%zu\" "
+                      "errors=\"0\" skipped=\"%zu\" time=\"%.6f\">\n",
+                      c->n, failures, skipped, total_s);
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                const struct pg_result *r = b->head ? b->head : b->base;
+                enum pg_verdict v = b->verdict;
+                bool fail = v == PG_VERDICT_REGRESSION || v == PG_VERDICT_FAILED ||
+                            (c->strict && v == PG_VERDICT_INCONCLUSIVE) ||
+                            (c->fail_on_missing && v == PG_VERDICT_MISSING);
+
+                pg_buf_reset(&msg);
+                pg_buf_reset(&detail);
+                pg_buf_puts(out, "    <testcase name=\"");
+                pg_xml_escape(out, b->name);
+                pg_buf_puts(out, "\" classname=\"perfgate.");
+                pg_xml_escape(out, r && r->machine ? r->machine : "default");
+                pg_buf_printf(out, "\" time=\"%.6f\"", pg_head_seconds(b));
+                for (size_t k = 0; k < b->njudgements; k++) {
+                        const struct pg_judgement *j = &b->judgements[k];
+                        bool key =
+                            j->outcome == PG_OUTCOME_REGRESSION ||
+                            (j->rule.gate && (j->outcome == PG_OUTCOME_INCONCLUSIVE || j->blocks));
+                        if (!key)
+                                continue;
+                        if (msg.len)
+                                pg_buf_puts(&msg, "; ");
+                        pg_judgement_line(&msg, j);
+                }
+                if (!msg.len)
+                        pg_buf_printf(&msg, "%s: %s", pg_verdict_name(v),
+                                      b->reason ? b->reason : "");
+                for (size_t k = 0; k < b->njudgements; k++) {
+                        pg_judgement_line(&detail, &b->judgements[k]);
+                        pg_buf_putc(&detail, '\n');
+                }
+                if (fail) {
+                        pg_buf_puts(out, ">\n      <failure message=\"");
+                        pg_xml_escape(out, msg.ptr);
+                        pg_buf_printf(out, "\" type=\"%s\">", pg_verdict_name(v));
+                        pg_xml_escape_mode(out, detail.ptr, true);
+                        pg_buf_puts(out, "</failure>\n    </testcase>\n");
+                } else if (v == PG_VERDICT_INCONCLUSIVE || v == PG_VERDICT_MISSING) {
+                        pg_buf_puts(out, ">\n      <skipped message=\"");
+                        pg_xml_escape(out, msg.ptr);
+                        pg_buf_puts(out, "\"/>\n    </testcase>\n");
+                } else {
+                        pg_buf_puts(out, ">\n      <system-out>");
+                        pg_xml_escape(out, pg_verdict_name(v));
+                        if (b->reason) {
+                                pg_buf_puts(out, ": ");
+                                pg_xml_escape(out, b->reason);
+                        }
+                        pg_buf_puts(out, "\n");
+                        pg_xml_escape_mode(out, detail.ptr, true);
+                        pg_buf_puts(out, "</system-out>\n    </testcase>\n");
+                }
+        }
+        pg_buf_puts(out, "  </testsuite>\n</testsuites>\n");
+        pg_buf_release(&msg);
+        pg_buf_release(&detail);
+}

@@ -1,0 +1,328 @@
+/*
+ * report_markdown.c - the PR/MR comment body (report.h): the hidden marker
+ * "<!-- perfgate -->" first (CI finds and updates its own comment by it), a
+ * one-line summary, a table of benchmarks worst first, a hotspot table
+ * (function, base share, head share, change, estimated ms), then one
+ * <details> block per compared benchmark with every metric and call path.
+ *
+ * Escaping: every name goes through pg_md_escape(), which turns the
+ * characters that mean something to GitHub-flavoured Markdown or HTML into
+ * numeric character references (a table cell cannot be split by "|", no tag
+ * can open, no code span or emphasis can start) and control bytes into a
+ * visible \n or \xNN, so a name can never end a table row.
+ */
+#include "compare/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* GitHub refuses comments over 65536 characters; GitLab notes allow more.
+ * Details stop once the comment passes this many bytes, leaving room for
+ * the last block. */
+#define PG_MARKDOWN_BUDGET 50000
+
+static void pg_md_escape(struct pg_buf *out, const char *s)
+{
+        struct pg_buf t = PG_BUF_INIT;
+
+        pg_report_escape_ctl(&t, s);
+        for (const char *p = t.ptr; *p; p++) {
+                switch (*p) {
+                case '&':
+                        pg_buf_puts(out, "&amp;");
+                        break;
+                case '<':
+                        pg_buf_puts(out, "&lt;");
+                        break;
+                case '>':
+                        pg_buf_puts(out, "&gt;");
+                        break;
+                case '"':
+                        pg_buf_puts(out, "&quot;");
+                        break;
+                case '\'':
+                case '|':
+                case '`':
+                case '\\':
+                case '*':
+                case '_':
+                case '[':
+                case ']':
+                case '~':
+                case '#':
+                case '!':
+                case '(':
+                case ')':
+                case '$':
+                case '@':
+                        pg_buf_printf(out, "&#%d;", (unsigned char) *p);
+                        break;
+                default:
+                        pg_buf_putc(out, *p);
+                }
+        }
+        pg_buf_release(&t);
+}
+
+/* A URL path component: unreserved bytes kept, everything else %XX. */
+static void pg_url_escape(struct pg_buf *out, const char *s)
+{
+        for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
+                if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                    (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' || *p == '_' || *p == '~')
+                        pg_buf_putc(out, (char) *p);
+                else
+                        pg_buf_printf(out, "%%%02X", *p);
+        }
+}
+
+/* An HTML attribute value (the link base is the user's; quote-safe). */
+static void pg_attr_escape(struct pg_buf *out, const char *s)
+{
+        pg_md_escape(out, s);
+}
+
+static const char *pg_verdict_icon(enum pg_verdict v)
+{
+        switch (v) {
+        case PG_VERDICT_REGRESSION:
+        case PG_VERDICT_FAILED:
+                return ":red_circle:";
+        case PG_VERDICT_INCONCLUSIVE:
+        case PG_VERDICT_MISSING:
+                return ":warning:";
+        case PG_VERDICT_IMPROVEMENT:
+                return ":green_circle:";
+        case PG_VERDICT_NEW:
+                return ":new:";
+        default:
+                return ":white_circle:";
+        }
+}
+
+static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
+{
+        size_t shown = 0;
+        struct pg_buf t = PG_BUF_INIT;
+
+        for (size_t i = 0; i < b->njudgements && shown < 3 && b->base && b->head; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                if (!j->has_base || !j->has_head ||
+                    (!j->has_rel && j->rule.kind != PG_THRESHOLD_POINTS))
+                        continue;
+                if (shown && j->outcome == PG_OUTCOME_UNCHANGED && !j->rule.gate)
+                        continue;
+                pg_buf_puts(out, shown ? ", " : "");
+                pg_md_escape(out, j->metric);
+                pg_buf_puts(out, " ");
+                pg_buf_reset(&t);
+                pg_report_fmt_change(&t, j);
+                pg_md_escape(out, t.ptr);
+                if (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_IMPROVEMENT ||
+                    j->outcome == PG_OUTCOME_INCONCLUSIVE)
+                        pg_buf_printf(out, " (%s)", pg_outcome_name(j->outcome));
+                shown++;
+        }
+        if (!shown && b->reason)
+                pg_md_escape(out, b->reason);
+        pg_buf_release(&t);
+}
+
+static void pg_md_link(struct pg_buf *out, const struct pg_report_opts *o, const char *file,
+                       const char *label)
+{
+        pg_buf_puts(out, "<a href=\"");
+        pg_attr_escape(out, o->link_base);
+        if (o->link_base[0] && o->link_base[strlen(o->link_base) - 1] != '/')
+                pg_buf_putc(out, '/');
+        pg_url_escape(out, file);
+        pg_buf_printf(out, "\">%s</a>", label);
+}
+
+static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
+{
+        struct pg_buf t = PG_BUF_INIT;
+
+        pg_buf_puts(out, "| metric | base | head | change | p-value | threshold | gates | "
+                         "verdict |\n|---|--:|--:|--:|--:|--:|---|---|\n");
+        for (size_t i = 0; i < b->njudgements; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                pg_buf_puts(out, "| ");
+                pg_md_escape(out, j->metric);
+                pg_buf_puts(out, " | ");
+                pg_buf_reset(&t);
+                if (j->has_base)
+                        pg_report_fmt_value(&t, j->base_median, j->unit, pg_report_is_rate(j));
+                else
+                        pg_buf_puts(&t, "-");
+                pg_md_escape(out, t.ptr);
+                pg_buf_puts(out, " | ");
+                pg_buf_reset(&t);
+                if (j->has_head)
+                        pg_report_fmt_value(&t, j->head_median, j->unit, pg_report_is_rate(j));
+                else
+                        pg_buf_puts(&t, "-");
+                pg_md_escape(out, t.ptr);
+                pg_buf_puts(out, " | ");
+                pg_buf_reset(&t);
+                pg_report_fmt_change(&t, j);
+                pg_md_escape(out, t.ptr);
+                pg_buf_puts(out, " | ");
+                if (j->has_p)
+                        pg_buf_printf(out, "%.3g", j->p_value);
+                else
+                        pg_buf_puts(out, "-");
+                pg_buf_puts(out, " | ");
+                pg_buf_reset(&t);
+                pg_report_fmt_threshold(&t, &j->rule);
+                pg_md_escape(out, t.ptr);
+                pg_buf_printf(out, " | %s | %s", j->rule.gate ? "yes" : "no",
+                              pg_outcome_name(j->outcome));
+                if (j->reason) {
+                        pg_buf_puts(out, ": ");
+                        pg_md_escape(out, j->reason);
+                }
+                pg_buf_puts(out, " |\n");
+        }
+        pg_buf_release(&t);
+}
+
+static void pg_md_path(struct pg_buf *out, const char *path)
+{
+        char *copy = pg_xstrdup(path), *save = NULL;
+        bool first = true;
+
+        for (char *f = strtok_r(copy, ";", &save); f; f = strtok_r(NULL, ";", &save)) {
+                pg_buf_puts(out, first ? "" : " &gt; ");
+                pg_md_escape(out, f);
+                first = false;
+        }
+        free(copy);
+}
+
+void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
+                        const struct pg_report_opts *o)
+{
+        char *summary = pg_comparison_summary(c);
+        size_t maxh = pg_report_max_hotspots(o), start = out->len;
+        bool any_hot = false;
+
+        pg_buf_puts(out, "<!-- perfgate -->\n");
+        pg_buf_printf(out, "### perfgate: %s\n\n", summary);
+        pg_buf_puts(out, "Baseline: ");
+        pg_md_escape(out, c->base_label ? c->base_label : "(unnamed)");
+        pg_buf_puts(out, ". A change counts when it is beyond its threshold, beyond 3x the "
+                         "noise (relative MAD) and significant (Mann-Whitney U); change = "
+                         "median(head) / median(base) - 1, rates in percentage points.\n\n");
+        if (c->n) {
+                pg_buf_puts(out,
+                            "| | benchmark | verdict | biggest changes |\n|---|---|---|---|\n");
+                for (size_t i = 0; i < c->n; i++) {
+                        const struct pg_bench_cmp *b = &c->benches[i];
+                        pg_buf_printf(out, "| %s | ", pg_verdict_icon(b->verdict));
+                        pg_md_escape(out, b->name);
+                        pg_buf_printf(out, " | %s%s%s | ",
+                                      b->verdict == PG_VERDICT_REGRESSION ? "**" : "",
+                                      pg_verdict_name(b->verdict),
+                                      b->verdict == PG_VERDICT_REGRESSION ? "**" : "");
+                        pg_md_changes(out, b);
+                        if (b->flamegraph_diff && o && o->link_base) {
+                                pg_buf_puts(out, " ");
+                                pg_md_link(out, o, b->flamegraph_diff, "flame graph");
+                        }
+                        pg_buf_puts(out, " |\n");
+                }
+        }
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                size_t shown = 0;
+                for (size_t k = 0; b->hotspots.judged && k < b->hotspots.n && shown < maxh; k++) {
+                        const struct pg_hotspot *h = &b->hotspots.items[k];
+                        if (!pg_report_hotspot_listed(h))
+                                continue;
+                        if (!any_hot) {
+                                pg_buf_puts(out, "\n#### Hotspots (self share of samples)\n\n"
+                                                 "| benchmark | function | base share | head "
+                                                 "share | change | est. ms | own time ms | "
+                                                 "|\n"
+                                                 "|---|---|--:|--:|--:|--:|--:|---|\n");
+                                any_hot = true;
+                        }
+                        pg_buf_puts(out, "| ");
+                        pg_md_escape(out, b->name);
+                        pg_buf_puts(out, " | ");
+                        pg_md_escape(out, h->function);
+                        pg_buf_printf(out, " | %.2f%% | %.2f%% | %+.2f pp | ",
+                                      100 * h->base_self_share, 100 * h->head_self_share,
+                                      h->delta_self_pp);
+                        if (h->has_est)
+                                pg_buf_printf(out, "%+.1f",
+                                              pg_report_unsigned_zero(h->est_ms, 0.1));
+                        else
+                                pg_buf_puts(out, "-");
+                        pg_buf_puts(out, " | ");
+                        if (h->has_self_time)
+                                pg_buf_printf(out, "%+.1f",
+                                              pg_report_unsigned_zero(h->self_time_ms, 0.1));
+                        else
+                                pg_buf_puts(out, "-");
+                        pg_buf_printf(out, " | %s |\n", pg_hotspot_kind_name(h->kind));
+                        shown++;
+                }
+        }
+        pg_buf_puts(out, "\n");
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                size_t shown = 0;
+                if (!b->base || !b->head)
+                        continue;
+                if (out->len - start > PG_MARKDOWN_BUDGET) {
+                        pg_buf_printf(out, "Details of the remaining benchmarks are left out "
+                                           "to keep the comment within the size limit of "
+                                           "PR/MR comments; the JSON verdict has them all.\n");
+                        break;
+                }
+                pg_buf_puts(out, "<details><summary>");
+                pg_md_escape(out, b->name);
+                pg_buf_printf(out, ": %s</summary>\n\n", pg_verdict_name(b->verdict));
+                if (b->reason) {
+                        pg_md_escape(out, b->reason);
+                        pg_buf_puts(out, "\n\n");
+                }
+                if (b->host_diff) {
+                        pg_buf_puts(out, "Hosts differ: ");
+                        pg_md_escape(out, b->host_diff);
+                        pg_buf_puts(out, "\n\n");
+                }
+                pg_md_metric_table(out, b);
+                if (!b->hotspots.judged && b->hotspots.reason &&
+                    (b->base->profile.present || b->head->profile.present)) {
+                        pg_buf_puts(out, "\nHotspots not compared: ");
+                        pg_md_escape(out, b->hotspots.reason);
+                        pg_buf_puts(out, "\n");
+                }
+                for (size_t k = 0; b->hotspots.judged && k < b->hotspots.n && shown < maxh; k++) {
+                        const struct pg_hotspot *h = &b->hotspots.items[k];
+                        if (!pg_report_hotspot_listed(h))
+                                continue;
+                        pg_buf_puts(out, shown ? "" : "\nHottest call paths:\n\n");
+                        pg_buf_puts(out, "- ");
+                        pg_md_escape(out, h->function);
+                        pg_buf_printf(out, " (%s): ", pg_hotspot_kind_name(h->kind));
+                        pg_md_path(out, h->path);
+                        pg_buf_puts(out, "\n");
+                        shown++;
+                }
+                if (b->flamegraph_diff && o && o->link_base) {
+                        pg_buf_puts(out, "\nFlame graphs: ");
+                        pg_md_link(out, o, b->flamegraph_diff, "differential (head shape)");
+                        if (b->flamegraph_base) {
+                                pg_buf_puts(out, ", ");
+                                pg_md_link(out, o, b->flamegraph_base, "baseline shape");
+                        }
+                        pg_buf_puts(out, "\n");
+                }
+                pg_buf_puts(out, "\n</details>\n");
+        }
+        free(summary);
+}

@@ -1,0 +1,379 @@
+/*
+ * report_text.c - the terminal report of `perfgate compare`, and the value
+ * formatting the other reports share (report.h).
+ *
+ * Layout: a header naming the baseline; one line per benchmark (verdict,
+ * name, biggest changes); the regressions and inconclusive results in detail
+ * (metric, base, head, change, p-value, threshold); the top hotspot changes
+ * with their call path; the summary line. Colour only when asked (the CLI
+ * asks on a TTY without NO_COLOR).
+ */
+#include "compare/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PG_RED    "\033[31m"
+#define PG_GREEN  "\033[32m"
+#define PG_YELLOW "\033[33m"
+#define PG_BOLD   "\033[1m"
+#define PG_RESET  "\033[0m"
+
+void pg_report_escape_ctl(struct pg_buf *out, const char *s)
+{
+        for (; *s; s++) {
+                unsigned char c = (unsigned char) *s;
+                if (c == '\n')
+                        pg_buf_puts(out, "\\n");
+                else if (c == '\t')
+                        pg_buf_puts(out, "\\t");
+                else if (c == '\r')
+                        pg_buf_puts(out, "\\r");
+                else if (c < 0x20 || c == 0x7f)
+                        pg_buf_printf(out, "\\x%02x", c);
+                else
+                        pg_buf_putc(out, (char) c);
+        }
+}
+
+double pg_report_unsigned_zero(double v, double resolution)
+{
+        return fabs(v) < resolution / 2 ? 0.0 : v;
+}
+
+size_t pg_report_max_hotspots(const struct pg_report_opts *o)
+{
+        return o && o->max_hotspots ? o->max_hotspots : 5;
+}
+
+bool pg_report_hotspot_listed(const struct pg_hotspot *h)
+{
+        return h->kind == PG_HOTSPOT_REGRESSED || h->kind == PG_HOTSPOT_NEW ||
+               h->kind == PG_HOTSPOT_IMPROVED || h->kind == PG_HOTSPOT_VANISHED ||
+               h->kind == PG_HOTSPOT_NOT_SIGNIFICANT;
+}
+
+static void pg_fmt_scaled(struct pg_buf *out, double v, const char *const *names,
+                          const double *scales, size_t n)
+{
+        double a = fabs(v);
+        size_t i = 0;
+
+        while (i + 1 < n && a >= scales[i + 1])
+                i++;
+        if (i == 0 && v == floor(v))
+                pg_buf_printf(out, "%.0f%s%s", v, *names[0] ? " " : "", names[0]);
+        else
+                pg_buf_printf(out, "%.4g %s", v / scales[i], names[i]);
+}
+
+void pg_report_fmt_value(struct pg_buf *out, double v, const char *unit, bool rate)
+{
+        static const char *const tn[] = { "ns", "us", "ms", "s" };
+        static const double ts[] = { 1, 1e3, 1e6, 1e9 };
+        static const char *const bn[] = { "B", "KiB", "MiB", "GiB" };
+        static const double bs[] = { 1, 1024, 1048576, 1073741824.0 };
+        static const char *const cn[] = { "", "k", "M", "G" };
+        static const double cs[] = { 1, 1e4, 1e6, 1e9 };
+        static const double cs2[] = { 1, 1e3, 1e6, 1e9 };
+
+        if (!isfinite(v)) {
+                pg_buf_puts(out, "n/a");
+                return;
+        }
+        if (rate) {
+                pg_buf_printf(out, "%.3g%%", 100 * v);
+                return;
+        }
+        if (unit && strcmp(unit, "ns") == 0) {
+                pg_fmt_scaled(out, v, tn, ts, 4);
+        } else if (unit && strcmp(unit, "bytes") == 0) {
+                pg_fmt_scaled(out, v, bn, bs, 4);
+        } else if (unit && strcmp(unit, "count") == 0) {
+                /* counts: exact below 10k, then k/M/G with 4 digits */
+                if (fabs(v) < cs[1])
+                        pg_buf_printf(out, "%.4g", v);
+                else {
+                        size_t i = 1;
+                        while (i + 1 < 4 && fabs(v) >= cs2[i + 1])
+                                i++;
+                        pg_buf_printf(out, "%.4g %s", v / cs2[i], cn[i]);
+                }
+        } else {
+                pg_buf_printf(out, "%.4g", v);
+        }
+}
+
+void pg_report_fmt_change(struct pg_buf *out, const struct pg_judgement *j)
+{
+        if (!j->has_base || !j->has_head) {
+                pg_buf_puts(out, "n/a");
+                return;
+        }
+        if (j->rule.kind == PG_THRESHOLD_POINTS)
+                pg_buf_printf(out, "%+.2f pp", pg_report_unsigned_zero(j->pp_change, 0.01));
+        else if (j->has_rel)
+                pg_buf_printf(out, "%+.1f%%", pg_report_unsigned_zero(100 * j->rel_change, 0.1));
+        else
+                pg_buf_puts(out, "n/a");
+}
+
+void pg_report_fmt_threshold(struct pg_buf *out, const struct pg_metric_rule *r)
+{
+        if (r->kind == PG_THRESHOLD_POINTS)
+                pg_buf_printf(out, "%g pp", r->threshold);
+        else
+                pg_buf_printf(out, "%g%%", 100 * r->threshold);
+}
+
+bool pg_report_is_rate(const struct pg_judgement *j)
+{
+        size_t n = strlen(j->metric);
+        return j->rule.kind == PG_THRESHOLD_POINTS ||
+               (n > 5 && strcmp(j->metric + n - 5, "-rate") == 0);
+}
+
+static const char *pg_verdict_color(enum pg_verdict v)
+{
+        switch (v) {
+        case PG_VERDICT_REGRESSION:
+        case PG_VERDICT_FAILED:
+                return PG_RED;
+        case PG_VERDICT_INCONCLUSIVE:
+        case PG_VERDICT_MISSING:
+                return PG_YELLOW;
+        case PG_VERDICT_IMPROVEMENT:
+                return PG_GREEN;
+        default:
+                return "";
+        }
+}
+
+/* The biggest changes of @b on one line: up to three judged metrics. */
+static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
+{
+        size_t shown = 0;
+
+        if (b->verdict == PG_VERDICT_NEW || b->verdict == PG_VERDICT_MISSING ||
+            b->verdict == PG_VERDICT_FAILED) {
+                pg_buf_puts(out, b->reason ? b->reason : "");
+                return;
+        }
+        for (size_t i = 0; i < b->njudgements && shown < 3; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                if (!j->has_base || !j->has_head ||
+                    (!j->has_rel && j->rule.kind != PG_THRESHOLD_POINTS))
+                        continue;
+                if (shown && j->outcome == PG_OUTCOME_UNCHANGED && !j->rule.gate)
+                        continue;
+                pg_buf_printf(out, "%s", shown ? ", " : "");
+                pg_report_escape_ctl(out, j->metric);
+                pg_buf_putc(out, ' ');
+                pg_report_fmt_change(out, j);
+                if (j->outcome != PG_OUTCOME_UNCHANGED)
+                        pg_buf_printf(out, " (%s)", pg_outcome_name(j->outcome));
+                shown++;
+        }
+        if (!shown)
+                pg_buf_puts(out, b->reason ? b->reason : "no comparable metric");
+        /* data that vanished is never passed over in silence (case 32) */
+        shown = 0;
+        for (size_t i = 0; i < b->njudgements; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                if (!j->blocks)
+                        continue;
+                pg_buf_puts(out, shown++ ? ", " : "; not judged: ");
+                pg_report_escape_ctl(out, j->metric);
+        }
+}
+
+static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
+{
+        struct pg_buf t = PG_BUF_INIT;
+
+        pg_buf_puts(out, "    ");
+        pg_report_escape_ctl(&t, j->metric);
+        pg_buf_printf(out, "%-22s ", t.ptr);
+        pg_buf_reset(&t);
+        if (j->has_base)
+                pg_report_fmt_value(&t, j->base_median, j->unit, pg_report_is_rate(j));
+        else
+                pg_buf_puts(&t, "-");
+        pg_buf_printf(out, "%-12s ", t.ptr);
+        pg_buf_reset(&t);
+        if (j->has_head)
+                pg_report_fmt_value(&t, j->head_median, j->unit, pg_report_is_rate(j));
+        else
+                pg_buf_puts(&t, "-");
+        pg_buf_printf(out, "%-12s ", t.ptr);
+        pg_buf_reset(&t);
+        pg_report_fmt_change(&t, j);
+        pg_buf_printf(out, "%-10s ", t.ptr);
+        pg_buf_reset(&t);
+        if (j->has_p)
+                pg_buf_printf(&t, "%.3g", j->p_value);
+        else
+                pg_buf_puts(&t, "-");
+        pg_buf_printf(out, "%-8s ", t.ptr);
+        pg_buf_reset(&t);
+        pg_report_fmt_threshold(&t, &j->rule);
+        pg_buf_printf(out, "%-9s %s\n", t.ptr, pg_outcome_name(j->outcome));
+        if (j->reason) {
+                pg_buf_puts(out, "      ");
+                pg_report_escape_ctl(out, j->reason);
+                pg_buf_putc(out, '\n');
+        }
+        if (j->has_hl) {
+                /* Hodges-Lehmann shift of head against base, with its interval */
+                pg_buf_puts(out, "      shift ");
+                pg_buf_puts(out, j->hl_shift >= 0 ? "+" : "");
+                pg_report_fmt_value(out, j->hl_shift, j->unit, pg_report_is_rate(j));
+                pg_buf_printf(out, " (%.0f%% CI ", 100 * j->hl_conf);
+                pg_buf_puts(out, j->hl_lo >= 0 ? "+" : "");
+                pg_report_fmt_value(out, j->hl_lo, j->unit, pg_report_is_rate(j));
+                pg_buf_puts(out, j->hl_hi >= 0 ? " .. +" : " .. ");
+                pg_report_fmt_value(out, j->hl_hi, j->unit, pg_report_is_rate(j));
+                pg_buf_puts(out, ")\n");
+        }
+        pg_buf_release(&t);
+}
+
+static void pg_path_arrows(struct pg_buf *out, const char *path)
+{
+        for (const char *p = path; *p; p++) {
+                if (*p == ';') {
+                        pg_buf_puts(out, " > ");
+                } else {
+                        char one[2] = { *p, 0 };
+                        pg_report_escape_ctl(out, one);
+                }
+        }
+}
+
+void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
+                    const struct pg_report_opts *o)
+{
+        bool color = o && o->color;
+        bool any_detail = false, any_hot = false;
+        char *summary = pg_comparison_summary(c);
+        size_t maxh = pg_report_max_hotspots(o);
+
+        pg_buf_puts(out, "perfgate compare: head against ");
+        pg_report_escape_ctl(out, c->base_label ? c->base_label : "the baseline");
+        pg_buf_puts(out, "\n");
+        if (c->n == 0)
+                pg_buf_puts(out, "no benchmarks on either side\n");
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                const char *col = color ? pg_verdict_color(b->verdict) : "";
+                struct pg_buf name = PG_BUF_INIT;
+                pg_report_escape_ctl(&name, b->name);
+                pg_buf_printf(out, "%s%-13s%s %-24s ", col, pg_verdict_name(b->verdict),
+                              *col ? PG_RESET : "", name.ptr);
+                pg_biggest_changes(out, b);
+                pg_buf_putc(out, '\n');
+                if (b->host_diff) {
+                        pg_buf_puts(out, "              hosts differ: ");
+                        pg_report_escape_ctl(out, b->host_diff);
+                        pg_buf_putc(out, '\n');
+                }
+                pg_buf_release(&name);
+        }
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                bool header = false;
+                for (size_t k = 0; k < b->njudgements; k++) {
+                        const struct pg_judgement *j = &b->judgements[k];
+                        bool show = j->outcome == PG_OUTCOME_REGRESSION ||
+                                    (j->rule.gate &&
+                                     (j->outcome == PG_OUTCOME_INCONCLUSIVE ||
+                                      (j->blocks && (j->outcome == PG_OUTCOME_NOT_JUDGED ||
+                                                     j->outcome == PG_OUTCOME_NOT_COMPARABLE))));
+                        if (!show)
+                                continue;
+                        if (!any_detail) {
+                                pg_buf_printf(out,
+                                              "\n%sRegressions and inconclusive results%s "
+                                              "(change = median(head)/median(base) - 1; "
+                                              "pp = percentage points):\n",
+                                              color ? PG_BOLD : "", color ? PG_RESET : "");
+                                any_detail = true;
+                        }
+                        if (!header) {
+                                pg_buf_puts(out, "  ");
+                                pg_report_escape_ctl(out, b->name);
+                                pg_buf_printf(out, "\n    %-22s %-12s %-12s %-10s %-8s %-9s %s\n",
+                                              "metric", "base", "head", "change", "p-value",
+                                              "threshold", "verdict");
+                                header = true;
+                        }
+                        pg_detail_row(out, j);
+                }
+        }
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                size_t shown = 0;
+                if (!b->hotspots.judged) {
+                        if (b->hotspots.reason && b->base && b->head &&
+                            (b->base->profile.present || b->head->profile.present)) {
+                                if (!any_hot) {
+                                        pg_buf_puts(out, "\nHotspot changes (self share of "
+                                                         "samples):\n");
+                                        any_hot = true;
+                                }
+                                pg_buf_puts(out, "  ");
+                                pg_report_escape_ctl(out, b->name);
+                                pg_buf_puts(out, ": not compared: ");
+                                pg_report_escape_ctl(out, b->hotspots.reason);
+                                pg_buf_putc(out, '\n');
+                        }
+                        continue;
+                }
+                for (size_t k = 0; k < b->hotspots.n && shown < maxh; k++) {
+                        const struct pg_hotspot *h = &b->hotspots.items[k];
+                        if (!pg_report_hotspot_listed(h))
+                                continue;
+                        if (!any_hot) {
+                                pg_buf_puts(out, "\nHotspot changes (self share of samples):\n");
+                                any_hot = true;
+                        }
+                        if (!shown) {
+                                pg_buf_puts(out, "  ");
+                                pg_report_escape_ctl(out, b->name);
+                                pg_buf_printf(out, " (%llu -> %llu samples)\n",
+                                              (unsigned long long) b->hotspots.base_total,
+                                              (unsigned long long) b->hotspots.head_total);
+                        }
+                        pg_buf_puts(out, "    ");
+                        pg_report_escape_ctl(out, h->function);
+                        pg_buf_printf(out, "  %.2f%% -> %.2f%% (%+.2f pp", 100 * h->base_self_share,
+                                      100 * h->head_self_share, h->delta_self_pp);
+                        if (h->has_est)
+                                pg_buf_printf(out, ", est. %+.1f ms",
+                                              pg_report_unsigned_zero(h->est_ms, 0.1));
+                        if (h->has_self_time)
+                                pg_buf_printf(out, ", own time %+.1f ms",
+                                              pg_report_unsigned_zero(h->self_time_ms, 0.1));
+                        pg_buf_printf(out, ", p = %.3g) %s\n", h->p_value,
+                                      pg_hotspot_kind_name(h->kind));
+                        pg_buf_puts(out, "      via ");
+                        pg_path_arrows(out, h->path);
+                        pg_buf_putc(out, '\n');
+                        shown++;
+                }
+        }
+        size_t nflame = 0;
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                if (!b->flamegraph_diff)
+                        continue;
+                pg_buf_puts(out, nflame++ ? ", " : "\nDifferential flame graphs: ");
+                pg_report_escape_ctl(out, b->flamegraph_diff);
+        }
+        if (nflame)
+                pg_buf_putc(out, '\n');
+        pg_buf_printf(out, "\n%s%s%s\n", color ? PG_BOLD : "", summary, color ? PG_RESET : "");
+        free(summary);
+}

@@ -1,0 +1,369 @@
+/*
+ * verdict.c - per-benchmark verdicts and the overall exit status
+ * (verdict.h). Benchmarks are matched by name between the two sets; metrics
+ * by name between the two results (their union, plus derived ratios that are
+ * undefined on both sides so the report can say why).
+ */
+#include "compare/verdict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/error.h"
+#include "compare/stats.h"
+
+static const char *const pg_verdict_names[] = { "regression",  "failed", "inconclusive", "missing",
+                                                "improvement", "new",    "unchanged" };
+
+const char *pg_verdict_name(enum pg_verdict v)
+{
+        if ((size_t) v < PG_VERDICT_COUNT)
+                return pg_verdict_names[v];
+        return "unknown";
+}
+
+void pg_comparison_init(struct pg_comparison *c)
+{
+        memset(c, 0, sizeof(*c));
+}
+
+void pg_comparison_release(struct pg_comparison *c)
+{
+        for (size_t i = 0; i < c->n; i++) {
+                struct pg_bench_cmp *b = &c->benches[i];
+                free(b->name);
+                free(b->reason);
+                free(b->host_diff);
+                for (size_t j = 0; j < b->njudgements; j++)
+                        pg_judgement_release(&b->judgements[j]);
+                free(b->judgements);
+                pg_hotspots_release(&b->hotspots);
+                free(b->flamegraph_diff);
+                free(b->flamegraph_base);
+        }
+        free(c->benches);
+        free(c->base_label);
+        memset(c, 0, sizeof(*c));
+}
+
+static bool pg_str_eq(const char *a, const char *b)
+{
+        return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+char *pg_host_diff(const struct pg_result *base, const struct pg_result *head, bool *cpu_differs)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        bool pmu_same = base->host.npmu == head->host.npmu;
+
+        *cpu_differs = false;
+        if (!pg_str_eq(base->host.cpu, head->host.cpu)) {
+                *cpu_differs = true;
+                pg_buf_printf(&b, "cpu model '%s' vs '%s'", base->host.cpu ? base->host.cpu : "",
+                              head->host.cpu ? head->host.cpu : "");
+        }
+        for (size_t i = 0; pmu_same && i < base->host.npmu; i++)
+                pmu_same = pg_str_eq(base->host.pmu[i], head->host.pmu[i]);
+        if (!pmu_same) {
+                pg_buf_printf(&b, "%spmu [", b.len ? ", " : "");
+                for (size_t i = 0; i < base->host.npmu; i++)
+                        pg_buf_printf(&b, "%s%s", i ? " " : "", base->host.pmu[i]);
+                pg_buf_puts(&b, "] vs [");
+                for (size_t i = 0; i < head->host.npmu; i++)
+                        pg_buf_printf(&b, "%s%s", i ? " " : "", head->host.pmu[i]);
+                pg_buf_puts(&b, "]");
+        }
+        if (!pg_str_eq(base->counters, head->counters))
+                pg_buf_printf(&b, "%scounters '%s' vs '%s'", b.len ? ", " : "",
+                              base->counters ? base->counters : "",
+                              head->counters ? head->counters : "");
+        if (base->host.exclude_kernel != head->host.exclude_kernel)
+                pg_buf_printf(&b, "%sexclude_kernel %s vs %s", b.len ? ", " : "",
+                              base->host.exclude_kernel ? "true" : "false",
+                              head->host.exclude_kernel ? "true" : "false");
+        if (!b.len)
+                return NULL;
+        return pg_buf_detach(&b, NULL);
+}
+
+/* Derived ratios and the metric whose zero makes them undefined. */
+static const char *const pg_ratio_denominators[][2] = {
+        { "ipc", "cycles" },
+        { "branch-miss-rate", "branches" },
+        { "cache-miss-rate", "cache-references" },
+        { "L1-dcache-miss-rate", "L1-dcache-loads" },
+        { "LLC-miss-rate", "LLC-loads" },
+        { "cpus-utilized", "duration_time" },
+};
+
+static const char *pg_denominator_of(const char *ratio)
+{
+        for (size_t i = 0; i < sizeof(pg_ratio_denominators) / sizeof(pg_ratio_denominators[0]);
+             i++)
+                if (strcmp(pg_ratio_denominators[i][0], ratio) == 0)
+                        return pg_ratio_denominators[i][1];
+        return NULL;
+}
+
+/* Why a ratio is absent from @r: "'cycles' is 0", "'cycles' not-supported". */
+static char *pg_ratio_why(const struct pg_result *r, const char *den)
+{
+        const struct pg_metric *m = r ? pg_result_find_metric(r, den) : NULL;
+
+        if (!m)
+                return pg_xasprintf("'%s' not measured", den);
+        if (m->status != PG_METRIC_OK)
+                return pg_xasprintf("'%s' %s", den, pg_metric_status_name(m->status));
+        for (size_t i = 0; i < m->nvalues; i++)
+                if (m->values[i] == 0)
+                        return pg_xasprintf("'%s' is 0", den);
+        return pg_xasprintf("'%s' unusable", den);
+}
+
+static int pg_outcome_rank(enum pg_outcome o)
+{
+        static const int rank[] = { 0, 2, 5, 1, 3, 4, 6 };
+        return rank[o];
+}
+
+static int pg_judgement_cmp(const void *a, const void *b)
+{
+        const struct pg_judgement *x = a, *y = b;
+
+        if (x->rule.gate != y->rule.gate)
+                return x->rule.gate ? -1 : 1;
+        if (x->outcome != y->outcome)
+                return pg_outcome_rank(x->outcome) - pg_outcome_rank(y->outcome);
+        if (x->badness != y->badness) {
+                double ax = x->badness < 0 ? -x->badness : x->badness;
+                double ay = y->badness < 0 ? -y->badness : y->badness;
+                if (ax != ay)
+                        return ax > ay ? -1 : 1;
+        }
+        return strcmp(x->metric, y->metric);
+}
+
+static bool pg_has_name(char **names, size_t n, const char *s)
+{
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(names[i], s) == 0)
+                        return true;
+        return false;
+}
+
+static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
+{
+        const struct pg_result *base = b->base, *head = b->head;
+        size_t cap = base->nmetrics + head->nmetrics + 8, nn = 0;
+        char **names = pg_xcalloc(cap, sizeof(char *));
+        bool cpu_diff = false, any_ok = false, reg = false, inc = false, imp = false;
+        const struct pg_metric *tc;
+        double head_tc = 0, base_tc = 0;
+        const char *why = NULL;
+        char *why_owned = NULL;
+
+        b->host_diff = pg_host_diff(base, head, &cpu_diff);
+        for (size_t i = 0; i < head->nmetrics; i++) {
+                names[nn++] = head->metrics[i].name;
+                if (head->metrics[i].status == PG_METRIC_OK)
+                        any_ok = true;
+        }
+        for (size_t i = 0; i < base->nmetrics; i++)
+                if (!pg_has_name(names, nn, base->metrics[i].name))
+                        names[nn++] = base->metrics[i].name;
+        b->judgements = pg_xcalloc(cap, sizeof(*b->judgements));
+        for (size_t i = 0; i < nn; i++) {
+                struct pg_metric_rule rule;
+                struct pg_judgement *j = &b->judgements[b->njudgements++];
+                const struct pg_metric *bm = pg_result_find_metric(base, names[i]);
+                const struct pg_metric *hm = pg_result_find_metric(head, names[i]);
+                const char *den = pg_denominator_of(names[i]);
+
+                pg_rules_get(rules, b->name, names[i], &rule);
+                pg_judge_metric(names[i], bm, hm, &rule, b->host_diff, cpu_diff, j);
+                if (den && (!bm || !hm)) {
+                        char *w = pg_ratio_why(bm ? head : base, den);
+                        char *r = pg_xasprintf("%s (%s)", j->reason, w);
+                        free(j->reason);
+                        free(w);
+                        j->reason = r;
+                }
+        }
+        /* ratios undefined on both sides: say so rather than stay silent */
+        for (size_t i = 0; i < sizeof(pg_ratio_denominators) / sizeof(pg_ratio_denominators[0]);
+             i++) {
+                const char *ratio = pg_ratio_denominators[i][0], *den = pg_ratio_denominators[i][1];
+                const struct pg_metric *db = pg_result_find_metric(base, den);
+                const struct pg_metric *dh = pg_result_find_metric(head, den);
+                struct pg_judgement *j;
+                char *wb, *wh;
+                if (pg_has_name(names, nn, ratio) ||
+                    !((db && db->status == PG_METRIC_OK) || (dh && dh->status == PG_METRIC_OK)))
+                        continue;
+                j = &b->judgements[b->njudgements++];
+                memset(j, 0, sizeof(*j));
+                j->metric = pg_xstrdup(ratio);
+                j->unit = pg_xstrdup("ratio");
+                pg_rules_get(rules, b->name, ratio, &j->rule);
+                j->outcome = PG_OUTCOME_NOT_COMPARABLE;
+                wb = pg_ratio_why(base, den);
+                wh = pg_ratio_why(head, den);
+                j->reason =
+                    pg_xasprintf("undefined on both sides (baseline: %s; head: %s)", wb, wh);
+                free(wb);
+                free(wh);
+        }
+        free(names);
+        qsort(b->judgements, b->njudgements, sizeof(*b->judgements), pg_judgement_cmp);
+
+        tc = pg_result_find_metric(head, "task-clock");
+        if (tc && tc->status == PG_METRIC_OK)
+                head_tc = pg_stats_median(tc->values, tc->nvalues);
+        tc = pg_result_find_metric(base, "task-clock");
+        if (tc && tc->status == PG_METRIC_OK)
+                base_tc = pg_stats_median(tc->values, tc->nvalues);
+        pg_hotspots_init(&b->hotspots);
+        pg_hotspots_compare(&base->profile, &head->profile, base_tc, head_tc, &rules->hotspots,
+                            &b->hotspots);
+
+        if (!any_ok) {
+                b->verdict = PG_VERDICT_FAILED;
+                b->reason = pg_xstrdup("head has no measured metric (did the benchmark run?)");
+                return;
+        }
+        for (size_t i = 0; i < b->njudgements; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                if (!j->rule.gate)
+                        continue;
+                if (j->outcome == PG_OUTCOME_REGRESSION) {
+                        if (!reg)
+                                why = j->metric;
+                        reg = true;
+                } else if (j->outcome == PG_OUTCOME_INCONCLUSIVE ||
+                           ((j->outcome == PG_OUTCOME_NOT_JUDGED ||
+                             j->outcome == PG_OUTCOME_NOT_COMPARABLE) &&
+                            j->blocks)) {
+                        if (!inc) {
+                                free(why_owned);
+                                why_owned = pg_xasprintf("%s: %s", j->metric,
+                                                         j->reason ? j->reason : "inconclusive");
+                        }
+                        inc = true;
+                } else if (j->outcome == PG_OUTCOME_IMPROVEMENT) {
+                        imp = true;
+                }
+        }
+        if (rules->hotspots.gate && b->hotspots.judged)
+                for (size_t i = 0; i < b->hotspots.n; i++)
+                        if (b->hotspots.items[i].kind == PG_HOTSPOT_REGRESSED) {
+                                if (!reg)
+                                        why_owned = (free(why_owned),
+                                                     pg_xasprintf("hotspot '%s' grew",
+                                                                  b->hotspots.items[i].function));
+                                reg = true;
+                                break;
+                        }
+        if (reg) {
+                b->verdict = PG_VERDICT_REGRESSION;
+                b->reason = why ? pg_xasprintf("%s regressed", why) : why_owned;
+                if (why)
+                        free(why_owned);
+        } else if (inc) {
+                b->verdict = PG_VERDICT_INCONCLUSIVE;
+                b->reason = why_owned;
+        } else {
+                free(why_owned);
+                b->verdict = imp ? PG_VERDICT_IMPROVEMENT : PG_VERDICT_UNCHANGED;
+        }
+}
+
+static int pg_bench_cmp_cmp(const void *a, const void *b)
+{
+        const struct pg_bench_cmp *x = a, *y = b;
+        if (x->verdict != y->verdict)
+                return (int) x->verdict - (int) y->verdict;
+        return strcmp(x->name, y->name);
+}
+
+void pg_compare_sets(const struct pg_result_set *base, const struct pg_result_set *head,
+                     const struct pg_rules *rules, struct pg_comparison *out)
+{
+        out->benches = pg_xcalloc(base->n + head->n + 1, sizeof(*out->benches));
+        out->fail_on_missing = rules->fail_on_missing;
+        for (size_t i = 0; i < head->n; i++) {
+                struct pg_bench_cmp *b = &out->benches[out->n++];
+                b->name = pg_xstrdup(head->items[i].name);
+                b->head = &head->items[i];
+                b->base = pg_result_set_find(base, b->name);
+                pg_hotspots_init(&b->hotspots);
+                if (!b->base) {
+                        b->verdict = PG_VERDICT_NEW;
+                        b->reason = pg_xstrdup("new, no baseline");
+                        continue;
+                }
+                pg_judge_bench(b, rules);
+        }
+        for (size_t i = 0; i < base->n; i++) {
+                struct pg_bench_cmp *b;
+                if (pg_result_set_find(head, base->items[i].name))
+                        continue;
+                b = &out->benches[out->n++];
+                b->name = pg_xstrdup(base->items[i].name);
+                b->base = &base->items[i];
+                pg_hotspots_init(&b->hotspots);
+                b->verdict = PG_VERDICT_MISSING;
+                b->reason = pg_xstrdup("in the baseline but not in head (removed or not run)");
+        }
+        qsort(out->benches, out->n, sizeof(*out->benches), pg_bench_cmp_cmp);
+        for (size_t i = 0; i < out->n; i++)
+                out->counts[out->benches[i].verdict]++;
+}
+
+int pg_comparison_exit_status(const struct pg_comparison *c)
+{
+        if (c->counts[PG_VERDICT_REGRESSION] || c->counts[PG_VERDICT_FAILED])
+                return 1;
+        if (c->strict && c->counts[PG_VERDICT_INCONCLUSIVE])
+                return 1;
+        if (c->fail_on_missing && c->counts[PG_VERDICT_MISSING])
+                return 1;
+        return 0;
+}
+
+char *pg_comparison_summary(const struct pg_comparison *c)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        size_t reg = c->counts[PG_VERDICT_REGRESSION];
+        static const enum pg_verdict extra[] = { PG_VERDICT_FAILED, PG_VERDICT_INCONCLUSIVE,
+                                                 PG_VERDICT_MISSING, PG_VERDICT_IMPROVEMENT,
+                                                 PG_VERDICT_NEW };
+        bool first = true;
+
+        if (reg)
+                pg_buf_printf(&b, "%zu regression%s", reg, reg == 1 ? "" : "s");
+        else
+                pg_buf_puts(&b, "no regression");
+        pg_buf_printf(&b, " in %zu benchmark%s", c->n, c->n == 1 ? "" : "s");
+        for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
+                size_t k = c->counts[extra[i]];
+                if (!k)
+                        continue;
+                pg_buf_printf(&b, "%s%zu %s", first ? " (" : ", ", k,
+                              extra[i] == PG_VERDICT_IMPROVEMENT && k > 1
+                                  ? "improvements"
+                                  : pg_verdict_name(extra[i]));
+                first = false;
+        }
+        if (!first)
+                pg_buf_putc(&b, ')');
+        return pg_buf_detach(&b, NULL);
+}
+
+const struct pg_judgement *pg_bench_find_judgement(const struct pg_bench_cmp *b, const char *metric)
+{
+        for (size_t i = 0; i < b->njudgements; i++)
+                if (strcmp(b->judgements[i].metric, metric) == 0)
+                        return &b->judgements[i];
+        return NULL;
+}

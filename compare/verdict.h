@@ -1,0 +1,98 @@
+/*
+ * verdict.h - the judgement of a whole run against its baseline (DESIGN.md
+ * section 6): per benchmark a verdict (regression / improvement / unchanged /
+ * inconclusive / new / missing / failed) with its metric judgements and
+ * hotspot changes, and the overall exit status (DESIGN.md section 2).
+ *
+ * Benchmark verdict, in order: failed (head has no counted metric: nothing
+ * to judge, a regression cannot be ruled out); regression (a gating metric,
+ * or a hotspot when hotspots gate, regressed); inconclusive (a gating metric
+ * inconclusive, or not judged although the baseline had it); improvement (a
+ * gating metric improved); unchanged. New: only in head. Missing: only in the
+ * baseline.
+ *
+ * Ownership: struct pg_comparison owns its benchmarks, judgements and
+ * hotspots; the results it points to are borrowed from the caller's result
+ * sets, which must outlive it. pg_comparison_release() frees.
+ */
+#ifndef PG_COMPARE_VERDICT_H
+#define PG_COMPARE_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "baselines/result.h"
+#include "compare/hotspot.h"
+#include "compare/rules.h"
+
+/* Ordered worst first: reports sort by it. */
+enum pg_verdict {
+        PG_VERDICT_REGRESSION = 0,
+        PG_VERDICT_FAILED,
+        PG_VERDICT_INCONCLUSIVE,
+        PG_VERDICT_MISSING,
+        PG_VERDICT_IMPROVEMENT,
+        PG_VERDICT_NEW,
+        PG_VERDICT_UNCHANGED,
+        PG_VERDICT_COUNT
+};
+
+/** Name of @v as written in reports and JSON ("regression", ...). */
+const char *pg_verdict_name(enum pg_verdict v);
+
+struct pg_bench_cmp {
+        char *name;
+        enum pg_verdict verdict;
+        char *reason;                 /* one line: why this verdict (owned, may be NULL) */
+        const struct pg_result *base; /* borrowed; NULL when new */
+        const struct pg_result *head; /* borrowed; NULL when missing */
+        char *host_diff;              /* NULL or what differs between the hosts */
+        size_t njudgements;
+        struct pg_judgement *judgements; /* sorted: gating first, then worst, then name */
+        struct pg_hotspots hotspots;
+        char *flamegraph_diff; /* file name of the differential SVG, when written */
+        char *flamegraph_base; /* file name of the baseline-shape SVG, when written */
+};
+
+struct pg_comparison {
+        size_t n;
+        struct pg_bench_cmp *benches; /* sorted worst first, then by name */
+        size_t counts[PG_VERDICT_COUNT];
+        bool strict;
+        bool fail_on_missing;
+        char *base_label; /* what the baseline is ("main @ 1a2b3c4", a path) */
+};
+
+void pg_comparison_init(struct pg_comparison *c);
+void pg_comparison_release(struct pg_comparison *c);
+
+/**
+ * Compare every benchmark of @head with @base under @rules into @out
+ * (initialised by the caller). Both sets stay owned by the caller and must
+ * outlive @out. Never fails (bad data gives "not judged" with reasons).
+ */
+void pg_compare_sets(const struct pg_result_set *base, const struct pg_result_set *head,
+                     const struct pg_rules *rules, struct pg_comparison *out);
+
+/**
+ * What differs between the hosts of @base and @head that makes verdicts
+ * unreliable (CPU model, PMU list, counters mode, exclude_kernel), as a new
+ * string, or NULL when they match. *cpu_differs: the CPU model differs.
+ */
+char *pg_host_diff(const struct pg_result *base, const struct pg_result *head, bool *cpu_differs);
+
+/**
+ * Exit status for @c (DESIGN.md section 2): 1 when a benchmark regressed or
+ * failed, or inconclusive under c->strict, or missing under
+ * c->fail_on_missing; else 0.
+ */
+int pg_comparison_exit_status(const struct pg_comparison *c);
+
+/** One line: "2 regressions in 7 benchmarks" or "no regression in 7 benchmarks (1 new)". */
+char *pg_comparison_summary(const struct pg_comparison *c);
+
+/** The judgement of @metric in @b, or NULL (borrowed). */
+const struct pg_judgement *pg_bench_find_judgement(const struct pg_bench_cmp *b,
+                                                   const char *metric);
+
+#endif
