@@ -312,7 +312,7 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
         for (size_t i = 0; i < c->n; i++) {
                 struct pg_bench_cmp *b = &c->benches[i];
                 struct pg_flame_opts fo;
-                struct pg_buf svg = PG_BUF_INIT, sub = PG_BUF_INIT;
+                struct pg_buf svg = PG_BUF_INIT;
                 char *title, *file, *path;
 
                 if (!b->base || !b->head || !b->base->profile.present || !b->head->profile.present)
@@ -322,14 +322,11 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                 for (int negate = 0; negate < 2; negate++) {
                         pg_flame_opts_init(&fo);
                         title = pg_xasprintf("%s: %s", b->name,
-                                             negate ? "baseline shape (blue: grew in head)"
-                                                    : "differential (head shape, red: grew)");
-                        pg_buf_reset(&sub);
-                        pg_buf_printf(&sub, "baseline %llu samples, head %llu samples",
-                                      (unsigned long long) b->hotspots.base_total,
-                                      (unsigned long long) b->hotspots.head_total);
+                                             negate ? "baseline shape (paths that vanished)"
+                                                    : "differential flame graph (head shape)");
                         fo.title = title;
-                        fo.subtitle = sub.ptr;
+                        fo.base_name = c->base_label ? c->base_label : "base";
+                        fo.head_name = "head";
                         fo.negate = negate;
                         pg_buf_reset(&svg);
                         error = pg_flamegraph_diff_svg(
@@ -357,7 +354,6 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                                 break;
                 }
                 pg_buf_release(&svg);
-                pg_buf_release(&sub);
         }
         return io_error;
 }
