@@ -65,6 +65,8 @@ options (environment variable in brackets):
   --no-fetch                do not fetch (the refs are already there) [PERFGATE_FETCH=false]
   --platform P              github|gitlab|none [PERFGATE_PLATFORM] (detected)
   --body FILE               comment mode: the comment body
+  --from DIR                comment mode: DIR/body.md and DIR/pr-number, as written
+                            by a job whose token could not post (the artifact)
   --pr N                    PR number / MR iid [PERFGATE_PR] (detected)
   --head-sha SHA            comment mode: refuse unless the PR's head is SHA
   -h, --help
@@ -149,6 +151,7 @@ push_backoff=${PERFGATE_PUSH_BACKOFF:-2}
 fetch=${PERFGATE_FETCH:-true}
 platform=${PERFGATE_PLATFORM:-}
 body_file=""
+from_dir=""
 pr=${PERFGATE_PR:-}
 head_sha=""
 results=()
@@ -180,6 +183,7 @@ while [ $# -gt 0 ]; do
         --no-fetch) fetch=false; shift ;;
         --platform) need_arg "$@"; platform=$2; shift 2 ;;
         --body) need_arg "$@"; body_file=$2; shift 2 ;;
+        --from) need_arg "$@"; from_dir=$2; shift 2 ;;
         --pr) need_arg "$@"; pr=$2; shift 2 ;;
         --head-sha) need_arg "$@"; head_sha=$2; shift 2 ;;
         -h | --help) usage; exit 0 ;;
@@ -187,6 +191,15 @@ while [ $# -gt 0 ]; do
         esac
 done
 
+if [ -n "$from_dir" ]; then
+        # An artifact from an untrusted (fork) run: take the number only if it
+        # is digits, and the body only from the expected file name.
+        [ -d "$from_dir" ] || usage_error "'--from' needs the comment artifact directory; '$from_dir' is not one"
+        [ -n "$body_file" ] || body_file=$from_dir/body.md
+        if [ -z "$pr" ] && [ -f "$from_dir/pr-number" ]; then
+                pr=$(head -c 32 "$from_dir/pr-number" | tr -d ' \n\r')
+        fi
+fi
 comment=$(bool comment "$comment") || exit 2
 fail_on_regression=$(bool fail-on-regression "$fail_on_regression") || exit 2
 fetch=$(bool fetch "$fetch") || exit 2
@@ -205,6 +218,19 @@ esac
 case $head_sha in
 *[!0-9a-f]*) usage_error "'--head-sha' must be a hex commit id, not '$head_sha'" ;;
 esac
+# --results may be globs (shards/*/results): expand them here.
+expanded=()
+for r in ${results[@]+"${results[@]}"}; do
+        case $r in
+        *[*?[]*)
+                mapfile -t matches < <(compgen -G "$r" | LC_ALL=C sort)
+                [ ${#matches[@]} -gt 0 ] || usage_error "no results directory matches '$r'"
+                expanded+=("${matches[@]}")
+                ;;
+        *) expanded+=("$r") ;;
+        esac
+done
+results=(${expanded[@]+"${expanded[@]}"})
 if [ -z "$platform" ]; then
         if [ "${GITHUB_ACTIONS:-}" = true ]; then
                 platform=github
@@ -745,7 +771,7 @@ mode_main() {
 }
 
 mode_comment() {
-        [ -n "$body_file" ] || usage_error "comment mode needs '--body FILE'"
+        [ -n "$body_file" ] || usage_error "comment mode needs '--body FILE' or '--from DIR'"
         { [ -f "$body_file" ] && [ -r "$body_file" ]; } || usage_error "cannot read the comment body '$body_file'"
         prepare_out
         local body=$body_file

@@ -6,8 +6,9 @@ set -o pipefail
 
 CI_TEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 SRC=${PG_SOURCE_DIR:-$(cd "$CI_TEST_DIR/../.." && pwd)}
+export SRC
+# shellcheck disable=SC2034 # used by the test scripts that source this
 SCRIPT="$SRC/ci/perfgate-ci.sh"
-NODE_BIN="$SRC/tests/node/node_modules/.bin"
 failures=0
 server_pid=""
 
@@ -73,8 +74,7 @@ start_server() {
         rm -f "$scratch/port"
         node "$CI_TEST_DIR/fake-api.js" --port-file "$scratch/port" --log "$REQLOG" "$@" &
         server_pid=$!
-        local i
-        for i in $(seq 1 100); do
+        for _ in $(seq 1 100); do
                 [ -s "$scratch/port" ] && break
                 sleep 0.05
         done

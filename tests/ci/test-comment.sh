@@ -6,16 +6,18 @@
 # GitLab notes with and without a token, and usage errors.
 . "$(dirname "$0")/lib.sh"
 
-cd "$scratch"
+cd "$scratch" || exit 1
 TOKEN='ghs_test-token-Zx9'
 GLTOKEN='glpat-test-Qq7'
 body1="$scratch/body1.md"
 body2="$scratch/body2.md"
 # Unicode, backticks, shell and printf metacharacters, CRLF, tabs, quotes.
+# shellcheck disable=SC2016 # literal $ and backticks are the point
 printf '%s\n' '<!-- perfgate -->' '### perfgate: 1 regression in 3 benchmarks' '' \
         '| benchmark | task-clock |' '|---|---|' '| `parse` 🔥 | +12.5 % (日本語, é, ü) |' \
         'code: `$(rm -rf /)` and ``double`` and $HOME %s %n \\ "q" '"'s'" >"$body1"
 printf 'tab\there\r\nend without newline ✓' >>"$body1"
+# shellcheck disable=SC2016
 printf '%s\n' '<!-- perfgate -->' '### perfgate: no regression ✅' '`fixed` — all good' >"$body2"
 
 gh_env() {
@@ -108,6 +110,25 @@ check_eq "fork: PR number from the payload" 21 "$(cat "$scratch/out/comment/pr-n
 check_eq "fork: head sha from the payload" f00d "$(cat "$scratch/out/comment/head-sha")"
 check_grep "fork: reason in the log" "from a fork" "$scratch/log8"
 
+# The workflow_run poster takes that artifact (--from) and the trusted
+# head sha of the run; it posts on the fork's PR only if the PR is at that sha.
+cp -r "$scratch/out/comment" "$scratch/artifact"
+start_server --token "$TOKEN" --head-sha f00d
+gh_env GITHUB_EVENT_NAME=workflow_run "$SCRIPT" comment --from "$scratch/artifact" --head-sha f00d >"$scratch/log8b" 2>&1
+check_eq "poster: exits 0" 0 $?
+check_eq "poster: created on the fork's PR" /repos/octo/proj/issues/21/comments \
+        "$(jq -rs 'map(select(.method=="POST"))[0].path' "$REQLOG")"
+check "poster: body byte for byte" cmp "$body1" <(state | jq -j '.comments[0].body')
+: >"$REQLOG"
+gh_env GITHUB_EVENT_NAME=workflow_run "$SCRIPT" comment --from "$scratch/artifact" --head-sha beef >"$scratch/log8c" 2>&1
+check_eq "poster: PR not at the run's sha -> exit 2" 2 $?
+check_eq "poster: PR not at the run's sha -> nothing written" 0 "$(( $(requests POST) + $(requests PATCH) ))"
+printf '21; curl evil\n' >"$scratch/artifact/pr-number"
+gh_env GITHUB_EVENT_NAME=workflow_run "$SCRIPT" comment --from "$scratch/artifact" --head-sha f00d >"$scratch/log8d" 2>&1
+check_eq "poster: hostile pr-number -> exit 2" 2 $?
+check_grep "poster: hostile pr-number explained" "must be a PR number" "$scratch/log8d"
+
+start_server --token "$TOKEN"
 # The same payload under workflow_run (the privileged poster) does post.
 sed 's/mallory/octo/' "$scratch/event-fork.json" >"$scratch/event-same.json"
 gh_env GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH="$scratch/event-same.json" \

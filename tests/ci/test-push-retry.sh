@@ -12,7 +12,7 @@ origin="$scratch/origin.git"
 git init -q --bare "$origin"
 git clone -q "$origin" "$scratch/work" 2>/dev/null
 git clone -q "$origin" "$scratch/racer" 2>/dev/null
-cd "$scratch/work"
+cd "$scratch/work" || exit 1
 echo 'int main(void) { return 0; }' >bench.c
 git add bench.c && git commit -qm "first" && git push -q origin main
 git -C "$scratch/racer" pull -q origin main
