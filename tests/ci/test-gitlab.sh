@@ -95,7 +95,7 @@ if not_implemented baseline; then
         check_grep "baseline job fails with save's status" "FAIL 4" "$scratch/main.log"
 else
         check_grep "baseline job passes" "PASS  perfgate-baseline" "$scratch/main.log"
-        check_eq "origin has the baseline" "default/$head/parse.json" \
+        check_eq "origin has the baseline (machine from the example)" "bare-metal-1/$head/parse.json" \
                 "$(git -C "$origin" ls-tree -r --name-only perfgate-baselines 2>/dev/null)"
 fi
 finish
