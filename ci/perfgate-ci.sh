@@ -255,6 +255,7 @@ chmod 700 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
 # ---------------------------------------------------------------- helpers
+first_run=false
 in_git() { git rev-parse --git-dir >/dev/null 2>&1; }
 
 has_remote() { git remote get-url "$remote" >/dev/null 2>&1; }
@@ -583,6 +584,7 @@ fetch_data_branch() {
         case $? in
         0) ;;
         2)
+                first_run=true
                 log "no data branch '$data_branch' on '$remote' yet (first run): the default branch's pipeline records the first baseline"
                 return 1
                 ;;
@@ -660,6 +662,10 @@ mode_pr() {
                         printf '~~~~text\n'
                         grep -v '^~~~' "$out/compare.txt" | tail -n 40
                         printf '~~~~\n'
+                        if [ "$first_run" = true ]; then
+                                # shellcheck disable=SC2016
+                                printf '\nNo baselines are recorded yet (no `%s` branch): the first perfgate run on the default branch records them, and pull requests are compared from then on.\n' "$data_branch"
+                        fi
                 } >"$md"
         fi
         cp "$md" "$out/comment.md"
