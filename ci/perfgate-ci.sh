@@ -532,8 +532,8 @@ do_run() {
         args+=(${extra[@]+"${extra[@]}"} -- ${paths[@]+"${paths[@]}"})
         rm -rf "$out/results"
         log "+ perfgate ${args[*]}"
-        "$PERFGATE" "${args[@]}"
-        run_status=$?
+        "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/run.txt"
+        run_status=${PIPESTATUS[0]}
         results=("$out/results")
         [ "$run_status" = 0 ] || log "perfgate run exited with status $run_status"
 }
@@ -611,6 +611,45 @@ set_output() {
         return 0
 }
 
+# fallback_report FILE STATUS STEP LOG: a comment body saying why there is no
+# report (no baseline yet, or a failed step), with the end of the step's output.
+fallback_report() {
+        {
+                printf '%s\n' "$MARKER"
+                if [ "$2" = 0 ]; then
+                        printf '### perfgate: nothing compared\n\n'
+                else
+                        printf '### perfgate: %s failed (exit status %s)\n\n' "$3" "$2"
+                fi
+                # shellcheck disable=SC2016
+                printf 'Base: `%s`. `perfgate %s` wrote no report; the end of its output:\n\n' \
+                        "$(printf '%s' "$base" | tr -d '`')" "$3"
+                printf '~~~~text\n'
+                grep -v '^~~~' "$4" 2>/dev/null | tail -n 40
+                printf '~~~~\n'
+                if [ "$first_run" = true ]; then
+                        # shellcheck disable=SC2016
+                        printf '\nNo baselines are recorded yet (no `%s` branch): the first perfgate run on the default branch records them, and pull requests are compared from then on.\n' "$data_branch"
+                fi
+        } >"$1"
+}
+
+# publish_report MD: the comment body (MD + a link to this run), the job
+# summary, and the PR/MR comment.
+publish_report() {
+        cp "$1" "$out/comment.md" || die 4 "cannot write '$out/comment.md'"
+        local url
+        url=$(run_url)
+        if [ -n "$url" ]; then
+                printf '\n<sub>perfgate · reports, results and flame graphs: [%s](%s)</sub>\n' "artifacts of this run" "$url" >>"$out/comment.md"
+        fi
+        if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+                cat "$1" >>"$GITHUB_STEP_SUMMARY" || warn "cannot append to \$GITHUB_STEP_SUMMARY"
+        fi
+        [ "$comment" = true ] && post_comment "$out/comment.md"
+        return 0
+}
+
 mode_pr() {
         prepare_out
         resolve_base
@@ -627,13 +666,20 @@ mode_pr() {
         run_status=0
         if [ ${#results[@]} -eq 0 ]; then
                 do_run
-                case $run_status in
-                0 | 1 | 3) ;;
-                *) die "$run_status" "perfgate run failed (status $run_status); nothing to compare" ;;
-                esac
+                if [ "$run_status" != 0 ] && [ "$run_status" != 3 ] || ! has_results; then
+                        # Say so in the comment too, or it would keep an old verdict.
+                        rm -rf "$out/comment"
+                        fallback_report "$out/report.md" "$run_status" run "$out/run.txt"
+                        publish_report "$out/report.md"
+                        if [ "$run_status" = 0 ]; then
+                                set_output status 2
+                                die 2 "perfgate run wrote no results in '$out/results'; check --benchmarks"
+                        fi
+                        set_output status "$run_status"
+                        die "$run_status" "perfgate run failed (status $run_status); nothing to compare"
+                fi
         fi
-        has_results || die "$([ "$run_status" = 0 ] && echo 2 || echo "$run_status")" \
-                "no results in: ${results[*]}"
+        has_results || die 2 "no results in: ${results[*]}"
 
         local md="$out/report.md"
         rm -f "$md" "$out/report.json" "$out/junit.xml" "$out/metrics.txt"
@@ -648,36 +694,8 @@ mode_pr() {
         local cmp_status=${PIPESTATUS[0]}
         log "perfgate compare exited with status $cmp_status"
 
-        if [ ! -s "$md" ]; then
-                # No report (no baseline yet, or an error): say so in the comment.
-                {
-                        printf '%s\n' "$MARKER"
-                        if [ "$cmp_status" = 0 ]; then
-                                printf '### perfgate: nothing compared\n\n'
-                        else
-                                printf '### perfgate: compare failed (exit status %s)\n\n' "$cmp_status"
-                        fi
-                        # shellcheck disable=SC2016
-                        printf 'Base: `%s`. `perfgate compare` wrote no report; its output:\n\n' "$(printf '%s' "$base" | tr -d '`')"
-                        printf '~~~~text\n'
-                        grep -v '^~~~' "$out/compare.txt" | tail -n 40
-                        printf '~~~~\n'
-                        if [ "$first_run" = true ]; then
-                                # shellcheck disable=SC2016
-                                printf '\nNo baselines are recorded yet (no `%s` branch): the first perfgate run on the default branch records them, and pull requests are compared from then on.\n' "$data_branch"
-                        fi
-                } >"$md"
-        fi
-        cp "$md" "$out/comment.md"
-        local url
-        url=$(run_url)
-        if [ -n "$url" ]; then
-                printf '\n<sub>perfgate · reports, results and flame graphs: [%s](%s)</sub>\n' "artifacts of this run" "$url" >>"$out/comment.md"
-        fi
-        if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
-                cat "$md" >>"$GITHUB_STEP_SUMMARY" || warn "cannot append to \$GITHUB_STEP_SUMMARY"
-        fi
-        [ "$comment" = true ] && post_comment "$out/comment.md"
+        [ -s "$md" ] || fallback_report "$md" "$cmp_status" compare "$out/compare.txt"
+        publish_report "$md"
 
         local final=$cmp_status
         if [ "$run_status" = 3 ] && { [ "$final" = 0 ] || [ "$final" = 1 ]; }; then

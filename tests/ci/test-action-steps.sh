@@ -73,6 +73,18 @@ check_grep "pr mode: no token -> comment artifact for upload" "comment-artifact=
 check_grep "pr mode: job summary written" "<!-- perfgate -->" "$GITHUB_STEP_SUMMARY"
 check "pr mode: comment body starts with the marker" test "$(head -n 1 .perfgate/ci/comment/body.md)" = "<!-- perfgate -->"
 
+# ---- pr mode when perfgate run fails: the comment says so (no stale verdict)
+start_server --token t0k
+"$PERFGATE_BIN" run --out "$scratch/direct" "$scratch/no-such-bench" >/dev/null 2>&1
+want=$?
+env GITHUB_ACTIONS=true GITHUB_API_URL="$API" GITHUB_REPOSITORY=octo/proj GITHUB_TOKEN=t0k PERFGATE="$PERFGATE_BIN" \
+        "$SCRIPT" pr --base main --no-fetch --benchmarks "$scratch/no-such-bench" --pr 4 --out "$scratch/out-fail" \
+        >"$scratch/runfail.log" 2>&1
+check_eq "run fails: the job exits with run's status ($want)" "$want" $?
+check_eq "run fails: comment posted" 1 "$(requests POST)"
+check_eq "run fails: the comment says so" "### perfgate: run failed (exit status $want)" \
+        "$(state | jq -r '.comments[0].body' | sed -n 2p)"
+
 # ---- verdict step
 step Verdict verdict
 for st in 0 1 3; do
