@@ -55,6 +55,19 @@ if node "$CI_TEST_DIR/check-gitlab-yaml.js" "$scratch/expanded-bad.yml" >/dev/nu
 else ok "a template without the junit report fails the check"; fi
 cp "$SRC/ci/gitlab/perfgate.gitlab-ci.yml" ci/gitlab/
 
+# ---- the sharded example: 4 parallel shards feeding the template's jobs
+sed -e 's#^  - remote: .*perfgate.gitlab-ci.yml#  - local: ci/gitlab/perfgate.gitlab-ci.yml#' \
+        "$SRC/ci/gitlab/sharded.gitlab-ci.yml" >"$scratch/sharded.yml"
+cp "$scratch/sharded.yml" .gitlab-ci.yml
+gcl --list --variable CI_PIPELINE_SOURCE=merge_request_event >"$scratch/list-shard" 2>&1
+check_grep "sharded: schema validated" "json schema validated" "$scratch/list-shard"
+check_eq "sharded: 4 shard jobs in the MR pipeline" 4 "$(grep -c '^perfgate-shard' "$scratch/list-shard")"
+check_grep "sharded: then perfgate-mr" "perfgate-mr" "$scratch/list-shard"
+gcl --preview >"$scratch/expanded-shard.yml" 2>/dev/null
+check_eq "sharded: perfgate-mr compares every shard's results" ".perfgate/shard-*/results [\"perfgate-shard\"]" \
+        "$(node -e 'const y=require(process.env.SRC+"/tests/node/node_modules/js-yaml").load(require("fs").readFileSync(process.argv[1],"utf8"));const j=y["perfgate-mr"];console.log(j.variables.PERFGATE_RESULTS, JSON.stringify((j.needs||[]).map(n=>n.job||n)))' "$scratch/expanded-shard.yml")"
+git checkout -q .gitlab-ci.yml
+
 # ---- the MR job, for real, on a topic branch
 git checkout -q -b topic
 echo change >change.txt && git add change.txt && git commit -qm "topic change" && git push -q origin topic 2>/dev/null
