@@ -2,13 +2,17 @@
 # install-deps.sh - install the Debian packages perfgate needs, if missing.
 #   ci/install-deps.sh build   what building perfgate needs
 #   ci/install-deps.sh test    that plus what the test suite uses
+#   ci/install-deps.sh ci      build plus what ci/perfgate-ci.sh uses (curl, jq)
 # Idempotent: installs only what dpkg does not already list. Works as root or
 # through sudo; otherwise prints the exact apt-get command and exits 1.
 set -eu
 what=${1:-build}
 pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev libcjson-dev libgit2-dev libiberty-dev"
 if [ "$what" = test ]; then
-  pkgs="$pkgs libcmocka-dev libxml2-utils cmark-gfm nodejs npm chromium valgrind clang libclang-rt-14-dev libc6-dbg binutils"
+  pkgs="$pkgs libcmocka-dev libxml2-utils cmark-gfm nodejs npm chromium valgrind clang libclang-rt-14-dev libc6-dbg binutils rsync shellcheck"
+fi
+if [ "$what" = ci ] || [ "$what" = test ]; then
+  pkgs="$pkgs curl jq ca-certificates"
 fi
 missing=""
 for p in $pkgs; do

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# test-gitlab.sh - the GitLab template (ci/gitlab/perfgate.gitlab-ci.yml) and
+# its example, run by gitlab-ci-local in shell mode in a project whose origin
+# is a bare repository on disk: rules select the right job per pipeline, the
+# expanded pipeline carries the reports (check-gitlab-yaml.js), the MR job
+# fetches from origin, runs the real perfgate (compare over a results dir) and
+# posts its MR note to the fake API; the default-branch job saves and pushes.
+# gitlab-ci-local needs Node 22's Set methods: node20-compat.mjs adds them.
+. "$(dirname "$0")/lib.sh"
+
+PERFGATE_BIN=${PERFGATE_BIN:?set PERFGATE_BIN to the perfgate binary}
+GCL="$SRC/tests/node/node_modules/gitlab-ci-local/dist/index.js"
+[ -f "$GCL" ] || { echo "gitlab-ci-local missing: run tests/node/install.sh"; exit 1; }
+command -v rsync >/dev/null || { echo "rsync missing (gitlab-ci-local needs it): ci/install-deps.sh test"; exit 1; }
+gcl() {
+        node --import "$CI_TEST_DIR/node20-compat.mjs" "$GCL" --force-shell-executor --no-color \
+                --ignore-predefined-vars CI_PIPELINE_SOURCE,CI_MERGE_REQUEST_IID,CI_MERGE_REQUEST_TARGET_BRANCH_NAME,CI_API_V4_URL,CI_PROJECT_ID,CI_COMMIT_BRANCH,CI_DEFAULT_BRANCH \
+                "$@"
+}
+not_implemented() { "$PERFGATE_BIN" "$1" --help 2>&1 | grep -q "not implemented yet"; }
+
+origin="$scratch/origin.git"
+git init -q --bare "$origin"
+git clone -q "$origin" "$scratch/proj" 2>/dev/null
+cd "$scratch/proj" || exit 1
+mkdir -p ci/gitlab
+cp "$SRC/ci/gitlab/perfgate.gitlab-ci.yml" ci/gitlab/
+# The example as users write it, with the remote include made local (offline).
+sed -e 's#^  - remote: .*perfgate.gitlab-ci.yml#  - local: ci/gitlab/perfgate.gitlab-ci.yml#' \
+        "$SRC/ci/gitlab/example.gitlab-ci.yml" >.gitlab-ci.yml
+check_grep "example rewritten to a local include" "local: ci/gitlab/perfgate.gitlab-ci.yml" .gitlab-ci.yml
+printf '.gitlab-ci-local/\n' >.gitignore
+git add -A && git commit -qm "project" && git push -q origin HEAD:main 2>/dev/null
+git remote set-head origin main >/dev/null 2>&1
+
+# ---- rules: which job runs in which pipeline
+gcl --list --variable CI_PIPELINE_SOURCE=merge_request_event >"$scratch/list-mr" 2>&1
+check_grep "MR pipeline lists perfgate-mr" "perfgate-mr" "$scratch/list-mr"
+check_nogrep "MR pipeline has no perfgate-baseline" "perfgate-baseline" "$scratch/list-mr"
+check_grep "schema validated" "json schema validated" "$scratch/list-mr"
+gcl --list --variable CI_PIPELINE_SOURCE=push --variable CI_COMMIT_BRANCH=main --variable CI_DEFAULT_BRANCH=main >"$scratch/list-main" 2>&1
+check_grep "default branch lists perfgate-baseline" "perfgate-baseline" "$scratch/list-main"
+check_nogrep "default branch has no perfgate-mr" "perfgate-mr" "$scratch/list-main"
+gcl --list --variable CI_PIPELINE_SOURCE=push --variable CI_COMMIT_BRANCH=topic --variable CI_DEFAULT_BRANCH=main >"$scratch/list-topic" 2>&1
+check_nogrep "other branches: no perfgate job" "perfgate-" "$scratch/list-topic"
+
+# ---- the expanded pipeline (includes and extends resolved)
+gcl --preview >"$scratch/expanded.yml" 2>"$scratch/preview.err"
+check "expanded pipeline has the reports, rules and modes" node "$CI_TEST_DIR/check-gitlab-yaml.js" "$scratch/expanded.yml"
+# A broken template is caught by the same check (the check can fail).
+sed -e 's#junit: .perfgate/ci/junit.xml#junit: report.xml#' "$SRC/ci/gitlab/perfgate.gitlab-ci.yml" >ci/gitlab/perfgate.gitlab-ci.yml
+gcl --preview >"$scratch/expanded-bad.yml" 2>/dev/null
+if node "$CI_TEST_DIR/check-gitlab-yaml.js" "$scratch/expanded-bad.yml" >/dev/null; then
+        fail "a template without the junit report passes the check"
+else ok "a template without the junit report fails the check"; fi
+cp "$SRC/ci/gitlab/perfgate.gitlab-ci.yml" ci/gitlab/
+
+# ---- the sharded example: 4 parallel shards feeding the template's jobs
+sed -e 's#^  - remote: .*perfgate.gitlab-ci.yml#  - local: ci/gitlab/perfgate.gitlab-ci.yml#' \
+        "$SRC/ci/gitlab/sharded.gitlab-ci.yml" >"$scratch/sharded.yml"
+cp "$scratch/sharded.yml" .gitlab-ci.yml
+gcl --list --variable CI_PIPELINE_SOURCE=merge_request_event >"$scratch/list-shard" 2>&1
+check_grep "sharded: schema validated" "json schema validated" "$scratch/list-shard"
+check_eq "sharded: 4 shard jobs in the MR pipeline" 4 "$(grep -c '^perfgate-shard' "$scratch/list-shard")"
+check_grep "sharded: then perfgate-mr" "perfgate-mr" "$scratch/list-shard"
+gcl --preview >"$scratch/expanded-shard.yml" 2>/dev/null
+check_eq "sharded: perfgate-mr compares every shard's results" ".perfgate/shard-*/results [\"perfgate-shard\"]" \
+        "$(node -e 'const y=require(process.env.SRC+"/tests/node/node_modules/js-yaml").load(require("fs").readFileSync(process.argv[1],"utf8"));const j=y["perfgate-mr"];console.log(j.variables.PERFGATE_RESULTS, JSON.stringify((j.needs||[]).map(n=>n.job||n)))' "$scratch/expanded-shard.yml")"
+git checkout -q .gitlab-ci.yml
+
+# ---- the MR job, for real, on a topic branch
+git checkout -q -b topic
+echo change >change.txt && git add change.txt && git commit -qm "topic change" && git push -q origin topic 2>/dev/null
+mkdir -p "$scratch/results"
+cp "$SRC/tests/golden/result-sample.json" "$scratch/results/parse.json"
+start_server --gitlab-token glpat-ci
+gcl perfgate-mr --variable CI_PIPELINE_SOURCE=merge_request_event --variable CI_MERGE_REQUEST_IID=5 \
+        --variable CI_MERGE_REQUEST_TARGET_BRANCH_NAME=main --variable CI_API_V4_URL="$API/api/v4" \
+        --variable CI_PROJECT_ID=77 --variable PERFGATE_GITLAB_TOKEN=glpat-ci \
+        --variable PERFGATE_SRC="$SRC" --variable PERFGATE="$PERFGATE_BIN" \
+        --variable PERFGATE_RESULTS="$scratch/results" >"$scratch/mr.log" 2>&1
+mr_st=$(sed -n 's/.*perfgate compare exited with status \([0-9]*\).*/\1/p' "$scratch/mr.log" | tail -1)
+check "MR job ran perfgate compare" test -n "$mr_st"
+check_grep "MR job fetched the target branch from origin" "+ git fetch origin main perfgate-baselines" "$scratch/mr.log"
+check_grep "MR job: first run explained" "first run" "$scratch/mr.log"
+if [ "$mr_st" = 0 ]; then
+        check_grep "MR job passes when compare passes" "PASS  perfgate-mr" "$scratch/mr.log"
+else
+        check_grep "MR job fails with compare's status" "FAIL $mr_st" "$scratch/mr.log"
+fi
+check_eq "MR note posted once" 1 "$(requests POST)"
+check_eq "MR note to the MR of the pipeline" /api/v4/projects/77/merge_requests/5/notes \
+        "$(jq -rs 'map(select(.method=="POST"))[0].path' "$REQLOG")"
+check_eq "MR note starts with the marker" '<!-- perfgate -->' "$(state | jq -r '.notes[0].body' | head -n 1)"
+check "MR artifacts exported (the note body)" test -s .gitlab-ci-local/artifacts/perfgate-mr/.perfgate/ci/comment.md
+check_nogrep "token not in the job log" "glpat-ci" "$scratch/mr.log"
+
+# ---- the default-branch job: save and push the baseline
+git checkout -q main
+head=$(git rev-parse HEAD)
+jq --arg c "$head" '.git.commit = $c | .git.dirty = false' "$SRC/tests/golden/result-sample.json" >"$scratch/results/parse.json"
+gcl perfgate-baseline --variable CI_PIPELINE_SOURCE=push --variable CI_COMMIT_BRANCH=main --variable CI_DEFAULT_BRANCH=main \
+        --variable PERFGATE_SRC="$SRC" --variable PERFGATE="$PERFGATE_BIN" \
+        --variable PERFGATE_RESULTS="$scratch/results" >"$scratch/main.log" 2>&1
+check_grep "baseline job ran baseline save" "+ perfgate baseline save --results" "$scratch/main.log"
+if not_implemented baseline; then
+        echo "# 'perfgate baseline' is not implemented yet in this build: checking only that the job fails with its status"
+        check_grep "baseline job fails with save's status" "FAIL 4" "$scratch/main.log"
+else
+        check_grep "baseline job passes" "PASS  perfgate-baseline" "$scratch/main.log"
+        check_eq "origin has the baseline (machine from the example)" "bare-metal-1/$head/parse.json" \
+                "$(git -C "$origin" ls-tree -r --name-only perfgate-baselines 2>/dev/null)"
+fi
+finish

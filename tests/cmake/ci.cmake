@@ -1,0 +1,32 @@
+# CI integration tests (ci/, tests/ci/): shell scripts driving
+# ci/perfgate-ci.sh against a local fake REST server (node) and real git
+# remotes on disk, the GitHub action/workflows under action-validator, the
+# GitLab template under gitlab-ci-local, and the end-to-end rehearsal
+# (label `rehearsal`; exits 77 = skipped while `perfgate compare` or
+# `perfgate baseline` are still placeholders).
+set(PG_CI_TEST_DIR ${CMAKE_SOURCE_DIR}/tests/ci)
+find_program(PG_BASH bash REQUIRED)
+
+foreach(t comment push-retry github-yaml action-steps gitlab)
+  string(REPLACE "-" "_" tname "ci_${t}")
+  add_test(NAME ${tname} COMMAND ${PG_BASH} ${PG_CI_TEST_DIR}/test-${t}.sh)
+  set_tests_properties(${tname} PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 120 LABELS ci)
+endforeach()
+
+find_program(PG_SHELLCHECK shellcheck)
+if(PG_SHELLCHECK)
+  add_test(NAME ci_shellcheck
+           COMMAND ${PG_SHELLCHECK} -x -s bash ${CMAKE_SOURCE_DIR}/ci/perfgate-ci.sh
+                   ${PG_CI_TEST_DIR}/lib.sh ${PG_CI_TEST_DIR}/test-comment.sh
+                   ${PG_CI_TEST_DIR}/test-push-retry.sh ${PG_CI_TEST_DIR}/test-github-yaml.sh
+                   ${PG_CI_TEST_DIR}/test-action-steps.sh ${PG_CI_TEST_DIR}/test-gitlab.sh
+                   ${PG_CI_TEST_DIR}/stub-baseline-save.sh ${PG_CI_TEST_DIR}/rehearsal.sh
+           WORKING_DIRECTORY ${PG_CI_TEST_DIR})
+  set_tests_properties(ci_shellcheck PROPERTIES LABELS ci TIMEOUT 60)
+else()
+  message(WARNING "shellcheck not found: test ci_shellcheck not registered (ci/install-deps.sh test installs it)")
+endif()
+
+add_test(NAME ci_rehearsal COMMAND ${PG_BASH} ${PG_CI_TEST_DIR}/rehearsal.sh)
+set_tests_properties(ci_rehearsal PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 900
+                     LABELS "ci;rehearsal" SKIP_RETURN_CODE 77)
