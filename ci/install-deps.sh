@@ -7,7 +7,7 @@
 # through sudo; otherwise prints the exact apt-get command and exits 1.
 set -eu
 what=${1:-build}
-pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev libcjson-dev libgit2-dev libiberty-dev"
+pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev zlib1g-dev libcjson-dev libgit2-dev libiberty-dev"
 if [ "$what" = test ]; then
   pkgs="$pkgs libcmocka-dev libxml2-utils cmark-gfm nodejs npm chromium valgrind clang libclang-rt-14-dev libc6-dbg binutils rsync shellcheck"
 fi
