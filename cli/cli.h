@@ -62,6 +62,24 @@ bool pg_cli_color(int fd);
 bool pg_cli_wants_help(int argc, char **argv, const char *usage);
 
 struct pg_result;
+struct pg_flame_opts;
+struct pg_buf;
+
+/**
+ * Parse the drawing options shared by `flamegraph` and `diff` (--title
+ * --subtitle --width --height --minwidth --countname --colors --max-depth
+ * --noise-floor --inverted --reverse --negate, -o/--output) into @o and
+ * *output (NULL: stdout). Returns the index of the first operand, or
+ * -PG_EXIT_USAGE after printing the usage error for @cmd.
+ */
+int pg_cli_flame_options(const char *cmd, int argc, char **argv, struct pg_flame_opts *o,
+                         const char **output);
+
+/**
+ * Write @data to @path atomically, or to stdout when @path is NULL.
+ * Errors: PG_EIO.
+ */
+int pg_cli_write_output(const char *path, const struct pg_buf *data);
 
 /**
  * Print @r as `perfgate show` does (perf stat -d -d style counter table,

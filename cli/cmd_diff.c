@@ -40,40 +40,6 @@ const char pg_usage_diff[] =
     "Exit status: 0 drawn; 2 bad option or input (a profile without samples\n"
     "included: nothing is written); 4 I/O error. See docs/diff.md.\n";
 
-enum {
-        OPT_TITLE = 256,
-        OPT_SUBTITLE,
-        OPT_WIDTH,
-        OPT_HEIGHT,
-        OPT_MINWIDTH,
-        OPT_COUNTNAME,
-        OPT_COLORS,
-        OPT_INVERTED,
-        OPT_REVERSE,
-        OPT_MAXDEPTH,
-        OPT_NEGATE,
-        OPT_NOISE
-};
-
-static const struct option pg_diff_options[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "title", required_argument, NULL, OPT_TITLE },
-        { "subtitle", required_argument, NULL, OPT_SUBTITLE },
-        { "width", required_argument, NULL, OPT_WIDTH },
-        { "height", required_argument, NULL, OPT_HEIGHT },
-        { "minwidth", required_argument, NULL, OPT_MINWIDTH },
-        { "countname", required_argument, NULL, OPT_COUNTNAME },
-        { "colors", required_argument, NULL, OPT_COLORS },
-        { "color", required_argument, NULL, OPT_COLORS },
-        { "inverted", no_argument, NULL, OPT_INVERTED },
-        { "reverse", no_argument, NULL, OPT_REVERSE },
-        { "max-depth", required_argument, NULL, OPT_MAXDEPTH },
-        { "negate", no_argument, NULL, OPT_NEGATE },
-        { "noise-floor", required_argument, NULL, OPT_NOISE },
-        { "help", no_argument, NULL, 'h' },
-        { NULL, 0, NULL, 0 },
-};
-
 /* Load one side; a two-column file is refused (it already is a diff). */
 static int pg_diff_load(struct pg_folded *f, const char *path, const char *side)
 {
@@ -102,66 +68,15 @@ int cmd_diff(int argc, char **argv)
         struct pg_folded base, head;
         struct pg_buf svg = PG_BUF_INIT;
         const char *output = NULL;
-        int c, error, status = 0;
+        int error, status = 0;
 
         if (pg_cli_wants_help(argc, argv, pg_usage_diff))
                 return 0;
-        pg_flame_opts_init(&o);
         pg_folded_init(&base);
         pg_folded_init(&head);
-        optind = 1;
-        opterr = 0;
-        while ((c = getopt_long(argc, argv, ":o:h", pg_diff_options, NULL)) != -1) {
-                const char *name = NULL;
-                switch (c) {
-                case 'o':
-                        output = optarg;
-                        continue;
-                case OPT_TITLE:
-                        name = "title";
-                        break;
-                case OPT_SUBTITLE:
-                        name = "subtitle";
-                        break;
-                case OPT_WIDTH:
-                        name = "width";
-                        break;
-                case OPT_HEIGHT:
-                        name = "height";
-                        break;
-                case OPT_MINWIDTH:
-                        name = "minwidth";
-                        break;
-                case OPT_COUNTNAME:
-                        name = "countname";
-                        break;
-                case OPT_COLORS:
-                        name = "colors";
-                        break;
-                case OPT_MAXDEPTH:
-                        name = "max-depth";
-                        break;
-                case OPT_NOISE:
-                        name = "noise-floor";
-                        break;
-                case OPT_INVERTED:
-                        o.inverted = true;
-                        continue;
-                case OPT_REVERSE:
-                        o.reverse = true;
-                        continue;
-                case OPT_NEGATE:
-                        o.negate = true;
-                        continue;
-                case ':':
-                        return pg_cli_usage_error("diff", "option '%s' needs a value",
-                                                  argv[optind - 1]);
-                default:
-                        return pg_cli_usage_error("diff", "unknown option '%s'", argv[optind - 1]);
-                }
-                if (pg_flame_opts_set(&o, name, optarg) < 0)
-                        return pg_cli_usage_error("diff", "%s", pg_error_last());
-        }
+        optind = pg_cli_flame_options("diff", argc, argv, &o, &output);
+        if (optind < 0)
+                return -optind;
         if (argc - optind != 2)
                 return pg_cli_usage_error("diff",
                                           "expected BASE and HEAD (result files or folded "
@@ -180,11 +95,7 @@ int cmd_diff(int argc, char **argv)
                                 argv[optind + 1]);
                 goto fail;
         }
-        if (output)
-                error = pg_write_file_atomic(output, svg.ptr, svg.len);
-        else if (fwrite(svg.ptr, 1, svg.len, stdout) != svg.len || fflush(stdout) != 0)
-                error = pg_error_set(PG_EIO, "cannot write the SVG to stdout");
-        if (error < 0)
+        if ((error = pg_cli_write_output(output, &svg)) < 0)
                 goto fail;
         goto done;
 fail:
