@@ -29,6 +29,7 @@
 
 #include "common/error.h"
 #include "common/json.h"
+#include "common/xml.h"
 #include "compare/folded.h"
 
 __extension__ typedef __int128 pg_i128;
@@ -315,79 +316,9 @@ static size_t fg_strip(const char *s, size_t len, enum fg_kind *kind)
         return len;
 }
 
-/*
- * The one rule for text XML 1.0 cannot carry: every byte that does not start
- * well-formed UTF-8, every C0 control other than TAB/LF/CR, and U+FFFE/U+FFFF
- * become U+FFFD. Appends the cleaned text to @out.
- */
-static void fg_xml_clean(struct pg_buf *out, const char *s, size_t len)
-{
-        const unsigned char *p = (const unsigned char *) s;
-        size_t i = 0;
-        while (i < len) {
-                size_t n = pg_utf8_seqlen(p + i, len - i);
-                bool bad =
-                    n == 0 ||
-                    (n == 1 && p[i] < 0x20 && p[i] != '\t' && p[i] != '\n' && p[i] != '\r') ||
-                    (n == 3 && p[i] == 0xef && p[i + 1] == 0xbf &&
-                     (p[i + 2] == 0xbe || p[i + 2] == 0xbf));
-                if (bad) {
-                        pg_buf_add(out, "\xef\xbf\xbd", 3);
-                        i += n ? n : 1;
-                } else {
-                        pg_buf_add(out, s + i, n);
-                        i += n;
-                }
-        }
-}
-
-/* Escape clean UTF-8 for text nodes and attribute values alike. */
-static void fg_xml_escape(struct pg_buf *out, const char *s, size_t len)
-{
-        size_t start = 0;
-        for (size_t i = 0; i < len; i++) {
-                const char *rep;
-                switch (s[i]) {
-                case '&':
-                        rep = "&amp;";
-                        break;
-                case '<':
-                        rep = "&lt;";
-                        break;
-                case '>':
-                        rep = "&gt;";
-                        break;
-                case '"':
-                        rep = "&quot;";
-                        break;
-                case '\'':
-                        rep = "&#39;";
-                        break;
-                case '\t':
-                        rep = "&#9;";
-                        break;
-                case '\n':
-                        rep = "&#10;";
-                        break;
-                case '\r':
-                        rep = "&#13;";
-                        break;
-                default:
-                        continue;
-                }
-                pg_buf_add(out, s + start, i - start);
-                pg_buf_puts(out, rep);
-                start = i + 1;
-        }
-        pg_buf_add(out, s + start, len - start);
-}
-
 static void fg_put_text(struct pg_buf *out, const char *s)
 {
-        struct pg_buf c = PG_BUF_INIT;
-        fg_xml_clean(&c, s, strlen(s));
-        fg_xml_escape(out, c.ptr, c.len);
-        pg_buf_release(&c);
+        pg_xml_put(out, s);
 }
 
 /* Byte length of the first @chars code points of clean UTF-8 @s. */
@@ -806,10 +737,10 @@ static void fg_label(struct fg_ctx *c, struct pg_buf *out, const char *clean, si
         pg_buf_printf(out, "<text%s x=\"%.1f\" y=\"%.1f\">", dark ? " class=\"dk\"" : "", x + 3.0,
                       y + c->ty);
         if (total_cp <= chars) {
-                fg_xml_escape(out, clean, len);
+                pg_xml_escape(out, clean, len);
         } else {
                 size_t bytes = fg_cp_prefix(clean, len, chars - 2, &ncp);
-                fg_xml_escape(out, clean, bytes);
+                pg_xml_escape(out, clean, bytes);
                 pg_buf_puts(out, "..");
         }
         pg_buf_puts(out, "</text>");
@@ -827,12 +758,12 @@ static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t
         bool marked = c->diff && n->depth > 0 && n->w[o] == 0;
 
         pg_buf_reset(&c->tmp);
-        fg_xml_clean(&c->tmp, n->name, slen);
+        pg_xml_clean(&c->tmp, n->name, slen);
         pg_buf_puts(out, "<g");
         if (marked)
                 pg_buf_puts(out, k == 0 ? " class=\"new\"" : " class=\"gone\"");
         pg_buf_puts(out, " data-n=\"");
-        fg_xml_escape(out, c->tmp.ptr, c->tmp.len);
+        pg_xml_escape(out, c->tmp.ptr, c->tmp.len);
         pg_buf_printf(out, "\" data-x=\"%llu\" data-w=\"%llu\"", (unsigned long long) x,
                       (unsigned long long) n->w[k]);
         if (c->diff) {
@@ -843,7 +774,7 @@ static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t
                 sign = fg_delta(c, n->s[0], n->s[1], &pct);
         }
         pg_buf_puts(out, "><title>");
-        fg_xml_escape(out, c->tmp.ptr, c->tmp.len);
+        pg_xml_escape(out, c->tmp.ptr, c->tmp.len);
         pg_buf_puts(out, " (");
         fg_put_count(out, n->w[k]);
         pg_buf_putc(out, ' ');

@@ -18,15 +18,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/xml.h"
 #include "compare/stats.h"
 
-/* @text: element content, where newlines and tabs may stay as they are. */
+/* Control bytes are shown as visible escapes (\n, \x1b) in attributes, kept
+ * as they are in element text when @text allows (newlines, tabs); then the
+ * one XML rule of common/xml.h. */
 static void pg_xml_escape_mode(struct pg_buf *out, const char *s, bool text)
 {
         struct pg_buf t = PG_BUF_INIT;
 
         if (text) {
-                /* keep \n and \t, show every other control byte */
                 for (const char *p = s; *p; p++) {
                         char one[2] = { *p, 0 };
                         if (*p == '\n' || *p == '\t')
@@ -37,31 +39,11 @@ static void pg_xml_escape_mode(struct pg_buf *out, const char *s, bool text)
         } else {
                 pg_report_escape_ctl(&t, s);
         }
-        for (const char *p = t.ptr; *p; p++) {
-                switch (*p) {
-                case '&':
-                        pg_buf_puts(out, "&amp;");
-                        break;
-                case '<':
-                        pg_buf_puts(out, "&lt;");
-                        break;
-                case '>':
-                        pg_buf_puts(out, "&gt;");
-                        break;
-                case '"':
-                        pg_buf_puts(out, "&quot;");
-                        break;
-                case '\'':
-                        pg_buf_puts(out, "&apos;");
-                        break;
-                default:
-                        pg_buf_putc(out, *p);
-                }
-        }
+        pg_xml_put(out, t.ptr);
         pg_buf_release(&t);
 }
 
-static void pg_xml_escape(struct pg_buf *out, const char *s)
+static void pg_junit_escape(struct pg_buf *out, const char *s)
 {
         pg_xml_escape_mode(out, s, false);
 }
@@ -138,9 +120,9 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
                 pg_buf_reset(&msg);
                 pg_buf_reset(&detail);
                 pg_buf_puts(out, "    <testcase name=\"");
-                pg_xml_escape(out, b->name);
+                pg_junit_escape(out, b->name);
                 pg_buf_puts(out, "\" classname=\"perfgate.");
-                pg_xml_escape(out, r && r->machine ? r->machine : "default");
+                pg_junit_escape(out, r && r->machine ? r->machine : "default");
                 pg_buf_printf(out, "\" time=\"%.6f\"", pg_head_seconds(b));
                 for (size_t k = 0; k < b->njudgements; k++) {
                         const struct pg_judgement *j = &b->judgements[k];
@@ -162,20 +144,20 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
                 }
                 if (fail) {
                         pg_buf_puts(out, ">\n      <failure message=\"");
-                        pg_xml_escape(out, msg.ptr);
+                        pg_junit_escape(out, msg.ptr);
                         pg_buf_printf(out, "\" type=\"%s\">", pg_verdict_name(v));
                         pg_xml_escape_mode(out, detail.ptr, true);
                         pg_buf_puts(out, "</failure>\n    </testcase>\n");
                 } else if (v == PG_VERDICT_INCONCLUSIVE || v == PG_VERDICT_MISSING) {
                         pg_buf_puts(out, ">\n      <skipped message=\"");
-                        pg_xml_escape(out, msg.ptr);
+                        pg_junit_escape(out, msg.ptr);
                         pg_buf_puts(out, "\"/>\n    </testcase>\n");
                 } else {
                         pg_buf_puts(out, ">\n      <system-out>");
-                        pg_xml_escape(out, pg_verdict_name(v));
+                        pg_junit_escape(out, pg_verdict_name(v));
                         if (b->reason) {
                                 pg_buf_puts(out, ": ");
-                                pg_xml_escape(out, b->reason);
+                                pg_junit_escape(out, b->reason);
                         }
                         pg_buf_puts(out, "\n");
                         pg_xml_escape_mode(out, detail.ptr, true);
