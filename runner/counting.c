@@ -2,7 +2,8 @@
  * counting.c - opening, reading and classifying counting groups (see
  * counting.h for the attributes and fallbacks).
  * Invariants: after pg_counter_set_open() fails nothing is open; c[i].leader
- * is -1 exactly when c[i].fd is -1; a group's members are opened only with
+ * is -1 when the event could not be opened, and keeps describing the grouping
+ * used after pg_counter_set_close(); a group's members are opened only with
  * their leader's fd, never with a member's.
  */
 #include "runner/counting.h"
@@ -66,7 +67,6 @@ void pg_counter_set_close(struct pg_counter_set *s)
                 if (s->c[i].fd >= 0)
                         close(s->c[i].fd);
                 s->c[i].fd = -1;
-                s->c[i].leader = -1;
         }
 }
 
@@ -135,6 +135,7 @@ restart:
                         int e = fd < 0 ? -fd : 0;
 
                         memset(&c->r, 0, sizeof(c->r));
+                        c->leader = -1;
                         if (e == EINVAL && as_leader && s->group_read) {
                                 /* inherit + PERF_FORMAT_GROUP is EINVAL before Linux 4.13 */
                                 s->group_read = false;

@@ -62,7 +62,7 @@ struct pg_count_reading {
 struct pg_count {
         const struct pg_event_def *def;
         int fd;      /* -1 when not open */
-        int leader;  /* index of its group leader in the set (itself for a leader), -1 */
+        int leader;  /* index of its group leader (itself for a leader); -1 if not opened */
         uint64_t id; /* PERF_EVENT_IOC_ID */
         struct pg_count_reading r;
 };
