@@ -63,6 +63,13 @@ static int pg_bad(const struct pg_config *c, const char *where, const char *what
         return pg_error_set(PG_EINPUT, "'%s': %s %s", c->path, where, what);
 }
 
+/* Like pg_bad(), for a field of @where: "benchmarks[2].argv must ...". */
+static int pg_bad_field(const struct pg_config *c, const char *where, const char *field,
+                        const char *what)
+{
+        return pg_error_set(PG_EINPUT, "'%s': %s.%s %s", c->path, where, field, what);
+}
+
 static int pg_get_count(const struct pg_config *c, const cJSON *o, const char *key,
                         const char *where, int64_t *out)
 {
@@ -191,14 +198,15 @@ static int pg_parse_bench(struct pg_config *c, const cJSON *o, size_t idx,
                 goto done;
         argv = cJSON_GetObjectItemCaseSensitive(o, "argv");
         if (!cJSON_IsArray(argv) || cJSON_GetArraySize(argv) < 1) {
-                error = pg_bad(c, where, ".argv must be a non-empty array of strings");
+                error = pg_bad_field(c, where, "argv", "must be a non-empty array of strings");
                 goto done;
         }
         b->argv = pg_xcalloc((size_t) cJSON_GetArraySize(argv) + 1, sizeof(char *));
         cJSON_ArrayForEach(it, argv)
         {
                 if (!cJSON_IsString(it) || (n == 0 && !*it->valuestring)) {
-                        error = pg_bad(c, where, ".argv must be a non-empty array of strings");
+                        error =
+                            pg_bad_field(c, where, "argv", "must be a non-empty array of strings");
                         goto done;
                 }
                 if (n == 0 && strchr(it->valuestring, '/'))
@@ -209,7 +217,7 @@ static int pg_parse_bench(struct pg_config *c, const cJSON *o, size_t idx,
         b->argc = n;
         it = cJSON_GetObjectItemCaseSensitive(o, "name");
         if (it && !cJSON_IsString(it)) {
-                error = pg_bad(c, where, ".name must be a string");
+                error = pg_bad_field(c, where, "name", "must be a string");
                 goto done;
         }
         name = it ? it->valuestring : pg_basename(b->argv[0]);
