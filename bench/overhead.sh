@@ -8,8 +8,11 @@
 # on the same command (through a one-benchmark manifest), in alternating
 # order so drift hits both sides alike. Wall time of each side comes from
 # bash's $EPOCHREALTIME (no fork of its own). Prints each pair's ratio and
-# the median ratio perfgate/bare (goal: <= 1.01x). Both sides send the
-# benchmark's output to a file, so terminal speed does not count.
+# the median ratio perfgate/bare (goal: <= 1.01x), and the median extra
+# milliseconds (the fixed cost of one invocation: process start-up, libgit2,
+# the atomic result write; counting adds next to nothing per run). Both
+# sides send the benchmark's output to a file, so terminal speed does not
+# count.
 # Figures on shared VMs are noisy: use enough pairs and report the median.
 set -euo pipefail
 
@@ -20,7 +23,7 @@ while getopts "n:p:h" opt; do
   case $opt in
     n) pairs=$OPTARG ;;
     p) pg=$OPTARG ;;
-    h) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: $0 [-n PAIRS] [-p PERFGATE] BENCHMARK [ARGS...]" >&2; exit 2 ;;
   esac
 done
@@ -80,13 +83,19 @@ bare "$@" >/dev/null
 counted >/dev/null
 
 ratios=()
+extras=()
 for ((i = 1; i <= pairs; i++)); do
   if ((i % 2)); then b=$(bare "$@"); c=$(counted); else c=$(counted); b=$(bare "$@"); fi
   r=$(awk -v c="$c" -v b="$b" 'BEGIN { printf "%.4f", c / b }')
   ratios+=("$r")
+  extras+=("$(awk -v c="$c" -v b="$b" 'BEGIN { printf "%.2f", (c - b) / 1e6 }')")
   printf 'pair %2d: bare %8.2f ms  perfgate %8.2f ms  ratio %s\n' "$i" \
     "$(awk -v v="$b" 'BEGIN { print v / 1e6 }')" "$(awk -v v="$c" 'BEGIN { print v / 1e6 }')" "$r"
 done
-median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ v[NR] = $1 }
-  END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-echo "median ratio perfgate/bare over $pairs pairs: ${median}x (goal <= 1.01x)"
+median() {
+  sort -n | awk '{ v[NR] = $1 }
+    END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+echo "median extra time of perfgate: $(printf '%s\n' "${extras[@]}" | median) ms per invocation"
+echo "median ratio perfgate/bare over $pairs pairs: $(printf '%s\n' "${ratios[@]}" | median)x" \
+  "(goal <= 1.01x)"

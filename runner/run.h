@@ -140,8 +140,9 @@ struct pg_run_summary {
  * failed (message lists them; the others' results are written); PG_EINTR
  * when SIGINT/SIGTERM arrived (the running benchmark's process group is
  * stopped, finished results are kept); PG_EPERM when perf_event_open is
- * refused altogether; PG_ENOTSUP when --counters hardware finds no PMU or
- * simulated is asked for; PG_EIO for output that cannot be written.
+ * refused altogether; PG_ENOTSUP when --counters hardware finds no
+ * hardware counter; PG_EINPUT for --counters simulated (not available yet);
+ * PG_EIO for output that cannot be written.
  * @sum (may be NULL) gets the counts.
  */
 int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o,
