@@ -178,8 +178,12 @@ restart:
                                                             "the benchmark process %d is gone "
                                                             "before counting started",
                                                             (int) pid);
-                                return pg_error_set(PG_EIO, "cannot open event '%s': %s",
-                                                    c->def->name, strerror(e));
+                                return pg_error_set(PG_EIO, "cannot open event '%s': %s%s",
+                                                    c->def->name, strerror(e),
+                                                    e == EMFILE || e == ENFILE
+                                                        ? "; raise the open-file limit "
+                                                          "(ulimit -n)"
+                                                        : "");
                         }
                         c->fd = fd;
                         if (ioctl(fd, PERF_EVENT_IOC_ID, &c->id) < 0) {

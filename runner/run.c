@@ -376,7 +376,7 @@ struct pg_run_state {
         bool no_group_read;
         bool warned_user_fallback;
         bool warned_profile;
-        bool warned_hardware;
+        bool warned_no_counters;
         size_t index, total;
         uint64_t bench_start_ns;
 };
@@ -501,6 +501,15 @@ static char *pg_failure_message(const struct pg_bench *b, const struct pg_exit *
         return msg;
 }
 
+/* Whether any event of @s could be opened (the set is closed by now). */
+static bool pg_counter_set_opened_any(const struct pg_counter_set *s)
+{
+        for (size_t i = 0; i < s->n; i++)
+                if (s->c[i].r.state != PG_COUNT_NOT_SUPPORTED)
+                        return true;
+        return false;
+}
+
 static bool pg_is_software(const struct pg_event_def *d)
 {
         return !d->hardware;
@@ -569,6 +578,20 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b, const c
                         pg_warn(st, NULL, m);
                         free(m);
                         st->warned_user_fallback = true;
+                }
+                if (!st->warned_no_counters && ne && !pg_counter_set_opened_any(&s)) {
+                        int e = s.c[0].r.open_errno;
+                        char *m = pg_xasprintf(
+                            "no counter could be opened ('%s': %s)%s; the results hold wall "
+                            "time and rusage only",
+                            s.c[0].def->name, strerror(e),
+                            e == ENOSYS ? " - the kernel lacks perf events or a seccomp filter "
+                                          "blocks perf_event_open (allow it in the container's "
+                                          "profile)"
+                                        : "");
+                        pg_warn(st, NULL, m);
+                        free(m);
+                        st->warned_no_counters = true;
                 }
                 st->exclude_kernel = s.exclude_kernel;
                 st->no_group_read = !s.group_read;
@@ -745,6 +768,10 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 pg_events_default(&st.events);
         if (o->counters == PG_COUNTERS_SOFTWARE)
                 pg_events_filter(&st.events, pg_is_software);
+        if (!st.events.n)
+                return pg_error_set(PG_EINPUT, "--counters software leaves none of the events "
+                                               "asked for with --events; name a software event "
+                                               "(task-clock, page-faults, ...)");
         if ((error = pg_mkdir_p(o->out_dir)) < 0)
                 return error;
         pg_perf_warm_start(&warm);

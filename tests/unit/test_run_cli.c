@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
 #include <signal.h>
@@ -31,6 +32,7 @@
 #include "common/buf.h"
 #include "common/fsutil.h"
 #include "runner/launch.h"
+#include "runner/run.h"
 #include "tests/util/testutil.h"
 
 #define PG_RES ".perfgate/results"
@@ -511,6 +513,95 @@ static void test_run_cli_profile_placeholder_warns_once(void **state)
         pg_test_sandbox_remove();
 }
 
+static void test_run_cli_software_mode_without_events_is_2(void **state)
+{
+        struct pg_run_out o;
+        char *hello = pg_fx("runner-hello");
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_perfgate(&o, "run", "--counters", "software", "--events", "cycles,instructions",
+                         hello, NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "--counters software leaves none of the events");
+        pg_run_out_release(&o);
+        free(hello);
+        pg_test_sandbox_remove();
+}
+
+/* ---- the library: a host where perf_event_open does not exist ------------ */
+
+static int pg_open_enosys(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
+                          unsigned long flags)
+{
+        (void) ctx;
+        (void) a;
+        (void) pid;
+        (void) cpu;
+        (void) group_fd;
+        (void) flags;
+        return -ENOSYS;
+}
+
+struct pg_seen {
+        struct pg_buf warnings;
+        size_t done;
+};
+
+static void pg_collect(void *ctx, const struct pg_run_event *ev)
+{
+        struct pg_seen *seen = ctx;
+        if (ev->kind == PG_RUN_EV_WARNING)
+                pg_buf_printf(&seen->warnings, "%s\n", ev->message);
+        if (ev->kind == PG_RUN_EV_DONE)
+                seen->done++;
+}
+
+static void test_run_lib_no_counter_at_all_still_times(void **state)
+{
+        struct pg_bench_list l;
+        struct pg_run_opts o;
+        struct pg_run_summary sum;
+        struct pg_seen seen = { PG_BUF_INIT, 0 };
+        struct pg_result r;
+        const char *paths[1];
+        char *hello = pg_fx("runner-hello");
+        const struct pg_metric *m;
+        (void) state;
+
+        pg_test_sandbox();
+        paths[0] = hello;
+        assert_int_equal(pg_run_discover(&l, paths, 1), 0);
+        memset(&o, 0, sizeof(o));
+        o.out_dir = "res";
+        o.repeat = 2;
+        o.warmup = 0;
+        o.timeout_sec = -1;
+        o.no_profile = true;
+        o.open_fn = pg_open_enosys;
+        o.report = pg_collect;
+        o.report_ctx = &seen;
+        assert_int_equal(pg_run_benchmarks(&l, &o, &sum), 0);
+        assert_int_equal(sum.ok, 1);
+        assert_int_equal(seen.done, 1);
+        /* said once, with the likely causes */
+        assert_int_equal(pg_count_str(seen.warnings.ptr, "no counter could be opened"), 1);
+        pg_assert_has(seen.warnings.ptr, "seccomp");
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, "res/runner-hello.json"), 0);
+        m = pg_result_find_metric(&r, "task-clock");
+        assert_int_equal(m->status, PG_METRIC_NOT_SUPPORTED);
+        assert_int_equal(m->nvalues, 0);
+        assert_int_equal(pg_result_find_metric(&r, "duration_time")->nvalues, 2);
+        assert_int_equal(pg_result_find_metric(&r, "user-time")->nvalues, 2);
+        assert_null(pg_result_find_metric(&r, "cpus-utilized"));
+        pg_result_release(&r);
+        pg_buf_release(&seen.warnings);
+        pg_bench_list_release(&l);
+        free(hello);
+        pg_test_sandbox_remove();
+}
+
 /* ---- git -------------------------------------------------------------- */
 
 static void pg_git_commit_file(git_repository *repo, const char *file, git_oid *out)
@@ -628,6 +719,8 @@ int main(void)
                 cmocka_unit_test(test_run_cli_hardware_events_not_supported_exit_0),
                 cmocka_unit_test(test_run_cli_usage_errors_are_2),
                 cmocka_unit_test(test_run_cli_profile_placeholder_warns_once),
+                cmocka_unit_test(test_run_cli_software_mode_without_events_is_2),
+                cmocka_unit_test(test_run_lib_no_counter_at_all_still_times),
                 cmocka_unit_test(test_run_cli_records_git_commit_and_dirty),
                 cmocka_unit_test(test_run_cli_sigint_keeps_finished_results_130),
         };
