@@ -55,6 +55,10 @@ static char *pg_resolve(const struct pg_config *c, const char *p)
 {
         if (p[0] == '/' || strcmp(c->dir, ".") == 0)
                 return pg_xstrdup(p);
+        while (p[0] == '.' && p[1] == '/') /* "bench/parse", not "bench/./parse" */
+                p += 2;
+        if (strcmp(p, ".") == 0 || !*p)
+                return pg_xstrdup(c->dir);
         return pg_path_join(c->dir, p);
 }
 

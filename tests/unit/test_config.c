@@ -45,7 +45,7 @@ static void test_config_parse_good(void **state)
         b = pg_config_find(&c, "parse");
         assert_non_null(b);
         assert_int_equal(b->argc, 2);
-        assert_string_equal(b->argv[0], "bench/./parse"); /* relative to the file */
+        assert_string_equal(b->argv[0], "bench/parse"); /* relative to the file */
         assert_string_equal(b->argv[1], "300000");
         assert_null(b->argv[2]);
         assert_int_equal(b->repeat, -1); /* unset: the defaults apply */
@@ -86,6 +86,26 @@ static void test_config_bare_file_name_dir(void **state)
         assert_string_equal(c.bench[0].argv[0], "./x");
         assert_string_equal(c.bench[0].name, "x");
         assert_null(pg_config_compare(&c));
+        pg_config_release(&c);
+}
+
+static void test_config_dot_paths(void **state)
+{
+        struct pg_config c;
+        const char *t = "{\"benchmarks\": [{\"name\": \"a\", \"argv\": [\"././x/y\"], "
+                        "\"cwd\": \".\"}, {\"name\": \"b\", \"argv\": [\"../up\"], "
+                        "\"cwd\": \"./sub\"}]}";
+        (void) state;
+        assert_int_equal(pg_config_parse(&c, t, strlen(t), "/srv/b/perfgate.json"), 0);
+        assert_string_equal(c.dir, "/srv/b");
+        assert_string_equal(c.bench[0].argv[0], "/srv/b/x/y");
+        assert_string_equal(c.bench[0].cwd, "/srv/b");
+        assert_string_equal(c.bench[1].argv[0], "/srv/b/../up");
+        assert_string_equal(c.bench[1].cwd, "/srv/b/sub");
+        pg_config_release(&c);
+        assert_int_equal(pg_config_parse(&c, t, strlen(t), "/perfgate.json"), 0);
+        assert_string_equal(c.dir, "/");
+        assert_string_equal(c.bench[0].argv[0], "/x/y");
         pg_config_release(&c);
 }
 
@@ -164,6 +184,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_config_parse_good),
                 cmocka_unit_test(test_config_bare_file_name_dir),
+                cmocka_unit_test(test_config_dot_paths),
                 cmocka_unit_test(test_config_refusals),
                 cmocka_unit_test(test_config_load_missing_and_file),
         };

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,6 +530,69 @@ static void test_run_cli_software_mode_without_events_is_2(void **state)
         pg_test_sandbox_remove();
 }
 
+/* Case 28 for real: an unprivileged user at perf_event_paranoid=2. */
+static void test_run_cli_unprivileged_excludes_kernel_and_says_so(void **state)
+{
+        char paranoid[16] = "";
+        char *busy = pg_fx("runner-busy"), *err;
+        const char *box;
+        struct pg_result r;
+        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+        int status;
+        pid_t pid;
+        (void) state;
+
+        if (f) {
+                if (!fgets(paranoid, sizeof(paranoid), f))
+                        paranoid[0] = '\0';
+                fclose(f);
+        }
+        if (geteuid() != 0 || atoi(paranoid) != 2) {
+                free(busy);
+                skip(); /* needs root to become uid 65534, and paranoid=2 */
+        }
+        box = pg_test_sandbox();
+        assert_int_equal(chmod(box, 0777), 0);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                int fd;
+                if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+                        _exit(120);
+                fd = open("err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                if (fd < 0)
+                        _exit(121);
+                dup2(fd, 2);
+                dup2(fd, 1);
+                execl(pg_test_env("PERFGATE_BIN"), "perfgate", "run", "--repeat", "2", "--warmup",
+                      "0", "--no-profile", busy, (char *) NULL);
+                _exit(127);
+        }
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        if (WEXITSTATUS(status) >= 120 && WEXITSTATUS(status) != 127) {
+                free(busy);
+                pg_test_sandbox_remove();
+                skip(); /* cannot become uid 65534 here */
+        }
+        err = pg_test_read("err.txt");
+        if (WEXITSTATUS(status) != 0)
+                fail_msg("exit %d: %s", WEXITSTATUS(status), err);
+        assert_int_equal(pg_count_str(err, "counting user space only (exclude_kernel=1)"), 1);
+        pg_load(&r, "runner-busy");
+        assert_true(r.host.exclude_kernel);
+        assert_int_equal(pg_result_find_metric(&r, "context-switches")->status,
+                         PG_METRIC_KERNEL_ONLY);
+        assert_int_equal(pg_result_find_metric(&r, "cpu-migrations")->status,
+                         PG_METRIC_KERNEL_ONLY);
+        assert_int_equal(pg_result_find_metric(&r, "task-clock")->status, PG_METRIC_OK);
+        assert_int_equal(pg_result_find_metric(&r, "page-faults")->status, PG_METRIC_OK);
+        pg_result_release(&r);
+        free(err);
+        free(busy);
+        pg_test_sandbox_remove();
+}
+
 /* ---- the library: a host where perf_event_open does not exist ------------ */
 
 static int pg_open_enosys(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
@@ -721,6 +785,7 @@ int main(void)
                 cmocka_unit_test(test_run_cli_profile_placeholder_warns_once),
                 cmocka_unit_test(test_run_cli_software_mode_without_events_is_2),
                 cmocka_unit_test(test_run_lib_no_counter_at_all_still_times),
+                cmocka_unit_test(test_run_cli_unprivileged_excludes_kernel_and_says_so),
                 cmocka_unit_test(test_run_cli_records_git_commit_and_dirty),
                 cmocka_unit_test(test_run_cli_sigint_keeps_finished_results_130),
         };
