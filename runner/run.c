@@ -377,6 +377,7 @@ struct pg_run_state {
         bool warned_user_fallback;
         bool warned_profile;
         bool warned_no_counters;
+        bool warned_group_read;
         size_t index, total;
         uint64_t bench_start_ns;
 };
@@ -578,6 +579,12 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b, const c
                         pg_warn(st, NULL, m);
                         free(m);
                         st->warned_user_fallback = true;
+                }
+                if (s.fell_back_group && !st->warned_group_read) {
+                        pg_warn(st, NULL,
+                                "this kernel refuses inherit with PERF_FORMAT_GROUP (before "
+                                "Linux 4.13): reading each counter on its own");
+                        st->warned_group_read = true;
                 }
                 if (!st->warned_no_counters && ne && !pg_counter_set_opened_any(&s)) {
                         int e = s.c[0].r.open_errno;

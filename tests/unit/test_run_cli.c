@@ -20,11 +20,13 @@
 #include <fcntl.h>
 #include <git2.h>
 #include <grp.h>
+#include <linux/perf_event.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -607,6 +609,18 @@ static int pg_open_enosys(void *ctx, struct perf_event_attr *a, pid_t pid, int c
         return -ENOSYS;
 }
 
+/* A pre-4.13 kernel: inherit + PERF_FORMAT_GROUP is EINVAL. */
+static int pg_open_old_kernel(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
+                              int group_fd, unsigned long flags)
+{
+        long fd;
+        (void) ctx;
+        if (a->inherit && (a->read_format & PERF_FORMAT_GROUP))
+                return -EINVAL;
+        fd = syscall(SYS_perf_event_open, a, pid, cpu, group_fd, flags);
+        return fd < 0 ? -errno : (int) fd;
+}
+
 struct pg_seen {
         struct pg_buf warnings;
         size_t done;
@@ -663,6 +677,42 @@ static void test_run_lib_no_counter_at_all_still_times(void **state)
         pg_buf_release(&seen.warnings);
         pg_bench_list_release(&l);
         free(hello);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_lib_old_kernel_says_so_and_counts(void **state)
+{
+        struct pg_bench_list l;
+        struct pg_run_opts o;
+        struct pg_seen seen = { PG_BUF_INIT, 0 };
+        struct pg_result r;
+        const char *paths[1];
+        char *busy = pg_fx("runner-busy");
+        (void) state;
+
+        pg_test_sandbox();
+        paths[0] = busy;
+        assert_int_equal(pg_run_discover(&l, paths, 1), 0);
+        memset(&o, 0, sizeof(o));
+        o.out_dir = "res";
+        o.repeat = 3;
+        o.warmup = 0;
+        o.timeout_sec = -1;
+        o.no_profile = true;
+        o.open_fn = pg_open_old_kernel;
+        o.report = pg_collect;
+        o.report_ctx = &seen;
+        assert_int_equal(pg_run_benchmarks(&l, &o, NULL), 0);
+        assert_int_equal(pg_count_str(seen.warnings.ptr, "PERF_FORMAT_GROUP"), 1);
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, "res/runner-busy.json"), 0);
+        assert_int_equal(pg_result_find_metric(&r, "task-clock")->nvalues, 3);
+        assert_true(pg_result_find_metric(&r, "task-clock")->values[2] > 150e6);
+        assert_int_equal(pg_result_find_metric(&r, "page-faults")->status, PG_METRIC_OK);
+        pg_result_release(&r);
+        pg_buf_release(&seen.warnings);
+        pg_bench_list_release(&l);
+        free(busy);
         pg_test_sandbox_remove();
 }
 
@@ -785,6 +835,7 @@ int main(void)
                 cmocka_unit_test(test_run_cli_profile_placeholder_warns_once),
                 cmocka_unit_test(test_run_cli_software_mode_without_events_is_2),
                 cmocka_unit_test(test_run_lib_no_counter_at_all_still_times),
+                cmocka_unit_test(test_run_lib_old_kernel_says_so_and_counts),
                 cmocka_unit_test(test_run_cli_unprivileged_excludes_kernel_and_says_so),
                 cmocka_unit_test(test_run_cli_records_git_commit_and_dirty),
                 cmocka_unit_test(test_run_cli_sigint_keeps_finished_results_130),
