@@ -276,8 +276,8 @@ static int pg_read_words(int fd, uint64_t *buf, size_t nwords, size_t *got, cons
 
 int pg_counter_set_read(struct pg_counter_set *s)
 {
-        uint64_t buf[3 + 2 * PG_EVENTS_MAX];
-        size_t got;
+        uint64_t buf[3 + 2 * PG_EVENTS_MAX] = { 0 };
+        size_t got = 0;
         int error;
 
         for (size_t i = 0; i < s->n; i++) {
