@@ -228,6 +228,26 @@ static void test_run_cli_manifest_cwd_env(void **state)
         pg_test_sandbox_remove();
 }
 
+static void test_run_cli_cpus_pins_the_benchmark(void **state)
+{
+        struct pg_run_out o;
+        char *log;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_write("m.json", "{\"benchmarks\": [{\"name\": \"aff\", \"argv\": [\"sh\", "
+                                "\"-c\", \"grep Cpus_allowed_list /proc/self/status\"]}]}");
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "--cpus", "0",
+                         "m.json", NULL);
+        if (o.status != 0)
+                fail_msg("exit %d: %s", o.status, o.err.ptr);
+        log = pg_test_read(PG_RES "/aff.log");
+        pg_assert_has(log, "Cpus_allowed_list:\t0\n");
+        free(log);
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
 static void test_run_cli_filter_and_shard(void **state)
 {
         static const char *const spec[] = { "a", "runner-hello", "1", "b", "runner-hello", "1",
@@ -290,6 +310,18 @@ static void test_run_cli_missing_or_not_executable_is_2(void **state)
         pg_test_perfgate(&o, "run", "m.json", NULL);
         assert_int_equal(o.status, 2);
         pg_assert_has(o.err.ptr, "'./gone/prog' does not exist");
+        pg_run_out_release(&o);
+
+        pg_test_write("e.json", "{\"benchmarks\": []}");
+        pg_test_perfgate(&o, "run", "e.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'e.json' lists no benchmarks");
+        pg_run_out_release(&o);
+
+        assert_int_equal(pg_mkdir_p("empty"), 0);
+        pg_test_perfgate(&o, "run", "empty", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'empty' has no perfgate.json and no executable files");
         pg_run_out_release(&o);
 
         pg_test_write("n.json", "{\"benchmarks\": [{\"argv\": [\"no-such-program-pg\"]}]}");
@@ -361,6 +393,20 @@ static void test_run_cli_hang_times_out_is_3(void **state)
         pg_assert_has(o.err.ptr, "'hang' timed out after 0.3 s");
         assert_false(pg_test_exists(PG_RES "/hang.json"));
         pg_run_out_release(&o);
+        /* the same from perfgate.json's "timeout" */
+        {
+                char *hang = pg_fx("runner-hang");
+                char *cfg = pg_xasprintf("{\"benchmarks\": [{\"name\": \"hang\", \"argv\": "
+                                         "[\"%s\"], \"timeout\": 0.2, \"warmup\": 0}]}",
+                                         hang);
+                pg_test_write("bench/perfgate.json", cfg);
+                pg_test_perfgate(&o, "run", "--no-profile", NULL);
+                assert_int_equal(o.status, 3);
+                pg_assert_has(o.err.ptr, "'hang' timed out after 0.2 s");
+                pg_run_out_release(&o);
+                free(cfg);
+                free(hang);
+        }
         pg_test_sandbox_remove();
 }
 
@@ -824,6 +870,7 @@ int main(void)
                 cmocka_unit_test(test_run_cli_directory_sorted_and_single_executable),
                 cmocka_unit_test(test_run_cli_manifest_cwd_env),
                 cmocka_unit_test(test_run_cli_filter_and_shard),
+                cmocka_unit_test(test_run_cli_cpus_pins_the_benchmark),
                 cmocka_unit_test(test_run_cli_missing_or_not_executable_is_2),
                 cmocka_unit_test(test_run_cli_crash_is_3_others_still_run),
                 cmocka_unit_test(test_run_cli_nonzero_exit_is_3_with_log_tail),
