@@ -439,6 +439,9 @@ static char *pg_log_tail(const char *path)
         return pg_buf_detach(&out, NULL);
 }
 
+/* The commit of perfgate's working directory, when it is in a repository.
+ * Why untracked files do not make it dirty: the results directory and build
+ * outputs usually are untracked, and they do not change what was measured. */
 static void pg_git_probe(struct pg_run_state *st)
 {
         git_repository *repo = NULL;
