@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # overhead.sh - counting overhead of `perfgate run` against the bare benchmark.
 #
-#   bench/overhead.sh [-n PAIRS] [-p PERFGATE] BENCHMARK [ARGS...]
+#   bench/overhead.sh [-n PAIRS] [-p PERFGATE] [-r R] BENCHMARK [ARGS...]
 #
 # Runs PAIRS (default 11) pairs: the bare benchmark, and the whole
 #   perfgate run --repeat 1 --warmup 0 --no-profile -q
@@ -13,26 +13,32 @@
 # the atomic result write; counting adds next to nothing per run). Both
 # sides send the benchmark's output to a file, so terminal speed does not
 # count.
+# With -r R (>= 2) it also times `--repeat R` runs and reports the cost of
+# one more counted repetition, (t(R) - t(1)) / (R - 1), against the bare
+# run: the per-repetition overhead without the fixed start-up cost.
 # Figures on shared VMs are noisy: use enough pairs and report the median.
 set -euo pipefail
 
 pairs=11
+reps=0
 here=$(cd "$(dirname "$0")/.." && pwd)
 pg="$here/build/perfgate"
-while getopts "n:p:h" opt; do
+while getopts "n:p:r:h" opt; do
   case $opt in
     n) pairs=$OPTARG ;;
+    r) reps=$OPTARG ;;
     p) pg=$OPTARG ;;
-    h) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: $0 [-n PAIRS] [-p PERFGATE] BENCHMARK [ARGS...]" >&2; exit 2 ;;
+    h) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: $0 [-n PAIRS] [-p PERFGATE] [-r R] BENCHMARK [ARGS...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 if [ $# -lt 1 ]; then
-  echo "usage: $0 [-n PAIRS] [-p PERFGATE] BENCHMARK [ARGS...]" >&2
+  echo "usage: $0 [-n PAIRS] [-p PERFGATE] [-r R] BENCHMARK [ARGS...]" >&2
   exit 2
 fi
 case $pairs in ''|*[!0-9]*|0) echo "overhead.sh: -n needs a positive number" >&2; exit 2 ;; esac
+case $reps in ''|*[!0-9]*|1) echo "overhead.sh: -r needs a number >= 2" >&2; exit 2 ;; esac
 [ -x "$pg" ] || { echo "overhead.sh: '$pg' is not built (cmake --build build)" >&2; exit 2; }
 bench=$1
 shift
@@ -69,10 +75,10 @@ bare() {
   echo $((t1 - t0))
 }
 
-counted() {
+counted() { # [REPEAT]
   local t0 t1
   t0=$(now_ns)
-  "$pg" run --repeat 1 --warmup 0 --no-profile -q --out "$tmp/out" "$tmp/manifest.json" \
+  "$pg" run --repeat "${1:-1}" --warmup 0 --no-profile -q --out "$tmp/out" "$tmp/manifest.json" \
     || { echo "overhead.sh: perfgate run failed" >&2; exit 3; }
   t1=$(now_ns)
   echo $((t1 - t0))
@@ -99,3 +105,13 @@ median() {
 echo "median extra time of perfgate: $(printf '%s\n' "${extras[@]}" | median) ms per invocation"
 echo "median ratio perfgate/bare over $pairs pairs: $(printf '%s\n' "${ratios[@]}" | median)x" \
   "(goal <= 1.01x)"
+
+if ((reps >= 2)); then
+  per=()
+  for ((i = 1; i <= pairs; i++)); do
+    b=$(bare "$@"); c1=$(counted 1); cr=$(counted "$reps")
+    per+=("$(awk -v b="$b" -v c1="$c1" -v cr="$cr" -v r="$reps" \
+      'BEGIN { printf "%.4f", (cr - c1) / (r - 1) / b }')")
+  done
+  echo "median cost of one more counted repetition / bare run: $(printf '%s\n' "${per[@]}" | median)x"
+fi
