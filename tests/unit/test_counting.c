@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,6 +32,7 @@
 #include "common/json.h"
 #include "runner/counting.h"
 #include "runner/events.h"
+#include "runner/host.h"
 #include "runner/run.h"
 #include "tests/util/testutil.h"
 
@@ -585,6 +587,43 @@ static void test_counting_no_access_at_all_is_eperm(void **state)
         assert_false(pg_counter_set_any_open(&s));
 }
 
+/* ---- host fingerprint ------------------------------------------------------ */
+
+static void test_counting_host_fingerprint(void **state)
+{
+        struct pg_host h;
+        struct utsname u;
+        struct pg_buf par = PG_BUF_INIT;
+        (void) state;
+
+        pg_host_probe(&h);
+        assert_int_equal(uname(&u), 0);
+        assert_string_equal(h.kernel, u.release);
+        assert_string_equal(h.arch, u.machine);
+        assert_int_equal(h.cpus, (uint64_t) sysconf(_SC_NPROCESSORS_ONLN));
+        assert_non_null(h.cpu);
+        assert_true(strlen(h.cpu) > 0);
+        assert_int_equal(pg_read_file("/proc/sys/kernel/perf_event_paranoid", &par), 0);
+        assert_int_equal(h.perf_event_paranoid, atoi(par.ptr));
+        assert_false(h.exclude_kernel);
+        /* core PMUs: "cpu" when sysfs has it; none on this VM class */
+        if (access("/sys/bus/event_source/devices/cpu", F_OK) == 0) {
+                bool found = false;
+                for (size_t i = 0; i < h.npmu; i++)
+                        found |= strcmp(h.pmu[i], "cpu") == 0;
+                assert_true(found);
+        }
+        for (size_t i = 0; i < h.npmu; i++) {
+                assert_string_not_equal(h.pmu[i], "software");
+                assert_string_not_equal(h.pmu[i], "tracepoint");
+        }
+        if (geteuid() == 0)
+                assert_true(pg_host_privileged()); /* root has CAP_SYS_ADMIN */
+        pg_host_release(&h);
+        assert_null(h.cpu);
+        pg_buf_release(&par);
+}
+
 /* ---- golden perf_event_attr --------------------------------------------- */
 
 struct pg_attr_rec {
@@ -748,6 +787,7 @@ int main(void)
                 cmocka_unit_test(test_counting_member_einval_counts_alone),
                 cmocka_unit_test(test_counting_eacces_falls_back_to_user),
                 cmocka_unit_test(test_counting_no_access_at_all_is_eperm),
+                cmocka_unit_test(test_counting_host_fingerprint),
                 cmocka_unit_test(test_counting_attr_golden),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
