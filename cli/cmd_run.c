@@ -1,17 +1,399 @@
 /*
- * cmd_run.c - `perfgate run` (placeholder until its issue lands).
+ * cmd_run.c - `perfgate run [PATH...]`: parse the options of DESIGN.md
+ * section 2, discover and select benchmarks, and hand them to the runner
+ * (runner/run.h), printing its progress and warnings on stderr. Benchmark
+ * output never reaches the terminal (it goes to <out>/<name>.log).
  */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/buf.h"
 #include "common/error.h"
+#include "runner/events.h"
+#include "runner/launch.h"
+#include "runner/run.h"
 
-const char pg_usage_run[] = "usage: perfgate run\n\nnot implemented yet\n";
+const char pg_usage_run[] =
+    "usage: perfgate run [options] [PATH...]\n"
+    "\n"
+    "Measure benchmarks under perf_event counters and write one result file per\n"
+    "benchmark to DIR/<name>.json (their output goes to DIR/<name>.log).\n"
+    "PATH is a directory (its perfgate.json if present, else every executable\n"
+    "file directly in it, sorted by name), a manifest file (*.json, the\n"
+    "perfgate.json format) or an executable. Default: bench/\n"
+    "\n"
+    "options:\n"
+    "  --out DIR            where results go (default .perfgate/results)\n"
+    "  --repeat N           measured repetitions (default 5, or perfgate.json's)\n"
+    "  --warmup N           unmeasured runs first (default 1, or perfgate.json's)\n"
+    "  --timeout SEC        kill a repetition after SEC seconds (default: none)\n"
+    "  --events LIST        comma-separated perf event names (default: perf stat -d -d)\n"
+    "  --counters MODE      auto | hardware | software | simulated (default auto)\n"
+    "  --freq HZ            sampling frequency of the profile (default 999)\n"
+    "  --call-graph MODE    fp | dwarf (default fp)\n"
+    "  --min-samples N      sample until the profile has N samples\n"
+    "  --no-profile         count only; store no sampled profile\n"
+    "  --cpus LIST          pin benchmarks to these CPUs (e.g. 2,3 or 2-5)\n"
+    "  --filter REGEX       run only benchmarks whose name matches (POSIX ERE)\n"
+    "  --shard I/N          run only the I-th of N slices of the benchmarks (1-based)\n"
+    "  --machine NAME       machine name stored in the results (default \"default\")\n"
+    "  -q, --quiet          no progress output\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "exit status: 0 all benchmarks measured; 2 usage error or bad input (options,\n"
+    "perfgate.json, a benchmark path missing or not executable, unknown event);\n"
+    "3 cannot measure (a benchmark crashed, exited non-zero or timed out; no\n"
+    "perf_event access); 4 internal or I/O error; 130 interrupted.\n";
+
+enum {
+        OPT_OUT = 256,
+        OPT_REPEAT,
+        OPT_WARMUP,
+        OPT_FREQ,
+        OPT_CALL_GRAPH,
+        OPT_EVENTS,
+        OPT_COUNTERS,
+        OPT_MIN_SAMPLES,
+        OPT_NO_PROFILE,
+        OPT_TIMEOUT,
+        OPT_CPUS,
+        OPT_FILTER,
+        OPT_SHARD,
+        OPT_MACHINE
+};
+
+static const struct option pg_run_options[] = {
+        { "out", required_argument, NULL, OPT_OUT },
+        { "repeat", required_argument, NULL, OPT_REPEAT },
+        { "warmup", required_argument, NULL, OPT_WARMUP },
+        { "freq", required_argument, NULL, OPT_FREQ },
+        { "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+        { "events", required_argument, NULL, OPT_EVENTS },
+        { "counters", required_argument, NULL, OPT_COUNTERS },
+        { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
+        { "no-profile", no_argument, NULL, OPT_NO_PROFILE },
+        { "timeout", required_argument, NULL, OPT_TIMEOUT },
+        { "cpus", required_argument, NULL, OPT_CPUS },
+        { "filter", required_argument, NULL, OPT_FILTER },
+        { "shard", required_argument, NULL, OPT_SHARD },
+        { "machine", required_argument, NULL, OPT_MACHINE },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { NULL, 0, NULL, 0 },
+};
+
+struct pg_run_cli {
+        bool quiet;
+        bool tty;
+        bool line_open; /* a \r progress line is on the terminal */
+};
+
+/* Parse a whole decimal number in [min, max]; false when it is not one. */
+static bool pg_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+        char *end;
+        unsigned long long v;
+        if (!*s || *s == '-' || *s == '+')
+                return false;
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        if (errno || *end || v < min || v > max)
+                return false;
+        *out = v;
+        return true;
+}
+
+/* "0-3,5" -> CPU numbers; false on syntax errors or CPUs this machine lacks. */
+static bool pg_parse_cpus(const char *s, int **out, size_t *n)
+{
+        long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+        const char *p = s;
+
+        *out = NULL;
+        *n = 0;
+        while (*p) {
+                char *end;
+                long a, b;
+                errno = 0;
+                a = strtol(p, &end, 10);
+                if (end == p || errno || a < 0)
+                        return false;
+                b = a;
+                if (*end == '-') {
+                        p = end + 1;
+                        b = strtol(p, &end, 10);
+                        if (end == p || errno || b < a)
+                                return false;
+                }
+                if (b >= ncpu || b >= CPU_SETSIZE)
+                        return false;
+                for (long c = a; c <= b; c++) {
+                        *out = pg_xreallocarray(*out, *n + 1, sizeof(int));
+                        (*out)[(*n)++] = (int) c;
+                }
+                if (*end == ',')
+                        end++;
+                else if (*end)
+                        return false;
+                p = end;
+        }
+        return *n > 0;
+}
+
+static int pg_double_cmp(const void *a, const void *b)
+{
+        double x = *(const double *) a, y = *(const double *) b;
+        return (x > y) - (x < y);
+}
+
+/* Median of @n > 0 values (for the progress line only). */
+static double pg_median(const double *v, size_t n)
+{
+        double *c = pg_xcalloc(n, sizeof(double)), m;
+        memcpy(c, v, n * sizeof(double));
+        qsort(c, n, sizeof(double), pg_double_cmp);
+        m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+        free(c);
+        return m;
+}
+
+static void pg_run_end_line(struct pg_run_cli *cli)
+{
+        if (cli->line_open) {
+                fputs("\r\033[K", stderr);
+                cli->line_open = false;
+        }
+}
+
+static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
+{
+        struct pg_run_cli *cli = ctx;
+        double elapsed_s = (double) ev->elapsed_ns / 1e9;
+
+        switch (ev->kind) {
+        case PG_RUN_EV_START:
+                if (cli->quiet)
+                        return;
+                pg_run_end_line(cli);
+                fprintf(stderr, "benchmark %zu/%zu %s, %s %llu/%llu, elapsed %.1f s%s", ev->index,
+                        ev->total, ev->name, ev->warmup ? "warmup" : "repetition",
+                        (unsigned long long) ev->rep, (unsigned long long) ev->nreps, elapsed_s,
+                        cli->tty ? "" : "\n");
+                cli->line_open = cli->tty;
+                break;
+        case PG_RUN_EV_DONE: {
+                const struct pg_metric *tc = pg_result_find_metric(ev->result, "task-clock");
+                if (cli->quiet)
+                        return;
+                pg_run_end_line(cli);
+                fprintf(stderr, "benchmark %zu/%zu %s: done in %.1f s", ev->index, ev->total,
+                        ev->name, elapsed_s);
+                if (tc && tc->status == PG_METRIC_OK && tc->nvalues)
+                        fprintf(stderr, ", task-clock median %.2f ms",
+                                pg_median(tc->values, tc->nvalues) / 1e6);
+                fprintf(stderr, " -> %s\n", ev->path);
+                break;
+        }
+        case PG_RUN_EV_WARNING:
+                pg_run_end_line(cli);
+                if (ev->name)
+                        pg_cli_warn("%s: %s", ev->name, ev->message);
+                else
+                        pg_cli_warn("%s", ev->message);
+                break;
+        case PG_RUN_EV_FAILED:
+                pg_run_end_line(cli);
+                fprintf(stderr, "perfgate: error: %s\n", ev->message);
+                break;
+        }
+}
 
 int cmd_run(int argc, char **argv)
 {
+        struct pg_run_opts o;
+        struct pg_run_cli cli = { 0 };
+        struct pg_event_list events;
+        struct pg_bench_list list = { 0, NULL };
+        struct pg_run_summary sum;
+        const char *filter = NULL;
+        const char *default_path[] = { "bench/" };
+        unsigned shard_i = 0, shard_n = 0;
+        int *cpus = NULL;
+        size_t ncpus = 0;
+        uint64_t v;
+        int c, error, status = 0;
+
         if (pg_cli_wants_help(argc, argv, pg_usage_run))
                 return 0;
-        fprintf(stderr, "perfgate: error: 'run' is not implemented yet\n");
-        return PG_EXIT_INTERNAL;
+        memset(&o, 0, sizeof(o));
+        o.out_dir = ".perfgate/results";
+        o.repeat = o.warmup = -1;
+        o.timeout_sec = -1;
+        o.freq_hz = 999;
+        o.call_graph = PG_CALL_GRAPH_FP;
+        optind = 0;
+        opterr = 0;
+        while ((c = getopt_long(argc, argv, ":qh", pg_run_options, NULL)) != -1) {
+                switch (c) {
+                case OPT_OUT:
+                        if (!*optarg)
+                                return pg_cli_usage_error("run", "--out needs a directory");
+                        o.out_dir = optarg;
+                        break;
+                case OPT_REPEAT:
+                        if (!pg_parse_u64(optarg, 1, 1000000, &v))
+                                return pg_cli_usage_error(
+                                    "run", "--repeat '%s' must be a whole number from 1", optarg);
+                        o.repeat = (int64_t) v;
+                        break;
+                case OPT_WARMUP:
+                        if (!pg_parse_u64(optarg, 0, 1000000, &v))
+                                return pg_cli_usage_error(
+                                    "run", "--warmup '%s' must be a whole number from 0", optarg);
+                        o.warmup = (int64_t) v;
+                        break;
+                case OPT_FREQ:
+                        if (!pg_parse_u64(optarg, 1, 1000000, &v))
+                                return pg_cli_usage_error(
+                                    "run", "--freq '%s' must be a frequency in Hz from 1", optarg);
+                        o.freq_hz = v;
+                        break;
+                case OPT_CALL_GRAPH:
+                        if (strcmp(optarg, "fp") == 0)
+                                o.call_graph = PG_CALL_GRAPH_FP;
+                        else if (strcmp(optarg, "dwarf") == 0)
+                                o.call_graph = PG_CALL_GRAPH_DWARF;
+                        else
+                                return pg_cli_usage_error(
+                                    "run", "--call-graph '%s' must be fp or dwarf", optarg);
+                        break;
+                case OPT_EVENTS:
+                        if ((error = pg_events_parse(&events, optarg)) < 0) {
+                                status = pg_cli_fail(error);
+                                goto done;
+                        }
+                        o.events = &events;
+                        break;
+                case OPT_COUNTERS:
+                        if (strcmp(optarg, "auto") == 0)
+                                o.counters = PG_COUNTERS_AUTO;
+                        else if (strcmp(optarg, "hardware") == 0)
+                                o.counters = PG_COUNTERS_HARDWARE;
+                        else if (strcmp(optarg, "software") == 0)
+                                o.counters = PG_COUNTERS_SOFTWARE;
+                        else if (strcmp(optarg, "simulated") == 0)
+                                return pg_cli_usage_error(
+                                    "run", "--counters simulated is not available yet; use "
+                                           "auto, hardware or software");
+                        else
+                                return pg_cli_usage_error(
+                                    "run",
+                                    "--counters '%s' must be auto, hardware, software or "
+                                    "simulated",
+                                    optarg);
+                        break;
+                case OPT_MIN_SAMPLES:
+                        if (!pg_parse_u64(optarg, 1, 1000000000, &v))
+                                return pg_cli_usage_error(
+                                    "run", "--min-samples '%s' must be a whole number from 1",
+                                    optarg);
+                        o.min_samples = v;
+                        break;
+                case OPT_NO_PROFILE:
+                        o.no_profile = true;
+                        break;
+                case OPT_TIMEOUT: {
+                        char *end;
+                        double t;
+                        errno = 0;
+                        t = strtod(optarg, &end);
+                        if (!*optarg || *end || errno || !isfinite(t) || t < 0 || t > 1e7)
+                                return pg_cli_usage_error(
+                                    "run", "--timeout '%s' must be a number of seconds (0: none)",
+                                    optarg);
+                        o.timeout_sec = t;
+                        break;
+                }
+                case OPT_CPUS:
+                        free(cpus);
+                        if (!pg_parse_cpus(optarg, &cpus, &ncpus)) {
+                                free(cpus);
+                                return pg_cli_usage_error(
+                                    "run",
+                                    "--cpus '%s' must list CPUs of this machine, like 0,2-3 "
+                                    "(it has %ld)",
+                                    optarg, sysconf(_SC_NPROCESSORS_CONF));
+                        }
+                        break;
+                case OPT_FILTER:
+                        filter = optarg;
+                        break;
+                case OPT_SHARD: {
+                        char tail;
+                        if (sscanf(optarg, "%u/%u%c", &shard_i, &shard_n, &tail) != 2 ||
+                            shard_n == 0 || shard_i < 1 || shard_i > shard_n) {
+                                free(cpus);
+                                return pg_cli_usage_error(
+                                    "run", "--shard '%s' must be I/N with 1 <= I <= N", optarg);
+                        }
+                        break;
+                }
+                case OPT_MACHINE:
+                        if (!*optarg || strchr(optarg, '/')) {
+                                free(cpus);
+                                return pg_cli_usage_error(
+                                    "run", "--machine '%s' must be a non-empty name without '/'",
+                                    optarg);
+                        }
+                        o.machine = optarg;
+                        break;
+                case 'q':
+                        cli.quiet = true;
+                        break;
+                case ':':
+                        free(cpus);
+                        return pg_cli_usage_error("run", "option '%s' needs a value",
+                                                  argv[optind - 1]);
+                default:
+                        free(cpus);
+                        return pg_cli_usage_error("run", "unknown option '%s'", argv[optind - 1]);
+                }
+        }
+        o.cpus = cpus;
+        o.ncpus = ncpus;
+        cli.tty = isatty(STDERR_FILENO);
+        o.report = pg_run_on_event;
+        o.report_ctx = &cli;
+
+        if (optind < argc)
+                error = pg_run_discover(&list, (const char *const *) argv + optind,
+                                        (size_t) (argc - optind));
+        else
+                error = pg_run_discover(&list, default_path, 1);
+        if (error < 0 || (error = pg_bench_list_select(&list, filter, shard_i, shard_n)) < 0) {
+                status = pg_cli_fail(error);
+                goto done;
+        }
+        if (!list.n) {
+                if (!cli.quiet)
+                        fprintf(stderr, "perfgate: no benchmark matches%s%s; nothing to run\n",
+                                filter ? " the filter" : "", shard_n ? " in this shard" : "");
+                goto done;
+        }
+        pg_launch_install_signal_handlers();
+        error = pg_run_benchmarks(&list, &o, &sum);
+        pg_run_end_line(&cli);
+        if (error < 0)
+                status = pg_cli_fail(error);
+done:
+        pg_bench_list_release(&list);
+        free(cpus);
+        return status;
 }

@@ -1,0 +1,866 @@
+/*
+ * run.c - discovery, selection and the measuring loop of `perfgate run`
+ * (see run.h).
+ * Invariants: nothing is run before every benchmark's program was found; a
+ * result file is written only for a benchmark whose every repetition exited
+ * with status 0, and it goes through pg_result_save() (atomic); a failed
+ * benchmark leaves no result file behind; the benchmark's output never
+ * reaches perfgate's own stdout/stderr.
+ */
+#include "runner/run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <git2.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baselines/config.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "common/json.h"
+#include "runner/host.h"
+
+/* ---- discovery -------------------------------------------------------- */
+
+static void pg_strv_free(char **v)
+{
+        for (char **p = v; p && *p; p++)
+                free(*p);
+        free(v);
+}
+
+static char **pg_strv_dup(char *const *v, size_t n)
+{
+        char **out = pg_xcalloc(n + 1, sizeof(char *));
+        for (size_t i = 0; i < n; i++)
+                out[i] = pg_xstrdup(v[i]);
+        return out;
+}
+
+static void pg_bench_release(struct pg_bench *b)
+{
+        free(b->name);
+        pg_strv_free(b->argv);
+        free(b->exec_path);
+        free(b->cwd);
+        pg_strv_free(b->env);
+        memset(b, 0, sizeof(*b));
+}
+
+void pg_bench_list_release(struct pg_bench_list *l)
+{
+        for (size_t i = 0; i < l->n; i++)
+                pg_bench_release(&l->items[i]);
+        free(l->items);
+        l->items = NULL;
+        l->n = 0;
+}
+
+static struct pg_bench *pg_bench_add(struct pg_bench_list *l)
+{
+        struct pg_bench *b;
+        l->items = pg_xreallocarray(l->items, l->n + 1, sizeof(*l->items));
+        b = &l->items[l->n++];
+        memset(b, 0, sizeof(*b));
+        b->repeat = b->warmup = -1;
+        b->timeout_sec = -1;
+        return b;
+}
+
+static bool pg_is_executable_file(const char *path)
+{
+        struct stat st;
+        return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* Why: a benchmark's cwd may differ from perfgate's, so a relative program
+ * path is made absolute before the child changes directory. */
+static char *pg_absolute(const char *path)
+{
+        char *cwd, *out;
+        if (path[0] == '/')
+                return pg_xstrdup(path);
+        cwd = getcwd(NULL, 0);
+        if (!cwd)
+                return pg_xstrdup(path);
+        out = pg_path_join(cwd, path);
+        free(cwd);
+        return out;
+}
+
+static bool pg_in_path(const char *prog)
+{
+        const char *path = getenv("PATH");
+        bool found = false;
+        char *copy, *save = NULL;
+
+        if (!path)
+                path = "/usr/local/bin:/usr/bin:/bin";
+        copy = pg_xstrdup(path);
+        for (char *dir = strtok_r(copy, ":", &save); dir && !found;
+             dir = strtok_r(NULL, ":", &save)) {
+                char *p = pg_path_join(*dir ? dir : ".", prog);
+                found = pg_is_executable_file(p);
+                free(p);
+        }
+        free(copy);
+        return found;
+}
+
+static int pg_check_program(const struct pg_bench *b)
+{
+        struct stat st;
+        const char *p = b->argv[0];
+
+        if (!strchr(p, '/')) {
+                if (pg_in_path(p))
+                        return 0;
+                return pg_error_set(PG_ENOTFOUND,
+                                    "benchmark '%s': program '%s' not found in PATH; give its "
+                                    "path",
+                                    b->name, p);
+        }
+        if (stat(b->exec_path, &st) < 0)
+                return pg_error_set(PG_ENOTFOUND, "benchmark path '%s' does not exist", p);
+        if (!S_ISREG(st.st_mode) || access(b->exec_path, X_OK) < 0)
+                return pg_error_set(PG_EINPUT,
+                                    "benchmark path '%s' is not an executable file; "
+                                    "build it or 'chmod +x' it",
+                                    p);
+        return 0;
+}
+
+static int pg_add_config(struct pg_bench_list *out, const char *path)
+{
+        struct pg_config c;
+        int error;
+
+        if ((error = pg_config_load(&c, path)) < 0)
+                return error;
+        if (!c.nbench) {
+                error = pg_error_set(PG_EINPUT, "'%s' lists no benchmarks", path);
+                goto done;
+        }
+        for (size_t i = 0; i < c.nbench; i++) {
+                const struct pg_config_bench *cb = &c.bench[i];
+                struct pg_bench *b = pg_bench_add(out);
+                size_t ne = 0;
+
+                b->name = pg_xstrdup(cb->name);
+                b->argc = cb->argc;
+                b->argv = pg_strv_dup(cb->argv, cb->argc);
+                b->exec_path =
+                    strchr(cb->argv[0], '/') ? pg_absolute(cb->argv[0]) : pg_xstrdup(cb->argv[0]);
+                b->cwd = cb->cwd ? pg_xstrdup(cb->cwd)
+                                 : (c.defaults.cwd ? pg_xstrdup(c.defaults.cwd) : NULL);
+                b->env = pg_xcalloc(c.defaults.nenv + cb->nenv + 1, sizeof(char *));
+                for (size_t k = 0; k < c.defaults.nenv; k++)
+                        b->env[ne++] = pg_xstrdup(c.defaults.env[k]);
+                for (size_t k = 0; k < cb->nenv; k++)
+                        b->env[ne++] = pg_xstrdup(cb->env[k]);
+                b->repeat = cb->repeat >= 0 ? cb->repeat : c.defaults.repeat;
+                b->warmup = cb->warmup >= 0 ? cb->warmup : c.defaults.warmup;
+                b->timeout_sec = cb->timeout_sec >= 0 ? cb->timeout_sec : c.defaults.timeout_sec;
+        }
+done:
+        pg_config_release(&c);
+        return error;
+}
+
+static void pg_add_program(struct pg_bench_list *out, const char *path)
+{
+        struct pg_bench *b = pg_bench_add(out);
+        b->name = pg_xstrdup(pg_basename(path));
+        b->argc = 1;
+        b->argv = pg_xcalloc(2, sizeof(char *));
+        b->argv[0] = pg_xstrdup(path);
+        b->exec_path = strchr(path, '/') ? pg_absolute(path) : pg_xasprintf("./%s", path);
+        if (!strchr(path, '/')) {
+                /* a bare file name given on the command line means this directory */
+                free(b->argv[0]);
+                b->argv[0] = pg_xasprintf("./%s", path);
+        }
+}
+
+static int pg_name_cmp(const void *a, const void *b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static int pg_add_dir(struct pg_bench_list *out, const char *dir)
+{
+        char *cfg = pg_path_join(dir, "perfgate.json");
+        char **names = NULL;
+        size_t n = 0;
+        struct dirent *de;
+        DIR *d;
+        int error = 0;
+
+        if (access(cfg, F_OK) == 0) {
+                error = pg_add_config(out, cfg);
+                free(cfg);
+                return error;
+        }
+        free(cfg);
+        d = opendir(dir);
+        if (!d)
+                return pg_error_set(PG_EIO, "cannot read directory '%s': %s", dir, strerror(errno));
+        while ((de = readdir(d)) != NULL) {
+                char *p;
+                if (de->d_name[0] == '.')
+                        continue;
+                p = pg_path_join(dir, de->d_name);
+                if (pg_is_executable_file(p)) {
+                        names = pg_xreallocarray(names, n + 1, sizeof(char *));
+                        names[n++] = pg_xstrdup(de->d_name);
+                }
+                free(p);
+        }
+        closedir(d);
+        if (!n) {
+                error = pg_error_set(PG_EINPUT,
+                                     "'%s' has no perfgate.json and no executable files; "
+                                     "add one or name the benchmarks",
+                                     dir);
+                goto done;
+        }
+        qsort(names, n, sizeof(char *), pg_name_cmp);
+        for (size_t i = 0; i < n; i++) {
+                char *p = pg_path_join(dir, names[i]);
+                pg_add_program(out, p);
+                free(p);
+        }
+done:
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+        return error;
+}
+
+static bool pg_ends_with(const char *s, const char *suffix)
+{
+        size_t a = strlen(s), b = strlen(suffix);
+        return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t npaths)
+{
+        int error = 0;
+
+        out->n = 0;
+        out->items = NULL;
+        for (size_t i = 0; i < npaths && !error; i++) {
+                const char *p = paths[i];
+                struct stat st;
+
+                if (stat(p, &st) < 0) {
+                        error = pg_error_set(PG_ENOTFOUND, "benchmark path '%s' does not exist", p);
+                } else if (S_ISDIR(st.st_mode)) {
+                        error = pg_add_dir(out, p);
+                } else if (pg_ends_with(p, ".json")) {
+                        error = pg_add_config(out, p);
+                } else if (!S_ISREG(st.st_mode) || access(p, X_OK) < 0) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "benchmark path '%s' is not an executable file; "
+                                             "build it or 'chmod +x' it",
+                                             p);
+                } else {
+                        pg_add_program(out, p);
+                }
+        }
+        for (size_t i = 0; i < out->n && !error; i++) {
+                for (size_t k = 0; k < i && !error; k++)
+                        if (strcmp(out->items[k].name, out->items[i].name) == 0)
+                                error = pg_error_set(PG_EINPUT,
+                                                     "two benchmarks are named '%s'; rename one "
+                                                     "in perfgate.json",
+                                                     out->items[i].name);
+                if (!error)
+                        error = pg_check_program(&out->items[i]);
+        }
+        if (error)
+                pg_bench_list_release(out);
+        return error;
+}
+
+int pg_bench_list_select(struct pg_bench_list *l, const char *filter, unsigned shard_index,
+                         unsigned shard_count)
+{
+        regex_t re;
+        size_t k = 0, pos = 0;
+        int rc;
+
+        if (shard_count || shard_index) {
+                if (shard_count == 0 || shard_index < 1 || shard_index > shard_count)
+                        return pg_error_set(PG_EINPUT,
+                                            "shard '%u/%u' is out of range; use I/N with "
+                                            "1 <= I <= N",
+                                            shard_index, shard_count);
+        }
+        if (filter && (rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB)) != 0) {
+                char msg[256];
+                regerror(rc, &re, msg, sizeof(msg));
+                return pg_error_set(PG_EINPUT, "invalid --filter regex '%s': %s", filter, msg);
+        }
+        for (size_t i = 0; i < l->n; i++) {
+                bool keep = !filter || regexec(&re, l->items[i].name, 0, NULL, 0) == 0;
+                if (keep && shard_count)
+                        keep = (pos++ % shard_count) == shard_index - 1;
+                if (keep)
+                        l->items[k++] = l->items[i];
+                else
+                        pg_bench_release(&l->items[i]);
+        }
+        l->n = k;
+        if (filter)
+                regfree(&re);
+        return 0;
+}
+
+/* ---- one counting run -------------------------------------------------- */
+
+int pg_run_count_once(const struct pg_bench *b, const char *log_path, const int *cpus, size_t ncpus,
+                      uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex)
+{
+        char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
+        struct pg_launch_opts lo;
+        struct pg_child child;
+        int error;
+
+        memset(ex, 0, sizeof(*ex));
+        memcpy(argv, b->argv, b->argc * sizeof(char *));
+        argv[0] = b->exec_path;
+        lo = (struct pg_launch_opts){ .argv = argv,
+                                      .cwd = b->cwd,
+                                      .env = b->env,
+                                      .log_path = log_path,
+                                      .cpus = cpus,
+                                      .ncpus = ncpus };
+        if ((error = pg_launch_prepare(&child, &lo)) < 0)
+                goto done;
+        if ((error = pg_counter_set_open(s, child.pid)) < 0) {
+                pg_launch_cancel(&child);
+                goto done;
+        }
+        if ((error = pg_launch_start(&child, b->argv[0])) < 0)
+                goto done;
+        if ((error = pg_launch_wait(&child, timeout_ns, NULL, 0, NULL, NULL, ex)) < 0)
+                goto done;
+        error = pg_counter_set_read(s);
+done:
+        pg_counter_set_close(s);
+        free(argv);
+        return error;
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+struct pg_run_state {
+        const struct pg_run_opts *o;
+        struct pg_event_list events;
+        struct pg_host host;
+        bool has_git;
+        char git_commit[GIT_OID_HEXSZ + 1];
+        bool git_dirty;
+        bool exclude_kernel; /* learnt from the first open; kept for every later one */
+        bool no_group_read;
+        bool warned_user_fallback;
+        bool warned_profile;
+        bool warned_no_counters;
+        bool warned_group_read;
+        size_t index, total;
+        uint64_t bench_start_ns;
+};
+
+static void pg_report(struct pg_run_state *st, struct pg_run_event *ev)
+{
+        ev->index = st->index;
+        ev->total = st->total;
+        if (st->o->report)
+                st->o->report(st->o->report_ctx, ev);
+}
+
+static void pg_warn(struct pg_run_state *st, const char *name, const char *msg)
+{
+        struct pg_run_event ev = { .kind = PG_RUN_EV_WARNING, .name = name, .message = msg };
+        pg_report(st, &ev);
+}
+
+/* Say once that kernel counting is excluded, and what that changes. */
+static void pg_warn_user_only(struct pg_run_state *st)
+{
+        char *m;
+        if (st->warned_user_fallback)
+                return;
+        m = pg_xasprintf("kernel.perf_event_paranoid=%d and no CAP_PERFMON: counting user "
+                         "space only (exclude_kernel=1); context-switches and cpu-migrations "
+                         "are recorded as kernel-only",
+                         st->host.perf_event_paranoid);
+        pg_warn(st, NULL, m);
+        free(m);
+        st->warned_user_fallback = true;
+}
+
+/* One warning per line of @text (newline-separated; modified in place). */
+static void pg_warn_lines(struct pg_run_state *st, const char *name, struct pg_buf *text)
+{
+        char *line = text->ptr;
+        while (*line) {
+                char *nl = strchr(line, '\n');
+                if (nl)
+                        *nl = '\0';
+                if (*line)
+                        pg_warn(st, name, line);
+                if (!nl)
+                        break;
+                line = nl + 1;
+        }
+}
+
+/* Why: CI logs should show where the benchmark itself complained, so the
+ * failure message carries the end of its log (at most 10 lines, 2 KiB). */
+static char *pg_log_tail(const char *path)
+{
+        struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT;
+        size_t start, lines = 0;
+
+        if (pg_read_file(path, &text) < 0 || !text.len) {
+                pg_buf_release(&text);
+                return pg_xstrdup("(its log is empty)");
+        }
+        start = text.len;
+        if (text.ptr[start - 1] == '\n')
+                start--;
+        while (start > 0 && text.len - start < 2048) {
+                if (text.ptr[start - 1] == '\n' && ++lines == 10)
+                        break;
+                start--;
+        }
+        pg_buf_printf(&out, "last lines of '%s':\n", path);
+        pg_utf8_sanitize(&out, text.ptr + start, text.len - start);
+        while (out.len && out.ptr[out.len - 1] == '\n')
+                pg_buf_truncate(&out, out.len - 1);
+        pg_buf_release(&text);
+        return pg_buf_detach(&out, NULL);
+}
+
+/* The commit of perfgate's working directory, when it is in a repository.
+ * Why untracked files do not make it dirty: the results directory and build
+ * outputs usually are untracked, and they do not change what was measured. */
+static void pg_git_probe(struct pg_run_state *st)
+{
+        git_repository *repo = NULL;
+        git_status_list *status = NULL;
+        git_status_options so;
+        git_oid oid;
+
+        git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
+
+        git_libgit2_init();
+        if (git_repository_open_ext(&repo, ".", 0, NULL) < 0)
+                goto done;
+        if (git_reference_name_to_id(&oid, repo, "HEAD") < 0)
+                goto done;
+        git_oid_tostr(st->git_commit, sizeof(st->git_commit), &oid);
+        st->has_git = true;
+        so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+        so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+        if (!git_repository_is_bare(repo) && git_status_list_new(&status, repo, &so) == 0)
+                st->git_dirty = git_status_list_entrycount(status) > 0;
+done:
+        git_status_list_free(status);
+        git_repository_free(repo);
+        git_libgit2_shutdown();
+}
+
+static char *pg_utc_now(void)
+{
+        char buf[32];
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+        return pg_xstrdup(buf);
+}
+
+static uint64_t pg_tv_ns(const struct timeval *tv)
+{
+        return (uint64_t) tv->tv_sec * 1000000000ull + (uint64_t) tv->tv_usec * 1000ull;
+}
+
+static char *pg_failure_message(const struct pg_bench *b, const struct pg_exit *ex,
+                                const char *log_path, double timeout_sec)
+{
+        char *tail, *msg;
+
+        if (ex->timed_out)
+                return pg_xasprintf("benchmark '%s' timed out after %g s and was killed "
+                                    "(raise --timeout or the benchmark's \"timeout\")",
+                                    b->name, timeout_sec);
+        if (WIFSIGNALED(ex->status))
+                return pg_xasprintf(
+                    "benchmark '%s' was killed by signal %d (SIG%s: %s); "
+                    "its output is in '%s'",
+                    b->name, WTERMSIG(ex->status),
+                    sigabbrev_np(WTERMSIG(ex->status)) ? sigabbrev_np(WTERMSIG(ex->status)) : "?",
+                    strsignal(WTERMSIG(ex->status)), log_path);
+        tail = pg_log_tail(log_path);
+        msg = pg_xasprintf("benchmark '%s' %s; %s", b->name, pg_describe_status(ex->status), tail);
+        free(tail);
+        return msg;
+}
+
+/* Whether any event of @s could be opened (the set is closed by now). */
+static bool pg_counter_set_opened_any(const struct pg_counter_set *s)
+{
+        for (size_t i = 0; i < s->n; i++)
+                if (s->c[i].r.state != PG_COUNT_NOT_SUPPORTED)
+                        return true;
+        return false;
+}
+
+static bool pg_is_software(const struct pg_event_def *d)
+{
+        return !d->hardware;
+}
+
+/* Measure one benchmark: returns 0 with @res filled, PG_EMEASURE with @why
+ * set for a benchmark failure, or another error that stops the whole run. */
+static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b, const char *log_path,
+                      struct pg_result *res, char **why)
+{
+        const struct pg_run_opts *o = st->o;
+        uint64_t repeat = (uint64_t) (o->repeat >= 0   ? o->repeat
+                                      : b->repeat >= 0 ? b->repeat
+                                                       : PG_RUN_DEFAULT_REPEAT);
+        uint64_t warmup = (uint64_t) (o->warmup >= 0   ? o->warmup
+                                      : b->warmup >= 0 ? b->warmup
+                                                       : PG_RUN_DEFAULT_WARMUP);
+        double timeout_sec =
+            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
+        size_t ne = st->events.n;
+        struct pg_count_reading *readings = pg_xcalloc(repeat * (ne ? ne : 1), sizeof(*readings));
+        double *dur = pg_xcalloc(repeat, sizeof(double)), *ut = pg_xcalloc(repeat, sizeof(double));
+        double *syst = pg_xcalloc(repeat, sizeof(double)),
+               *rss = pg_xcalloc(repeat, sizeof(double));
+        struct pg_buf warnings = PG_BUF_INIT;
+        bool hw_counted = false;
+        int error = 0;
+
+        *why = NULL;
+        st->bench_start_ns = pg_now_ns();
+        for (uint64_t k = 0; k < warmup + repeat; k++) {
+                struct pg_counter_opts co = { .exclude_kernel = st->exclude_kernel,
+                                              .no_group_read = st->no_group_read,
+                                              .open_fn = o->open_fn,
+                                              .open_ctx = o->open_ctx };
+                struct pg_run_event ev = { .kind = PG_RUN_EV_START, .name = b->name };
+                struct pg_counter_set s;
+                struct pg_exit ex;
+
+                if (pg_launch_interrupted()) {
+                        error = pg_error_set(PG_EINTR, "interrupted");
+                        goto done;
+                }
+                ev.warmup = k < warmup;
+                ev.rep = ev.warmup ? k + 1 : k - warmup + 1;
+                ev.nreps = ev.warmup ? warmup : repeat;
+                ev.elapsed_ns = pg_now_ns() - st->bench_start_ns;
+                pg_report(st, &ev);
+
+                pg_counter_set_init(&s, &st->events, &co);
+                error = pg_run_count_once(b, log_path, o->cpus, o->ncpus,
+                                          (uint64_t) (timeout_sec * 1e9), &s, &ex);
+                if (error == PG_ENOTFOUND || error == PG_EMEASURE) {
+                        *why = pg_xasprintf("benchmark '%s': %s", b->name, pg_error_last());
+                        error = PG_EMEASURE;
+                        goto done;
+                }
+                if (error < 0)
+                        goto done;
+                if (s.fell_back_user)
+                        pg_warn_user_only(st);
+                if (s.fell_back_group && !st->warned_group_read) {
+                        pg_warn(st, NULL,
+                                "this kernel refuses inherit with PERF_FORMAT_GROUP (before "
+                                "Linux 4.13): reading each counter on its own");
+                        st->warned_group_read = true;
+                }
+                if (!st->warned_no_counters && ne && !pg_counter_set_opened_any(&s)) {
+                        int e = s.c[0].r.open_errno;
+                        char *m = pg_xasprintf(
+                            "no counter could be opened ('%s': %s)%s; the results hold wall "
+                            "time and rusage only",
+                            s.c[0].def->name, strerror(e),
+                            e == ENOSYS ? " - the kernel lacks perf events or a seccomp filter "
+                                          "blocks perf_event_open (allow it in the container's "
+                                          "profile)"
+                                        : "");
+                        pg_warn(st, NULL, m);
+                        free(m);
+                        st->warned_no_counters = true;
+                }
+                st->exclude_kernel = s.exclude_kernel;
+                st->no_group_read = !s.group_read;
+                if (ex.timed_out || !WIFEXITED(ex.status) || WEXITSTATUS(ex.status) != 0) {
+                        *why = pg_failure_message(b, &ex, log_path, timeout_sec);
+                        error = PG_EMEASURE;
+                        goto done;
+                }
+                if (k < warmup)
+                        continue;
+                for (size_t e = 0; e < ne; e++) {
+                        readings[(k - warmup) * ne + e] = s.c[e].r;
+                        if (s.c[e].def->hardware && s.c[e].r.state == PG_COUNT_OK)
+                                hw_counted = true;
+                }
+                dur[k - warmup] = (double) ex.wall_ns;
+                ut[k - warmup] = (double) pg_tv_ns(&ex.ru.ru_utime);
+                syst[k - warmup] = (double) pg_tv_ns(&ex.ru.ru_stime);
+                rss[k - warmup] = (double) ex.ru.ru_maxrss * 1024.0;
+        }
+        if (o->counters == PG_COUNTERS_HARDWARE && !hw_counted) {
+                error = pg_error_set(PG_ENOTSUP,
+                                     "--counters hardware: no hardware counter could be "
+                                     "counted on this host (core PMUs: %s); use --counters auto "
+                                     "or software",
+                                     st->host.npmu ? st->host.pmu[0] : "none");
+                goto done;
+        }
+
+        res->name = pg_xstrdup(b->name);
+        res->ncommand = b->argc;
+        res->command = pg_strv_dup(b->argv, b->argc);
+        res->created = pg_utc_now();
+        res->has_git = st->has_git;
+        res->git_commit = st->has_git ? pg_xstrdup(st->git_commit) : NULL;
+        res->git_dirty = st->git_dirty;
+        res->machine = pg_xstrdup(o->machine ? o->machine : "default");
+        pg_host_copy(&res->host, &st->host);
+        res->host.exclude_kernel = st->exclude_kernel;
+        res->counters = pg_xstrdup(hw_counted ? "hardware" : "software");
+        res->repeat = repeat;
+        res->warmup = warmup;
+        pg_counter_metrics_add(res, &st->events, readings, repeat, &warnings);
+        pg_result_add_metric(res, "duration_time", "ns", PG_METRIC_OK, dur, NULL, repeat, NULL);
+        pg_result_add_metric(res, "user-time", "ns", PG_METRIC_OK, ut, NULL, repeat, NULL);
+        pg_result_add_metric(res, "system-time", "ns", PG_METRIC_OK, syst, NULL, repeat, NULL);
+        pg_result_add_metric(res, "max-rss", "bytes", PG_METRIC_OK, rss, NULL, repeat, NULL);
+        pg_result_derive(res);
+        pg_warn_lines(st, b->name, &warnings);
+done:
+        free(readings);
+        free(dur);
+        free(ut);
+        free(syst);
+        free(rss);
+        pg_buf_release(&warnings);
+        return error;
+}
+
+/* Sample a profile into @res unless --no-profile; sampling problems other
+ * than a benchmark failure or an interrupt become one warning. */
+static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b, const char *log_path,
+                          struct pg_result *res, char **why)
+{
+        const struct pg_run_opts *o = st->o;
+        struct pg_buf warnings = PG_BUF_INIT;
+        char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
+        double timeout_sec =
+            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
+        struct pg_sample_opts so = { 0 };
+        int error;
+
+        memcpy(argv, b->argv, b->argc * sizeof(char *));
+        argv[0] = b->exec_path;
+        so.argv = argv;
+        so.cwd = b->cwd;
+        so.env = b->env;
+        so.log_path = log_path;
+        so.cpus = o->cpus;
+        so.ncpus = o->ncpus;
+        so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
+        so.freq_hz = o->freq_hz ? o->freq_hz : 999;
+        so.call_graph = o->call_graph;
+        so.min_samples = o->min_samples;
+        so.exclude_kernel = st->exclude_kernel;
+        so.use_cycles = st->host.npmu > 0;
+        error = pg_sample_profile(&so, &res->profile, &warnings);
+        if (error == PG_EMEASURE) {
+                *why = pg_xasprintf("benchmark '%s' failed while sampling: %s", b->name,
+                                    pg_error_last());
+        } else if (error == PG_ENOTSUP || error == PG_EPERM || error == PG_EIO ||
+                   error == PG_ERROR) {
+                if (!st->warned_profile) {
+                        char *m = pg_xasprintf("no profile stored: %s", pg_error_last());
+                        pg_warn(st, NULL, m);
+                        free(m);
+                        st->warned_profile = true;
+                }
+                res->profile.present = false;
+                error = 0;
+        } else if (error == 0) {
+                pg_warn_lines(st, b->name, &warnings);
+        }
+        pg_buf_release(&warnings);
+        free(argv);
+        return error;
+}
+
+/*
+ * Why: the first per-task perf event after a second without any makes the
+ * kernel enable its scheduler hooks and wait in synchronize_rcu()
+ * (kernel/events/core.c, account_event()): 10-15 ms measured here, and
+ * libgit2's initialisation takes about 8 ms (it loads the CA bundle). A
+ * helper thread opens a dummy event on this process while the main thread
+ * probes the host and git, so the two waits overlap instead of adding up.
+ * The dummy stays open for the run, keeping the hooks enabled for every
+ * repetition. The thread is joined before any fork (launch.c forks assuming
+ * a single thread).
+ */
+struct pg_perf_warm {
+        pthread_t thread;
+        bool started;
+        int fd;
+};
+
+static void *pg_perf_warm_main(void *arg)
+{
+        struct pg_perf_warm *w = arg;
+        struct perf_event_attr a;
+
+        memset(&a, 0, sizeof(a));
+        a.size = sizeof(a);
+        a.type = PERF_TYPE_SOFTWARE;
+        a.config = PERF_COUNT_SW_DUMMY;
+        a.disabled = 1;
+        a.exclude_kernel = a.exclude_hv = 1; /* allowed at every paranoid level but 3+ */
+        w->fd = (int) syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (w->fd < 0)
+                w->fd = -1;
+        return NULL;
+}
+
+static void pg_perf_warm_start(struct pg_perf_warm *w)
+{
+        w->fd = -1;
+        w->started = pthread_create(&w->thread, NULL, pg_perf_warm_main, w) == 0;
+}
+
+static void pg_perf_warm_join(struct pg_perf_warm *w)
+{
+        if (w->started)
+                pthread_join(w->thread, NULL);
+        w->started = false;
+}
+
+int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o,
+                      struct pg_run_summary *sum)
+{
+        struct pg_run_state st;
+        struct pg_run_summary local = { 0 };
+        struct pg_buf failed = PG_BUF_INIT;
+        struct pg_perf_warm warm;
+        int error = 0;
+
+        memset(&st, 0, sizeof(st));
+        st.o = o;
+        st.total = l->n;
+        if (o->counters == PG_COUNTERS_SIMULATED)
+                return pg_error_set(PG_EINPUT, "--counters simulated is not available yet; "
+                                               "use auto, hardware or software");
+        if (o->events)
+                st.events = *o->events;
+        else
+                pg_events_default(&st.events);
+        if (o->counters == PG_COUNTERS_SOFTWARE)
+                pg_events_filter(&st.events, pg_is_software);
+        if (!st.events.n)
+                return pg_error_set(PG_EINPUT, "--counters software leaves none of the events "
+                                               "asked for with --events; name a software event "
+                                               "(task-clock, page-faults, ...)");
+        if ((error = pg_mkdir_p(o->out_dir)) < 0)
+                return error;
+        pg_perf_warm_start(&warm);
+        pg_host_probe(&st.host);
+        pg_git_probe(&st);
+        pg_perf_warm_join(&warm);
+        /* Decided up front as case 28 asks (perf_event_open(2): paranoid >= 2
+         * refuses kernel counting to the unprivileged); the EACCES fallback in
+         * counting.c still covers policies this does not foresee. */
+        if (st.host.perf_event_paranoid >= 2 && !pg_host_privileged()) {
+                st.exclude_kernel = true;
+                pg_warn_user_only(&st);
+        }
+
+        for (size_t i = 0; i < l->n; i++) {
+                const struct pg_bench *b = &l->items[i];
+                char *base = pg_path_join(o->out_dir, b->name);
+                char *log_path = pg_xasprintf("%s.log", base);
+                char *res_path = pg_xasprintf("%s.json", base);
+                char *why = NULL;
+                struct pg_result res;
+
+                free(base);
+                pg_result_init(&res);
+                st.index = i + 1;
+                local.total++;
+                unlink(res_path); /* never leave a stale result of this benchmark */
+                /* a fresh log per benchmark; the child creates it (O_APPEND) */
+                if (unlink(log_path) < 0 && errno != ENOENT)
+                        error = pg_error_set(PG_EIO, "cannot remove the old log '%s': %s", log_path,
+                                             strerror(errno));
+                if (!error)
+                        error = pg_run_one(&st, b, log_path, &res, &why);
+                if (!error && !o->no_profile)
+                        error = pg_run_profile(&st, b, log_path, &res, &why);
+                if (!error)
+                        error = pg_result_save(&res, res_path);
+                if (!error) {
+                        struct pg_run_event ev = { .kind = PG_RUN_EV_DONE,
+                                                   .name = b->name,
+                                                   .path = res_path,
+                                                   .result = &res,
+                                                   .elapsed_ns = pg_now_ns() - st.bench_start_ns };
+                        local.ok++;
+                        pg_report(&st, &ev);
+                } else if (error == PG_EMEASURE) {
+                        struct pg_run_event ev = { .kind = PG_RUN_EV_FAILED,
+                                                   .name = b->name,
+                                                   .message = why ? why : pg_error_last() };
+                        local.failed++;
+                        pg_report(&st, &ev);
+                        pg_buf_printf(&failed, "%s'%s'", failed.len ? ", " : "", b->name);
+                        error = 0;
+                }
+                free(why);
+                free(log_path);
+                free(res_path);
+                pg_result_release(&res);
+                if (error < 0)
+                        break;
+        }
+        if (!error && local.failed)
+                error = pg_error_set(PG_EMEASURE, "%zu of %zu benchmarks failed: %s", local.failed,
+                                     local.total, failed.ptr);
+        else if (error == PG_EINTR)
+                error = pg_error_set(PG_EINTR, "interrupted; kept the %zu finished results in '%s'",
+                                     local.ok, o->out_dir);
+        pg_buf_release(&failed);
+        pg_host_release(&st.host);
+        if (warm.fd >= 0)
+                close(warm.fd);
+        if (sum)
+                *sum = local;
+        return error;
+}

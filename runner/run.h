@@ -1,0 +1,161 @@
+/*
+ * run.h - `perfgate run` as a library: discover benchmarks, select them
+ * (--filter, --shard), then for each one run warmup + measured repetitions
+ * under counting groups (runner/counting.h), each launched with
+ * runner/launch.h, optionally sample a profile (runner/sample.h), and write
+ * <out>/<name>.json (the result model, atomically) with the benchmark's
+ * stdout and stderr in <out>/<name>.log.
+ *
+ * Metrics per measured repetition: the counting events (the perf stat -d -d
+ * set by default), duration_time (wall ns, release to exit), user-time and
+ * system-time (ns, wait4 rusage), max-rss (bytes, ru_maxrss * 1024); then
+ * pg_result_derive() adds the ratios.
+ *
+ * The library never prints: progress, warnings, failures and finished
+ * benchmarks are reported through the caller's callback. A benchmark that
+ * fails (exits non-zero, is killed by a signal, times out) gets no result
+ * file (a stale one from an earlier run is removed) and the others still run.
+ */
+#ifndef PG_RUNNER_RUN_H
+#define PG_RUNNER_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "baselines/result.h"
+#include "runner/counting.h"
+#include "runner/events.h"
+#include "runner/launch.h"
+#include "runner/sample.h"
+
+#define PG_RUN_DEFAULT_REPEAT 5
+#define PG_RUN_DEFAULT_WARMUP 1
+
+enum pg_counters_mode {
+        PG_COUNTERS_AUTO = 0, /* every selected event; hardware ones not-supported if no PMU */
+        PG_COUNTERS_HARDWARE, /* like auto, but a run without any hardware counter fails */
+        PG_COUNTERS_SOFTWARE, /* software events only */
+        PG_COUNTERS_SIMULATED /* reserved: not available yet */
+};
+
+/** One benchmark to run. */
+struct pg_bench {
+        char *name;         /* unique; the result and log file names */
+        size_t argc;        /* >= 1 */
+        char **argv;        /* as given (stored in the result's "command"); NULL-terminated */
+        char *exec_path;    /* argv[0] made absolute when it has a '/', else as given */
+        char *cwd;          /* NULL: perfgate's cwd */
+        char **env;         /* NULL or NULL-terminated "KEY=VALUE" (later entries win) */
+        int64_t repeat;     /* -1: unset */
+        int64_t warmup;     /* -1: unset */
+        double timeout_sec; /* < 0: unset; 0: none */
+};
+
+struct pg_bench_list {
+        size_t n;
+        struct pg_bench *items;
+};
+
+/** Free everything @l owns and make it empty. */
+void pg_bench_list_release(struct pg_bench_list *l);
+
+/**
+ * Discover the benchmarks named by @paths (@npaths >= 1) into @out (empty on
+ * entry): a directory's perfgate.json if it has one, else every executable
+ * regular file directly in it (not dot-files), sorted by name; a file whose
+ * name ends in ".json" is a manifest in the perfgate.json format; any other
+ * file must be executable and is one benchmark named after it. Every
+ * program is checked now: a path with '/' must be an executable file, a bare
+ * name must be found in PATH.
+ * Errors (nothing is run): PG_ENOTFOUND "benchmark path 'p' does not exist"
+ * or program not found; PG_EINPUT for a file that is not executable, a
+ * directory without benchmarks, an invalid perfgate.json (line and column),
+ * or two benchmarks with the same name.
+ */
+int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t npaths);
+
+/**
+ * Keep the benchmarks whose name matches POSIX extended regex @filter (NULL:
+ * all), then those of shard @shard_index of @shard_count (1-based; position
+ * in the filtered list modulo the count; 0/0 for no sharding), in place.
+ * Errors: PG_EINPUT for an invalid regex (regerror text) or shard numbers.
+ */
+int pg_bench_list_select(struct pg_bench_list *l, const char *filter, unsigned shard_index,
+                         unsigned shard_count);
+
+enum pg_run_event_kind {
+        PG_RUN_EV_START,   /* a repetition starts: index/total/name/warmup/rep/nreps/elapsed */
+        PG_RUN_EV_WARNING, /* message: one line, for the user */
+        PG_RUN_EV_FAILED,  /* a benchmark failed; message says how (status, signal, log tail) */
+        PG_RUN_EV_DONE     /* a benchmark's result was written to path */
+};
+
+struct pg_run_event {
+        enum pg_run_event_kind kind;
+        size_t index;                   /* 1-based benchmark number */
+        size_t total;                   /* benchmarks in this run */
+        const char *name;               /* benchmark name (NULL for run-wide warnings) */
+        bool warmup;                    /* START: a warmup repetition */
+        uint64_t rep;                   /* START: 1-based repetition within its phase */
+        uint64_t nreps;                 /* START: repetitions in that phase */
+        uint64_t elapsed_ns;            /* since the benchmark's first repetition started */
+        const char *message;            /* WARNING, FAILED */
+        const char *path;               /* DONE: the result file */
+        const struct pg_result *result; /* DONE: the result written (borrowed) */
+};
+
+/** Progress callback; called on the running thread, must not longjmp. */
+typedef void (*pg_run_report_fn)(void *ctx, const struct pg_run_event *ev);
+
+struct pg_run_opts {
+        const char *out_dir;                /* created when missing */
+        int64_t repeat;                     /* -1: benchmark's, config default's, else 5 */
+        int64_t warmup;                     /* -1: benchmark's, config default's, else 1 */
+        double timeout_sec;                 /* < 0: benchmark's, else none; 0: none */
+        const struct pg_event_list *events; /* NULL: the default set */
+        enum pg_counters_mode counters;
+        bool no_profile;
+        uint64_t freq_hz; /* sampling frequency (999) */
+        enum pg_call_graph call_graph;
+        uint64_t min_samples; /* 0: sampler's default */
+        const int *cpus;      /* NULL or ncpus CPUs to pin benchmarks to */
+        size_t ncpus;
+        const char *machine;     /* NULL: "default" */
+        pg_run_report_fn report; /* may be NULL */
+        void *report_ctx;
+        pg_perf_open_fn open_fn; /* NULL: the real syscall (tests inject hosts) */
+        void *open_ctx;
+};
+
+struct pg_run_summary {
+        size_t total;  /* benchmarks attempted */
+        size_t ok;     /* result files written */
+        size_t failed; /* benchmarks that failed */
+};
+
+/**
+ * Run every benchmark of @l as @o says and write their results.
+ * Returns 0 when every benchmark produced a result; PG_EMEASURE when some
+ * failed (message lists them; the others' results are written); PG_EINTR
+ * when SIGINT/SIGTERM arrived (the running benchmark's process group is
+ * stopped, finished results are kept); PG_EPERM when perf_event_open is
+ * refused altogether; PG_ENOTSUP when --counters hardware finds no
+ * hardware counter; PG_EINPUT for --counters simulated (not available yet);
+ * PG_EIO for output that cannot be written.
+ * @sum (may be NULL) gets the counts.
+ */
+int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o,
+                      struct pg_run_summary *sum);
+
+/**
+ * Run @b once with the counters of @s (initialised, not open): prepare the
+ * child, open @s on it, release it, wait (@timeout_ns, 0 = none), read @s
+ * and close it. @log_path: NULL for /dev/null.
+ * Errors: those of pg_launch_prepare/start/wait and pg_counter_set_open/read.
+ * A benchmark that exits non-zero is not an error here: see @ex.
+ */
+int pg_run_count_once(const struct pg_bench *b, const char *log_path, const int *cpus, size_t ncpus,
+                      uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex);
+
+#endif

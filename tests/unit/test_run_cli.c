@@ -1,0 +1,891 @@
+/*
+ * test_run_cli.c - `perfgate run` end to end with real fixture programs:
+ * results valid under the result loader, logs beside them and never on the
+ * terminal, discovery (perfgate.json, a directory, a manifest, one
+ * executable), --filter/--shard, git commit and dirty state, and every exit
+ * status the command documents: missing or non-executable path (2), crash
+ * (3, naming the signal, the other benchmarks still run), non-zero exit
+ * (3 with the log tail), timeout (3), invalid perfgate.json (2 with line and
+ * column), unknown event (2 listing the valid ones), hardware events on a
+ * host without a PMU (recorded not-supported, 0), SIGINT (130, finished
+ * results kept).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <grp.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baselines/result.h"
+#include "common/buf.h"
+#include "common/fsutil.h"
+#include "runner/launch.h"
+#include "runner/run.h"
+#include "tests/util/testutil.h"
+
+#define PG_RES ".perfgate/results"
+
+static char *pg_fx(const char *name)
+{
+        return pg_xstrdup(pg_test_fixture(name));
+}
+
+/* Write bench/perfgate.json listing (name, fixture, arg) triples. */
+static void pg_write_config(const char *path, const char *const *spec, size_t n)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        pg_buf_puts(&b, "// written by test_run_cli\n{\"benchmarks\": [\n");
+        for (size_t i = 0; i < n; i++) {
+                char *fx = pg_fx(spec[3 * i + 1]);
+                pg_buf_printf(&b, "  %s{\"name\": \"%s\", \"argv\": [\"%s\"%s%s%s]}\n",
+                              i ? "," : "", spec[3 * i], fx, spec[3 * i + 2] ? ", \"" : "",
+                              spec[3 * i + 2] ? spec[3 * i + 2] : "", spec[3 * i + 2] ? "\"" : "");
+                free(fx);
+        }
+        pg_buf_puts(&b, "]}\n");
+        pg_test_write(path, b.ptr);
+        pg_buf_release(&b);
+}
+
+static void pg_load(struct pg_result *r, const char *name)
+{
+        char *p = pg_xasprintf(PG_RES "/%s.json", name);
+        pg_result_init(r);
+        if (pg_result_load(r, p) != 0)
+                fail_msg("cannot load %s", p);
+        free(p);
+}
+
+static size_t pg_count_str(const char *hay, const char *needle)
+{
+        size_t n = 0;
+        for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+                n++;
+        return n;
+}
+
+static bool pg_host_has_pmu(void)
+{
+        return access("/sys/bus/event_source/devices/cpu", F_OK) == 0 ||
+               access("/sys/bus/event_source/devices/cpu_core", F_OK) == 0;
+}
+
+static void pg_assert_has(const char *hay, const char *needle)
+{
+        if (!strstr(hay, needle))
+                fail_msg("'%s' not found in:\n%s", needle, hay);
+}
+
+/* ---- success paths -------------------------------------------------------- */
+
+static void test_run_cli_config_writes_valid_results(void **state)
+{
+        static const char *const spec[] = { "busy",  "runner-busy",  "40",
+                                            "hello", "runner-hello", "5" };
+        struct pg_run_out o;
+        struct pg_result r;
+        struct pg_buf again = PG_BUF_INIT;
+        char *log, *file;
+        const struct pg_metric *m;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("bench"), 0);
+        pg_write_config("bench/perfgate.json", spec, 2);
+        pg_test_perfgate(&o, "run", "--repeat", "3", "--warmup", "1", "--no-profile", "bench",
+                         NULL);
+        if (o.status != 0)
+                fail_msg("exit %d: %s", o.status, o.err.ptr);
+        /* progress on stderr, benchmark output only in its log */
+        pg_assert_has(o.err.ptr, "benchmark 1/2 busy, warmup 1/1");
+        pg_assert_has(o.err.ptr, "benchmark 2/2 hello, repetition 3/3, elapsed");
+        assert_null(strstr(o.out.ptr, "HELLO-"));
+        assert_null(strstr(o.err.ptr, "HELLO-"));
+        log = pg_test_read(PG_RES "/hello.log");
+        assert_int_equal(pg_count_str(log, "HELLO-STDOUT-MARKER"), 4); /* warmup + 3 */
+        assert_int_equal(pg_count_str(log, "HELLO-STDERR-MARKER"), 4);
+        free(log);
+
+        pg_load(&r, "busy");
+        assert_string_equal(r.name, "busy");
+        assert_int_equal(r.repeat, 3);
+        assert_int_equal(r.warmup, 1);
+        assert_string_equal(r.machine, "default");
+        assert_int_equal(r.ncommand, 2);
+        assert_string_equal(r.command[1], "40");
+        m = pg_result_find_metric(&r, "task-clock");
+        assert_non_null(m);
+        assert_int_equal(m->status, PG_METRIC_OK);
+        assert_int_equal(m->nvalues, 3);
+        for (size_t i = 0; i < 3; i++)
+                assert_true(m->values[i] >= 38e6);
+        static const char *const always[] = { "duration_time", "user-time",   "system-time",
+                                              "max-rss",       "page-faults", "cpus-utilized" };
+        for (size_t i = 0; i < sizeof(always) / sizeof(always[0]); i++) {
+                m = pg_result_find_metric(&r, always[i]);
+                if (!m || m->status != PG_METRIC_OK || m->nvalues != 3)
+                        fail_msg("metric %s missing or not counted", always[i]);
+        }
+        assert_true(pg_result_find_metric(&r, "max-rss")->values[0] >= 100 * 1024);
+        assert_false(r.profile.present);
+        assert_true(r.host.cpus >= 1);
+        assert_non_null(r.host.kernel);
+        /* the file is the deterministic serialisation of what it holds */
+        assert_int_equal(pg_result_to_json(&r, &again), 0);
+        file = pg_test_read(PG_RES "/busy.json");
+        assert_string_equal(file, again.ptr);
+        free(file);
+        pg_buf_release(&again);
+        pg_result_release(&r);
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_directory_sorted_and_single_executable(void **state)
+{
+        struct pg_run_out o;
+        char *hello = pg_fx("runner-hello"), *busy = pg_fx("runner-busy");
+        const char *a, *b;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("dir"), 0);
+        assert_int_equal(symlink(busy, "dir/b-busy"), 0);
+        assert_int_equal(symlink(hello, "dir/a-hello"), 0);
+        pg_test_write("dir/notes.txt", "not a benchmark\n");
+        assert_int_equal(symlink(hello, "dir/.hidden"), 0);
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "dir", NULL);
+        if (o.status != 0)
+                fail_msg("exit %d: %s", o.status, o.err.ptr);
+        a = strstr(o.err.ptr, "benchmark 1/2 a-hello");
+        b = strstr(o.err.ptr, "benchmark 2/2 b-busy");
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_true(a < b);
+        assert_true(pg_test_exists(PG_RES "/a-hello.json"));
+        assert_true(pg_test_exists(PG_RES "/b-busy.json"));
+        assert_false(pg_test_exists(PG_RES "/notes.txt.json"));
+        assert_false(pg_test_exists(PG_RES "/.hidden.json"));
+        pg_run_out_release(&o);
+
+        /* one executable, named after its file; --out elsewhere; -q is silent */
+        pg_test_perfgate(&o, "run", "-q", "--repeat", "1", "--warmup", "0", "--no-profile", "--out",
+                         "other", "dir/a-hello", NULL);
+        assert_int_equal(o.status, 0);
+        assert_true(pg_test_exists("other/a-hello.json"));
+        assert_null(strstr(o.err.ptr, "benchmark 1/1"));
+        pg_run_out_release(&o);
+        free(hello);
+        free(busy);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_manifest_cwd_env(void **state)
+{
+        struct pg_run_out o;
+        struct pg_result r;
+        char *log, *want;
+        const char *box;
+        (void) state;
+
+        box = pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("conf/sub"), 0);
+        pg_test_write("conf/list.json",
+                      "{\"defaults\": {\"repeat\": 2, \"warmup\": 0, \"env\": {\"PG_X\": \"1\"}},\n"
+                      " \"benchmarks\": [{\"name\": \"sh\", \"argv\": [\"sh\", \"-c\", "
+                      "\"pwd; echo X=$PG_X Y=$PG_Y\"], \"cwd\": \"sub\", "
+                      "\"env\": {\"PG_X\": \"42\", \"PG_Y\": \"7\"}}]}\n");
+        pg_test_perfgate(&o, "run", "--no-profile", "conf/list.json", NULL);
+        if (o.status != 0)
+                fail_msg("exit %d: %s", o.status, o.err.ptr);
+        log = pg_test_read(PG_RES "/sh.log");
+        want = pg_xasprintf("%s/conf/sub\n", box);
+        pg_assert_has(log, want);
+        pg_assert_has(log, "X=42 Y=7"); /* the benchmark's env wins over the defaults' */
+        pg_load(&r, "sh");
+        assert_int_equal(r.repeat, 2); /* from "defaults" */
+        assert_int_equal(r.warmup, 0);
+        assert_string_equal(r.command[0], "sh");
+        pg_result_release(&r);
+        free(log);
+        free(want);
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_cpus_pins_the_benchmark(void **state)
+{
+        struct pg_run_out o;
+        char *log;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_write("m.json", "{\"benchmarks\": [{\"name\": \"aff\", \"argv\": [\"sh\", "
+                                "\"-c\", \"grep Cpus_allowed_list /proc/self/status\"]}]}");
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "--cpus", "0",
+                         "m.json", NULL);
+        if (o.status != 0)
+                fail_msg("exit %d: %s", o.status, o.err.ptr);
+        log = pg_test_read(PG_RES "/aff.log");
+        pg_assert_has(log, "Cpus_allowed_list:\t0\n");
+        free(log);
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_filter_and_shard(void **state)
+{
+        static const char *const spec[] = { "a", "runner-hello", "1", "b", "runner-hello", "1",
+                                            "c", "runner-hello", "1" };
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("bench"), 0);
+        pg_write_config("bench/perfgate.json", spec, 3);
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "--filter",
+                         "^(a|c)$", "--out", "f", "bench", NULL);
+        assert_int_equal(o.status, 0);
+        assert_true(pg_test_exists("f/a.json"));
+        assert_false(pg_test_exists("f/b.json"));
+        assert_true(pg_test_exists("f/c.json"));
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "--shard",
+                         "2/2", "--out", "s", "bench", NULL);
+        assert_int_equal(o.status, 0);
+        assert_false(pg_test_exists("s/a.json"));
+        assert_true(pg_test_exists("s/b.json"));
+        assert_false(pg_test_exists("s/c.json"));
+        pg_run_out_release(&o);
+        /* default path is bench/ */
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "--shard",
+                         "1/2", NULL);
+        assert_int_equal(o.status, 0);
+        assert_true(pg_test_exists(PG_RES "/a.json"));
+        assert_false(pg_test_exists(PG_RES "/b.json"));
+        assert_true(pg_test_exists(PG_RES "/c.json"));
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "run", "--filter", "(", "bench", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "invalid --filter regex");
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+/* ---- exit statuses ----------------------------------------------------- */
+
+static void test_run_cli_missing_or_not_executable_is_2(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_perfgate(&o, "run", "nope/bench", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'nope/bench' does not exist");
+        pg_run_out_release(&o);
+
+        pg_test_write("plain", "#!/bin/sh\nexit 0\n");
+        pg_test_perfgate(&o, "run", "plain", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'plain' is not an executable file");
+        pg_run_out_release(&o);
+
+        pg_test_write("m.json", "{\"benchmarks\": [{\"argv\": [\"./gone/prog\"]}]}");
+        pg_test_perfgate(&o, "run", "m.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'./gone/prog' does not exist");
+        pg_run_out_release(&o);
+
+        pg_test_write("e.json", "{\"benchmarks\": []}");
+        pg_test_perfgate(&o, "run", "e.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'e.json' lists no benchmarks");
+        pg_run_out_release(&o);
+
+        assert_int_equal(pg_mkdir_p("empty"), 0);
+        pg_test_perfgate(&o, "run", "empty", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'empty' has no perfgate.json and no executable files");
+        pg_run_out_release(&o);
+
+        pg_test_write("n.json", "{\"benchmarks\": [{\"argv\": [\"no-such-program-pg\"]}]}");
+        pg_test_perfgate(&o, "run", "n.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'no-such-program-pg' not found in PATH");
+        pg_run_out_release(&o);
+        assert_false(pg_test_exists(PG_RES));
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_crash_is_3_others_still_run(void **state)
+{
+        static const char *const spec[] = { "a-crash", "runner-crash", NULL,
+                                            "b-hello", "runner-hello", "1" };
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("bench"), 0);
+        pg_write_config("bench/perfgate.json", spec, 2);
+        /* a stale result of the crashing benchmark must not survive */
+        assert_int_equal(pg_mkdir_p(PG_RES), 0);
+        pg_test_write(PG_RES "/a-crash.json", "{}");
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", NULL);
+        assert_int_equal(o.status, 3);
+        pg_assert_has(o.err.ptr, "'a-crash' was killed by signal 11 (SIGSEGV");
+        pg_assert_has(o.err.ptr, "1 of 2 benchmarks failed: 'a-crash'");
+        assert_false(pg_test_exists(PG_RES "/a-crash.json"));
+        assert_true(pg_test_exists(PG_RES "/b-hello.json"));
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_nonzero_exit_is_3_with_log_tail(void **state)
+{
+        static const char *const spec[] = { "fail", "runner-fail", NULL };
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("bench"), 0);
+        pg_write_config("bench/perfgate.json", spec, 1);
+        pg_test_perfgate(&o, "run", "--no-profile", NULL);
+        assert_int_equal(o.status, 3);
+        pg_assert_has(o.err.ptr, "'fail' exited with status 3");
+        pg_assert_has(o.err.ptr, "fail fixture: cannot parse input line 42");
+        pg_assert_has(o.err.ptr, "progress line 30");
+        assert_null(strstr(o.err.ptr, "progress line 5\n")); /* only the tail */
+        assert_false(pg_test_exists(PG_RES "/fail.json"));
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_hang_times_out_is_3(void **state)
+{
+        static const char *const spec[] = { "hang", "runner-hang", NULL };
+        struct pg_run_out o;
+        uint64_t t0;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("bench"), 0);
+        pg_write_config("bench/perfgate.json", spec, 1);
+        t0 = pg_now_ns();
+        pg_test_perfgate(&o, "run", "--timeout", "0.3", "--warmup", "0", "--no-profile", NULL);
+        assert_int_equal(o.status, 3);
+        assert_true(pg_now_ns() - t0 < 5000000000ull);
+        pg_assert_has(o.err.ptr, "'hang' timed out after 0.3 s");
+        assert_false(pg_test_exists(PG_RES "/hang.json"));
+        pg_run_out_release(&o);
+        /* the same from perfgate.json's "timeout" */
+        {
+                char *hang = pg_fx("runner-hang");
+                char *cfg = pg_xasprintf("{\"benchmarks\": [{\"name\": \"hang\", \"argv\": "
+                                         "[\"%s\"], \"timeout\": 0.2, \"warmup\": 0}]}",
+                                         hang);
+                pg_test_write("bench/perfgate.json", cfg);
+                pg_test_perfgate(&o, "run", "--no-profile", NULL);
+                assert_int_equal(o.status, 3);
+                pg_assert_has(o.err.ptr, "'hang' timed out after 0.2 s");
+                pg_run_out_release(&o);
+                free(cfg);
+                free(hang);
+        }
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_invalid_config_is_2_with_position(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("bench"), 0);
+        pg_test_write("bench/perfgate.json",
+                      "{\n  \"benchmarks\": [\n    {\"argv\": [\"x\"],}\n  ]\n}\n");
+        pg_test_perfgate(&o, "run", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'bench/perfgate.json': invalid JSON at line 3, column");
+        pg_run_out_release(&o);
+        pg_test_write("bench/perfgate.json", "{\"benchmarks\": [{\"argv\": [\"x\"], \"repeat\": "
+                                             "\"many\"}]}");
+        pg_test_perfgate(&o, "run", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "benchmarks[0].repeat");
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_unknown_event_is_2_listing_valid(void **state)
+{
+        struct pg_run_out o;
+        char *hello = pg_fx("runner-hello");
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_perfgate(&o, "run", "--events", "task-clock,cycels", hello, NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "unknown event 'cycels'; valid events: task-clock,");
+        pg_assert_has(o.err.ptr, "LLC-load-misses");
+        assert_false(pg_test_exists(PG_RES));
+        pg_run_out_release(&o);
+        free(hello);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_hardware_events_not_supported_exit_0(void **state)
+{
+        struct pg_run_out o;
+        struct pg_result r;
+        char *busy = pg_fx("runner-busy");
+        const struct pg_metric *m;
+        (void) state;
+
+        if (pg_host_has_pmu())
+                skip(); /* hardware counters exist here: nothing to mark */
+        pg_test_sandbox();
+        assert_int_equal(symlink(busy, "busy"), 0);
+        pg_test_perfgate(&o, "run", "--repeat", "2", "--warmup", "0", "--no-profile", "--events",
+                         "task-clock,cycles,instructions,LLC-loads,LLC-load-misses", "./busy",
+                         NULL);
+        if (o.status != 0)
+                fail_msg("exit %d: %s", o.status, o.err.ptr);
+        pg_load(&r, "busy");
+        for (const char *const *n = (const char *const[]){ "cycles", "instructions", "LLC-loads",
+                                                           "LLC-load-misses", NULL };
+             *n; n++) {
+                m = pg_result_find_metric(&r, *n);
+                assert_non_null(m);
+                assert_int_equal(m->status, PG_METRIC_NOT_SUPPORTED);
+                assert_int_equal(m->nvalues, 0);
+        }
+        assert_null(pg_result_find_metric(&r, "ipc"));
+        assert_null(pg_result_find_metric(&r, "LLC-miss-rate"));
+        assert_null(pg_result_find_metric(&r, "context-switches")); /* not asked for */
+        assert_string_equal(r.counters, "software");
+        assert_int_equal(pg_result_find_metric(&r, "task-clock")->status, PG_METRIC_OK);
+        pg_result_release(&r);
+        pg_run_out_release(&o);
+
+        /* --counters hardware refuses a host where none count */
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "--counters",
+                         "hardware", "./busy", NULL);
+        assert_int_equal(o.status, 3);
+        pg_assert_has(o.err.ptr, "no hardware counter");
+        pg_run_out_release(&o);
+
+        /* --counters software does not even ask */
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "--counters",
+                         "software", "./busy", NULL);
+        assert_int_equal(o.status, 0);
+        pg_load(&r, "busy");
+        assert_null(pg_result_find_metric(&r, "cycles"));
+        assert_non_null(pg_result_find_metric(&r, "task-clock"));
+        pg_result_release(&r);
+        pg_run_out_release(&o);
+        free(busy);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_usage_errors_are_2(void **state)
+{
+        static const char *const bad[][3] = {
+                { "--repeat", "0", "--repeat '0'" },
+                { "--repeat", "x", "--repeat 'x'" },
+                { "--warmup", "-1", "--warmup '-1'" },
+                { "--timeout", "soon", "--timeout 'soon'" },
+                { "--counters", "simulated", "not available yet" },
+                { "--counters", "magic", "--counters 'magic'" },
+                { "--call-graph", "lbr", "--call-graph 'lbr'" },
+                { "--cpus", "99999", "--cpus '99999'" },
+                { "--cpus", "1-0", "--cpus '1-0'" },
+                { "--shard", "3/2", "--shard '3/2'" },
+                { "--shard", "0/2", "--shard '0/2'" },
+                { "--freq", "0", "--freq '0'" },
+                { "--machine", "a/b", "--machine 'a/b'" },
+        };
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                pg_test_perfgate(&o, "run", bad[i][0], bad[i][1], "--no-profile", NULL);
+                if (o.status != 2 || !strstr(o.err.ptr, bad[i][2]))
+                        fail_msg("%s %s: exit %d, %s", bad[i][0], bad[i][1], o.status, o.err.ptr);
+                pg_run_out_release(&o);
+        }
+        pg_test_perfgate(&o, "run", "--bogus", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "unknown option '--bogus'");
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "run", "--help", NULL);
+        assert_int_equal(o.status, 0);
+        pg_assert_has(o.out.ptr, "--shard I/N");
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_profile_placeholder_warns_once(void **state)
+{
+        static const char *const spec[] = { "a", "runner-hello", "1", "b", "runner-hello", "1" };
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("bench"), 0);
+        pg_write_config("bench/perfgate.json", spec, 2);
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", NULL);
+        assert_int_equal(o.status, 0);
+        if (!strstr(o.err.ptr, "no profile stored")) {
+                pg_run_out_release(&o);
+                pg_test_sandbox_remove();
+                skip(); /* sampling is built in: nothing to warn about */
+        }
+        assert_int_equal(pg_count_str(o.err.ptr, "no profile stored"), 1);
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_cli_software_mode_without_events_is_2(void **state)
+{
+        struct pg_run_out o;
+        char *hello = pg_fx("runner-hello");
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_perfgate(&o, "run", "--counters", "software", "--events", "cycles,instructions",
+                         hello, NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "--counters software leaves none of the events");
+        pg_run_out_release(&o);
+        free(hello);
+        pg_test_sandbox_remove();
+}
+
+/* Case 28 for real: an unprivileged user at perf_event_paranoid=2. */
+static void test_run_cli_unprivileged_excludes_kernel_and_says_so(void **state)
+{
+        char paranoid[16] = "";
+        char *busy = pg_fx("runner-busy"), *err;
+        const char *box;
+        struct pg_result r;
+        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+        int status;
+        pid_t pid;
+        (void) state;
+
+        if (f) {
+                if (!fgets(paranoid, sizeof(paranoid), f))
+                        paranoid[0] = '\0';
+                fclose(f);
+        }
+        if (geteuid() != 0 || atoi(paranoid) != 2) {
+                free(busy);
+                skip(); /* needs root to become uid 65534, and paranoid=2 */
+        }
+        box = pg_test_sandbox();
+        assert_int_equal(chmod(box, 0777), 0);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                int fd;
+                if (setgroups(0, NULL) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+                        _exit(120);
+                fd = open("err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                if (fd < 0)
+                        _exit(121);
+                dup2(fd, 2);
+                dup2(fd, 1);
+                execl(pg_test_env("PERFGATE_BIN"), "perfgate", "run", "--repeat", "2", "--warmup",
+                      "0", "--no-profile", busy, (char *) NULL);
+                _exit(127);
+        }
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        if (WEXITSTATUS(status) >= 120 && WEXITSTATUS(status) != 127) {
+                free(busy);
+                pg_test_sandbox_remove();
+                skip(); /* cannot become uid 65534 here */
+        }
+        err = pg_test_read("err.txt");
+        if (WEXITSTATUS(status) != 0)
+                fail_msg("exit %d: %s", WEXITSTATUS(status), err);
+        assert_int_equal(pg_count_str(err, "counting user space only (exclude_kernel=1)"), 1);
+        pg_load(&r, "runner-busy");
+        assert_true(r.host.exclude_kernel);
+        assert_int_equal(pg_result_find_metric(&r, "context-switches")->status,
+                         PG_METRIC_KERNEL_ONLY);
+        assert_int_equal(pg_result_find_metric(&r, "cpu-migrations")->status,
+                         PG_METRIC_KERNEL_ONLY);
+        assert_int_equal(pg_result_find_metric(&r, "task-clock")->status, PG_METRIC_OK);
+        assert_int_equal(pg_result_find_metric(&r, "page-faults")->status, PG_METRIC_OK);
+        pg_result_release(&r);
+        free(err);
+        free(busy);
+        pg_test_sandbox_remove();
+}
+
+/* ---- the library: a host where perf_event_open does not exist ------------ */
+
+static int pg_open_enosys(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
+                          unsigned long flags)
+{
+        (void) ctx;
+        (void) a;
+        (void) pid;
+        (void) cpu;
+        (void) group_fd;
+        (void) flags;
+        return -ENOSYS;
+}
+
+/* A pre-4.13 kernel: inherit + PERF_FORMAT_GROUP is EINVAL. */
+static int pg_open_old_kernel(void *ctx, struct perf_event_attr *a, pid_t pid, int cpu,
+                              int group_fd, unsigned long flags)
+{
+        long fd;
+        (void) ctx;
+        if (a->inherit && (a->read_format & PERF_FORMAT_GROUP))
+                return -EINVAL;
+        fd = syscall(SYS_perf_event_open, a, pid, cpu, group_fd, flags);
+        return fd < 0 ? -errno : (int) fd;
+}
+
+struct pg_seen {
+        struct pg_buf warnings;
+        size_t done;
+};
+
+static void pg_collect(void *ctx, const struct pg_run_event *ev)
+{
+        struct pg_seen *seen = ctx;
+        if (ev->kind == PG_RUN_EV_WARNING)
+                pg_buf_printf(&seen->warnings, "%s\n", ev->message);
+        if (ev->kind == PG_RUN_EV_DONE)
+                seen->done++;
+}
+
+static void test_run_lib_no_counter_at_all_still_times(void **state)
+{
+        struct pg_bench_list l;
+        struct pg_run_opts o;
+        struct pg_run_summary sum;
+        struct pg_seen seen = { PG_BUF_INIT, 0 };
+        struct pg_result r;
+        const char *paths[1];
+        char *hello = pg_fx("runner-hello");
+        const struct pg_metric *m;
+        (void) state;
+
+        pg_test_sandbox();
+        paths[0] = hello;
+        assert_int_equal(pg_run_discover(&l, paths, 1), 0);
+        memset(&o, 0, sizeof(o));
+        o.out_dir = "res";
+        o.repeat = 2;
+        o.warmup = 0;
+        o.timeout_sec = -1;
+        o.no_profile = true;
+        o.open_fn = pg_open_enosys;
+        o.report = pg_collect;
+        o.report_ctx = &seen;
+        assert_int_equal(pg_run_benchmarks(&l, &o, &sum), 0);
+        assert_int_equal(sum.ok, 1);
+        assert_int_equal(seen.done, 1);
+        /* said once, with the likely causes */
+        assert_int_equal(pg_count_str(seen.warnings.ptr, "no counter could be opened"), 1);
+        pg_assert_has(seen.warnings.ptr, "seccomp");
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, "res/runner-hello.json"), 0);
+        m = pg_result_find_metric(&r, "task-clock");
+        assert_int_equal(m->status, PG_METRIC_NOT_SUPPORTED);
+        assert_int_equal(m->nvalues, 0);
+        assert_int_equal(pg_result_find_metric(&r, "duration_time")->nvalues, 2);
+        assert_int_equal(pg_result_find_metric(&r, "user-time")->nvalues, 2);
+        assert_null(pg_result_find_metric(&r, "cpus-utilized"));
+        pg_result_release(&r);
+        pg_buf_release(&seen.warnings);
+        pg_bench_list_release(&l);
+        free(hello);
+        pg_test_sandbox_remove();
+}
+
+static void test_run_lib_old_kernel_says_so_and_counts(void **state)
+{
+        struct pg_bench_list l;
+        struct pg_run_opts o;
+        struct pg_seen seen = { PG_BUF_INIT, 0 };
+        struct pg_result r;
+        const char *paths[1];
+        char *busy = pg_fx("runner-busy");
+        (void) state;
+
+        pg_test_sandbox();
+        paths[0] = busy;
+        assert_int_equal(pg_run_discover(&l, paths, 1), 0);
+        memset(&o, 0, sizeof(o));
+        o.out_dir = "res";
+        o.repeat = 3;
+        o.warmup = 0;
+        o.timeout_sec = -1;
+        o.no_profile = true;
+        o.open_fn = pg_open_old_kernel;
+        o.report = pg_collect;
+        o.report_ctx = &seen;
+        assert_int_equal(pg_run_benchmarks(&l, &o, NULL), 0);
+        assert_int_equal(pg_count_str(seen.warnings.ptr, "PERF_FORMAT_GROUP"), 1);
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, "res/runner-busy.json"), 0);
+        assert_int_equal(pg_result_find_metric(&r, "task-clock")->nvalues, 3);
+        assert_true(pg_result_find_metric(&r, "task-clock")->values[2] > 150e6);
+        assert_int_equal(pg_result_find_metric(&r, "page-faults")->status, PG_METRIC_OK);
+        pg_result_release(&r);
+        pg_buf_release(&seen.warnings);
+        pg_bench_list_release(&l);
+        free(busy);
+        pg_test_sandbox_remove();
+}
+
+/* ---- git -------------------------------------------------------------- */
+
+static void pg_git_commit_file(git_repository *repo, const char *file, git_oid *out)
+{
+        git_index *idx;
+        git_oid tree_id;
+        git_tree *tree;
+        git_signature *sig;
+
+        assert_int_equal(git_repository_index(&idx, repo), 0);
+        assert_int_equal(git_index_add_bypath(idx, file), 0);
+        assert_int_equal(git_index_write(idx), 0);
+        assert_int_equal(git_index_write_tree(&tree_id, idx), 0);
+        assert_int_equal(git_tree_lookup(&tree, repo, &tree_id), 0);
+        assert_int_equal(git_signature_new(&sig, "t", "t@example.com", 1700000000, 0), 0);
+        assert_int_equal(git_commit_create_v(out, repo, "HEAD", sig, sig, NULL, "c", tree, 0), 0);
+        git_signature_free(sig);
+        git_tree_free(tree);
+        git_index_free(idx);
+}
+
+static void test_run_cli_records_git_commit_and_dirty(void **state)
+{
+        git_repository *repo;
+        git_oid head;
+        char hex[GIT_OID_HEXSZ + 1];
+        char *hello = pg_fx("runner-hello");
+        struct pg_run_out o;
+        struct pg_result r;
+        (void) state;
+
+        pg_test_sandbox();
+        git_libgit2_init();
+        assert_int_equal(git_repository_init(&repo, ".", 0), 0);
+        pg_test_write("tracked.txt", "one\n");
+        pg_git_commit_file(repo, "tracked.txt", &head);
+        git_oid_tostr(hex, sizeof(hex), &head);
+        assert_int_equal(symlink(hello, "hello"), 0);
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "./hello",
+                         NULL);
+        assert_int_equal(o.status, 0);
+        pg_load(&r, "hello");
+        assert_true(r.has_git);
+        assert_string_equal(r.git_commit, hex);
+        assert_false(r.git_dirty); /* untracked files (results, the link) do not count */
+        pg_result_release(&r);
+        pg_run_out_release(&o);
+        pg_test_write("tracked.txt", "two\n");
+        pg_test_perfgate(&o, "run", "--repeat", "1", "--warmup", "0", "--no-profile", "./hello",
+                         NULL);
+        assert_int_equal(o.status, 0);
+        pg_load(&r, "hello");
+        assert_true(r.git_dirty);
+        pg_result_release(&r);
+        pg_run_out_release(&o);
+        git_repository_free(repo);
+        git_libgit2_shutdown();
+        free(hello);
+        pg_test_sandbox_remove();
+}
+
+/* ---- SIGINT ------------------------------------------------------------ */
+
+static void test_run_cli_sigint_keeps_finished_results_130(void **state)
+{
+        static const char *const spec[] = { "a-hello", "runner-hello", "1",
+                                            "b-hang",  "runner-hang",  NULL };
+        int status, fd;
+        pid_t pid;
+        char *err;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("bench"), 0);
+        pg_write_config("bench/perfgate.json", spec, 2);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                fd = open("err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                dup2(fd, 2);
+                dup2(fd, 1);
+                execl(pg_test_env("PERFGATE_BIN"), "perfgate", "run", "--repeat", "1", "--warmup",
+                      "0", "--no-profile", (char *) NULL);
+                _exit(127);
+        }
+        for (int i = 0; i < 500 && !pg_test_exists(PG_RES "/a-hello.json"); i++)
+                usleep(20000);
+        assert_true(pg_test_exists(PG_RES "/a-hello.json"));
+        usleep(300000); /* let the hanging one start */
+        assert_int_equal(kill(pid, SIGINT), 0);
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 130);
+        err = pg_test_read("err.txt");
+        pg_assert_has(err, "interrupted; kept the 1 finished results in '.perfgate/results'");
+        assert_true(pg_test_exists(PG_RES "/a-hello.json"));
+        assert_false(pg_test_exists(PG_RES "/b-hang.json"));
+        free(err);
+        pg_test_sandbox_remove();
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_run_cli_config_writes_valid_results),
+                cmocka_unit_test(test_run_cli_directory_sorted_and_single_executable),
+                cmocka_unit_test(test_run_cli_manifest_cwd_env),
+                cmocka_unit_test(test_run_cli_filter_and_shard),
+                cmocka_unit_test(test_run_cli_cpus_pins_the_benchmark),
+                cmocka_unit_test(test_run_cli_missing_or_not_executable_is_2),
+                cmocka_unit_test(test_run_cli_crash_is_3_others_still_run),
+                cmocka_unit_test(test_run_cli_nonzero_exit_is_3_with_log_tail),
+                cmocka_unit_test(test_run_cli_hang_times_out_is_3),
+                cmocka_unit_test(test_run_cli_invalid_config_is_2_with_position),
+                cmocka_unit_test(test_run_cli_unknown_event_is_2_listing_valid),
+                cmocka_unit_test(test_run_cli_hardware_events_not_supported_exit_0),
+                cmocka_unit_test(test_run_cli_usage_errors_are_2),
+                cmocka_unit_test(test_run_cli_profile_placeholder_warns_once),
+                cmocka_unit_test(test_run_cli_software_mode_without_events_is_2),
+                cmocka_unit_test(test_run_lib_no_counter_at_all_still_times),
+                cmocka_unit_test(test_run_lib_old_kernel_says_so_and_counts),
+                cmocka_unit_test(test_run_cli_unprivileged_excludes_kernel_and_says_so),
+                cmocka_unit_test(test_run_cli_records_git_commit_and_dirty),
+                cmocka_unit_test(test_run_cli_sigint_keeps_finished_results_130),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
