@@ -23,6 +23,8 @@
 
 #include "common/buf.h"
 #include "common/fsutil.h"
+#include "runner/events.h"
+#include "runner/host.h"
 
 const char *pg_check_status_name(enum pg_check_status s)
 {
@@ -98,43 +100,8 @@ static bool pg_has_cap(int cap)
         return has;
 }
 
-static bool pg_is_core_pmu(const char *name)
-{
-        return strcmp(name, "cpu") == 0 || strcmp(name, "cpu_core") == 0 ||
-               strcmp(name, "cpu_atom") == 0 || strncmp(name, "armv8", 5) == 0 ||
-               strncmp(name, "armv7", 5) == 0 || strncmp(name, "arm_", 4) == 0 ||
-               strcmp(name, "cpum_cf") == 0 || strncmp(name, "power", 5) == 0;
-}
-
-struct pg_probe_event {
-        const char *name;
-        uint32_t type;
-        uint64_t config;
-};
-
-#define PG_HWC(id, op, res)                                                                        \
-        ((uint64_t) (PERF_COUNT_HW_CACHE_##id) | ((uint64_t) (PERF_COUNT_HW_CACHE_OP_##op) << 8) | \
-         ((uint64_t) (PERF_COUNT_HW_CACHE_RESULT_##res) << 16))
-
-static const struct pg_probe_event pg_probe_events[] = {
-        { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-        { "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-        { "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-        { "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-        { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-        { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-        { "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-        { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-        { "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-        { "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-        { "L1-dcache-loads", PERF_TYPE_HW_CACHE, PG_HWC(L1D, READ, ACCESS) },
-        { "L1-dcache-load-misses", PERF_TYPE_HW_CACHE, PG_HWC(L1D, READ, MISS) },
-        { "LLC-loads", PERF_TYPE_HW_CACHE, PG_HWC(LL, READ, ACCESS) },
-        { "LLC-load-misses", PERF_TYPE_HW_CACHE, PG_HWC(LL, READ, MISS) },
-};
-
 /* Open @e on this process like the runner would; 0 or the errno. */
-static int pg_probe_open(const struct pg_probe_event *e, bool exclude_kernel)
+static int pg_probe_open(const struct pg_event_def *e, bool exclude_kernel)
 {
         struct perf_event_attr a;
         int fd;
@@ -158,11 +125,16 @@ static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid,
         bool exclude_kernel = !privileged && paranoid >= 2;
         int sw_ok = 0;
 
-        for (size_t i = 0; i < sizeof(pg_probe_events) / sizeof(pg_probe_events[0]); i++) {
-                const struct pg_probe_event *e = &pg_probe_events[i];
+        size_t nev;
+        const struct pg_event_def *table = pg_events_table(&nev);
+
+        for (size_t i = 0; i < nev; i++) {
+                const struct pg_event_def *e = &table[i];
+                if (!e->is_default)
+                        continue;
                 char name[64], value[160];
                 int err = pg_probe_open(e, exclude_kernel);
-                bool hw = e->type != PERF_TYPE_SOFTWARE;
+                bool hw = e->hardware;
 
                 if (err == EACCES && !exclude_kernel) {
                         err = pg_probe_open(e, true);
@@ -202,39 +174,18 @@ static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid,
 static void pg_check_machine(struct pg_doctor *d)
 {
         struct pg_buf pmus = PG_BUF_INIT, v = PG_BUF_INIT;
-        bool has_pmu = false, virt = false, privileged;
+        struct pg_host host;
+        bool has_pmu, virt, privileged;
         long paranoid, lv;
         char *s;
         FILE *f;
 
-        /* core PMU */
-        {
-                DIR *dir = opendir("/sys/bus/event_source/devices");
-                struct dirent *de;
-                while (dir && (de = readdir(dir)) != NULL) {
-                        if (de->d_name[0] == '.')
-                                continue;
-                        if (pmus.len)
-                                pg_buf_puts(&pmus, " ");
-                        pg_buf_puts(&pmus, de->d_name);
-                        if (pg_is_core_pmu(de->d_name))
-                                has_pmu = true;
-                }
-                if (dir)
-                        closedir(dir);
-        }
-        /* virtualization */
-        f = fopen("/proc/cpuinfo", "r");
-        if (f) {
-                char line[4096];
-                while (fgets(line, sizeof(line), f))
-                        if (strncmp(line, "flags", 5) == 0 && strstr(line, " hypervisor")) {
-                                virt = true;
-                                break;
-                        }
-                fclose(f);
-        }
-        pg_buf_printf(&v, "event sources: %s", pmus.len ? pmus.ptr : "(none)");
+        pg_host_probe(&host);
+        has_pmu = host.npmu > 0;
+        virt = host.virtualized;
+        for (size_t i = 0; i < host.npmu; i++)
+                pg_buf_printf(&pmus, "%s%s", i ? " " : "", host.pmu[i]);
+        pg_buf_printf(&v, "core PMU: %s", pmus.len ? pmus.ptr : "none");
         pg_add(d, "pmu", has_pmu ? PG_CHECK_OK : PG_CHECK_MISSING, v.ptr,
                has_pmu ? "hardware counters (cycles, instructions, caches, branches) are available"
                        : "no core PMU: cycles, instructions, branch and cache events are not "
@@ -250,7 +201,7 @@ static void pg_check_machine(struct pg_doctor *d)
                "use a dedicated bare-metal runner for gating on hardware counters");
 
         /* privileges and paranoid */
-        privileged = geteuid() == 0 || pg_has_cap(38) || pg_has_cap(21);
+        privileged = geteuid() == 0 || pg_host_privileged();
         pg_buf_reset(&v);
         pg_buf_printf(&v, "%s%s%s", geteuid() == 0 ? "root" : "not root",
                       pg_has_cap(38) ? ", CAP_PERFMON" : "",
@@ -407,6 +358,7 @@ static void pg_check_machine(struct pg_doctor *d)
         }
         pg_buf_release(&pmus);
         pg_buf_release(&v);
+        pg_host_release(&host);
 }
 
 /* ---- binaries --------------------------------------------------------- */
