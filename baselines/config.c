@@ -226,8 +226,9 @@ static int pg_parse_bench(struct pg_config *c, const cJSON *o, size_t idx,
         }
         name = it ? it->valuestring : pg_basename(b->argv[0]);
         if (!pg_result_name_valid(name)) {
-                char *w = pg_xasprintf("%s.name '%s'", where, name);
-                error = pg_bad(c, w, "is not a valid benchmark name (no '/', not empty)");
+                /* the name itself may hold control bytes: say where it is, not what */
+                char *w = pg_xasprintf("%s.name", where);
+                error = pg_bad(c, w, "is not a valid benchmark name: " PG_RESULT_NAME_RULE);
                 free(w);
                 goto done;
         }

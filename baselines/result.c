@@ -31,9 +31,15 @@ bool pg_result_name_valid(const char *name)
         if (!name || !*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
                 return false;
         for (const char *p = name; *p; p++)
-                if (*p == '/' || (unsigned char) *p < 0x20)
+                if (*p == '/' || (unsigned char) *p < 0x20 || *p == 0x7f)
                         return false;
-        return strlen(name) <= 200;
+        for (size_t i = 0, len = strlen(name); i < len;) {
+                size_t n = pg_utf8_seqlen((const unsigned char *) name + i, len - i);
+                if (!n)
+                        return false; /* invalid UTF-8: the JSON could not hold it */
+                i += n;
+        }
+        return strlen(name) <= PG_RESULT_NAME_MAX;
 }
 
 void pg_result_init(struct pg_result *r)

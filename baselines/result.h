@@ -178,7 +178,21 @@ const struct pg_result *pg_result_set_find(const struct pg_result_set *s, const 
 /** Name of @status as written in JSON ("ok", "not-supported", ...). */
 const char *pg_metric_status_name(enum pg_metric_status status);
 
-/** Whether @name is usable as a benchmark and file name (no '/', not "." or ".."). */
+/** The longest benchmark name, in bytes (it becomes <out>/<name>.json). */
+#define PG_RESULT_NAME_MAX 200
+
+/** What pg_result_name_valid() accepts, for messages. */
+#define PG_RESULT_NAME_RULE                                                                        \
+        "a benchmark name is 1 to 200 bytes of UTF-8 without '/' or control characters, "          \
+        "and not '.' or '..'"
+
+/**
+ * Whether @name is usable as a benchmark and file name: PG_RESULT_NAME_RULE
+ * (1..PG_RESULT_NAME_MAX bytes of valid UTF-8, no '/', no control byte
+ * 0x00-0x1f or 0x7f, not "." or ".."). Names are never mapped: the result
+ * file is <out>/<name>.json byte for byte, so a name that could not be a
+ * file name or a JSON string is refused where it is declared.
+ */
 bool pg_result_name_valid(const char *name);
 
 #endif

@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "compare/report.h"
 
 const char pg_usage_show[] =
     "usage: perfgate show [--stacks] RESULT...\n"
@@ -124,9 +125,15 @@ int cmd_show(int argc, char **argv)
         for (size_t i = 0; i < set.n; i++) {
                 const struct pg_result *r = &set.items[i];
                 if (stacks) {
-                        for (size_t k = 0; k < r->profile.nstacks; k++)
-                                printf("%s %llu\n", r->profile.stacks[k].frames,
+                        struct pg_buf key = PG_BUF_INIT;
+                        for (size_t k = 0; k < r->profile.nstacks; k++) {
+                                /* a control byte (a newline!) would break the line format */
+                                pg_buf_reset(&key);
+                                pg_report_escape_ctl(&key, r->profile.stacks[k].frames);
+                                printf("%s %llu\n", key.ptr,
                                        (unsigned long long) r->profile.stacks[k].count);
+                        }
+                        pg_buf_release(&key);
                         continue;
                 }
                 if (i)

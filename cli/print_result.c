@@ -32,6 +32,7 @@
 #include "baselines/result.h"
 #include "cli/cli.h"
 #include "common/buf.h"
+#include "compare/report.h"
 
 #define PG_SHOW_TOP      20 /* functions in the hotspot list */
 #define PG_SHOW_PATH_MAX 16 /* frames in one hottest path */
@@ -390,8 +391,12 @@ static void pg_print_counters(FILE *f, const struct pg_result *r)
         int unit_w = 4;
 
         fputs("\n Performance counter stats for '", f);
-        for (size_t i = 0; i < r->ncommand; i++)
-                fprintf(f, "%s%s", i ? " " : "", r->command[i]);
+        for (size_t i = 0; i < r->ncommand; i++) {
+                struct pg_buf arg = PG_BUF_INIT;
+                pg_report_escape_ctl(&arg, r->command[i]);
+                fprintf(f, "%s%s", i ? " " : "", arg.ptr ? arg.ptr : "");
+                pg_buf_release(&arg);
+        }
         if (!r->ncommand)
                 fputs(r->name, f);
         fprintf(f, "' (%llu run%s", (unsigned long long) r->repeat, r->repeat == 1 ? "" : "s");
@@ -486,7 +491,13 @@ static void pg_split(struct pg_split_stack *s, const struct pg_stack *st)
         char *p;
         size_t n = 1;
 
-        s->copy = pg_xstrdup(st->frames);
+        struct pg_buf esc = PG_BUF_INIT;
+
+        /* control bytes in names are shown as \n, \x1b: nothing a name holds
+         * can move the cursor or colour the terminal (the same rule as the
+         * compare text report) */
+        pg_report_escape_ctl(&esc, st->frames);
+        s->copy = pg_buf_detach(&esc, NULL);
         s->count = st->count;
         for (p = s->copy; *p; p++)
                 n += *p == ';';
