@@ -1,0 +1,383 @@
+/*
+ * test_interrupt.c - no partial files, no lost data, no stray processes.
+ *
+ * - `perfgate run` and `perfgate compare` (--markdown --json --junit
+ *   --openmetrics --flamegraph-dir) are killed with SIGKILL at 20 seeded
+ *   random moments each. Afterwards every result file loads, every report
+ *   present is byte-identical to the one an uninterrupted run writes, and
+ *   the only other files are the benchmarks' live logs (<name>.log, not
+ *   data) and temporaries named <file>.tmp.XXXXXX, which later runs and
+ *   compares ignore (shown by running them to completion over the leftovers).
+ * - SIGINT during `perfgate run` stops the running benchmark's whole process
+ *   group (a grandchild included), keeps the results already finished, and
+ *   exits 130 with "interrupted; kept the N finished results in 'DIR'".
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "baselines/result.h"
+#include "tests/util/testutil.h"
+
+#define PG_KILLS 20
+
+static uint64_t pg_rng_state = 0x2545f4914f6cdd1dull; /* fixed seed: a failure reproduces */
+
+static uint64_t pg_rng(void)
+{
+        pg_rng_state ^= pg_rng_state << 13;
+        pg_rng_state ^= pg_rng_state >> 7;
+        pg_rng_state ^= pg_rng_state << 17;
+        return pg_rng_state;
+}
+
+static uint64_t pg_now_us(void)
+{
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t) ts.tv_sec * 1000000u + (uint64_t) ts.tv_nsec / 1000u;
+}
+
+static void pg_sleep_us(uint64_t us)
+{
+        struct timespec ts = { (time_t) (us / 1000000u), (long) (us % 1000000u) * 1000 };
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+                ;
+}
+
+/* Start perfgate with @argv (after the binary), output to err.txt/out.txt. */
+static pid_t pg_spawn(char *const *args)
+{
+        const char *bin = pg_test_env("PERFGATE_BIN");
+        char *argv[32];
+        size_t n = 0;
+        pid_t pid;
+
+        argv[n++] = (char *) bin;
+        for (; *args && n < 31; args++)
+                argv[n++] = *args;
+        argv[n] = NULL;
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                int o = open("out.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                int e = open("err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                dup2(o, 1);
+                dup2(e, 2);
+                execv(bin, argv);
+                _exit(127);
+        }
+        return pid;
+}
+
+static int pg_wait(pid_t pid)
+{
+        int st;
+        while (waitpid(pid, &st, 0) < 0)
+                assert_int_equal(errno, EINTR);
+        return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Run to completion; returns the exit status and the wall time in us. */
+static int pg_run_full(char *const *args, uint64_t *us)
+{
+        uint64_t t0 = pg_now_us();
+        int rc = pg_wait(pg_spawn(args));
+        *us = pg_now_us() - t0;
+        return rc;
+}
+
+/* Run and SIGKILL after a random delay in [0, @span_us). */
+static void pg_run_killed(char *const *args, uint64_t span_us)
+{
+        uint64_t delay = span_us ? pg_rng() % span_us : 0;
+        pid_t pid = pg_spawn(args);
+        pg_sleep_us(delay);
+        kill(pid, SIGKILL);
+        (void) pg_wait(pid);
+}
+
+static size_t pg_complete_files; /* complete files seen after kills: the kills hit */
+
+static bool pg_is_tmp(const char *name)
+{
+        const char *t = strstr(name, ".tmp.");
+        return t && strlen(t + 5) == 6; /* mkstemp's XXXXXX */
+}
+
+static bool pg_ends(const char *s, const char *suffix)
+{
+        size_t a = strlen(s), b = strlen(suffix);
+        return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/*
+ * Check @dir after a kill: every *.json loads as a result (or, with @golden,
+ * equals the golden file of that name), *.log and temporaries are allowed,
+ * nothing else exists. Returns the number of temporaries seen.
+ */
+static size_t pg_check_dir(const char *dir, const char *golden, bool results)
+{
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        size_t tmps = 0;
+        if (!d)
+                return 0; /* not created yet: nothing half-written either */
+        while ((de = readdir(d)) != NULL) {
+                char *p;
+                if (de->d_name[0] == '.')
+                        continue;
+                p = pg_xasprintf("%s/%s", dir, de->d_name);
+                if (pg_is_tmp(de->d_name)) {
+                        tmps++;
+                } else if (results && pg_ends(de->d_name, ".log")) {
+                        /* the benchmark's live output, never read back */
+                } else if (results && pg_ends(de->d_name, ".json")) {
+                        struct pg_result r;
+                        pg_result_init(&r);
+                        if (pg_result_load(&r, p) != 0)
+                                fail_msg("'%s' is not a complete result", p);
+                        pg_result_release(&r);
+                        pg_complete_files++;
+                } else if (golden) {
+                        char *g = pg_xasprintf("%s/%s", golden, de->d_name);
+                        char *a = pg_test_read(p), *b = pg_test_read(g);
+                        if (strcmp(a, b) != 0)
+                                fail_msg("'%s' differs from a complete run's", p);
+                        free(a);
+                        free(b);
+                        free(g);
+                        pg_complete_files++;
+                } else {
+                        fail_msg("unexpected file '%s'", p);
+                }
+                free(p);
+        }
+        closedir(d);
+        return tmps;
+}
+
+static int pg_setup(void **state)
+{
+        (void) state;
+        pg_test_sandbox();
+        return 0;
+}
+
+static int pg_teardown(void **state)
+{
+        (void) state;
+        pg_test_sandbox_remove();
+        return 0;
+}
+
+static void test_interrupt_run_sigkill(void **state)
+{
+        char *args[] = { "run",      "bench", "--out",        "out", "--repeat", "2",
+                         "--warmup", "0",     "--no-profile", "-q",  NULL };
+        uint64_t span;
+        size_t tmps = 0;
+        struct pg_run_out o;
+        (void) state;
+        assert_int_equal(mkdir("bench", 0777), 0);
+        pg_test_write("bench/perfgate.json",
+                      "{\"benchmarks\": ["
+                      "{\"name\": \"a\", \"argv\": [\"true\"]},"
+                      "{\"name\": \"b\", \"argv\": [\"sh\", \"-c\", \"echo b\"]},"
+                      "{\"name\": \"c\", \"argv\": [\"true\"]},"
+                      "{\"name\": \"d\", \"argv\": [\"sh\", \"-c\", \"echo d >&2\"]}]}\n");
+        assert_int_equal(pg_run_full(args, &span), 0);
+        assert_int_equal(system("rm -rf out"), 0);
+        pg_complete_files = 0;
+        for (int i = 0; i < PG_KILLS; i++) {
+                pg_run_killed(args, span + span / 4);
+                tmps = pg_check_dir("out", NULL, true);
+        }
+        print_message("run: %d kills within %llu us: %zu complete results checked, "
+                      "%zu temporaries left\n",
+                      PG_KILLS, (unsigned long long) span, pg_complete_files, tmps);
+        /* leftovers are ignored: a full run and the loaders succeed over them */
+        assert_int_equal(pg_run_full(args, &span), 0);
+        pg_check_dir("out", NULL, true);
+        pg_test_perfgate(&o, "show", "out", NULL);
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "compare", "out", "--results", "out", NULL);
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+}
+
+/* A result with @nstacks distinct stacks, task-clock around @ms. */
+static void pg_write_result(const char *path, const char *name, double ms, size_t nstacks)
+{
+        char *text;
+        struct pg_buf b = PG_BUF_INIT;
+        pg_buf_printf(&b,
+                      "{\"schema\": \"perfgate/result/1\", \"name\": \"%s\", \"command\": [\"x\"],"
+                      "\"created\": \"2026-11-29T10:00:00Z\", \"machine\": \"default\","
+                      "\"counters\": \"software\", \"repeat\": 5, \"warmup\": 1,"
+                      "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", \"values\": [",
+                      name);
+        for (int i = 0; i < 5; i++)
+                pg_buf_printf(&b, "%s%.0f", i ? ", " : "", (ms + i * 0.1) * 1e6);
+        pg_buf_puts(&b, "]}}, \"profile\": {\"event\": \"cpu-clock\", \"frequency_hz\": 999,"
+                        "\"call_graph\": \"fp\", \"lost\": 0, \"truncated\": 0, \"samples\": ");
+        pg_buf_printf(&b, "%zu, \"stacks\": {", nstacks * 3);
+        for (size_t i = 0; i < nstacks; i++)
+                pg_buf_printf(&b, "%s\"x;main;f%zu;g%zu;h%zu\": 3", i ? ", " : "", i % 97, i % 13,
+                              i);
+        pg_buf_puts(&b, "}}}\n");
+        text = pg_buf_detach(&b, NULL);
+        pg_test_write(path, text);
+        free(text);
+}
+
+static void test_interrupt_compare_sigkill(void **state)
+{
+        char *args[] = {
+                "compare",       "base",       "--results",        "head",    "--markdown",
+                "rep/out.md",    "--json",     "rep/out.json",     "--junit", "rep/out.xml",
+                "--openmetrics", "rep/out.om", "--flamegraph-dir", "fg",      NULL
+        };
+        uint64_t span;
+        size_t tmps = 0;
+        (void) state;
+        assert_int_equal(system("mkdir -p base head rep"), 0);
+        for (int i = 0; i < 4; i++) {
+                char *p = pg_xasprintf("base/b%d.json", i), *q = pg_xasprintf("head/b%d.json", i),
+                     *n = pg_xasprintf("b%d", i);
+                pg_write_result(p, n, 100, 4000);
+                pg_write_result(q, n, i % 2 ? 150 : 100, 4000);
+                free(p);
+                free(q);
+                free(n);
+        }
+        /* the complete outputs, for comparison */
+        assert_int_equal(pg_run_full(args, &span), 1);
+        assert_int_equal(system("mv rep golden-rep && mv fg golden-fg && mkdir rep"), 0);
+        pg_complete_files = 0;
+        for (int i = 0; i < PG_KILLS; i++) {
+                /* from scratch each time, so every kill can catch a write */
+                assert_int_equal(system("rm -rf rep fg && mkdir rep"), 0);
+                pg_run_killed(args, span + span / 4);
+                tmps += pg_check_dir("rep", "golden-rep", false);
+                tmps += pg_check_dir("fg", "golden-fg", false);
+        }
+        print_message("compare: %d kills within %llu us: %zu complete reports checked, "
+                      "%zu temporaries left\n",
+                      PG_KILLS, (unsigned long long) span, pg_complete_files, tmps);
+        assert_int_equal(pg_run_full(args, &span), 1);
+        pg_check_dir("rep", "golden-rep", false);
+        pg_check_dir("fg", "golden-fg", false);
+}
+
+static bool pg_pid_alive(pid_t pid)
+{
+        char path[64], buf[256];
+        FILE *f;
+        char *rp;
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
+        f = fopen(path, "r");
+        if (!f)
+                return false;
+        buf[0] = '\0';
+        if (!fgets(buf, sizeof(buf), f))
+                buf[0] = '\0';
+        fclose(f);
+        rp = strrchr(buf, ')');
+        return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X'; /* a zombie is dead */
+}
+
+static pid_t pg_read_pid(const char *path)
+{
+        char *s;
+        pid_t pid;
+        if (!pg_test_exists(path))
+                return 0;
+        s = pg_test_read(path);
+        pid = (pid_t) atoi(s);
+        free(s);
+        return pid;
+}
+
+static void test_interrupt_run_sigint(void **state)
+{
+        char *args[] = { "run", "bench",    "--out", "out",          "--repeat",
+                         "1",   "--warmup", "0",     "--no-profile", NULL };
+        pid_t pid, sh = 0, child = 0;
+        char *err, *cwd = getcwd(NULL, 0), *cfg;
+        uint64_t t0;
+        int rc;
+        (void) state;
+        assert_int_equal(mkdir("bench", 0777), 0);
+        /* b starts a grandchild in its process group, records both pids, waits */
+        cfg = pg_xasprintf("{\"benchmarks\": ["
+                           "{\"name\": \"a\", \"argv\": [\"true\"]},"
+                           "{\"name\": \"b\", \"argv\": [\"sh\", \"-c\", "
+                           "\"sleep 30 & echo $! > %s/child.pid; echo $$ > %s/sh.pid; wait\"]},"
+                           "{\"name\": \"c\", \"argv\": [\"true\"]}]}\n",
+                           cwd, cwd);
+        pg_test_write("bench/perfgate.json", cfg);
+        free(cfg);
+        pid = pg_spawn(args);
+        t0 = pg_now_us();
+        while ((!pg_test_exists("child.pid") || !pg_test_exists("sh.pid")) &&
+               pg_now_us() - t0 < 20000000u)
+                pg_sleep_us(10000);
+        pg_sleep_us(50000); /* both pid files written in full */
+        sh = pg_read_pid("sh.pid");
+        child = pg_read_pid("child.pid");
+        assert_true(sh > 0 && child > 0);
+        assert_true(pg_pid_alive(child));
+        kill(pid, SIGINT);
+        rc = pg_wait(pid);
+        err = pg_test_read("err.txt");
+        if (rc != 130)
+                fail_msg("exit %d, want 130:\n%s", rc, err);
+        if (!strstr(err, "interrupted; kept the 1 finished results in 'out'"))
+                fail_msg("no clear message:\n%s", err);
+        free(err);
+        /* the finished result is kept, the interrupted and the later ones are not */
+        assert_true(pg_test_exists("out/a.json"));
+        assert_false(pg_test_exists("out/b.json"));
+        assert_false(pg_test_exists("out/c.json"));
+        pg_check_dir("out", NULL, true);
+        /* the benchmark's whole process group is gone */
+        t0 = pg_now_us();
+        while ((pg_pid_alive(sh) || pg_pid_alive(child)) && pg_now_us() - t0 < 2000000u)
+                pg_sleep_us(10000);
+        if (pg_pid_alive(child)) {
+                kill(child, SIGKILL);
+                fail_msg("the benchmark's child %d survived SIGINT", (int) child);
+        }
+        assert_false(pg_pid_alive(sh));
+        free(cwd);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test_setup_teardown(test_interrupt_run_sigkill, pg_setup, pg_teardown),
+                cmocka_unit_test_setup_teardown(test_interrupt_compare_sigkill, pg_setup,
+                                                pg_teardown),
+                cmocka_unit_test_setup_teardown(test_interrupt_run_sigint, pg_setup, pg_teardown),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
