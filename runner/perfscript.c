@@ -805,6 +805,17 @@ void pg_perfscript_begin(struct pg_perfscript *ps, const char *name)
         ps->lineno = 0;
 }
 
+/* A line beyond PG_PERFSCRIPT_MAX_LINE_BYTES: not perf script text. */
+static int pg_ps_too_long(struct pg_perfscript *ps)
+{
+        pg_buf_release(&ps->carry);
+        return pg_error_set(PG_EINPUT,
+                            "'%s': line %llu is longer than %u MiB; this is not 'perf script' "
+                            "output",
+                            ps->source, (unsigned long long) ps->lineno + 1,
+                            PG_PERFSCRIPT_MAX_LINE_BYTES >> 20);
+}
+
 int pg_perfscript_feed(struct pg_perfscript *ps, const char *data, size_t len)
 {
         const char *p = data, *end = data + len, *nl;
@@ -813,9 +824,13 @@ int pg_perfscript_feed(struct pg_perfscript *ps, const char *data, size_t len)
         if (ps->carry.len > 0) {
                 nl = memchr(p, '\n', len);
                 if (!nl) {
+                        if (ps->carry.len + len > PG_PERFSCRIPT_MAX_LINE_BYTES)
+                                return pg_ps_too_long(ps);
                         pg_buf_add(&ps->carry, p, len);
                         return 0;
                 }
+                if (ps->carry.len + (size_t) (nl - p) > PG_PERFSCRIPT_MAX_LINE_BYTES)
+                        return pg_ps_too_long(ps);
                 pg_buf_add(&ps->carry, p, (size_t) (nl - p));
                 error = pg_ps_line(ps, ps->carry.ptr, ps->carry.len);
                 pg_buf_reset(&ps->carry);
@@ -826,6 +841,8 @@ int pg_perfscript_feed(struct pg_perfscript *ps, const char *data, size_t len)
         while (p < end) {
                 nl = memchr(p, '\n', (size_t) (end - p));
                 if (!nl) {
+                        if ((size_t) (end - p) > PG_PERFSCRIPT_MAX_LINE_BYTES)
+                                return pg_ps_too_long(ps);
                         pg_buf_add(&ps->carry, p, (size_t) (end - p));
                         break;
                 }

@@ -110,6 +110,9 @@ int pg_perfscript_new(struct pg_perfscript **out, const struct pg_perfscript_opt
 /** Free @ps and everything it holds (NULL is fine). */
 void pg_perfscript_free(struct pg_perfscript *ps);
 
+/** The longest line the importer holds (perf prints far shorter ones). */
+#define PG_PERFSCRIPT_MAX_LINE_BYTES (16u << 20)
+
 /**
  * Start a new source named @name (copied, used in stats; e.g. a path or
  * "<stdin>"): line numbers restart at 1. A record still open from the
@@ -120,7 +123,9 @@ void pg_perfscript_begin(struct pg_perfscript *ps, const char *name);
 /**
  * Feed @len bytes of perf script text; lines may be split across calls.
  * Errors: PG_EINPUT when the source starts with the perf.data magic
- * ("PERFILE2": the binary file was given instead of perf script's text).
+ * ("PERFILE2": the binary file was given instead of perf script's text),
+ * and when one line is longer than PG_PERFSCRIPT_MAX_LINE_BYTES (memory
+ * stays bounded by the distinct stacks, never by the input's size).
  */
 int pg_perfscript_feed(struct pg_perfscript *ps, const char *data, size_t len);
 
