@@ -1,0 +1,34 @@
+# Robustness (issue 9): the fuzz corpora of the config loader and the folded
+# parser are replayed by tests/cmake/fuzz.cmake (tests/fuzz/corpus/<name>/);
+# here the folded parser's replay also runs over the shared conformance
+# inputs (folded text of flamegraph.pl and inferno, fewer mutations since
+# they are many), the importer's line limit is checked, and a small version
+# of bench/limits.sh asserts fold's memory does not grow with its input.
+# test_hostile and test_interrupt are ordinary cmocka tests (tests/unit/).
+if(TARGET replay_folded)
+  add_test(NAME fuzz_replay_folded_conformance
+           COMMAND replay_folded --mutations=8
+                   ${CMAKE_SOURCE_DIR}/../shared/conformance/flamegraph/results
+                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/fractional-samples
+                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/differential
+                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/multiple-inputs
+                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/narrow-blocks
+                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/base
+                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/diff-folded)
+  set_tests_properties(fuzz_replay_folded_conformance PROPERTIES
+                       ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 300)
+endif()
+
+# A line longer than PG_PERFSCRIPT_MAX_LINE_BYTES (16 MiB) is refused, exit 2.
+add_test(NAME robust_fold_line_limit
+         COMMAND sh -c "head -c 17000000 /dev/zero | tr '\\\\0' a | \"$0\" fold >out.txt 2>err.txt; rc=$?; cat err.txt; [ $rc -eq 2 ] && grep -q \"line 1 is longer than 16 MiB; this is not 'perf script' output\" err.txt && [ ! -s out.txt ]"
+                 $<TARGET_FILE:perfgate>
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(robust_fold_line_limit PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 120)
+
+# bench/limits.sh, small: 32 MB of perf script through a pipe, 20,000 stacks.
+add_test(NAME robust_limits_small
+         COMMAND sh -c "command -v /usr/bin/time >/dev/null || { echo 'skip: needs /usr/bin/time (Debian package time)'; exit 77; }; exec \"$0\" -p \"$1\" -g 32 -d 2000 -s 20000 -c"
+                 ${CMAKE_SOURCE_DIR}/bench/limits.sh $<TARGET_FILE:perfgate>)
+set_tests_properties(robust_limits_small PROPERTIES ENVIRONMENT "${PG_TEST_ENV}"
+                     SKIP_RETURN_CODE 77 TIMEOUT 300)
