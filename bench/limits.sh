@@ -77,17 +77,21 @@ export work chunk_bytes
 echo "fold: $distinct distinct stacks, chunk of $chunk_bytes bytes"
 small=$(( fold_mb * 1048576 / 8 ))
 big=$(( fold_mb * 1048576 ))
+# shellcheck disable=SC2016 # $0 expands in the inner bash
 measure "fold $(( small / 1048576 )) MB of perf script (pipe)" \
   bash -c 'feed '"$small"' | "$0" fold' "$pg"
 rss_small=$last_rss_kb
 lines_small=$(wc -l <"$work/out.txt")
+# shellcheck disable=SC2016
 measure "fold $(( big / 1048576 )) MB of perf script (pipe)" \
   bash -c 'feed '"$big"' | "$0" fold' "$pg"
 rss_big=$last_rss_kb
 lines_big=$(wc -l <"$work/out.txt")
 echo "  folded stacks out: $lines_small and $lines_big (distinct stacks: $distinct)"
-[ "$lines_small" -eq "$distinct" ] && [ "$lines_big" -eq "$distinct" ] ||
-  { echo "limits.sh: fold printed the wrong number of stacks" >&2; exit 1; }
+if [ "$lines_small" -ne "$distinct" ] || [ "$lines_big" -ne "$distinct" ]; then
+  echo "limits.sh: fold printed the wrong number of stacks" >&2
+  exit 1
+fi
 growth=$(( (rss_big - rss_small) / 1024 ))
 echo "  RSS growth for 8x the input: ${growth} MB"
 if [ "$check" = 1 ] && [ "$growth" -gt 16 ]; then
