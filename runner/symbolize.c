@@ -1,0 +1,951 @@
+/*
+ * symbolize.c - address-space bookkeeping, libdwfl symbolization and folding
+ * of sampled call chains (see symbolize.h).
+ *
+ * Data: processes (pid -> address space, shared copy-on-write after a FORK
+ * until one side maps something), threads (tid -> comm), per address space a
+ * list of executable mappings, a lazily built Dwfl, and a cache from an
+ * adjusted code address to its folded frame text (one address can stand for
+ * several frames when calls were inlined). Folded stacks live in an open
+ * addressing table keyed by the whole key string.
+ */
+#include "runner/symbolize.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "runner/demangle.h"
+#include "runner/fold.h"
+#include "runner/jitmap.h"
+#include "runner/kallsyms.h"
+#include "runner/unwind.h"
+
+#define PG_MAX_FRAMES 1024
+
+/* ---- u64 -> u32 hash map (open addressing, linear probing) ------------- */
+
+struct pg_u64map {
+        uint64_t *keys; /* UINT64_MAX = empty */
+        uint32_t *vals;
+        size_t cap, n; /* cap is a power of two */
+};
+
+static uint64_t pg_mix64(uint64_t x)
+{
+        x ^= x >> 33;
+        x *= 0xff51afd7ed558ccdULL;
+        x ^= x >> 33;
+        return x;
+}
+
+static void pg_u64map_release(struct pg_u64map *m)
+{
+        free(m->keys);
+        free(m->vals);
+        memset(m, 0, sizeof(*m));
+}
+
+static bool pg_u64map_get(const struct pg_u64map *m, uint64_t key, uint32_t *val)
+{
+        if (m->cap == 0)
+                return false;
+        for (size_t i = pg_mix64(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+                if (m->keys[i] == key) {
+                        *val = m->vals[i];
+                        return true;
+                }
+                if (m->keys[i] == UINT64_MAX)
+                        return false;
+        }
+}
+
+static void pg_u64map_put(struct pg_u64map *m, uint64_t key, uint32_t val)
+{
+        size_t i;
+
+        if ((m->n + 1) * 2 > m->cap) {
+                struct pg_u64map old = *m;
+
+                m->cap = old.cap ? old.cap * 2 : 64;
+                m->n = 0;
+                m->keys = pg_xmalloc(m->cap * sizeof(*m->keys));
+                m->vals = pg_xmalloc(m->cap * sizeof(*m->vals));
+                memset(m->keys, 0xff, m->cap * sizeof(*m->keys));
+                for (size_t j = 0; j < old.cap; j++)
+                        if (old.keys[j] != UINT64_MAX)
+                                pg_u64map_put(m, old.keys[j], old.vals[j]);
+                pg_u64map_release(&old);
+        }
+        for (i = pg_mix64(key) & (m->cap - 1); m->keys[i] != UINT64_MAX && m->keys[i] != key;
+             i = (i + 1) & (m->cap - 1))
+                ;
+        if (m->keys[i] == UINT64_MAX)
+                m->n++;
+        m->keys[i] = key;
+        m->vals[i] = val;
+}
+
+/* ---- address spaces ---------------------------------------------------- */
+
+enum pg_map_kind { PG_MAP_FILE, PG_MAP_VDSO, PG_MAP_ANON, PG_MAP_OTHER };
+
+struct pg_map {
+        uint64_t start, end, pgoff;
+        char *path;
+        const char *base; /* basename inside path */
+        enum pg_map_kind kind;
+        bool has_build_id;
+        uint8_t build_id_size;
+        uint8_t build_id[20];
+        bool bad; /* not a regular file, deleted or build-id mismatch */
+};
+
+struct pg_frame_res {
+        uint32_t off, len; /* folded text in the address space's pool */
+        uint16_t nframes;
+        uint16_t unresolved;
+        bool root; /* the outermost frame here is a process or thread entry */
+};
+
+struct pg_aspace {
+        int refs;
+        uint32_t pid; /* whose perf-PID.map describes anonymous code */
+        struct pg_map *maps;
+        size_t nmaps, capmaps;
+        Dwfl *dwfl;
+        bool dirty; /* maps changed since the Dwfl was built */
+        struct pg_unwinder unwinder;
+        struct pg_u64map cache; /* adjusted pc -> index in res */
+        struct pg_frame_res *res;
+        size_t nres, capres;
+        struct pg_buf pool;
+        struct pg_jitmap jit;
+        bool jit_tried;
+};
+
+struct pg_proc {
+        struct pg_aspace *as;
+};
+
+struct pg_thread {
+        char comm[32];
+        size_t comm_len;
+};
+
+struct pg_stackent {
+        uint64_t hash;
+        uint32_t off, len;
+        uint64_t count;
+};
+
+struct pg_symbolizer {
+        struct pg_symbolizer_opts o;
+        char *debuginfo_path;
+        Dwfl_Callbacks callbacks;
+        char vdso_path[64];
+        bool have_vdso;
+        struct pg_kallsyms ksyms;
+        bool ksyms_loaded;
+        unsigned max_stack;
+        struct pg_symbolize_stats st;
+        /* per run */
+        struct pg_u64map procmap; /* pid -> procs index */
+        struct pg_proc *procs;
+        size_t nprocs, capprocs;
+        struct pg_u64map threadmap; /* tid -> threads index */
+        struct pg_thread *threads;
+        size_t nthreads, capthreads;
+        /* accumulated stacks */
+        struct pg_stackent *stacks; /* open addressing, cap power of two */
+        size_t nstacks, capstacks;
+        struct pg_buf keys;
+        /* scratch */
+        struct pg_buf key, kscratch;
+        uint64_t pcs[PG_MAX_FRAMES];
+        struct pg_seg {
+                const struct pg_aspace *as; /* NULL: text in kscratch */
+                uint32_t off, len;
+        } segs[PG_MAX_FRAMES + 1]; /* one sample's resolved entries, leaf first */
+};
+
+static void pg_aspace_clear_cache(struct pg_aspace *as)
+{
+        pg_u64map_release(&as->cache);
+        as->nres = 0;
+        pg_buf_reset(&as->pool);
+}
+
+static void pg_aspace_drop_dwfl(struct pg_aspace *as)
+{
+        if (as->dwfl)
+                dwfl_end(as->dwfl);
+        as->dwfl = NULL;
+        memset(&as->unwinder, 0, sizeof(as->unwinder));
+}
+
+static struct pg_aspace *pg_aspace_new(uint32_t pid)
+{
+        struct pg_aspace *as = pg_xcalloc(1, sizeof(*as));
+
+        as->refs = 1;
+        as->pid = pid;
+        pg_buf_init(&as->pool);
+        return as;
+}
+
+static void pg_aspace_unref(struct pg_aspace *as)
+{
+        if (as == NULL || --as->refs > 0)
+                return;
+        pg_aspace_drop_dwfl(as);
+        for (size_t i = 0; i < as->nmaps; i++)
+                free(as->maps[i].path);
+        free(as->maps);
+        pg_aspace_clear_cache(as);
+        free(as->res);
+        pg_buf_release(&as->pool);
+        pg_jitmap_release(&as->jit);
+        free(as);
+}
+
+static struct pg_aspace *pg_aspace_clone(const struct pg_aspace *src, uint32_t pid)
+{
+        struct pg_aspace *as = pg_aspace_new(pid);
+
+        as->maps = pg_xcalloc(src->nmaps ? src->nmaps : 1, sizeof(*as->maps));
+        as->capmaps = src->nmaps ? src->nmaps : 1;
+        for (size_t i = 0; i < src->nmaps; i++) {
+                as->maps[i] = src->maps[i];
+                as->maps[i].path = pg_xstrdup(src->maps[i].path);
+                as->maps[i].base = as->maps[i].path + (src->maps[i].base - src->maps[i].path);
+        }
+        as->nmaps = src->nmaps;
+        return as;
+}
+
+static const struct pg_map *pg_aspace_find(const struct pg_aspace *as, uint64_t addr)
+{
+        for (size_t i = as->nmaps; i-- > 0;)
+                if (addr >= as->maps[i].start && addr < as->maps[i].end)
+                        return &as->maps[i];
+        return NULL;
+}
+
+static void pg_aspace_add(struct pg_aspace *as, const struct pg_perf_mmap *m)
+{
+        struct pg_map nm = { 0 };
+        const char *slash;
+        bool overlap = false;
+        size_t w = 0;
+
+        nm.start = m->addr;
+        nm.end = m->addr + m->len;
+        nm.pgoff = m->pgoff;
+        nm.path = pg_xstrndup(m->filename, m->filename_len);
+        slash = strrchr(nm.path, '/');
+        nm.base = slash && slash[1] ? slash + 1 : nm.path;
+        nm.has_build_id = m->has_build_id;
+        nm.build_id_size = m->build_id_size;
+        memcpy(nm.build_id, m->build_id, sizeof(nm.build_id));
+        if (strcmp(nm.path, "[vdso]") == 0)
+                nm.kind = PG_MAP_VDSO;
+        else if (nm.path[0] == '/' && nm.path[1] != '/' && strncmp(nm.path, "/dev/zero", 9) != 0 &&
+                 strncmp(nm.path, "/memfd:", 7) != 0)
+                nm.kind = PG_MAP_FILE;
+        else if (nm.path[0] == '\0' || strncmp(nm.path, "//anon", 6) == 0 ||
+                 strncmp(nm.path, "[anon", 5) == 0 || strncmp(nm.path, "/dev/zero", 9) == 0 ||
+                 strncmp(nm.path, "/memfd:", 7) == 0 || strcmp(nm.path, "[heap]") == 0 ||
+                 strcmp(nm.path, "[stack]") == 0)
+                nm.kind = PG_MAP_ANON;
+        else
+                nm.kind = PG_MAP_OTHER;
+        /* a new mapping replaces what it overlaps (munmap leaves no record) */
+        for (size_t i = 0; i < as->nmaps; i++) {
+                if (as->maps[i].start < nm.end && nm.start < as->maps[i].end) {
+                        free(as->maps[i].path);
+                        overlap = true;
+                        continue;
+                }
+                as->maps[w++] = as->maps[i];
+        }
+        as->nmaps = w;
+        if (as->nmaps == as->capmaps) {
+                as->capmaps = as->capmaps ? as->capmaps * 2 : 16;
+                as->maps = pg_xreallocarray(as->maps, as->capmaps, sizeof(*as->maps));
+        }
+        as->maps[as->nmaps++] = nm;
+        if (as->dwfl)
+                as->dirty = true;
+        if (overlap)
+                pg_aspace_clear_cache(as);
+}
+
+/* ---- Dwfl sessions ----------------------------------------------------- */
+
+static bool pg_is_regular(const char *path)
+{
+        struct stat sb;
+        size_t len = strlen(path);
+
+        if (len >= 10 && strcmp(path + len - 10, " (deleted)") == 0)
+                return false;
+        return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/*
+ * The load bias of @m's file: the address of ELF vaddr 0, taken from the
+ * PT_LOAD that contains file offset pgoff (perf-event-design.md 4.2; perf's
+ * start - pgoff assumes p_vaddr == p_offset). Checks the build-id against
+ * the MMAP2 record. Returns 0 and the ELF type, or -1.
+ */
+static int pg_elf_bias(const struct pg_map *m, const char *path, uint64_t *bias, int *etype)
+{
+        int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+        Elf *e = NULL;
+        GElf_Ehdr eh;
+        size_t nph = 0;
+        long page = sysconf(_SC_PAGESIZE);
+
+        if (fd < 0)
+                return -1;
+        e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+        if (e == NULL || gelf_getehdr(e, &eh) == NULL || elf_getphdrnum(e, &nph) < 0)
+                goto done;
+        if (m->has_build_id && m->build_id_size > 0) {
+                const void *bid = NULL;
+                ssize_t n = dwelf_elf_gnu_build_id(e, &bid);
+
+                if (n != m->build_id_size || memcmp(bid, m->build_id, (size_t) n) != 0)
+                        goto done; /* replaced on disk since the run */
+        }
+        *etype = eh.e_type;
+        *bias = m->start - m->pgoff;
+        for (size_t i = 0; i < nph; i++) {
+                GElf_Phdr ph;
+
+                if (gelf_getphdr(e, (int) i, &ph) == NULL || ph.p_type != PT_LOAD)
+                        continue;
+                if (m->pgoff >= (ph.p_offset & ~(uint64_t) (page - 1)) &&
+                    m->pgoff < ph.p_offset + ph.p_filesz) {
+                        *bias = m->start - m->pgoff - (ph.p_vaddr - ph.p_offset);
+                        break;
+                }
+        }
+        rc = 0;
+done:
+        if (e)
+                elf_end(e);
+        close(fd);
+        return rc;
+}
+
+static void pg_aspace_build(struct pg_symbolizer *s, struct pg_aspace *as)
+{
+        pg_aspace_drop_dwfl(as);
+        as->dirty = false;
+        as->dwfl = dwfl_begin(&s->callbacks);
+        if (as->dwfl == NULL)
+                return;
+        dwfl_report_begin(as->dwfl);
+        for (size_t i = 0; i < as->nmaps; i++) {
+                struct pg_map *m = &as->maps[i];
+                const char *path = m->path;
+                uint64_t bias = 0;
+                int etype = ET_DYN;
+                bool dup = false;
+
+                if (m->kind == PG_MAP_VDSO) {
+                        if (!s->have_vdso)
+                                continue;
+                        path = s->vdso_path;
+                } else if (m->kind != PG_MAP_FILE || m->bad) {
+                        continue;
+                } else if (!pg_is_regular(path)) {
+                        m->bad = true;
+                        continue;
+                }
+                for (size_t j = 0; j < i && !dup; j++)
+                        dup = as->maps[j].kind == m->kind && strcmp(as->maps[j].path, m->path) == 0 &&
+                              !as->maps[j].bad;
+                if (dup)
+                        continue; /* one module per file: the first exec mapping places it */
+                if (pg_elf_bias(m, path, &bias, &etype) < 0) {
+                        m->bad = true;
+                        continue;
+                }
+                if (dwfl_report_elf(as->dwfl, m->base, path, -1, etype == ET_DYN ? bias : 0,
+                                    false) == NULL)
+                        m->bad = true;
+        }
+        dwfl_report_end(as->dwfl, NULL, NULL);
+        if (s->o.dwarf)
+                (void) pg_unwind_attach(&as->unwinder, as->dwfl, (pid_t) as->pid,
+                                        s->o.regs_user_mask);
+}
+
+/* ---- resolving one address --------------------------------------------- */
+
+static bool pg_is_root_name(const char *name)
+{
+        static const char *const roots[] = { "_start", "__libc_start_call_main",
+                                             "__libc_start_main", "main", "start_thread",
+                                             "clone3", "clone", "__clone" };
+
+        for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+                if (strcmp(name, roots[i]) == 0)
+                        return true;
+        return false;
+}
+
+/* Fold the frames at @pc (symbol, then inlined callees) into as->pool. */
+static void pg_resolve_dwfl(struct pg_aspace *as, Dwfl_Module *mod, uint64_t pc,
+                            struct pg_frame_res *r, const char *modbase)
+{
+        struct pg_buf *b = &as->pool;
+        GElf_Off off;
+        GElf_Sym sym;
+        const char *name = dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL);
+        Dwarf_Addr bias = 0;
+        Dwarf_Die *cu;
+        Dwarf_Die *scopes = NULL;
+        int nscopes;
+        size_t start = b->len;
+
+        if (name == NULL || name[0] == '\0') {
+                pg_buf_putc(b, '[');
+                pg_fold_append_frame(b, modbase, strlen(modbase), PG_FRAME_USER);
+                pg_buf_putc(b, ']');
+                r->nframes = 1;
+                r->unresolved = 1;
+                return;
+        }
+        {
+                struct pg_buf tmp = PG_BUF_INIT;
+
+                pg_demangle(&tmp, name);
+                pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_USER);
+                pg_buf_release(&tmp);
+        }
+        r->nframes = 1;
+        r->root = pg_is_root_name(b->ptr + start);
+        cu = dwfl_module_addrdie(mod, pc, &bias);
+        if (cu == NULL)
+                return;
+        nscopes = dwarf_getscopes(cu, pc - bias, &scopes);
+        /* scopes are innermost first: emit the inlined ones outermost first */
+        for (int i = nscopes - 1; i >= 0; i--) {
+                const char *iname;
+
+                if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+                        continue;
+                iname = dwarf_diename(&scopes[i]);
+                if (iname == NULL)
+                        continue;
+                pg_buf_putc(b, ';');
+                pg_fold_append_frame(b, iname, strlen(iname), PG_FRAME_INLINED);
+                r->nframes++;
+        }
+        free(scopes);
+}
+
+static void pg_resolve_jit(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid,
+                           uint64_t pc, struct pg_frame_res *r)
+{
+        const struct pg_jitsym *js;
+
+        if (!as->jit_tried) {
+                char path[4096];
+
+                snprintf(path, sizeof(path), "%s/perf-%u.map",
+                         s->o.jitmap_dir ? s->o.jitmap_dir : "/tmp", pid);
+                pg_jitmap_load(&as->jit, path);
+                as->jit_tried = true;
+        }
+        js = pg_jitmap_lookup(&as->jit, pc);
+        r->nframes = 1;
+        if (js == NULL) {
+                pg_buf_puts(&as->pool, "[unknown]");
+                r->unresolved = 1;
+                return;
+        }
+        pg_fold_append_frame(&as->pool, js->name, strlen(js->name), PG_FRAME_JIT);
+}
+
+static const struct pg_frame_res *pg_resolve(struct pg_symbolizer *s, struct pg_aspace *as,
+                                             uint32_t pid, uint64_t pc)
+{
+        uint32_t idx;
+        struct pg_frame_res r = { 0 };
+        const struct pg_map *m;
+
+        if (pg_u64map_get(&as->cache, pc, &idx))
+                return &as->res[idx];
+        r.off = (uint32_t) as->pool.len;
+        m = pg_aspace_find(as, pc);
+        if (m == NULL || m->kind == PG_MAP_OTHER) {
+                pg_buf_puts(&as->pool, "[unknown]");
+                r.nframes = 1;
+                r.unresolved = 1;
+        } else if (m->kind == PG_MAP_ANON) {
+                pg_resolve_jit(s, as, as->pid ? as->pid : pid, pc, &r);
+        } else {
+                Dwfl_Module *mod = NULL;
+
+                if (as->dwfl == NULL || as->dirty)
+                        pg_aspace_build(s, as);
+                if (as->dwfl && !m->bad)
+                        mod = dwfl_addrmodule(as->dwfl, pc);
+                if (mod) {
+                        pg_resolve_dwfl(as, mod, pc, &r, m->base);
+                } else {
+                        pg_buf_putc(&as->pool, '[');
+                        pg_fold_append_frame(&as->pool, m->base, strlen(m->base), PG_FRAME_USER);
+                        pg_buf_putc(&as->pool, ']');
+                        r.nframes = 1;
+                        r.unresolved = 1;
+                }
+        }
+        r.len = (uint32_t) (as->pool.len - r.off);
+        if (as->nres == as->capres) {
+                as->capres = as->capres ? as->capres * 2 : 256;
+                as->res = pg_xreallocarray(as->res, as->capres, sizeof(*as->res));
+        }
+        as->res[as->nres] = r;
+        pg_u64map_put(&as->cache, pc, (uint32_t) as->nres);
+        return &as->res[as->nres++];
+}
+
+/* ---- processes and threads ---------------------------------------------- */
+
+static struct pg_proc *pg_proc_get(struct pg_symbolizer *s, uint32_t pid, bool create)
+{
+        uint32_t idx;
+
+        if (pg_u64map_get(&s->procmap, pid, &idx))
+                return &s->procs[idx];
+        if (!create)
+                return NULL;
+        if (s->nprocs == s->capprocs) {
+                s->capprocs = s->capprocs ? s->capprocs * 2 : 16;
+                s->procs = pg_xreallocarray(s->procs, s->capprocs, sizeof(*s->procs));
+        }
+        s->procs[s->nprocs].as = pg_aspace_new(pid);
+        pg_u64map_put(&s->procmap, pid, (uint32_t) s->nprocs);
+        return &s->procs[s->nprocs++];
+}
+
+static struct pg_thread *pg_thread_get(struct pg_symbolizer *s, uint32_t tid, bool create)
+{
+        uint32_t idx;
+
+        if (pg_u64map_get(&s->threadmap, tid, &idx))
+                return &s->threads[idx];
+        if (!create)
+                return NULL;
+        if (s->nthreads == s->capthreads) {
+                s->capthreads = s->capthreads ? s->capthreads * 2 : 16;
+                s->threads = pg_xreallocarray(s->threads, s->capthreads, sizeof(*s->threads));
+        }
+        memset(&s->threads[s->nthreads], 0, sizeof(s->threads[0]));
+        pg_u64map_put(&s->threadmap, tid, (uint32_t) s->nthreads);
+        return &s->threads[s->nthreads++];
+}
+
+static void pg_thread_set_comm(struct pg_thread *t, const char *comm, size_t len)
+{
+        if (len >= sizeof(t->comm))
+                len = sizeof(t->comm) - 1;
+        memcpy(t->comm, comm, len);
+        t->comm[len] = '\0';
+        t->comm_len = len;
+}
+
+static void pg_run_reset(struct pg_symbolizer *s)
+{
+        for (size_t i = 0; i < s->nprocs; i++)
+                pg_aspace_unref(s->procs[i].as);
+        s->nprocs = 0;
+        s->nthreads = 0;
+        pg_u64map_release(&s->procmap);
+        pg_u64map_release(&s->threadmap);
+}
+
+/* ---- stacks table -------------------------------------------------------- */
+
+static uint64_t pg_hash_bytes(const char *p, size_t n)
+{
+        uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+
+        while (n >= 8) {
+                uint64_t v;
+
+                memcpy(&v, p, 8);
+                h = (h ^ pg_mix64(v)) * 0x9fb21c651e98df25ULL;
+                p += 8;
+                n -= 8;
+        }
+        if (n) {
+                uint64_t v = 0;
+
+                memcpy(&v, p, n);
+                h = (h ^ pg_mix64(v)) * 0x9fb21c651e98df25ULL;
+        }
+        return pg_mix64(h);
+}
+
+static void pg_stacks_add(struct pg_symbolizer *s, const char *key, size_t len, uint64_t count);
+
+static void pg_stacks_grow(struct pg_symbolizer *s)
+{
+        struct pg_stackent *old = s->stacks;
+        size_t oldcap = s->capstacks;
+
+        s->capstacks = oldcap ? oldcap * 2 : 1024;
+        s->stacks = pg_xcalloc(s->capstacks, sizeof(*s->stacks));
+        for (size_t i = 0; i < oldcap; i++) {
+                size_t j;
+
+                if (old[i].count == 0)
+                        continue;
+                for (j = old[i].hash & (s->capstacks - 1); s->stacks[j].count;
+                     j = (j + 1) & (s->capstacks - 1))
+                        ;
+                s->stacks[j] = old[i];
+        }
+        free(old);
+}
+
+static void pg_stacks_add(struct pg_symbolizer *s, const char *key, size_t len, uint64_t count)
+{
+        uint64_t h = pg_hash_bytes(key, len);
+        size_t i;
+
+        if ((s->nstacks + 1) * 2 > s->capstacks)
+                pg_stacks_grow(s);
+        for (i = h & (s->capstacks - 1); s->stacks[i].count; i = (i + 1) & (s->capstacks - 1)) {
+                struct pg_stackent *e = &s->stacks[i];
+
+                if (e->hash == h && e->len == len && memcmp(s->keys.ptr + e->off, key, len) == 0) {
+                        e->count += count;
+                        return;
+                }
+        }
+        s->stacks[i] = (struct pg_stackent){ h, (uint32_t) s->keys.len, (uint32_t) len, count };
+        pg_buf_add(&s->keys, key, len);
+        pg_buf_putc(&s->keys, '\0');
+        s->nstacks++;
+}
+
+/* ---- samples ------------------------------------------------------------- */
+
+static bool pg_user_addr_plausible(uint64_t a)
+{
+        return a >= 4096 && a < 0x0000800000000000ULL;
+}
+
+static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record *rec)
+{
+        const struct pg_perf_sample *smp = &rec->u.sample;
+        uint32_t pid = rec->sid.pid, tid = rec->sid.tid;
+        struct pg_proc *proc = pg_proc_get(s, pid, true);
+        struct pg_aspace *as = proc->as;
+        struct pg_thread *t = pg_thread_get(s, tid, false);
+        struct pg_seg *segs = s->segs;
+        size_t nsegs = 0, nreal = 0;
+        uint64_t ctx = PERF_CONTEXT_USER;
+        bool first_in_ctx = true, truncated = false, rooted = false;
+
+        if (t == NULL || t->comm_len == 0)
+                t = pg_thread_get(s, pid, false);
+        pg_buf_reset(&s->kscratch);
+        for (uint64_t i = 0; i < smp->nr && nsegs < PG_MAX_FRAMES; i++) {
+                uint64_t ip = pg_perf_chain_ip(smp, i), pc;
+                const struct pg_frame_res *r;
+
+                if (ip >= (uint64_t) PERF_CONTEXT_MAX) {
+                        ctx = ip;
+                        first_in_ctx = true;
+                        continue;
+                }
+                nreal++;
+                pc = first_in_ctx ? ip : ip - 1;
+                first_in_ctx = false;
+                if (ctx == PERF_CONTEXT_KERNEL) {
+                        const char *kn;
+                        uint32_t off = (uint32_t) s->kscratch.len;
+
+                        if (!s->o.kernel)
+                                continue;
+                        if (!s->ksyms_loaded) {
+                                pg_kallsyms_load(&s->ksyms, s->o.kallsyms_path ? s->o.kallsyms_path
+                                                                               : "/proc/kallsyms");
+                                s->ksyms_loaded = true;
+                        }
+                        kn = pg_kallsyms_lookup(&s->ksyms, pc);
+                        if (kn == NULL)
+                                continue; /* invisible: user-only stacks */
+                        pg_fold_append_frame(&s->kscratch, kn, strlen(kn), PG_FRAME_KERNEL);
+                        segs[nsegs++] = (struct pg_seg){ NULL, off, (uint32_t) (s->kscratch.len - off) };
+                        s->st.kernel_frames = true;
+                        continue;
+                }
+                if (ctx != PERF_CONTEXT_USER || !pg_user_addr_plausible(ip))
+                        continue;
+                r = pg_resolve(s, as, pid, pc);
+                s->st.frames++;
+                s->st.unresolved += r->unresolved;
+                rooted = r->root;
+                segs[nsegs++] = (struct pg_seg){ as, r->off, r->len };
+        }
+        if (s->o.dwarf && nsegs < PG_MAX_FRAMES) {
+                size_t n;
+
+                if (as->dwfl == NULL || as->dirty)
+                        pg_aspace_build(s, as);
+                n = as->dwfl ? pg_unwind_sample(&as->unwinder, as->dwfl, (pid_t) tid, smp, s->pcs,
+                                                PG_MAX_FRAMES - nsegs)
+                             : 0;
+                if (n == 0 && pg_user_addr_plausible(smp->ip) && smp->abi != 0) {
+                        s->pcs[0] = smp->ip;
+                        n = 1;
+                }
+                for (size_t i = 0; i < n; i++) {
+                        const struct pg_frame_res *r;
+
+                        if (!pg_user_addr_plausible(s->pcs[i]))
+                                continue;
+                        r = pg_resolve(s, as, pid, s->pcs[i]);
+                        s->st.frames++;
+                        s->st.unresolved += r->unresolved;
+                        rooted = r->root;
+                        segs[nsegs++] = (struct pg_seg){ as, r->off, r->len };
+                }
+        }
+        if (s->max_stack && nreal >= s->max_stack) {
+                truncated = true;
+                s->st.truncated++;
+        }
+        s->st.rooted += rooted && !truncated;
+        pg_buf_reset(&s->key);
+        if (t && t->comm_len)
+                pg_fold_append_comm(&s->key, t->comm, t->comm_len, PG_COMM_KEEP);
+        else
+                pg_buf_puts(&s->key, "[unknown]");
+        if (truncated)
+                pg_buf_puts(&s->key, ";[truncated]");
+        if (nsegs == 0)
+                pg_buf_puts(&s->key, ";[unknown]");
+        for (size_t i = nsegs; i-- > 0;) {
+                const char *p = segs[i].as ? segs[i].as->pool.ptr : s->kscratch.ptr;
+
+                pg_buf_putc(&s->key, ';');
+                pg_buf_add(&s->key, p + segs[i].off, segs[i].len);
+        }
+        pg_stacks_add(s, s->key.ptr, s->key.len, 1);
+        s->st.samples++;
+}
+
+/* ---- records ------------------------------------------------------------- */
+
+static void pg_apply(struct pg_symbolizer *s, const struct pg_perf_record *r)
+{
+        switch (r->type) {
+        case PERF_RECORD_SAMPLE:
+                pg_fold_sample(s, r);
+                break;
+        case PERF_RECORD_COMM: {
+                struct pg_thread *t = pg_thread_get(s, r->u.comm.tid, true);
+
+                pg_thread_set_comm(t, r->u.comm.comm, r->u.comm.comm_len);
+                if (r->u.comm.exec) {
+                        struct pg_proc *p = pg_proc_get(s, r->u.comm.pid, true);
+
+                        pg_aspace_unref(p->as); /* exec: a new image */
+                        p->as = pg_aspace_new(r->u.comm.pid);
+                }
+                break;
+        }
+        case PERF_RECORD_FORK: {
+                const struct pg_perf_task *k = &r->u.task;
+                struct pg_thread *parent = pg_thread_get(s, k->ptid, false), *t;
+                char comm[32];
+                size_t len = 0;
+
+                if (parent) {
+                        len = parent->comm_len;
+                        memcpy(comm, parent->comm, len);
+                }
+                t = pg_thread_get(s, k->tid, true);
+                if (len)
+                        pg_thread_set_comm(t, comm, len);
+                if (k->pid != k->ppid) {
+                        struct pg_proc *pp = pg_proc_get(s, k->ppid, false);
+                        struct pg_aspace *pas = pp ? pp->as : NULL;
+                        struct pg_proc *p = pg_proc_get(s, k->pid, true);
+
+                        pg_aspace_unref(p->as);
+                        if (pas) {
+                                pas->refs++; /* copy on write: shared until one side maps */
+                                p->as = pas;
+                        } else {
+                                p->as = pg_aspace_new(k->pid);
+                        }
+                }
+                break;
+        }
+        case PERF_RECORD_MMAP:
+        case PERF_RECORD_MMAP2: {
+                struct pg_proc *p;
+
+                if (!(r->u.mmap.prot & 0x4)) /* PROT_EXEC */
+                        break;
+                p = pg_proc_get(s, r->u.mmap.pid, true);
+                if (p->as->refs > 1) {
+                        struct pg_aspace *copy = pg_aspace_clone(p->as, r->u.mmap.pid);
+
+                        pg_aspace_unref(p->as);
+                        p->as = copy;
+                }
+                pg_aspace_add(p->as, &r->u.mmap);
+                break;
+        }
+        case PERF_RECORD_LOST:
+        case PERF_RECORD_LOST_SAMPLES:
+                s->st.lost += r->u.lost;
+                break;
+        case PERF_RECORD_THROTTLE:
+                s->st.throttled++;
+                break;
+        default:
+                break;
+        }
+}
+
+void pg_symbolizer_process(struct pg_symbolizer *s, const struct pg_record_log *log,
+                           const struct pg_perf_format *fmt)
+{
+        struct pg_perf_record rec;
+
+        for (size_t i = 0; i < log->nrefs; i++) {
+                const struct pg_record_ref *ref = &log->refs[i];
+
+                if (pg_perf_record_decode(log->arena + ref->offset, ref->len, fmt, &rec) < 0) {
+                        s->st.malformed++;
+                        continue;
+                }
+                pg_apply(s, &rec);
+        }
+        pg_run_reset(s);
+}
+
+/* ---- lifecycle ------------------------------------------------------------- */
+
+/* Write the runner's own vDSO image to a temporary file (4.2, pitfall 13). */
+static bool pg_vdso_copy(char *path, size_t size)
+{
+        const unsigned char *img = (const unsigned char *) getauxval(AT_SYSINFO_EHDR);
+        const Elf64_Ehdr *eh = (const Elf64_Ehdr *) img;
+        const char *tmp = getenv("TMPDIR");
+        size_t len;
+        int fd;
+        bool ok;
+
+        if (img == NULL || memcmp(img, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+                return false;
+        len = eh->e_shoff + (size_t) eh->e_shnum * eh->e_shentsize;
+        snprintf(path, size, "%s/perfgate-vdso-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+        fd = mkstemp(path);
+        if (fd < 0)
+                return false;
+        ok = write(fd, img, len) == (ssize_t) len;
+        close(fd);
+        if (!ok)
+                unlink(path);
+        return ok;
+}
+
+int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opts *o)
+{
+        struct pg_symbolizer *s = pg_xcalloc(1, sizeof(*s));
+        char resolved[4096];
+
+        s->o = *o;
+        elf_version(EV_CURRENT);
+        if (o->debug_dir && realpath(o->debug_dir, resolved) != NULL)
+                s->debuginfo_path = pg_xasprintf(":.debug:%s:/usr/lib/debug", resolved);
+        else
+                s->debuginfo_path = pg_xstrdup(":.debug:/usr/lib/debug");
+        s->callbacks.find_elf = dwfl_linux_proc_find_elf;
+        s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+        s->callbacks.debuginfo_path = &s->debuginfo_path;
+        s->have_vdso = pg_vdso_copy(s->vdso_path, sizeof(s->vdso_path));
+        s->max_stack = o->max_stack;
+        if (s->max_stack == 0) {
+                struct pg_buf text = PG_BUF_INIT;
+
+                s->max_stack = 127;
+                if (pg_read_file("/proc/sys/kernel/perf_event_max_stack", &text) == 0 &&
+                    atoi(text.ptr) > 0)
+                        s->max_stack = (unsigned) atoi(text.ptr);
+                pg_error_clear();
+                pg_buf_release(&text);
+        }
+        pg_buf_init(&s->keys);
+        pg_buf_init(&s->key);
+        pg_buf_init(&s->kscratch);
+        *out = s;
+        return 0;
+}
+
+void pg_symbolizer_free(struct pg_symbolizer *s)
+{
+        if (s == NULL)
+                return;
+        pg_run_reset(s);
+        free(s->procs);
+        free(s->threads);
+        free(s->stacks);
+        pg_buf_release(&s->keys);
+        pg_buf_release(&s->key);
+        pg_buf_release(&s->kscratch);
+        pg_kallsyms_release(&s->ksyms);
+        if (s->have_vdso)
+                unlink(s->vdso_path);
+        free(s->debuginfo_path);
+        free(s);
+}
+
+const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer *s)
+{
+        return &s->st;
+}
+
+void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
+{
+        struct pg_stack *v = pg_xcalloc(s->nstacks ? s->nstacks : 1, sizeof(*v));
+        size_t n = 0;
+
+        for (size_t i = 0; i < s->capstacks; i++) {
+                if (s->stacks[i].count == 0)
+                        continue;
+                v[n].frames = s->keys.ptr + s->stacks[i].off;
+                v[n].count = s->stacks[i].count;
+                n++;
+        }
+        pg_profile_set_stacks(p, v, n);
+        free(v);
+}
