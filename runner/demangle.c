@@ -34,7 +34,8 @@ static size_t pg_name_without_params(const char *s, size_t len)
                 else if (c == '(' && angle == 0 && brace == 0 && square == 0) {
                         static const char anon[] = "(anonymous namespace)";
 
-                        if (len - i >= sizeof(anon) - 1 && memcmp(s + i, anon, sizeof(anon) - 1) == 0) {
+                        if (len - i >= sizeof(anon) - 1 &&
+                            memcmp(s + i, anon, sizeof(anon) - 1) == 0) {
                                 i += sizeof(anon) - 2;
                                 continue;
                         }

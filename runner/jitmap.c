@@ -69,8 +69,9 @@ void pg_jitmap_parse(struct pg_jitmap *m, const char *text, size_t len)
                                 cap = cap ? cap * 2 : 64;
                                 m->syms = pg_xreallocarray(m->syms, cap, sizeof(*m->syms));
                         }
-                        m->syms[m->n++] = (struct pg_jitsym){ start, size,
-                                                              pg_xstrndup(name, (size_t) (ne - name)) };
+                        m->syms[m->n++] =
+                            (struct pg_jitsym){ start, size,
+                                                pg_xstrndup(name, (size_t) (ne - name)) };
                 }
                 p = nl ? nl + 1 : end;
         }

@@ -32,8 +32,8 @@ void pg_kallsyms_load(struct pg_kallsyms *k, const char *path)
                 uint64_t addr = strtoull(line, &end, 16);
                 size_t len;
 
-                if (end == line || end[0] != ' ' || strchr("tTwW", end[1]) == NULL || end[1] == '\0' ||
-                    end[2] != ' ')
+                if (end == line || end[0] != ' ' || strchr("tTwW", end[1]) == NULL ||
+                    end[1] == '\0' || end[2] != ' ')
                         continue;
                 name = end + 3;
                 nl = strpbrk(name, " \t\n");

@@ -48,9 +48,9 @@ static int pg_rd_skip(struct pg_rd *r, uint64_t n)
 
 static size_t pg_trailer_bytes(const struct pg_perf_format *fmt)
 {
-        static const uint64_t bits[] = { PERF_SAMPLE_TID,       PERF_SAMPLE_TIME,
-                                         PERF_SAMPLE_ID,        PERF_SAMPLE_STREAM_ID,
-                                         PERF_SAMPLE_CPU,       PERF_SAMPLE_IDENTIFIER };
+        static const uint64_t bits[] = { PERF_SAMPLE_TID, PERF_SAMPLE_TIME,
+                                         PERF_SAMPLE_ID,  PERF_SAMPLE_STREAM_ID,
+                                         PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER };
         size_t n = 0;
 
         if (!fmt->sample_id_all)
@@ -62,8 +62,8 @@ static size_t pg_trailer_bytes(const struct pg_perf_format *fmt)
 }
 
 /* The sample_id trailer: the last pg_trailer_bytes() bytes of the record. */
-static int pg_decode_trailer(const unsigned char *rec, size_t size, const struct pg_perf_format *fmt,
-                             struct pg_perf_id *sid)
+static int pg_decode_trailer(const unsigned char *rec, size_t size,
+                             const struct pg_perf_format *fmt, struct pg_perf_id *sid)
 {
         size_t tb = pg_trailer_bytes(fmt);
         struct pg_rd r;
@@ -322,10 +322,9 @@ void pg_record_log_add(struct pg_record_log *log, const void *rec, size_t len, u
                 log->refs = pg_xreallocarray(log->refs, log->refs_cap, sizeof(*log->refs));
         }
         memcpy(log->arena + log->arena_len, rec, len);
-        log->refs[log->nrefs++] = (struct pg_record_ref){ .time = time,
-                                                           .seq = log->seq++,
-                                                           .offset = log->arena_len,
-                                                           .len = (uint32_t) len };
+        log->refs[log->nrefs++] = (struct pg_record_ref){
+                .time = time, .seq = log->seq++, .offset = log->arena_len, .len = (uint32_t) len
+        };
         log->arena_len += padded;
 }
 

@@ -41,12 +41,12 @@ struct pg_perf_id {
 struct pg_perf_sample {
         uint64_t ip;
         uint64_t period;
-        uint64_t nr;             /* callchain entries (markers included) */
+        uint64_t nr;              /* callchain entries (markers included) */
         const unsigned char *ips; /* nr little-endian u64 at any alignment */
-        uint64_t abi;            /* REGS_USER abi; 0: no registers */
-        uint32_t nregs;          /* popcount(regs_user_mask) when abi != 0 */
+        uint64_t abi;             /* REGS_USER abi; 0: no registers */
+        uint32_t nregs;           /* popcount(regs_user_mask) when abi != 0 */
         const unsigned char *regs;
-        uint64_t stack_size;      /* STACK_USER bytes captured */
+        uint64_t stack_size; /* STACK_USER bytes captured */
         const unsigned char *stack;
         uint64_t stack_dyn_size; /* valid bytes of stack (<= stack_size) */
 };

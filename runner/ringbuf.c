@@ -45,7 +45,8 @@ int pg_ringbuf_map(struct pg_ringbuf *rb, int fd, size_t data_pages)
         }
         mp = rb->base;
         /* data_offset/data_size exist since 4.1; older kernels: page, rest */
-        rb->data = (unsigned char *) rb->base + (mp->data_offset ? mp->data_offset : (uint64_t) page);
+        rb->data =
+            (unsigned char *) rb->base + (mp->data_offset ? mp->data_offset : (uint64_t) page);
         rb->data_size = mp->data_size ? mp->data_size : data_pages * (uint64_t) page;
         rb->scratch = pg_xmalloc(rb->data_size);
         return 0;
@@ -164,6 +165,12 @@ static void pg_attr_fill(struct perf_event_attr *a, const struct pg_sampling_cfg
                 a->sample_regs_user = PG_SAMPLE_REGS_USER_MASK;
                 a->sample_stack_user = PG_SAMPLE_STACK_USER_BYTES;
                 a->exclude_callchain_user = 1;
+        } else {
+                /* leaf fixup: IP, SP, BP and the top of the stack let the
+                 * symbolizer find the caller of a frameless leaf function */
+                a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+                a->sample_regs_user = PG_SAMPLE_REGS_LEAF_MASK;
+                a->sample_stack_user = PG_SAMPLE_STACK_LEAF_BYTES;
         }
         a->disabled = 1;
         a->enable_on_exec = 1;
@@ -239,8 +246,9 @@ int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_
                         s->fds[i] = pg_open_one(&a, pid, cpus[i]);
                         if (s->fds[i] >= 0)
                                 break;
-                        if (i == 0 && s->cycles && (errno == ENOENT || errno == EOPNOTSUPP ||
-                                          errno == ENODEV || errno == ENXIO || errno == EINVAL)) {
+                        if (i == 0 && s->cycles &&
+                            (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV ||
+                             errno == ENXIO || errno == EINVAL)) {
                                 s->cycles = false; /* no PMU: perf's evsel__fallback */
                                 continue;
                         }
@@ -261,9 +269,9 @@ int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_
                                                   strerror(errno));
                         } else {
                                 rc = pg_error_set(errno == ENOENT || errno == EOPNOTSUPP ||
-                                                                  errno == EINVAL
-                                                          ? PG_ENOTSUP
-                                                          : PG_EIO,
+                                                          errno == EINVAL
+                                                      ? PG_ENOTSUP
+                                                      : PG_EIO,
                                                   "cannot open a sampling event on cpu %d: %s",
                                                   cpus[i], strerror(errno));
                         }

@@ -13,6 +13,11 @@
  * cpu=i, inherit=1, enable_on_exec=1) because inherited per-task events
  * cannot be mmapped; the tracking bits (mmap2, comm, task, ...) are set on
  * every per-CPU event since each CPU has exactly one event and one buffer.
+ * In frame-pointer mode a sample also carries BP, SP, IP and 128 bytes of
+ * user stack: with them the symbolizer recovers the caller of a leaf
+ * function that sets up no frame (gcc omits it even with
+ * -fno-omit-frame-pointer; shared/cases/37), which the kernel's frame-pointer
+ * walk skips.
  */
 #ifndef PG_RUNNER_RINGBUF_H
 #define PG_RUNNER_RINGBUF_H
@@ -78,6 +83,10 @@ struct pg_sampling {
 
 /** x86-64 REGS_USER mask: AX..SS and R8..R15 (DS/ES/FS/GS are invalid). */
 #define PG_SAMPLE_REGS_USER_MASK 0xff0fffULL
+/** FP mode: BP, SP and IP only, for the leaf-frame fixup. */
+#define PG_SAMPLE_REGS_LEAF_MASK 0x1c0ULL
+/** FP mode: bytes of user stack copied for the leaf-frame fixup. */
+#define PG_SAMPLE_STACK_LEAF_BYTES 128u
 /** Bytes of user stack copied per DWARF-mode sample. */
 #define PG_SAMPLE_STACK_USER_BYTES 8192u
 

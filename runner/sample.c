@@ -175,8 +175,7 @@ static void pg_sample_warnings(const struct pg_sample_opts *o, const struct pg_p
                               "--call-graph dwarf, or install its debuginfo (--debug-dir)\n",
                               100.0 * (double) st->unresolved / (double) st->frames);
         else if (o->call_graph == PG_CALL_GRAPH_FP && p->samples >= 20 &&
-                 (p->samples - p->truncated) > 0 &&
-                 st->rooted * 2 < p->samples - p->truncated)
+                 (p->samples - p->truncated) > 0 && st->rooted * 2 < p->samples - p->truncated)
                 pg_buf_printf(w,
                               "only %.0f%% of the stacks reach main or a thread entry: frame "
                               "pointers are missing; build with -fno-omit-frame-pointer "
@@ -213,7 +212,7 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         so.debug_dir = o->debug_dir;
         so.dwarf = cfg.dwarf;
         so.kernel = true; /* kernel frames arrive only when exclude_kernel is off */
-        so.regs_user_mask = PG_SAMPLE_REGS_USER_MASK;
+        so.regs_user_mask = cfg.dwarf ? PG_SAMPLE_REGS_USER_MASK : PG_SAMPLE_REGS_LEAF_MASK;
         rc = pg_symbolizer_new(&sym, &so);
         if (rc < 0)
                 goto done;

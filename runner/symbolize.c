@@ -379,8 +379,8 @@ static void pg_aspace_build(struct pg_symbolizer *s, struct pg_aspace *as)
                         continue;
                 }
                 for (size_t j = 0; j < i && !dup; j++)
-                        dup = as->maps[j].kind == m->kind && strcmp(as->maps[j].path, m->path) == 0 &&
-                              !as->maps[j].bad;
+                        dup = as->maps[j].kind == m->kind &&
+                              strcmp(as->maps[j].path, m->path) == 0 && !as->maps[j].bad;
                 if (dup)
                         continue; /* one module per file: the first exec mapping places it */
                 if (pg_elf_bias(m, path, &bias, &etype) < 0) {
@@ -392,7 +392,7 @@ static void pg_aspace_build(struct pg_symbolizer *s, struct pg_aspace *as)
                         m->bad = true;
         }
         dwfl_report_end(as->dwfl, NULL, NULL);
-        if (s->o.dwarf)
+        if (s->o.regs_user_mask)
                 (void) pg_unwind_attach(&as->unwinder, as->dwfl, (pid_t) as->pid,
                                         s->o.regs_user_mask);
 }
@@ -401,9 +401,14 @@ static void pg_aspace_build(struct pg_symbolizer *s, struct pg_aspace *as)
 
 static bool pg_is_root_name(const char *name)
 {
-        static const char *const roots[] = { "_start", "__libc_start_call_main",
-                                             "__libc_start_main", "main", "start_thread",
-                                             "clone3", "clone", "__clone" };
+        static const char *const roots[] = { "_start",
+                                             "__libc_start_call_main",
+                                             "__libc_start_main",
+                                             "main",
+                                             "start_thread",
+                                             "clone3",
+                                             "clone",
+                                             "__clone" };
 
         for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
                 if (strcmp(name, roots[i]) == 0)
@@ -462,8 +467,8 @@ static void pg_resolve_dwfl(struct pg_aspace *as, Dwfl_Module *mod, uint64_t pc,
         free(scopes);
 }
 
-static void pg_resolve_jit(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid,
-                           uint64_t pc, struct pg_frame_res *r)
+static void pg_resolve_jit(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid, uint64_t pc,
+                           struct pg_frame_res *r)
 {
         const struct pg_jitsym *js;
 
@@ -657,6 +662,27 @@ static bool pg_user_addr_plausible(uint64_t a)
         return a >= 4096 && a < 0x0000800000000000ULL;
 }
 
+/*
+ * The caller (return address - 1) of the frame at @ip, unwound one step by
+ * CFI from the sample's user registers and stack top; 0 when unknown or when
+ * the registers are not those of @ip.
+ */
+static uint64_t pg_leaf_caller(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t tid,
+                               const struct pg_perf_sample *smp, uint64_t ip)
+{
+        uint64_t pcs[2];
+
+        if (pg_unwind_reg(smp, s->o.regs_user_mask, 8) != ip)
+                return 0;
+        if (as->dwfl == NULL || as->dirty)
+                pg_aspace_build(s, as);
+        if (as->dwfl == NULL ||
+            pg_unwind_sample(&as->unwinder, as->dwfl, (pid_t) tid, smp, pcs, 2) < 2 ||
+            !pg_user_addr_plausible(pcs[1]))
+                return 0;
+        return pcs[1];
+}
+
 static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record *rec)
 {
         const struct pg_perf_sample *smp = &rec->u.sample;
@@ -699,7 +725,8 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                         if (kn == NULL)
                                 continue; /* invisible: user-only stacks */
                         pg_fold_append_frame(&s->kscratch, kn, strlen(kn), PG_FRAME_KERNEL);
-                        segs[nsegs++] = (struct pg_seg){ NULL, off, (uint32_t) (s->kscratch.len - off) };
+                        segs[nsegs++] =
+                            (struct pg_seg){ NULL, off, (uint32_t) (s->kscratch.len - off) };
                         s->st.kernel_frames = true;
                         continue;
                 }
@@ -710,6 +737,18 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                 s->st.unresolved += r->unresolved;
                 rooted = r->root;
                 segs[nsegs++] = (struct pg_seg){ as, r->off, r->len };
+                if (pc == ip && !s->o.dwarf && smp->abi != 0 && nsegs < PG_MAX_FRAMES) {
+                        uint64_t caller = pg_leaf_caller(s, as, tid, smp, ip);
+                        uint64_t next = i + 1 < smp->nr ? pg_perf_chain_ip(smp, i + 1) : 0;
+
+                        if (caller && caller != next - 1) {
+                                r = pg_resolve(s, as, pid, caller);
+                                s->st.frames++;
+                                s->st.unresolved += r->unresolved;
+                                rooted = r->root;
+                                segs[nsegs++] = (struct pg_seg){ as, r->off, r->len };
+                        }
+                }
         }
         if (s->o.dwarf && nsegs < PG_MAX_FRAMES) {
                 size_t n;

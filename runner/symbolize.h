@@ -9,6 +9,11 @@
  * copy of perfgate's own, kernel frames from /proc/kallsyms, JIT frames from
  * /tmp/perf-PID.map, and DWARF unwinding (runner/unwind.h).
  *
+ * Leaf fixup (frame-pointer chains): when a sample carries user registers and
+ * a little stack, the sampled frame is unwound one step with its CFI; if the
+ * caller found that way is not the chain's next entry (a frameless leaf or a
+ * sample in a prologue), the caller is inserted.
+ *
  * Folded keys follow runner/fold.h: comm first, root first; a chain cut at
  * kernel.perf_event_max_stack is rooted under "[truncated]"; an unresolved
  * frame is "[module-basename]" or "[unknown]" (never an absolute address:
@@ -29,25 +34,25 @@
 #include "runner/records.h"
 
 struct pg_symbolizer_opts {
-        const char *debug_dir;   /* extra debuginfo root (build-id tree), or NULL */
-        bool kernel;             /* fold kernel frames (when kallsyms is visible) */
-        bool dwarf;              /* samples carry REGS_USER + STACK_USER */
-        uint64_t regs_user_mask; /* for dwarf */
-        unsigned max_stack;      /* kernel.perf_event_max_stack; 0: read it */
+        const char *debug_dir;     /* extra debuginfo root (build-id tree), or NULL */
+        bool kernel;               /* fold kernel frames (when kallsyms is visible) */
+        bool dwarf;                /* user stacks are unwound from REGS_USER + STACK_USER */
+        uint64_t regs_user_mask;   /* attr.sample_regs_user (dwarf mode and leaf fixup) */
+        unsigned max_stack;        /* kernel.perf_event_max_stack; 0: read it */
         const char *kallsyms_path; /* NULL: /proc/kallsyms */
         const char *jitmap_dir;    /* NULL: /tmp (perf-PID.map files) */
 };
 
 struct pg_symbolize_stats {
-        uint64_t samples;     /* folded */
-        uint64_t lost;        /* from LOST and LOST_SAMPLES records */
-        uint64_t throttled;   /* THROTTLE records */
-        uint64_t truncated;   /* chains cut at max_stack */
-        uint64_t frames;      /* user frames looked up */
-        uint64_t unresolved;  /* of those, without a function name */
-        uint64_t rooted;      /* samples whose outermost frame is a process or thread entry */
-        uint64_t malformed;   /* records that did not decode */
-        bool kernel_frames;   /* kernel frames were folded (kallsyms visible) */
+        uint64_t samples;    /* folded */
+        uint64_t lost;       /* from LOST and LOST_SAMPLES records */
+        uint64_t throttled;  /* THROTTLE records */
+        uint64_t truncated;  /* chains cut at max_stack */
+        uint64_t frames;     /* user frames looked up */
+        uint64_t unresolved; /* of those, without a function name */
+        uint64_t rooted;     /* samples whose outermost frame is a process or thread entry */
+        uint64_t malformed;  /* records that did not decode */
+        bool kernel_frames;  /* kernel frames were folded (kallsyms visible) */
 };
 
 struct pg_symbolizer;

@@ -55,7 +55,7 @@ static bool pg_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void
 
 static bool pg_set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
-        static const unsigned perf_of_dwarf[17] = { 0, 3, 2, 1, 4, 5, 6, 7, 16,
+        static const unsigned perf_of_dwarf[17] = { 0,  3,  2,  1,  4,  5,  6,  7, 16,
                                                     17, 18, 19, 20, 21, 22, 23, 8 };
         struct pg_unwinder *u = arg;
         Dwarf_Word r[17];
