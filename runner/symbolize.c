@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +112,31 @@ struct pg_map {
         bool has_build_id;
         uint8_t build_id_size;
         uint8_t build_id[20];
-        bool bad; /* not a regular file, deleted or build-id mismatch */
+        bool bad;      /* not a regular file, deleted or build-id mismatch */
+        int32_t file;  /* index in symbolizer files; -1 until looked up */
+        uint64_t bias; /* runtime address - ELF vaddr (valid when file >= 0) */
+};
+
+#define PG_MAX_LOADS 16
+
+/*
+ * One ELF file, reported once at its link-time addresses into its own Dwfl
+ * that lives as long as the symbolizer: lookups translate a runtime address
+ * by the mapping's bias, so later runs (other ASLR bases, other pids) reuse
+ * the loaded symbol tables, debuginfo and CFI.
+ */
+struct pg_file {
+        char *path;
+        bool bad; /* cannot be opened or is not a regular ELF file */
+        Dwfl *dwfl;
+        Dwfl_Module *mod;
+        int etype; /* -1: not opened yet */
+        size_t nloads;
+        struct {
+                uint64_t offset, vaddr, filesz;
+        } loads[PG_MAX_LOADS];
+        size_t build_id_len;
+        uint8_t build_id[20];
 };
 
 struct pg_frame_res {
@@ -160,6 +185,8 @@ struct pg_symbolizer {
         bool have_vdso;
         struct pg_kallsyms ksyms;
         bool ksyms_loaded;
+        pthread_t ksyms_thread; /* loads ksyms while the benchmark runs */
+        bool ksyms_thread_running;
         unsigned max_stack;
         struct pg_symbolize_stats st;
         /* per run */
@@ -169,6 +196,15 @@ struct pg_symbolizer {
         struct pg_u64map threadmap; /* tid -> threads index */
         struct pg_thread *threads;
         size_t nthreads, capthreads;
+        /* frames of files, by (file, file offset): valid across runs and ASLR */
+        struct pg_u64map fcache;
+        struct pg_u64map leafplans; /* (file, address) -> leaf plan (pg_leaf_plan) */
+        struct pg_frame_res *fres;
+        size_t nfres, capfres;
+        struct pg_buf fpool;
+        struct pg_u64map fileids; /* hash of path -> index in files */
+        struct pg_file *files;
+        size_t nfiles, capfiles;
         /* accumulated stacks */
         struct pg_stackent *stacks; /* open addressing, cap power of two */
         size_t nstacks, capstacks;
@@ -177,7 +213,7 @@ struct pg_symbolizer {
         struct pg_buf key, kscratch;
         uint64_t pcs[PG_MAX_FRAMES];
         struct pg_seg {
-                const struct pg_aspace *as; /* NULL: text in kscratch */
+                const struct pg_buf *pool; /* where the text is */
                 uint32_t off, len;
         } segs[PG_MAX_FRAMES + 1]; /* one sample's resolved entries, leaf first */
 };
@@ -237,7 +273,7 @@ static struct pg_aspace *pg_aspace_clone(const struct pg_aspace *src, uint32_t p
         return as;
 }
 
-static const struct pg_map *pg_aspace_find(const struct pg_aspace *as, uint64_t addr)
+static struct pg_map *pg_aspace_find(struct pg_aspace *as, uint64_t addr)
 {
         for (size_t i = as->nmaps; i-- > 0;)
                 if (addr >= as->maps[i].start && addr < as->maps[i].end)
@@ -261,6 +297,7 @@ static void pg_aspace_add(struct pg_aspace *as, const struct pg_perf_mmap *m)
         nm.has_build_id = m->has_build_id;
         nm.build_id_size = m->build_id_size;
         memcpy(nm.build_id, m->build_id, sizeof(nm.build_id));
+        nm.file = -1;
         if (strcmp(nm.path, "[vdso]") == 0)
                 nm.kind = PG_MAP_VDSO;
         else if (nm.path[0] == '/' && nm.path[1] != '/' && strncmp(nm.path, "/dev/zero", 9) != 0 &&
@@ -306,44 +343,36 @@ static bool pg_is_regular(const char *path)
         return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/*
- * The load bias of @m's file: the address of ELF vaddr 0, taken from the
- * PT_LOAD that contains file offset pgoff (perf-event-design.md 4.2; perf's
- * start - pgoff assumes p_vaddr == p_offset). Checks the build-id against
- * the MMAP2 record. Returns 0 and the ELF type, or -1.
- */
-static int pg_elf_bias(const struct pg_map *m, const char *path, uint64_t *bias, int *etype)
+/* Read @f's ELF type, PT_LOADs and build-id from @path. Returns 0 or -1. */
+static int pg_file_read_elf(struct pg_file *f, const char *path)
 {
         int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
         Elf *e = NULL;
         GElf_Ehdr eh;
         size_t nph = 0;
-        long page = sysconf(_SC_PAGESIZE);
+        const void *bid = NULL;
+        ssize_t n;
 
         if (fd < 0)
                 return -1;
         e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
         if (e == NULL || gelf_getehdr(e, &eh) == NULL || elf_getphdrnum(e, &nph) < 0)
                 goto done;
-        if (m->has_build_id && m->build_id_size > 0) {
-                const void *bid = NULL;
-                ssize_t n = dwelf_elf_gnu_build_id(e, &bid);
-
-                if (n != m->build_id_size || memcmp(bid, m->build_id, (size_t) n) != 0)
-                        goto done; /* replaced on disk since the run */
-        }
-        *etype = eh.e_type;
-        *bias = m->start - m->pgoff;
-        for (size_t i = 0; i < nph; i++) {
+        f->etype = eh.e_type;
+        for (size_t i = 0; i < nph && f->nloads < PG_MAX_LOADS; i++) {
                 GElf_Phdr ph;
 
                 if (gelf_getphdr(e, (int) i, &ph) == NULL || ph.p_type != PT_LOAD)
                         continue;
-                if (m->pgoff >= (ph.p_offset & ~(uint64_t) (page - 1)) &&
-                    m->pgoff < ph.p_offset + ph.p_filesz) {
-                        *bias = m->start - m->pgoff - (ph.p_vaddr - ph.p_offset);
-                        break;
-                }
+                f->loads[f->nloads].offset = ph.p_offset;
+                f->loads[f->nloads].vaddr = ph.p_vaddr;
+                f->loads[f->nloads].filesz = ph.p_filesz;
+                f->nloads++;
+        }
+        n = dwelf_elf_gnu_build_id(e, &bid);
+        if (n > 0 && (size_t) n <= sizeof(f->build_id)) {
+                memcpy(f->build_id, bid, (size_t) n);
+                f->build_id_len = (size_t) n;
         }
         rc = 0;
 done:
@@ -353,6 +382,100 @@ done:
         return rc;
 }
 
+static uint64_t pg_hash_bytes(const char *p, size_t n);
+
+/* The index of @path in s->files, adding (unopened) when new. */
+static uint32_t pg_file_id(struct pg_symbolizer *s, const char *path)
+{
+        uint64_t h = pg_hash_bytes(path, strlen(path)) & ~(1ULL << 63);
+        uint32_t idx;
+
+        for (;; h = (h + 1) & ~(1ULL << 63)) {
+                if (!pg_u64map_get(&s->fileids, h, &idx))
+                        break;
+                if (strcmp(s->files[idx].path, path) == 0)
+                        return idx;
+        }
+        if (s->nfiles == s->capfiles) {
+                s->capfiles = s->capfiles ? s->capfiles * 2 : 16;
+                s->files = pg_xreallocarray(s->files, s->capfiles, sizeof(*s->files));
+        }
+        memset(&s->files[s->nfiles], 0, sizeof(s->files[0]));
+        s->files[s->nfiles].path = pg_xstrdup(path);
+        s->files[s->nfiles].bad = true; /* until opened */
+        s->files[s->nfiles].etype = -1;
+        pg_u64map_put(&s->fileids, h, (uint32_t) s->nfiles);
+        return (uint32_t) s->nfiles++;
+}
+
+/* Open @f (first use): read the ELF, report it at link addresses. */
+static void pg_file_open(struct pg_symbolizer *s, struct pg_file *f, const char *disk_path,
+                         const char *name)
+{
+        f->etype = 0; /* opened (or tried) */
+        if (!pg_is_regular(disk_path) || pg_file_read_elf(f, disk_path) < 0 || f->nloads == 0)
+                return;
+        f->dwfl = dwfl_begin(&s->callbacks);
+        if (f->dwfl == NULL)
+                return;
+        dwfl_report_begin(f->dwfl);
+        f->mod = dwfl_report_elf(f->dwfl, name, disk_path, -1, 0, false);
+        dwfl_report_end(f->dwfl, NULL, NULL);
+        if (f->mod == NULL)
+                return;
+        f->bad = false;
+}
+
+/*
+ * The file behind mapping @m, opened, with m->bias set: the runtime address
+ * of ELF vaddr 0, from the PT_LOAD that contains file offset pgoff
+ * (perf-event-design.md 4.2; perf's start - pgoff assumes p_vaddr ==
+ * p_offset). NULL when the file is unusable or its build-id differs from
+ * the MMAP2 record's (replaced on disk since the run): the map is then bad.
+ */
+static struct pg_file *pg_map_file(struct pg_symbolizer *s, struct pg_map *m)
+{
+        struct pg_file *f;
+        long page = sysconf(_SC_PAGESIZE);
+
+        if (m->bad || (m->kind != PG_MAP_FILE && m->kind != PG_MAP_VDSO))
+                return NULL;
+        if (m->file < 0) {
+                uint32_t id;
+
+                if (m->kind == PG_MAP_VDSO && !s->have_vdso) {
+                        m->bad = true;
+                        return NULL;
+                }
+                id = pg_file_id(s, m->path);
+                f = &s->files[id];
+                if (f->etype == -1)
+                        pg_file_open(s, f, m->kind == PG_MAP_VDSO ? s->vdso_path : m->path,
+                                     m->base);
+                if (f->bad || (m->has_build_id && m->build_id_size > 0 &&
+                               (m->build_id_size != f->build_id_len ||
+                                memcmp(m->build_id, f->build_id, f->build_id_len) != 0))) {
+                        m->bad = true;
+                        return NULL;
+                }
+                m->bias = m->start - m->pgoff;
+                for (size_t i = 0; i < f->nloads; i++) {
+                        if (m->pgoff >= (f->loads[i].offset & ~(uint64_t) (page - 1)) &&
+                            m->pgoff < f->loads[i].offset + f->loads[i].filesz) {
+                                m->bias =
+                                    m->start - m->pgoff - (f->loads[i].vaddr - f->loads[i].offset);
+                                break;
+                        }
+                }
+                if (f->etype == ET_EXEC)
+                        m->bias = 0;
+                m->file = (int32_t) id;
+        }
+        return &s->files[m->file];
+}
+
+/* The per-address-space Dwfl (all modules at their runtime addresses) that
+ * DWARF-mode unwinding walks across. */
 static void pg_aspace_build(struct pg_symbolizer *s, struct pg_aspace *as)
 {
         pg_aspace_drop_dwfl(as);
@@ -363,38 +486,22 @@ static void pg_aspace_build(struct pg_symbolizer *s, struct pg_aspace *as)
         dwfl_report_begin(as->dwfl);
         for (size_t i = 0; i < as->nmaps; i++) {
                 struct pg_map *m = &as->maps[i];
-                const char *path = m->path;
-                uint64_t bias = 0;
-                int etype = ET_DYN;
+                struct pg_file *f = pg_map_file(s, m);
                 bool dup = false;
 
-                if (m->kind == PG_MAP_VDSO) {
-                        if (!s->have_vdso)
-                                continue;
-                        path = s->vdso_path;
-                } else if (m->kind != PG_MAP_FILE || m->bad) {
+                if (f == NULL)
                         continue;
-                } else if (!pg_is_regular(path)) {
-                        m->bad = true;
-                        continue;
-                }
                 for (size_t j = 0; j < i && !dup; j++)
-                        dup = as->maps[j].kind == m->kind &&
-                              strcmp(as->maps[j].path, m->path) == 0 && !as->maps[j].bad;
+                        dup = as->maps[j].file == m->file && !as->maps[j].bad;
                 if (dup)
                         continue; /* one module per file: the first exec mapping places it */
-                if (pg_elf_bias(m, path, &bias, &etype) < 0) {
-                        m->bad = true;
-                        continue;
-                }
-                if (dwfl_report_elf(as->dwfl, m->base, path, -1, etype == ET_DYN ? bias : 0,
+                if (dwfl_report_elf(as->dwfl, m->base,
+                                    m->kind == PG_MAP_VDSO ? s->vdso_path : m->path, -1, m->bias,
                                     false) == NULL)
                         m->bad = true;
         }
         dwfl_report_end(as->dwfl, NULL, NULL);
-        if (s->o.regs_user_mask)
-                (void) pg_unwind_attach(&as->unwinder, as->dwfl, (pid_t) as->pid,
-                                        s->o.regs_user_mask);
+        (void) pg_unwind_attach(&as->unwinder, as->dwfl, (pid_t) as->pid, s->o.regs_user_mask);
 }
 
 /* ---- resolving one address --------------------------------------------- */
@@ -416,41 +523,42 @@ static bool pg_is_root_name(const char *name)
         return false;
 }
 
-/* Fold the frames at @pc (symbol, then inlined callees) into as->pool. */
-static void pg_resolve_dwfl(struct pg_aspace *as, Dwfl_Module *mod, uint64_t pc,
+static void pg_put_module(struct pg_buf *b, const char *modbase, struct pg_frame_res *r)
+{
+        pg_buf_putc(b, '[');
+        pg_fold_append_frame(b, modbase, strlen(modbase), PG_FRAME_USER);
+        pg_buf_putc(b, ']');
+        r->nframes = 1;
+        r->unresolved = 1;
+}
+
+/* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
+static void pg_resolve_dwfl(struct pg_buf *b, Dwfl_Module *mod, uint64_t vaddr,
                             struct pg_frame_res *r, const char *modbase)
 {
-        struct pg_buf *b = &as->pool;
         GElf_Off off;
         GElf_Sym sym;
-        const char *name = dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL);
+        const char *name = dwfl_module_addrinfo(mod, vaddr, &off, &sym, NULL, NULL, NULL);
         Dwarf_Addr bias = 0;
         Dwarf_Die *cu;
         Dwarf_Die *scopes = NULL;
         int nscopes;
         size_t start = b->len;
+        struct pg_buf tmp = PG_BUF_INIT;
 
         if (name == NULL || name[0] == '\0') {
-                pg_buf_putc(b, '[');
-                pg_fold_append_frame(b, modbase, strlen(modbase), PG_FRAME_USER);
-                pg_buf_putc(b, ']');
-                r->nframes = 1;
-                r->unresolved = 1;
+                pg_put_module(b, modbase, r);
                 return;
         }
-        {
-                struct pg_buf tmp = PG_BUF_INIT;
-
-                pg_demangle(&tmp, name);
-                pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_USER);
-                pg_buf_release(&tmp);
-        }
+        pg_demangle(&tmp, name);
+        pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_USER);
+        pg_buf_release(&tmp);
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
-        cu = dwfl_module_addrdie(mod, pc, &bias);
+        cu = dwfl_module_addrdie(mod, vaddr, &bias);
         if (cu == NULL)
                 return;
-        nscopes = dwarf_getscopes(cu, pc - bias, &scopes);
+        nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
         /* scopes are innermost first: emit the inlined ones outermost first */
         for (int i = nscopes - 1; i >= 0; i--) {
                 const char *iname;
@@ -490,39 +598,25 @@ static void pg_resolve_jit(struct pg_symbolizer *s, struct pg_aspace *as, uint32
         pg_fold_append_frame(&as->pool, js->name, strlen(js->name), PG_FRAME_JIT);
 }
 
-static const struct pg_frame_res *pg_resolve(struct pg_symbolizer *s, struct pg_aspace *as,
-                                             uint32_t pid, uint64_t pc)
+/* Frames outside usable files (JIT, anonymous, unknown), cached per address space. */
+static const struct pg_frame_res *pg_resolve_local(struct pg_symbolizer *s, struct pg_aspace *as,
+                                                   uint32_t pid, uint64_t pc,
+                                                   const struct pg_map *m)
 {
         uint32_t idx;
         struct pg_frame_res r = { 0 };
-        const struct pg_map *m;
 
         if (pg_u64map_get(&as->cache, pc, &idx))
                 return &as->res[idx];
         r.off = (uint32_t) as->pool.len;
-        m = pg_aspace_find(as, pc);
-        if (m == NULL || m->kind == PG_MAP_OTHER) {
+        if (m != NULL && m->kind == PG_MAP_ANON) {
+                pg_resolve_jit(s, as, as->pid ? as->pid : pid, pc, &r);
+        } else if (m != NULL && (m->kind == PG_MAP_FILE || m->kind == PG_MAP_VDSO)) {
+                pg_put_module(&as->pool, m->base, &r);
+        } else {
                 pg_buf_puts(&as->pool, "[unknown]");
                 r.nframes = 1;
                 r.unresolved = 1;
-        } else if (m->kind == PG_MAP_ANON) {
-                pg_resolve_jit(s, as, as->pid ? as->pid : pid, pc, &r);
-        } else {
-                Dwfl_Module *mod = NULL;
-
-                if (as->dwfl == NULL || as->dirty)
-                        pg_aspace_build(s, as);
-                if (as->dwfl && !m->bad)
-                        mod = dwfl_addrmodule(as->dwfl, pc);
-                if (mod) {
-                        pg_resolve_dwfl(as, mod, pc, &r, m->base);
-                } else {
-                        pg_buf_putc(&as->pool, '[');
-                        pg_fold_append_frame(&as->pool, m->base, strlen(m->base), PG_FRAME_USER);
-                        pg_buf_putc(&as->pool, ']');
-                        r.nframes = 1;
-                        r.unresolved = 1;
-                }
         }
         r.len = (uint32_t) (as->pool.len - r.off);
         if (as->nres == as->capres) {
@@ -532,6 +626,41 @@ static const struct pg_frame_res *pg_resolve(struct pg_symbolizer *s, struct pg_
         as->res[as->nres] = r;
         pg_u64map_put(&as->cache, pc, (uint32_t) as->nres);
         return &as->res[as->nres++];
+}
+
+/*
+ * The folded frames at @pc (already adjusted: ip - 1 for return addresses)
+ * in @as; *pool says where the text is. Frames in files are cached per
+ * (file, link-time address) for the symbolizer's lifetime.
+ */
+static const struct pg_frame_res *pg_resolve(struct pg_symbolizer *s, struct pg_aspace *as,
+                                             uint32_t pid, uint64_t pc, const struct pg_buf **pool)
+{
+        struct pg_map *m = pg_aspace_find(as, pc);
+        struct pg_file *f = m ? pg_map_file(s, m) : NULL;
+        struct pg_frame_res r = { 0 };
+        uint64_t vaddr, key;
+        uint32_t idx;
+
+        if (f == NULL) {
+                *pool = &as->pool;
+                return pg_resolve_local(s, as, pid, pc, m);
+        }
+        *pool = &s->fpool;
+        vaddr = pc - m->bias;
+        key = ((uint64_t) m->file << 44) | (vaddr & ((1ULL << 44) - 1));
+        if (pg_u64map_get(&s->fcache, key, &idx))
+                return &s->fres[idx];
+        r.off = (uint32_t) s->fpool.len;
+        pg_resolve_dwfl(&s->fpool, f->mod, vaddr, &r, m->base);
+        r.len = (uint32_t) (s->fpool.len - r.off);
+        if (s->nfres == s->capfres) {
+                s->capfres = s->capfres ? s->capfres * 2 : 256;
+                s->fres = pg_xreallocarray(s->fres, s->capfres, sizeof(*s->fres));
+        }
+        s->fres[s->nfres] = r;
+        pg_u64map_put(&s->fcache, key, (uint32_t) s->nfres);
+        return &s->fres[s->nfres++];
 }
 
 /* ---- processes and threads ---------------------------------------------- */
@@ -657,6 +786,27 @@ static void pg_stacks_add(struct pg_symbolizer *s, const char *key, size_t len, 
 
 /* ---- samples ------------------------------------------------------------- */
 
+/* The kallsyms table: joins the loader thread, or loads it here. */
+static void pg_ksyms_wait(struct pg_symbolizer *s)
+{
+        if (s->ksyms_thread_running) {
+                pthread_join(s->ksyms_thread, NULL);
+                s->ksyms_thread_running = false;
+        } else {
+                pg_kallsyms_load(&s->ksyms,
+                                 s->o.kallsyms_path ? s->o.kallsyms_path : "/proc/kallsyms");
+        }
+        s->ksyms_loaded = true;
+}
+
+static void *pg_ksyms_thread(void *arg)
+{
+        struct pg_symbolizer *s = arg;
+
+        pg_kallsyms_load(&s->ksyms, s->o.kallsyms_path ? s->o.kallsyms_path : "/proc/kallsyms");
+        return NULL;
+}
+
 static bool pg_user_addr_plausible(uint64_t a)
 {
         return a >= 4096 && a < 0x0000800000000000ULL;
@@ -667,20 +817,76 @@ static bool pg_user_addr_plausible(uint64_t a)
  * CFI from the sample's user registers and stack top; 0 when unknown or when
  * the registers are not those of @ip.
  */
-static uint64_t pg_leaf_caller(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t tid,
+/*
+ * Where the return address of the frame at @vaddr of @f sits, as an offset
+ * from the sampled SP, from the frame's CFI (.eh_frame): CFA = rsp + a and
+ * RA at CFA + b give a + b + 1. 0 when the CFA is rbp-based (the frame is set
+ * up, so the frame-pointer chain already has the caller) or the rule is not
+ * this simple form.
+ */
+static uint32_t pg_leaf_plan(struct pg_file *f, uint64_t vaddr)
+{
+        Dwarf_Addr cbias = 0;
+        Dwarf_CFI *cfi = dwfl_module_eh_cfi(f->mod, &cbias);
+        Dwarf_Frame *fr = NULL;
+        Dwarf_Op *ops, mem[3];
+        size_t nops;
+        uint32_t plan = 0;
+        int64_t cfa_off, ra_off = 0;
+
+        if (cfi == NULL || dwarf_cfi_addrframe(cfi, vaddr - cbias, &fr) != 0)
+                return 0;
+        if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops != 1)
+                goto done;
+        /* libdw gives a register+offset CFA as DW_OP_bregx(reg, offset) */
+        if (ops[0].atom == DW_OP_bregx && ops[0].number == 7)
+                cfa_off = (int64_t) ops[0].number2;
+        else if (ops[0].atom == DW_OP_breg7)
+                cfa_off = (int64_t) ops[0].number;
+        else
+                goto done; /* rbp-based or complex: the frame is set up */
+        if (dwarf_frame_register(fr, 16, mem, &ops, &nops) != 0 || nops == 0 || nops > 3 ||
+            ops[0].atom != DW_OP_call_frame_cfa)
+                goto done;
+        if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
+                ra_off = (int64_t) ops[1].number;
+        else if (nops == 3 && ops[1].atom == DW_OP_consts && ops[2].atom == DW_OP_plus)
+                ra_off = (int64_t) ops[1].number;
+        else if (nops != 1)
+                goto done;
+        if (cfa_off + ra_off >= 0 && cfa_off + ra_off < (1 << 20))
+                plan = (uint32_t) (cfa_off + ra_off) + 1;
+done:
+        free(fr);
+        return plan;
+}
+
+/*
+ * The caller (return address - 1) of a sampled leaf frame at @ip, from the
+ * sample's SP and stack copy and the leaf's CFI (plan cached per file
+ * address); 0 when unknown or when the registers are not those of @ip.
+ */
+static uint64_t pg_leaf_caller(struct pg_symbolizer *s, struct pg_aspace *as,
                                const struct pg_perf_sample *smp, uint64_t ip)
 {
-        uint64_t pcs[2];
+        struct pg_map *m = pg_aspace_find(as, ip);
+        struct pg_file *f;
+        uint64_t vaddr, key, ra;
+        uint32_t plan;
 
-        if (pg_unwind_reg(smp, s->o.regs_user_mask, 8) != ip)
+        if (m == NULL || pg_unwind_reg(smp, s->o.regs_user_mask, 8) != ip ||
+            (f = pg_map_file(s, m)) == NULL)
                 return 0;
-        if (as->dwfl == NULL || as->dirty)
-                pg_aspace_build(s, as);
-        if (as->dwfl == NULL ||
-            pg_unwind_sample(&as->unwinder, as->dwfl, (pid_t) tid, smp, pcs, 2) < 2 ||
-            !pg_user_addr_plausible(pcs[1]))
+        vaddr = ip - m->bias;
+        key = ((uint64_t) m->file << 44) | (vaddr & ((1ULL << 44) - 1));
+        if (!pg_u64map_get(&s->leafplans, key, &plan)) {
+                plan = pg_leaf_plan(f, vaddr);
+                pg_u64map_put(&s->leafplans, key, plan);
+        }
+        if (plan == 0 || plan - 1 > smp->stack_dyn_size || smp->stack_dyn_size - (plan - 1) < 8)
                 return 0;
-        return pcs[1];
+        memcpy(&ra, smp->stack + (plan - 1), 8);
+        return pg_user_addr_plausible(ra) ? ra - 1 : 0;
 }
 
 static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record *rec)
@@ -694,6 +900,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
         size_t nsegs = 0, nreal = 0;
         uint64_t ctx = PERF_CONTEXT_USER;
         bool first_in_ctx = true, truncated = false, rooted = false;
+        const struct pg_buf *pool = NULL;
 
         if (t == NULL || t->comm_len == 0)
                 t = pg_thread_get(s, pid, false);
@@ -716,37 +923,34 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
 
                         if (!s->o.kernel)
                                 continue;
-                        if (!s->ksyms_loaded) {
-                                pg_kallsyms_load(&s->ksyms, s->o.kallsyms_path ? s->o.kallsyms_path
-                                                                               : "/proc/kallsyms");
-                                s->ksyms_loaded = true;
-                        }
+                        if (!s->ksyms_loaded)
+                                pg_ksyms_wait(s);
                         kn = pg_kallsyms_lookup(&s->ksyms, pc);
                         if (kn == NULL)
                                 continue; /* invisible: user-only stacks */
                         pg_fold_append_frame(&s->kscratch, kn, strlen(kn), PG_FRAME_KERNEL);
-                        segs[nsegs++] =
-                            (struct pg_seg){ NULL, off, (uint32_t) (s->kscratch.len - off) };
+                        segs[nsegs++] = (struct pg_seg){ &s->kscratch, off,
+                                                         (uint32_t) (s->kscratch.len - off) };
                         s->st.kernel_frames = true;
                         continue;
                 }
                 if (ctx != PERF_CONTEXT_USER || !pg_user_addr_plausible(ip))
                         continue;
-                r = pg_resolve(s, as, pid, pc);
+                r = pg_resolve(s, as, pid, pc, &pool);
                 s->st.frames++;
                 s->st.unresolved += r->unresolved;
                 rooted = r->root;
-                segs[nsegs++] = (struct pg_seg){ as, r->off, r->len };
+                segs[nsegs++] = (struct pg_seg){ pool, r->off, r->len };
                 if (pc == ip && !s->o.dwarf && smp->abi != 0 && nsegs < PG_MAX_FRAMES) {
-                        uint64_t caller = pg_leaf_caller(s, as, tid, smp, ip);
+                        uint64_t caller = pg_leaf_caller(s, as, smp, ip);
                         uint64_t next = i + 1 < smp->nr ? pg_perf_chain_ip(smp, i + 1) : 0;
 
                         if (caller && caller != next - 1) {
-                                r = pg_resolve(s, as, pid, caller);
+                                r = pg_resolve(s, as, pid, caller, &pool);
                                 s->st.frames++;
                                 s->st.unresolved += r->unresolved;
                                 rooted = r->root;
-                                segs[nsegs++] = (struct pg_seg){ as, r->off, r->len };
+                                segs[nsegs++] = (struct pg_seg){ pool, r->off, r->len };
                         }
                 }
         }
@@ -767,11 +971,11 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
 
                         if (!pg_user_addr_plausible(s->pcs[i]))
                                 continue;
-                        r = pg_resolve(s, as, pid, s->pcs[i]);
+                        r = pg_resolve(s, as, pid, s->pcs[i], &pool);
                         s->st.frames++;
                         s->st.unresolved += r->unresolved;
                         rooted = r->root;
-                        segs[nsegs++] = (struct pg_seg){ as, r->off, r->len };
+                        segs[nsegs++] = (struct pg_seg){ pool, r->off, r->len };
                 }
         }
         if (s->max_stack && nreal >= s->max_stack) {
@@ -789,7 +993,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
         if (nsegs == 0)
                 pg_buf_puts(&s->key, ";[unknown]");
         for (size_t i = nsegs; i-- > 0;) {
-                const char *p = segs[i].as ? segs[i].as->pool.ptr : s->kscratch.ptr;
+                const char *p = segs[i].pool->ptr;
 
                 pg_buf_putc(&s->key, ';');
                 pg_buf_add(&s->key, p + segs[i].off, segs[i].len);
@@ -946,6 +1150,12 @@ int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opt
         pg_buf_init(&s->keys);
         pg_buf_init(&s->key);
         pg_buf_init(&s->kscratch);
+        pg_buf_init(&s->fpool);
+        /* /proc/kallsyms takes tens of ms to generate: read it in the
+         * background, during the sampling run (joined at first use) */
+        if (o->kernel)
+                s->ksyms_thread_running =
+                    pthread_create(&s->ksyms_thread, NULL, pg_ksyms_thread, s) == 0;
         *out = s;
         return 0;
 }
@@ -954,6 +1164,8 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
 {
         if (s == NULL)
                 return;
+        if (s->ksyms_thread_running)
+                pthread_join(s->ksyms_thread, NULL);
         pg_run_reset(s);
         free(s->procs);
         free(s->threads);
@@ -962,6 +1174,17 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
         pg_buf_release(&s->key);
         pg_buf_release(&s->kscratch);
         pg_kallsyms_release(&s->ksyms);
+        pg_u64map_release(&s->fcache);
+        pg_u64map_release(&s->leafplans);
+        pg_u64map_release(&s->fileids);
+        free(s->fres);
+        pg_buf_release(&s->fpool);
+        for (size_t i = 0; i < s->nfiles; i++) {
+                if (s->files[i].dwfl)
+                        dwfl_end(s->files[i].dwfl);
+                free(s->files[i].path);
+        }
+        free(s->files);
         if (s->have_vdso)
                 unlink(s->vdso_path);
         free(s->debuginfo_path);
