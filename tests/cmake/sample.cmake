@@ -29,6 +29,7 @@ pg_sample_fixture(sample_nofp nofp.c FLAGS -O1 -g -fomit-frame-pointer)
 pg_sample_fixture(sample_deep deep.c)
 pg_sample_fixture(sample_jit jit.c)
 pg_sample_fixture(sample_short short.c FLAGS -O1 LINKFLAGS -static)
+pg_sample_fixture(sample_inline_vdso inline_vdso.c)
 pg_sample_fixture(sample_strip_src strip.c)
 pg_sample_fixture(sample_decoy decoy.c)
 
@@ -44,7 +45,7 @@ add_custom_target(sample_split_fixtures ALL
           ${PG_SAMPLE_FIX_DIR}/sample_wronglink)
 
 set(PG_SAMPLE_FIXTURES sample_callpath sample_threads sample_forkexec sample_child sample_nofp
-    sample_deep sample_jit sample_short sample_split_fixtures)
+    sample_deep sample_jit sample_short sample_inline_vdso sample_split_fixtures)
 foreach(t test_sample test_symbolize)
   if(TARGET ${t})
     add_dependencies(${t} ${PG_SAMPLE_FIXTURES})

@@ -296,6 +296,32 @@ static void test_jit_map(void **state)
         pg_test_sandbox_remove();
 }
 
+static void test_inline_vdso_kernel(void **state)
+{
+        char *argv[] = { (char *) pg_test_fixture("sample_inline_vdso"), NULL };
+        struct run r;
+        uint64_t kernel_frames = 0;
+
+        (void) state;
+        run_profile(&r, argv, PG_CALL_GRAPH_FP, NULL, 0, 0);
+        assert_int_equal(r.rc, 0);
+        if (count_with(&r.p, ";main;hot_inline;mix_[i]") == 0 ||
+            count_with(&r.p, ";__vdso_clock_gettime") == 0)
+                dump(&r);
+        /* an always_inline callee shows as its own frame, marked _[i] */
+        assert_true(count_with(&r.p, ";main;hot_inline;mix_[i]") > 0);
+        /* the vDSO is named through perfgate's copy of its own vDSO */
+        assert_true(count_with(&r.p, ";__vdso_clock_gettime") > 0);
+        assert_int_equal(count_with(&r.p, "[vdso]"), 0);
+        for (size_t i = 0; i < r.p.nstacks; i++)
+                if (strstr(r.p.stacks[i].frames, "_[k]"))
+                        kernel_frames += r.p.stacks[i].count;
+        /* profile.kernel says whether kernel frames can be in the stacks */
+        if (!r.p.kernel)
+                assert_int_equal(kernel_frames, 0);
+        run_release(&r);
+}
+
 static void test_too_short(void **state)
 {
         char *argv[] = { (char *) pg_test_fixture("sample_short"), NULL };
@@ -353,6 +379,7 @@ int main(void)
                 cmocka_unit_test(test_debuglink),
                 cmocka_unit_test(test_truncated),
                 cmocka_unit_test(test_jit_map),
+                cmocka_unit_test(test_inline_vdso_kernel),
                 cmocka_unit_test(test_too_short),
                 cmocka_unit_test(test_errors),
         };
