@@ -29,13 +29,29 @@
 struct pg_run_ctx {
         struct pg_sampling *smp;
         struct pg_record_log *log;
+        struct pg_symbolizer *sym;
+        size_t scanned; /* log refs already looked at for MMAP2 records */
 };
 
+/* Drain the buffers and hand new executable mappings to the prefetcher. */
 static int pg_drain_cb(void *ctx)
 {
         struct pg_run_ctx *c = ctx;
+        struct pg_perf_record rec;
 
         pg_sampling_drain(c->smp, c->log);
+        for (; c->scanned < c->log->nrefs; c->scanned++) {
+                const struct pg_record_ref *ref = &c->log->refs[c->scanned];
+                const unsigned char *p = c->log->arena + ref->offset;
+                uint32_t type;
+
+                memcpy(&type, p, 4);
+                if (type != PERF_RECORD_MMAP2 ||
+                    pg_perf_record_decode(p, ref->len, &c->smp->fmt, &rec) < 0 ||
+                    !(rec.u.mmap.prot & 0x4))
+                        continue;
+                pg_symbolizer_prefetch(c->sym, rec.u.mmap.filename, rec.u.mmap.filename_len);
+        }
         return 0;
 }
 
@@ -87,7 +103,8 @@ static bool pg_kallsyms_addresses_visible(void)
  */
 static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_cfg *cfg,
                               struct pg_sampling *smp, struct pg_record_log *log,
-                              bool *exclude_kernel, bool *cycles, size_t *pages)
+                              struct pg_symbolizer *sym, bool *exclude_kernel, bool *cycles,
+                              size_t *pages)
 {
         struct pg_launch_opts lo = { .argv = o->argv,
                                      .cwd = o->cwd,
@@ -97,7 +114,7 @@ static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sa
                                      .ncpus = o->ncpus };
         struct pg_child c;
         struct pg_exit ex;
-        struct pg_run_ctx ctx = { smp, log };
+        struct pg_run_ctx ctx = { smp, log, sym, 0 };
         int *fds = NULL, rc;
 
         rc = pg_launch_prepare(&c, &lo);
@@ -118,7 +135,7 @@ static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sa
         for (size_t i = 0; i < smp->n; i++)
                 fds[i] = smp->fds[i];
         rc = pg_launch_wait(&c, o->timeout_ns, fds, smp->n, pg_drain_cb, &ctx, &ex);
-        pg_sampling_drain(smp, log);
+        pg_drain_cb(&ctx);
         if (rc < 0)
                 goto done;
         if (ex.interrupted) {
@@ -223,7 +240,7 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                 cfg.exclude_kernel = exclude_kernel;
                 cfg.data_pages = pages;
                 pg_record_log_reset(&log);
-                rc = pg_sample_run_once(o, &cfg, &smp, &log, &exclude_kernel, &cycles, &pages);
+                rc = pg_sample_run_once(o, &cfg, &smp, &log, sym, &exclude_kernel, &cycles, &pages);
                 if (rc < 0)
                         goto done;
                 pg_log_count(&log, &run_samples, &run_lost);

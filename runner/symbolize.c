@@ -169,6 +169,8 @@ struct pg_proc {
 struct pg_thread {
         char comm[32];
         size_t comm_len;
+        char folded[96]; /* comm as the first folded frame (pg_fold_append_comm) */
+        size_t folded_len;
 };
 
 struct pg_stackent {
@@ -187,6 +189,16 @@ struct pg_symbolizer {
         bool ksyms_loaded;
         pthread_t ksyms_thread; /* loads ksyms while the benchmark runs */
         bool ksyms_thread_running;
+        /* prefetch: files named by MMAP2 records during a run are opened
+         * and their symbols, DWARF and CFI loaded by a background thread;
+         * the main thread touches files only after pg_prefetch_join() */
+        pthread_mutex_t pf_lock;
+        pthread_cond_t pf_cond;
+        pthread_t pf_thread;
+        bool pf_running, pf_stop;
+        char **pf_queue;
+        size_t pf_n, pf_cap, pf_next;
+        struct pg_u64map pf_seen; /* path hashes queued (main thread only) */
         unsigned max_stack;
         struct pg_symbolize_stats st;
         /* per run */
@@ -424,6 +436,76 @@ static void pg_file_open(struct pg_symbolizer *s, struct pg_file *f, const char 
         if (f->mod == NULL)
                 return;
         f->bad = false;
+}
+
+/* Background loader: opens queued files and loads what lookups will need. */
+static void *pg_prefetch_thread(void *arg)
+{
+        struct pg_symbolizer *s = arg;
+
+        pthread_mutex_lock(&s->pf_lock);
+        for (;;) {
+                char *path;
+                struct pg_file *f;
+                const char *slash;
+                uint32_t id;
+
+                while (s->pf_next == s->pf_n && !s->pf_stop)
+                        pthread_cond_wait(&s->pf_cond, &s->pf_lock);
+                if (s->pf_next == s->pf_n)
+                        break;
+                path = s->pf_queue[s->pf_next++];
+                pthread_mutex_unlock(&s->pf_lock);
+                id = pg_file_id(s, path); /* may move s->files */
+                f = &s->files[id];
+                slash = strrchr(path, '/');
+                if (f->etype == -1)
+                        pg_file_open(s, f, path, slash ? slash + 1 : path);
+                if (!f->bad) {
+                        Dwarf_Addr bias;
+
+                        (void) dwfl_module_getsymtab(f->mod);
+                        (void) dwfl_module_getdwarf(f->mod, &bias);
+                        (void) dwfl_module_eh_cfi(f->mod, &bias);
+                }
+                pthread_mutex_lock(&s->pf_lock);
+        }
+        pthread_mutex_unlock(&s->pf_lock);
+        return NULL;
+}
+
+void pg_symbolizer_prefetch(struct pg_symbolizer *s, const char *path, size_t len)
+{
+        uint64_t h = pg_hash_bytes(path, len);
+        uint32_t dummy;
+
+        if (len == 0 || path[0] != '/' || pg_u64map_get(&s->pf_seen, h, &dummy))
+                return;
+        pg_u64map_put(&s->pf_seen, h, 1);
+        pthread_mutex_lock(&s->pf_lock);
+        if (s->pf_n == s->pf_cap) {
+                s->pf_cap = s->pf_cap ? s->pf_cap * 2 : 16;
+                s->pf_queue = pg_xreallocarray(s->pf_queue, s->pf_cap, sizeof(*s->pf_queue));
+        }
+        s->pf_queue[s->pf_n++] = pg_xstrndup(path, len);
+        if (!s->pf_running && !s->pf_stop)
+                s->pf_running = pthread_create(&s->pf_thread, NULL, pg_prefetch_thread, s) == 0;
+        pthread_cond_signal(&s->pf_cond);
+        pthread_mutex_unlock(&s->pf_lock);
+}
+
+/* Wait until the prefetch thread has loaded everything queued, and stop it. */
+static void pg_prefetch_join(struct pg_symbolizer *s)
+{
+        if (!s->pf_running)
+                return;
+        pthread_mutex_lock(&s->pf_lock);
+        s->pf_stop = true;
+        pthread_cond_signal(&s->pf_cond);
+        pthread_mutex_unlock(&s->pf_lock);
+        pthread_join(s->pf_thread, NULL);
+        s->pf_running = false;
+        s->pf_stop = false;
 }
 
 /*
@@ -701,11 +783,17 @@ static struct pg_thread *pg_thread_get(struct pg_symbolizer *s, uint32_t tid, bo
 
 static void pg_thread_set_comm(struct pg_thread *t, const char *comm, size_t len)
 {
+        struct pg_buf b = PG_BUF_INIT;
+
         if (len >= sizeof(t->comm))
                 len = sizeof(t->comm) - 1;
         memcpy(t->comm, comm, len);
         t->comm[len] = '\0';
         t->comm_len = len;
+        pg_fold_append_comm(&b, t->comm, t->comm_len, PG_COMM_KEEP);
+        t->folded_len = b.len < sizeof(t->folded) ? b.len : 0;
+        memcpy(t->folded, b.ptr, t->folded_len);
+        pg_buf_release(&b);
 }
 
 static void pg_run_reset(struct pg_symbolizer *s)
@@ -984,7 +1072,9 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
         }
         s->st.rooted += rooted && !truncated;
         pg_buf_reset(&s->key);
-        if (t && t->comm_len)
+        if (t && t->folded_len)
+                pg_buf_add(&s->key, t->folded, t->folded_len);
+        else if (t && t->comm_len)
                 pg_fold_append_comm(&s->key, t->comm, t->comm_len, PG_COMM_KEEP);
         else
                 pg_buf_puts(&s->key, "[unknown]");
@@ -1083,6 +1173,7 @@ void pg_symbolizer_process(struct pg_symbolizer *s, const struct pg_record_log *
 {
         struct pg_perf_record rec;
 
+        pg_prefetch_join(s);
         for (size_t i = 0; i < log->nrefs; i++) {
                 const struct pg_record_ref *ref = &log->refs[i];
 
@@ -1151,6 +1242,8 @@ int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opt
         pg_buf_init(&s->key);
         pg_buf_init(&s->kscratch);
         pg_buf_init(&s->fpool);
+        pthread_mutex_init(&s->pf_lock, NULL);
+        pthread_cond_init(&s->pf_cond, NULL);
         /* /proc/kallsyms takes tens of ms to generate: read it in the
          * background, during the sampling run (joined at first use) */
         if (o->kernel)
@@ -1166,6 +1259,13 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
                 return;
         if (s->ksyms_thread_running)
                 pthread_join(s->ksyms_thread, NULL);
+        pg_prefetch_join(s);
+        for (size_t i = 0; i < s->pf_n; i++)
+                free(s->pf_queue[i]);
+        free(s->pf_queue);
+        pg_u64map_release(&s->pf_seen);
+        pthread_mutex_destroy(&s->pf_lock);
+        pthread_cond_destroy(&s->pf_cond);
         pg_run_reset(s);
         free(s->procs);
         free(s->threads);

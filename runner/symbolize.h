@@ -74,6 +74,16 @@ void pg_symbolizer_free(struct pg_symbolizer *s);
 void pg_symbolizer_process(struct pg_symbolizer *s, const struct pg_record_log *log,
                            const struct pg_perf_format *fmt);
 
+/**
+ * Queue the ELF file @path (@len bytes, from an executable MMAP2 record seen
+ * while the benchmark still runs) to be opened and have its symbol table,
+ * DWARF (decompressing debug sections, often tens of ms for libc's
+ * debuginfo) and CFI loaded by a background thread, so that the work
+ * overlaps the run. pg_symbolizer_process() waits for it. Paths already
+ * queued, and paths that are not absolute, are ignored.
+ */
+void pg_symbolizer_prefetch(struct pg_symbolizer *s, const char *path, size_t len);
+
 /** The counters accumulated so far. */
 const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer *s);
 
