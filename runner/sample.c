@@ -169,8 +169,9 @@ static void pg_sample_warnings(const struct pg_sample_opts *o, const struct pg_p
                               o->argv[0], (unsigned long long) p->frequency_hz);
         if (p->lost > 0)
                 pg_buf_printf(w,
-                              "%llu samples were lost (%.1f%%) although the sampling buffers "
-                              "were enlarged; the profile under-represents busy phases\n",
+                              "%llu samples were lost (%.1f%%): the sampling buffers filled "
+                              "faster than perfgate drained them, so busy phases are "
+                              "under-represented; lower --freq or raise 'ulimit -l'\n",
                               (unsigned long long) p->lost,
                               100.0 * (double) p->lost / (double) (p->lost + p->samples));
         if (p->throttled > 0)
