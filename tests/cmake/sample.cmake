@@ -44,15 +44,15 @@ add_custom_target(sample_split_fixtures ALL
   DEPENDS ${PG_SAMPLE_FIX_DIR}/sample_stripped ${PG_SAMPLE_FIX_DIR}/sample_debuglink
           ${PG_SAMPLE_FIX_DIR}/sample_wronglink)
 
+# bench driver for bench/sample-overhead.sh and bench/symbolize-speed.sh
+add_executable(pg-sample-bench ${PG_SAMPLE_SRC}/bench_driver.c)
+target_link_libraries(pg-sample-bench PRIVATE pgcore)
+set_target_properties(pg-sample-bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PG_SAMPLE_FIX_DIR})
+
 set(PG_SAMPLE_FIXTURES sample_callpath sample_threads sample_forkexec sample_child sample_nofp
-    sample_deep sample_jit sample_short sample_inline_vdso sample_split_fixtures)
+    sample_deep sample_jit sample_short sample_inline_vdso sample_split_fixtures pg-sample-bench)
 foreach(t test_sample test_symbolize)
   if(TARGET ${t})
     add_dependencies(${t} ${PG_SAMPLE_FIXTURES})
   endif()
 endforeach()
-
-# bench driver for bench/sample-overhead.sh and bench/symbolize-speed.sh
-add_executable(pg-sample-bench ${PG_SAMPLE_SRC}/bench_driver.c)
-target_link_libraries(pg-sample-bench PRIVATE pgcore)
-set_target_properties(pg-sample-bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PG_SAMPLE_FIX_DIR})

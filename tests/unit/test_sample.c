@@ -338,6 +338,49 @@ static void test_too_short(void **state)
         run_release(&r);
 }
 
+/*
+ * Unprivileged (uid 65534, perf_event_paranoid 2) with no locked-memory
+ * allowance beyond perf_event_mlock_kb: opening with kernel frames fails
+ * with EACCES and falls back to user-only stacks with a warning, and the
+ * DWARF-mode buffers get EPERM from mmap and are shrunk until they fit.
+ */
+static void test_unprivileged(void **state)
+{
+        char bench[4096], fix[4096];
+        char *argv[] = { "prlimit",
+                         "--memlock=0:0",
+                         "setpriv",
+                         "--reuid=65534",
+                         "--regid=65534",
+                         "--clear-groups",
+                         bench,
+                         "run",
+                         "--dwarf",
+                         "--stacks",
+                         "--",
+                         fix,
+                         NULL };
+        struct pg_run_out o;
+
+        (void) state;
+        if (getuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0 ||
+            access("/usr/bin/prlimit", X_OK) != 0) {
+                fprintf(stderr, "skipped: needs root, setpriv and prlimit to drop privileges\n");
+                skip();
+        }
+        snprintf(bench, sizeof(bench), "%s", pg_test_fixture("pg-sample-bench"));
+        snprintf(fix, sizeof(fix), "%s", pg_test_fixture("sample_nofp"));
+        pg_test_run(&o, NULL, argv);
+        if (o.status != 0 || strstr(o.out.ptr, ";main;mid;hot_leaf") == NULL)
+                fprintf(stderr, "status %d\nout: %s\nerr: %s\n", o.status, o.out.ptr, o.err.ptr);
+        assert_int_equal(o.status, 0);
+        assert_non_null(strstr(o.out.ptr, "sample_nofp;_start;__libc_start_main;"));
+        assert_non_null(strstr(o.out.ptr, ";main;mid;hot_leaf"));
+        assert_null(strstr(o.out.ptr, "_[k]"));
+        assert_non_null(strstr(o.err.ptr, "kernel frames were not recorded"));
+        pg_run_out_release(&o);
+}
+
 static void test_errors(void **state)
 {
         char *missing[] = { "/nonexistent/perfgate-bench", NULL };
@@ -381,6 +424,7 @@ int main(void)
                 cmocka_unit_test(test_jit_map),
                 cmocka_unit_test(test_inline_vdso_kernel),
                 cmocka_unit_test(test_too_short),
+                cmocka_unit_test(test_unprivileged),
                 cmocka_unit_test(test_errors),
         };
 
