@@ -462,10 +462,14 @@ static void *pg_prefetch_thread(void *arg)
                 if (f->etype == -1)
                         pg_file_open(s, f, path, slash ? slash + 1 : path);
                 if (!f->bad) {
-                        Dwarf_Addr bias;
+                        Dwarf_Addr bias, low = 0;
+                        GElf_Off off;
+                        GElf_Sym sym;
 
-                        (void) dwfl_module_getsymtab(f->mod);
-                        (void) dwfl_module_getdwarf(f->mod, &bias);
+                        /* first lookups sort the symbol table and index the CUs */
+                        dwfl_module_info(f->mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
+                        (void) dwfl_module_addrinfo(f->mod, low, &off, &sym, NULL, NULL, NULL);
+                        (void) dwfl_module_addrdie(f->mod, low, &bias);
                         (void) dwfl_module_eh_cfi(f->mod, &bias);
                 }
                 pthread_mutex_lock(&s->pf_lock);
