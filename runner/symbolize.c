@@ -3,11 +3,22 @@
  * of sampled call chains (see symbolize.h).
  *
  * Data: processes (pid -> address space, shared copy-on-write after a FORK
- * until one side maps something), threads (tid -> comm), per address space a
- * list of executable mappings, a lazily built Dwfl, and a cache from an
- * adjusted code address to its folded frame text (one address can stand for
- * several frames when calls were inlined). Folded stacks live in an open
- * addressing table keyed by the whole key string.
+ * until one side maps something), threads (tid -> comm and its folded
+ * frame), per address space the list of executable mappings. Every ELF file
+ * gets one Dwfl for the symbolizer's lifetime with the file at its link
+ * addresses; a runtime address is translated by its mapping's PT_LOAD bias,
+ * so the folded text of (file, address) is cached across processes and runs
+ * (one address can stand for several frames when calls were inlined), as are
+ * the CFI "leaf plans" of the frame-pointer fixup. Only DWARF-mode unwinding
+ * needs a per-address-space Dwfl with every module at its runtime address.
+ * Anonymous (JIT) and unknown code is cached per address space.
+ *
+ * Threads: a kallsyms loader starts with the symbolizer, and a prefetcher
+ * opens the files named by MMAP2 records while the benchmark runs; both only
+ * touch state the main thread leaves alone until it joins them (first kernel
+ * frame, start of pg_symbolizer_process()).
+ *
+ * Folded stacks live in an open addressing table keyed by the whole key.
  */
 #include "runner/symbolize.h"
 
