@@ -218,12 +218,68 @@ static int pg_open_one(struct perf_event_attr *a, pid_t pid, int cpu)
         return (int) syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
+/*
+ * Open one event per CPU for buffers of @pages data pages (the wakeup
+ * watermark is half of that), falling back on the first CPU from cycles to
+ * cpu-clock and from kernel+user to user-only; later CPUs use what worked.
+ */
+static int pg_sampling_open_events(struct pg_sampling *s, pid_t pid,
+                                   const struct pg_sampling_cfg *cfg, const int *cpus, size_t pages,
+                                   struct perf_event_attr *a)
+{
+        long page = sysconf(_SC_PAGESIZE);
+
+        for (size_t i = 0; i < s->n; i++) {
+                for (;;) {
+                        pg_attr_fill(a, cfg, s->cycles, s->exclude_kernel, pages * (size_t) page);
+                        s->fds[i] = pg_open_one(a, pid, cpus[i]);
+                        if (s->fds[i] >= 0)
+                                break;
+                        if (i == 0 && s->cycles &&
+                            (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV ||
+                             errno == ENXIO || errno == EINVAL)) {
+                                s->cycles = false; /* no PMU: perf's evsel__fallback */
+                                continue;
+                        }
+                        if (i == 0 && errno == EACCES && !s->exclude_kernel) {
+                                s->exclude_kernel = true; /* perf_event_paranoid >= 2 */
+                                continue;
+                        }
+                        if (errno == EMFILE || errno == ENFILE)
+                                return pg_error_set(PG_EIO,
+                                                    "too many open files for %zu sampling "
+                                                    "events: raise 'ulimit -n'",
+                                                    s->n);
+                        if (errno == EACCES || errno == EPERM)
+                                return pg_error_set(PG_EPERM,
+                                                    "cannot open a sampling event: %s; lower "
+                                                    "'kernel.perf_event_paranoid' (sysctl) to 2 "
+                                                    "or less, or run with CAP_PERFMON",
+                                                    strerror(errno));
+                        return pg_error_set(
+                            errno == ENOENT || errno == EOPNOTSUPP || errno == EINVAL ? PG_ENOTSUP
+                                                                                      : PG_EIO,
+                            "cannot open a sampling event on cpu %d: %s", cpus[i], strerror(errno));
+                }
+        }
+        return 0;
+}
+
+static void pg_sampling_close_events(struct pg_sampling *s)
+{
+        for (size_t i = 0; i < s->n; i++) {
+                pg_ringbuf_unmap(&s->rbs[i]);
+                if (s->fds[i] >= 0)
+                        close(s->fds[i]);
+                s->fds[i] = -1;
+        }
+}
+
 int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_cfg *cfg)
 {
         int *online = NULL;
         const int *cpus = cfg->cpus;
         size_t ncpus = cfg->ncpus, pages = cfg->data_pages ? cfg->data_pages : 64;
-        long page = sysconf(_SC_PAGESIZE);
         struct perf_event_attr a;
         int rc = 0;
 
@@ -240,62 +296,25 @@ int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_
         s->n = ncpus;
         s->cycles = cfg->use_cycles;
         s->exclude_kernel = cfg->exclude_kernel;
-        for (size_t i = 0; i < ncpus; i++) {
-                for (;;) {
-                        pg_attr_fill(&a, cfg, s->cycles, s->exclude_kernel, pages * (size_t) page);
-                        s->fds[i] = pg_open_one(&a, pid, cpus[i]);
-                        if (s->fds[i] >= 0)
-                                break;
-                        if (i == 0 && s->cycles &&
-                            (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV ||
-                             errno == ENXIO || errno == EINVAL)) {
-                                s->cycles = false; /* no PMU: perf's evsel__fallback */
-                                continue;
-                        }
-                        if (i == 0 && errno == EACCES && !s->exclude_kernel) {
-                                s->exclude_kernel = true; /* perf_event_paranoid >= 2 */
-                                continue;
-                        }
-                        if (errno == EMFILE || errno == ENFILE) {
-                                rc = pg_error_set(PG_EIO,
-                                                  "too many open files for %zu sampling events: "
-                                                  "raise 'ulimit -n'",
-                                                  ncpus);
-                        } else if (errno == EACCES || errno == EPERM) {
-                                rc = pg_error_set(PG_EPERM,
-                                                  "cannot open a sampling event: %s; lower "
-                                                  "'kernel.perf_event_paranoid' (sysctl) to 2 or "
-                                                  "less, or run with CAP_PERFMON",
-                                                  strerror(errno));
-                        } else {
-                                rc = pg_error_set(errno == ENOENT || errno == EOPNOTSUPP ||
-                                                          errno == EINVAL
-                                                      ? PG_ENOTSUP
-                                                      : PG_EIO,
-                                                  "cannot open a sampling event on cpu %d: %s",
-                                                  cpus[i], strerror(errno));
-                        }
+        for (;;) {
+                rc = pg_sampling_open_events(s, pid, cfg, cpus, pages, &a);
+                if (rc < 0)
                         goto done;
-                }
+                for (size_t i = 0; i < ncpus && rc == 0; i++)
+                        rc = pg_ringbuf_map(&s->rbs[i], s->fds[i], pages);
+                if (rc != PG_EPERM || pages <= 8)
+                        break;
+                /* over the locked-memory budget: smaller buffers, and events
+                 * reopened so that the wakeup watermark matches them */
+                pg_sampling_close_events(s);
+                pages /= 2;
         }
-        for (size_t i = 0; i < ncpus; i++) {
-                while ((rc = pg_ringbuf_map(&s->rbs[i], s->fds[i], pages)) == PG_EPERM &&
-                       pages > 8) {
-                        /* over the mlock budget: shrink every buffer and remap */
-                        pages /= 2;
-                        for (size_t j = 0; j < i; j++)
-                                pg_ringbuf_unmap(&s->rbs[j]);
-                        i = 0;
-                }
-                if (rc < 0) {
-                        if (rc == PG_EPERM)
-                                pg_error_set(PG_EPERM,
-                                             "cannot lock memory for the sampling buffers: "
-                                             "raise 'ulimit -l' or the sysctl "
-                                             "'kernel.perf_event_mlock_kb'");
-                        goto done;
-                }
-        }
+        if (rc == PG_EPERM)
+                rc = pg_error_set(PG_EPERM, "cannot lock memory for the sampling buffers: raise "
+                                            "'ulimit -l' or the sysctl "
+                                            "'kernel.perf_event_mlock_kb'");
+        if (rc < 0)
+                goto done;
         s->data_pages = pages;
         s->fmt.sample_type = a.sample_type;
         s->fmt.regs_user_mask = a.sample_regs_user;
