@@ -5,9 +5,10 @@
  */
 #include "runner/kallsyms.h"
 
-#include <stdio.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/buf.h"
 
@@ -20,42 +21,53 @@ static int pg_ksym_cmp(const void *a, const void *b)
 
 void pg_kallsyms_load(struct pg_kallsyms *k, const char *path)
 {
-        FILE *f = fopen(path, "re");
-        char line[512];
-        size_t cap = 0, ncap = 0;
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        char *text = NULL, *p, *end;
+        size_t len = 0, cap = 0, scap = 0;
+        ssize_t n;
 
         memset(k, 0, sizeof(*k));
-        if (f == NULL)
+        if (fd < 0)
                 return;
-        while (fgets(line, sizeof(line), f)) {
-                char *end, *name, *nl;
-                uint64_t addr = strtoull(line, &end, 16);
-                size_t len;
+        /* /proc files report size 0: read in large chunks until EOF */
+        do {
+                if (cap - len < (1 << 20)) {
+                        cap = cap ? cap * 2 : 8 << 20;
+                        text = pg_xrealloc(text, cap + 1);
+                }
+                n = read(fd, text + len, cap - len);
+                if (n > 0)
+                        len += (size_t) n;
+        } while (n > 0);
+        close(fd);
+        if (text == NULL)
+                return;
+        text[len] = '\0';
+        /* names are copied into one block no larger than the file */
+        k->names = pg_xmalloc(len + 1);
+        for (p = text, end = text + len; p < end;) {
+                char *nl = memchr(p, '\n', (size_t) (end - p)), *le = nl ? nl : end, *q;
+                uint64_t addr = strtoull(p, &q, 16);
+                char *name, *ne;
 
-                if (end == line || end[0] != ' ' || strchr("tTwW", end[1]) == NULL ||
-                    end[1] == '\0' || end[2] != ' ')
-                        continue;
-                name = end + 3;
-                nl = strpbrk(name, " \t\n");
-                len = nl ? (size_t) (nl - name) : strlen(name);
-                if (len == 0)
-                        continue;
-                if (k->n == cap) {
-                        cap = cap ? cap * 2 : 4096;
-                        k->syms = pg_xreallocarray(k->syms, cap, sizeof(*k->syms));
+                if (q != p && q + 3 < le && q[0] == ' ' && strchr("tTwW", q[1]) && q[2] == ' ') {
+                        name = q + 3;
+                        for (ne = name; ne < le && *ne != ' ' && *ne != '\t'; ne++)
+                                ;
+                        if (ne > name) {
+                                if (k->n == scap) {
+                                        scap = scap ? scap * 2 : 4096;
+                                        k->syms = pg_xreallocarray(k->syms, scap, sizeof(*k->syms));
+                                }
+                                memcpy(k->names + k->names_len, name, (size_t) (ne - name));
+                                k->names[k->names_len + (size_t) (ne - name)] = '\0';
+                                k->syms[k->n++] = (struct pg_ksym){ addr, (uint32_t) k->names_len };
+                                k->names_len += (size_t) (ne - name) + 1;
+                        }
                 }
-                if (k->names_len + len + 1 > ncap) {
-                        ncap = ncap ? ncap * 2 : 1 << 16;
-                        while (k->names_len + len + 1 > ncap)
-                                ncap *= 2;
-                        k->names = pg_xrealloc(k->names, ncap);
-                }
-                memcpy(k->names + k->names_len, name, len);
-                k->names[k->names_len + len] = '\0';
-                k->syms[k->n++] = (struct pg_ksym){ addr, (uint32_t) k->names_len };
-                k->names_len += len + 1;
+                p = nl ? nl + 1 : end;
         }
-        fclose(f);
+        free(text);
         if (k->n)
                 qsort(k->syms, k->n, sizeof(*k->syms), pg_ksym_cmp);
 }

@@ -34,7 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -450,10 +452,13 @@ static void pg_file_open(struct pg_symbolizer *s, struct pg_file *f, const char 
 }
 
 /* Background loader: opens queued files and loads what lookups will need. */
+static void pg_thread_background(void);
+
 static void *pg_prefetch_thread(void *arg)
 {
         struct pg_symbolizer *s = arg;
 
+        pg_thread_background();
         pthread_mutex_lock(&s->pf_lock);
         for (;;) {
                 char *path;
@@ -902,10 +907,17 @@ static void pg_ksyms_wait(struct pg_symbolizer *s)
         s->ksyms_loaded = true;
 }
 
+/* Background threads run at the lowest priority: never slow the benchmark. */
+static void pg_thread_background(void)
+{
+        (void) setpriority(PRIO_PROCESS, (id_t) syscall(SYS_gettid), 19);
+}
+
 static void *pg_ksyms_thread(void *arg)
 {
         struct pg_symbolizer *s = arg;
 
+        pg_thread_background();
         pg_kallsyms_load(&s->ksyms, s->o.kallsyms_path ? s->o.kallsyms_path : "/proc/kallsyms");
         return NULL;
 }
