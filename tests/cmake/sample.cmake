@@ -33,6 +33,19 @@ pg_sample_fixture(sample_inline_vdso inline_vdso.c)
 pg_sample_fixture(sample_strip_src strip.c)
 pg_sample_fixture(sample_decoy decoy.c)
 
+# C++ demangling end to end, when a C++ compiler is installed (the test skips otherwise)
+find_program(PG_SAMPLE_CXX NAMES g++ c++ clang++)
+if(PG_SAMPLE_CXX)
+  add_custom_command(
+    OUTPUT ${PG_SAMPLE_FIX_DIR}/sample_cxx
+    COMMAND ${PG_SAMPLE_CXX} -O1 -g -fno-omit-frame-pointer -o ${PG_SAMPLE_FIX_DIR}/sample_cxx
+            ${PG_SAMPLE_SRC}/cxx.cpp
+    DEPENDS ${PG_SAMPLE_SRC}/cxx.cpp
+    COMMENT "building the C++ sampling fixture")
+  add_custom_target(sample_cxx_fixture ALL DEPENDS ${PG_SAMPLE_FIX_DIR}/sample_cxx)
+  set(PG_SAMPLE_CXX_TARGET sample_cxx_fixture)
+endif()
+
 add_custom_command(
   OUTPUT ${PG_SAMPLE_FIX_DIR}/sample_stripped ${PG_SAMPLE_FIX_DIR}/sample_debuglink
          ${PG_SAMPLE_FIX_DIR}/sample_wronglink
@@ -50,7 +63,8 @@ target_link_libraries(pg-sample-bench PRIVATE pgcore)
 set_target_properties(pg-sample-bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PG_SAMPLE_FIX_DIR})
 
 set(PG_SAMPLE_FIXTURES sample_callpath sample_threads sample_forkexec sample_child sample_nofp
-    sample_deep sample_jit sample_short sample_inline_vdso sample_split_fixtures pg-sample-bench)
+    sample_deep sample_jit sample_short sample_inline_vdso sample_split_fixtures pg-sample-bench
+    ${PG_SAMPLE_CXX_TARGET})
 foreach(t test_sample test_symbolize)
   if(TARGET ${t})
     add_dependencies(${t} ${PG_SAMPLE_FIXTURES})

@@ -322,6 +322,33 @@ static void test_inline_vdso_kernel(void **state)
         run_release(&r);
 }
 
+static void test_cxx_demangled(void **state)
+{
+        char *argv[] = { NULL, NULL };
+        struct run r;
+
+        (void) state;
+        argv[0] = strdup(pg_test_fixture("sample_cxx"));
+        if (access(argv[0], X_OK) != 0) {
+                fprintf(stderr, "skipped: no C++ compiler built the sample_cxx fixture\n");
+                free(argv[0]);
+                skip();
+        }
+        run_profile(&r, argv, PG_CALL_GRAPH_FP, NULL, 0, 0);
+        assert_int_equal(r.rc, 0);
+        if (count_with(&r.p, ";main;ns::work") * 10 < r.p.samples * 5)
+                dump(&r);
+        /* both overloads fold into one frame; no mangled names anywhere */
+        assert_true(count_with(&r.p, ";main;ns::work") * 10 >= r.p.samples * 5);
+        assert_true(count_with(&r.p, ";main;ns::Acc<double>::add") > 0);
+        for (size_t i = 0; i < r.p.nstacks; i++) {
+                assert_null(strstr(r.p.stacks[i].frames, ";_Z"));
+                assert_null(strstr(r.p.stacks[i].frames, "work("));
+        }
+        run_release(&r);
+        free(argv[0]);
+}
+
 static void test_too_short(void **state)
 {
         char *argv[] = { (char *) pg_test_fixture("sample_short"), NULL };
@@ -423,6 +450,7 @@ int main(void)
                 cmocka_unit_test(test_truncated),
                 cmocka_unit_test(test_jit_map),
                 cmocka_unit_test(test_inline_vdso_kernel),
+                cmocka_unit_test(test_cxx_demangled),
                 cmocka_unit_test(test_too_short),
                 cmocka_unit_test(test_unprivileged),
                 cmocka_unit_test(test_errors),
