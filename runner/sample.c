@@ -199,6 +199,12 @@ static void pg_sample_warnings(const struct pg_sample_opts *o, const struct pg_p
                               "pointers are missing; build with -fno-omit-frame-pointer "
                               "-mno-omit-leaf-frame-pointer, or use --call-graph dwarf\n",
                               100.0 * (double) st->rooted / (double) (p->samples - p->truncated));
+        if (st->rejected_debug)
+                pg_buf_printf(w,
+                              "debug file '%s' belongs to another build (its CRC or build-id "
+                              "does not match the binary that links to it); it was ignored, "
+                              "so that binary's frames are unresolved\n",
+                              st->rejected_debug);
         if (fell_back_user && !o->exclude_kernel)
                 pg_buf_printf(w, "kernel frames were not recorded (perf_event_paranoid forbids "
                                  "them); stacks show user space only\n");

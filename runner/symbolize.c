@@ -150,6 +150,7 @@ struct pg_file {
         } loads[PG_MAX_LOADS];
         size_t build_id_len;
         uint8_t build_id[20];
+        char *rejected_debug; /* a debuglink target that exists but was refused */
 };
 
 struct pg_frame_res {
@@ -433,6 +434,8 @@ static uint32_t pg_file_id(struct pg_symbolizer *s, const char *path)
         return (uint32_t) s->nfiles++;
 }
 
+static void pg_file_check_debuglink(struct pg_symbolizer *s, struct pg_file *f, const char *path);
+
 /* Open @f (first use): read the ELF, report it at link addresses. */
 static void pg_file_open(struct pg_symbolizer *s, struct pg_file *f, const char *disk_path,
                          const char *name)
@@ -449,6 +452,40 @@ static void pg_file_open(struct pg_symbolizer *s, struct pg_file *f, const char 
         if (f->mod == NULL)
                 return;
         f->bad = false;
+        pg_file_check_debuglink(s, f, disk_path);
+}
+
+/*
+ * Case 36: a .gnu_debuglink whose target exists but was refused by libdwfl
+ * (CRC or build-id of another build). Its names must not be used (they are
+ * not), and the user should learn why the frames are unresolved.
+ */
+static void pg_file_check_debuglink(struct pg_symbolizer *s, struct pg_file *f, const char *path)
+{
+        const char *mainfile = NULL, *debugfile = NULL, *link;
+        Dwarf_Addr bias;
+        Elf *e;
+        GElf_Word crc;
+        char dir[4096], cand[3][8192];
+        const char *slash = strrchr(path, '/');
+
+        (void) dwfl_module_getsymtab(f->mod); /* looks for the debug file */
+        dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+        if (debugfile != NULL || (e = dwfl_module_getelf(f->mod, &bias)) == NULL ||
+            (link = dwelf_elf_gnu_debuglink(e, &crc)) == NULL || slash == NULL)
+                return;
+        snprintf(dir, sizeof(dir), "%.*s", (int) (slash - path), path);
+        snprintf(cand[0], sizeof(cand[0]), "%s/%s", dir, link);
+        snprintf(cand[1], sizeof(cand[1]), "%s/.debug/%s", dir, link);
+        snprintf(cand[2], sizeof(cand[2]), "/usr/lib/debug%s/%s", dir, link);
+        for (int i = 0; i < 3; i++) {
+                if (strcmp(cand[i], path) != 0 && access(cand[i], R_OK) == 0) {
+                        f->rejected_debug = pg_xstrdup(cand[i]);
+                        if (s->st.rejected_debug == NULL)
+                                s->st.rejected_debug = f->rejected_debug;
+                        return;
+                }
+        }
 }
 
 /* Background loader: opens queued files and loads what lookups will need. */
@@ -1310,6 +1347,7 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
                 if (s->files[i].dwfl)
                         dwfl_end(s->files[i].dwfl);
                 free(s->files[i].path);
+                free(s->files[i].rejected_debug);
         }
         free(s->files);
         if (s->have_vdso)

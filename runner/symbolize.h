@@ -53,6 +53,8 @@ struct pg_symbolize_stats {
         uint64_t rooted;     /* samples whose outermost frame is a process or thread entry */
         uint64_t malformed;  /* records that did not decode */
         bool kernel_frames;  /* kernel frames were folded (kallsyms visible) */
+        const char
+            *rejected_debug; /* a .gnu_debuglink target refused as another build's, or NULL */
 };
 
 struct pg_symbolizer;

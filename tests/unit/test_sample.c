@@ -244,6 +244,7 @@ static void test_debuglink(void **state)
         for (size_t i = 0; i < r.p.nstacks; i++)
                 assert_null(strstr(r.p.stacks[i].frames, "decoy"));
         assert_true(count_with(&r.p, "[sample_wronglink]") > 0);
+        assert_non_null(strstr(r.warnings.ptr, "sample_wronglink.debug' belongs to another build"));
         run_release(&r);
         free(argv[0]);
 }
