@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -197,7 +198,8 @@ struct pg_symbolizer {
         struct pg_symbolizer_opts o;
         char *debuginfo_path;
         Dwfl_Callbacks callbacks;
-        char vdso_path[64];
+        char vdso_path[64]; /* /proc/self/fd/N of the vDSO copy */
+        int vdso_fd;
         bool have_vdso;
         struct pg_kallsyms ksyms;
         bool ksyms_loaded;
@@ -1252,28 +1254,32 @@ void pg_symbolizer_process(struct pg_symbolizer *s, const struct pg_record_log *
 
 /* ---- lifecycle ------------------------------------------------------------- */
 
-/* Write the runner's own vDSO image to a temporary file (4.2, pitfall 13). */
-static bool pg_vdso_copy(char *path, size_t size)
+/*
+ * Copy perfgate's own vDSO image (identical for every process on this
+ * kernel) into an anonymous memfd, named by a /proc/self/fd path: nothing is
+ * left behind in /tmp even when perfgate is killed (4.2, pitfall 13).
+ * The image size is e_shoff + e_shnum * e_shentsize.
+ */
+static bool pg_vdso_copy(struct pg_symbolizer *s)
 {
         const unsigned char *img = (const unsigned char *) getauxval(AT_SYSINFO_EHDR);
         const Elf64_Ehdr *eh = (const Elf64_Ehdr *) img;
-        const char *tmp = getenv("TMPDIR");
         size_t len;
         int fd;
-        bool ok;
 
         if (img == NULL || memcmp(img, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
                 return false;
         len = eh->e_shoff + (size_t) eh->e_shnum * eh->e_shentsize;
-        snprintf(path, size, "%s/perfgate-vdso-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-        fd = mkstemp(path);
+        fd = memfd_create("perfgate-vdso", MFD_CLOEXEC);
         if (fd < 0)
                 return false;
-        ok = write(fd, img, len) == (ssize_t) len;
-        close(fd);
-        if (!ok)
-                unlink(path);
-        return ok;
+        if (write(fd, img, len) != (ssize_t) len) {
+                close(fd);
+                return false;
+        }
+        s->vdso_fd = fd;
+        snprintf(s->vdso_path, sizeof(s->vdso_path), "/proc/self/fd/%d", fd);
+        return true;
 }
 
 int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opts *o)
@@ -1290,7 +1296,7 @@ int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opt
         s->callbacks.find_elf = dwfl_linux_proc_find_elf;
         s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
         s->callbacks.debuginfo_path = &s->debuginfo_path;
-        s->have_vdso = pg_vdso_copy(s->vdso_path, sizeof(s->vdso_path));
+        s->have_vdso = pg_vdso_copy(s);
         s->max_stack = o->max_stack;
         if (s->max_stack == 0) {
                 struct pg_buf text = PG_BUF_INIT;
@@ -1351,7 +1357,7 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
         }
         free(s->files);
         if (s->have_vdso)
-                unlink(s->vdso_path);
+                close(s->vdso_fd);
         free(s->debuginfo_path);
         free(s);
 }
