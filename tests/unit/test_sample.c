@@ -108,6 +108,23 @@ static void test_call_path(void **state)
         run_release(&r);
 }
 
+/* Pinned to one CPU: events are opened on that CPU only, and all samples come. */
+static void test_pinned(void **state)
+{
+        char *argv[] = { (char *) pg_test_fixture("sample_callpath"), "100000000", NULL };
+        static const int cpu0[] = { 0 };
+        struct pg_sample_opts o = { .argv = argv, .freq_hz = 999, .cpus = cpu0, .ncpus = 1 };
+        struct run r;
+
+        (void) state;
+        memset(&r, 0, sizeof(r));
+        pg_buf_init(&r.warnings);
+        assert_int_equal(pg_sample_profile(&o, &r.p, &r.warnings), 0);
+        assert_true(r.p.samples > 10);
+        assert_true(count_with(&r.p, ";main;outer;inner") * 10 >= r.p.samples * 9);
+        run_release(&r);
+}
+
 static void test_repeat_until_min_samples(void **state)
 {
         char *argv[] = { (char *) pg_test_fixture("sample_callpath"), "40000000", NULL };
@@ -443,6 +460,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_call_path),
                 cmocka_unit_test(test_repeat_until_min_samples),
+                cmocka_unit_test(test_pinned),
                 cmocka_unit_test(test_threads),
                 cmocka_unit_test(test_fork_exec),
                 cmocka_unit_test(test_dwarf_recovers_main),
