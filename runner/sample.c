@@ -5,7 +5,8 @@
  * (runner/records.h), then symbolized and folded (runner/symbolize.h).
  *
  * Invariants: a run that lost more than 1% of its samples is thrown away and
- * retried with buffers four times larger (up to 4096 pages); the profile
+ * retried with buffers four times larger (up to 4096 pages, 3 retries, not
+ * when the locked-memory limit already shrank them); the profile
  * holds only runs that were kept; the library never prints: problems become
  * one line per kind in @warnings.
  */
@@ -219,7 +220,7 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         struct pg_sampling smp = { 0 };
         struct pg_record_log log;
         const struct pg_symbolize_stats *st;
-        uint64_t start_ns = pg_now_ns(), runs = 0, lost_kept = 0, retries = 0;
+        uint64_t start_ns = pg_now_ns(), runs = 0, retries = 0;
         bool exclude_kernel = o->exclude_kernel, cycles = o->use_cycles;
         size_t pages = o->call_graph == PG_CALL_GRAPH_DWARF ? 256 : 64;
         int rc;
@@ -251,13 +252,14 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                 if (rc < 0)
                         goto done;
                 pg_log_count(&log, &run_samples, &run_lost);
-                if (run_lost * 100 > run_samples + run_lost && pages < PG_SAMPLE_MAX_PAGES &&
-                    retries < 3) {
-                        pages *= 4; /* too small for this benchmark: retry larger */
+                /* too small for this benchmark: retry larger, unless the
+                 * locked-memory limit already made them smaller than asked */
+                if (run_lost * 100 > run_samples + run_lost && pages == cfg.data_pages &&
+                    pages < PG_SAMPLE_MAX_PAGES && retries < 3) {
+                        pages *= 4;
                         retries++;
                         continue;
                 }
-                lost_kept += run_lost;
                 pg_record_log_sort(&log);
                 pg_symbolizer_process(sym, &log, &smp.fmt);
                 runs++;
@@ -286,7 +288,6 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         out->kernel = !exclude_kernel && pg_kallsyms_addresses_visible();
         pg_symbolizer_export(sym, out);
         pg_sample_warnings(o, out, st, exclude_kernel && !o->exclude_kernel, warnings);
-        (void) lost_kept;
 done:
         pg_symbolizer_free(sym);
         pg_record_log_release(&log);
