@@ -17,7 +17,10 @@
 
 #include "baselines/result.h"
 #include "common/error.h"
+#include "runner/launch.h"
+#include "runner/ringbuf.h"
 #include "runner/sample.h"
+#include "runner/symbolize.h"
 #include "tests/util/testutil.h"
 
 struct run {
@@ -426,6 +429,52 @@ static void test_unprivileged(void **state)
         pg_run_out_release(&o);
 }
 
+static int drain_into(void *ctx)
+{
+        void **c = ctx;
+
+        pg_sampling_drain(c[0], c[1]);
+        return 0;
+}
+
+/*
+ * The lost-record path for real: DWARF samples (8 KiB of stack each) cannot
+ * fit a one-page ring buffer, so the kernel drops them and reports
+ * PERF_RECORD_LOST, which the symbolizer counts.
+ */
+static void test_lost_records(void **state)
+{
+        char *argv[] = { (char *) pg_test_fixture("sample_callpath"), "100000000", NULL };
+        struct pg_launch_opts lo = { .argv = argv };
+        struct pg_sampling_cfg cfg = { .freq_hz = 999, .dwarf = true, .data_pages = 1 };
+        struct pg_symbolizer_opts so = { .dwarf = true,
+                                         .regs_user_mask = PG_SAMPLE_REGS_USER_MASK };
+        struct pg_child c;
+        struct pg_sampling smp;
+        struct pg_record_log log;
+        struct pg_exit ex;
+        struct pg_symbolizer *sym;
+        void *ctx[2] = { &smp, &log };
+
+        (void) state;
+        pg_record_log_init(&log);
+        assert_int_equal(pg_launch_prepare(&c, &lo), 0);
+        assert_int_equal(pg_sampling_open(&smp, c.pid, &cfg), 0);
+        assert_int_equal(smp.data_pages, 1);
+        assert_int_equal(pg_launch_start(&c, argv[0]), 0);
+        assert_int_equal(pg_launch_wait(&c, 0, smp.fds, smp.n, drain_into, ctx, &ex), 0);
+        pg_sampling_drain(&smp, &log);
+        pg_record_log_sort(&log);
+        assert_int_equal(pg_symbolizer_new(&sym, &so), 0);
+        pg_symbolizer_process(sym, &log, &smp.fmt);
+        assert_true(pg_symbolizer_stats(sym)->lost > 10);
+        assert_int_equal(pg_symbolizer_stats(sym)->samples, 0);
+        assert_int_equal(pg_symbolizer_stats(sym)->malformed, 0);
+        pg_symbolizer_free(sym);
+        pg_sampling_close(&smp);
+        pg_record_log_release(&log);
+}
+
 static void test_errors(void **state)
 {
         char *missing[] = { "/nonexistent/perfgate-bench", NULL };
@@ -472,6 +521,7 @@ int main(void)
                 cmocka_unit_test(test_cxx_demangled),
                 cmocka_unit_test(test_too_short),
                 cmocka_unit_test(test_unprivileged),
+                cmocka_unit_test(test_lost_records),
                 cmocka_unit_test(test_errors),
         };
 
