@@ -19,7 +19,7 @@
 struct pg_store_opts {
         const char *repo_path; /* NULL: discover the repository from the cwd */
         const char *branch;    /* NULL: PG_STORE_DEFAULT_BRANCH */
-        const char *machine;   /* NULL: "default" */
+        const char *machine;   /* NULL: "default" (pg_store_save: the results' own machine) */
 };
 
 /** What pg_store_save() did. Strings are owned; free with pg_store_save_info_release(). */
@@ -31,6 +31,11 @@ struct pg_store_save_info {
         bool created_branch; /* the branch was created as an orphan */
         bool from_remote;    /* built on origin/<branch> because it was ahead */
         unsigned retries;    /* compare-and-swap retries after a concurrent update */
+        size_t saved;        /* result files written */
+        size_t nreplaced;    /* of those, how many replaced a file already stored */
+        bool merged_local;   /* the local branch had diverged from origin/<branch>; its
+                                baselines were carried into the new commit (two parents) */
+        char *machine;       /* the machine the results were filed under */
 };
 
 void pg_store_save_info_release(struct pg_store_save_info *info);
@@ -69,5 +74,48 @@ void pg_store_lookup_release(struct pg_store_lookup *l);
  */
 int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsigned max_walk,
                            struct pg_result_set *out, struct pg_store_lookup *info);
+
+/**
+ * Load the baseline recorded for exactly the commit @rev names (no
+ * merge-base, no walk): what `perfgate baseline show REV` prints. @rev is
+ * anything git rev-parse takes, or a hex prefix (at least 4 digits) of a
+ * commit stored on the data branch but absent from this clone.
+ * info->found is false when that commit has no baseline for o->machine;
+ * info->base_commit/used_commit hold the commit, info->source_ref the ref read.
+ * Errors: as pg_store_find_baseline() (PG_ENOTFOUND, PG_EINPUT), plus
+ * PG_EINPUT for an ambiguous hex prefix.
+ */
+int pg_store_load_commit(const struct pg_store_opts *o, const char *rev, struct pg_result_set *out,
+                         struct pg_store_lookup *info);
+
+/** One `<machine>/<commit>/` directory of the data branch. */
+struct pg_store_entry {
+        char *machine;
+        char *commit;     /* 40 hex digits */
+        long long time_s; /* committer time of that commit (s since the epoch); 0 when the
+                                 commit is not in this clone */
+        char *summary;    /* its subject line, NULL when not in this clone */
+        size_t nbenchmarks;
+        char **benchmarks; /* benchmark names (file names less ".json"), sorted */
+};
+
+/** Everything on the data branch, newest first. Owned; pg_store_list_release(). */
+struct pg_store_list {
+        char *source_ref; /* ref read ("perfgate-baselines" or "origin/..."), NULL: no branch */
+        char *tip;        /* its commit (hex), NULL: no branch */
+        size_t n;
+        struct pg_store_entry *items; /* newest commit first (time_s, then commit hex) */
+};
+
+/**
+ * List the baselines on the data branch (local branch, or origin/<branch>
+ * when that is ahead or the only one), commits x machines x benchmarks,
+ * newest first. o->machine NULL lists every machine, else only that one.
+ * No data branch is not an error: l->n == 0 and l->source_ref == NULL.
+ * Errors: PG_ENOTFOUND (not a git repository), PG_EINPUT (bad branch name).
+ */
+int pg_store_list_load(const struct pg_store_opts *o, struct pg_store_list *l);
+
+void pg_store_list_release(struct pg_store_list *l);
 
 #endif
