@@ -787,6 +787,7 @@ static int pg_store_save_once(git_repository *repo, const char *branch, const ch
                 for (size_t j = 0; j < nupdates; j++) {
                         if (strcmp(updates[j].path, path) == 0) { /* ours wins over the union */
                                 updates[j].id = blobs[i];
+                                info->nreplaced++;
                                 dup = true;
                         }
                 }
