@@ -194,18 +194,17 @@ static int pg_baseline_list(struct pg_baseline_args *a)
                        l.n == 1 ? "" : "s");
                 for (size_t i = 0; i < l.n; i++) {
                         const struct pg_store_entry *e = &l.items[i];
-                        char when[32] = "(not in this clone)";
+                        char when[32] = "unknown date";
                         if (e->summary) {
                                 time_t t = (time_t) e->time_s;
                                 struct tm tm;
                                 gmtime_r(&t, &tm);
                                 strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
                         }
-                        printf("%s  %-19s  %-12s ", e->commit, when, e->machine);
+                        printf("%s  %-16s  %-12s ", e->commit, when, e->machine);
                         for (size_t j = 0; j < e->nbenchmarks; j++)
                                 printf("%s%s", j ? "," : " ", e->benchmarks[j]);
-                        if (e->summary)
-                                printf("  # %s", e->summary);
+                        printf("  # %s", e->summary ? e->summary : "(commit not in this clone)");
                         putchar('\n');
                 }
         }
