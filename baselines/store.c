@@ -412,6 +412,8 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
                 git_oid_cpy(&cur, git_commit_parent_id(c, 0));
         }
 done:
+        if (error)
+                pg_store_lookup_release(info);
         git_commit_free(c);
         git_tree_free(dir);
         git_tree_free(mtree);
@@ -490,6 +492,8 @@ int pg_store_load_commit(const struct pg_store_opts *o, const char *rev, struct 
                 info->used_commit = pg_xstrdup(hex);
         }
 done:
+        if (error)
+                pg_store_lookup_release(info);
         free(hex);
         git_tree_free(dir);
         git_tree_free(mtree);
