@@ -110,6 +110,12 @@ static int pg_store_open(git_repository **out, const struct pg_store_opts *o)
         const char *path = o && o->repo_path ? o->repo_path : ".";
         int rc = git_repository_open_ext(out, path, 0, NULL);
 
+        /* libgit2 1.5.1 reports a repository owned by another user as not found,
+         * with the detail "config value 'safe.directory' was not found" */
+        if (rc == GIT_ENOTFOUND && git_error_last() && git_error_last()->message &&
+            (strstr(git_error_last()->message, "safe.directory") ||
+             strstr(git_error_last()->message, "not owned")))
+                rc = GIT_EOWNER;
         if (rc == GIT_ENOTFOUND) {
                 char *abs = realpath(path, NULL);
                 pg_error_set(PG_ENOTFOUND,
@@ -118,6 +124,16 @@ static int pg_store_open(git_repository **out, const struct pg_store_opts *o)
                              abs ? abs : path);
                 free(abs);
                 return PG_ENOTFOUND;
+        }
+        if (rc == GIT_EOWNER) {
+                char *abs = realpath(path, NULL);
+                pg_error_set(PG_EINPUT,
+                             "the git repository at '%s' is owned by another user and git "
+                             "config safe.directory does not list it; if you trust it, run "
+                             "`git config --global --add safe.directory <its top directory>`",
+                             abs ? abs : path);
+                free(abs);
+                return PG_EINPUT;
         }
         if (rc < 0)
                 return pg_git_err(PG_EIO, "cannot open the git repository at '%s'", path);

@@ -938,6 +938,95 @@ static void test_store_shallow_clone_without_merge_base(void **state)
         fx_remote_free(&r);
 }
 
+static void test_store_shallow_clone_cut_before_a_baseline(void **state)
+{
+        struct fx_remote r;
+        struct pg_store_opts o = { NULL, NULL, "walk" };
+        struct pg_result_set set;
+        struct pg_store_lookup l;
+        char *url, *shallow;
+        (void) state;
+
+        fx_remote_build(&r);
+        url = pg_xasprintf("file://%s", r.url);
+        shallow = pg_xasprintf("%s/shallow", r.h.sandbox);
+        {
+                /* main at depth 2: m5 and m4 are here, m4's parents are not */
+                const char *clone[] = { "git",      "clone", "-q", "--depth", "2",
+                                        "--branch", "main",  url,  shallow,   NULL };
+                const char *fetch[] = { "git",
+                                        "-C",
+                                        shallow,
+                                        "fetch",
+                                        "-q",
+                                        "origin",
+                                        "+refs/heads/perfgate-baselines:refs/remotes/origin/"
+                                        "perfgate-baselines",
+                                        NULL };
+                assert_int_equal(fx_git(clone), 0);
+                assert_int_equal(fx_git(fetch), 0);
+        }
+        o.repo_path = shallow;
+        pg_result_set_init(&set);
+        /* the merge-base (m5) is here, but machine "walk" has only m0, beyond the cut */
+        assert_int_equal(pg_store_find_baseline(&o, "HEAD", 50, &set, &l), PG_EINPUT);
+        assert_non_null(strstr(pg_error_last(), "shallow clone"));
+        assert_non_null(strstr(pg_error_last(), "history is cut"));
+        assert_non_null(strstr(pg_error_last(), "fetch-depth: 0"));
+        pg_store_lookup_release(&l);
+        /* a baseline inside the fetched part is found */
+        o.machine = "default";
+        assert_int_equal(pg_store_find_baseline(&o, "HEAD", 50, &set, &l), 0);
+        assert_true(l.found);
+        assert_string_equal(l.used_commit, fx_hex(&r.h.m[5]));
+        pg_store_lookup_release(&l);
+        pg_result_set_release(&set);
+        free(url);
+        free(shallow);
+        fx_remote_free(&r);
+}
+
+static void test_store_repository_owned_by_another_user(void **state)
+{
+        struct fx_history h;
+        struct pg_store_opts o = { NULL, NULL, NULL };
+        struct pg_result_set set;
+        struct pg_store_lookup l;
+        char *gitdir;
+        (void) state;
+
+        fx_history_build(&h, false);
+        gitdir = pg_xasprintf("%s/.git", h.path);
+        if (geteuid() != 0 || chown(h.path, 65534, 65534) != 0 ||
+            chown(gitdir, 65534, 65534) != 0) {
+                free(gitdir);
+                fx_history_free(&h);
+                skip(); /* needs root to give the repository away */
+        }
+        o.repo_path = h.path;
+        pg_result_set_init(&set);
+        if (pg_store_find_baseline(&o, "main", 50, &set, &l) != PG_EINPUT)
+                fail_msg("want PG_EINPUT: %s", pg_error_last());
+        assert_non_null(strstr(pg_error_last(), "safe.directory"));
+        pg_store_lookup_release(&l);
+        /* and the advice works */
+        {
+                char *cfg = pg_xasprintf("%s/.gitconfig", h.sandbox);
+                char *text = pg_xasprintf("[safe]\n\tdirectory = %s\n", h.path);
+                pg_test_write(cfg, text);
+                free(cfg);
+                free(text);
+        }
+        if (pg_store_find_baseline(&o, "main", 50, &set, &l) != 0)
+                fail_msg("with safe.directory: %s", pg_error_last());
+        pg_store_lookup_release(&l);
+        pg_result_set_release(&set);
+        assert_int_equal(chown(h.path, 0, 0), 0);
+        assert_int_equal(chown(gitdir, 0, 0), 0);
+        free(gitdir);
+        fx_history_free(&h);
+}
+
 /* ---- list and show ------------------------------------------------------------ */
 
 static void test_store_list_and_load_commit(void **state)
@@ -1039,6 +1128,8 @@ int main(void)
                 cmocka_unit_test(test_store_save_merges_diverged_local_branch),
                 cmocka_unit_test(test_store_save_concurrent_processes_all_land),
                 cmocka_unit_test(test_store_shallow_clone_without_merge_base),
+                cmocka_unit_test(test_store_shallow_clone_cut_before_a_baseline),
+                cmocka_unit_test(test_store_repository_owned_by_another_user),
                 cmocka_unit_test(test_store_list_and_load_commit),
         };
         return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
