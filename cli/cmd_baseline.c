@@ -6,6 +6,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include "baselines/result.h"
 #include "baselines/store.h"
 #include "cli/cli.h"
+#include "common/buf.h"
 #include "common/error.h"
 
 const char pg_usage_baseline[] =
@@ -212,6 +214,26 @@ static int pg_baseline_list(struct pg_baseline_args *a)
         return 0;
 }
 
+/* The machines that have a baseline for @commit, quoted and comma-separated
+ * (free() it), or NULL when none does. */
+static char *pg_baseline_machines_of(const struct pg_store_opts *o, const char *commit)
+{
+        struct pg_store_opts all = *o;
+        struct pg_store_list l;
+        struct pg_buf b = PG_BUF_INIT;
+
+        all.machine = NULL;
+        if (pg_store_list_load(&all, &l) < 0)
+                return NULL;
+        for (size_t i = 0; i < l.n; i++)
+                if (strcmp(l.items[i].commit, commit) == 0)
+                        pg_buf_printf(&b, "%s'%s'", b.len ? ", " : "", l.items[i].machine);
+        pg_store_list_release(&l);
+        if (b.len == 0)
+                return NULL;
+        return pg_buf_detach(&b, NULL);
+}
+
 static int pg_baseline_show(struct pg_baseline_args *a)
 {
         const char *machine = a->store.machine ? a->store.machine : "default";
@@ -236,10 +258,19 @@ static int pg_baseline_show(struct pg_baseline_args *a)
                              branch, branch, branch);
                 status = pg_cli_fail(PG_ENOTFOUND);
         } else if (!info.found) {
-                pg_error_set(PG_ENOTFOUND,
-                             "no baseline for '%s' (%.12s) on machine '%s' in '%s'; "
-                             "`perfgate baseline list` shows what is stored",
-                             a->args[0], info.base_commit, machine, info.source_ref);
+                char *others = pg_baseline_machines_of(&a->store, info.base_commit);
+                if (others)
+                        pg_error_set(PG_ENOTFOUND,
+                                     "no baseline for '%s' (%.12s) on machine '%s' in '%s'; it "
+                                     "has baselines for machine %s (pass --machine)",
+                                     a->args[0], info.base_commit, machine, info.source_ref,
+                                     others);
+                else
+                        pg_error_set(PG_ENOTFOUND,
+                                     "no baseline for '%s' (%.12s) on machine '%s' in '%s'; "
+                                     "`perfgate baseline list` shows what is stored",
+                                     a->args[0], info.base_commit, machine, info.source_ref);
+                free(others);
                 status = pg_cli_fail(PG_ENOTFOUND);
         } else {
                 for (size_t i = 0; i < set.n; i++) {

@@ -354,6 +354,73 @@ static void test_baseline_cli_two_saves_at_once_both_land(void **state)
         fx_cli_free(&x);
 }
 
+static int fx_git_in(const char *dir, const char *a1, const char *a2, const char *a3,
+                     const char *a4)
+{
+        struct pg_run_out o;
+        const char *argv[] = { "git", "-C", dir, a1, a2, a3, a4, NULL };
+        int status = pg_test_run(&o, NULL, (char *const *) argv);
+        pg_run_out_release(&o);
+        return status;
+}
+
+/* The CI flow of docs/baseline.md: two jobs save, the second push is
+ * rejected, fetch and save again, and the push lands with both baselines. */
+static void test_baseline_cli_rejected_push_then_resave_lands(void **state)
+{
+        struct fx_cli x;
+        struct pg_run_out o;
+        char *remote, *a, *b, *want;
+        static const char *const refs[] = { "refs/heads/main:refs/heads/main", NULL };
+        (void) state;
+
+        fx_cli_build(&x);
+        remote = pg_xasprintf("%s/remote.git", x.sandbox);
+        a = pg_xasprintf("%s/job-a", x.sandbox);
+        b = pg_xasprintf("%s/job-b", x.sandbox);
+        git_repository_free(fx_init(remote, true));
+        fx_push(x.repo, remote, refs);
+        {
+                const char *ca[] = { "git", "clone", "-q", remote, a, NULL };
+                const char *cb[] = { "git", "clone", "-q", remote, b, NULL };
+                assert_int_equal(pg_test_run(&o, NULL, (char *const *) ca), 0);
+                pg_run_out_release(&o);
+                assert_int_equal(pg_test_run(&o, NULL, (char *const *) cb), 0);
+                pg_run_out_release(&o);
+        }
+        assert_int_equal(chdir(a), 0);
+        fx_result_file(".perfgate/results", "parse", fx_hex(&x.head), "job-a", false, 1e6);
+        FX_PERFGATE(&o, 0, "baseline", "save");
+        fx_expect(&o.out, "created branch");
+        pg_run_out_release(&o);
+        assert_int_equal(fx_git_in(a, "push", "-q", "origin", "perfgate-baselines"), 0);
+        assert_int_equal(chdir(b), 0);
+        fx_result_file(".perfgate/results", "parse", fx_hex(&x.head), "job-b", false, 1e6);
+        FX_PERFGATE(&o, 0, "baseline", "save");
+        pg_run_out_release(&o);
+        /* job a pushed first: rejected, not a fast-forward */
+        assert_int_not_equal(fx_git_in(b, "push", "-q", "origin", "perfgate-baselines"), 0);
+        assert_int_equal(fx_git_in(b, "fetch", "-q", "origin", "perfgate-baselines"), 0);
+        FX_PERFGATE(&o, 0, "baseline", "save");
+        fx_expect(&o.out, "built on origin/perfgate-baselines and merged the local baselines");
+        pg_run_out_release(&o);
+        assert_int_equal(fx_git_in(b, "push", "-q", "origin", "perfgate-baselines"), 0);
+        {
+                const char *ls[] = { "git",         "--git-dir",          remote, "ls-tree", "-r",
+                                     "--name-only", "perfgate-baselines", NULL };
+                assert_int_equal(pg_test_run(&o, NULL, (char *const *) ls), 0);
+                want = pg_xasprintf("job-a/%s/parse.json\njob-b/%s/parse.json\n", fx_hex(&x.head),
+                                    fx_hex(&x.head));
+                assert_string_equal(o.out.ptr, want);
+                free(want);
+                pg_run_out_release(&o);
+        }
+        free(remote);
+        free(a);
+        free(b);
+        fx_cli_free(&x);
+}
+
 static void test_baseline_cli_list_and_show(void **state)
 {
         struct fx_cli x;
@@ -397,6 +464,7 @@ static void test_baseline_cli_list_and_show(void **state)
         pg_run_out_release(&o);
         FX_PERFGATE(&o, 2, "baseline", "show", "main", "--machine", "other");
         fx_expect(&o.err, "on machine 'other'");
+        fx_expect(&o.err, "it has baselines for machine 'default' (pass --machine)");
         pg_run_out_release(&o);
         fx_cli_free(&x);
 }
@@ -408,6 +476,7 @@ int main(void)
                 cmocka_unit_test(test_baseline_cli_refusals_and_force),
                 cmocka_unit_test(test_baseline_cli_errors_exit_2),
                 cmocka_unit_test(test_baseline_cli_two_saves_at_once_both_land),
+                cmocka_unit_test(test_baseline_cli_rejected_push_then_resave_lands),
                 cmocka_unit_test(test_baseline_cli_list_and_show),
         };
         return cmocka_run_group_tests(tests, fx_setup, fx_teardown);

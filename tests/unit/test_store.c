@@ -512,6 +512,17 @@ static void test_store_save_refusals(void **state)
 
         fx_history_build(&h, false);
         o.repo_path = h.path;
+        /* a repository without any commit yet */
+        {
+                char *fresh = pg_xasprintf("%s/fresh", h.sandbox);
+                struct pg_store_opts fo = { fresh, NULL, NULL };
+                git_repository_free(fx_init(fresh, false));
+                fx_set(&set, fx_hex(&h.f[2]), "default", 1e6, fx_one);
+                assert_int_equal(pg_store_save(&fo, &set, true, &info), PG_EINPUT);
+                assert_non_null(strstr(pg_error_last(), "HEAD has no commit yet"));
+                pg_result_set_release(&set);
+                free(fresh);
+        }
         /* empty set */
         pg_result_set_init(&set);
         assert_int_equal(pg_store_save(&o, &set, false, &info), PG_EINPUT);
