@@ -699,7 +699,7 @@ int pg_result_set_load_dir(struct pg_result_set *s, const char *dir)
                 names[n++] = pg_xstrdup(de->d_name);
         }
         closedir(d);
-        if (n > 0) /* qsort(NULL, 0, ...) is undefined behaviour */
+        if (n) /* qsort(NULL, 0, ...) is undefined behaviour */
                 qsort(names, n, sizeof(*names), pg_name_cmp);
         for (size_t i = 0; i < n && !error; i++) {
                 struct pg_result r;
