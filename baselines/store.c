@@ -146,7 +146,7 @@ static int pg_store_head(git_repository *repo, git_oid *head)
         int rc = git_repository_head_unborn(repo);
         if (rc == 1)
                 return pg_error_set(PG_EINPUT, "HEAD has no commit yet; commit something first");
-        if (rc < 0 || (rc = git_reference_name_to_id(head, repo, "HEAD")) < 0)
+        if (rc < 0 || git_reference_name_to_id(head, repo, "HEAD") < 0)
                 return pg_git_err(PG_EIO, "cannot resolve 'HEAD'");
         return 0;
 }
@@ -262,17 +262,30 @@ static int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
         int error = 0;
 
         if (rc < 0) {
-                if (git_repository_is_shallow(repo) == 1)
+                /* what to fetch: "origin/main" is fetched as "main"; an expression
+                 * ("HEAD~60", "v1^2") cannot be fetched by name */
+                const char *name = strncmp(rev, "origin/", 7) == 0 ? rev + 7 : rev;
+                bool shallow = git_repository_is_shallow(repo) == 1;
+                if (strpbrk(rev, "~^:@{}") != NULL)
+                        return pg_error_set(PG_ENOTFOUND,
+                                            "unknown revision '%s'%s; it is not in this "
+                                            "repository's history%s",
+                                            rev, shallow ? " (this is a shallow clone)" : "",
+                                            shallow ? ": fetch the whole history with `git "
+                                                      "fetch --unshallow origin` (GitHub "
+                                                      "Actions: `fetch-depth: 0`)"
+                                                    : "");
+                if (shallow)
                         return pg_error_set(
                             PG_ENOTFOUND,
                             "unknown revision '%s' (this is a shallow clone); fetch it with "
                             "`git fetch origin %s` (or the whole history: `git fetch --unshallow "
                             "origin`, GitHub Actions: `fetch-depth: 0`)",
-                            rev, rev);
+                            rev, name);
                 return pg_error_set(PG_ENOTFOUND,
                                     "unknown revision '%s'; if it exists on the remote, fetch it "
                                     "with `git fetch origin %s`",
-                                    rev, rev);
+                                    rev, name);
         }
         if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
                 error = pg_git_err(PG_EINPUT, "revision '%s' does not name a commit", rev);

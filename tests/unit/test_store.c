@@ -312,6 +312,13 @@ static void test_store_lookup_errors(void **state)
         assert_non_null(strstr(pg_error_last(), "unknown revision 'no-such-branch'"));
         assert_non_null(strstr(pg_error_last(), "`git fetch origin no-such-branch`"));
         pg_store_lookup_release(&l);
+        /* a remote-tracking name is fetched by its branch name */
+        assert_int_equal(pg_store_find_baseline(&o, "origin/release", 50, &set, &l), PG_ENOTFOUND);
+        assert_non_null(strstr(pg_error_last(), "`git fetch origin release`"));
+        /* an expression beyond the history cannot be fetched by name */
+        assert_int_equal(pg_store_find_baseline(&o, "HEAD~40", 50, &set, &l), PG_ENOTFOUND);
+        assert_non_null(strstr(pg_error_last(), "unknown revision 'HEAD~40'"));
+        assert_null(strstr(pg_error_last(), "git fetch"));
         /* a revision that is not a commit (a blob) */
         assert_int_equal(pg_store_find_baseline(&o, "main:a.txt", 50, &set, &l), PG_EINPUT);
         pg_store_lookup_release(&l);
