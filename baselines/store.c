@@ -852,13 +852,19 @@ static int pg_store_save_once(git_repository *repo, const char *branch, const ch
                 error = pg_git_err(PG_EIO, "cannot write the baseline commit");
                 goto done;
         }
-        /* the ref moves last, and only from the tip this commit was built on */
-        if (t.has_local)
-                rc = git_reference_create_matching(&ref, repo, lref, &commit_id, 1, &t.local,
+        /* The ref moves last, and only from the tip this commit was built on:
+         * libgit2 compares the old value while holding the ref's lock file. A
+         * branch that must not exist yet is expected at the zero id (refs.h:
+         * git_reference_create_matching); git_reference_create(force=0) checks
+         * for it before taking the lock, so two creators could both pass that
+         * check and the second would overwrite the first (seen in stress runs). */
+        {
+                git_oid zero;
+                memset(&zero, 0, sizeof(zero));
+                rc = git_reference_create_matching(&ref, repo, lref, &commit_id, 1,
+                                                   t.has_local ? &t.local : &zero,
                                                    "perfgate baseline save");
-        else
-                rc =
-                    git_reference_create(&ref, repo, lref, &commit_id, 0, "perfgate baseline save");
+        }
         if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ELOCKED) {
                 error = pg_git_err(PG_ECONFLICT, "branch '%s' moved while saving", branch);
                 goto done;

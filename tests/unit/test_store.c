@@ -790,84 +790,119 @@ static void test_store_save_merges_diverged_local_branch(void **state)
 
 /* ---- concurrency ----------------------------------------------------------- */
 
-#define FX_WRITERS 4
-#define FX_ROUNDS  3
+#define FX_WRITERS       4
+#define FX_ROUNDS        3
+#define FX_CREATE_ROUNDS 8
+#define FX_CREATORS      6
+
+/* Start @n processes that each save a baseline of HEAD for machine
+ * "<label>-<i>" at the same instant; wait for them all, fail the test if
+ * any save failed, and return their compare-and-swap retries. */
+static unsigned fx_race(const struct fx_history *h, const char *label, int n)
+{
+        int gate[2], report[2];
+        pid_t pids[16];
+        unsigned total = 0;
+
+        assert_true(n <= 16);
+        assert_int_equal(pipe(gate), 0);
+        assert_int_equal(pipe(report), 0);
+        for (int i = 0; i < n; i++) {
+                pids[i] = fork();
+                assert_true(pids[i] >= 0);
+                if (pids[i] == 0) {
+                        char machine[32], c;
+                        struct pg_store_opts o = { h->path, NULL, machine };
+                        struct pg_store_save_info info;
+                        struct pg_result_set set;
+                        unsigned retries;
+                        int rc;
+                        close(gate[1]);
+                        snprintf(machine, sizeof(machine), "%s-%d", label, i);
+                        fx_set(&set, fx_hex(&h->f[2]), machine, 1e6, fx_one);
+                        (void) !read(gate[0], &c, 1); /* all start when the gate closes */
+                        /* staggered by up to ~2 ms, so one writer's check can fall
+                         * before another's lock and its write after the unlock */
+                        usleep((useconds_t) ((i * 617 + getpid() * 131) % 2000));
+                        rc = pg_store_save(&o, &set, false, &info);
+                        if (rc != 0)
+                                fprintf(stderr, "writer %s: %s\n", machine, pg_error_last());
+                        retries = rc == 0 ? info.retries : 0;
+                        (void) !write(report[1], &retries, sizeof(retries));
+                        _exit(rc == 0 ? 0 : 1);
+                }
+        }
+        close(gate[0]);
+        close(gate[1]); /* release everyone at once */
+        close(report[1]);
+        for (int i = 0; i < n; i++) {
+                int status = 0;
+                unsigned retries = 0;
+                assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
+                assert_true(WIFEXITED(status));
+                assert_int_equal(WEXITSTATUS(status), 0);
+                if (read(report[0], &retries, sizeof(retries)) == sizeof(retries))
+                        total += retries;
+        }
+        close(report[0]);
+        return total;
+}
+
+/* Whether every "<label>-<i>" baseline (i < n) is on the branch tip, and
+ * the branch is a linear history of @ncommits commits. */
+static void fx_race_check(const struct fx_history *h, const char *label, int n, unsigned ncommits)
+{
+        git_oid tip, c;
+        unsigned count = 1;
+        char *paths;
+
+        fx_ref(h->repo, "refs/heads/perfgate-baselines", &tip);
+        paths = fx_paths(h->repo, &tip);
+        for (int i = 0; i < n; i++) {
+                char *want = pg_xasprintf("%s-%d/%s/parse.json", label, i, fx_hex(&h->f[2]));
+                if (!strstr(paths, want))
+                        fail_msg("lost update: no '%s' on the branch:\n%s", want, paths);
+                free(want);
+        }
+        c = tip;
+        while (fx_parentcount(h->repo, &c) > 0) {
+                assert_int_equal(fx_parentcount(h->repo, &c), 1);
+                fx_parent(h->repo, &c, 0, &c);
+                count++;
+        }
+        assert_int_equal(count, ncommits);
+        free(paths);
+}
 
 static void test_store_save_concurrent_processes_all_land(void **state)
 {
         struct fx_history h;
-        int gate[2], report[2];
-        unsigned total_retries = 0;
-        git_oid tip;
-        char *paths;
+        unsigned retries = 0;
         (void) state;
 
         fx_history_build(&h, false);
+        /* writers racing to move an existing branch */
         for (int round = 0; round < FX_ROUNDS; round++) {
-                pid_t pids[FX_WRITERS];
-                assert_int_equal(pipe(gate), 0);
-                assert_int_equal(pipe(report), 0);
-                for (int i = 0; i < FX_WRITERS; i++) {
-                        pids[i] = fork();
-                        assert_true(pids[i] >= 0);
-                        if (pids[i] == 0) {
-                                char machine[32], c;
-                                struct pg_store_opts o = { h.path, NULL, machine };
-                                struct pg_store_save_info info;
-                                struct pg_result_set set;
-                                unsigned retries;
-                                int rc;
-                                close(gate[1]);
-                                snprintf(machine, sizeof(machine), "m%d-%d", round, i);
-                                fx_set(&set, fx_hex(&h.f[2]), machine, 1e6, fx_one);
-                                /* all writers start together when the gate closes */
-                                (void) !read(gate[0], &c, 1);
-                                rc = pg_store_save(&o, &set, false, &info);
-                                if (rc != 0)
-                                        fprintf(stderr, "writer %s: %s\n", machine,
-                                                pg_error_last());
-                                retries = rc == 0 ? info.retries : 0;
-                                (void) !write(report[1], &retries, sizeof(retries));
-                                _exit(rc == 0 ? 0 : 1);
-                        }
-                }
-                close(gate[0]);
-                close(gate[1]); /* release everyone at once */
-                close(report[1]);
-                for (int i = 0; i < FX_WRITERS; i++) {
-                        int status = 0;
-                        unsigned retries = 0;
-                        assert_int_equal(waitpid(pids[i], &status, 0), pids[i]);
-                        assert_true(WIFEXITED(status));
-                        assert_int_equal(WEXITSTATUS(status), 0);
-                        if (read(report[0], &retries, sizeof(retries)) == sizeof(retries))
-                                total_retries += retries;
-                }
-                close(report[0]);
+                char label[16];
+                snprintf(label, sizeof(label), "m%d", round);
+                retries += fx_race(&h, label, FX_WRITERS);
+                fx_race_check(&h, label, FX_WRITERS, (unsigned) (FX_WRITERS * (round + 1)));
         }
-        /* every writer's baseline is on the branch, in a linear history */
-        fx_ref(h.repo, "refs/heads/perfgate-baselines", &tip);
-        paths = fx_paths(h.repo, &tip);
-        for (int round = 0; round < FX_ROUNDS; round++)
-                for (int i = 0; i < FX_WRITERS; i++) {
-                        char *want =
-                            pg_xasprintf("m%d-%d/%s/parse.json", round, i, fx_hex(&h.f[2]));
-                        assert_non_null(strstr(paths, want));
-                        free(want);
-                }
-        {
-                unsigned n = 1;
-                git_oid c = tip;
-                while (fx_parentcount(h.repo, &c) > 0) {
-                        assert_int_equal(fx_parentcount(h.repo, &c), 1);
-                        fx_parent(h.repo, &c, 0, &c);
-                        n++;
-                }
-                assert_int_equal(n, FX_WRITERS * FX_ROUNDS);
+        /* writers racing to create the branch: each round starts without it */
+        for (int round = 0; round < FX_CREATE_ROUNDS; round++) {
+                git_reference *ref = NULL;
+                char label[16];
+                fx_check(git_reference_lookup(&ref, h.repo, "refs/heads/perfgate-baselines"),
+                         "lookup");
+                fx_check(git_reference_delete(ref), "delete");
+                git_reference_free(ref);
+                snprintf(label, sizeof(label), "c%d", round);
+                retries += fx_race(&h, label, FX_CREATORS);
+                fx_race_check(&h, label, FX_CREATORS, FX_CREATORS);
         }
-        print_message("concurrent saves: %d writers x %d rounds, %u compare-and-swap retries\n",
-                      FX_WRITERS, FX_ROUNDS, total_retries);
-        free(paths);
+        print_message("concurrent saves: %d writers x %d rounds, then %d creators x %d rounds: "
+                      "%u compare-and-swap retries\n",
+                      FX_WRITERS, FX_ROUNDS, FX_CREATORS, FX_CREATE_ROUNDS, retries);
         fx_history_free(&h);
 }
 
