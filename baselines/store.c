@@ -865,7 +865,15 @@ static int pg_store_save_once(git_repository *repo, const char *branch, const ch
                                                    t.has_local ? &t.local : &zero,
                                                    "perfgate baseline save");
         }
-        if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ELOCKED) {
+        if (rc == GIT_ELOCKED) {
+                error = pg_git_err(PG_ECONFLICT,
+                                   "branch '%s' is locked by another writer (if no git or "
+                                   "perfgate process is running, a crashed one left its .lock "
+                                   "file: remove it)",
+                                   branch);
+                goto done;
+        }
+        if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS) {
                 error = pg_git_err(PG_ECONFLICT, "branch '%s' moved while saving", branch);
                 goto done;
         }
@@ -898,7 +906,7 @@ static void pg_store_backoff(unsigned attempt)
 {
         struct timespec ts;
         unsigned seed = (unsigned) getpid() ^ (attempt * 2654435761u);
-        long max_us = 2000L << (attempt < 5 ? attempt : 5);
+        long max_us = 1000L << (attempt < 5 ? attempt : 5);
 
         clock_gettime(CLOCK_MONOTONIC, &ts);
         seed ^= (unsigned) ts.tv_nsec;

@@ -906,6 +906,40 @@ static void test_store_save_concurrent_processes_all_land(void **state)
         fx_history_free(&h);
 }
 
+static void test_store_save_gives_up_on_a_stale_lock(void **state)
+{
+        struct fx_history h;
+        struct pg_store_opts o = { NULL, NULL, NULL };
+        struct pg_store_save_info info;
+        struct pg_result_set set;
+        char *lock;
+        git_oid before, after;
+        (void) state;
+
+        fx_history_build(&h, true);
+        o.repo_path = h.path;
+        fx_ref(h.repo, "refs/heads/perfgate-baselines", &before);
+        /* what a writer killed while holding the ref's lock leaves behind */
+        lock = pg_xasprintf("%s/.git/refs/heads/perfgate-baselines.lock", h.path);
+        pg_test_write(lock, "");
+        fx_set(&set, fx_hex(&h.f[2]), "default", 1e6, fx_one);
+        assert_int_equal(pg_store_save(&o, &set, false, &info), PG_ECONFLICT);
+        assert_int_equal(pg_exit_status(PG_ECONFLICT), 4);
+        assert_non_null(strstr(pg_error_last(), "gave up after 64 attempts"));
+        assert_non_null(strstr(pg_error_last(), "perfgate-baselines.lock"));
+        assert_non_null(strstr(pg_error_last(), "remove it"));
+        assert_null(info.commit);
+        fx_ref(h.repo, "refs/heads/perfgate-baselines", &after);
+        assert_true(git_oid_equal(&before, &after));
+        /* once the stale lock is gone, the same save lands */
+        assert_int_equal(unlink(lock), 0);
+        assert_int_equal(pg_store_save(&o, &set, false, &info), 0);
+        pg_store_save_info_release(&info);
+        pg_result_set_release(&set);
+        free(lock);
+        fx_history_free(&h);
+}
+
 /* ---- shallow clone ----------------------------------------------------------- */
 
 static int fx_git(const char *const *argv)
@@ -1180,6 +1214,7 @@ int main(void)
                 cmocka_unit_test(test_store_save_builds_on_origin),
                 cmocka_unit_test(test_store_save_merges_diverged_local_branch),
                 cmocka_unit_test(test_store_save_concurrent_processes_all_land),
+                cmocka_unit_test(test_store_save_gives_up_on_a_stale_lock),
                 cmocka_unit_test(test_store_shallow_clone_without_merge_base),
                 cmocka_unit_test(test_store_shallow_clone_cut_before_a_baseline),
                 cmocka_unit_test(test_store_repository_owned_by_another_user),
