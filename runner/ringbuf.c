@@ -76,9 +76,15 @@ size_t pg_ringbuf_drain(struct pg_ringbuf *rb, pg_ringbuf_record_cb cb, void *ct
                 struct perf_event_header h;
                 const unsigned char *rec = rb->data + off;
 
-                /* records are 8-aligned and the header is 8 bytes: it never wraps */
+                /* records are 8-aligned and the header is 8 bytes: it never wraps
+                 * (a misaligned tail means a corrupt size before it) */
+                if (off > rb->data_size - sizeof(h)) {
+                        tail = head;
+                        break;
+                }
                 memcpy(&h, rec, sizeof(h));
-                if (h.size < sizeof(h) || h.size > head - tail) {
+                /* a record never exceeds the data area (the scratch copy's size) */
+                if (h.size < sizeof(h) || h.size > head - tail || h.size > rb->data_size) {
                         tail = head; /* corrupt: drop the rest rather than loop */
                         break;
                 }
