@@ -11,6 +11,9 @@
  * - SIGINT during `perfgate run` stops the running benchmark's whole process
  *   group (a grandchild included), keeps the results already finished, and
  *   exits 130 with "interrupted; kept the N finished results in 'DIR'".
+ * - `perfgate baseline save` killed with SIGKILL at 20 random moments leaves
+ *   the data branch at its old commit or its new one (git fsck clean, the
+ *   ref resolves, every baseline in the tip's tree loads).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -371,6 +374,135 @@ static void test_interrupt_run_sigint(void **state)
         free(cwd);
 }
 
+/* Run git with @args (NULL-terminated) in the cwd; stdout in @o. */
+static int pg_git(struct pg_run_out *o, ...)
+{
+        char *argv[16];
+        size_t n = 0;
+        va_list ap;
+        argv[n++] = "git";
+        va_start(ap, o);
+        while (n < 15 && (argv[n] = va_arg(ap, char *)) != NULL)
+                n++;
+        va_end(ap);
+        argv[n] = NULL;
+        return pg_test_run(o, NULL, argv);
+}
+
+/* `git rev-parse --verify REV^{commit}`, or "" when it does not resolve. */
+static char *pg_rev(const char *rev)
+{
+        struct pg_run_out o;
+        char *spec = pg_xasprintf("%s^{commit}", rev), *r;
+        if (pg_git(&o, "rev-parse", "--verify", "-q", spec, NULL) == 0) {
+                o.out.ptr[strcspn(o.out.ptr, "\n")] = '\0';
+                r = pg_xstrdup(o.out.ptr);
+        } else {
+                r = pg_xstrdup("");
+        }
+        pg_run_out_release(&o);
+        free(spec);
+        return r;
+}
+
+static void pg_write_baseline_results(const char *head, int round)
+{
+        const char *names[] = { "a", "b", "c" };
+        for (int i = 0; i < 3; i++) {
+                char *path = pg_xasprintf("res/%s.json", names[i]);
+                char *text = pg_xasprintf(
+                    "{\"schema\": \"perfgate/result/1\", \"name\": \"%s\", \"command\": [\"x\"],"
+                    "\"created\": \"2026-11-29T10:00:00Z\", \"machine\": \"default\","
+                    "\"git\": {\"commit\": \"%s\", \"dirty\": false},"
+                    "\"counters\": \"software\", \"repeat\": 3, \"warmup\": 0,"
+                    "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", \"values\": [%d, %d, "
+                    "%d]}}}\n",
+                    names[i], head, 1000 + round, 1001 + round, 1002 + round);
+                pg_test_write(path, text);
+                free(text);
+                free(path);
+        }
+}
+
+/*
+ * `perfgate baseline save` killed at random moments: the data branch is at
+ * its old commit or at a new one whose parent is the old one, `git fsck`
+ * is clean, and the tip's tree holds every baseline as a loadable result.
+ * A kill while the ref is locked leaves "<ref>.lock" behind (as git does);
+ * the next save then stops naming it (exit 4), and removing it recovers.
+ */
+static void test_interrupt_baseline_save_sigkill(void **state)
+{
+        char *args[] = { "baseline", "save", "--results", "res", NULL };
+        const char *ref = "perfgate-baselines", *lock = ".git/refs/heads/perfgate-baselines.lock";
+        struct pg_run_out o;
+        char *head, *old;
+        uint64_t span;
+        size_t moved = 0, kept = 0, locks = 0;
+        (void) state;
+        assert_int_equal(system("git init -q . && git -c user.name=t -c user.email=t@e "
+                                "commit -q --allow-empty -m init && mkdir res"),
+                         0);
+        head = pg_rev("HEAD");
+        pg_write_baseline_results(head, 0);
+        assert_int_equal(pg_run_full(args, &span), 0);
+        pg_write_baseline_results(head, 1000);
+        assert_int_equal(pg_run_full(args, &span), 0); /* the span of a save onto a tip */
+        old = pg_rev(ref);
+        assert_int_equal(strlen(old), 40);
+        for (int i = 1; i <= PG_KILLS; i++) {
+                char *tip, *parent, *spec;
+                pg_write_baseline_results(head, i);
+                pg_run_killed(args, span + span / 4);
+                if (pg_test_exists(lock)) {
+                        locks++;
+                        /* the next save refuses to guess and names the lock */
+                        assert_int_equal(pg_run_full(args, &span), 4);
+                        char *err = pg_test_read("err.txt");
+                        if (!strstr(err, "perfgate-baselines.lock"))
+                                fail_msg("stale lock not named:\n%s", err);
+                        free(err);
+                        assert_int_equal(unlink(lock), 0);
+                }
+                tip = pg_rev(ref);
+                assert_int_equal(strlen(tip), 40); /* the ref resolves to a commit */
+                spec = pg_xasprintf("%s^", tip);
+                parent = pg_rev(spec);
+                if (strcmp(tip, old) == 0)
+                        kept++;
+                else if (strcmp(parent, old) == 0)
+                        moved++;
+                else
+                        fail_msg("round %d: branch at %s, neither %s nor a child of it", i, tip,
+                                 old);
+                assert_int_equal(pg_git(&o, "fsck", "--no-progress", NULL), 0);
+                pg_run_out_release(&o);
+                /* the tip's tree is complete: every baseline loads */
+                for (int k = 0; k < 3; k++) {
+                        char *obj = pg_xasprintf("%s:default/%s/%c.json", tip, head, 'a' + k);
+                        struct pg_result r;
+                        assert_int_equal(pg_git(&o, "cat-file", "blob", obj, NULL), 0);
+                        pg_result_init(&r);
+                        if (pg_result_from_json(&r, o.out.ptr, o.out.len, obj) != 0)
+                                fail_msg("round %d: %s is not a complete result", i, obj);
+                        pg_result_release(&r);
+                        pg_run_out_release(&o);
+                        free(obj);
+                }
+                free(old);
+                old = tip;
+                free(parent);
+                free(spec);
+        }
+        print_message("baseline save: %d kills within %llu us: branch kept %zu, moved %zu, "
+                      "stale ref locks %zu\n",
+                      PG_KILLS, (unsigned long long) span, kept, moved, locks);
+        /* a complete save after all that */
+        assert_int_equal(pg_run_full(args, &span), 0);
+        free(old);
+        free(head);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -378,6 +510,8 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_interrupt_compare_sigkill, pg_setup,
                                                 pg_teardown),
                 cmocka_unit_test_setup_teardown(test_interrupt_run_sigint, pg_setup, pg_teardown),
+                cmocka_unit_test_setup_teardown(test_interrupt_baseline_save_sigkill, pg_setup,
+                                                pg_teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
