@@ -214,6 +214,21 @@ int pg_folded_parse(struct pg_folded *f, const char *text, size_t len, const cha
                                 ntwo++;
                         }
                 }
+                /* keys are C strings downstream: a NUL byte ends the stack there
+                 * (found by fuzzing: the copy stopped at it, the length did not) */
+                if (memchr(line, '\0', l.key_len)) {
+                        size_t k = (size_t) ((const char *) memchr(line, '\0', l.key_len) - line);
+                        l.key_len = k;
+                        if (l.key2_len > k)
+                                l.key2_len = k;
+                        if (k == 0 || (l.has_two && l.key2_len == 0)) {
+                                if (l.has_two)
+                                        ntwo--;
+                                if (bad_n[PG_FOLDED_EMPTY]++ == 0)
+                                        bad_first[PG_FOLDED_EMPTY] = lineno;
+                                continue;
+                        }
+                }
                 l.lineno = lineno;
                 if (nlines == caplines) {
                         caplines = caplines ? 2 * caplines : 256;
