@@ -226,10 +226,21 @@ static int pg_parse_bench(struct pg_config *c, const cJSON *o, size_t idx,
         }
         name = it ? it->valuestring : pg_basename(b->argv[0]);
         if (!pg_result_name_valid(name)) {
-                /* the name itself may hold control bytes: say where it is, not what */
-                char *w = pg_xasprintf("%s.name", where);
+                /* shown with control and non-ASCII bytes as \xNN: the name may hold ESC */
+                struct pg_buf shown = PG_BUF_INIT;
+                char *w;
+                for (const char *p = name; *p && shown.len < 64; p++) {
+                        unsigned char u = (unsigned char) *p;
+                        if (u < 0x20 || u >= 0x7f)
+                                pg_buf_printf(&shown, "\\x%02x", u);
+                        else
+                                pg_buf_putc(&shown, *p);
+                }
+                w = pg_xasprintf("%s.name '%s%s'", where, shown.ptr,
+                                 strlen(name) > shown.len ? "..." : "");
                 error = pg_bad(c, w, "is not a valid benchmark name: " PG_RESULT_NAME_RULE);
                 free(w);
+                pg_buf_release(&shown);
                 goto done;
         }
         b->name = pg_xstrdup(name);
