@@ -36,9 +36,41 @@ const struct pg_command *pg_command_find(const char *name)
         return NULL;
 }
 
+/*
+ * Print a message to stderr with control bytes other than newline shown as
+ * \xNN: messages quote names and paths, and an ESC in one must not reach
+ * the terminal (docs/limits.md, "Names").
+ */
+static void pg_cli_put_message(const char *s)
+{
+        for (; *s; s++) {
+                unsigned char c = (unsigned char) *s;
+                if ((c < 0x20 && c != '\n') || c == 0x7f)
+                        fprintf(stderr, "\\x%02x", c);
+                else
+                        fputc(c, stderr);
+        }
+}
+
+static void pg_cli_vput_message(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
+static void pg_cli_vput_message(const char *fmt, va_list ap)
+{
+        char *msg = NULL;
+
+        if (vasprintf(&msg, fmt, ap) < 0) {
+                fputs(fmt, stderr);
+                return;
+        }
+        pg_cli_put_message(msg);
+        free(msg);
+}
+
 int pg_cli_fail(int code)
 {
-        fprintf(stderr, "perfgate: error: %s\n", pg_error_last());
+        fputs("perfgate: error: ", stderr);
+        pg_cli_put_message(pg_error_last());
+        fputc('\n', stderr);
         return pg_exit_status(code);
 }
 
@@ -48,7 +80,7 @@ int pg_cli_usage_error(const char *cmd, const char *fmt, ...)
 
         fputs("perfgate: error: ", stderr);
         va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
+        pg_cli_vput_message(fmt, ap);
         va_end(ap);
         fprintf(stderr, "\nsee 'perfgate help %s'\n", cmd);
         return PG_EXIT_USAGE;
@@ -60,7 +92,7 @@ void pg_cli_warn(const char *fmt, ...)
 
         fputs("perfgate: warning: ", stderr);
         va_start(ap, fmt);
-        vfprintf(stderr, fmt, ap);
+        pg_cli_vput_message(fmt, ap);
         va_end(ap);
         fputc('\n', stderr);
 }

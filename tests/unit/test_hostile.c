@@ -12,7 +12,8 @@
  * well formed, show the name recognisably, and the same frame name must map
  * to the same JSON key in every run. The benchmark-name rule
  * (PG_RESULT_NAME_RULE: names are never mapped, unusable ones are refused
- * with exit 2 naming the rule) is checked for config and directory names.
+ * with exit 2 naming the rule) is checked for config and directory names,
+ * and error messages show a hostile path with its control bytes escaped.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -487,6 +488,13 @@ static void test_hostile_compare_reports(void **state)
         om = pg_test_read("out.om");
         pg_check_openmetrics(om);
         free(om);
+
+        /* a hostile path in an error message: shown, escaped */
+        pg_test_perfgate(&o, "compare", "base", "--results", "no\x1b[31mdir\x7f", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_terminal_safe(o.err.ptr, o.err.len);
+        assert_non_null(strstr(o.err.ptr, "'no\\x1b[31mdir\\x7f'"));
+        pg_run_out_release(&o);
 }
 
 /* `flamegraph` and `diff` on raw folded bytes; byte-identical reruns. */
