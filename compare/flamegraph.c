@@ -977,8 +977,9 @@ static int fg_setup(struct fg_ctx *c, const struct pg_flame_opts *o)
                                                "or a percentage from 0 to 100");
         if (!isfinite(o->noise_floor) || o->noise_floor < 0 || o->noise_floor >= 1)
                 return pg_error_set(PG_EINPUT,
-                                    "noise floor %g is out of range; use a fraction from 0 to 1",
-                                    o->noise_floor);
+                                    "noise floor %g percentage points is out of range; use 0 "
+                                    "to less than 100",
+                                    o->noise_floor * 100);
         c->palette = FG_HOT;
         if (o->colors) {
                 int i;
