@@ -121,6 +121,15 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 if (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_IMPROVEMENT ||
                     j->outcome == PG_OUTCOME_INCONCLUSIVE)
                         pg_buf_printf(out, " (%s)", pg_outcome_name(j->outcome));
+                if (j->ncauses) {
+                        /* the first cause, so a collapsed comment still says where */
+                        pg_buf_puts(out, " in `");
+                        pg_buf_reset(&t);
+                        pg_report_escape_ctl(&t, j->causes[0].function);
+                        for (char *p = t.ptr; *p; p++)
+                                pg_buf_putc(out, *p == '`' || *p == '|' ? '\'' : *p);
+                        pg_buf_puts(out, "`");
+                }
                 shown++;
         }
         if (!shown && b->reason)
@@ -295,6 +304,14 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_puts(out, "\n\n");
                 }
                 pg_md_metric_table(out, b);
+                for (size_t k = 0; k < b->njudgements; k++) {
+                        if (!b->judgements[k].ncauses)
+                                continue;
+                        pg_buf_puts(out, "\n- where: ");
+                        pg_report_fmt_causes(out, &b->judgements[k], pg_md_escape);
+                        if (k + 1 == b->njudgements || !b->judgements[k + 1].ncauses)
+                                pg_buf_putc(out, '\n');
+                }
                 if (!b->hotspots.judged && b->hotspots.reason &&
                     (b->base->profile.present || b->head->profile.present)) {
                         pg_buf_puts(out, "\nHotspots not compared: ");
