@@ -641,13 +641,15 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                 out->blocks = true;
                 return;
         }
-        if (pg_stats_mann_whitney(head->values, head->nvalues, base->values, base->nvalues, &mwu) ==
-            0) {
+        /* deterministic counts: no test and no interval (one value a side) */
+        if (!rule->deterministic && pg_stats_mann_whitney(head->values, head->nvalues, base->values,
+                                                          base->nvalues, &mwu) == 0) {
                 out->has_p = true;
                 out->p_value = mwu.p_value;
                 out->exact = mwu.exact;
         }
-        if (pg_stats_hodges_lehmann(base->values, base->nvalues, head->values, head->nvalues, 0.95,
+        if (!rule->deterministic &&
+            pg_stats_hodges_lehmann(base->values, base->nvalues, head->values, head->nvalues, 0.95,
                                     &hl) == 0) {
                 out->has_hl = true;
                 out->hl_shift = hl.shift;

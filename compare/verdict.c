@@ -212,6 +212,10 @@ static void pg_find_causes(struct pg_judgement *j, const struct pg_result *base,
         qsort(all, n, sizeof(*all), pg_cause_cmp);
         if (n > PG_MAX_CAUSES)
                 n = PG_MAX_CAUSES;
+        /* a function that added under 5% of the largest growth explains nothing */
+        while (n > 1 && all[n - 1].head_count - all[n - 1].base_count <
+                            0.05 * (all[0].head_count - all[0].base_count))
+                n--;
         for (size_t i = 0; i < n; i++) {
                 all[i].function = pg_xstrdup(all[i].function);
                 all[i].file = all[i].file ? pg_xstrdup(all[i].file) : NULL;
