@@ -157,8 +157,8 @@ void pg_sim_merge(const struct pg_cg *cgs, size_t n, double min_share, struct pg
                 }
                 fn = &f->items[f->n++];
                 /* cachegrind's "???" is perfgate's "[unknown]" (DESIGN.md section 3) */
-                fn->name = strcmp(sf->name, "???") == 0 ? pg_xstrdup("[unknown]")
-                                                        : pg_sanitized(sf->name);
+                fn->name =
+                    strcmp(sf->name, "???") == 0 ? pg_xstrdup("[unknown]") : pg_sanitized(sf->name);
                 fn->file = sf->file && strcmp(sf->file, "???") != 0 ? pg_sanitized(sf->file) : NULL;
                 fn->line = fn->file ? sf->line : 0;
                 fn->counts = pg_xcalloc(PG_CG_NCOUNTERS, sizeof(uint64_t));
@@ -272,9 +272,10 @@ static void pg_collect_valgrind_logs(const char *dir, const char *log_path, stru
                                         if (e)
                                                 m = e + 3;
                                 }
-                                if (kept < 3 && (strstr(m, "unhandled instruction") ||
+                                if (kept < 4 && (strstr(m, "unhandled instruction") ||
                                                  strstr(m, "nrecognised instruction") ||
                                                  strstr(m, "Process terminating") ||
+                                                 strstr(m, "Illegal opcode") ||
                                                  pg_has_prefix(m, "valgrind:"))) {
                                         pg_buf_printf(why, "%s", kept ? "; " : "");
                                         pg_utf8_sanitize(why, m, strlen(m));
