@@ -7,7 +7,7 @@
  * use; the checksums printed at the end are the same for every run on the
  * same corpus, in either variant.
  *
- * usage: gridscan [-n ROUNDS] [-d CORPUS_DIR]   (default 6 rounds, ~0.1 s)
+ * usage: gridscan [-n ROUNDS] [-d CORPUS_DIR]   (default 6 rounds, ~0.05 s)
  *        gridscan --variant   says whether the injected regression is compiled in
  *
  * The injected regression (bench/regression.h, PERFGATE_INJECT_CACHE_REGRESSION,

@@ -7,7 +7,7 @@
  * class makes that choice predictable; the checksum printed at the end is
  * the same for every run on the same corpus.
  *
- * usage: wordclass [-n ROUNDS] [-d CORPUS_DIR]   (default 60 rounds, ~0.1 s)
+ * usage: wordclass [-n ROUNDS] [-d CORPUS_DIR]   (default 60 rounds, ~0.05 s)
  *        wordclass --variant   says whether the injected regression is compiled in
  *
  * The injected regression (bench/regression.h, PERFGATE_INJECT_BRANCH_REGRESSION,
