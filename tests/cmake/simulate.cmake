@@ -23,3 +23,28 @@ if(TEST test_simulate)
   # valgrind runs are CPU-heavy: alone, so the timing of other tests is not disturbed
   set_tests_properties(test_simulate PROPERTIES RUN_SERIAL TRUE)
 endif()
+
+# A real simulated result validates against docs/result.schema.json, and the
+# compare verdict with causes (a 1% regression) against the verdict schema.
+# Skips (77) without valgrind or ajv.
+add_test(NAME simulate_schemas COMMAND sh -c "
+  set -e
+  command -v valgrind >/dev/null || { echo 'skip: valgrind is not installed'; exit 77; }
+  ajv=${CMAKE_SOURCE_DIR}/tests/node/node_modules/.bin/ajv
+  [ -x \"$ajv\" ] || { echo \"skip: $ajv missing (tests/node/install.sh)\"; exit 77; }
+  t=$(mktemp -d \"\${TMPDIR:-/tmp}/pg-simschema-XXXXXX\")
+  trap 'rm -rf \"$t\"' EXIT
+  cd \"$t\"
+  fx=${CMAKE_CURRENT_BINARY_DIR}/fixtures/sim-simwork
+  printf '{\"benchmarks\": [{\"name\": \"w\", \"argv\": [\"%s\", \"20000\"]}]}' \"$fx\" > a.json
+  printf '{\"benchmarks\": [{\"name\": \"w\", \"argv\": [\"%s\", \"20400\"]}]}' \"$fx\" > b.json
+  \"$PERFGATE_BIN\" run -q --counters simulated --repeat 1 --warmup 0 --no-profile --out a a.json
+  \"$PERFGATE_BIN\" run -q --counters simulated --repeat 1 --warmup 0 --no-profile --out b b.json
+  s=0; \"$PERFGATE_BIN\" compare a --results b --json v.json >/dev/null || s=$?
+  [ $s -eq 1 ] || { echo \"compare exited $s, want 1\"; exit 1; }
+  grep -q '\"causes\"' v.json || { echo 'no causes in the verdict'; exit 1; }
+  \"$ajv\" validate --spec=draft2020 --strict=true --strict-required=false -c ajv-formats -s ${CMAKE_SOURCE_DIR}/docs/result.schema.json -d a/w.json
+  \"$ajv\" validate --spec=draft7 -s ${CMAKE_SOURCE_DIR}/tests/golden/compare/verdict.schema.json -d v.json
+  echo 'simulated schemas ok'")
+set_tests_properties(simulate_schemas PROPERTIES ENVIRONMENT "${PG_TEST_ENV}"
+                     SKIP_RETURN_CODE 77 TIMEOUT 120 PASS_REGULAR_EXPRESSION "simulated schemas ok")
