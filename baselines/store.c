@@ -1,17 +1,43 @@
 /*
- * store.c - placeholder until the baseline-store issue lands.
+ * store.c - the git baseline store (store.h, DESIGN.md section 5).
+ *
+ * Layout: the data branch (default "perfgate-baselines") holds only
+ * `<machine>/<commit>/<benchmark>.json`, each blob the exact bytes of
+ * pg_result_to_json(). Saving never touches the work tree, the index or HEAD:
+ * blobs, trees and the commit are written to the object database first and
+ * the branch ref is moved last, compare-and-swap on the tip it was built on
+ * (git_reference_create_matching); a concurrent writer makes the swap fail
+ * and the save is rebuilt on the new tip. Paths are unique per commit and
+ * machine, so a rebuild never conflicts. An interrupted save leaves the
+ * branch at its old or its new commit, never between.
+ *
+ * Reading prefers the local branch unless origin/<branch> is strictly ahead
+ * of it (or the only one). Lookup follows git: merge-base of HEAD and BASE,
+ * then first parents only (the main line, never a merged side branch).
  */
 #include "baselines/store.h"
 
+#include <errno.h>
+#include <git2.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "common/buf.h"
 #include "common/error.h"
+
+#define PG_STORE_MAX_RETRIES 64
 
 void pg_store_save_info_release(struct pg_store_save_info *info)
 {
         free(info->commit);
         free(info->head);
         free(info->branch);
+        free(info->machine);
+        memset(info, 0, sizeof(*info));
 }
 
 void pg_store_lookup_release(struct pg_store_lookup *l)
@@ -20,25 +46,958 @@ void pg_store_lookup_release(struct pg_store_lookup *l)
         free(l->merge_base);
         free(l->used_commit);
         free(l->source_ref);
+        memset(l, 0, sizeof(*l));
 }
 
-int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *results, bool force,
-                  struct pg_store_save_info *info)
+/* ---- helpers ------------------------------------------------------------ */
+
+/* Set a perfgate error from a libgit2 failure: our message, then libgit2's
+ * own detail (git_error_last() may be NULL in 1.5). */
+static int pg_git_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int pg_git_err(int code, const char *fmt, ...)
 {
-        (void) o;
-        (void) results;
-        (void) force;
-        (void) info;
-        return pg_error_set(PG_ERROR, "the git baseline store is not built into this perfgate yet");
+        struct pg_buf b = PG_BUF_INIT;
+        const git_error *e = git_error_last();
+        va_list ap;
+
+        va_start(ap, fmt);
+        pg_buf_vprintf(&b, fmt, ap);
+        va_end(ap);
+        if (e && e->message && *e->message)
+                pg_buf_printf(&b, ": %s", e->message);
+        pg_error_set(code, "%s", b.ptr);
+        pg_buf_release(&b);
+        return code;
+}
+
+static char *pg_oid_hex(const git_oid *id)
+{
+        char hex[GIT_OID_HEXSZ + 1];
+        git_oid_tostr(hex, sizeof(hex), id);
+        return pg_xstrdup(hex);
+}
+
+static const char *pg_store_branch(const struct pg_store_opts *o)
+{
+        return o && o->branch && *o->branch ? o->branch : PG_STORE_DEFAULT_BRANCH;
+}
+
+static int pg_store_check_branch(const char *branch)
+{
+        char *ref = pg_xasprintf("refs/heads/%s", branch);
+        int valid = 0;
+        git_reference_name_is_valid(&valid, ref);
+        free(ref);
+        if (!valid)
+                return pg_error_set(PG_EINPUT, "'%s' is not a valid branch name", branch);
+        return 0;
+}
+
+static int pg_store_check_machine(const char *machine)
+{
+        if (!pg_result_name_valid(machine))
+                return pg_error_set(PG_EINPUT,
+                                    "'%s' is not a valid machine name (it becomes a directory: "
+                                    "no '/', not empty, not '.' or '..')",
+                                    machine);
+        return 0;
+}
+
+/* Open the repository containing @o->repo_path (or the cwd), searching
+ * upwards as git does. */
+static int pg_store_open(git_repository **out, const struct pg_store_opts *o)
+{
+        const char *path = o && o->repo_path ? o->repo_path : ".";
+        int rc = git_repository_open_ext(out, path, 0, NULL);
+
+        /* libgit2 1.5.1 reports a repository owned by another user as not found,
+         * with the detail "config value 'safe.directory' was not found" */
+        if (rc == GIT_ENOTFOUND && git_error_last() && git_error_last()->message &&
+            (strstr(git_error_last()->message, "safe.directory") ||
+             strstr(git_error_last()->message, "not owned")))
+                rc = GIT_EOWNER;
+        if (rc == GIT_ENOTFOUND) {
+                char *abs = realpath(path, NULL);
+                pg_error_set(PG_ENOTFOUND,
+                             "not a git repository: '%s' (or any of its parents); run perfgate "
+                             "inside the project's clone, or compare against a results directory",
+                             abs ? abs : path);
+                free(abs);
+                return PG_ENOTFOUND;
+        }
+        if (rc == GIT_EOWNER) {
+                char *abs = realpath(path, NULL);
+                pg_error_set(PG_EINPUT,
+                             "the git repository at '%s' is owned by another user and git "
+                             "config safe.directory does not list it; if you trust it, run "
+                             "`git config --global --add safe.directory <its top directory>`",
+                             abs ? abs : path);
+                free(abs);
+                return PG_EINPUT;
+        }
+        if (rc < 0)
+                return pg_git_err(PG_EIO, "cannot open the git repository at '%s'", path);
+        return 0;
+}
+
+/* HEAD's commit; PG_EINPUT on an unborn branch. */
+static int pg_store_head(git_repository *repo, git_oid *head)
+{
+        int rc = git_repository_head_unborn(repo);
+        if (rc == 1)
+                return pg_error_set(PG_EINPUT, "HEAD has no commit yet; commit something first");
+        if (rc < 0 || git_reference_name_to_id(head, repo, "HEAD") < 0)
+                return pg_git_err(PG_EIO, "cannot resolve 'HEAD'");
+        return 0;
+}
+
+/* The tips of refs/heads/<branch> and refs/remotes/origin/<branch>. */
+struct pg_tips {
+        bool has_local, has_remote;
+        git_oid local, remote;
+};
+
+static int pg_store_tips(git_repository *repo, const char *branch, struct pg_tips *t)
+{
+        char *lref = pg_xasprintf("refs/heads/%s", branch);
+        char *rref = pg_xasprintf("refs/remotes/origin/%s", branch);
+        int rc, error = 0;
+
+        memset(t, 0, sizeof(*t));
+        rc = git_reference_name_to_id(&t->local, repo, lref);
+        if (rc == 0)
+                t->has_local = true;
+        else if (rc != GIT_ENOTFOUND) {
+                error = pg_git_err(PG_EIO, "cannot read ref '%s'", lref);
+                goto done;
+        }
+        rc = git_reference_name_to_id(&t->remote, repo, rref);
+        if (rc == 0)
+                t->has_remote = true;
+        else if (rc != GIT_ENOTFOUND)
+                error = pg_git_err(PG_EIO, "cannot read ref '%s'", rref);
+done:
+        free(lref);
+        free(rref);
+        return error;
+}
+
+/* Whether origin/<branch> is strictly ahead of (a descendant of) the local
+ * branch: then it holds everything local has and more. */
+static bool pg_remote_ahead(git_repository *repo, const struct pg_tips *t)
+{
+        if (!t->has_remote)
+                return false;
+        if (!t->has_local)
+                return true;
+        if (git_oid_equal(&t->local, &t->remote))
+                return false;
+        return git_graph_descendant_of(repo, &t->remote, &t->local) == 1;
+}
+
+/* The data-branch tree to read: local, or origin/ when it is ahead. Sets
+ * *tree NULL (no error) when neither exists. */
+static int pg_store_read_tree(git_repository *repo, const char *branch, git_tree **tree,
+                              char **source_ref, char **tip)
+{
+        struct pg_tips t;
+        git_commit *c = NULL;
+        const git_oid *id;
+        int error;
+
+        *tree = NULL;
+        if ((error = pg_store_tips(repo, branch, &t)) < 0)
+                return error;
+        if (!t.has_local && !t.has_remote)
+                return 0;
+        if (pg_remote_ahead(repo, &t)) {
+                id = &t.remote;
+                *source_ref = pg_xasprintf("origin/%s", branch);
+        } else {
+                id = &t.local;
+                *source_ref = pg_xstrdup(branch);
+        }
+        if (tip)
+                *tip = pg_oid_hex(id);
+        if (git_commit_lookup(&c, repo, id) < 0 || git_commit_tree(tree, c) < 0)
+                error = pg_git_err(PG_EIO, "cannot read the tip of '%s'", *source_ref);
+        git_commit_free(c);
+        return error;
+}
+
+/* Shallow-clone advice: the exact fetch that brings in the missing history. */
+static int pg_shallow_error(git_repository *repo, const char *rev, const char *branch,
+                            const char *what)
+{
+        git_reference *ref = NULL;
+        const char *name = NULL;
+        char *basebranch = NULL;
+        int error;
+
+        if (rev && git_reference_dwim(&ref, repo, rev) == 0) {
+                const char *full = git_reference_name(ref);
+                if (strncmp(full, "refs/heads/", 11) == 0)
+                        name = full + 11;
+                else if (strncmp(full, "refs/remotes/origin/", 20) == 0)
+                        name = full + 20;
+        }
+        if (name)
+                basebranch = pg_xasprintf(" +refs/heads/%s:refs/remotes/origin/%s", name, name);
+        error = pg_error_set(
+            PG_EINPUT,
+            "this is a shallow clone and %s; fetch the history: `git fetch --unshallow origin%s "
+            "+refs/heads/%s:refs/remotes/origin/%s` (GitHub Actions: actions/checkout with "
+            "`fetch-depth: 0`; GitLab: GIT_DEPTH: 0)",
+            what, basebranch ? basebranch : "", branch, branch);
+        free(basebranch);
+        git_reference_free(ref);
+        return error;
+}
+
+/* Resolve @rev to a commit id (anything git rev-parse takes). */
+static int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
+{
+        git_object *obj = NULL, *peeled = NULL;
+        int rc = git_revparse_single(&obj, repo, rev);
+        int error = 0;
+
+        if (rc < 0) {
+                /* what to fetch: "origin/main" is fetched as "main"; an expression
+                 * ("HEAD~60", "v1^2") cannot be fetched by name */
+                const char *name = strncmp(rev, "origin/", 7) == 0 ? rev + 7 : rev;
+                bool shallow = git_repository_is_shallow(repo) == 1;
+                if (strpbrk(rev, "~^:@{}") != NULL)
+                        return pg_error_set(PG_ENOTFOUND,
+                                            "unknown revision '%s'%s; it is not in this "
+                                            "repository's history%s",
+                                            rev, shallow ? " (this is a shallow clone)" : "",
+                                            shallow ? ": fetch the whole history with `git "
+                                                      "fetch --unshallow origin` (GitHub "
+                                                      "Actions: `fetch-depth: 0`)"
+                                                    : "");
+                if (shallow)
+                        return pg_error_set(
+                            PG_ENOTFOUND,
+                            "unknown revision '%s' (this is a shallow clone); fetch it with "
+                            "`git fetch origin %s` (or the whole history: `git fetch --unshallow "
+                            "origin`, GitHub Actions: `fetch-depth: 0`)",
+                            rev, name);
+                return pg_error_set(PG_ENOTFOUND,
+                                    "unknown revision '%s'; if it exists on the remote, fetch it "
+                                    "with `git fetch origin %s`",
+                                    rev, name);
+        }
+        if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
+                error = pg_git_err(PG_EINPUT, "revision '%s' does not name a commit", rev);
+                goto done;
+        }
+        git_oid_cpy(out, git_object_id(peeled));
+done:
+        git_object_free(peeled);
+        git_object_free(obj);
+        return error;
+}
+
+/* ---- loading ------------------------------------------------------------ */
+
+static bool pg_is_json_name(const char *name)
+{
+        size_t len = strlen(name);
+        return len > 5 && name[0] != '.' && strcmp(name + len - 5, ".json") == 0;
+}
+
+/* Load every <name>.json blob of @dir (the tree `<machine>/<commit>`) into
+ * @out, naming each "source_ref:machine/commit/name.json" in errors. */
+static int pg_store_load_dir(git_repository *repo, const git_tree *dir, const char *source_ref,
+                             const char *prefix, struct pg_result_set *out)
+{
+        size_t n = git_tree_entrycount(dir);
+        int error = 0;
+
+        for (size_t i = 0; i < n && !error; i++) {
+                const git_tree_entry *e = git_tree_entry_byindex(dir, i);
+                const char *name = git_tree_entry_name(e);
+                git_blob *blob = NULL;
+                struct pg_result r;
+                char *origin;
+
+                if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || !pg_is_json_name(name))
+                        continue;
+                origin = pg_xasprintf("%s:%s/%s", source_ref, prefix, name);
+                pg_result_init(&r);
+                if (git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0) {
+                        error = pg_git_err(PG_EIO, "cannot read baseline '%s'", origin);
+                } else if ((error = pg_result_from_json(&r, git_blob_rawcontent(blob),
+                                                        (size_t) git_blob_rawsize(blob), origin)) <
+                           0) {
+                        pg_error_prefix(error, "corrupt baseline '%s'", origin);
+                } else if ((error = pg_result_set_add(out, &r)) < 0) {
+                        pg_error_prefix(error, "baseline '%s'", origin);
+                }
+                pg_result_release(&r);
+                git_blob_free(blob);
+                free(origin);
+        }
+        if (error)
+                pg_result_set_release(out);
+        return error;
+}
+
+/* The subtree @name of @tree, or NULL (no error) when absent or a blob. */
+static int pg_subtree(git_repository *repo, const git_tree *tree, const char *name, git_tree **out)
+{
+        const git_tree_entry *e = git_tree_entry_byname(tree, name);
+
+        *out = NULL;
+        if (!e || git_tree_entry_type(e) != GIT_OBJECT_TREE)
+                return 0;
+        if (git_tree_lookup(out, repo, git_tree_entry_id(e)) < 0)
+                return pg_git_err(PG_EIO, "cannot read tree '%s'", name);
+        return 0;
 }
 
 int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsigned max_walk,
                            struct pg_result_set *out, struct pg_store_lookup *info)
 {
-        (void) o;
-        (void) rev;
-        (void) max_walk;
-        (void) out;
-        (void) info;
-        return pg_error_set(PG_ERROR, "the git baseline store is not built into this perfgate yet");
+        const char *branch = pg_store_branch(o);
+        const char *machine = o && o->machine ? o->machine : "default";
+        git_repository *repo = NULL;
+        git_tree *data = NULL, *mtree = NULL, *dir = NULL;
+        git_commit *c = NULL;
+        git_oid head, base, mb, cur;
+        unsigned dist;
+        int rc, error;
+
+        memset(info, 0, sizeof(*info));
+        git_libgit2_init();
+        if ((error = pg_store_check_branch(branch)) < 0 ||
+            (error = pg_store_check_machine(machine)) < 0 ||
+            (error = pg_store_open(&repo, o)) < 0 ||
+            (error = pg_store_resolve(repo, rev, &base)) < 0 ||
+            (error = pg_store_head(repo, &head)) < 0)
+                goto done;
+        info->base_commit = pg_oid_hex(&base);
+        rc = git_merge_base(&mb, repo, &head, &base);
+        if (rc < 0) {
+                char *what;
+                if (git_repository_is_shallow(repo) == 1) {
+                        what = pg_xasprintf("the merge-base of HEAD and '%s' is not in it", rev);
+                        error = pg_shallow_error(repo, rev, branch, what);
+                        free(what);
+                } else if (rc == GIT_ENOTFOUND) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "HEAD and '%s' have no common ancestor; compare "
+                                             "against a revision of this project's history",
+                                             rev);
+                } else {
+                        error =
+                            pg_git_err(PG_EIO, "cannot find the merge-base of HEAD and '%s'", rev);
+                }
+                goto done;
+        }
+        info->merge_base = pg_oid_hex(&mb);
+        if ((error = pg_store_read_tree(repo, branch, &data, &info->source_ref, NULL)) < 0)
+                goto done;
+        if (!data)
+                goto done; /* no data branch: no baseline, not an error */
+        if ((error = pg_subtree(repo, data, machine, &mtree)) < 0 || !mtree)
+                goto done; /* no baseline for this machine */
+        git_oid_cpy(&cur, &mb);
+        for (dist = 0;; dist++) {
+                char hex[GIT_OID_HEXSZ + 1];
+                git_oid_tostr(hex, sizeof(hex), &cur);
+                if ((error = pg_subtree(repo, mtree, hex, &dir)) < 0)
+                        goto done;
+                if (dir) {
+                        char *prefix = pg_xasprintf("%s/%s", machine, hex);
+                        error = pg_store_load_dir(repo, dir, info->source_ref, prefix, out);
+                        free(prefix);
+                        if (error < 0)
+                                goto done;
+                        info->found = true;
+                        info->used_commit = pg_xstrdup(hex);
+                        info->distance = dist;
+                        break;
+                }
+                if (dist >= max_walk)
+                        break;
+                git_commit_free(c);
+                c = NULL;
+                if (git_commit_lookup(&c, repo, &cur) < 0) {
+                        if (git_repository_is_shallow(repo) == 1) {
+                                char *what = pg_xasprintf(
+                                    "the history is cut at %.12s, %u commits before the "
+                                    "merge-base, with no baseline found",
+                                    hex, dist);
+                                error = pg_shallow_error(repo, rev, branch, what);
+                                free(what);
+                        } else {
+                                error = pg_git_err(PG_EIO, "cannot read commit %s", hex);
+                        }
+                        goto done;
+                }
+                if (git_commit_parentcount(c) == 0)
+                        break; /* root reached */
+                git_oid_cpy(&cur, git_commit_parent_id(c, 0));
+        }
+done:
+        if (error)
+                pg_store_lookup_release(info);
+        git_commit_free(c);
+        git_tree_free(dir);
+        git_tree_free(mtree);
+        git_tree_free(data);
+        git_repository_free(repo);
+        git_libgit2_shutdown();
+        return error;
+}
+
+/* Resolve @rev for `baseline show`: a revision, else a unique hex prefix of
+ * a commit directory under @mtree (the commit may not be in this clone). */
+static int pg_store_resolve_stored(git_repository *repo, const git_tree *mtree, const char *rev,
+                                   char **hex_out)
+{
+        git_oid id;
+        size_t len = strlen(rev), matches = 0;
+        const char *match = NULL;
+        int error = pg_store_resolve(repo, rev, &id);
+
+        if (error == 0) {
+                *hex_out = pg_oid_hex(&id);
+                return 0;
+        }
+        if (!mtree || len < 4 || len > GIT_OID_HEXSZ || strspn(rev, "0123456789abcdef") != len)
+                return error;
+        for (size_t i = 0; i < git_tree_entrycount(mtree); i++) {
+                const char *name = git_tree_entry_name(git_tree_entry_byindex(mtree, i));
+                if (strncmp(name, rev, len) == 0) {
+                        match = name;
+                        matches++;
+                }
+        }
+        if (matches == 0)
+                return error; /* keep the unknown-revision message */
+        if (matches > 1)
+                return pg_error_set(PG_EINPUT,
+                                    "short commit '%s' is ambiguous on the data branch; give more "
+                                    "digits",
+                                    rev);
+        pg_error_clear();
+        *hex_out = pg_xstrdup(match);
+        return 0;
+}
+
+int pg_store_load_commit(const struct pg_store_opts *o, const char *rev, struct pg_result_set *out,
+                         struct pg_store_lookup *info)
+{
+        const char *branch = pg_store_branch(o);
+        const char *machine = o && o->machine ? o->machine : "default";
+        git_repository *repo = NULL;
+        git_tree *data = NULL, *mtree = NULL, *dir = NULL;
+        char *hex = NULL;
+        int error;
+
+        memset(info, 0, sizeof(*info));
+        git_libgit2_init();
+        if ((error = pg_store_check_branch(branch)) < 0 ||
+            (error = pg_store_check_machine(machine)) < 0 ||
+            (error = pg_store_open(&repo, o)) < 0 ||
+            (error = pg_store_read_tree(repo, branch, &data, &info->source_ref, NULL)) < 0)
+                goto done;
+        if (data && (error = pg_subtree(repo, data, machine, &mtree)) < 0)
+                goto done;
+        if ((error = pg_store_resolve_stored(repo, mtree, rev, &hex)) < 0)
+                goto done;
+        info->base_commit = pg_xstrdup(hex);
+        if (!mtree || (error = pg_subtree(repo, mtree, hex, &dir)) < 0 || !dir)
+                goto done;
+        {
+                char *prefix = pg_xasprintf("%s/%s", machine, hex);
+                error = pg_store_load_dir(repo, dir, info->source_ref, prefix, out);
+                free(prefix);
+        }
+        if (error == 0) {
+                info->found = true;
+                info->used_commit = pg_xstrdup(hex);
+        }
+done:
+        if (error)
+                pg_store_lookup_release(info);
+        free(hex);
+        git_tree_free(dir);
+        git_tree_free(mtree);
+        git_tree_free(data);
+        git_repository_free(repo);
+        git_libgit2_shutdown();
+        return error;
+}
+
+/* ---- listing ------------------------------------------------------------ */
+
+void pg_store_list_release(struct pg_store_list *l)
+{
+        for (size_t i = 0; i < l->n; i++) {
+                struct pg_store_entry *e = &l->items[i];
+                free(e->machine);
+                free(e->commit);
+                free(e->summary);
+                for (size_t j = 0; j < e->nbenchmarks; j++)
+                        free(e->benchmarks[j]);
+                free(e->benchmarks);
+        }
+        free(l->items);
+        free(l->source_ref);
+        free(l->tip);
+        memset(l, 0, sizeof(*l));
+}
+
+static int pg_entry_cmp(const void *a, const void *b)
+{
+        const struct pg_store_entry *x = a, *y = b;
+        int c;
+        if (x->time_s != y->time_s)
+                return x->time_s > y->time_s ? -1 : 1;
+        if ((c = strcmp(x->commit, y->commit)) != 0)
+                return c;
+        return strcmp(x->machine, y->machine);
+}
+
+/* Add one `<machine>/<commit>/` directory to @l. */
+static int pg_store_list_dir(git_repository *repo, struct pg_store_list *l, const char *machine,
+                             const char *commit, const git_tree *dir)
+{
+        struct pg_store_entry *e;
+        git_oid id;
+        git_commit *c = NULL;
+
+        l->items = pg_xreallocarray(l->items, l->n + 1, sizeof(*l->items));
+        e = &l->items[l->n++];
+        memset(e, 0, sizeof(*e));
+        e->machine = pg_xstrdup(machine);
+        e->commit = pg_xstrdup(commit);
+        e->benchmarks = pg_xcalloc(git_tree_entrycount(dir) + 1, sizeof(char *));
+        for (size_t i = 0; i < git_tree_entrycount(dir); i++) {
+                const git_tree_entry *te = git_tree_entry_byindex(dir, i);
+                const char *name = git_tree_entry_name(te);
+                if (git_tree_entry_type(te) == GIT_OBJECT_BLOB && pg_is_json_name(name))
+                        e->benchmarks[e->nbenchmarks++] = pg_xstrndup(name, strlen(name) - 5);
+        }
+        /* tree entries are sorted by name, so the benchmark names are too */
+        if (git_oid_fromstr(&id, commit) == 0 && git_commit_lookup(&c, repo, &id) == 0) {
+                e->time_s = (long long) git_commit_time(c);
+                e->summary = pg_xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+        }
+        git_commit_free(c);
+        git_error_clear();
+        return 0;
+}
+
+int pg_store_list_load(const struct pg_store_opts *o, struct pg_store_list *l)
+{
+        const char *branch = pg_store_branch(o);
+        git_repository *repo = NULL;
+        git_tree *data = NULL;
+        int error;
+
+        memset(l, 0, sizeof(*l));
+        git_libgit2_init();
+        if ((error = pg_store_check_branch(branch)) < 0 ||
+            (o && o->machine && (error = pg_store_check_machine(o->machine)) < 0) ||
+            (error = pg_store_open(&repo, o)) < 0 ||
+            (error = pg_store_read_tree(repo, branch, &data, &l->source_ref, &l->tip)) < 0 || !data)
+                goto done;
+        for (size_t i = 0; i < git_tree_entrycount(data) && !error; i++) {
+                const git_tree_entry *me = git_tree_entry_byindex(data, i);
+                const char *machine = git_tree_entry_name(me);
+                git_tree *mtree = NULL;
+
+                if (o && o->machine && strcmp(o->machine, machine) != 0)
+                        continue;
+                if ((error = pg_subtree(repo, data, machine, &mtree)) < 0 || !mtree)
+                        continue;
+                for (size_t j = 0; j < git_tree_entrycount(mtree) && !error; j++) {
+                        const char *commit = git_tree_entry_name(git_tree_entry_byindex(mtree, j));
+                        git_tree *dir = NULL;
+                        if ((error = pg_subtree(repo, mtree, commit, &dir)) == 0 && dir)
+                                error = pg_store_list_dir(repo, l, machine, commit, dir);
+                        git_tree_free(dir);
+                }
+                git_tree_free(mtree);
+        }
+        if (l->n)
+                qsort(l->items, l->n, sizeof(*l->items), pg_entry_cmp);
+done:
+        if (error)
+                pg_store_list_release(l);
+        git_tree_free(data);
+        git_repository_free(repo);
+        git_libgit2_shutdown();
+        return error;
+}
+
+/* ---- saving ------------------------------------------------------------- */
+
+/* The machine to file @results under: @o->machine, else the one the results
+ * record (they must agree), else "default". */
+static int pg_store_save_machine(const struct pg_store_opts *o, const struct pg_result_set *results,
+                                 const char **machine)
+{
+        const char *m = NULL;
+
+        if (o && o->machine) {
+                *machine = o->machine;
+                return pg_store_check_machine(o->machine);
+        }
+        for (size_t i = 0; i < results->n; i++) {
+                const char *rm = results->items[i].machine ? results->items[i].machine : "default";
+                if (m && strcmp(m, rm) != 0)
+                        return pg_error_set(PG_EINPUT,
+                                            "the results were measured on different machines "
+                                            "('%s' and '%s'); save each machine's results "
+                                            "separately or pass --machine",
+                                            m, rm);
+                m = rm;
+        }
+        *machine = m ? m : "default";
+        return pg_store_check_machine(*machine);
+}
+
+/* Refuse results that are not a clean measurement of HEAD, unless @force. */
+static int pg_store_check_results(const struct pg_result_set *results, const char *head_hex,
+                                  bool force)
+{
+        for (size_t i = 0; i < results->n && !force; i++) {
+                const struct pg_result *r = &results->items[i];
+                if (!r->has_git || !r->git_commit)
+                        return pg_error_set(PG_EINPUT,
+                                            "result '%s' records no git commit, so it cannot be "
+                                            "filed under HEAD (%.12s); rerun `perfgate run` in "
+                                            "the repository, or pass --force",
+                                            r->name, head_hex);
+                if (strcmp(r->git_commit, head_hex) != 0)
+                        return pg_error_set(PG_EINPUT,
+                                            "result '%s' was measured at commit %.12s but HEAD "
+                                            "is %.12s; rerun `perfgate run` at HEAD, check out "
+                                            "%.12s, or pass --force",
+                                            r->name, r->git_commit, head_hex, r->git_commit);
+                if (r->git_dirty)
+                        return pg_error_set(PG_EINPUT,
+                                            "result '%s' was measured on a dirty work tree "
+                                            "(uncommitted changes), so it is not the baseline of "
+                                            "%.12s; commit or stash, rerun, or pass --force",
+                                            r->name, head_hex);
+        }
+        return 0;
+}
+
+/* Add to @updates (upserts into @base) every `<machine>/<commit>/<file>` of
+ * @other that @base lacks: the baselines of a local branch that diverged
+ * from origin/<branch>, carried into the commit built on origin. */
+static int pg_store_union(git_repository *repo, git_tree *base, git_tree *other,
+                          git_tree_update **updates, size_t *n, char ***paths, size_t *npaths)
+{
+        int error = 0;
+
+        for (size_t i = 0; i < git_tree_entrycount(other) && !error; i++) {
+                const char *m = git_tree_entry_name(git_tree_entry_byindex(other, i));
+                git_tree *mt = NULL;
+                if ((error = pg_subtree(repo, other, m, &mt)) < 0 || !mt)
+                        continue;
+                for (size_t j = 0; j < git_tree_entrycount(mt) && !error; j++) {
+                        const char *c = git_tree_entry_name(git_tree_entry_byindex(mt, j));
+                        git_tree *ct = NULL;
+                        if ((error = pg_subtree(repo, mt, c, &ct)) < 0 || !ct)
+                                continue;
+                        for (size_t k = 0; k < git_tree_entrycount(ct); k++) {
+                                const git_tree_entry *fe = git_tree_entry_byindex(ct, k);
+                                git_tree_entry *have = NULL;
+                                char *path;
+                                if (git_tree_entry_type(fe) != GIT_OBJECT_BLOB)
+                                        continue;
+                                path = pg_xasprintf("%s/%s/%s", m, c, git_tree_entry_name(fe));
+                                if (base && git_tree_entry_bypath(&have, base, path) == 0) {
+                                        git_tree_entry_free(have);
+                                        free(path);
+                                        continue;
+                                }
+                                *updates = pg_xreallocarray(*updates, *n + 1, sizeof(**updates));
+                                (*updates)[*n] = (git_tree_update){ GIT_TREE_UPDATE_UPSERT,
+                                                                    *git_tree_entry_id(fe),
+                                                                    GIT_FILEMODE_BLOB, path };
+                                (*n)++;
+                                *paths = pg_xreallocarray(*paths, *npaths + 1, sizeof(**paths));
+                                (*paths)[(*npaths)++] = path;
+                        }
+                        git_tree_free(ct);
+                }
+                git_tree_free(mt);
+        }
+        git_error_clear();
+        return error;
+}
+
+/* Build one commit for the save on the current tips and try to move the
+ * branch to it. Returns 0 when the ref moved, PG_ECONFLICT when another
+ * writer moved it first (the caller retries), another PG_E* on failure. */
+static int pg_store_save_once(git_repository *repo, const char *branch, const char *machine,
+                              const char *head_hex, const struct pg_result_set *results,
+                              const git_oid *blobs, const git_signature *sig,
+                              struct pg_store_save_info *info)
+{
+        char *lref = pg_xasprintf("refs/heads/%s", branch);
+        struct pg_tips t;
+        git_commit *parents[2] = { NULL, NULL };
+        size_t nparents = 0, nupdates = 0, npaths = 0;
+        git_tree *base = NULL, *other = NULL, *tree = NULL, *empty = NULL;
+        git_tree_update *updates = NULL;
+        char **paths = NULL;
+        git_oid tree_id, commit_id;
+        git_reference *ref = NULL;
+        struct pg_buf msg = PG_BUF_INIT;
+        int rc, error;
+
+        info->created_branch = info->from_remote = info->merged_local = false;
+        info->nreplaced = 0;
+        if ((error = pg_store_tips(repo, branch, &t)) < 0)
+                goto done;
+        if (t.has_remote && pg_remote_ahead(repo, &t)) {
+                rc = git_commit_lookup(&parents[nparents++], repo, &t.remote);
+                info->from_remote = true;
+        } else if (t.has_local && t.has_remote && !git_oid_equal(&t.local, &t.remote) &&
+                   git_graph_descendant_of(repo, &t.local, &t.remote) != 1) {
+                /* diverged: build on origin and carry the local-only baselines over */
+                rc = git_commit_lookup(&parents[nparents++], repo, &t.remote);
+                if (rc == 0)
+                        rc = git_commit_lookup(&parents[nparents++], repo, &t.local);
+                info->from_remote = info->merged_local = true;
+        } else if (t.has_local) {
+                rc = git_commit_lookup(&parents[nparents++], repo, &t.local);
+        } else {
+                rc = 0;
+                info->created_branch = true;
+        }
+        if (rc < 0) {
+                error = pg_git_err(PG_EIO, "cannot read the tip of '%s'", branch);
+                goto done;
+        }
+        if (nparents > 0 && git_commit_tree(&base, parents[0]) < 0) {
+                error = pg_git_err(PG_EIO, "cannot read the tree of '%s'", branch);
+                goto done;
+        }
+        if (!base) {
+                git_treebuilder *tb = NULL;
+                git_oid empty_id;
+                if (git_treebuilder_new(&tb, repo, NULL) < 0 ||
+                    git_treebuilder_write(&empty_id, tb) < 0 ||
+                    git_tree_lookup(&empty, repo, &empty_id) < 0) {
+                        git_treebuilder_free(tb);
+                        error = pg_git_err(PG_EIO, "cannot write an empty tree");
+                        goto done;
+                }
+                git_treebuilder_free(tb);
+                base = empty;
+                empty = NULL;
+        }
+        if (nparents == 2) {
+                if (git_commit_tree(&other, parents[1]) < 0) {
+                        error = pg_git_err(PG_EIO, "cannot read the tree of '%s'", branch);
+                        goto done;
+                }
+                if ((error = pg_store_union(repo, base, other, &updates, &nupdates, &paths,
+                                            &npaths)) < 0)
+                        goto done;
+        }
+        for (size_t i = 0; i < results->n; i++) {
+                char *path =
+                    pg_xasprintf("%s/%s/%s.json", machine, head_hex, results->items[i].name);
+                git_tree_entry *have = NULL;
+                bool dup = false;
+                if (git_tree_entry_bypath(&have, base, path) == 0) {
+                        info->nreplaced++;
+                        git_tree_entry_free(have);
+                }
+                git_error_clear();
+                for (size_t j = 0; j < nupdates; j++) {
+                        if (strcmp(updates[j].path, path) == 0) { /* ours wins over the union */
+                                updates[j].id = blobs[i];
+                                info->nreplaced++;
+                                dup = true;
+                        }
+                }
+                paths = pg_xreallocarray(paths, npaths + 1, sizeof(*paths));
+                paths[npaths++] = path;
+                if (dup)
+                        continue;
+                updates = pg_xreallocarray(updates, nupdates + 1, sizeof(*updates));
+                updates[nupdates++] =
+                    (git_tree_update){ GIT_TREE_UPDATE_UPSERT, blobs[i], GIT_FILEMODE_BLOB, path };
+        }
+        info->replaced = info->nreplaced > 0;
+        if (git_tree_create_updated(&tree_id, repo, base, nupdates, updates) < 0 ||
+            git_tree_lookup(&tree, repo, &tree_id) < 0) {
+                error = pg_git_err(PG_EIO, "cannot write the baseline tree");
+                goto done;
+        }
+        pg_buf_printf(&msg, "perfgate baseline: %s at %.12s%s\n\n", machine, head_hex,
+                      info->replaced ? " (replaced)" : "");
+        pg_buf_printf(&msg, "commit: %s\nmachine: %s\nbenchmarks:", head_hex, machine);
+        for (size_t i = 0; i < results->n; i++)
+                pg_buf_printf(&msg, " %s", results->items[i].name);
+        pg_buf_puts(&msg, "\n");
+        if (info->merged_local)
+                pg_buf_printf(&msg, "\nbuilt on origin/%s, with the local baselines merged in\n",
+                              branch);
+        if (git_commit_create(&commit_id, repo, NULL, sig, sig, NULL, msg.ptr, tree, nparents,
+                              (const git_commit **) parents) < 0) {
+                error = pg_git_err(PG_EIO, "cannot write the baseline commit");
+                goto done;
+        }
+        /* The ref moves last, and only from the tip this commit was built on:
+         * libgit2 compares the old value while holding the ref's lock file. A
+         * branch that must not exist yet is expected at the zero id (refs.h:
+         * git_reference_create_matching); git_reference_create(force=0) checks
+         * for it before taking the lock, so two creators could both pass that
+         * check and the second would overwrite the first (seen in stress runs). */
+        {
+                git_oid zero;
+                memset(&zero, 0, sizeof(zero));
+                rc = git_reference_create_matching(&ref, repo, lref, &commit_id, 1,
+                                                   t.has_local ? &t.local : &zero,
+                                                   "perfgate baseline save");
+        }
+        if (rc == GIT_ELOCKED) {
+                error = pg_git_err(PG_ECONFLICT,
+                                   "branch '%s' is locked by another writer (if no git or "
+                                   "perfgate process is running, a crashed one left its .lock "
+                                   "file: remove it)",
+                                   branch);
+                goto done;
+        }
+        if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS) {
+                error = pg_git_err(PG_ECONFLICT, "branch '%s' moved while saving", branch);
+                goto done;
+        }
+        if (rc < 0) {
+                error = pg_git_err(PG_EIO, "cannot update branch '%s'", branch);
+                goto done;
+        }
+        free(info->commit);
+        info->commit = pg_oid_hex(&commit_id);
+done:
+        pg_buf_release(&msg);
+        git_reference_free(ref);
+        for (size_t i = 0; i < npaths; i++)
+                free(paths[i]);
+        free(paths);
+        free(updates);
+        git_tree_free(tree);
+        git_tree_free(other);
+        git_tree_free(base);
+        git_tree_free(empty);
+        git_commit_free(parents[0]);
+        git_commit_free(parents[1]);
+        free(lref);
+        return error;
+}
+
+/* A short random pause before retrying a lost compare-and-swap, so two
+ * writers that collided do not collide again in lockstep. */
+static void pg_store_backoff(unsigned attempt)
+{
+        struct timespec ts;
+        unsigned seed = (unsigned) getpid() ^ (attempt * 2654435761u);
+        long max_us = 1000L << (attempt < 5 ? attempt : 5);
+
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        seed ^= (unsigned) ts.tv_nsec;
+        ts.tv_sec = 0;
+        ts.tv_nsec = (long) (rand_r(&seed) % max_us) * 1000L;
+        while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+                ;
+}
+
+int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *results, bool force,
+                  struct pg_store_save_info *info)
+{
+        const char *branch = pg_store_branch(o);
+        const char *machine = NULL;
+        git_repository *repo = NULL;
+        git_reference *headref = NULL;
+        git_signature *sig = NULL;
+        git_oid head, *blobs = NULL;
+        char head_hex[GIT_OID_HEXSZ + 1];
+        char *lref = pg_xasprintf("refs/heads/%s", branch);
+        struct pg_buf json = PG_BUF_INIT;
+        int error;
+
+        memset(info, 0, sizeof(*info));
+        git_libgit2_init();
+        if (results->n == 0) {
+                error = pg_error_set(PG_EINPUT, "no results to save; run `perfgate run` first");
+                goto done;
+        }
+        if ((error = pg_store_check_branch(branch)) < 0 ||
+            (error = pg_store_save_machine(o, results, &machine)) < 0 ||
+            (error = pg_store_open(&repo, o)) < 0 || (error = pg_store_head(repo, &head)) < 0)
+                goto done;
+        git_oid_tostr(head_hex, sizeof(head_hex), &head);
+        if (git_repository_head(&headref, repo) == 0 &&
+            strcmp(git_reference_name(headref), lref) == 0) {
+                error = pg_error_set(PG_EINPUT,
+                                     "HEAD is the data branch '%s'; check out the project's "
+                                     "branch before saving a baseline",
+                                     branch);
+                goto done;
+        }
+        if ((error = pg_store_check_results(results, head_hex, force)) < 0)
+                goto done;
+        /* objects first: every blob is in the object database before any ref moves */
+        blobs = pg_xcalloc(results->n, sizeof(*blobs));
+        for (size_t i = 0; i < results->n; i++) {
+                pg_buf_reset(&json);
+                if (!pg_result_name_valid(results->items[i].name)) {
+                        error = pg_error_set(PG_EINPUT, "'%s' is not a valid benchmark name",
+                                             results->items[i].name);
+                        goto done;
+                }
+                if ((error = pg_result_to_json(&results->items[i], &json)) < 0)
+                        goto done;
+                if (git_blob_create_from_buffer(&blobs[i], repo, json.ptr, json.len) < 0) {
+                        error = pg_git_err(PG_EIO, "cannot write baseline '%s'",
+                                           results->items[i].name);
+                        goto done;
+                }
+        }
+        if (git_signature_default(&sig, repo) < 0 &&
+            git_signature_now(&sig, "perfgate", "perfgate@localhost") < 0) {
+                error = pg_git_err(PG_ERROR, "cannot make a commit signature");
+                goto done;
+        }
+        info->branch = pg_xstrdup(branch);
+        info->head = pg_xstrdup(head_hex);
+        info->machine = pg_xstrdup(machine);
+        info->saved = results->n;
+        for (unsigned attempt = 0;; attempt++) {
+                error =
+                    pg_store_save_once(repo, branch, machine, head_hex, results, blobs, sig, info);
+                if (error != PG_ECONFLICT)
+                        break;
+                if (attempt + 1 >= PG_STORE_MAX_RETRIES) {
+                        pg_error_prefix(error, "gave up after %u attempts", attempt + 1);
+                        break;
+                }
+                info->retries++;
+                pg_store_backoff(attempt);
+        }
+done:
+        if (error)
+                pg_store_save_info_release(info);
+        pg_buf_release(&json);
+        free(blobs);
+        free(lref);
+        git_signature_free(sig);
+        git_reference_free(headref);
+        git_repository_free(repo);
+        git_libgit2_shutdown();
+        return error;
 }

@@ -19,7 +19,7 @@
 struct pg_store_opts {
         const char *repo_path; /* NULL: discover the repository from the cwd */
         const char *branch;    /* NULL: PG_STORE_DEFAULT_BRANCH */
-        const char *machine;   /* NULL: "default" */
+        const char *machine;   /* NULL: "default" (pg_store_save: the results' own machine) */
 };
 
 /** What pg_store_save() did. Strings are owned; free with pg_store_save_info_release(). */
@@ -31,21 +31,44 @@ struct pg_store_save_info {
         bool created_branch; /* the branch was created as an orphan */
         bool from_remote;    /* built on origin/<branch> because it was ahead */
         unsigned retries;    /* compare-and-swap retries after a concurrent update */
+        size_t saved;        /* result files written */
+        size_t nreplaced;    /* of those, how many replaced a file already stored */
+        bool merged_local;   /* the local branch had diverged from origin/<branch>; its
+                                baselines were carried into the new commit (two parents) */
+        char *machine;       /* the machine the results were filed under */
 };
 
 void pg_store_save_info_release(struct pg_store_save_info *info);
 
 /**
- * Record @results as the baseline of HEAD for o->machine: one commit on the
- * data branch adding `<machine>/<HEAD>/<name>.json` for each result.
- * @force: accept results whose git commit is not HEAD, or a dirty tree.
- * Errors: PG_ENOTFOUND (not a git repository), PG_EINPUT (results from
- * another commit or a dirty tree without @force, empty set), PG_EIO.
+ * Record @results as the baseline of HEAD: one commit on the data branch
+ * upserting `<machine>/<HEAD>/<name>.json` for each result, each blob the
+ * exact bytes of pg_result_to_json(). The work tree, index and HEAD are not
+ * touched; objects are written before the ref moves. The commit is built on
+ * the local branch, on origin/<branch> when that is ahead (or the only one),
+ * on origin/<branch> with the local tip as second parent when they diverged,
+ * or as an orphan when neither exists. The ref moves compare-and-swap and the
+ * commit is rebuilt on the new tip when another writer moved it (up to 64
+ * attempts). Other files of `<machine>/<HEAD>/` stay.
+ * Machine: o->machine, else the results' `machine` (they must agree), else
+ * "default". Author: git config user.name/email, else perfgate
+ * <perfgate@localhost>.
+ * @force: accept results whose git commit is not HEAD, that record no git
+ * commit, or that were measured on a dirty tree.
+ * @info: filled on success; on error it is left empty (nothing to release).
+ * Errors: PG_ENOTFOUND (not a git repository), PG_EINPUT (empty set,
+ * results from another commit / a dirty tree / without git information and
+ * no @force, machines that disagree, invalid machine or branch name, unborn
+ * HEAD, HEAD on the data branch), PG_EIO (libgit2 could not write),
+ * PG_ECONFLICT (still losing the race after every retry).
  */
 int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *results, bool force,
                   struct pg_store_save_info *info);
 
-/** Where a baseline was found. Strings owned; pg_store_lookup_release(). */
+/**
+ * Where a baseline was found. Strings owned; pg_store_lookup_release()
+ * (which may be called again; after an error everything is already freed).
+ */
 struct pg_store_lookup {
         bool found;
         char *base_commit; /* BASE resolved (hex) */
@@ -58,16 +81,66 @@ struct pg_store_lookup {
 void pg_store_lookup_release(struct pg_store_lookup *l);
 
 /**
- * Load the baseline for revision @rev into @out (initialised by the caller).
- * Resolves @rev (anything git rev-parse takes), takes the merge-base with
- * HEAD, looks for `<machine>/<merge-base>/` and walks first parents up to
- * @max_walk commits. Not finding one is not an error: info->found = false.
+ * Load the baseline for revision @rev into @out (initialised by the caller;
+ * left empty unless found). Resolves @rev (anything git rev-parse takes),
+ * takes the merge-base with HEAD, looks for `<machine>/<merge-base>/` and
+ * walks first parents up to @max_walk commits (0: the merge-base only).
+ * Machine: o->machine, else "default" (pass the current results' machine).
+ * The data branch is read from the local branch, or from origin/<branch>
+ * when there is no local one or origin is ahead of it (info->source_ref).
+ * Not finding one is not an error: info->found = false (also with no data
+ * branch at all: then info->source_ref is NULL).
  * Errors: PG_ENOTFOUND (not a repository, unknown revision: message suggests
- * `git fetch origin <rev>`), PG_EINPUT (shallow clone without the merge-base,
- * with the fetch to run; a corrupt baseline blob named "branch:path" with the
- * JSON error offset; a newer schema).
+ * `git fetch origin <rev>`), PG_EINPUT (shallow clone without the merge-base
+ * or cut before a baseline was found, with the exact fetch to run; HEAD and
+ * @rev unrelated; @rev not a commit; unborn HEAD; a corrupt baseline blob
+ * named "branch:path" with the JSON error's line, column and byte offset; a
+ * newer schema; bad machine or branch name), PG_EIO.
  */
 int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsigned max_walk,
                            struct pg_result_set *out, struct pg_store_lookup *info);
+
+/**
+ * Load the baseline recorded for exactly the commit @rev names (no
+ * merge-base, no walk): what `perfgate baseline show REV` prints. @rev is
+ * anything git rev-parse takes, or a hex prefix (at least 4 digits) of a
+ * commit stored on the data branch but absent from this clone.
+ * info->found is false when that commit has no baseline for o->machine;
+ * info->base_commit/used_commit hold the commit, info->source_ref the ref read.
+ * Errors: as pg_store_find_baseline() (PG_ENOTFOUND, PG_EINPUT), plus
+ * PG_EINPUT for an ambiguous hex prefix.
+ */
+int pg_store_load_commit(const struct pg_store_opts *o, const char *rev, struct pg_result_set *out,
+                         struct pg_store_lookup *info);
+
+/** One `<machine>/<commit>/` directory of the data branch. */
+struct pg_store_entry {
+        char *machine;
+        char *commit;     /* 40 hex digits */
+        long long time_s; /* committer time of that commit (s since the epoch); 0 when the
+                                 commit is not in this clone */
+        char *summary;    /* its subject line, NULL when not in this clone */
+        size_t nbenchmarks;
+        char **benchmarks; /* benchmark names (file names less ".json"), sorted */
+};
+
+/** Everything on the data branch, newest first. Owned; pg_store_list_release(). */
+struct pg_store_list {
+        char *source_ref; /* ref read ("perfgate-baselines" or "origin/..."), NULL: no branch */
+        char *tip;        /* its commit (hex), NULL: no branch */
+        size_t n;
+        struct pg_store_entry *items; /* newest commit first (time_s, then commit hex) */
+};
+
+/**
+ * List the baselines on the data branch (local branch, or origin/<branch>
+ * when that is ahead or the only one), commits x machines x benchmarks,
+ * newest first. o->machine NULL lists every machine, else only that one.
+ * No data branch is not an error: l->n == 0 and l->source_ref == NULL.
+ * Errors: PG_ENOTFOUND (not a git repository), PG_EINPUT (bad branch name).
+ */
+int pg_store_list_load(const struct pg_store_opts *o, struct pg_store_list *l);
+
+void pg_store_list_release(struct pg_store_list *l);
 
 #endif

@@ -244,6 +244,9 @@ int cmd_run(int argc, char **argv)
 
         if (pg_cli_wants_help(argc, argv, pg_usage_run))
                 return 0;
+        /* before perfgate grows, so benchmarks' max-rss is not perfgate's */
+        if (pg_launch_spawner_start() < 0)
+                pg_cli_warn("%s; max-rss may include perfgate's own memory", pg_error_last());
         memset(&o, 0, sizeof(o));
         o.out_dir = ".perfgate/results";
         o.repeat = o.warmup = -1;
@@ -405,5 +408,6 @@ int cmd_run(int argc, char **argv)
 done:
         pg_bench_list_release(&list);
         free(cpus);
+        pg_launch_spawner_stop();
         return status;
 }

@@ -735,7 +735,10 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b, con
         so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
         so.freq_hz = o->freq_hz ? o->freq_hz : 999;
         so.call_graph = o->call_graph;
-        so.min_samples = o->min_samples;
+        so.min_samples = o->min_samples ? o->min_samples : PG_RUN_MIN_SAMPLES;
+        /* repeat sampling runs until min_samples, within a wall-time budget */
+        so.budget_ns = PG_RUN_PROFILE_BUDGET_NS;
+        so.max_runs = PG_RUN_PROFILE_MAX_RUNS;
         so.exclude_kernel = st->exclude_kernel;
         so.use_cycles = st->host.npmu > 0;
         error = pg_sample_profile(&so, &res->profile, &warnings);

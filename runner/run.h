@@ -114,6 +114,13 @@ struct pg_run_event {
 /** Progress callback; called on the running thread, must not longjmp. */
 typedef void (*pg_run_report_fn)(void *ctx, const struct pg_run_event *ev);
 
+/* Sampling: runs repeat until this many samples (--min-samples) ... */
+#define PG_RUN_MIN_SAMPLES 2000
+/* ... or until this much wall time went into sampling one benchmark, */
+#define PG_RUN_PROFILE_BUDGET_NS 20000000000ull
+/* ... and never more than this many sampling runs. */
+#define PG_RUN_PROFILE_MAX_RUNS 50
+
 struct pg_run_opts {
         const char *out_dir;                /* created when missing */
         int64_t repeat;                     /* -1: benchmark's, config default's, else 5 */
@@ -124,7 +131,7 @@ struct pg_run_opts {
         bool no_profile;
         uint64_t freq_hz; /* sampling frequency (999) */
         enum pg_call_graph call_graph;
-        uint64_t min_samples; /* 0: sampler's default */
+        uint64_t min_samples; /* 0: PG_RUN_MIN_SAMPLES */
         const int *cpus;      /* NULL or ncpus CPUs to pin benchmarks to */
         size_t ncpus;
         const char *machine;     /* NULL: "default" */

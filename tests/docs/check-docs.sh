@@ -17,14 +17,14 @@ for c in $cmds; do
   page="$src/docs/$c.md"
   if [ ! -f "$page" ]; then err "docs/$c.md is missing"; continue; fi
   for s in SYNOPSIS OPTIONS "EXIT STATUS" EXAMPLES; do
-    grep -q "^## $s" "$page" || err "docs/$c.md has no '## $s' section"
+    grep -qi "^## $s" "$page" || err "docs/$c.md has no '## $s' section"
   done
   help=$("$pg" help "$c") || { err "'perfgate help $c' failed"; continue; }
   [ "$help" = "$("$pg" "$c" --help)" ] || err "'perfgate help $c' differs from '$c --help'"
-  for o in $(printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+  for o in $(printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z0-9-]+' | grep -vx -- '--help' | sort -u); do
     grep -q -- "$o" "$page" || err "docs/$c.md does not document $o (it is in --help)"
   done
-  for o in $(sed -n '/^## OPTIONS/,/^## /p' "$page" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+  for o in $(sed -n '/^## [Oo][Pp][Tt][Ii][Oo][Nn][Ss]/,/^## /p' "$page" | grep -oE -- '--[a-z][a-z0-9-]+' | grep -vx -- '--help' | sort -u); do
     printf '%s\n' "$help" | grep -q -- "$o" || err "docs/$c.md documents $o but --help does not"
   done
 done

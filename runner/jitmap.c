@@ -1,0 +1,125 @@
+/*
+ * jitmap.c - /tmp/perf-PID.map parsing and lookup (see jitmap.h).
+ * Invariant: syms sorted by start; names owned by the map.
+ */
+#include "runner/jitmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+
+static int pg_jitsym_cmp(const void *a, const void *b)
+{
+        const struct pg_jitsym *x = a, *y = b;
+
+        if (x->start != y->start)
+                return x->start < y->start ? -1 : 1;
+        return x < y ? -1 : x > y; /* stable: keep file order for equal starts */
+}
+
+static bool pg_hex(const char **p, const char *end, uint64_t *v)
+{
+        const char *s = *p;
+        uint64_t x = 0;
+        int digits = 0;
+
+        if (end - s >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+                s += 2;
+        for (; s < end; s++, digits++) {
+                int d;
+
+                if (*s >= '0' && *s <= '9')
+                        d = *s - '0';
+                else if (*s >= 'a' && *s <= 'f')
+                        d = *s - 'a' + 10;
+                else if (*s >= 'A' && *s <= 'F')
+                        d = *s - 'A' + 10;
+                else
+                        break;
+                if (digits >= 16)
+                        return false;
+                x = x * 16 + (uint64_t) d;
+        }
+        if (digits == 0)
+                return false;
+        *p = s;
+        *v = x;
+        return true;
+}
+
+void pg_jitmap_parse(struct pg_jitmap *m, const char *text, size_t len)
+{
+        const char *p = text, *end = text + len;
+        size_t cap = m->n;
+
+        while (p < end) {
+                const char *nl = memchr(p, '\n', (size_t) (end - p)), *le = nl ? nl : end, *q = p;
+                uint64_t start, size;
+
+                if (pg_hex(&q, le, &start) && q < le && *q == ' ' && (q++, pg_hex(&q, le, &size)) &&
+                    q < le && *q == ' ') {
+                        const char *name = q + 1, *ne = le;
+
+                        if (ne > name && ne[-1] == '\r')
+                                ne--;
+                        if (m->n == cap) {
+                                cap = cap ? cap * 2 : 64;
+                                m->syms = pg_xreallocarray(m->syms, cap, sizeof(*m->syms));
+                        }
+                        m->syms[m->n++] =
+                            (struct pg_jitsym){ start, size,
+                                                pg_xstrndup(name, (size_t) (ne - name)) };
+                }
+                p = nl ? nl + 1 : end;
+        }
+        if (m->n > 1)
+                qsort(m->syms, m->n, sizeof(*m->syms), pg_jitsym_cmp);
+}
+
+void pg_jitmap_load(struct pg_jitmap *m, const char *path)
+{
+        struct pg_buf text = PG_BUF_INIT;
+
+        memset(m, 0, sizeof(*m));
+        if (pg_read_file(path, &text) < 0) {
+                pg_error_clear();
+                pg_buf_release(&text);
+                return;
+        }
+        m->loaded = true;
+        pg_jitmap_parse(m, text.ptr, text.len);
+        pg_buf_release(&text);
+}
+
+void pg_jitmap_release(struct pg_jitmap *m)
+{
+        for (size_t i = 0; i < m->n; i++)
+                free(m->syms[i].name);
+        free(m->syms);
+        memset(m, 0, sizeof(*m));
+}
+
+const struct pg_jitsym *pg_jitmap_lookup(const struct pg_jitmap *m, uint64_t addr)
+{
+        /* later entries win: scan back from the last start <= addr */
+        size_t lo = 0, hi = m->n;
+
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (m->syms[mid].start <= addr)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        for (size_t i = lo; i-- > 0;) {
+                if (addr - m->syms[i].start < m->syms[i].size)
+                        return &m->syms[i];
+                if (lo - i > 64)
+                        break;
+        }
+        return NULL;
+}

@@ -1,0 +1,112 @@
+/*
+ * ringbuf.h - perf_event mmap ring buffers and the per-CPU sampling events
+ * that write into them.
+ *
+ * Ring buffer protocol (linux/perf_event.h, struct perf_event_mmap_page;
+ * research/perf-event-design.md section 3.2): data_head is read with an
+ * acquire load, records are consumed from data_tail, and data_tail is
+ * published with a release store after the data was copied, so the kernel
+ * never overwrites unread bytes. A record that wraps around the end of the
+ * data area is linearised into a scratch buffer before it is handed on.
+ *
+ * Sampling events (section 3.1, 3.6): one event per CPU (pid=benchmark,
+ * cpu=i, inherit=1, enable_on_exec=1) because inherited per-task events
+ * cannot be mmapped; the tracking bits (mmap2, comm, task, ...) are set on
+ * every per-CPU event since each CPU has exactly one event and one buffer.
+ * In frame-pointer mode a sample also carries BP, SP, IP and 128 bytes of
+ * user stack: with them the symbolizer recovers the caller of a leaf
+ * function that sets up no frame (gcc omits it even with
+ * -fno-omit-frame-pointer; shared/cases/37), which the kernel's frame-pointer
+ * walk skips.
+ */
+#ifndef PG_RUNNER_RINGBUF_H
+#define PG_RUNNER_RINGBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "runner/records.h"
+
+struct pg_ringbuf {
+        int fd;
+        void *base;          /* the mapping: header page + data area */
+        size_t map_bytes;    /* (1 + 2^n) pages */
+        unsigned char *data; /* base + data_offset */
+        uint64_t data_size;
+        unsigned char *scratch; /* data_size bytes for wrapped records */
+};
+
+/** Called for each record, linearised; @rec is valid only during the call. */
+typedef void (*pg_ringbuf_record_cb)(void *ctx, const void *rec, size_t len);
+
+/**
+ * Map @data_pages (a power of two) data pages of perf event @fd.
+ * Errors: PG_EPERM when the kernel refuses the locked memory (EPERM; the
+ * caller may retry smaller), PG_ENOTSUP (EINVAL: e.g. an inherited per-task
+ * event), PG_EIO otherwise.
+ */
+int pg_ringbuf_map(struct pg_ringbuf *rb, int fd, size_t data_pages);
+
+/** Unmap; safe on a zeroed or already unmapped buffer. Does not close fd. */
+void pg_ringbuf_unmap(struct pg_ringbuf *rb);
+
+/**
+ * Consume every record between data_tail and data_head, calling @cb for
+ * each, then publish the new tail. Returns the number of records; a record
+ * whose size field is broken (< 8 or beyond head) ends the drain and skips
+ * to head.
+ */
+size_t pg_ringbuf_drain(struct pg_ringbuf *rb, pg_ringbuf_record_cb cb, void *ctx);
+
+struct pg_sampling_cfg {
+        uint64_t freq_hz;
+        bool dwarf;          /* REGS_USER + STACK_USER, no user FP chain */
+        bool use_cycles;     /* HW cycles (falls back to cpu-clock) */
+        bool exclude_kernel; /* start with exclude_kernel=1 */
+        size_t data_pages;   /* per-CPU buffer, power of two */
+        const int *cpus;     /* NULL: all online CPUs */
+        size_t ncpus;
+};
+
+/** The per-CPU events of one sampling run and their buffers. */
+struct pg_sampling {
+        size_t n;
+        int *fds;
+        struct pg_ringbuf *rbs;
+        struct pg_perf_format fmt;
+        bool exclude_kernel; /* what the events ended up with */
+        bool cycles;         /* the events count cycles (else cpu-clock) */
+        size_t data_pages;   /* what the buffers ended up with */
+};
+
+/** x86-64 REGS_USER mask: AX..SS and R8..R15 (DS/ES/FS/GS are invalid). */
+#define PG_SAMPLE_REGS_USER_MASK 0xff0fffULL
+/** FP mode: BP, SP and IP only, for the leaf-frame fixup. */
+#define PG_SAMPLE_REGS_LEAF_MASK 0x1c0ULL
+/** FP mode: bytes of user stack copied for the leaf-frame fixup. */
+#define PG_SAMPLE_STACK_LEAF_BYTES 128u
+/** Bytes of user stack copied per DWARF-mode sample. */
+#define PG_SAMPLE_STACK_USER_BYTES 8192u
+
+/**
+ * Open and map the sampling events on @pid. Falls back from cycles to
+ * cpu-clock when there is no PMU, to exclude_kernel=1 on EACCES, halves the
+ * buffers while mmap says EPERM (down to 8 pages), and raises RLIMIT_NOFILE
+ * when the fds do not fit.
+ * Errors: PG_EPERM (perf_event_paranoid or locked-memory limits; message says
+ * what to do), PG_ENOTSUP (no usable event), PG_EIO.
+ */
+int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_cfg *cfg);
+
+/** Unmap and close everything; safe on a zeroed or closed session. */
+void pg_sampling_close(struct pg_sampling *s);
+
+/** Drain every CPU's buffer into @log (records timestamped for sorting). */
+size_t pg_sampling_drain(struct pg_sampling *s, struct pg_record_log *log);
+
+/** Online CPU numbers from /sys/devices/system/cpu/online; caller frees. */
+int pg_online_cpus(int **cpus, size_t *n);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * symbolize.h - from the time-ordered records of sampling runs to folded
+ * stacks: process bookkeeping (COMM exec starts a new address space, FORK of
+ * a process copies its parent's, a thread shares it, MMAP2 adds executable
+ * mappings; research/perf-event-design.md 4.1), one libdwfl session per
+ * address space with PT_LOAD-based biases (4.2), ELF and DWARF names with
+ * inlined frames (4.3, 4.4), separate debuginfo by build-id and
+ * .gnu_debuglink (4.5), demangling (runner/demangle.h), the vDSO through a
+ * copy of perfgate's own, kernel frames from /proc/kallsyms, JIT frames from
+ * /tmp/perf-PID.map, and DWARF unwinding (runner/unwind.h).
+ *
+ * Leaf fixup (frame-pointer chains): when a sample carries user registers and
+ * a little stack, the sampled frame is unwound one step with its CFI; if the
+ * caller found that way is not the chain's next entry (a frameless leaf or a
+ * sample in a prologue), the caller is inserted.
+ *
+ * Folded keys follow runner/fold.h: comm first, root first; a chain cut at
+ * kernel.perf_event_max_stack is rooted under "[truncated]"; an unresolved
+ * frame is "[module-basename]" or "[unknown]" (never an absolute address:
+ * ASLR would make every run differ). Weights are sample counts.
+ *
+ * Invariants: the address-space model and the Dwfl sessions of one run are
+ * dropped before the next run is processed (pids are reused); the folded
+ * stacks and the counters accumulate over runs.
+ */
+#ifndef PG_RUNNER_SYMBOLIZE_H
+#define PG_RUNNER_SYMBOLIZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "baselines/result.h"
+#include "common/buf.h"
+#include "runner/records.h"
+
+struct pg_symbolizer_opts {
+        const char *debug_dir;     /* extra debuginfo root (build-id tree), or NULL */
+        bool kernel;               /* fold kernel frames (when kallsyms is visible) */
+        bool dwarf;                /* user stacks are unwound from REGS_USER + STACK_USER */
+        uint64_t regs_user_mask;   /* attr.sample_regs_user (dwarf mode and leaf fixup) */
+        unsigned max_stack;        /* kernel.perf_event_max_stack; 0: read it */
+        const char *kallsyms_path; /* NULL: /proc/kallsyms */
+        const char *jitmap_dir;    /* NULL: /tmp (perf-PID.map files) */
+};
+
+struct pg_symbolize_stats {
+        uint64_t samples;    /* folded */
+        uint64_t lost;       /* from LOST and LOST_SAMPLES records */
+        uint64_t throttled;  /* THROTTLE records */
+        uint64_t truncated;  /* chains cut at max_stack */
+        uint64_t frames;     /* user frames looked up */
+        uint64_t unresolved; /* of those, without a function name */
+        uint64_t rooted;     /* samples whose outermost frame is a process or thread entry */
+        uint64_t malformed;  /* records that did not decode */
+        bool kernel_frames;  /* kernel frames were folded (kallsyms visible) */
+        const char
+            *rejected_debug; /* a .gnu_debuglink target refused as another build's, or NULL */
+};
+
+struct pg_symbolizer;
+
+/**
+ * Create a symbolizer. Errors: PG_EIO when the vDSO copy cannot be written
+ * (the vDSO is then left unresolved instead: this never fails in practice).
+ */
+int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opts *o);
+
+/** Free @s and everything it holds (NULL is fine). */
+void pg_symbolizer_free(struct pg_symbolizer *s);
+
+/**
+ * Apply the records of one run (@log, sorted by pg_record_log_sort()) in
+ * order, folding each sample into the accumulated stacks. Malformed records
+ * are counted and skipped. The run's address spaces are dropped at the end.
+ */
+void pg_symbolizer_process(struct pg_symbolizer *s, const struct pg_record_log *log,
+                           const struct pg_perf_format *fmt);
+
+/**
+ * Queue the ELF file @path (@len bytes, from an executable MMAP2 record seen
+ * while the benchmark still runs) to be opened and have its symbol table,
+ * DWARF (decompressing debug sections, often tens of ms for libc's
+ * debuginfo) and CFI loaded by a background thread, so that the work
+ * overlaps the run. pg_symbolizer_process() waits for it. Paths already
+ * queued, and paths that are not absolute, are ignored.
+ */
+void pg_symbolizer_prefetch(struct pg_symbolizer *s, const char *path, size_t len);
+
+/** The counters accumulated so far. */
+const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer *s);
+
+/** Copy the accumulated folded stacks into @p (pg_profile_set_stacks). */
+void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p);
+
+#endif

@@ -1,0 +1,382 @@
+/*
+ * test_symbolize.c - names and bookkeeping: demangling rules (version
+ * suffixes, C++ parameter lists, Rust hashes), perf-PID.map and kallsyms
+ * parsing, and the symbolizer on hand-built record streams against a real
+ * fixture binary: exec starts a new address space, fork copies it, comm per
+ * thread, truncated chains, kernel and JIT frames, LOST/THROTTLE counting,
+ * malformed records skipped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "baselines/result.h"
+#include "runner/demangle.h"
+#include "runner/jitmap.h"
+#include "runner/kallsyms.h"
+#include "runner/symbolize.h"
+#include "tests/util/testutil.h"
+
+static void check_demangle(const char *in, const char *want)
+{
+        struct pg_buf b = PG_BUF_INIT;
+
+        pg_demangle(&b, in);
+        if (strcmp(b.ptr, want) != 0)
+                fail_msg("demangle '%s': got '%s', want '%s'", in, b.ptr, want);
+        pg_buf_release(&b);
+}
+
+static void test_demangle(void **state)
+{
+        (void) state;
+        check_demangle("main", "main");
+        check_demangle("clock_gettime@@GLIBC_2.17", "clock_gettime");
+        check_demangle("memcpy@GLIBC_2.2.5", "memcpy");
+        check_demangle("_ZN2ns1fEi", "ns::f");
+        check_demangle("_ZN2ns1fEd", "ns::f"); /* overloads merge */
+        check_demangle("_ZNK3Foo3barEv", "Foo::bar");
+        check_demangle("_ZNSt6vectorIiSaIiEE9push_backERKi",
+                       "std::vector<int, std::allocator<int> >::push_back");
+        check_demangle("_ZN3FooclEv", "Foo::operator()");
+        check_demangle("_ZN12_GLOBAL__N_13fooEv", "(anonymous namespace)::foo");
+        check_demangle("_ZN1r5outer5inner4work17hb7cc24c596dd3a57E", "r::outer::inner::work");
+        check_demangle("_ZN2ns1fEi@@V1", "ns::f");
+        check_demangle("_Znot_a_symbol", "_Znot_a_symbol");
+        check_demangle("_R", "_R");
+}
+
+static void test_jitmap(void **state)
+{
+        static const char text[] = "7f0000001000 40 jit_a\n"
+                                   "0x7f0000002000 0x20 jit b with spaces\r\n"
+                                   "garbage line\n"
+                                   "zz 10 bad\n"
+                                   "7f0000003000 10\n"
+                                   "7f0000001010 8 jit_inner\n";
+        struct pg_jitmap m = { 0 };
+
+        (void) state;
+        pg_jitmap_parse(&m, text, sizeof(text) - 1);
+        assert_int_equal(m.n, 3);
+        assert_string_equal(pg_jitmap_lookup(&m, 0x7f0000001000)->name, "jit_a");
+        assert_string_equal(pg_jitmap_lookup(&m, 0x7f0000001014)->name, "jit_inner");
+        assert_string_equal(pg_jitmap_lookup(&m, 0x7f000000103f)->name, "jit_a");
+        assert_null(pg_jitmap_lookup(&m, 0x7f0000001040));
+        assert_string_equal(pg_jitmap_lookup(&m, 0x7f000000201f)->name, "jit b with spaces");
+        assert_null(pg_jitmap_lookup(&m, 0x7f0000000fff));
+        pg_jitmap_release(&m);
+        pg_jitmap_load(&m, "/nonexistent/perf-1.map");
+        assert_false(m.loaded);
+        assert_int_equal(m.n, 0);
+}
+
+static void test_kallsyms(void **state)
+{
+        const char *dir = pg_test_sandbox();
+        char path[4096];
+        struct pg_kallsyms k;
+
+        (void) state;
+        snprintf(path, sizeof(path), "%s/ks", dir);
+        pg_test_write(path, "ffffffff81000000 T _stext\n"
+                            "ffffffff81000100 t helper\n"
+                            "ffffffff81000080 D some_data\n"
+                            "ffffffff81000200 T mod_fn\t[mymod]\n");
+        pg_kallsyms_load(&k, path);
+        assert_true(pg_kallsyms_visible(&k));
+        assert_int_equal(k.n, 3);
+        assert_string_equal(pg_kallsyms_lookup(&k, 0xffffffff81000090), "_stext");
+        assert_string_equal(pg_kallsyms_lookup(&k, 0xffffffff81000100), "helper");
+        assert_string_equal(pg_kallsyms_lookup(&k, 0xffffffff81000300), "mod_fn");
+        assert_null(pg_kallsyms_lookup(&k, 0xffffffff80000000));
+        pg_kallsyms_release(&k);
+        pg_test_write(path, "0000000000000000 T _stext\n0000000000000000 t helper\n");
+        pg_kallsyms_load(&k, path);
+        assert_false(pg_kallsyms_visible(&k));
+        assert_null(pg_kallsyms_lookup(&k, 0xffffffff81000090));
+        pg_kallsyms_release(&k);
+        pg_test_sandbox_remove();
+}
+
+/* ---- hand-built record streams ---- */
+
+#define FP_TYPE                                                                                    \
+        (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
+         PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+static const struct pg_perf_format fmt = { FP_TYPE, 0, true };
+
+struct rb {
+        unsigned char b[4096];
+        size_t n;
+};
+
+static void put64(struct rb *r, uint64_t v)
+{
+        memcpy(r->b + r->n, &v, 8);
+        r->n += 8;
+}
+
+static void put32x2(struct rb *r, uint32_t a, uint32_t b)
+{
+        memcpy(r->b + r->n, &a, 4);
+        memcpy(r->b + r->n + 4, &b, 4);
+        r->n += 8;
+}
+
+static void begin(struct rb *r, uint32_t type, uint16_t misc)
+{
+        struct perf_event_header h = { type, misc, 0 };
+
+        memcpy(r->b, &h, sizeof(h));
+        r->n = 8;
+}
+
+static void putstr(struct rb *r, const char *s)
+{
+        size_t len = strlen(s) + 1, pad = (len + 7) & ~(size_t) 7;
+
+        memset(r->b + r->n, 0, pad);
+        memcpy(r->b + r->n, s, len);
+        r->n += pad;
+}
+
+static void end(struct pg_record_log *log, struct rb *r, uint32_t pid, uint64_t time)
+{
+        uint16_t size;
+
+        put32x2(r, pid, pid);
+        put64(r, time);
+        put32x2(r, 0, 0);
+        put64(r, 1);
+        size = (uint16_t) r->n;
+        memcpy(r->b + 6, &size, 2);
+        pg_record_log_add(log, r->b, r->n, time);
+}
+
+static void rec_comm(struct pg_record_log *log, uint32_t pid, uint32_t tid, const char *comm,
+                     bool exec, uint64_t t)
+{
+        struct rb r;
+
+        begin(&r, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+        put32x2(&r, pid, tid);
+        putstr(&r, comm);
+        end(log, &r, pid, t);
+}
+
+static void rec_fork(struct pg_record_log *log, uint32_t pid, uint32_t ppid, uint32_t tid,
+                     uint32_t ptid, uint64_t t)
+{
+        struct rb r;
+
+        begin(&r, PERF_RECORD_FORK, 0);
+        put32x2(&r, pid, ppid);
+        put32x2(&r, tid, ptid);
+        put64(&r, t);
+        end(log, &r, pid, t);
+}
+
+static void rec_mmap2(struct pg_record_log *log, uint32_t pid, uint64_t addr, uint64_t len,
+                      const char *path, uint64_t t)
+{
+        struct rb r;
+
+        begin(&r, PERF_RECORD_MMAP2, 0);
+        put32x2(&r, pid, pid);
+        put64(&r, addr);
+        put64(&r, len);
+        put64(&r, 0);
+        memset(r.b + r.n, 0, 24);
+        r.n += 24;
+        put32x2(&r, 5, 2);
+        putstr(&r, path);
+        end(log, &r, pid, t);
+}
+
+static void rec_sample(struct pg_record_log *log, uint32_t pid, uint32_t tid, const uint64_t *chain,
+                       size_t nr, uint64_t t)
+{
+        struct rb r;
+        uint16_t size;
+
+        begin(&r, PERF_RECORD_SAMPLE, 0);
+        put64(&r, 1);
+        put64(&r, nr > 1 ? chain[1] : 0);
+        put32x2(&r, pid, tid);
+        put64(&r, t);
+        put32x2(&r, 0, 0);
+        put64(&r, 1001001);
+        put64(&r, nr);
+        for (size_t i = 0; i < nr; i++)
+                put64(&r, chain[i]);
+        size = (uint16_t) r.n;
+        memcpy(r.b + 6, &size, 2);
+        pg_record_log_add(log, r.b, r.n, t);
+}
+
+static void rec_simple(struct pg_record_log *log, uint32_t type, uint64_t a, uint64_t b, uint64_t t)
+{
+        struct rb r;
+
+        begin(&r, type, 0);
+        put64(&r, a);
+        put64(&r, b);
+        if (type == PERF_RECORD_THROTTLE)
+                put64(&r, 0);
+        end(log, &r, 0, t);
+}
+
+/* st_value of function @name in ELF file @path */
+static uint64_t sym_addr(const char *path, const char *name)
+{
+        int fd = open(path, O_RDONLY);
+        Elf *e;
+        Elf_Scn *scn = NULL;
+        uint64_t v = 0;
+
+        elf_version(EV_CURRENT);
+        assert_true(fd >= 0);
+        e = elf_begin(fd, ELF_C_READ, NULL);
+        while ((scn = elf_nextscn(e, scn)) != NULL) {
+                GElf_Shdr sh;
+                Elf_Data *d;
+
+                gelf_getshdr(scn, &sh);
+                if (sh.sh_type != SHT_SYMTAB)
+                        continue;
+                d = elf_getdata(scn, NULL);
+                for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+                        GElf_Sym s;
+
+                        gelf_getsym(d, (int) i, &s);
+                        if (strcmp(elf_strptr(e, sh.sh_link, s.st_name), name) == 0)
+                                v = s.st_value;
+                }
+        }
+        elf_end(e);
+        close(fd);
+        assert_true(v != 0);
+        return v;
+}
+
+static uint64_t stack_count(const struct pg_profile *p, const char *key)
+{
+        for (size_t i = 0; i < p->nstacks; i++)
+                if (strcmp(p->stacks[i].frames, key) == 0)
+                        return p->stacks[i].count;
+        return 0;
+}
+
+static void dump(const struct pg_profile *p)
+{
+        for (size_t i = 0; i < p->nstacks; i++)
+                fprintf(stderr, "  %s %llu\n", p->stacks[i].frames,
+                        (unsigned long long) p->stacks[i].count);
+}
+
+static void test_bookkeeping(void **state)
+{
+        const char *dir = pg_test_sandbox();
+        char *bin = strdup(pg_test_fixture("sample_callpath"));
+        const uint64_t base = 0x555555554000ULL, ubase = 0x7f0000000000ULL;
+        uint64_t inner = base + sym_addr(bin, "inner"), outer = base + sym_addr(bin, "outer");
+        uint64_t fp[] = { (uint64_t) PERF_CONTEXT_USER, inner + 2, outer + 5 };
+        uint64_t deep[] = { (uint64_t) PERF_CONTEXT_USER, inner + 2, outer + 5, outer + 5,
+                            outer + 5 };
+        uint64_t kern[] = { (uint64_t) PERF_CONTEXT_KERNEL, 0xffffffff81000110ULL,
+                            (uint64_t) PERF_CONTEXT_USER, inner + 2, outer + 5 };
+        uint64_t jit[] = { (uint64_t) PERF_CONTEXT_USER, ubase + 0x14, inner + 2 };
+        struct pg_symbolizer_opts o = { .kernel = true, .max_stack = 4, .jitmap_dir = dir };
+        struct pg_symbolizer *s;
+        struct pg_record_log log;
+        struct pg_profile p = { 0 };
+        const struct pg_symbolize_stats *st;
+        char ks[4096], map[4096];
+
+        (void) state;
+        snprintf(ks, sizeof(ks), "%s/kallsyms", dir);
+        pg_test_write(ks, "ffffffff81000100 T do_syscall_64\n");
+        snprintf(map, sizeof(map), "%s/perf-300.map", dir);
+        pg_test_write(map, "7f0000000010 10 jit_fn\n");
+        o.kallsyms_path = ks;
+        assert_int_equal(pg_symbolizer_new(&s, &o), 0);
+        pg_record_log_init(&log);
+        /* records deliberately added out of time order: sorting fixes it */
+        rec_sample(&log, 100, 100, fp, 3, 30);
+        rec_mmap2(&log, 100, base, 0x10000, bin, 20);
+        rec_comm(&log, 100, 100, "bench", true, 10);
+        rec_fork(&log, 200, 100, 200, 100, 40); /* a process: copies the maps */
+        rec_sample(&log, 200, 200, fp, 3, 50);
+        rec_fork(&log, 100, 100, 101, 100, 55); /* a thread: shares them */
+        rec_comm(&log, 100, 101, "helper", false, 56);
+        rec_sample(&log, 100, 101, fp, 3, 57);
+        rec_sample(&log, 100, 100, deep, 5, 58); /* 4 real frames = max_stack */
+        rec_sample(&log, 100, 100, kern, 5, 59);
+        rec_comm(&log, 200, 200, "other", true, 60); /* exec: the old maps are gone */
+        rec_sample(&log, 200, 200, fp, 3, 70);
+        rec_simple(&log, PERF_RECORD_LOST, 1, 5, 80);
+        rec_simple(&log, PERF_RECORD_THROTTLE, 81, 1, 81);
+        rec_comm(&log, 300, 300, "jitter", true, 90);
+        rec_mmap2(&log, 300, base, 0x10000, bin, 91);
+        rec_mmap2(&log, 300, ubase, 0x1000, "//anon", 92);
+        rec_sample(&log, 300, 300, jit, 3, 93);
+        pg_record_log_add(&log, "\x09\0\0\0\x04\0\0\0", 8, 95); /* malformed */
+        pg_record_log_sort(&log);
+        pg_symbolizer_process(s, &log, &fmt);
+        pg_symbolizer_export(s, &p);
+        st = pg_symbolizer_stats(s);
+        if (stack_count(&p, "bench;outer;inner") != 2)
+                dump(&p);
+        assert_int_equal(stack_count(&p, "bench;outer;inner"), 2);
+        assert_int_equal(stack_count(&p, "helper;outer;inner"), 1);
+        assert_int_equal(stack_count(&p, "bench;[truncated];outer;outer;outer;inner"), 1);
+        assert_int_equal(stack_count(&p, "bench;outer;inner;do_syscall_64_[k]"), 1);
+        assert_int_equal(stack_count(&p, "other;[unknown];[unknown]"), 1);
+        assert_int_equal(stack_count(&p, "jitter;inner;jit_fn_[j]"), 1);
+        assert_int_equal(st->samples, 7);
+        assert_int_equal(st->truncated, 1);
+        assert_int_equal(st->lost, 5);
+        assert_int_equal(st->throttled, 1);
+        assert_int_equal(st->malformed, 1);
+        assert_true(st->kernel_frames);
+
+        /* the address spaces of a run do not leak into the next run */
+        pg_record_log_reset(&log);
+        rec_sample(&log, 100, 100, fp, 3, 200);
+        pg_symbolizer_process(s, &log, &fmt);
+        pg_symbolizer_export(s, &p);
+        assert_int_equal(stack_count(&p, "[unknown];[unknown];[unknown]"), 1);
+        assert_int_equal(stack_count(&p, "bench;outer;inner"), 2); /* accumulated */
+
+        for (size_t i = 0; i < p.nstacks; i++)
+                free(p.stacks[i].frames);
+        free(p.stacks);
+        pg_record_log_release(&log);
+        pg_symbolizer_free(s);
+        free(bin);
+        pg_test_sandbox_remove();
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_demangle),
+                cmocka_unit_test(test_jitmap),
+                cmocka_unit_test(test_kallsyms),
+                cmocka_unit_test(test_bookkeeping),
+        };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
