@@ -222,7 +222,16 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
         pg_md_escape(out, c->base_label ? c->base_label : "(unnamed)");
         pg_buf_puts(out, ". A change counts when it is beyond its threshold, beyond 3x the "
                          "noise (relative MAD) and significant (Mann-Whitney U); change = "
-                         "median(head) / median(base) - 1, rates in percentage points.\n\n");
+                         "median(head) / median(base) - 1, rates in percentage points.");
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_result *h = c->benches[i].head;
+                if (h && h->counters && strcmp(h->counters, "simulated") == 0) {
+                        pg_buf_puts(out, " Simulated counts (valgrind) are deterministic: "
+                                         "beyond the threshold is enough.");
+                        break;
+                }
+        }
+        pg_buf_puts(out, "\n\n");
         if (c->n) {
                 pg_buf_puts(out,
                             "| | benchmark | verdict | biggest changes |\n|---|---|---|---|\n");
