@@ -35,7 +35,9 @@ const char pg_usage_run[] =
     "  --warmup N           unmeasured runs first (default 1, or perfgate.json's)\n"
     "  --timeout SEC        kill a repetition after SEC seconds (default: none)\n"
     "  --events LIST        comma-separated perf event names (default: perf stat -d -d)\n"
-    "  --counters MODE      auto | hardware | software | simulated (default auto)\n"
+    "  --counters MODE      auto | hardware | software | simulated (default auto);\n"
+    "                       simulated: instructions, branches, caches and their\n"
+    "                       per-function costs from one valgrind cachegrind run\n"
     "  --freq HZ            sampling frequency of the profile (default 999)\n"
     "  --call-graph MODE    fp | dwarf (default fp)\n"
     "  --min-samples N      sample until the profile has N samples\n"
@@ -50,7 +52,8 @@ const char pg_usage_run[] =
     "exit status: 0 all benchmarks measured; 2 usage error or bad input (options,\n"
     "perfgate.json, a benchmark path missing or not executable, unknown event);\n"
     "3 cannot measure (a benchmark crashed, exited non-zero or timed out; no\n"
-    "perf_event access); 4 internal or I/O error; 130 interrupted.\n";
+    "perf_event access; valgrind missing or unable to run a benchmark); 4 internal\n"
+    "or I/O error (e.g. an unreadable cachegrind file); 130 interrupted.\n";
 
 enum {
         OPT_OUT = 256,
@@ -188,6 +191,15 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
                         cli->tty ? "" : "\n");
                 cli->line_open = cli->tty;
                 break;
+        case PG_RUN_EV_SIMULATE:
+                if (cli->quiet)
+                        return;
+                pg_run_end_line(cli);
+                fprintf(stderr,
+                        "benchmark %zu/%zu %s, simulated run under valgrind, elapsed %.1f s%s",
+                        ev->index, ev->total, ev->name, elapsed_s, cli->tty ? "" : "\n");
+                cli->line_open = cli->tty;
+                break;
         case PG_RUN_EV_DONE: {
                 const struct pg_metric *tc = pg_result_find_metric(ev->result, "task-clock");
                 if (cli->quiet)
@@ -292,9 +304,7 @@ int cmd_run(int argc, char **argv)
                         else if (strcmp(optarg, "software") == 0)
                                 o.counters = PG_COUNTERS_SOFTWARE;
                         else if (strcmp(optarg, "simulated") == 0)
-                                return pg_cli_usage_error(
-                                    "run", "--counters simulated is not available yet; use "
-                                           "auto, hardware or software");
+                                o.counters = PG_COUNTERS_SIMULATED;
                         else
                                 return pg_cli_usage_error(
                                     "run",
