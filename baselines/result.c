@@ -6,6 +6,7 @@
  */
 #include "baselines/result.h"
 
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -67,6 +68,51 @@ static void pg_profile_release(struct pg_profile *p)
         memset(p, 0, sizeof(*p));
 }
 
+void pg_functions_release(struct pg_functions *f)
+{
+        free(f->source);
+        for (size_t i = 0; i < f->ncounters; i++)
+                free(f->counters[i]);
+        free(f->counters);
+        for (size_t i = 0; i < f->n; i++) {
+                free(f->items[i].name);
+                free(f->items[i].file);
+                free(f->items[i].counts);
+        }
+        free(f->items);
+        memset(f, 0, sizeof(*f));
+}
+
+static int pg_function_cmp(const void *a, const void *b)
+{
+        return strcmp(((const struct pg_function *) a)->name,
+                      ((const struct pg_function *) b)->name);
+}
+
+void pg_functions_sort(struct pg_functions *f)
+{
+        if (f->n > 1)
+                qsort(f->items, f->n, sizeof(*f->items), pg_function_cmp);
+        for (size_t i = 1; i < f->n; i++)
+                assert(strcmp(f->items[i - 1].name, f->items[i].name) != 0);
+}
+
+int pg_functions_counter_index(const struct pg_functions *f, const char *name)
+{
+        for (size_t i = 0; i < f->ncounters; i++)
+                if (strcmp(f->counters[i], name) == 0)
+                        return (int) i;
+        return -1;
+}
+
+const struct pg_function *pg_functions_find(const struct pg_functions *f, const char *name)
+{
+        struct pg_function key = { .name = (char *) name };
+        if (!f->n)
+                return NULL;
+        return bsearch(&key, f->items, f->n, sizeof(*f->items), pg_function_cmp);
+}
+
 void pg_result_release(struct pg_result *r)
 {
         free(r->name);
@@ -87,6 +133,7 @@ void pg_result_release(struct pg_result *r)
                 pg_metric_release(&r->metrics[i]);
         free(r->metrics);
         pg_profile_release(&r->profile);
+        pg_functions_release(&r->functions);
         pg_result_init(r);
 }
 
@@ -262,6 +309,26 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 for (size_t i = 0; i < p->nstacks; i++)
                         cJSON_AddItemToObject(so, p->stacks[i].frames,
                                               cJSON_CreateNumber((double) p->stacks[i].count));
+        }
+        if (r->functions.present) {
+                const struct pg_functions *f = &r->functions;
+                cJSON *io;
+                o = cJSON_AddObjectToObject(root, "functions");
+                cJSON_AddStringToObject(o, "source", f->source ? f->source : "");
+                cJSON_AddNumberToObject(o, "min_share", f->min_share);
+                io = cJSON_AddObjectToObject(o, "items");
+                for (size_t i = 0; i < f->n; i++) {
+                        const struct pg_function *fn = &f->items[i];
+                        cJSON *fo = cJSON_CreateObject(), *co;
+                        if (fn->file)
+                                cJSON_AddStringToObject(fo, "file", fn->file);
+                        if (fn->line)
+                                cJSON_AddNumberToObject(fo, "line", (double) fn->line);
+                        co = cJSON_AddObjectToObject(fo, "counts");
+                        for (size_t k = 0; k < f->ncounters; k++)
+                                cJSON_AddNumberToObject(co, f->counters[k], (double) fn->counts[k]);
+                        cJSON_AddItemToObject(io, fn->name, fo);
+                }
         }
         return root;
 }
@@ -537,6 +604,83 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
         return 0;
 }
 
+static int pg_strp_cmp(const void *a, const void *b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* Why the counter list is taken from the first item and every other item
+ * must match it: a count that is absent is not 0 (DESIGN.md section 4), so
+ * a function without one of the counters would be ambiguous. */
+static int pg_load_functions(const struct pg_loader *ld, struct pg_functions *f, const cJSON *fo)
+{
+        const cJSON *io, *it, *c;
+        size_t n = 0;
+        int error = 0;
+
+        if (!cJSON_IsObject(fo))
+                return pg_bad(ld, "functions", "must be an object");
+        f->present = true;
+        if ((error = pg_get_str(ld, fo, "source", true, &f->source)) < 0)
+                return error;
+        it = cJSON_GetObjectItemCaseSensitive(fo, "min_share");
+        if (it) {
+                if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < 0 ||
+                    it->valuedouble > 1)
+                        return pg_bad(ld, "functions.min_share", "must be a number in [0, 1]");
+                f->min_share = it->valuedouble;
+        }
+        io = cJSON_GetObjectItemCaseSensitive(fo, "items");
+        if (!io)
+                return pg_bad(ld, "functions.items", "is missing");
+        if (!cJSON_IsObject(io))
+                return pg_bad(ld, "functions.items", "must be an object of function names");
+        cJSON_ArrayForEach(c, io) n++;
+        f->items = pg_xcalloc(n ? n : 1, sizeof(*f->items));
+        cJSON_ArrayForEach(c, io)
+        {
+                struct pg_function *fn;
+                const cJSON *co, *k;
+                size_t nk = 0;
+
+                if (!c->string || !*c->string || !cJSON_IsObject(c))
+                        return pg_bad(ld, "functions.items",
+                                      "must map non-empty function names to objects");
+                fn = &f->items[f->n++];
+                fn->name = pg_dup_utf8(c->string);
+                if ((error = pg_get_str(ld, c, "file", false, &fn->file)) < 0 ||
+                    (error = pg_get_u64(ld, c, "line", false, &fn->line)) < 0)
+                        return error;
+                co = cJSON_GetObjectItemCaseSensitive(c, "counts");
+                if (!cJSON_IsObject(co))
+                        return pg_bad(ld, "functions.items.counts",
+                                      "must be an object of counter names");
+                cJSON_ArrayForEach(k, co) nk++;
+                if (f->n == 1) {
+                        f->counters = pg_xcalloc(nk ? nk : 1, sizeof(char *));
+                        cJSON_ArrayForEach(k, co) f->counters[f->ncounters++] =
+                            pg_dup_utf8(k->string ? k->string : "");
+                        qsort(f->counters, f->ncounters, sizeof(char *), pg_strp_cmp);
+                        for (size_t i = 1; i < f->ncounters; i++)
+                                if (strcmp(f->counters[i - 1], f->counters[i]) == 0)
+                                        return pg_bad(ld, "functions.items.counts",
+                                                      "has a counter twice");
+                }
+                if (nk != f->ncounters)
+                        return pg_bad(ld, "functions.items.counts",
+                                      "must have the same counters for every function");
+                fn->counts = pg_xcalloc(nk ? nk : 1, sizeof(uint64_t));
+                for (size_t i = 0; i < f->ncounters; i++)
+                        if ((error = pg_get_u64(ld, co, f->counters[i], true, &fn->counts[i])) < 0)
+                                return error;
+        }
+        qsort(f->items, f->n, sizeof(*f->items), pg_function_cmp);
+        for (size_t i = 1; i < f->n; i++)
+                if (strcmp(f->items[i - 1].name, f->items[i].name) == 0)
+                        return pg_bad(ld, "functions.items", "has a function twice");
+        return 0;
+}
+
 static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const struct pg_loader *ld)
 {
         const cJSON *it, *c;
@@ -634,6 +778,10 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         it = cJSON_GetObjectItemCaseSensitive(root, "profile");
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_profile(ld, &r->profile, it)) < 0)
+                        return error;
+        it = cJSON_GetObjectItemCaseSensitive(root, "functions");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_functions(ld, &r->functions, it)) < 0)
                         return error;
         return 0;
 }

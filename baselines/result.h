@@ -11,7 +11,10 @@
  *  - a metric with status PG_METRIC_OK has nvalues >= 1 finite values;
  *    any other status has no values (nothing that was not counted is 0);
  *  - coverage, when present, has nvalues entries in (0, 1];
- *  - profile stacks are sorted bytewise by key, keys unique, counts > 0.
+ *  - profile stacks are sorted bytewise by key, keys unique, counts > 0;
+ *  - per-function costs ("functions", from simulated counters) are sorted
+ *    bytewise by name, names unique and non-empty, every function has one
+ *    count per entry of functions.counters (sorted, unique).
  */
 #ifndef PG_BASELINES_RESULT_H
 #define PG_BASELINES_RESULT_H
@@ -62,6 +65,28 @@ struct pg_profile {
         struct pg_stack *stacks; /* sorted bytewise by frames */
 };
 
+/* Name of the entry that holds the functions below functions.min_share. */
+#define PG_FUNCTIONS_OTHER "[other]"
+
+/** One function's costs (simulated counters; runner/simulate.h). */
+struct pg_function {
+        char *name;       /* function name as the simulator gives it, or PG_FUNCTIONS_OTHER */
+        char *file;       /* source file of its costliest code, NULL when unknown */
+        uint64_t line;    /* its hottest source line (most instructions), 0 when unknown */
+        uint64_t *counts; /* one count per functions.counters entry */
+};
+
+/** Per-function costs of one benchmark (optional "functions" object). */
+struct pg_functions {
+        bool present;     /* false: no "functions" in the file */
+        char *source;     /* where they come from: "cachegrind" */
+        double min_share; /* functions below this share of every counter are in "[other]" */
+        size_t ncounters;
+        char **counters; /* counter names ("instructions", ...), sorted bytewise */
+        size_t n;
+        struct pg_function *items; /* sorted bytewise by name */
+};
+
 struct pg_host {
         char *cpu;     /* CPU model name */
         uint64_t cpus; /* online CPUs */
@@ -90,6 +115,7 @@ struct pg_result {
         size_t nmetrics;
         struct pg_metric *metrics; /* any order in memory; written sorted by name */
         struct pg_profile profile;
+        struct pg_functions functions; /* optional; present with --counters simulated */
 };
 
 /** Make @r empty (all zero). */
@@ -126,6 +152,21 @@ void pg_result_derive(struct pg_result *r);
  * copies them, sorts them and merges duplicate keys. Keys must not be empty.
  */
 void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, size_t n);
+
+/** Free what @f owns and make it empty (not present). */
+void pg_functions_release(struct pg_functions *f);
+
+/**
+ * Sort @f's items by name (call after filling them in any order). Duplicate
+ * names are a caller bug (asserted).
+ */
+void pg_functions_sort(struct pg_functions *f);
+
+/** Index of counter @name in f->counters, or -1. */
+int pg_functions_counter_index(const struct pg_functions *f, const char *name);
+
+/** The function called @name in @f, or NULL (borrowed). */
+const struct pg_function *pg_functions_find(const struct pg_functions *f, const char *name);
 
 /**
  * Serialise @r as the deterministic JSON of DESIGN.md section 4 into @out.

@@ -28,7 +28,7 @@ cp "$top"/bench/*.c "$top"/bench/*.h "$top"/bench/perfgate.json "$demo/bench/"
 cat > "$demo/bench/Makefile" <<'MK'
 # Builds the bundled benchmarks into bin/ (what bench/perfgate.json runs).
 CFLAGS = -O2 -g -fno-omit-frame-pointer
-all: bin/deflate bin/regex bin/wordfreq
+all: bin/deflate bin/regex bin/wordfreq bin/wordclass bin/gridscan
 bin:
 	mkdir -p bin
 bin/deflate: deflate.c corpus.c corpus.h | bin
@@ -37,6 +37,10 @@ bin/regex: regex.c corpus.c corpus.h | bin
 	$(CC) $(CFLAGS) -o $@ regex.c corpus.c
 bin/wordfreq: wordfreq.c corpus.c corpus.h regression.h | bin
 	$(CC) $(CFLAGS) $$(pkg-config --cflags libcjson) -o $@ wordfreq.c corpus.c $$(pkg-config --libs libcjson)
+bin/wordclass: wordclass.c corpus.c corpus.h regression.h | bin
+	$(CC) $(CFLAGS) -o $@ wordclass.c corpus.c
+bin/gridscan: gridscan.c corpus.c corpus.h regression.h | bin
+	$(CC) $(CFLAGS) -o $@ gridscan.c corpus.c
 MK
 printf '.perfgate/\nbench/bin/\n' > "$demo/.gitignore"
 cd "$demo"

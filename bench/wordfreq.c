@@ -78,21 +78,21 @@ static void tokenizer_init(struct tokenizer *t, const char *separators)
         t->is_sep[0] = true;
 }
 
+/* A macro rather than an inline function, so that no DWARF inlined frame
+ * takes the cost: the injected regression is self time of word_split(). */
 #if WORDFREQ_REGRESSED
-static inline bool tokenizer_is_sep(const struct tokenizer *t, unsigned char c)
-{
-        if (c == 0)
-                return true;
-        for (const char *p = t->separators; *p; p++)
-                if ((unsigned char) *p == c)
-                        return true;
-        return false;
-}
+/* walks the separator string for every byte of text */
+#define TOKENIZER_IS_SEP(t, c) wordfreq_scan_seps((t)->separators, (c))
+#define wordfreq_scan_seps(seps, c)                                                                \
+        __extension__({                                                                            \
+                unsigned char c_ = (c);                                                            \
+                bool hit_ = c_ == 0;                                                               \
+                for (const char *p_ = (seps); !hit_ && *p_; p_++)                                  \
+                        hit_ = (unsigned char) *p_ == c_;                                          \
+                hit_;                                                                              \
+        })
 #else
-static inline bool tokenizer_is_sep(const struct tokenizer *t, unsigned char c)
-{
-        return t->is_sep[c];
-}
+#define TOKENIZER_IS_SEP(t, c) ((t)->is_sep[(c)])
 #endif
 
 struct spans {
@@ -128,10 +128,10 @@ static __attribute__((noinline)) size_t word_split(const struct tokenizer *t, co
         while (i < len) {
                 size_t start;
 
-                while (i < len && tokenizer_is_sep(t, (unsigned char) text[i]))
+                while (i < len && TOKENIZER_IS_SEP(t, (unsigned char) text[i]))
                         i++;
                 start = i;
-                while (i < len && !tokenizer_is_sep(t, (unsigned char) text[i]))
+                while (i < len && !TOKENIZER_IS_SEP(t, (unsigned char) text[i]))
                         i++;
                 if (i > start) {
                         if (out->n == out->cap)

@@ -133,6 +133,11 @@ static int pg_baseline_save(struct pg_baseline_args *a)
                                           a->args[0]);
         pg_result_set_init(&set);
         if ((error = pg_result_set_load_dir(&set, dir)) < 0) {
+                if (error == PG_ENOTFOUND)
+                        pg_error_prefix(error,
+                                        "no results to save (run `perfgate run --out %s` "
+                                        "first, or pass --results DIR)",
+                                        dir);
                 status = pg_cli_fail(error);
                 goto done;
         }

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
 #include "runner/events.h"
 #include "runner/launch.h"
 #include "runner/run.h"
@@ -35,10 +36,14 @@ const char pg_usage_run[] =
     "  --warmup N           unmeasured runs first (default 1, or perfgate.json's)\n"
     "  --timeout SEC        kill a repetition after SEC seconds (default: none)\n"
     "  --events LIST        comma-separated perf event names (default: perf stat -d -d)\n"
-    "  --counters MODE      auto | hardware | software | simulated (default auto)\n"
+    "  --counters MODE      auto | hardware | software | simulated (default auto);\n"
+    "                       simulated: instructions, branches, caches and their\n"
+    "                       per-function costs from one valgrind cachegrind run\n"
     "  --freq HZ            sampling frequency of the profile (default 999)\n"
     "  --call-graph MODE    fp | dwarf (default fp)\n"
-    "  --min-samples N      sample until the profile has N samples\n"
+    "  --min-samples N      repeat sampling runs until the profile has N samples\n"
+    "                       (default 2000; at most 20 s of sampling per benchmark)\n"
+    "  --debug-dir DIR      also look for separate debuginfo under DIR (by build-id)\n"
     "  --no-profile         count only; store no sampled profile\n"
     "  --cpus LIST          pin benchmarks to these CPUs (e.g. 2,3 or 2-5)\n"
     "  --filter REGEX       run only benchmarks whose name matches (POSIX ERE)\n"
@@ -50,7 +55,8 @@ const char pg_usage_run[] =
     "exit status: 0 all benchmarks measured; 2 usage error or bad input (options,\n"
     "perfgate.json, a benchmark path missing or not executable, unknown event);\n"
     "3 cannot measure (a benchmark crashed, exited non-zero or timed out; no\n"
-    "perf_event access); 4 internal or I/O error; 130 interrupted.\n";
+    "perf_event access; valgrind missing or unable to run a benchmark); 4 internal\n"
+    "or I/O error (e.g. an unreadable cachegrind file); 130 interrupted.\n";
 
 enum {
         OPT_OUT = 256,
@@ -61,6 +67,7 @@ enum {
         OPT_EVENTS,
         OPT_COUNTERS,
         OPT_MIN_SAMPLES,
+        OPT_DEBUG_DIR,
         OPT_NO_PROFILE,
         OPT_TIMEOUT,
         OPT_CPUS,
@@ -78,6 +85,7 @@ static const struct option pg_run_options[] = {
         { "events", required_argument, NULL, OPT_EVENTS },
         { "counters", required_argument, NULL, OPT_COUNTERS },
         { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
+        { "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
         { "no-profile", no_argument, NULL, OPT_NO_PROFILE },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
         { "cpus", required_argument, NULL, OPT_CPUS },
@@ -188,6 +196,15 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
                         cli->tty ? "" : "\n");
                 cli->line_open = cli->tty;
                 break;
+        case PG_RUN_EV_SIMULATE:
+                if (cli->quiet)
+                        return;
+                pg_run_end_line(cli);
+                fprintf(stderr,
+                        "benchmark %zu/%zu %s, simulated run under valgrind, elapsed %.1f s%s",
+                        ev->index, ev->total, ev->name, elapsed_s, cli->tty ? "" : "\n");
+                cli->line_open = cli->tty;
+                break;
         case PG_RUN_EV_DONE: {
                 const struct pg_metric *tc = pg_result_find_metric(ev->result, "task-clock");
                 if (cli->quiet)
@@ -232,6 +249,9 @@ int cmd_run(int argc, char **argv)
 
         if (pg_cli_wants_help(argc, argv, pg_usage_run))
                 return 0;
+        /* before perfgate grows, so benchmarks' max-rss is not perfgate's */
+        if (pg_launch_spawner_start() < 0)
+                pg_cli_warn("%s; max-rss may include perfgate's own memory", pg_error_last());
         memset(&o, 0, sizeof(o));
         o.out_dir = ".perfgate/results";
         o.repeat = o.warmup = -1;
@@ -289,9 +309,7 @@ int cmd_run(int argc, char **argv)
                         else if (strcmp(optarg, "software") == 0)
                                 o.counters = PG_COUNTERS_SOFTWARE;
                         else if (strcmp(optarg, "simulated") == 0)
-                                return pg_cli_usage_error(
-                                    "run", "--counters simulated is not available yet; use "
-                                           "auto, hardware or software");
+                                o.counters = PG_COUNTERS_SIMULATED;
                         else
                                 return pg_cli_usage_error(
                                     "run",
@@ -305,6 +323,12 @@ int cmd_run(int argc, char **argv)
                                     "run", "--min-samples '%s' must be a whole number from 1",
                                     optarg);
                         o.min_samples = v;
+                        break;
+                case OPT_DEBUG_DIR:
+                        if (!pg_is_dir(optarg))
+                                return pg_cli_usage_error(
+                                    "run", "--debug-dir '%s' is not a directory", optarg);
+                        o.debug_dir = optarg;
                         break;
                 case OPT_NO_PROFILE:
                         o.no_profile = true;
@@ -395,5 +419,6 @@ int cmd_run(int argc, char **argv)
 done:
         pg_bench_list_release(&list);
         free(cpus);
+        pg_launch_spawner_stop();
         return status;
 }

@@ -69,6 +69,8 @@ int pg_cli_flame_options(const char *cmd, int argc, char **argv, struct pg_flame
 
 int pg_cli_write_output(const char *path, const struct pg_buf *data)
 {
+        if (path && strcmp(path, "-") == 0)
+                path = NULL;
         if (path)
                 return pg_write_file_atomic(path, data->ptr, data->len);
         if (fwrite(data->ptr, 1, data->len, stdout) != data->len || fflush(stdout) != 0)

@@ -275,6 +275,13 @@ static void pg_fmt_shadow(struct pg_buf *b, const struct pg_result *r, const str
         }
         if (strcmp(m->unit, "count") != 0)
                 return;
+        /* simulated counts (one cachegrind run) per native second would mean nothing */
+        if (r->counters && strcmp(r->counters, "simulated") == 0 && m->nvalues == 1 && m->name &&
+            strcmp(m->name, "task-clock") != 0) {
+                pg_buf_puts(b, strcmp(m->name, "cycles") == 0 ? "#  simulated (estimate)"
+                                                              : "#  simulated");
+                return;
+        }
         if (!pg_metric_median(r, "task-clock", &task_ns) || !(task_ns > 0))
                 return;
         if (strcmp(m->name, "cycles") == 0)

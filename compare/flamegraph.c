@@ -216,7 +216,7 @@ static void fg_rows_sort(struct fg_row *rows, size_t n)
 /* Sort, merge equal keys, and build the prefix tree (root "all" = node 0). */
 static int fg_tree_build(struct fg_tree *t)
 {
-        uint32_t *path = NULL, root;
+        uint32_t *path = NULL, root = 0;
         size_t pathcap = 64, m = 0;
         int error;
 
@@ -977,8 +977,9 @@ static int fg_setup(struct fg_ctx *c, const struct pg_flame_opts *o)
                                                "or a percentage from 0 to 100");
         if (!isfinite(o->noise_floor) || o->noise_floor < 0 || o->noise_floor >= 1)
                 return pg_error_set(PG_EINPUT,
-                                    "noise floor %g is out of range; use a fraction from 0 to 1",
-                                    o->noise_floor);
+                                    "noise floor %g percentage points is out of range; use 0 "
+                                    "to less than 100",
+                                    o->noise_floor * 100);
         c->palette = FG_HOT;
         if (o->colors) {
                 int i;

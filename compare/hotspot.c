@@ -15,8 +15,10 @@
 #include "common/buf.h"
 #include "compare/stats.h"
 
-static const char *const pg_kind_names[] = { "regressed",       "new",  "improved", "vanished",
-                                             "not significant", "tiny", "unchanged" };
+static const char *const pg_kind_names[] = { "regressed",       "new",
+                                             "improved",        "vanished",
+                                             "not significant", "tiny",
+                                             "unchanged",       "shifted (others changed)" };
 
 const char *pg_hotspot_kind_name(enum pg_hotspot_kind k)
 {
@@ -267,6 +269,12 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                         h->kind = PG_HOTSPOT_UNCHANGED;
                 } else if (e->self[0] < rule->min_samples && e->self[1] < rule->min_samples) {
                         h->kind = PG_HOTSPOT_TINY;
+                } else if (h->p_value < rule->alpha && h->has_self_time &&
+                           (h->delta_self_pp > 0 ? h->self_time_ms : -h->self_time_ms) <
+                               rule->threshold_pp / 100 * base_task_clock_ns / 1e6) {
+                        /* a share can only grow if others shrink: when the
+                         * function's own time stayed put, it is not the cause */
+                        h->kind = PG_HOTSPOT_SHIFTED;
                 } else if (h->p_value < rule->alpha) {
                         h->kind = h->delta_self_pp > 0 ? PG_HOTSPOT_REGRESSED : PG_HOTSPOT_IMPROVED;
                 } else {

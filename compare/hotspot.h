@@ -31,7 +31,9 @@ enum pg_hotspot_kind {
         PG_HOTSPOT_VANISHED,        /* present in the baseline, absent in head */
         PG_HOTSPOT_NOT_SIGNIFICANT, /* changed beyond the threshold, test not significant */
         PG_HOTSPOT_TINY,            /* below min_samples on both sides: never judged */
-        PG_HOTSPOT_UNCHANGED
+        PG_HOTSPOT_UNCHANGED,
+        PG_HOTSPOT_SHIFTED /* share moved only because others changed: own time did not
+                              move beyond the threshold (x task-clock) in that direction */
 };
 
 /** Name of @k as written in reports ("regressed", "new", ...). */

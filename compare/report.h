@@ -70,6 +70,17 @@ double pg_report_unsigned_zero(double v, double resolution);
 /** Whether @j's values are rates, shown as percentages ("-rate" metrics, pp thresholds). */
 bool pg_report_is_rate(const struct pg_judgement *j);
 
+/**
+ * Append where regression @j comes from (its causes; nothing when it has
+ * none), in one line of plain text: "branch-miss-rate 1.20% -> 9.80%:
+ * +3.10 M branch-misses in `classify()` (tokenize.c:41), +0.20 M in
+ * `main()` (main.c:9)". @markdown: function names in code spans, the rest
+ * escaped by @md_escape (may be NULL for text, where control bytes are
+ * shown escaped).
+ */
+void pg_report_fmt_causes(struct pg_buf *out, const struct pg_judgement *j,
+                          void (*md_escape)(struct pg_buf *, const char *));
+
 /** Number of items to show: o->max_hotspots or the default. */
 size_t pg_report_max_hotspots(const struct pg_report_opts *o);
 

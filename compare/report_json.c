@@ -83,6 +83,26 @@ static cJSON *pg_judgement_json(const struct pg_judgement *j)
         } else {
                 cJSON_AddNullToObject(m, "hodges_lehmann");
         }
+        if (j->ncauses) {
+                /* where a regression comes from (simulated per-function costs) */
+                cJSON *ca = cJSON_AddArrayToObject(m, "causes");
+                for (size_t i = 0; i < j->ncauses; i++) {
+                        const struct pg_cause *c = &j->causes[i];
+                        cJSON *co = cJSON_CreateObject();
+                        cJSON_AddStringToObject(co, "function", c->function);
+                        pg_add_str_or_null(co, "file", c->file);
+                        if (c->line)
+                                cJSON_AddNumberToObject(co, "line", (double) c->line);
+                        else
+                                cJSON_AddNullToObject(co, "line");
+                        cJSON_AddStringToObject(co, "counter", j->cause_counter);
+                        cJSON_AddNumberToObject(co, "base", c->base_count);
+                        cJSON_AddNumberToObject(co, "head", c->head_count);
+                        cJSON_AddNumberToObject(co, "base_share", c->base_share);
+                        cJSON_AddNumberToObject(co, "head_share", c->head_share);
+                        cJSON_AddItemToArray(ca, co);
+                }
+        }
         return m;
 }
 

@@ -121,6 +121,15 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 if (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_IMPROVEMENT ||
                     j->outcome == PG_OUTCOME_INCONCLUSIVE)
                         pg_buf_printf(out, " (%s)", pg_outcome_name(j->outcome));
+                if (j->ncauses) {
+                        /* the first cause, so a collapsed comment still says where */
+                        pg_buf_puts(out, " in `");
+                        pg_buf_reset(&t);
+                        pg_report_escape_ctl(&t, j->causes[0].function);
+                        for (char *p = t.ptr; *p; p++)
+                                pg_buf_putc(out, *p == '`' || *p == '|' ? '\'' : *p);
+                        pg_buf_puts(out, "`");
+                }
                 shown++;
         }
         if (!shown && b->reason)
@@ -213,7 +222,16 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
         pg_md_escape(out, c->base_label ? c->base_label : "(unnamed)");
         pg_buf_puts(out, ". A change counts when it is beyond its threshold, beyond 3x the "
                          "noise (relative MAD) and significant (Mann-Whitney U); change = "
-                         "median(head) / median(base) - 1, rates in percentage points.\n\n");
+                         "median(head) / median(base) - 1, rates in percentage points.");
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_result *h = c->benches[i].head;
+                if (h && h->counters && strcmp(h->counters, "simulated") == 0) {
+                        pg_buf_puts(out, " Simulated counts (valgrind) are deterministic: "
+                                         "beyond the threshold is enough.");
+                        break;
+                }
+        }
+        pg_buf_puts(out, "\n\n");
         if (c->n) {
                 pg_buf_puts(out,
                             "| | benchmark | verdict | biggest changes |\n|---|---|---|---|\n");
@@ -295,6 +313,14 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_puts(out, "\n\n");
                 }
                 pg_md_metric_table(out, b);
+                for (size_t k = 0; k < b->njudgements; k++) {
+                        if (!b->judgements[k].ncauses)
+                                continue;
+                        pg_buf_puts(out, "\n- where: ");
+                        pg_report_fmt_causes(out, &b->judgements[k], pg_md_escape);
+                        if (k + 1 == b->njudgements || !b->judgements[k + 1].ncauses)
+                                pg_buf_putc(out, '\n');
+                }
                 if (!b->hotspots.judged && b->hotspots.reason &&
                     (b->base->profile.present || b->head->profile.present)) {
                         pg_buf_puts(out, "\nHotspots not compared: ");

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fsutil.h"
+
 #define PG_RED    "\033[31m"
 #define PG_GREEN  "\033[32m"
 #define PG_YELLOW "\033[33m"
@@ -225,6 +227,11 @@ static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
                 pg_report_escape_ctl(out, j->reason);
                 pg_buf_putc(out, '\n');
         }
+        if (j->ncauses) {
+                pg_buf_puts(out, "      where: ");
+                pg_report_fmt_causes(out, j, NULL);
+                pg_buf_putc(out, '\n');
+        }
         if (j->has_hl) {
                 /* Hodges-Lehmann shift of head against base, with its interval */
                 pg_buf_puts(out, "      shift ");
@@ -237,6 +244,64 @@ static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
                 pg_report_fmt_value(out, j->hl_hi, j->unit, pg_report_is_rate(j));
                 pg_buf_puts(out, ")\n");
         }
+        pg_buf_release(&t);
+}
+
+/* A function name for a code span: no backticks or control bytes. */
+static void pg_code_name(struct pg_buf *out, const char *name)
+{
+        struct pg_buf t = PG_BUF_INIT;
+        pg_report_escape_ctl(&t, name);
+        for (char *p = t.ptr; *p; p++)
+                pg_buf_putc(out, *p == '`' ? '\'' : *p);
+        if (name[0] != '[' && !strchr(name, '('))
+                pg_buf_puts(out, "()");
+        pg_buf_release(&t);
+}
+
+void pg_report_fmt_causes(struct pg_buf *out, const struct pg_judgement *j,
+                          void (*md_escape)(struct pg_buf *, const char *))
+{
+        struct pg_buf t = PG_BUF_INIT;
+        bool rate = pg_report_is_rate(j);
+
+        if (!j->ncauses)
+                return;
+        pg_buf_printf(&t, "%s ", j->metric);
+        if (j->has_base)
+                pg_report_fmt_value(&t, j->base_median, j->unit, rate);
+        pg_buf_puts(&t, " -> ");
+        if (j->has_head)
+                pg_report_fmt_value(&t, j->head_median, j->unit, rate);
+        pg_buf_puts(&t, ":");
+        for (size_t i = 0; i < j->ncauses; i++) {
+                const struct pg_cause *c = &j->causes[i];
+                pg_buf_puts(&t, i ? ", +" : " +");
+                pg_report_fmt_value(&t, c->head_count - c->base_count, "count", false);
+                if (!i)
+                        pg_buf_printf(&t, " %s", j->cause_counter);
+                pg_buf_puts(&t, " in ");
+                if (md_escape)
+                        md_escape(out, t.ptr);
+                else
+                        pg_report_escape_ctl(out, t.ptr);
+                pg_buf_reset(&t);
+                pg_buf_putc(out, '`');
+                pg_code_name(out, c->function);
+                pg_buf_putc(out, '`');
+                if (c->file) {
+                        pg_buf_printf(&t, " (%s", pg_basename(c->file));
+                        if (c->line)
+                                pg_buf_printf(&t, ":%llu", (unsigned long long) c->line);
+                        pg_buf_puts(&t, ")");
+                }
+                pg_buf_printf(&t, " [%.1f%% -> %.1f%% of them]", 100 * c->base_share,
+                              100 * c->head_share);
+        }
+        if (md_escape)
+                md_escape(out, t.ptr);
+        else
+                pg_report_escape_ctl(out, t.ptr);
         pg_buf_release(&t);
 }
 

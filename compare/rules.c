@@ -75,6 +75,53 @@ static const struct pg_default_rule pg_defaults[] = {
         { "cpus-utilized", PG_DIR_NONE, PG_THRESHOLD_RELATIVE, 0.10, false },
 };
 
+/*
+ * Defaults when both sides are simulated (cachegrind): deterministic counts,
+ * so the thresholds are tight and there is no significance test. A/A on the
+ * bundled benchmarks gives identical counts (tests/unit/test_simulate.c);
+ * 0.5% on instructions catches a 1% increase every time
+ * (bench/simulated-acceptance.sh). The counts that depend on cache
+ * behaviour move with code layout (research/ci-gates.md 14.6: slang stopped
+ * gating on iai's cache hits), hence 1-2% and rates in points. Gating:
+ * instructions, the cycle estimate and the three miss rates.
+ */
+static const struct pg_default_rule pg_sim_defaults[] = {
+        { "instructions", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.005, true },
+        { "cycles", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.01, true },
+        { "branches", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.01, false },
+        { "branch-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.02, false },
+        { "L1-dcache-loads", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.01, false },
+        { "L1-dcache-load-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.02, false },
+        { "LLC-loads", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.02, false },
+        { "LLC-load-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.02, false },
+        { "ipc", PG_DIR_HIGHER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.01, false },
+        { "branch-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 0.5, true },
+        { "L1-dcache-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 0.5, true },
+        { "LLC-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 2.0, true },
+};
+
+bool pg_metric_is_simulated(const char *metric)
+{
+        for (size_t i = 0; i < sizeof(pg_sim_defaults) / sizeof(pg_sim_defaults[0]); i++)
+                if (strcmp(pg_sim_defaults[i].name, metric) == 0)
+                        return true;
+        return false;
+}
+
+const char *pg_metric_cause_counter(const char *metric)
+{
+        static const char *const map[][2] = {
+                { "branch-miss-rate", "branch-misses" },
+                { "L1-dcache-miss-rate", "L1-dcache-load-misses" },
+                { "LLC-miss-rate", "LLC-load-misses" },
+                { "ipc", "cycles" },
+        };
+        for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+                if (strcmp(map[i][0], metric) == 0)
+                        return map[i][1];
+        return pg_metric_is_simulated(metric) ? metric : NULL;
+}
+
 /* Metrics that do not come from the PMU or the scheduler's counters. */
 static const char *const pg_time_metrics[] = { "task-clock", "cpu-clock",   "duration_time",
                                                "user-time",  "system-time", "max-rss" };
@@ -409,8 +456,32 @@ static void pg_apply_override(const struct pg_rule_override *o, struct pg_metric
                 out->alpha = o->alpha;
 }
 
+static void pg_rules_get_from(const struct pg_default_rule *defaults, size_t ndefaults,
+                              const struct pg_rules *r, const char *benchmark, const char *metric,
+                              struct pg_metric_rule *out);
+
 void pg_rules_get(const struct pg_rules *r, const char *benchmark, const char *metric,
                   struct pg_metric_rule *out)
+{
+        pg_rules_get_from(pg_defaults, sizeof(pg_defaults) / sizeof(pg_defaults[0]), r, benchmark,
+                          metric, out);
+}
+
+void pg_rules_get_simulated(const struct pg_rules *r, const char *benchmark, const char *metric,
+                            struct pg_metric_rule *out)
+{
+        if (!pg_metric_is_simulated(metric)) {
+                pg_rules_get(r, benchmark, metric, out);
+                return;
+        }
+        pg_rules_get_from(pg_sim_defaults, sizeof(pg_sim_defaults) / sizeof(pg_sim_defaults[0]), r,
+                          benchmark, metric, out);
+        out->deterministic = true;
+}
+
+static void pg_rules_get_from(const struct pg_default_rule *defaults, size_t ndefaults,
+                              const struct pg_rules *r, const char *benchmark, const char *metric,
+                              struct pg_metric_rule *out)
 {
         size_t len = strlen(metric);
 
@@ -424,12 +495,12 @@ void pg_rules_get(const struct pg_rules *r, const char *benchmark, const char *m
                 out->kind = PG_THRESHOLD_POINTS;
                 out->threshold = 2.0;
         }
-        for (size_t i = 0; i < sizeof(pg_defaults) / sizeof(pg_defaults[0]); i++) {
-                if (strcmp(pg_defaults[i].name, metric) == 0) {
-                        out->direction = pg_defaults[i].direction;
-                        out->kind = pg_defaults[i].kind;
-                        out->threshold = pg_defaults[i].threshold;
-                        out->gate = pg_defaults[i].gate;
+        for (size_t i = 0; i < ndefaults; i++) {
+                if (strcmp(defaults[i].name, metric) == 0) {
+                        out->direction = defaults[i].direction;
+                        out->kind = defaults[i].kind;
+                        out->threshold = defaults[i].threshold;
+                        out->gate = defaults[i].gate;
                         break;
                 }
         }
@@ -473,6 +544,12 @@ const char *pg_outcome_name(enum pg_outcome o)
 
 void pg_judgement_release(struct pg_judgement *j)
 {
+        for (size_t i = 0; i < j->ncauses; i++) {
+                free(j->causes[i].function);
+                free(j->causes[i].file);
+        }
+        free(j->causes);
+        free(j->cause_counter);
         free(j->metric);
         free(j->unit);
         free(j->reason);
@@ -564,13 +641,15 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                 out->blocks = true;
                 return;
         }
-        if (pg_stats_mann_whitney(head->values, head->nvalues, base->values, base->nvalues, &mwu) ==
-            0) {
+        /* deterministic counts: no test and no interval (one value a side) */
+        if (!rule->deterministic && pg_stats_mann_whitney(head->values, head->nvalues, base->values,
+                                                          base->nvalues, &mwu) == 0) {
                 out->has_p = true;
                 out->p_value = mwu.p_value;
                 out->exact = mwu.exact;
         }
-        if (pg_stats_hodges_lehmann(base->values, base->nvalues, head->values, head->nvalues, 0.95,
+        if (!rule->deterministic &&
+            pg_stats_hodges_lehmann(base->values, base->nvalues, head->values, head->nvalues, 0.95,
                                     &hl) == 0) {
                 out->has_hl = true;
                 out->hl_shift = hl.shift;
@@ -608,8 +687,10 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
         bad = rule->direction == PG_DIR_HIGHER_IS_BETTER ? -change : change;
         out->badness = rule->threshold > 0 ? bad / rule->threshold : (bad > 0 ? 1e9 : 0);
         beyond = fabs(change) > rule->threshold;
-        significant = out->has_p && out->p_value < rule->alpha;
-        in_noise = !(fabs(change) > noise);
+        /* deterministic (simulated) counts: no noise to rule out, and one value
+         * per side gives no test anyway */
+        significant = rule->deterministic || (out->has_p && out->p_value < rule->alpha);
+        in_noise = !rule->deterministic && !(fabs(change) > noise);
         if (rule->direction == PG_DIR_NONE) {
                 out->outcome = PG_OUTCOME_UNCHANGED;
                 out->badness = 0;

@@ -46,6 +46,8 @@ struct pg_metric_rule {
         double noise_factor; /* change must exceed this x relative MAD */
         double alpha;        /* significance level of the Mann-Whitney test */
         double min_coverage; /* counters below this coverage are not judged */
+        bool deterministic;  /* simulated on both sides: beyond the threshold is enough (no
+                                significance test, no noise gate; runner/simulate.h) */
 };
 
 /** Hotspot rules (compare/hotspot.h). */
@@ -100,6 +102,26 @@ void pg_rules_get(const struct pg_rules *r, const char *benchmark, const char *m
                   struct pg_metric_rule *out);
 
 /**
+ * pg_rules_get() for a metric simulated on both sides (counters
+ * "simulated", pg_metric_is_simulated()): the built-in simulated defaults
+ * (tight: the counts are deterministic; docs/compare.md), then the same
+ * overrides; out->deterministic is set.
+ */
+void pg_rules_get_simulated(const struct pg_rules *r, const char *benchmark, const char *metric,
+                            struct pg_metric_rule *out);
+
+/** Whether @metric is one `--counters simulated` produces (a count or a ratio of them). */
+bool pg_metric_is_simulated(const char *metric);
+
+/**
+ * The counter that explains a change of @metric (its numerator):
+ * branch-miss-rate -> branch-misses, L1-dcache-miss-rate ->
+ * L1-dcache-load-misses, LLC-miss-rate -> LLC-load-misses, ipc -> cycles;
+ * a simulated count is its own; NULL for anything else.
+ */
+const char *pg_metric_cause_counter(const char *metric);
+
+/**
  * Parse a threshold string: "5%" (relative) or "0.5pp" (percentage points).
  * Errors: PG_EINPUT for anything else, negative, or non-finite.
  */
@@ -121,6 +143,17 @@ enum pg_outcome {
 /** Name of @o as written in reports ("regression", "not comparable", ...). */
 const char *pg_outcome_name(enum pg_outcome o);
 
+/** A function whose count of a counter grew (compare/verdict.c, simulated results). */
+struct pg_cause {
+        char *function;    /* function name ("[other]" possible) */
+        char *file;        /* its source file, NULL when unknown */
+        uint64_t line;     /* its hottest line in head, 0 when unknown */
+        double base_count; /* the counter in the baseline (0 if absent there) */
+        double head_count; /* the counter in head */
+        double base_share; /* fraction of the benchmark's total, baseline */
+        double head_share; /* fraction of the benchmark's total, head */
+};
+
 /** The judgement of one metric. */
 struct pg_judgement {
         char *metric; /* owned copy of the name */
@@ -141,9 +174,12 @@ struct pg_judgement {
         bool exact;
         bool has_hl;
         double hl_shift, hl_lo, hl_hi, hl_conf; /* Hodges-Lehmann shift H - B, base units */
-        double badness; /* change in the bad direction in threshold units (>1: beyond) */
-        bool blocks;    /* not judged although the baseline had it: a gating metric
+        double badness;          /* change in the bad direction in threshold units (>1: beyond) */
+        bool blocks;             /* not judged although the baseline had it: a gating metric
                            so affected makes its benchmark inconclusive */
+        char *cause_counter;     /* owned; the counter the causes are about, or NULL */
+        size_t ncauses;          /* where a regression comes from, largest growth first */
+        struct pg_cause *causes; /* owned */
 };
 
 /** Free what @j owns. */

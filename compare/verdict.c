@@ -152,6 +152,103 @@ static bool pg_has_name(char **names, size_t n, const char *s)
         return false;
 }
 
+static int pg_cause_cmp(const void *a, const void *b)
+{
+        const struct pg_cause *x = a, *y = b;
+        double dx = x->head_count - x->base_count, dy = y->head_count - y->base_count;
+        if (dx != dy)
+                return dx > dy ? -1 : 1;
+        return strcmp(x->function, y->function);
+}
+
+/* At most this many functions are named per regressed metric. */
+#define PG_MAX_CAUSES 3
+
+/*
+ * Where a regression of @j comes from: the functions whose count of the
+ * metric's counter (pg_metric_cause_counter) grew most between the two
+ * per-function cost tables, largest growth first, growth > 0 only. Why
+ * absolute growth rather than growth of share: "+3.1 M branch-misses in
+ * classify()" is what moved the total; a function whose share grew only
+ * because others shrank did not make anything slower.
+ */
+static void pg_find_causes(struct pg_judgement *j, const struct pg_result *base,
+                           const struct pg_result *head)
+{
+        const struct pg_functions *fb = &base->functions, *fh = &head->functions;
+        const char *counter = pg_metric_cause_counter(j->metric);
+        int cb, ch;
+        double tb = 0, th = 0;
+        struct pg_cause *all;
+        size_t n = 0;
+
+        if (!counter || !fb->present || !fh->present)
+                return;
+        cb = pg_functions_counter_index(fb, counter);
+        ch = pg_functions_counter_index(fh, counter);
+        if (cb < 0 || ch < 0)
+                return;
+        for (size_t i = 0; i < fb->n; i++)
+                tb += (double) fb->items[i].counts[cb];
+        for (size_t i = 0; i < fh->n; i++)
+                th += (double) fh->items[i].counts[ch];
+        all = pg_xcalloc(fh->n + 1, sizeof(*all));
+        for (size_t i = 0; i < fh->n; i++) {
+                const struct pg_function *h = &fh->items[i];
+                const struct pg_function *bf = pg_functions_find(fb, h->name);
+                double hc = (double) h->counts[ch], bc = bf ? (double) bf->counts[cb] : 0;
+                struct pg_cause *c;
+                if (!(hc > bc))
+                        continue;
+                c = &all[n++];
+                c->function = h->name; /* borrowed until copied below */
+                c->file = h->file;
+                c->line = h->line;
+                c->base_count = bc;
+                c->head_count = hc;
+                c->base_share = tb > 0 ? bc / tb : 0;
+                c->head_share = th > 0 ? hc / th : 0;
+        }
+        qsort(all, n, sizeof(*all), pg_cause_cmp);
+        if (n > PG_MAX_CAUSES)
+                n = PG_MAX_CAUSES;
+        /* a function that added under 5% of the largest growth explains nothing */
+        while (n > 1 && all[n - 1].head_count - all[n - 1].base_count <
+                            0.05 * (all[0].head_count - all[0].base_count))
+                n--;
+        for (size_t i = 0; i < n; i++) {
+                all[i].function = pg_xstrdup(all[i].function);
+                all[i].file = all[i].file ? pg_xstrdup(all[i].file) : NULL;
+        }
+        if (!n) {
+                free(all);
+                return;
+        }
+        j->causes = all;
+        j->ncauses = n;
+        j->cause_counter = pg_xstrdup(counter);
+}
+
+static bool pg_is_simulated(const struct pg_result *r)
+{
+        return r->counters && strcmp(r->counters, "simulated") == 0;
+}
+
+/* One side simulated, the other measured: never compare those counts. */
+static void pg_refuse_mixed(struct pg_judgement *j, const struct pg_result *base,
+                            const struct pg_result *head)
+{
+        free(j->reason);
+        j->outcome = PG_OUTCOME_INCONCLUSIVE;
+        j->badness = 0;
+        j->blocks = true;
+        j->reason = pg_xasprintf("'%s' counters in the baseline, '%s' in head: simulated counts "
+                                 "are never compared with measured ones; record the baseline "
+                                 "with the same --counters",
+                                 base->counters ? base->counters : "",
+                                 head->counters ? head->counters : "");
+}
+
 static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
 {
         const struct pg_result *base = b->base, *head = b->head;
@@ -162,6 +259,8 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         double head_tc = 0, base_tc = 0;
         const char *why = NULL;
         char *why_owned = NULL;
+        bool both_sim = pg_is_simulated(base) && pg_is_simulated(head);
+        bool mixed_sim = pg_is_simulated(base) != pg_is_simulated(head);
 
         b->host_diff = pg_host_diff(base, head, &cpu_diff);
         for (size_t i = 0; i < head->nmetrics; i++) {
@@ -180,8 +279,18 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                 const struct pg_metric *hm = pg_result_find_metric(head, names[i]);
                 const char *den = pg_denominator_of(names[i]);
 
-                pg_rules_get(rules, b->name, names[i], &rule);
+                if (both_sim)
+                        pg_rules_get_simulated(rules, b->name, names[i], &rule);
+                else
+                        pg_rules_get(rules, b->name, names[i], &rule);
                 pg_judge_metric(names[i], bm, hm, &rule, b->host_diff, cpu_diff, j);
+                if (mixed_sim && pg_metric_is_simulated(names[i]) &&
+                    ((bm && bm->status == PG_METRIC_OK) || (hm && hm->status == PG_METRIC_OK))) {
+                        pg_refuse_mixed(j, base, head);
+                        continue;
+                }
+                if (j->outcome == PG_OUTCOME_REGRESSION)
+                        pg_find_causes(j, base, head);
                 if (den && (!bm || !hm)) {
                         char *w = pg_ratio_why(bm ? head : base, den);
                         char *r = pg_xasprintf("%s (%s)", j->reason, w);
@@ -205,7 +314,10 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                 memset(j, 0, sizeof(*j));
                 j->metric = pg_xstrdup(ratio);
                 j->unit = pg_xstrdup("ratio");
-                pg_rules_get(rules, b->name, ratio, &j->rule);
+                if (both_sim)
+                        pg_rules_get_simulated(rules, b->name, ratio, &j->rule);
+                else
+                        pg_rules_get(rules, b->name, ratio, &j->rule);
                 j->outcome = PG_OUTCOME_NOT_COMPARABLE;
                 wb = pg_ratio_why(base, den);
                 wh = pg_ratio_why(head, den);

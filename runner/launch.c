@@ -16,11 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "common/buf.h"
 #include "common/error.h"
 
 #define PG_KILL_GRACE_NS 500000000ull
@@ -40,6 +43,7 @@ void pg_launch_install_signal_handlers(void)
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGHUP, &sa, NULL);
 }
 
 bool pg_launch_interrupted(void)
@@ -116,6 +120,353 @@ fail:
         _exit(127);
 }
 
+/* ---- the spawner (see pg_launch_spawner_start) -------------------------
+ * Protocol over a SOCK_SEQPACKET socketpair, one request and one reply each:
+ *   SPAWN: u32 type, u32 pad, u32 ncpus, u32 nargv, u32 nenv, u32 flags (1 cwd, 2 log),
+ *          i32 cpus[ncpus], then NUL-terminated argv..., env..., cwd, log.
+ *          Reply: struct pg_sp_reply (pid or err) with SCM_RIGHTS carrying
+ *          the go pipe's write end and the exec-errno pipe's read end.
+ *   WAIT:  u32 type, i32 pid, u32 nohang. Reply: struct pg_sp_reply with
+ *          wait4(2)'s pid (0: still running), status and rusage.
+ */
+enum { PG_SP_SPAWN = 1, PG_SP_WAIT = 2 };
+#define PG_SP_MAX (256u * 1024u)
+
+struct pg_sp_reply {
+        int32_t err; /* errno of the spawner's failure, 0 on success */
+        int32_t pid;
+        int32_t status;
+        struct rusage ru;
+};
+
+static int pg_spawner_sock = -1;
+static pid_t pg_spawner_pid = -1;
+
+static void pg_sp_send(int sock, const struct pg_sp_reply *r, const int *fds, size_t nfds)
+{
+        union {
+                struct cmsghdr h;
+                char buf[CMSG_SPACE(2 * sizeof(int))];
+        } cm;
+        struct iovec iov = { (void *) r, sizeof(*r) };
+        struct msghdr m = { 0 };
+
+        m.msg_iov = &iov;
+        m.msg_iovlen = 1;
+        if (nfds) {
+                memset(&cm, 0, sizeof(cm));
+                m.msg_control = cm.buf;
+                m.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
+                cm.h.cmsg_level = SOL_SOCKET;
+                cm.h.cmsg_type = SCM_RIGHTS;
+                cm.h.cmsg_len = CMSG_LEN(nfds * sizeof(int));
+                memcpy(CMSG_DATA(&cm.h), fds, nfds * sizeof(int));
+        }
+        while (sendmsg(sock, &m, MSG_NOSIGNAL) < 0 && errno == EINTR)
+                ;
+}
+
+/* Runs in the spawner: fork one benchmark from the request in @req. */
+static void pg_sp_spawn(int sock, char *req, size_t len)
+{
+        struct pg_sp_reply r = { 0 };
+        uint32_t h[5];
+        struct pg_launch_opts o = { 0 };
+        char **strs = NULL, *p, *end = req + len;
+        int *cpus = NULL, go[2] = { -1, -1 }, err[2] = { -1, -1 }, fds[2];
+        size_t nstr, i;
+
+        if (len < sizeof(h))
+                goto bad;
+        memcpy(h, req, sizeof(h));
+        if (h[1] > 4096 || h[2] == 0 || h[2] > 65536 || h[3] > 65536 ||
+            sizeof(h) + (size_t) h[1] * sizeof(int) > len)
+                goto bad;
+        cpus = calloc(h[1] + 1, sizeof(int));
+        nstr = (size_t) h[2] + h[3] + !!(h[4] & 1) + !!(h[4] & 2);
+        strs = calloc(nstr + 2, sizeof(char *));
+        if (!cpus || !strs)
+                goto fail;
+        memcpy(cpus, req + sizeof(h), h[1] * sizeof(int));
+        p = req + sizeof(h) + h[1] * sizeof(int);
+        for (i = 0; i < nstr; i++) {
+                char *z = memchr(p, '\0', (size_t) (end - p));
+                if (!z)
+                        goto bad;
+                strs[i] = p;
+                p = z + 1;
+        }
+        /* argv[0..nargv) NULL, env[0..nenv) NULL: shift env one slot up */
+        memmove(&strs[h[2] + 1], &strs[h[2]], (nstr - h[2]) * sizeof(char *));
+        strs[h[2]] = NULL;
+        o.argv = strs;
+        o.env = &strs[h[2] + 1];
+        i = (size_t) h[2] + 1 + h[3];
+        o.cwd = (h[4] & 1) ? strs[i++] : NULL;
+        o.log_path = (h[4] & 2) ? strs[i++] : NULL;
+        strs[h[2] + 1 + h[3]] = NULL; /* terminate env (cwd/log already read) */
+        o.cpus = h[1] ? cpus : NULL;
+        o.ncpus = h[1];
+        if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
+                goto fail;
+        r.pid = fork();
+        if (r.pid < 0)
+                goto fail;
+        if (r.pid == 0) {
+                close(sock);
+                close(go[1]);
+                close(err[0]);
+                pg_child_main(&o, go[0], err[1]);
+        }
+        setpgid(r.pid, r.pid);
+        fds[0] = go[1];
+        fds[1] = err[0];
+        pg_sp_send(sock, &r, fds, 2);
+        close(go[0]);
+        close(go[1]);
+        close(err[0]);
+        close(err[1]);
+        free(cpus);
+        free(strs);
+        return;
+bad:
+        errno = EINVAL;
+fail:
+        r.err = errno ? errno : EINVAL;
+        r.pid = -1;
+        for (int k = 0; k < 2; k++) {
+                if (go[k] >= 0)
+                        close(go[k]);
+                if (err[k] >= 0)
+                        close(err[k]);
+        }
+        free(cpus);
+        free(strs);
+        pg_sp_send(sock, &r, NULL, 0);
+}
+
+/* Kill and reap every remaining child of the spawner: descendants of a
+ * benchmark that left its process group (setsid daemons) were re-parented
+ * here because the spawner is a child subreaper (prctl(2)). */
+static void pg_sp_kill_orphans(void)
+{
+        char path[64];
+
+        snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) getpid());
+        for (int round = 0; round < 64; round++) {
+                char buf[4096];
+                ssize_t n;
+                int fd = open(path, O_RDONLY | O_CLOEXEC), any = 0;
+                if (fd < 0)
+                        return;
+                n = read(fd, buf, sizeof(buf) - 1);
+                close(fd);
+                if (n <= 0)
+                        break;
+                buf[n] = '\0';
+                for (char *p = buf, *end; *p; p = end) {
+                        long pid = strtol(p, &end, 10);
+                        if (end == p)
+                                break;
+                        if (pid > 0) {
+                                kill((pid_t) -pid, SIGKILL);
+                                kill((pid_t) pid, SIGKILL);
+                                any = 1;
+                        }
+                }
+                if (!any)
+                        break;
+                while (waitpid(-1, NULL, WNOHANG) > 0)
+                        ;
+                usleep(2000);
+        }
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+                ;
+}
+
+static void pg_spawner_main(int sock)
+{
+        char *buf = malloc(PG_SP_MAX);
+
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        prctl(PR_SET_NAME, "perfgate-spawn");
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+        signal(SIGINT, SIG_IGN);
+        signal(SIGHUP, SIG_IGN);
+        signal(SIGTERM, SIG_DFL);
+        if (!buf)
+                _exit(1);
+        for (;;) {
+                ssize_t n = recv(sock, buf, PG_SP_MAX, 0);
+                uint32_t type;
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < (ssize_t) sizeof(type))
+                        _exit(0); /* perfgate closed the socket or is gone */
+                memcpy(&type, buf, sizeof(type));
+                if (type == PG_SP_SPAWN) {
+                        pg_sp_spawn(sock, buf + sizeof(type), (size_t) n - sizeof(type));
+                } else if (type == PG_SP_WAIT && n >= 12) {
+                        struct pg_sp_reply r = { 0 };
+                        int32_t pid;
+                        uint32_t nohang;
+                        int status = 0;
+                        memcpy(&pid, buf + 4, 4);
+                        memcpy(&nohang, buf + 8, 4);
+                        do
+                                r.pid = wait4(pid, &status, nohang ? WNOHANG : 0, &r.ru);
+                        while (r.pid < 0 && errno == EINTR);
+                        r.err = r.pid < 0 ? errno : 0;
+                        r.status = status;
+                        if (r.pid > 0)
+                                pg_sp_kill_orphans(); /* nothing outlives the benchmark */
+                        pg_sp_send(sock, &r, NULL, 0);
+                }
+        }
+}
+
+int pg_launch_spawner_start(void)
+{
+        int sv[2];
+
+        if (pg_spawner_sock >= 0)
+                return 0;
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+                return pg_error_set(PG_EIO, "cannot create the spawner's socket: %s",
+                                    strerror(errno));
+        fflush(NULL);
+        pg_spawner_pid = fork();
+        if (pg_spawner_pid < 0) {
+                int e = errno;
+                close(sv[0]);
+                close(sv[1]);
+                return pg_error_set(PG_EIO, "cannot fork the spawner: %s", strerror(e));
+        }
+        if (pg_spawner_pid == 0) {
+                close(sv[0]);
+                pg_spawner_main(sv[1]);
+                _exit(0);
+        }
+        close(sv[1]);
+        pg_spawner_sock = sv[0];
+        return 0;
+}
+
+void pg_launch_spawner_stop(void)
+{
+        if (pg_spawner_sock < 0)
+                return;
+        close(pg_spawner_sock);
+        pg_spawner_sock = -1;
+        while (waitpid(pg_spawner_pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        pg_spawner_pid = -1;
+}
+
+/* One request/reply round trip; the reply's fds (if any) go to @fds. */
+static int pg_sp_call(const void *req, size_t len, struct pg_sp_reply *r, int *fds, size_t nfds)
+{
+        union {
+                struct cmsghdr h;
+                char buf[CMSG_SPACE(2 * sizeof(int))];
+        } cm;
+        struct iovec iov = { r, sizeof(*r) };
+        struct msghdr m = { 0 };
+        ssize_t n;
+
+        while ((n = send(pg_spawner_sock, req, len, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+                ;
+        if (n != (ssize_t) len)
+                return -1;
+        m.msg_iov = &iov;
+        m.msg_iovlen = 1;
+        m.msg_control = cm.buf;
+        m.msg_controllen = sizeof(cm.buf);
+        while ((n = recvmsg(pg_spawner_sock, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+                ;
+        if (n != (ssize_t) sizeof(*r))
+                return -1;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+                if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+                    c->cmsg_len == CMSG_LEN(nfds * sizeof(int)) && nfds)
+                        memcpy(fds, CMSG_DATA(c), nfds * sizeof(int));
+        return 0;
+}
+
+static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
+{
+        struct pg_buf req = PG_BUF_INIT;
+        uint32_t h[6] = {
+                PG_SP_SPAWN, 0, (uint32_t) o->ncpus, 0, 0, 0
+        }; /* type, pad, then the 5 words pg_sp_spawn reads */
+        struct pg_sp_reply r;
+        int fds[2] = { -1, -1 }, error = 0;
+
+        for (char *const *a = o->argv; *a; a++)
+                h[3]++;
+        for (char *const *e = o->env; e && *e; e++)
+                h[4]++;
+        h[5] = (o->cwd ? 1u : 0u) | (o->log_path ? 2u : 0u);
+        pg_buf_add(&req, h, sizeof(h));
+        if (o->ncpus)
+                pg_buf_add(&req, o->cpus, o->ncpus * sizeof(int));
+        for (char *const *a = o->argv; *a; a++)
+                pg_buf_add(&req, *a, strlen(*a) + 1);
+        for (char *const *e = o->env; e && *e; e++)
+                pg_buf_add(&req, *e, strlen(*e) + 1);
+        if (o->cwd)
+                pg_buf_add(&req, o->cwd, strlen(o->cwd) + 1);
+        if (o->log_path)
+                pg_buf_add(&req, o->log_path, strlen(o->log_path) + 1);
+        if (req.len > PG_SP_MAX) {
+                error = pg_error_set(PG_EINPUT,
+                                     "the benchmark's command line and environment "
+                                     "are too long (%zu bytes)",
+                                     req.len);
+        } else if (pg_sp_call(req.ptr, req.len, &r, fds, 2) < 0 || r.err || r.pid <= 0 ||
+                   fds[0] < 0 || fds[1] < 0) {
+                error = pg_error_set(PG_EIO, "cannot fork the benchmark: %s",
+                                     strerror(r.err ? r.err : EIO));
+                for (int k = 0; k < 2; k++)
+                        if (fds[k] >= 0)
+                                close(fds[k]);
+        } else {
+                c->pid = r.pid;
+                c->go_fd = fds[0];
+                c->err_fd = fds[1];
+                c->via_spawner = true;
+                c->pidfd = (int) syscall(SYS_pidfd_open, c->pid, 0);
+        }
+        pg_buf_release(&req);
+        return error;
+}
+
+/* wait4() for a child of ours or of the spawner; same return convention. */
+static pid_t pg_reap(struct pg_child *c, int *status, struct rusage *ru, int options)
+{
+        struct pg_sp_reply r;
+        uint32_t req[3] = { PG_SP_WAIT, 0, options & WNOHANG ? 1u : 0u };
+        int32_t pid = c->pid;
+
+        if (!c->via_spawner)
+                return wait4(c->pid, status, options, ru);
+        memcpy(&req[1], &pid, sizeof(pid));
+        if (pg_sp_call(req, sizeof(req), &r, NULL, 0) < 0) {
+                errno = EIO;
+                return -1;
+        }
+        if (r.pid < 0) {
+                errno = r.err;
+                return -1;
+        }
+        if (r.pid > 0) {
+                *status = r.status;
+                if (ru)
+                        *ru = r.ru;
+        }
+        return r.pid;
+}
+
 int pg_launch_prepare(struct pg_child *c, const struct pg_launch_opts *o)
 {
         int go[2], err[2];
@@ -123,6 +474,9 @@ int pg_launch_prepare(struct pg_child *c, const struct pg_launch_opts *o)
         c->pid = -1;
         c->go_fd = c->err_fd = c->pidfd = -1;
         c->start_ns = 0;
+        c->via_spawner = false;
+        if (pg_spawner_sock >= 0)
+                return pg_sp_prepare(c, o);
         if (pipe2(go, O_CLOEXEC) < 0)
                 return pg_error_set(PG_EIO, "cannot create a pipe: %s", strerror(errno));
         if (pipe2(err, O_CLOEXEC) < 0) {
@@ -170,7 +524,8 @@ void pg_launch_cancel(struct pg_child *c)
         if (c->pid > 0) {
                 kill(-c->pid, SIGKILL);
                 kill(c->pid, SIGKILL);
-                while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+                int status;
+                while (pg_reap(c, &status, NULL, 0) < 0 && errno == EINTR)
                         ;
                 c->pid = -1;
         }
@@ -233,7 +588,7 @@ int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size
                 uint64_t now;
                 int rc;
 
-                w = wait4(c->pid, &status, WNOHANG, &out->ru);
+                w = pg_reap(c, &status, &out->ru, WNOHANG);
                 if (w == c->pid)
                         break;
                 if (w < 0 && errno != EINTR) {

@@ -35,6 +35,7 @@ struct pg_child {
         int err_fd;        /* read end of the exec-errno pipe */
         int pidfd;         /* pidfd_open(2) of pid, or -1 */
         uint64_t start_ns; /* CLOCK_MONOTONIC when released */
+        bool via_spawner;  /* forked by the spawner: reaped through it, not wait4 */
 };
 
 struct pg_exit {
@@ -76,6 +77,21 @@ void pg_launch_cancel(struct pg_child *c);
  */
 int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size_t nfds,
                    pg_launch_poll_cb cb, void *ctx, struct pg_exit *out);
+
+/**
+ * Start the spawner: a process forked now, while perfgate is small, that
+ * forks every later benchmark. The kernel folds a process's pre-exec RSS
+ * into its ru_maxrss (fs/exec.c, exec_mmap -> setmax_mm_hiwater_rss), so a
+ * benchmark forked straight from a perfgate that has grown (profiles,
+ * symbol tables) would report perfgate's size as its max-rss; forked from
+ * the spawner, the floor is perfgate's start-up RSS (about 6 MiB) and the
+ * same in every run. Optional: without it, pg_launch_prepare() forks
+ * directly. Errors: PG_EIO (socketpair or fork failed).
+ */
+int pg_launch_spawner_start(void);
+
+/** Stop the spawner (it also exits by itself when perfgate exits). */
+void pg_launch_spawner_stop(void);
 
 /** Install SIGINT/SIGTERM handlers that make pg_launch_interrupted() true. */
 void pg_launch_install_signal_handlers(void);

@@ -29,6 +29,7 @@
 #include "common/fsutil.h"
 #include "common/json.h"
 #include "runner/host.h"
+#include "runner/simulate.h"
 
 /* ---- discovery -------------------------------------------------------- */
 
@@ -171,6 +172,13 @@ static int pg_add_config(struct pg_bench_list *out, const char *path)
                 b->repeat = cb->repeat >= 0 ? cb->repeat : c.defaults.repeat;
                 b->warmup = cb->warmup >= 0 ? cb->warmup : c.defaults.warmup;
                 b->timeout_sec = cb->timeout_sec >= 0 ? cb->timeout_sec : c.defaults.timeout_sec;
+                if (b->cwd && !pg_is_dir(b->cwd)) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "'%s': benchmark '%s' has cwd '%s', which is not a "
+                                             "directory; fix \"cwd\" in the config",
+                                             path, b->name, b->cwd);
+                        goto done;
+                }
         }
 done:
         pg_config_release(&c);
@@ -396,6 +404,7 @@ struct pg_run_state {
         bool warned_profile;
         bool warned_no_counters;
         bool warned_group_read;
+        char *valgrind; /* --counters simulated: valgrind's path */
         size_t index, total;
         uint64_t bench_start_ns;
 };
@@ -686,6 +695,47 @@ done:
         return error;
 }
 
+/* --counters simulated: one cachegrind run after the native ones (never
+ * inside a timed run), stored into @res. A benchmark valgrind cannot run is
+ * a benchmark failure (@why); an unreadable cachegrind file stops the run. */
+static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b, const char *log_path,
+                            struct pg_result *res, char **why)
+{
+        const struct pg_run_opts *o = st->o;
+        struct pg_run_event ev = { .kind = PG_RUN_EV_SIMULATE, .name = b->name };
+        char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
+        double timeout_sec =
+            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
+        char *work = pg_xasprintf("%s/.simulate-%s", o->out_dir, b->name);
+        struct pg_sim_opts so = { 0 };
+        struct pg_sim sim;
+        int error;
+
+        ev.elapsed_ns = pg_now_ns() - st->bench_start_ns;
+        pg_report(st, &ev);
+        memcpy(argv, b->argv, b->argc * sizeof(char *));
+        argv[0] = b->exec_path;
+        so.valgrind = st->valgrind;
+        so.name = b->name;
+        so.argv = argv;
+        so.cwd = b->cwd;
+        so.env = b->env;
+        so.log_path = log_path;
+        so.cpus = o->cpus;
+        so.ncpus = o->ncpus;
+        so.timeout_ns = (uint64_t) (timeout_sec * 1e9 * PG_SIM_TIMEOUT_FACTOR);
+        so.work_dir = work;
+        error = pg_simulate(&so, &sim);
+        if (error == PG_EMEASURE)
+                *why = pg_xstrdup(pg_error_last());
+        else if (error == 0)
+                pg_sim_store(&sim, res);
+        pg_sim_release(&sim);
+        free(work);
+        free(argv);
+        return error;
+}
+
 /* Sample a profile into @res unless --no-profile; sampling problems other
  * than a benchmark failure or an interrupt become one warning. */
 static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b, const char *log_path,
@@ -715,6 +765,7 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b, con
         so.budget_ns = PG_RUN_PROFILE_BUDGET_NS;
         so.max_runs = PG_RUN_PROFILE_MAX_RUNS;
         so.exclude_kernel = st->exclude_kernel;
+        so.debug_dir = o->debug_dir;
         so.use_cycles = st->host.npmu > 0;
         error = pg_sample_profile(&so, &res->profile, &warnings);
         if (error == PG_EMEASURE) {
@@ -732,6 +783,19 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b, con
                 error = 0;
         } else if (error == 0) {
                 pg_warn_lines(st, b->name, &warnings);
+                if (res->profile.samples > 0 && res->profile.samples < so.min_samples) {
+                        char *m = pg_xasprintf(
+                            "the profile has %llu samples, fewer than --min-samples %llu, after "
+                            "%llu sampling runs (at most %llu s or %d runs per benchmark); raise "
+                            "--freq or lengthen the benchmark",
+                            (unsigned long long) res->profile.samples,
+                            (unsigned long long) so.min_samples,
+                            (unsigned long long) res->profile.runs,
+                            (unsigned long long) (so.budget_ns / 1000000000ull),
+                            PG_RUN_PROFILE_MAX_RUNS);
+                        pg_warn(st, b->name, m);
+                        free(m);
+                }
         }
         pg_buf_release(&warnings);
         free(argv);
@@ -797,21 +861,29 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         memset(&st, 0, sizeof(st));
         st.o = o;
         st.total = l->n;
-        if (o->counters == PG_COUNTERS_SIMULATED)
-                return pg_error_set(PG_EINPUT, "--counters simulated is not available yet; "
-                                               "use auto, hardware or software");
+        if (o->counters == PG_COUNTERS_SIMULATED &&
+            (error = pg_sim_find_valgrind(&st.valgrind)) < 0)
+                return error;
         if (o->events)
                 st.events = *o->events;
         else
                 pg_events_default(&st.events);
-        if (o->counters == PG_COUNTERS_SOFTWARE)
+        /* simulated: the hardware names belong to the simulation */
+        if (o->counters == PG_COUNTERS_SOFTWARE || o->counters == PG_COUNTERS_SIMULATED)
                 pg_events_filter(&st.events, pg_is_software);
-        if (!st.events.n)
-                return pg_error_set(PG_EINPUT, "--counters software leaves none of the events "
-                                               "asked for with --events; name a software event "
-                                               "(task-clock, page-faults, ...)");
-        if ((error = pg_mkdir_p(o->out_dir)) < 0)
+        if (!st.events.n) {
+                free(st.valgrind);
+                return pg_error_set(PG_EINPUT,
+                                    "--counters %s leaves none of the events "
+                                    "asked for with --events; name a software event "
+                                    "(task-clock, page-faults, ...)",
+                                    o->counters == PG_COUNTERS_SIMULATED ? "simulated"
+                                                                         : "software");
+        }
+        if ((error = pg_mkdir_p(o->out_dir)) < 0) {
+                free(st.valgrind);
                 return error;
+        }
         pg_perf_warm_start(&warm);
         pg_host_probe(&st.host);
         pg_git_probe(&st);
@@ -843,6 +915,8 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                                              strerror(errno));
                 if (!error)
                         error = pg_run_one(&st, b, log_path, &res, &why);
+                if (!error && o->counters == PG_COUNTERS_SIMULATED)
+                        error = pg_run_simulated(&st, b, log_path, &res, &why);
                 if (!error && !o->no_profile)
                         error = pg_run_profile(&st, b, log_path, &res, &why);
                 if (!error)
@@ -879,6 +953,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                                      local.ok, o->out_dir);
         pg_buf_release(&failed);
         pg_host_release(&st.host);
+        free(st.valgrind);
         if (warm.fd >= 0)
                 close(warm.fd);
         if (sum)

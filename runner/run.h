@@ -11,6 +11,11 @@
  * system-time (ns, wait4 rusage), max-rss (bytes, ru_maxrss * 1024); then
  * pg_result_derive() adds the ratios.
  *
+ * --counters simulated: the counting runs use software events only, and
+ * after them (outside every timed run) one run under valgrind's cachegrind
+ * (runner/simulate.h) adds the simulated counters (one value each: they are
+ * deterministic), the per-function costs, and counters = "simulated".
+ *
  * The library never prints: progress, warnings, failures and finished
  * benchmarks are reported through the caller's callback. A benchmark that
  * fails (exits non-zero, is killed by a signal, times out) gets no result
@@ -36,7 +41,7 @@ enum pg_counters_mode {
         PG_COUNTERS_AUTO = 0, /* every selected event; hardware ones not-supported if no PMU */
         PG_COUNTERS_HARDWARE, /* like auto, but a run without any hardware counter fails */
         PG_COUNTERS_SOFTWARE, /* software events only */
-        PG_COUNTERS_SIMULATED /* reserved: not available yet */
+        PG_COUNTERS_SIMULATED /* software events natively + one cachegrind run (simulate.h) */
 };
 
 /** One benchmark to run. */
@@ -88,7 +93,8 @@ enum pg_run_event_kind {
         PG_RUN_EV_START,   /* a repetition starts: index/total/name/warmup/rep/nreps/elapsed */
         PG_RUN_EV_WARNING, /* message: one line, for the user */
         PG_RUN_EV_FAILED,  /* a benchmark failed; message says how (status, signal, log tail) */
-        PG_RUN_EV_DONE     /* a benchmark's result was written to path */
+        PG_RUN_EV_DONE,    /* a benchmark's result was written to path */
+        PG_RUN_EV_SIMULATE /* the simulated (valgrind) run of a benchmark starts: name/elapsed */
 };
 
 struct pg_run_event {
@@ -125,8 +131,9 @@ struct pg_run_opts {
         bool no_profile;
         uint64_t freq_hz; /* sampling frequency (999) */
         enum pg_call_graph call_graph;
-        uint64_t min_samples; /* 0: PG_RUN_MIN_SAMPLES */
-        const int *cpus;      /* NULL or ncpus CPUs to pin benchmarks to */
+        uint64_t min_samples;  /* 0: PG_RUN_MIN_SAMPLES */
+        const char *debug_dir; /* NULL, or a debuginfo root searched by build-id */
+        const int *cpus;       /* NULL or ncpus CPUs to pin benchmarks to */
         size_t ncpus;
         const char *machine;     /* NULL: "default" */
         pg_run_report_fn report; /* may be NULL */
@@ -148,8 +155,11 @@ struct pg_run_summary {
  * when SIGINT/SIGTERM arrived (the running benchmark's process group is
  * stopped, finished results are kept); PG_EPERM when perf_event_open is
  * refused altogether; PG_ENOTSUP when --counters hardware finds no
- * hardware counter; PG_EINPUT for --counters simulated (not available yet);
- * PG_EIO for output that cannot be written.
+ * hardware counter; PG_ENOTSUP for --counters simulated without valgrind
+ * in PATH (message has the install command); PG_EIO for output that cannot
+ * be written or a cachegrind file that cannot be read (that benchmark gets
+ * no result). A benchmark valgrind cannot run is a failed benchmark
+ * (PG_EMEASURE, valgrind's message in the report).
  * @sum (may be NULL) gets the counts.
  */
 int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o,

@@ -158,7 +158,8 @@ struct pg_frame_res {
         uint32_t off, len; /* folded text in the address space's pool */
         uint16_t nframes;
         uint16_t unresolved;
-        bool root; /* the outermost frame here is a process or thread entry */
+        bool root;  /* the outermost frame here is a process or thread entry */
+        bool nomap; /* no mapping of the process covers the address */
 };
 
 struct pg_aspace {
@@ -758,6 +759,7 @@ static const struct pg_frame_res *pg_resolve_local(struct pg_symbolizer *s, stru
                 pg_buf_puts(&as->pool, "[unknown]");
                 r.nframes = 1;
                 r.unresolved = 1;
+                r.nomap = m == NULL;
         }
         r.len = (uint32_t) (as->pool.len - r.off);
         if (as->nres == as->capres) {
@@ -1053,7 +1055,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
         struct pg_seg *segs = s->segs;
         size_t nsegs = 0, nreal = 0;
         uint64_t ctx = PERF_CONTEXT_USER;
-        bool first_in_ctx = true, truncated = false, rooted = false;
+        bool first_in_ctx = true, truncated = false, rooted = false, astray = false;
         const struct pg_buf *pool = NULL;
 
         if (t == NULL || t->comm_len == 0)
@@ -1091,6 +1093,13 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                 if (ctx != PERF_CONTEXT_USER || !pg_user_addr_plausible(ip))
                         continue;
                 r = pg_resolve(s, as, pid, pc, &pool);
+                if (r->nomap && pc != ip) {
+                        /* a return address in no mapping: the frame-pointer walk
+                         * left the stack (code without frame pointers); what
+                         * follows is junk, not callers (research 3.7) */
+                        astray = true;
+                        break;
+                }
                 s->st.frames++;
                 s->st.unresolved += r->unresolved;
                 rooted = r->root;
@@ -1132,7 +1141,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                         segs[nsegs++] = (struct pg_seg){ pool, r->off, r->len };
                 }
         }
-        if (s->max_stack && nreal >= s->max_stack) {
+        if (s->max_stack && nreal >= s->max_stack && !astray) {
                 truncated = true;
                 s->st.truncated++;
         }

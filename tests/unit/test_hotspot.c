@@ -270,9 +270,41 @@ static void test_hotspot_not_comparable_profiles(void **state)
         pg_rules_release(&r);
 }
 
+/* A share can only grow when others shrink: a function whose sample count
+ * (own time) did not move is "shifted", neither improved nor regressed. */
+static void test_hotspot_share_shift_is_not_a_change(void **state)
+{
+        struct pg_profile b, h;
+        struct pg_hotspots hs;
+        struct pg_rules r;
+        const struct pg_hotspot *x;
+        (void) state;
+
+        pg_rules_init(&r);
+        /* 1 s of CPU at 1 kHz, then the slow function adds 0.6 s */
+        pg_profile_from_folded(&b, "app;main;steady 400\napp;main;slow 600\n", "cpu-clock");
+        pg_profile_from_folded(&h, "app;main;steady 400\napp;main;slow 1200\n", "cpu-clock");
+        pg_hotspots_init(&hs);
+        pg_hotspots_compare(&b, &h, 1e9, 1.6e9, &r.hotspots, &hs);
+        x = pg_find(&hs, "slow");
+        assert_non_null(x);
+        assert_int_equal(x->kind, PG_HOTSPOT_REGRESSED);
+        x = pg_find(&hs, "steady");
+        assert_non_null(x);
+        assert_true(x->delta_self_pp < -10); /* 40% -> 25% of the samples */
+        assert_true(fabs(x->self_time_ms) < 1);
+        assert_int_equal(x->kind, PG_HOTSPOT_SHIFTED);
+        assert_string_equal(pg_hotspot_kind_name(x->kind), "shifted (others changed)");
+        pg_hotspots_release(&hs);
+        pg_profile_free(&b);
+        pg_profile_free(&h);
+        pg_rules_release(&r);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_hotspot_share_shift_is_not_a_change),
                 cmocka_unit_test(test_hotspot_self_inclusive_recursion_path),
                 cmocka_unit_test(test_hotspot_regressed_needs_significance),
                 cmocka_unit_test(test_hotspot_case15_removed_and_new),
