@@ -21,8 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (pg_config_parse(&c, (const char *) data, size, "fuzz/perfgate.json") == 0) {
                 for (size_t i = 0; i < c.nbench; i++) {
                         const struct pg_config_bench *b = &c.bench[i];
-                        if (!b->name || !pg_result_name_valid(b->name) || b->argc < 1 ||
-                            !b->argv || b->argv[b->argc] != NULL)
+                        if (!b->name || !pg_result_name_valid(b->name) || b->argc < 1 || !b->argv ||
+                            b->argv[b->argc] != NULL)
                                 abort();
                         for (size_t k = 0; k < b->argc; k++)
                                 if (!b->argv[k])

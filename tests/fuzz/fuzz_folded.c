@@ -21,8 +21,8 @@ static void pg_check_column(const struct pg_stack *s, size_t n, uint64_t total)
                 if (s[i].count == 0)
                         abort();
                 sum += s[i].count;
-                if (i > 0 && pg_folded_key_cmp(s[i - 1].frames, strlen(s[i - 1].frames), s[i].frames,
-                                               strlen(s[i].frames)) >= 0)
+                if (i > 0 && pg_folded_key_cmp(s[i - 1].frames, strlen(s[i - 1].frames),
+                                               s[i].frames, strlen(s[i].frames)) >= 0)
                         abort();
         }
         if (sum != total)
