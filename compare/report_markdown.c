@@ -367,6 +367,17 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                                 pg_md_link(out, o, b->flamegraph_base, "baseline shape");
                         }
                         pg_buf_puts(out, "\n");
+                } else if (b->flamegraph_diff) {
+                        /* no URL to link: name the files of the flame graph directory */
+                        pg_buf_puts(out, "\nFlame graphs (in the flame graph directory): ");
+                        pg_md_escape(out, b->flamegraph_diff);
+                        pg_buf_puts(out, " (differential, head shape)");
+                        if (b->flamegraph_base) {
+                                pg_buf_puts(out, ", ");
+                                pg_md_escape(out, b->flamegraph_base);
+                                pg_buf_puts(out, " (baseline shape: what vanished)");
+                        }
+                        pg_buf_puts(out, "\n");
                 }
                 pg_buf_puts(out, "\n</details>\n");
         }
