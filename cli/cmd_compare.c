@@ -341,6 +341,18 @@ static int pg_write_report(const char *path, const struct pg_buf *b)
         return 0;
 }
 
+/* The PR comment when there is nothing to compare yet (the first run), so a
+ * CI step that posts the --markdown file always has one. Best effort. */
+static void pg_write_no_baseline_comment(const char *path, const char *rev, const char *machine)
+{
+        struct pg_buf b = PG_BUF_INIT;
+
+        pg_report_markdown_no_baseline(&b, rev, machine);
+        if (pg_write_file_atomic(path, b.ptr, b.len) < 0)
+                pg_cli_warn("%s", pg_error_last());
+        pg_buf_release(&b);
+}
+
 /* Differential flame graphs for benchmarks that regressed or whose hotspots
  * moved. Returns PG_EIO when a file could not be written; drawing errors
  * (no samples, flame graphs not built in) are warnings. */
@@ -482,6 +494,8 @@ int cmd_compare(int argc, char **argv)
                 if (!info.found) {
                         if ((error = pg_check_rules(&rules, NULL, &head)) < 0)
                                 goto fail;
+                        if (a.markdown && !a.require_baseline)
+                                pg_write_no_baseline_comment(a.markdown, rev, so.machine);
                         fprintf(a.require_baseline ? stderr : stdout,
                                 "perfgate: %sno baseline for '%s' on machine '%s' (searched %u "
                                 "commits from the merge-base); nothing to compare. Record one "

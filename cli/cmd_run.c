@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
 #include "runner/events.h"
 #include "runner/launch.h"
 #include "runner/run.h"
@@ -40,7 +41,9 @@ const char pg_usage_run[] =
     "                       per-function costs from one valgrind cachegrind run\n"
     "  --freq HZ            sampling frequency of the profile (default 999)\n"
     "  --call-graph MODE    fp | dwarf (default fp)\n"
-    "  --min-samples N      sample until the profile has N samples\n"
+    "  --min-samples N      repeat sampling runs until the profile has N samples\n"
+    "                       (default 2000; at most 20 s of sampling per benchmark)\n"
+    "  --debug-dir DIR      also look for separate debuginfo under DIR (by build-id)\n"
     "  --no-profile         count only; store no sampled profile\n"
     "  --cpus LIST          pin benchmarks to these CPUs (e.g. 2,3 or 2-5)\n"
     "  --filter REGEX       run only benchmarks whose name matches (POSIX ERE)\n"
@@ -64,6 +67,7 @@ enum {
         OPT_EVENTS,
         OPT_COUNTERS,
         OPT_MIN_SAMPLES,
+        OPT_DEBUG_DIR,
         OPT_NO_PROFILE,
         OPT_TIMEOUT,
         OPT_CPUS,
@@ -81,6 +85,7 @@ static const struct option pg_run_options[] = {
         { "events", required_argument, NULL, OPT_EVENTS },
         { "counters", required_argument, NULL, OPT_COUNTERS },
         { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
+        { "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
         { "no-profile", no_argument, NULL, OPT_NO_PROFILE },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
         { "cpus", required_argument, NULL, OPT_CPUS },
@@ -318,6 +323,12 @@ int cmd_run(int argc, char **argv)
                                     "run", "--min-samples '%s' must be a whole number from 1",
                                     optarg);
                         o.min_samples = v;
+                        break;
+                case OPT_DEBUG_DIR:
+                        if (!pg_is_dir(optarg))
+                                return pg_cli_usage_error(
+                                    "run", "--debug-dir '%s' is not a directory", optarg);
+                        o.debug_dir = optarg;
                         break;
                 case OPT_NO_PROFILE:
                         o.no_profile = true;

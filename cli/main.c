@@ -3,6 +3,8 @@
  * subcommand, hand it argv, return its exit status. Also `help`,
  * `help CMD`, `--help` and `--version`.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,7 +113,28 @@ static void pg_print_help(FILE *f)
               f);
 }
 
-int main(int argc, char **argv)
+/* fds 0-2 closed at start would be reused by the first files perfgate opens
+ * (and handed to benchmarks as their stdout): park /dev/null on them. */
+static void pg_reserve_std_fds(void)
+{
+        for (int fd = 0; fd < 3; fd++)
+                if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) < 0)
+                        break;
+}
+
+/* A command's output that could not be written is an I/O error (exit 4),
+ * not a success: `perfgate doctor > /dev/full` must not exit 0. */
+static int pg_finish(int status)
+{
+        if ((fflush(stdout) != 0 || ferror(stdout)) && status != PG_EXIT_INTERNAL) {
+                fprintf(stderr, "perfgate: error: cannot write to standard output: %s\n",
+                        strerror(errno ? errno : EIO));
+                return PG_EXIT_INTERNAL;
+        }
+        return status;
+}
+
+static int pg_main(int argc, char **argv)
 {
         const struct pg_command *c;
 
@@ -144,4 +167,10 @@ int main(int argc, char **argv)
                 return PG_EXIT_USAGE;
         }
         return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+        pg_reserve_std_fds();
+        return pg_finish(pg_main(argc, argv));
 }

@@ -58,11 +58,56 @@ static int pg_write_all(int fd, const char *p, size_t len)
         return 0;
 }
 
+/* Targets that are not regular files (devices, FIFOs, sockets) cannot be
+ * replaced by a rename without destroying them: write into them in place. */
+static int pg_write_in_place(const char *path, const void *data, size_t len)
+{
+        int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY), error = 0;
+
+        if (fd < 0)
+                return pg_error_set(PG_EIO, "cannot open '%s' for writing: %s", path,
+                                    strerror(errno));
+        if (pg_write_all(fd, data, len) < 0)
+                error = pg_error_set(PG_EIO, "cannot write '%s': %s", path, strerror(errno));
+        if (close(fd) < 0 && !error)
+                error = pg_error_set(PG_EIO, "cannot write '%s': %s", path, strerror(errno));
+        return error;
+}
+
 int pg_write_file_atomic(const char *path, const void *data, size_t len)
 {
-        char *tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
+        char *tmp = NULL, *real = NULL;
         int fd, error = 0;
         mode_t mask;
+        struct stat st;
+
+        /* through a symlink, replace what it points to, not the link */
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+                real = realpath(path, NULL);
+                if (!real) { /* dangling: create the file it names */
+                        char target[4096];
+                        ssize_t n = readlink(path, target, sizeof(target) - 1);
+                        if (n > 0) {
+                                const char *slash = strrchr(path, '/');
+                                target[n] = '\0';
+                                real = target[0] == '/' || !slash
+                                           ? pg_xstrdup(target)
+                                           : pg_xasprintf("%.*s/%s", (int) (slash - path), path,
+                                                          target);
+                        }
+                }
+                if (real)
+                        path = real;
+        }
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+                if (S_ISDIR(st.st_mode))
+                        error = pg_error_set(PG_EIO, "cannot write '%s': it is a directory", path);
+                else
+                        error = pg_write_in_place(path, data, len);
+                free(real);
+                return error;
+        }
+        tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
 
         fd = mkostemp(tmp, O_CLOEXEC);
         if (fd < 0) {
@@ -84,6 +129,7 @@ int pg_write_file_atomic(const char *path, const void *data, size_t len)
         }
 done:
         free(tmp);
+        free(real);
         return error;
 }
 

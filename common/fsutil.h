@@ -22,8 +22,11 @@ int pg_read_file(const char *path, struct pg_buf *out);
 
 /**
  * Write @len bytes of @data to @path atomically (temp file in the same
- * directory, fsync, rename). The file gets mode 0644 (less the umask).
- * Errors: PG_EIO with the path and strerror(errno).
+ * directory, fsync, rename). The file gets mode 0666 less the umask.
+ * A symlink is followed (its target is replaced, not the link); a target
+ * that exists and is not a regular file (a device such as /dev/stdout, a
+ * FIFO) is written in place, never replaced. Errors: PG_EIO with the path
+ * and strerror(errno) (also for a directory).
  */
 int pg_write_file_atomic(const char *path, const void *data, size_t len);
 

@@ -216,7 +216,7 @@ static void fg_rows_sort(struct fg_row *rows, size_t n)
 /* Sort, merge equal keys, and build the prefix tree (root "all" = node 0). */
 static int fg_tree_build(struct fg_tree *t)
 {
-        uint32_t *path = NULL, root;
+        uint32_t *path = NULL, root = 0;
         size_t pathcap = 64, m = 0;
         int error;
 

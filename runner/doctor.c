@@ -175,6 +175,7 @@ static void pg_check_machine(struct pg_doctor *d)
 {
         struct pg_buf pmus = PG_BUF_INIT, v = PG_BUF_INIT;
         struct pg_host host;
+        char *isolfix;
         bool has_pmu, virt, privileged;
         long paranoid, lv;
         char *s;
@@ -313,13 +314,26 @@ static void pg_check_machine(struct pg_doctor *d)
                "echo off | sudo tee /sys/devices/system/cpu/smt/control, or pin with "
                "--cpus to cores whose siblings are isolated");
         free(s);
+        {
+                long n = sysconf(_SC_NPROCESSORS_ONLN);
+                if (n >= 4)
+                        isolfix = pg_xasprintf(
+                            "reserve CPUs for benchmarks on the kernel command line, e.g. "
+                            "isolcpus=%ld-%ld nohz_full=%ld-%ld, reboot, and run `perfgate run "
+                            "--cpus %ld-%ld`",
+                            n - 2, n - 1, n - 2, n - 1, n - 2, n - 1);
+                else
+                        isolfix = pg_xasprintf("this machine has %ld CPUs, too few to reserve "
+                                               "some for benchmarks: use a runner with 4 or more",
+                                               n);
+        }
         s = pg_read_line("/sys/devices/system/cpu/isolated");
         pg_add(d, "cpu.isolated", s && *s ? PG_CHECK_OK : PG_CHECK_WARN, s && *s ? s : "none",
                s && *s ? "these CPUs are kept free of other tasks: pass them to `perfgate run "
                          "--cpus`"
                        : "the benchmark shares its CPUs with everything else on the machine",
-               "boot with isolcpus=2,3 nohz_full=2,3 (kernel command line) and run "
-               "`perfgate run --cpus 2,3`");
+               isolfix);
+        free(isolfix);
         free(s);
         {
                 double load = -1;

@@ -43,6 +43,7 @@ void pg_launch_install_signal_handlers(void)
         sigemptyset(&sa.sa_mask);
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGHUP, &sa, NULL);
 }
 
 bool pg_launch_interrupted(void)
@@ -244,13 +245,54 @@ fail:
         pg_sp_send(sock, &r, NULL, 0);
 }
 
+/* Kill and reap every remaining child of the spawner: descendants of a
+ * benchmark that left its process group (setsid daemons) were re-parented
+ * here because the spawner is a child subreaper (prctl(2)). */
+static void pg_sp_kill_orphans(void)
+{
+        char path[64];
+
+        snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) getpid());
+        for (int round = 0; round < 64; round++) {
+                char buf[4096];
+                ssize_t n;
+                int fd = open(path, O_RDONLY | O_CLOEXEC), any = 0;
+                if (fd < 0)
+                        return;
+                n = read(fd, buf, sizeof(buf) - 1);
+                close(fd);
+                if (n <= 0)
+                        break;
+                buf[n] = '\0';
+                for (char *p = buf, *end; *p; p = end) {
+                        long pid = strtol(p, &end, 10);
+                        if (end == p)
+                                break;
+                        if (pid > 0) {
+                                kill((pid_t) -pid, SIGKILL);
+                                kill((pid_t) pid, SIGKILL);
+                                any = 1;
+                        }
+                }
+                if (!any)
+                        break;
+                while (waitpid(-1, NULL, WNOHANG) > 0)
+                        ;
+                usleep(2000);
+        }
+        while (waitpid(-1, NULL, WNOHANG) > 0)
+                ;
+}
+
 static void pg_spawner_main(int sock)
 {
         char *buf = malloc(PG_SP_MAX);
 
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         prctl(PR_SET_NAME, "perfgate-spawn");
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
         signal(SIGINT, SIG_IGN);
+        signal(SIGHUP, SIG_IGN);
         signal(SIGTERM, SIG_DFL);
         if (!buf)
                 _exit(1);
@@ -276,6 +318,8 @@ static void pg_spawner_main(int sock)
                         while (r.pid < 0 && errno == EINTR);
                         r.err = r.pid < 0 ? errno : 0;
                         r.status = status;
+                        if (r.pid > 0)
+                                pg_sp_kill_orphans(); /* nothing outlives the benchmark */
                         pg_sp_send(sock, &r, NULL, 0);
                 }
         }

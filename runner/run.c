@@ -172,6 +172,13 @@ static int pg_add_config(struct pg_bench_list *out, const char *path)
                 b->repeat = cb->repeat >= 0 ? cb->repeat : c.defaults.repeat;
                 b->warmup = cb->warmup >= 0 ? cb->warmup : c.defaults.warmup;
                 b->timeout_sec = cb->timeout_sec >= 0 ? cb->timeout_sec : c.defaults.timeout_sec;
+                if (b->cwd && !pg_is_dir(b->cwd)) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "'%s': benchmark '%s' has cwd '%s', which is not a "
+                                             "directory; fix \"cwd\" in the config",
+                                             path, b->name, b->cwd);
+                        goto done;
+                }
         }
 done:
         pg_config_release(&c);
@@ -740,6 +747,7 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b, con
         so.budget_ns = PG_RUN_PROFILE_BUDGET_NS;
         so.max_runs = PG_RUN_PROFILE_MAX_RUNS;
         so.exclude_kernel = st->exclude_kernel;
+        so.debug_dir = o->debug_dir;
         so.use_cycles = st->host.npmu > 0;
         error = pg_sample_profile(&so, &res->profile, &warnings);
         if (error == PG_EMEASURE) {
@@ -757,6 +765,19 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b, con
                 error = 0;
         } else if (error == 0) {
                 pg_warn_lines(st, b->name, &warnings);
+                if (res->profile.samples > 0 && res->profile.samples < so.min_samples) {
+                        char *m = pg_xasprintf(
+                            "the profile has %llu samples, fewer than --min-samples %llu, after "
+                            "%llu sampling runs (at most %llu s or %d runs per benchmark); raise "
+                            "--freq or lengthen the benchmark",
+                            (unsigned long long) res->profile.samples,
+                            (unsigned long long) so.min_samples,
+                            (unsigned long long) res->profile.runs,
+                            (unsigned long long) (so.budget_ns / 1000000000ull),
+                            PG_RUN_PROFILE_MAX_RUNS);
+                        pg_warn(st, b->name, m);
+                        free(m);
+                }
         }
         pg_buf_release(&warnings);
         free(argv);

@@ -131,8 +131,9 @@ struct pg_run_opts {
         bool no_profile;
         uint64_t freq_hz; /* sampling frequency (999) */
         enum pg_call_graph call_graph;
-        uint64_t min_samples; /* 0: PG_RUN_MIN_SAMPLES */
-        const int *cpus;      /* NULL or ncpus CPUs to pin benchmarks to */
+        uint64_t min_samples;  /* 0: PG_RUN_MIN_SAMPLES */
+        const char *debug_dir; /* NULL, or a debuginfo root searched by build-id */
+        const int *cpus;       /* NULL or ncpus CPUs to pin benchmarks to */
         size_t ncpus;
         const char *machine;     /* NULL: "default" */
         pg_run_report_fn report; /* may be NULL */

@@ -11,6 +11,9 @@ err() { echo "check-docs: $*" >&2; fail=1; }
 "$pg" --version | grep -Eq '^perfgate [0-9]+\.[0-9]+\.[0-9]+$' || err "--version output"
 "$pg" help >/dev/null || err "'perfgate help' failed"
 "$pg" no-such-command >/dev/null 2>&1; [ $? -eq 2 ] || err "unknown command must exit 2"
+if [ -w /dev/full ]; then
+  "$pg" help >/dev/full 2>/dev/null; [ $? -eq 4 ] || err "output lost to a full disk must exit 4"
+fi
 cmds=$("$pg" help | awk '/^commands:/{on=1; next} on && /^  [a-z]/{print $1}')
 [ -n "$cmds" ] || err "no commands listed by 'perfgate help'"
 for c in $cmds; do

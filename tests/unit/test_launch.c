@@ -13,6 +13,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 
 #include "common/error.h"
@@ -97,12 +98,39 @@ static void test_launch_spawner_timeout_kills(void **state)
         pg_launch_spawner_stop();
 }
 
+/* A descendant that left the benchmark's process group (setsid) is killed
+ * too: the spawner is a child subreaper and kills what was re-parented to it. */
+static void test_launch_spawner_kills_setsid_descendants(void **state)
+{
+        char *argv[] = { "sh", "-c", "setsid sleep 30 & echo $! > daemon.pid; exit 0", NULL };
+        struct pg_launch_opts o = { .argv = argv };
+        struct pg_child c;
+        struct pg_exit ex;
+        char *text;
+        long pid;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_launch_spawner_start(), 0);
+        assert_int_equal(pg_launch_prepare(&c, &o), 0);
+        assert_int_equal(pg_launch_start(&c, "sh"), 0);
+        assert_int_equal(pg_launch_wait(&c, 0, NULL, 0, NULL, NULL, &ex), 0);
+        text = pg_test_read("daemon.pid");
+        pid = strtol(text, NULL, 10);
+        free(text);
+        assert_true(pid > 1);
+        assert_int_equal(kill((pid_t) pid, 0), -1); /* gone, and reaped */
+        pg_launch_spawner_stop();
+        pg_test_sandbox_remove();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_launch_spawner_keeps_maxrss_honest),
                 cmocka_unit_test(test_launch_spawner_exec_failure_and_status),
                 cmocka_unit_test(test_launch_spawner_timeout_kills),
+                cmocka_unit_test(test_launch_spawner_kills_setsid_descendants),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -429,6 +429,13 @@ static void test_run_cli_invalid_config_is_2_with_position(void **state)
         assert_int_equal(o.status, 2);
         pg_assert_has(o.err.ptr, "benchmarks[0].repeat");
         pg_run_out_release(&o);
+        /* a cwd that does not exist is the config's fault (2), not a failed run (3) */
+        pg_test_write("bench/perfgate.json", "{\"benchmarks\": [{\"name\": \"a\", \"argv\": "
+                                             "[\"/bin/true\"], \"cwd\": \"/nonexistent/dir\"}]}");
+        pg_test_perfgate(&o, "run", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "cwd '/nonexistent/dir', which is not a directory");
+        pg_run_out_release(&o);
         pg_test_sandbox_remove();
 }
 

@@ -1,0 +1,88 @@
+/*
+ * test_fsutil.c - pg_write_file_atomic(): a regular file is replaced whole
+ * and no temporary is left; a device (/dev/null) is written in place, never
+ * replaced by a regular file; a symlink keeps being a symlink and its target
+ * (even a dangling one) gets the content; a directory is an error.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "tests/util/testutil.h"
+
+static size_t pg_count_entries(const char *dir)
+{
+        DIR *d = opendir(dir);
+        struct dirent *de;
+        size_t n = 0;
+        while (d && (de = readdir(d)) != NULL)
+                if (de->d_name[0] != '.')
+                        n++;
+        if (d)
+                closedir(d);
+        return n;
+}
+
+static void test_fsutil_atomic_targets(void **state)
+{
+        struct stat st;
+        char *text;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_write_file_atomic("a.txt", "one\n", 4), 0);
+        assert_int_equal(pg_write_file_atomic("a.txt", "two\n", 4), 0);
+        text = pg_test_read("a.txt");
+        assert_string_equal(text, "two\n");
+        free(text);
+        assert_int_equal(pg_count_entries("."), 1); /* no temporary left behind */
+
+        /* a character device is written in place, not replaced */
+        assert_int_equal(pg_write_file_atomic("/dev/null", "x", 1), 0);
+        assert_int_equal(stat("/dev/null", &st), 0);
+        assert_true(S_ISCHR(st.st_mode));
+
+        /* symlinks: the target gets the content, the link stays */
+        assert_int_equal(symlink("a.txt", "link"), 0);
+        assert_int_equal(pg_write_file_atomic("link", "three\n", 6), 0);
+        assert_int_equal(lstat("link", &st), 0);
+        assert_true(S_ISLNK(st.st_mode));
+        text = pg_test_read("a.txt");
+        assert_string_equal(text, "three\n");
+        free(text);
+        assert_int_equal(symlink("new.txt", "dangling"), 0);
+        assert_int_equal(pg_write_file_atomic("dangling", "four\n", 5), 0);
+        assert_int_equal(lstat("dangling", &st), 0);
+        assert_true(S_ISLNK(st.st_mode));
+        text = pg_test_read("new.txt");
+        assert_string_equal(text, "four\n");
+        free(text);
+
+        assert_int_equal(mkdir("d", 0755), 0);
+        assert_int_equal(pg_write_file_atomic("d", "x", 1), PG_EIO);
+        assert_non_null(strstr(pg_error_last(), "directory"));
+        if (access("/dev/full", W_OK) == 0) {
+                assert_int_equal(pg_write_file_atomic("/dev/full", "x", 1), PG_EIO);
+                assert_int_equal(stat("/dev/full", &st), 0);
+                assert_true(S_ISCHR(st.st_mode));
+        }
+        pg_test_sandbox_remove();
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_fsutil_atomic_targets),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
