@@ -86,6 +86,10 @@ void pg_report_fmt_value(struct pg_buf *out, double v, const char *unit, bool ra
                 return;
         }
         if (rate) {
+                if (!isfinite(100 * v)) {
+                        pg_buf_puts(out, "n/a");
+                        return;
+                }
                 pg_buf_printf(out, "%.3g%%", 100 * v);
                 return;
         }
