@@ -20,7 +20,11 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS)
 
-demo: build
+# the demo needs only the perfgate binary (it builds the benchmarks itself)
+demo: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@echo "building perfgate (log: $(BUILD)/build.log)"
+	@cmake --build $(BUILD) -j$(JOBS) --target perfgate >$(BUILD)/build.log 2>&1 || { tail -40 $(BUILD)/build.log; exit 1; }
 	@bench/demo.sh $(BUILD)
 
 test: deps-test build

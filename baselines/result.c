@@ -466,6 +466,17 @@ static int pg_parse_schema(const struct pg_loader *ld, const char *schema)
         return 0;
 }
 
+/* The base units of docs/result-format.md: anything else (msec, KiB,
+ * percent, a typo) would be compared with the wrong scale. */
+static bool pg_unit_known(const char *unit)
+{
+        static const char *const units[] = { "ns", "count", "bytes", "ratio" };
+        for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+                if (strcmp(unit, units[i]) == 0)
+                        return true;
+        return false;
+}
+
 static int pg_load_metric(const struct pg_loader *ld, struct pg_result *r, const cJSON *mo)
 {
         struct pg_metric *m;
@@ -486,6 +497,14 @@ static int pg_load_metric(const struct pg_loader *ld, struct pg_result *r, const
         s = pg_json_get_string(mo, "unit");
         if (!s) {
                 error = pg_bad(ld, field, "has no string 'unit'");
+                goto done;
+        }
+        if (!pg_unit_known(s)) {
+                char *what = pg_xasprintf("has unit '%s'; known units: ns, count, bytes, ratio "
+                                          "(docs/result-format.md)",
+                                          s);
+                error = pg_bad(ld, field, what);
+                free(what);
                 goto done;
         }
         it = cJSON_GetObjectItemCaseSensitive(mo, "status");
@@ -532,6 +551,16 @@ static int pg_load_metric(const struct pg_loader *ld, struct pg_result *r, const
                         error = pg_bad(ld, field, "has an empty 'values' array");
                         goto done;
                 }
+                for (size_t i = 0; i < m->nvalues; i++) {
+                        if (m->values[i] < 0) {
+                                char *what = pg_xasprintf("has a negative value (%g); counts, "
+                                                          "times, sizes and ratios are >= 0",
+                                                          m->values[i]);
+                                error = pg_bad(ld, field, what);
+                                free(what);
+                                goto done;
+                        }
+                }
                 if (cov) {
                         size_t nc = 0;
                         if ((error = pg_get_numbers(ld, cov, field, &m->coverage, &nc)) < 0)
@@ -558,6 +587,31 @@ done:
         return error;
 }
 
+/* "samples" is the sum of the stack counts: the sampler adds 1 to both for
+ * every sample it folds (runner/symbolize.c), so any other total was not
+ * produced by perfgate and would skew every share computed from it. */
+static int pg_check_samples(const struct pg_loader *ld, const struct pg_profile *p)
+{
+        uint64_t sum = 0;
+        char *what;
+        int error;
+
+        for (size_t i = 0; i < p->nstacks; i++) {
+                if (p->stacks[i].count > UINT64_MAX - sum)
+                        return pg_bad(ld, "profile.stacks",
+                                      "has counts that add up to more than 2^64");
+                sum += p->stacks[i].count;
+        }
+        if (sum == p->samples)
+                return 0;
+        what = pg_xasprintf("is %llu but the stack counts add up to %llu; 'samples' must be "
+                            "their sum",
+                            (unsigned long long) p->samples, (unsigned long long) sum);
+        error = pg_bad(ld, "profile.samples", what);
+        free(what);
+        return error;
+}
+
 static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po)
 {
         const cJSON *so, *c;
@@ -579,7 +633,7 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 return error;
         so = cJSON_GetObjectItemCaseSensitive(po, "stacks");
         if (!so)
-                return 0;
+                return pg_check_samples(ld, p);
         if (!cJSON_IsObject(so))
                 return pg_bad(ld, "profile.stacks", "must be an object");
         cJSON_ArrayForEach(c, so) n++;
@@ -601,7 +655,7 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
         for (i = 1; i < p->nstacks; i++)
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
                         return pg_bad(ld, "profile.stacks", "has a stack twice");
-        return 0;
+        return pg_check_samples(ld, p);
 }
 
 static int pg_strp_cmp(const void *a, const void *b)

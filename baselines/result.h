@@ -180,7 +180,9 @@ int pg_result_to_json(const struct pg_result *r, struct pg_buf *out);
  * @origin: how to name the input in messages ("path" or "branch:path").
  * Errors: PG_EINPUT for invalid JSON (with line, column, byte offset), a
  * newer schema major version ("needs perfgate/result/N"), missing or
- * ill-typed fields, NaN/Inf, or broken invariants (named by field).
+ * ill-typed fields, NaN/Inf, or broken invariants (named by field): a
+ * negative metric value, a unit other than ns, count, bytes or ratio, a
+ * profile whose "samples" is not the sum of its stack counts.
  */
 int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const char *origin);
 

@@ -261,6 +261,14 @@ static int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
         int rc = git_revparse_single(&obj, repo, rev);
         int error = 0;
 
+        if (rc < 0 && strncmp(rev, "origin/", 7) != 0 && strpbrk(rev, "~^:@{}") == NULL) {
+                /* a CI clone has origin/main but no local main: `compare main`
+                 * means the remote-tracking branch then, as `git checkout main`
+                 * would guess */
+                char *remote = pg_xasprintf("refs/remotes/origin/%s", rev);
+                rc = git_revparse_single(&obj, repo, remote);
+                free(remote);
+        }
         if (rc < 0) {
                 /* what to fetch: "origin/main" is fetched as "main"; an expression
                  * ("HEAD~60", "v1^2") cannot be fetched by name */
@@ -283,9 +291,10 @@ static int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
                             "origin`, GitHub Actions: `fetch-depth: 0`)",
                             rev, name);
                 return pg_error_set(PG_ENOTFOUND,
-                                    "unknown revision '%s'; if it exists on the remote, fetch it "
-                                    "with `git fetch origin %s`",
-                                    rev, name);
+                                    "unknown revision '%s' (neither a local branch, tag or commit "
+                                    "nor origin/%s); if it exists on the remote, fetch it with "
+                                    "`git fetch origin %s`",
+                                    rev, name, name);
         }
         if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
                 error = pg_git_err(PG_EINPUT, "revision '%s' does not name a commit", rev);

@@ -14,6 +14,11 @@ fi
 if [ "$what" = ci ] || [ "$what" = test ]; then
   pkgs="$pkgs curl jq ca-certificates"
 fi
+# node and npm may come from elsewhere than Debian (NodeSource's nodejs
+# bundles npm and conflicts with Debian's npm): what counts is the commands.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  pkgs=$(echo "$pkgs" | sed 's/ nodejs / /; s/ npm / /')
+fi
 missing=""
 for p in $pkgs; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -76,8 +76,8 @@ int pg_cli_flame_options(const char *cmd, int argc, char **argv, struct pg_flame
                          const char **output);
 
 /**
- * Write @data to @path atomically, or to stdout when @path is NULL.
- * Errors: PG_EIO.
+ * Write @data to @path atomically, or to stdout when @path is NULL or "-".
+ * Errors: PG_EIO; PG_EINPUT when stdout is a terminal (an SVG there is noise).
  */
 int pg_cli_write_output(const char *path, const struct pg_buf *data);
 

@@ -194,6 +194,47 @@ static int pg_is_file(const char *path)
         return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/*
+ * perfgate.json's top level has four keys (docs/run.md, docs/compare.md):
+ * a misspelt "compare" would silently leave the default rules in force, so
+ * anything else is refused here. Rules set in a benchmark of "benchmarks"
+ * are not read by compare: refused with where they belong.
+ */
+static int pg_check_config_keys(const cJSON *root, const char *path)
+{
+        static const char *const known[] = { "base", "benchmarks", "compare", "defaults" };
+        const cJSON *it, *benches;
+        size_t i = 0;
+
+        cJSON_ArrayForEach(it, root)
+        {
+                size_t k;
+                for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
+                        if (strcmp(known[k], it->string) == 0)
+                                break;
+                if (k == sizeof(known) / sizeof(known[0]))
+                        return pg_error_set(PG_EINPUT,
+                                            "'%s': unknown top-level key '%s'; known keys: base, "
+                                            "benchmarks, compare, defaults",
+                                            path, it->string);
+        }
+        benches = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
+        if (!cJSON_IsArray(benches))
+                return 0;
+        cJSON_ArrayForEach(it, benches)
+        {
+                const char *name = pg_json_get_string(it, "name");
+                if (cJSON_IsObject(it) && cJSON_GetObjectItemCaseSensitive(it, "compare"))
+                        return pg_error_set(PG_EINPUT,
+                                            "'%s': benchmarks[%zu].compare is not read by "
+                                            "'perfgate compare'; move its rules to "
+                                            "compare.benchmarks.%s (docs/compare.md)",
+                                            path, i, name ? name : "NAME");
+                i++;
+        }
+        return 0;
+}
+
 /* Load the config (explicit path, or the first default that exists). */
 static int pg_load_config(const char *path, struct pg_rules *rules, char **base)
 {
@@ -220,6 +261,8 @@ static int pg_load_config(const char *path, struct pg_rules *rules, char **base)
                 error = pg_error_set(PG_EINPUT, "'%s': the config must be a JSON object", path);
                 goto done;
         }
+        if ((error = pg_check_config_keys(root, path)) < 0)
+                goto done;
         b = pg_json_get_string(root, "base");
         if (b)
                 *base = pg_xstrdup(b);
@@ -298,6 +341,18 @@ static int pg_write_report(const char *path, const struct pg_buf *b)
         return 0;
 }
 
+/* The PR comment when there is nothing to compare yet (the first run), so a
+ * CI step that posts the --markdown file always has one. Best effort. */
+static void pg_write_no_baseline_comment(const char *path, const char *rev, const char *machine)
+{
+        struct pg_buf b = PG_BUF_INIT;
+
+        pg_report_markdown_no_baseline(&b, rev, machine);
+        if (pg_write_file_atomic(path, b.ptr, b.len) < 0)
+                pg_cli_warn("%s", pg_error_last());
+        pg_buf_release(&b);
+}
+
 /* Differential flame graphs for benchmarks that regressed or whose hotspots
  * moved. Returns PG_EIO when a file could not be written; drawing errors
  * (no samples, flame graphs not built in) are warnings. */
@@ -358,6 +413,25 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
         return io_error;
 }
 
+/* Metric and benchmark names of the config against the loaded results. */
+static int pg_check_rules(const struct pg_rules *rules, const struct pg_result_set *base,
+                          const struct pg_result_set *head)
+{
+        char *warnings = NULL;
+        int error = pg_rules_check(rules, base, head, &warnings);
+        if (error == 0 && warnings) {
+                char *line = warnings, *nl;
+                for (; line; line = nl ? nl + 1 : NULL) {
+                        nl = strchr(line, '\n');
+                        if (nl)
+                                *nl = '\0';
+                        pg_cli_warn("%s", line);
+                }
+        }
+        free(warnings);
+        return error;
+}
+
 int cmd_compare(int argc, char **argv)
 {
         struct pg_compare_args a;
@@ -366,7 +440,8 @@ int cmd_compare(int argc, char **argv)
         struct pg_store_lookup info;
         struct pg_comparison cmp;
         struct pg_report_opts ro;
-        struct pg_buf out = PG_BUF_INIT;
+        struct pg_buf out = PG_BUF_INIT, md = PG_BUF_INIT, js = PG_BUF_INIT, ju = PG_BUF_INIT,
+                      om = PG_BUF_INIT;
         char *cfg_base = NULL, *label = NULL;
         const char *rev;
         int error = 0, status = PG_EXIT_OK;
@@ -417,6 +492,10 @@ int cmd_compare(int argc, char **argv)
                 if ((error = pg_store_find_baseline(&so, rev, a.max_walk, &base, &info)) < 0)
                         goto fail;
                 if (!info.found) {
+                        if ((error = pg_check_rules(&rules, NULL, &head)) < 0)
+                                goto fail;
+                        if (a.markdown && !a.require_baseline)
+                                pg_write_no_baseline_comment(a.markdown, rev, so.machine);
                         fprintf(a.require_baseline ? stderr : stdout,
                                 "perfgate: %sno baseline for '%s' on machine '%s' (searched %u "
                                 "commits from the merge-base); nothing to compare. Record one "
@@ -435,6 +514,8 @@ int cmd_compare(int argc, char **argv)
                                 info.used_commit ? info.used_commit : "?", info.distance,
                                 info.merge_base ? info.merge_base : "?");
         }
+        if ((error = pg_check_rules(&rules, &base, &head)) < 0)
+                goto fail;
         if (base.n == 0) {
                 fprintf(a.require_baseline ? stderr : stdout,
                         "perfgate: %sno baseline results in '%s'; nothing to compare.\n",
@@ -452,30 +533,21 @@ int cmd_compare(int argc, char **argv)
         ro.color = pg_cli_color(STDOUT_FILENO);
         if (a.flamedir && pg_write_flamegraphs(&cmp, a.flamedir) < 0)
                 status = PG_EXIT_INTERNAL;
-        if (a.markdown) {
-                pg_buf_reset(&out);
-                pg_report_markdown(&out, &cmp, &ro);
-                if ((error = pg_write_report(a.markdown, &out)) < 0)
-                        goto fail;
-        }
-        if (a.json) {
-                pg_buf_reset(&out);
-                if ((error = pg_report_json(&out, &cmp, &ro)) < 0 ||
-                    (error = pg_write_report(a.json, &out)) < 0)
-                        goto fail;
-        }
-        if (a.junit) {
-                pg_buf_reset(&out);
-                pg_report_junit(&out, &cmp, &ro);
-                if ((error = pg_write_report(a.junit, &out)) < 0)
-                        goto fail;
-        }
-        if (a.openmetrics) {
-                pg_buf_reset(&out);
-                pg_report_openmetrics(&out, &cmp, &ro);
-                if ((error = pg_write_report(a.openmetrics, &out)) < 0)
-                        goto fail;
-        }
+        /* every report is built before any is written: one that cannot be
+         * built leaves none behind */
+        if (a.markdown)
+                pg_report_markdown(&md, &cmp, &ro);
+        if (a.json && (error = pg_report_json(&js, &cmp, &ro)) < 0)
+                goto fail;
+        if (a.junit)
+                pg_report_junit(&ju, &cmp, &ro);
+        if (a.openmetrics)
+                pg_report_openmetrics(&om, &cmp, &ro);
+        if ((a.markdown && (error = pg_write_report(a.markdown, &md)) < 0) ||
+            (a.json && (error = pg_write_report(a.json, &js)) < 0) ||
+            (a.junit && (error = pg_write_report(a.junit, &ju)) < 0) ||
+            (a.openmetrics && (error = pg_write_report(a.openmetrics, &om)) < 0))
+                goto fail;
         pg_buf_reset(&out);
         pg_report_text(&out, &cmp, &ro);
         fwrite(out.ptr, 1, out.len, stdout);
@@ -491,6 +563,10 @@ fail:
         status = pg_cli_fail(error);
 out:
         pg_buf_release(&out);
+        pg_buf_release(&md);
+        pg_buf_release(&js);
+        pg_buf_release(&ju);
+        pg_buf_release(&om);
         pg_comparison_release(&cmp);
         pg_result_set_release(&head);
         pg_result_set_release(&base);

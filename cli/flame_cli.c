@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/error.h"
@@ -73,6 +74,9 @@ int pg_cli_write_output(const char *path, const struct pg_buf *data)
                 path = NULL;
         if (path)
                 return pg_write_file_atomic(path, data->ptr, data->len);
+        if (isatty(STDOUT_FILENO))
+                return pg_error_set(PG_EINPUT, "not writing an SVG to the terminal; give -o "
+                                               "FILE.svg, or redirect the output");
         if (fwrite(data->ptr, 1, data->len, stdout) != data->len || fflush(stdout) != 0)
                 return pg_error_set(PG_EIO, "cannot write to stdout");
         return 0;

@@ -351,6 +351,11 @@ int pg_folded_load(struct pg_folded *f, const char *path, char **info)
         pg_result_init(&r);
         if (info)
                 *info = NULL;
+        if (strcmp(path, "-") != 0 && pg_is_dir(path)) {
+                error = pg_error_set(
+                    PG_EINPUT, "'%s' is a directory; give a result file or folded stacks", path);
+                goto done;
+        }
         if ((error = pg_read_file(path, &text)) < 0)
                 goto done;
         while (i < text.len && (text.ptr[i] == ' ' || text.ptr[i] == '\t' || text.ptr[i] == '\n' ||

@@ -72,8 +72,9 @@ int pg_folded_key_cmp(const char *a, size_t alen, const char *b, size_t blen);
  *        a subtitle ("parse: 12,345 samples of cpu-clock at 999 Hz, commit
  *        9f1c2ab"), or NULL for folded text; the caller frees it.
  * Errors: PG_ENOTFOUND (no such file), PG_EIO, PG_EINPUT (an invalid result,
- * a result recorded without a profile, counts beyond 2^64). An input without
- * samples is not an error here (f->total == 0 and f->total_before == 0).
+ * a result recorded without a profile, counts beyond 2^64, @path a
+ * directory). An input without samples is not an error here (f->total == 0
+ * and f->total_before == 0).
  */
 int pg_folded_load(struct pg_folded *f, const char *path, char **info);
 

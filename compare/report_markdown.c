@@ -120,7 +120,8 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_md_escape(out, t.ptr);
                 if (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_IMPROVEMENT ||
                     j->outcome == PG_OUTCOME_INCONCLUSIVE)
-                        pg_buf_printf(out, " (%s)", pg_outcome_name(j->outcome));
+                        pg_buf_printf(out, " (%s%s)", pg_outcome_name(j->outcome),
+                                      j->rule.gate ? "" : ", not gating");
                 if (j->ncauses) {
                         /* the first cause, so a collapsed comment still says where */
                         pg_buf_puts(out, " in `");
@@ -154,8 +155,14 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
 
         pg_buf_puts(out, "| metric | base | head | change | p-value | threshold | gates | "
                          "verdict |\n|---|--:|--:|--:|--:|--:|---|---|\n");
+        size_t unmeasured = 0;
+
         for (size_t i = 0; i < b->njudgements; i++) {
                 const struct pg_judgement *j = &b->judgements[i];
+                if (!j->has_base && !j->has_head) { /* listed once, below the table */
+                        unmeasured++;
+                        continue;
+                }
                 pg_buf_puts(out, "| ");
                 pg_md_escape(out, j->metric);
                 pg_buf_puts(out, " | ");
@@ -192,6 +199,19 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
                         pg_md_escape(out, j->reason);
                 }
                 pg_buf_puts(out, " |\n");
+        }
+        if (unmeasured) {
+                size_t k = 0;
+                pg_buf_puts(out, "\nNot measured on either side (not supported or not counted "
+                                 "on this machine): ");
+                for (size_t i = 0; i < b->njudgements; i++) {
+                        const struct pg_judgement *j = &b->judgements[i];
+                        if (j->has_base || j->has_head)
+                                continue;
+                        pg_buf_puts(out, k++ ? ", " : "");
+                        pg_md_escape(out, j->metric);
+                }
+                pg_buf_puts(out, ".\n");
         }
         pg_buf_release(&t);
 }
@@ -347,8 +367,31 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                                 pg_md_link(out, o, b->flamegraph_base, "baseline shape");
                         }
                         pg_buf_puts(out, "\n");
+                } else if (b->flamegraph_diff) {
+                        /* no URL to link: name the files of the flame graph directory */
+                        pg_buf_puts(out, "\nFlame graphs (in the flame graph directory): ");
+                        pg_md_escape(out, b->flamegraph_diff);
+                        pg_buf_puts(out, " (differential, head shape)");
+                        if (b->flamegraph_base) {
+                                pg_buf_puts(out, ", ");
+                                pg_md_escape(out, b->flamegraph_base);
+                                pg_buf_puts(out, " (baseline shape: what vanished)");
+                        }
+                        pg_buf_puts(out, "\n");
                 }
                 pg_buf_puts(out, "\n</details>\n");
         }
         free(summary);
+}
+
+void pg_report_markdown_no_baseline(struct pg_buf *out, const char *rev, const char *machine)
+{
+        pg_buf_puts(out, "<!-- perfgate -->\n### perfgate: no baseline yet\n\nNo baseline is "
+                         "recorded for ");
+        pg_md_escape(out, rev);
+        pg_buf_puts(out, " on machine ");
+        pg_md_escape(out, machine);
+        pg_buf_puts(out, ", so nothing was compared. The main branch's job records one with "
+                         "`perfgate baseline save` (and pushes the `perfgate-baselines` "
+                         "branch); pull requests are compared from then on.\n");
 }

@@ -86,6 +86,10 @@ void pg_report_fmt_value(struct pg_buf *out, double v, const char *unit, bool ra
                 return;
         }
         if (rate) {
+                if (!isfinite(100 * v)) {
+                        pg_buf_puts(out, "n/a");
+                        return;
+                }
                 pg_buf_printf(out, "%.3g%%", 100 * v);
                 return;
         }
@@ -175,7 +179,8 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_buf_putc(out, ' ');
                 pg_report_fmt_change(out, j);
                 if (j->outcome != PG_OUTCOME_UNCHANGED)
-                        pg_buf_printf(out, " (%s)", pg_outcome_name(j->outcome));
+                        pg_buf_printf(out, " (%s%s)", pg_outcome_name(j->outcome),
+                                      j->rule.gate ? "" : ", not gating");
                 shown++;
         }
         if (!shown)

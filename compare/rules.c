@@ -4,8 +4,10 @@
  * docs/compare.md; change them there and here together.
  *
  * Invariant: every double stored in a struct pg_judgement is finite; a
- * change that would divide by zero is not computed (has_rel = false) and the
- * outcome says "not comparable" with the reason.
+ * change that would divide by zero, or overflow (1e-300 -> 1e308), is not
+ * computed (has_rel = false) and the outcome says "not comparable" with the
+ * reason. Config keys are checked against fixed lists and metric names
+ * against the known set plus the loaded results (pg_rules_check()).
  */
 #include "compare/rules.h"
 
@@ -156,6 +158,7 @@ static void pg_strv_free(char **v, size_t n)
 
 void pg_rules_release(struct pg_rules *r)
 {
+        free(r->origin);
         pg_strv_free(r->gate, r->ngate);
         for (size_t i = 0; i < r->noverrides; i++) {
                 free(r->overrides[i].benchmark);
@@ -198,6 +201,35 @@ static int pg_bad_key(const char *origin, const char *key, const char *what)
         return pg_error_set(PG_EINPUT, "'%s': compare.%s %s", origin, key, what);
 }
 
+/* Refuse a key of @o not in @known (NULL-terminated): a typo such as
+ * "threshhold" would otherwise silently leave the default in force.
+ * @path: where @o is, after "compare." ("" for the compare object itself). */
+static int pg_check_keys(const cJSON *o, const char *path, const char *origin,
+                         const char *const *known)
+{
+        const cJSON *it;
+
+        cJSON_ArrayForEach(it, o)
+        {
+                struct pg_buf list = PG_BUF_INIT;
+                const char *const *k;
+                int e;
+
+                for (k = known; *k; k++)
+                        if (strcmp(*k, it->string) == 0)
+                                break;
+                if (*k)
+                        continue;
+                for (k = known; *k; k++)
+                        pg_buf_printf(&list, "%s%s", k == known ? "" : ", ", *k);
+                e = pg_error_set(PG_EINPUT, "'%s': unknown key '%s' in compare%s%s; known keys: %s",
+                                 origin, it->string, *path ? "." : "", path, list.ptr);
+                pg_buf_release(&list);
+                return e;
+        }
+        return 0;
+}
+
 static int pg_get_fraction(const cJSON *o, const char *key, const char *path, const char *origin,
                            double lo, double hi, double *out)
 {
@@ -227,6 +259,11 @@ static int pg_get_strv(const cJSON *arr, const char *path, const char *origin, c
                 if (!cJSON_IsString(c))
                         return pg_bad_key(origin, path, "must be an array of metric names");
         }
+        if (cJSON_GetArraySize(arr) == 0)
+                return pg_bad_key(origin, path,
+                                  "is empty, so no metric would ever fail the build; list the "
+                                  "metrics that gate (default: task-clock, instructions), or "
+                                  "remove the key to keep the defaults");
         *out = pg_xcalloc((size_t) cJSON_GetArraySize(arr) + 1, sizeof(char *));
         cJSON_ArrayForEach(c, arr)(*out)[k++] = pg_xstrdup(c->valuestring);
         *n = k;
@@ -246,6 +283,15 @@ static struct pg_rule_override *pg_add_override(struct pg_rules *r, const char *
         return o;
 }
 
+static const char *const pg_compare_keys[] = { "alpha",           "noise_factor", "min_coverage",
+                                               "fail_on_missing", "gate",         "metrics",
+                                               "benchmarks",      "hotspots",     NULL };
+static const char *const pg_override_keys[] = { "threshold",    "direction", "gate",
+                                                "noise_factor", "alpha",     NULL };
+static const char *const pg_bench_keys[] = { "gate", "metrics", NULL };
+static const char *const pg_hotspot_keys[] = { "threshold", "alpha", "min_samples",
+                                               "new",       "gate",  NULL };
+
 static int pg_load_metric_overrides(struct pg_rules *r, const cJSON *mo, const char *bench,
                                     const char *prefix, const char *origin)
 {
@@ -262,6 +308,10 @@ static int pg_load_metric_overrides(struct pg_rules *r, const cJSON *mo, const c
 
                 if (!cJSON_IsObject(m)) {
                         error = pg_bad_key(origin, path, "must be an object");
+                        free(path);
+                        return error;
+                }
+                if ((error = pg_check_keys(m, path, origin, pg_override_keys)) < 0) {
                         free(path);
                         return error;
                 }
@@ -338,6 +388,33 @@ static int pg_load_pp(const cJSON *o, const char *key, const char *path, const c
         return 0;
 }
 
+/* compare.benchmarks.@name: its own "gate" list and metric overrides. */
+static int pg_rules_load_benchmark(struct pg_rules *r, const char *name, const cJSON *b,
+                                   const char *path, const char *origin)
+{
+        const cJSON *g, *m;
+        int error = 0;
+
+        if (!cJSON_IsObject(b))
+                return pg_bad_key(origin, path, "must be an object");
+        if ((error = pg_check_keys(b, path, origin, pg_bench_keys)) < 0)
+                return error;
+        g = cJSON_GetObjectItemCaseSensitive(b, "gate");
+        m = cJSON_GetObjectItemCaseSensitive(b, "metrics");
+        if (g) {
+                struct pg_rule_override *o = pg_add_override(r, name, NULL);
+                char *gp = pg_xasprintf("%s.gate", path);
+                error = pg_get_strv(g, gp, origin, &o->gatelist, &o->ngate);
+                free(gp);
+        }
+        if (error == 0 && m) {
+                char *mp = pg_xasprintf("%s.metrics", path);
+                error = pg_load_metric_overrides(r, m, name, mp, origin);
+                free(mp);
+        }
+        return error;
+}
+
 int pg_rules_load(struct pg_rules *r, const cJSON *compare, const char *origin)
 {
         const cJSON *it, *b;
@@ -347,6 +424,10 @@ int pg_rules_load(struct pg_rules *r, const cJSON *compare, const char *origin)
                 return 0;
         if (!cJSON_IsObject(compare))
                 return pg_error_set(PG_EINPUT, "'%s': \"compare\" must be an object", origin);
+        free(r->origin);
+        r->origin = pg_xstrdup(origin);
+        if ((error = pg_check_keys(compare, "", origin, pg_compare_keys)) < 0)
+                return error;
         if ((error = pg_get_fraction(compare, "alpha", "alpha", origin, 0, 1, &r->alpha)) < 0 ||
             (error = pg_get_fraction(compare, "noise_factor", "noise_factor", origin, 0, 1000,
                                      &r->noise_factor)) < 0 ||
@@ -373,6 +454,8 @@ int pg_rules_load(struct pg_rules *r, const cJSON *compare, const char *origin)
                 const cJSON *g, *ms;
                 if (!cJSON_IsObject(it))
                         return pg_bad_key(origin, "hotspots", "must be an object");
+                if ((error = pg_check_keys(it, "hotspots", origin, pg_hotspot_keys)) < 0)
+                        return error;
                 if ((error = pg_load_pp(it, "threshold", "hotspots.threshold", origin,
                                         &r->hotspots.threshold_pp)) < 0 ||
                     (error = pg_load_pp(it, "new", "hotspots.new", origin, &r->hotspots.new_pp)) <
@@ -402,34 +485,219 @@ int pg_rules_load(struct pg_rules *r, const cJSON *compare, const char *origin)
                                           "must be an object of benchmark names");
                 cJSON_ArrayForEach(b, it)
                 {
-                        const cJSON *g, *m;
                         char *path = pg_xasprintf("benchmarks.%s", b->string);
-                        error = 0;
-                        if (!cJSON_IsObject(b)) {
-                                error = pg_bad_key(origin, path, "must be an object");
-                        } else {
-                                g = cJSON_GetObjectItemCaseSensitive(b, "gate");
-                                m = cJSON_GetObjectItemCaseSensitive(b, "metrics");
-                                if (g) {
-                                        struct pg_rule_override *o =
-                                            pg_add_override(r, b->string, NULL);
-                                        char *gp = pg_xasprintf("%s.gate", path);
-                                        error = pg_get_strv(g, gp, origin, &o->gatelist, &o->ngate);
-                                        free(gp);
-                                }
-                                if (error == 0 && m) {
-                                        char *mp = pg_xasprintf("%s.metrics", path);
-                                        error =
-                                            pg_load_metric_overrides(r, m, b->string, mp, origin);
-                                        free(mp);
-                                }
-                        }
+                        error = pg_rules_load_benchmark(r, b->string, b, path, origin);
                         free(path);
                         if (error < 0)
                                 return error;
                 }
         }
         return 0;
+}
+
+/*
+ * Metric names perfgate itself produces (docs/result-format.md): the events
+ * of `perf stat -d -d` the runner counts, the rusage and wall-clock metrics,
+ * the derived ratios. compare/ cannot see the runner's event table
+ * (layering), so the list is kept here; names counted with --events are
+ * known through the loaded results instead.
+ */
+static const char *const pg_known_metrics[] = {
+        "task-clock",
+        "cpu-clock",
+        "context-switches",
+        "cpu-migrations",
+        "page-faults",
+        "cycles",
+        "instructions",
+        "branches",
+        "branch-misses",
+        "cache-references",
+        "cache-misses",
+        "L1-dcache-loads",
+        "L1-dcache-load-misses",
+        "LLC-loads",
+        "LLC-load-misses",
+        "L1-icache-loads",
+        "L1-icache-load-misses",
+        "dTLB-loads",
+        "dTLB-load-misses",
+        "iTLB-loads",
+        "iTLB-load-misses",
+        "duration_time",
+        "user-time",
+        "system-time",
+        "max-rss",
+        "ipc",
+        "branch-miss-rate",
+        "cache-miss-rate",
+        "L1-dcache-miss-rate",
+        "LLC-miss-rate",
+        "cpus-utilized",
+};
+
+static bool pg_set_has_metric(const struct pg_result_set *s, const char *metric)
+{
+        for (size_t i = 0; s && i < s->n; i++)
+                if (pg_result_find_metric(&s->items[i], metric))
+                        return true;
+        return false;
+}
+
+static bool pg_set_has_bench(const struct pg_result_set *s, const char *name)
+{
+        for (size_t i = 0; s && i < s->n; i++)
+                if (s->items[i].name && strcmp(s->items[i].name, name) == 0)
+                        return true;
+        return false;
+}
+
+static int pg_strp_cmp(const void *a, const void *b)
+{
+        return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Levenshtein distance of @a and @b, capped: only "is it a near miss" matters. */
+static size_t pg_edit_distance(const char *a, const char *b)
+{
+        size_t la = strlen(a), lb = strlen(b), *row, d;
+
+        if (la > 64 || lb > 64)
+                return 99;
+        row = pg_xcalloc(lb + 1, sizeof(*row));
+        for (size_t j = 0; j <= lb; j++)
+                row[j] = j;
+        for (size_t i = 1; i <= la; i++) {
+                size_t diag = row[0];
+                row[0] = i;
+                for (size_t j = 1; j <= lb; j++) {
+                        size_t up = row[j];
+                        size_t best = diag + (a[i - 1] != b[j - 1]);
+                        if (up + 1 < best)
+                                best = up + 1;
+                        if (row[j - 1] + 1 < best)
+                                best = row[j - 1] + 1;
+                        row[j] = best;
+                        diag = up;
+                }
+        }
+        d = row[lb];
+        free(row);
+        return d;
+}
+
+/* The error for @metric named at compare.@where: the known names sorted,
+ * with the nearest one suggested. */
+static int pg_unknown_metric(const struct pg_rules *r, const char *metric, const char *where,
+                             const struct pg_result_set *base, const struct pg_result_set *head)
+{
+        size_t nk = sizeof(pg_known_metrics) / sizeof(pg_known_metrics[0]), n = 0, best = 99;
+        const char **names;
+        const char *near = NULL;
+        struct pg_buf list = PG_BUF_INIT;
+        size_t cap = nk;
+        int e;
+
+        for (int side = 0; side < 2; side++) {
+                const struct pg_result_set *s = side ? head : base;
+                for (size_t i = 0; s && i < s->n; i++)
+                        cap += s->items[i].nmetrics;
+        }
+        names = pg_xcalloc(cap, sizeof(*names));
+        for (size_t i = 0; i < nk; i++)
+                names[n++] = pg_known_metrics[i];
+        for (int side = 0; side < 2; side++) {
+                const struct pg_result_set *s = side ? head : base;
+                for (size_t i = 0; s && i < s->n; i++)
+                        for (size_t k = 0; k < s->items[i].nmetrics; k++)
+                                names[n++] = s->items[i].metrics[k].name;
+        }
+        qsort(names, n, sizeof(*names), pg_strp_cmp);
+        for (size_t i = 0; i < n; i++) {
+                size_t d;
+                if (i && strcmp(names[i], names[i - 1]) == 0)
+                        continue;
+                pg_buf_printf(&list, "%s%s", list.len ? ", " : "", names[i]);
+                d = pg_edit_distance(metric, names[i]);
+                if (d < best) {
+                        best = d;
+                        near = names[i];
+                }
+        }
+        if (near && best <= 2)
+                e = pg_error_set(PG_EINPUT,
+                                 "'%s': compare.%s names unknown metric '%s' (did you mean "
+                                 "'%s'?); known metrics: %s",
+                                 r->origin ? r->origin : "config", where, metric, near, list.ptr);
+        else
+                e = pg_error_set(PG_EINPUT,
+                                 "'%s': compare.%s names unknown metric '%s'; known metrics: %s",
+                                 r->origin ? r->origin : "config", where, metric, list.ptr);
+        pg_buf_release(&list);
+        free(names);
+        return e;
+}
+
+static bool pg_metric_known(const char *metric, const struct pg_result_set *base,
+                            const struct pg_result_set *head)
+{
+        for (size_t i = 0; i < sizeof(pg_known_metrics) / sizeof(pg_known_metrics[0]); i++)
+                if (strcmp(pg_known_metrics[i], metric) == 0)
+                        return true;
+        return pg_set_has_metric(base, metric) || pg_set_has_metric(head, metric);
+}
+
+int pg_rules_check(const struct pg_rules *r, const struct pg_result_set *base,
+                   const struct pg_result_set *head, char **warnings)
+{
+        struct pg_buf w = PG_BUF_INIT;
+        int error = 0;
+
+        *warnings = NULL;
+        for (size_t i = 0; i < r->ngate; i++)
+                if (!pg_metric_known(r->gate[i], base, head))
+                        return pg_unknown_metric(r, r->gate[i], "gate", base, head);
+        for (size_t i = 0; i < r->noverrides; i++) {
+                const struct pg_rule_override *o = &r->overrides[i];
+                char *where;
+
+                if (o->metric && !pg_metric_known(o->metric, base, head)) {
+                        where = o->benchmark ? pg_xasprintf("benchmarks.%s.metrics", o->benchmark)
+                                             : pg_xstrdup("metrics");
+                        error = pg_unknown_metric(r, o->metric, where, base, head);
+                        free(where);
+                        goto done;
+                }
+                for (size_t k = 0; k < o->ngate; k++) {
+                        if (pg_metric_known(o->gatelist[k], base, head))
+                                continue;
+                        where = pg_xasprintf("benchmarks.%s.gate", o->benchmark);
+                        error = pg_unknown_metric(r, o->gatelist[k], where, base, head);
+                        free(where);
+                        goto done;
+                }
+        }
+        for (size_t i = 0; i < r->noverrides; i++) {
+                const char *b = r->overrides[i].benchmark;
+                bool seen = false;
+
+                if (!b || pg_set_has_bench(base, b) || pg_set_has_bench(head, b))
+                        continue;
+                for (size_t k = 0; k < i && !seen; k++)
+                        seen =
+                            r->overrides[k].benchmark && strcmp(r->overrides[k].benchmark, b) == 0;
+                if (!seen)
+                        pg_buf_printf(&w,
+                                      "%s'%s': compare.benchmarks names benchmark '%s', "
+                                      "which is in neither the baseline nor head; its rules "
+                                      "apply to nothing (a typo, or a removed benchmark?)",
+                                      w.len ? "\n" : "", r->origin ? r->origin : "config", b);
+        }
+        if (w.len)
+                *warnings = pg_buf_detach(&w, NULL);
+done:
+        pg_buf_release(&w);
+        return error;
 }
 
 static bool pg_in_list(char **v, size_t n, const char *s)
@@ -573,13 +841,36 @@ static void pg_set_reason(struct pg_judgement *j, char *reason)
         j->reason = reason;
 }
 
+/* Drop statistics that overflowed (values near DBL_MAX, medians near the
+ * smallest double): they are reported as absent, never as inf or nan. */
+static void pg_judgement_finite_stats(struct pg_judgement *j)
+{
+        if (!isfinite(j->base_rel_mad)) {
+                j->has_base_noise = false;
+                j->base_rel_mad = 0;
+        }
+        if (!isfinite(j->head_rel_mad)) {
+                j->has_head_noise = false;
+                j->head_rel_mad = 0;
+        }
+        if (!isfinite(j->p_value)) {
+                j->has_p = false;
+                j->p_value = 0;
+        }
+        if (!isfinite(j->hl_shift) || !isfinite(j->hl_lo) || !isfinite(j->hl_hi) ||
+            !isfinite(j->hl_conf)) {
+                j->has_hl = false;
+                j->hl_shift = j->hl_lo = j->hl_hi = j->hl_conf = 0;
+        }
+}
+
 void pg_judge_metric(const char *name, const struct pg_metric *base, const struct pg_metric *head,
                      const struct pg_metric_rule *rule, const char *host_diff, bool host_cpu_diff,
                      struct pg_judgement *out)
 {
         const struct pg_metric *any = head ? head : base;
         double change, noise, bad, abs_mad_b, abs_mad_h;
-        bool beyond, significant, in_noise, is_rate;
+        bool beyond, significant, in_noise, is_rate, overflow;
         struct pg_mwu mwu;
         struct pg_hl hl;
 
@@ -657,10 +948,27 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                 out->hl_hi = hl.hi;
                 out->hl_conf = hl.conf;
         }
+        pg_judgement_finite_stats(out);
         out->pp_change = (out->head_median - out->base_median) * 100;
         if (out->base_median > 0) {
                 out->has_rel = true;
                 out->rel_change = out->head_median / out->base_median - 1;
+        }
+        overflow = is_rate ? !isfinite(out->pp_change) : !isfinite(out->rel_change);
+        if (!isfinite(out->pp_change))
+                out->pp_change = 0;
+        if (!isfinite(out->rel_change)) {
+                out->rel_change = 0;
+                out->has_rel = false;
+        }
+        if (overflow) {
+                /* e.g. 1e-300 -> 1e308: a change no double holds is no
+                 * verdict either; never report it as "+inf%" */
+                out->outcome = PG_OUTCOME_NOT_COMPARABLE;
+                out->reason = pg_xasprintf("change too large to compute (median %g -> %g)",
+                                           out->base_median, out->head_median);
+                out->blocks = true;
+                return;
         }
         abs_mad_b = pg_stats_mad(base->values, base->nvalues);
         abs_mad_h = pg_stats_mad(head->values, head->nvalues);
@@ -686,6 +994,10 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
         }
         bad = rule->direction == PG_DIR_HIGHER_IS_BETTER ? -change : change;
         out->badness = rule->threshold > 0 ? bad / rule->threshold : (bad > 0 ? 1e9 : 0);
+        if (!isfinite(out->badness)) /* a tiny threshold: far beyond it either way */
+                out->badness = bad > 0 ? 1e9 : -1e9;
+        if (!isfinite(noise))
+                noise = 0;
         beyond = fabs(change) > rule->threshold;
         /* deterministic (simulated) counts: no noise to rule out, and one value
          * per side gives no test anyway */

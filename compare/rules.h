@@ -73,6 +73,7 @@ struct pg_rules {
         struct pg_hotspot_rule hotspots;
         size_t noverrides;
         struct pg_rule_override *overrides; /* per metric and per benchmark */
+        char *origin;                       /* the config file, for messages; NULL: none */
 };
 
 /** Fill @r with perfgate's defaults (docs/compare.md, "Defaults"). */
@@ -89,9 +90,29 @@ void pg_rules_release(struct pg_rules *r);
  * "gate"}). An override: {"threshold": "5%" | "0.5pp", "direction": "lower" |
  * "higher" | "none", "gate": bool, "noise_factor", "alpha"}.
  * @origin names the file in messages.
- * Errors: PG_EINPUT naming the key and the expected form.
+ * Errors: PG_EINPUT naming the key and the expected form; an unknown key at
+ * any level (a typo would silently keep the default), listing the known
+ * keys; an empty "gate" list (nothing would ever fail the build).
+ * Metric names are checked later, against the results: pg_rules_check().
  */
 int pg_rules_load(struct pg_rules *r, const cJSON *compare, const char *origin);
+
+/**
+ * Check the names @r's config uses against what is compared. Every metric
+ * named in "gate", "metrics" and "benchmarks" must be one perfgate measures
+ * or derives (the perf stat -d -d events, duration_time, user-time,
+ * system-time, max-rss, the derived ratios: docs/result-format.md) or appear
+ * in @base or @head (events counted with --events). A benchmark named in
+ * "benchmarks" that is in neither set is only a warning (it may have been
+ * removed, or be measured by another shard).
+ * @base, @head: the loaded result sets (either may be NULL or empty).
+ * @warnings: set to NULL, or to an owned string of warning lines joined by
+ * '\n' (no trailing newline) for the caller to print.
+ * Errors: PG_EINPUT naming the metric, its key and the file, listing the
+ * known metric names and the nearest one.
+ */
+int pg_rules_check(const struct pg_rules *r, const struct pg_result_set *base,
+                   const struct pg_result_set *head, char **warnings);
 
 /**
  * The rule for @metric in @benchmark: built-in default for the metric name

@@ -450,16 +450,31 @@ char *pg_comparison_summary(const struct pg_comparison *c)
         static const enum pg_verdict extra[] = { PG_VERDICT_FAILED, PG_VERDICT_INCONCLUSIVE,
                                                  PG_VERDICT_MISSING, PG_VERDICT_IMPROVEMENT,
                                                  PG_VERDICT_NEW };
-        bool first = true;
+        bool lead[PG_VERDICT_COUNT] = { false }, first = true;
 
-        if (reg)
+        /* Whatever fails the build besides regressions comes first, so the
+         * line never opens with "no regression" on a failing exit status. */
+        lead[PG_VERDICT_FAILED] = c->counts[PG_VERDICT_FAILED] > 0;
+        lead[PG_VERDICT_INCONCLUSIVE] = c->strict && c->counts[PG_VERDICT_INCONCLUSIVE] > 0;
+        lead[PG_VERDICT_MISSING] = c->fail_on_missing && c->counts[PG_VERDICT_MISSING] > 0;
+        for (int v = 0; v < PG_VERDICT_COUNT; v++) {
+                size_t k = c->counts[v];
+                if (!lead[v])
+                        continue;
+                pg_buf_printf(&b, "%zu benchmark%s %s (%s), ", k, k == 1 ? "" : "s",
+                              pg_verdict_name((enum pg_verdict) v),
+                              v == PG_VERDICT_FAILED         ? "no metrics measured"
+                              : v == PG_VERDICT_INCONCLUSIVE ? "failing under --strict"
+                                                             : "failing under fail_on_missing");
+        }
+        if (reg || b.len)
                 pg_buf_printf(&b, "%zu regression%s", reg, reg == 1 ? "" : "s");
         else
                 pg_buf_puts(&b, "no regression");
         pg_buf_printf(&b, " in %zu benchmark%s", c->n, c->n == 1 ? "" : "s");
         for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++) {
                 size_t k = c->counts[extra[i]];
-                if (!k)
+                if (!k || lead[extra[i]])
                         continue;
                 pg_buf_printf(&b, "%s%zu %s", first ? " (" : ", ", k,
                               extra[i] == PG_VERDICT_IMPROVEMENT && k > 1

@@ -88,7 +88,14 @@ char *pg_host_diff(const struct pg_result *base, const struct pg_result *head, b
  */
 int pg_comparison_exit_status(const struct pg_comparison *c);
 
-/** One line: "2 regressions in 7 benchmarks" or "no regression in 7 benchmarks (1 new)". */
+/**
+ * One line: "2 regressions in 7 benchmarks" or "no regression in 7
+ * benchmarks (1 new)". What fails the build besides regressions leads, so
+ * a failing exit status never reads "no regression ...": "1 benchmark
+ * failed (no metrics measured), 0 regressions in 3 benchmarks (1 new)";
+ * likewise inconclusive under c->strict and missing under
+ * c->fail_on_missing.
+ */
 char *pg_comparison_summary(const struct pg_comparison *c);
 
 /** The judgement of @metric in @b, or NULL (borrowed). */

@@ -453,6 +453,13 @@ again:
                         win = sym.st_size < PG_PROLOGUE_WINDOW ? sym.st_size : PG_PROLOGUE_WINDOW;
                         if (off + win > tdata->d_size)
                                 win = tdata->d_size - off;
+                        /* leaf functions (no direct call) need no frame: GCC omits it
+                         * even with -fno-omit-frame-pointer, so judge callers only */
+                        if (eh.e_machine == EM_X86_64 &&
+                            !memchr((const unsigned char *) tdata->d_buf + off, 0xe8,
+                                    off + sym.st_size <= tdata->d_size ? sym.st_size
+                                                                       : tdata->d_size - off))
+                                continue;
                         examined++;
                         if (eh.e_machine == EM_X86_64 &&
                             pg_x86_fp_prologue((const unsigned char *) tdata->d_buf + off, win))

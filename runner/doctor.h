@@ -11,23 +11,23 @@
 #include <stddef.h>
 
 enum pg_check_status {
-	PG_CHECK_OK = 0, /* fine for measuring */
-	PG_CHECK_WARN,   /* works, but measurements are noisier or less complete */
-	PG_CHECK_MISSING /* the capability is absent; some metrics cannot be measured */
+        PG_CHECK_OK = 0, /* fine for measuring */
+        PG_CHECK_WARN,   /* works, but measurements are noisier or less complete */
+        PG_CHECK_MISSING /* the capability is absent; some metrics cannot be measured */
 };
 
 struct pg_check {
-	char *name;    /* stable identifier: "pmu", "event:cycles", "binary:/path:frame-pointers" */
-	enum pg_check_status status;
-	char *value;   /* what was found ("2", "performance", "not supported (ENOENT)") */
-	char *meaning; /* what it means for measurements */
-	char *fix;     /* the exact command or change that fixes it; NULL when status is OK */
+        char *name; /* stable identifier: "pmu", "event:cycles", "binary:/path:frame-pointers" */
+        enum pg_check_status status;
+        char *value;   /* what was found ("2", "performance", "not supported (ENOENT)") */
+        char *meaning; /* what it means for measurements */
+        char *fix;     /* the exact command or change that fixes it; NULL when status is OK */
 };
 
 struct pg_doctor {
-	size_t n;
-	struct pg_check *checks;
-	bool can_measure; /* false: not even software events can be counted */
+        size_t n;
+        struct pg_check *checks;
+        bool can_measure; /* false: not even software events can be counted */
 };
 
 /**
@@ -45,8 +45,10 @@ void pg_doctor_release(struct pg_doctor *d);
 const char *pg_check_status_name(enum pg_check_status s);
 
 /**
- * Count the function symbols in the ELF file @path whose first 48 bytes set
- * up a frame pointer (`push %rbp; mov %rsp,%rbp` on x86-64, `stp x29, x30,
+ * Count the function symbols in the ELF file @path that call something (on
+ * x86-64: a direct-call opcode in their body; leaf functions need no frame
+ * and GCC gives them none even with -fno-omit-frame-pointer) and, of those,
+ * the ones whose first 48 bytes set up a frame pointer (`push %rbp; mov %rsp,%rbp` on x86-64, `stp x29, x30,
  * [sp, #-N]!` on AArch64; not only at the entry, because GCC shrink-wraps
  * the prologue past early exits).
  * Returns the number of functions examined (0 when none or unreadable) and

@@ -422,12 +422,34 @@ static void test_compare_cli_git_revision(void **state)
         pg_link_input("head", "head");
         /* the sandbox is not a git repository: an unknown revision is bad input */
         pg_test_perfgate(&o, "compare", "main", "--results", "head", NULL);
-        if (strstr(o.err.ptr, "not built into this perfgate yet")) {
-                pg_run_out_release(&o);
-                skip(); /* the baseline store is a placeholder on this branch */
-        }
         assert_int_equal(o.status, 2);
         pg_run_out_release(&o);
+        /* a repository with no baseline yet (the first run): exit 0, and the
+         * Markdown comment says so, so a CI step that posts it has a body */
+        {
+                char *init[] = { "git", "init", "-q", "-b", "main", ".", NULL };
+                char *commit[] = { "git",    "-c", "user.name=t",   "-c", "user.email=t@t",
+                                   "commit", "-q", "--allow-empty", "-m", "x",
+                                   NULL };
+                char *md;
+                assert_int_equal(pg_test_run(&o, NULL, init), 0);
+                pg_run_out_release(&o);
+                assert_int_equal(pg_test_run(&o, NULL, commit), 0);
+                pg_run_out_release(&o);
+                pg_test_perfgate(&o, "compare", "main", "--results", "head", "--markdown", "c.md",
+                                 NULL);
+                assert_int_equal(o.status, 0);
+                assert_non_null(strstr(o.out.ptr, "no baseline for 'main'"));
+                pg_run_out_release(&o);
+                md = pg_test_read("c.md");
+                assert_true(strncmp(md, "<!-- perfgate -->", 17) == 0);
+                assert_non_null(strstr(md, "no baseline yet"));
+                free(md);
+                pg_test_perfgate(&o, "compare", "main", "--results", "head", "--require-baseline",
+                                 NULL);
+                assert_int_equal(o.status, 2);
+                pg_run_out_release(&o);
+        }
 }
 
 static void test_compare_cli_io_error_exit_4(void **state)
@@ -635,7 +657,11 @@ static void test_compare_cli_failed_benchmark(void **state)
         assert_int_equal(o.status, 1);
         assert_non_null(strstr(o.out.ptr, "\nfailed        x                        head has no "
                                           "measured metric"));
-        assert_non_null(strstr(o.out.ptr, "no regression in 1 benchmark (1 failed)\n"));
+        /* the failure leads the summary: exit 1 never reads "no regression" */
+        assert_non_null(strstr(o.out.ptr,
+                               "\n1 benchmark failed (no metrics measured), 0 regressions in 1 "
+                               "benchmark\n"));
+        assert_null(strstr(o.out.ptr, "no regression"));
         pg_run_out_release(&o);
 }
 
@@ -751,6 +777,133 @@ static void test_compare_cli_color_tty_only(void **state)
         free(cmd);
 }
 
+/* Write result @name into @dir with task-clock values @values (a JSON array). */
+static void pg_write_tc(const char *dir, const char *name, const char *values)
+{
+        char *path = pg_xasprintf("%s/%s.json", dir, name);
+        char *text = pg_xasprintf("{\"schema\": \"perfgate/result/1\", \"name\": \"%s\", "
+                                  "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", "
+                                  "\"values\": %s}}}",
+                                  name, values);
+        mkdir(dir, 0755);
+        pg_test_write(path, text);
+        free(text);
+        free(path);
+}
+
+/* A typo in the config must not silently disable the gate: without the
+ * config the 20% task-clock regression fails (exit 1); each misspelt config
+ * is refused with exit 2, naming the key or metric, the file and the known
+ * names, and writes nothing. */
+static void test_compare_cli_config_typos(void **state)
+{
+        static const char *const cfg[][2] = {
+                { "{\"compare\": {\"gate\": [\"task-clok\"]}}",
+                  "'cx.json': compare.gate names unknown metric 'task-clok' (did you mean "
+                  "'task-clock'?); known metrics: " },
+                { "{\"compare\": {\"metrics\": {\"task-clock\": {\"threshhold\": \"50%\"}}}}",
+                  "'cx.json': unknown key 'threshhold' in compare.metrics.task-clock; known "
+                  "keys: threshold, direction" },
+                { "{\"comapre\": {\"gate\": [\"instructions\"]}}",
+                  "'cx.json': unknown top-level key 'comapre'; known keys: base, benchmarks, "
+                  "compare, defaults" },
+                { "{\"compare\": {\"gate\": []}}", "'cx.json': compare.gate is empty" },
+                { "{\"benchmarks\": [{\"name\": \"x\", \"argv\": [\"x\"], \"compare\": "
+                  "{\"gate\": [\"instructions\"]}}]}",
+                  "'cx.json': benchmarks[0].compare is not read by 'perfgate compare'; move its "
+                  "rules to compare.benchmarks.x" },
+        };
+        struct pg_run_out o;
+        (void) state;
+        pg_write_tc("b", "x", "[100, 101, 99, 100.5, 100.2]");
+        pg_write_tc("h", "x", "[120, 121, 119, 120.5, 120.2]");
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
+        assert_int_equal(o.status, 1);
+        assert_non_null(strstr(o.out.ptr, "\nregression    x "));
+        pg_run_out_release(&o);
+        for (size_t i = 0; i < sizeof(cfg) / sizeof(cfg[0]); i++) {
+                pg_test_write("cx.json", cfg[i][0]);
+                pg_test_perfgate(&o, "compare", "b", "--results", "h", "--config", "cx.json",
+                                 "--markdown", "out.md", NULL);
+                if (o.status != 2 || !strstr(o.err.ptr, cfg[i][1]))
+                        fail_msg("config %s: exit %d, stderr '%s' (expected 2 and '%s')", cfg[i][0],
+                                 o.status, o.err.ptr, cfg[i][1]);
+                assert_false(pg_test_exists("out.md"));
+                pg_run_out_release(&o);
+        }
+        /* a metric only the results have is known; an unknown benchmark warns */
+        pg_test_write("cx.json", "{\"compare\": {\"gate\": [\"task-clock\"], \"benchmarks\": "
+                                 "{\"nosuch\": {\"gate\": [\"task-clock\"]}}}}");
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--config", "cx.json", NULL);
+        assert_int_equal(o.status, 1);
+        assert_non_null(strstr(o.err.ptr, "perfgate: warning: 'cx.json': compare.benchmarks "
+                                          "names benchmark 'nosuch', which is in neither"));
+        pg_run_out_release(&o);
+        /* the check also runs when there is no baseline to compare with */
+        pg_test_write("cx.json", "{\"compare\": {\"gate\": [\"task-clok\"]}}");
+        assert_int_equal(mkdir("empty", 0755), 0);
+        pg_test_perfgate(&o, "compare", "empty", "--results", "h", "--config", "cx.json", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "unknown metric 'task-clok'"));
+        pg_run_out_release(&o);
+}
+
+/* Values at the ends of the double range: no report prints inf or nan, the
+ * JSON is written, and the change is "not comparable". */
+static void test_compare_cli_overflow_no_inf(void **state)
+{
+        static const char *const files[] = { "out.md", "out.json", "out.xml", "out.om" };
+        struct pg_run_out o;
+        (void) state;
+        pg_write_tc("b", "x", "[1e-300, 1e-300, 1e-300, 1e-300, 1e-300]");
+        pg_write_tc("h", "x", "[1e308, 1e308, 1e308, 1e308, 1e308]");
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--markdown", "out.md", "--json",
+                         "out.json", "--junit", "out.xml", "--openmetrics", "out.om", NULL);
+        /* not comparable on a gating metric: inconclusive, exit 0 without --strict */
+        assert_int_equal(o.status, 0);
+        assert_non_null(strstr(o.out.ptr, "\ninconclusive  x "));
+        assert_non_null(strstr(o.out.ptr, "change too large to compute"));
+        assert_null(strstr(o.out.ptr, "inf"));
+        assert_null(strstr(o.out.ptr, "nan"));
+        pg_run_out_release(&o);
+        for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+                char *text = pg_test_read(files[i]);
+                if (strstr(text, "inf") || strstr(text, "nan") || strstr(text, "Infinity") ||
+                    strstr(text, "NaN"))
+                        fail_msg("%s has a non-finite number:\n%s", files[i], text);
+                free(text);
+        }
+        /* a negative baseline never gets as far as the reports */
+        pg_write_tc("b", "x", "[1e308, 1e308, 1e308, 1e308, 1e308]");
+        pg_write_tc("h", "x", "[-1e308, -1e308, -1e308, -1e308, -1e308]");
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--markdown", "neg.md", "--json",
+                         "neg.json", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "'h/x.json': field 'metrics.task-clock' has a negative "
+                                          "value"));
+        assert_false(pg_test_exists("neg.md"));
+        assert_false(pg_test_exists("neg.json"));
+        pg_run_out_release(&o);
+}
+
+/* `perfgate diff` and `perfgate flamegraph` on a directory: bad input (2). */
+static void test_compare_cli_diff_directory(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+        pg_write_tc("d", "x", "[1]");
+        pg_test_perfgate(&o, "diff", "d", "d", "-o", "out.svg", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "'d' is a directory; give a result file or folded "
+                                          "stacks"));
+        assert_false(pg_test_exists("out.svg"));
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "flamegraph", "d", "-o", "out.svg", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "'d' is a directory"));
+        pg_run_out_release(&o);
+}
+
 static void test_compare_cli_help(void **state)
 {
         struct pg_run_out o;
@@ -767,17 +920,31 @@ static void test_compare_cli_help(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                T(test_compare_cli_golden_reports),     T(test_compare_cli_text_content),
-                T(test_compare_cli_junit_valid),        T(test_compare_cli_markdown_hostile_names),
-                T(test_compare_cli_openmetrics_syntax), T(test_compare_cli_json_strict_parse),
-                T(test_compare_cli_exit_0_aa),          T(test_compare_cli_sharded_results),
-                T(test_compare_cli_bad_input_exit_2),   T(test_compare_cli_no_baseline),
-                T(test_compare_cli_git_revision),       T(test_compare_cli_io_error_exit_4),
-                T(test_compare_cli_flamegraphs),        T(test_compare_cli_case26_no_nan),
-                T(test_compare_cli_case26_strict),      T(test_compare_cli_case32_missing_and_new),
-                T(test_compare_cli_case34_direction),   T(test_compare_cli_failed_benchmark),
-                T(test_compare_cli_host_mismatch),      T(test_compare_cli_markdown_size_limit),
-                T(test_compare_cli_color_tty_only),     T(test_compare_cli_help),
+                T(test_compare_cli_golden_reports),
+                T(test_compare_cli_text_content),
+                T(test_compare_cli_junit_valid),
+                T(test_compare_cli_markdown_hostile_names),
+                T(test_compare_cli_openmetrics_syntax),
+                T(test_compare_cli_json_strict_parse),
+                T(test_compare_cli_exit_0_aa),
+                T(test_compare_cli_sharded_results),
+                T(test_compare_cli_bad_input_exit_2),
+                T(test_compare_cli_no_baseline),
+                T(test_compare_cli_git_revision),
+                T(test_compare_cli_io_error_exit_4),
+                T(test_compare_cli_flamegraphs),
+                T(test_compare_cli_case26_no_nan),
+                T(test_compare_cli_case26_strict),
+                T(test_compare_cli_case32_missing_and_new),
+                T(test_compare_cli_case34_direction),
+                T(test_compare_cli_failed_benchmark),
+                T(test_compare_cli_host_mismatch),
+                T(test_compare_cli_markdown_size_limit),
+                T(test_compare_cli_color_tty_only),
+                T(test_compare_cli_config_typos),
+                T(test_compare_cli_overflow_no_inf),
+                T(test_compare_cli_diff_directory),
+                T(test_compare_cli_help),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -454,7 +454,10 @@ static void test_counting_old_kernel_reads_without_group(void **state)
         assert_int_equal(pg_get(&s, "task-clock")->state, PG_COUNT_OK);
         assert_int_equal(pg_get(&s, "page-faults")->state, PG_COUNT_OK);
         assert_true(pg_get(&s, "page-faults")->value >= 500);
-        pg_assert_within(pg_get(&s, "task-clock")->value, pg_ru_cpu_ns(&ex), 0.5);
+        /* a run of a few ms: rusage is too coarse to compare with (the busy
+         * loop test does that); the per-fd read must still give a real time */
+        assert_true(pg_get(&s, "task-clock")->value > 0);
+        assert_true(pg_get(&s, "task-clock")->value <= (double) ex.wall_ns * 2.2);
 }
 
 /* Selected events fail with a chosen errno; others go to the kernel. */

@@ -156,6 +156,64 @@ static void test_result_loader_refusals(void **state)
         pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\"} x", "invalid JSON");
 }
 
+/* Data no measurement can produce: negative values, units outside the four
+ * base units, a "samples" total that is not the sum of the stack counts
+ * (the sampler adds 1 to both per sample: runner/symbolize.c). */
+static void test_result_loader_refuses_impossible(void **state)
+{
+        (void) state;
+        pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"metrics\": "
+                          "{\"task-clock\": {\"unit\": \"ns\", \"values\": [-5, -6, -7]}}}",
+                          "field 'metrics.task-clock' has a negative value (-5)");
+        pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"metrics\": "
+                          "{\"ipc\": {\"unit\": \"ratio\", \"values\": [1, -0.5]}}}",
+                          "field 'metrics.ipc' has a negative value (-0.5)");
+        pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"metrics\": "
+                          "{\"task-clock\": {\"unit\": \"furlong\", \"values\": [5]}}}",
+                          "field 'metrics.task-clock' has unit 'furlong'; known units: ns, count, "
+                          "bytes, ratio");
+        pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"metrics\": "
+                          "{\"x\": {\"unit\": \"msec\", \"status\": \"not-supported\"}}}",
+                          "unit 'msec'");
+        pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"profile\": "
+                          "{\"event\": \"cpu-clock\", \"samples\": 5, \"stacks\": {\"a;b\": 2, "
+                          "\"a;c\": 4}}}",
+                          "field 'profile.samples' is 5 but the stack counts add up to 6");
+        pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"profile\": "
+                          "{\"event\": \"cpu-clock\", \"samples\": 9, \"stacks\": {\"a;b\": 2}}}",
+                          "field 'profile.samples' is 9 but the stack counts add up to 2");
+        pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"profile\": "
+                          "{\"event\": \"cpu-clock\", \"samples\": 3}}",
+                          "field 'profile.samples' is 3 but the stack counts add up to 0");
+}
+
+/* What the refusals above must not catch: a counted 0, one value (simulated
+ * counts), every known unit, a consistent profile, an empty profile. */
+static void test_result_loader_accepts_edges(void **state)
+{
+        static const char *const ok[] = {
+                "{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"metrics\": {"
+                "\"context-switches\": {\"unit\": \"count\", \"values\": [0, 0]}, "
+                "\"instructions\": {\"unit\": \"count\", \"values\": [7]}, "
+                "\"max-rss\": {\"unit\": \"bytes\", \"values\": [4096]}, "
+                "\"ipc\": {\"unit\": \"ratio\", \"values\": [0.5]}, "
+                "\"task-clock\": {\"unit\": \"ns\", \"values\": [-0.0, 1e300]}}}",
+                "{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"profile\": "
+                "{\"event\": \"cpu-clock\", \"samples\": 6, \"stacks\": {\"a;b\": 2, "
+                "\"a;c\": 4}}}",
+                "{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"profile\": "
+                "{\"event\": \"cpu-clock\", \"samples\": 0, \"stacks\": {}}}",
+        };
+        (void) state;
+        for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+                struct pg_result r;
+                pg_result_init(&r);
+                if (pg_result_from_json(&r, ok[i], strlen(ok[i]), "x.json") != 0)
+                        fail_msg("case %zu refused: %s", i, pg_error_last());
+                pg_result_release(&r);
+        }
+}
+
 static void test_json_string_sanitising(void **state)
 {
         struct pg_buf b = PG_BUF_INIT;
@@ -183,6 +241,8 @@ int main(void)
                 cmocka_unit_test(test_result_roundtrip_identical),
                 cmocka_unit_test(test_result_derive_skips_zero_denominator),
                 cmocka_unit_test(test_result_loader_refusals),
+                cmocka_unit_test(test_result_loader_refuses_impossible),
+                cmocka_unit_test(test_result_loader_accepts_edges),
                 cmocka_unit_test(test_json_string_sanitising),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

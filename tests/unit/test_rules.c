@@ -167,6 +167,163 @@ static void test_rules_override_errors(void **state)
         }
 }
 
+/* A typo anywhere in "compare" is refused, naming the key, where it is, the
+ * file and the keys that exist; so is an empty gate list. */
+static void test_rules_unknown_keys_and_empty_gate(void **state)
+{
+        static const char *const bad[][2] = {
+                { "{\"compare\": {\"metrics\": {\"task-clock\": {\"threshhold\": \"5%\"}}}}",
+                  "unknown key 'threshhold' in compare.metrics.task-clock; known keys: "
+                  "threshold, direction, gate, noise_factor, alpha" },
+                { "{\"compare\": {\"gates\": [\"task-clock\"]}}",
+                  "unknown key 'gates' in compare; known keys: alpha, noise_factor, "
+                  "min_coverage, fail_on_missing, gate, metrics, benchmarks, hotspots" },
+                { "{\"compare\": {\"benchmarks\": {\"parse\": {\"gate\": [\"cycles\"], "
+                  "\"metric\": {}}}}}",
+                  "unknown key 'metric' in compare.benchmarks.parse; known keys: gate, metrics" },
+                { "{\"compare\": {\"benchmarks\": {\"parse\": {\"metrics\": {\"cycles\": "
+                  "{\"direction\": \"lower\", \"alfa\": 0.01}}}}}}",
+                  "unknown key 'alfa' in compare.benchmarks.parse.metrics.cycles" },
+                { "{\"compare\": {\"hotspots\": {\"treshold\": \"2pp\"}}}",
+                  "unknown key 'treshold' in compare.hotspots; known keys: threshold, alpha, "
+                  "min_samples, new, gate" },
+                { "{\"compare\": {\"gate\": []}}",
+                  "compare.gate is empty, so no metric would ever fail the build" },
+                { "{\"compare\": {\"benchmarks\": {\"parse\": {\"gate\": []}}}}",
+                  "compare.benchmarks.parse.gate is empty" },
+        };
+        (void) state;
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                struct pg_rules r;
+                assert_int_equal(pg_load_rules(&r, bad[i][0]), PG_EINPUT);
+                if (!strstr(pg_error_last(), bad[i][1]))
+                        fail_msg("config %s: message '%s' lacks '%s'", bad[i][0], pg_error_last(),
+                                 bad[i][1]);
+                assert_non_null(strstr(pg_error_last(), "'perfgate.json'"));
+                pg_rules_release(&r);
+        }
+}
+
+static void pg_add(struct pg_result_set *s, const char *name, const char *cpu, const double *tc,
+                   size_t n);
+
+/* Metric names must be known or measured; benchmark names only warn. */
+static void test_rules_check_names(void **state)
+{
+        static const double v[] = { 1, 2, 3 };
+        static const char *const bad[][2] = {
+                { "{\"compare\": {\"gate\": [\"task-clok\"]}}",
+                  "'perfgate.json': compare.gate names unknown metric 'task-clok' (did you mean "
+                  "'task-clock'?); known metrics: " },
+                { "{\"compare\": {\"metrics\": {\"instrucions\": {\"threshold\": \"1%\"}}}}",
+                  "compare.metrics names unknown metric 'instrucions' (did you mean "
+                  "'instructions'?)" },
+                { "{\"compare\": {\"benchmarks\": {\"parse\": {\"gate\": [\"wallclock\"]}}}}",
+                  "compare.benchmarks.parse.gate names unknown metric 'wallclock'; known" },
+                { "{\"compare\": {\"benchmarks\": {\"parse\": {\"metrics\": {\"LLC-miss\": "
+                  "{\"gate\": true}}}}}}",
+                  "compare.benchmarks.parse.metrics names unknown metric 'LLC-miss'" },
+        };
+        struct pg_result_set base, head;
+        struct pg_rules r;
+        char *warn = NULL;
+        (void) state;
+        pg_result_set_init(&base);
+        pg_result_set_init(&head);
+        pg_add(&base, "parse", "cpu", v, 3);
+        pg_add(&head, "parse", "cpu", v, 3);
+        assert_non_null(pg_result_add_metric(&head.items[0], "my-metric", "count", PG_METRIC_OK, v,
+                                             NULL, 3, NULL));
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                assert_int_equal(pg_load_rules(&r, bad[i][0]), 0);
+                assert_int_equal(pg_rules_check(&r, &base, &head, &warn), PG_EINPUT);
+                if (!strstr(pg_error_last(), bad[i][1]))
+                        fail_msg("config %s: message '%s' lacks '%s'", bad[i][0], pg_error_last(),
+                                 bad[i][1]);
+                /* the list holds the built-in names and those of the results */
+                assert_non_null(strstr(pg_error_last(), "known metrics: "));
+                assert_non_null(strstr(pg_error_last(), ", task-clock"));
+                assert_non_null(strstr(pg_error_last(), ", my-metric, "));
+                assert_non_null(strstr(pg_error_last(), "dTLB-load-misses"));
+                assert_null(warn);
+                pg_rules_release(&r);
+        }
+        /* known names, a metric only the results have, an --events name */
+        assert_int_equal(pg_load_rules(&r, "{\"compare\": {\"gate\": [\"task-clock\", "
+                                           "\"ipc\", \"max-rss\", \"iTLB-loads\"], \"metrics\": "
+                                           "{\"my-metric\": {\"direction\": \"lower\"}}}}"),
+                         0);
+        assert_int_equal(pg_rules_check(&r, &base, &head, &warn), 0);
+        assert_null(warn);
+        /* ... but not without the results that have it */
+        assert_int_equal(pg_rules_check(&r, &base, NULL, &warn), PG_EINPUT);
+        assert_non_null(strstr(pg_error_last(), "unknown metric 'my-metric'"));
+        pg_rules_release(&r);
+        /* a benchmark in neither set: a warning, not an error */
+        assert_int_equal(pg_load_rules(&r, "{\"compare\": {\"benchmarks\": {\"nosuch\": {"
+                                           "\"gate\": [\"task-clock\"], \"metrics\": "
+                                           "{\"task-clock\": {\"threshold\": \"5%\"}}}, "
+                                           "\"parse\": {\"gate\": [\"task-clock\"]}}}}"),
+                         0);
+        assert_int_equal(pg_rules_check(&r, &base, &head, &warn), 0);
+        assert_non_null(warn);
+        assert_string_equal(warn, "'perfgate.json': compare.benchmarks names benchmark 'nosuch', "
+                                  "which is in neither the baseline nor head; its rules apply to "
+                                  "nothing (a typo, or a removed benchmark?)");
+        free(warn);
+        pg_rules_release(&r);
+        pg_result_set_release(&base);
+        pg_result_set_release(&head);
+}
+
+/* A change no double can hold is not comparable, never inf. */
+static void test_rules_overflow_not_comparable(void **state)
+{
+        double tiny[] = { 1e-300, 1e-300, 1e-300, 1e-300, 1e-300 };
+        double huge[] = { 1e308, 1e308, 1e308, 1e308, 1e308 };
+        double neg[] = { -1e308, -1e308, -1e308, -1e308, -1e308 };
+        double zero[] = { 0, 0, 0, 0, 0 };
+        double mixed[] = { 1e308, -1e308, 1e308, -1e308, 1e308 };
+        struct pg_metric b, h;
+        struct pg_judgement j;
+        (void) state;
+        b = pg_m("task-clock", "ns", tiny, 5);
+        h = pg_m("task-clock", "ns", huge, 5);
+        pg_judge("task-clock", &b, &h, &j);
+        assert_int_equal(j.outcome, PG_OUTCOME_NOT_COMPARABLE);
+        assert_false(j.has_rel);
+        assert_true(j.blocks);
+        assert_non_null(strstr(j.reason, "change too large to compute"));
+        pg_assert_finite(&j);
+        pg_judgement_release(&j);
+        /* in memory (the loader refuses negatives): still finite */
+        b = pg_m("task-clock", "ns", huge, 5);
+        h = pg_m("task-clock", "ns", neg, 5);
+        pg_judge("task-clock", &b, &h, &j);
+        pg_assert_finite(&j);
+        pg_judgement_release(&j);
+        b = pg_m("task-clock", "ns", mixed, 5);
+        h = pg_m("task-clock", "ns", huge, 5);
+        pg_judge("task-clock", &b, &h, &j);
+        pg_assert_finite(&j);
+        pg_judgement_release(&j);
+        /* a rate: the change in points overflows */
+        b = pg_m("branch-miss-rate", "ratio", zero, 5);
+        h = pg_m("branch-miss-rate", "ratio", huge, 5);
+        pg_judge("branch-miss-rate", &b, &h, &j);
+        assert_int_equal(j.outcome, PG_OUTCOME_NOT_COMPARABLE);
+        pg_assert_finite(&j);
+        pg_judgement_release(&j);
+        /* a relative metric with a zero baseline keeps its own reason */
+        b = pg_m("task-clock", "ns", zero, 5);
+        h = pg_m("task-clock", "ns", huge, 5);
+        pg_judge("task-clock", &b, &h, &j);
+        assert_int_equal(j.outcome, PG_OUTCOME_NOT_COMPARABLE);
+        assert_string_equal(j.reason, "zero baseline");
+        pg_assert_finite(&j);
+        pg_judgement_release(&j);
+}
+
 static void test_rules_regression_improvement_unchanged(void **state)
 {
         double b[] = { 100, 101, 99, 100.5, 100.2 }, slow[] = { 125, 126, 124, 125.5, 125.2 };
@@ -411,8 +568,9 @@ static void test_verdict_sets_and_exit_status(void **state)
         assert_non_null(c.benches[1].host_diff);
         assert_int_equal(pg_comparison_exit_status(&c), 1); /* failed fails */
         summary = pg_comparison_summary(&c);
-        assert_string_equal(summary, "no regression in 6 benchmarks (1 failed, 2 inconclusive, "
-                                     "1 missing, 1 new)");
+        /* the failure leads: exit status 1 never reads "no regression" */
+        assert_string_equal(summary, "1 benchmark failed (no metrics measured), 0 regressions in "
+                                     "6 benchmarks (2 inconclusive, 1 missing, 1 new)");
         free(summary);
         pg_comparison_release(&c);
 
@@ -425,11 +583,22 @@ static void test_verdict_sets_and_exit_status(void **state)
         pg_comparison_init(&c);
         pg_compare_sets(&base, &head, &rules, &c);
         assert_int_equal(pg_comparison_exit_status(&c), 0);
+        summary = pg_comparison_summary(&c);
+        assert_string_equal(summary, "no regression in 5 benchmarks (1 inconclusive, 2 missing)");
+        free(summary);
         c.strict = true;
         assert_int_equal(pg_comparison_exit_status(&c), 1);
+        summary = pg_comparison_summary(&c);
+        assert_string_equal(summary, "1 benchmark inconclusive (failing under --strict), 0 "
+                                     "regressions in 5 benchmarks (2 missing)");
+        free(summary);
         c.strict = false;
         c.fail_on_missing = true;
         assert_int_equal(pg_comparison_exit_status(&c), 1);
+        summary = pg_comparison_summary(&c);
+        assert_string_equal(summary, "2 benchmarks missing (failing under fail_on_missing), 0 "
+                                     "regressions in 5 benchmarks (1 inconclusive)");
+        free(summary);
         pg_comparison_release(&c);
         pg_rules_release(&rules);
         pg_result_set_release(&base);
@@ -443,6 +612,9 @@ int main(void)
                 cmocka_unit_test(test_rules_defaults),
                 cmocka_unit_test(test_rules_overrides),
                 cmocka_unit_test(test_rules_override_errors),
+                cmocka_unit_test(test_rules_unknown_keys_and_empty_gate),
+                cmocka_unit_test(test_rules_check_names),
+                cmocka_unit_test(test_rules_overflow_not_comparable),
                 cmocka_unit_test(test_rules_regression_improvement_unchanged),
                 cmocka_unit_test(test_rules_direction),
                 cmocka_unit_test(test_rules_inconclusive),

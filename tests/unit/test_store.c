@@ -650,6 +650,24 @@ static void test_store_reads_remote_tracking_branch(void **state)
         assert_int_equal(set.n, 1);
         pg_store_lookup_release(&l);
         pg_result_set_release(&set);
+        /* a CI checkout: detached HEAD, no local main, only origin/main:
+         * BASE "main" means origin/main (as `git checkout main` guesses) */
+        {
+                git_reference *ref = NULL;
+                fx_check(git_repository_set_head_detached(r.crepo, &r.h.m[5]), "detach");
+                fx_check(git_reference_lookup(&ref, r.crepo, "refs/heads/main"), "main");
+                fx_check(git_reference_delete(ref), "delete main");
+                git_reference_free(ref);
+        }
+        assert_int_equal(pg_store_find_baseline(&o, "main", 50, &set, &l), 0);
+        assert_true(l.found);
+        assert_string_equal(l.used_commit, fx_hex(&r.h.m[5]));
+        pg_store_lookup_release(&l);
+        pg_result_set_release(&set);
+        assert_int_equal(pg_store_find_baseline(&o, "no-such-branch", 50, &set, &l),
+                         PG_ENOTFOUND);
+        assert_non_null(strstr(pg_error_last(), "nor origin/no-such-branch"));
+        pg_result_set_release(&set);
         /* a stale local branch behind origin: origin is read */
         fx_ref(r.crepo, "refs/remotes/origin/perfgate-baselines", &id);
         fx_parent(r.crepo, &id, 0, &id);
