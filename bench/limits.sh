@@ -108,7 +108,9 @@ result() {
     printf " \"repeat\": 5, \"warmup\": 1, \"metrics\": {\"task-clock\": {\"unit\": \"ns\", \"values\": ["
     for (i = 0; i < 5; i++) printf "%s%d", i ? ", " : "", (ms + i * 0.1) * 1000000
     printf "]}},\n \"profile\": {\"event\": \"cpu-clock\", \"frequency_hz\": 999, \"call_graph\": \"fp\",\n"
-    printf "  \"lost\": 0, \"truncated\": 0, \"samples\": %d, \"stacks\": {\n", 0
+    total = 0
+    for (i = 0; i < n; i++) total += 1 + (i % 7) + (i % 13 == 0 ? shift : 0)
+    printf "  \"lost\": 0, \"truncated\": 0, \"samples\": %d, \"stacks\": {\n", total
     for (i = 0; i < n; i++) {
       c = 1 + (i % 7) + (i % 13 == 0 ? shift : 0)
       printf "   \"x;main;mod_%d;fn_%d;leaf_%d\": %d%s\n", i % 100, i % 10007, i, c, i + 1 < n ? "," : ""
