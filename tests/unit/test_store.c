@@ -664,8 +664,7 @@ static void test_store_reads_remote_tracking_branch(void **state)
         assert_string_equal(l.used_commit, fx_hex(&r.h.m[5]));
         pg_store_lookup_release(&l);
         pg_result_set_release(&set);
-        assert_int_equal(pg_store_find_baseline(&o, "no-such-branch", 50, &set, &l),
-                         PG_ENOTFOUND);
+        assert_int_equal(pg_store_find_baseline(&o, "no-such-branch", 50, &set, &l), PG_ENOTFOUND);
         assert_non_null(strstr(pg_error_last(), "nor origin/no-such-branch"));
         pg_result_set_release(&set);
         /* a stale local branch behind origin: origin is read */

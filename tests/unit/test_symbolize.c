@@ -365,7 +365,7 @@ static void test_bookkeeping(void **state)
         pg_symbolizer_process(s, &log, &fmt);
         pg_symbolizer_export(s, &p);
         assert_int_equal(stack_count(&p, "[unknown];[unknown]"), 1); /* no comm, no maps */
-        assert_int_equal(stack_count(&p, "bench;outer;inner"), 3); /* accumulated */
+        assert_int_equal(stack_count(&p, "bench;outer;inner"), 3);   /* accumulated */
 
         for (size_t i = 0; i < p.nstacks; i++)
                 free(p.stacks[i].frames);
