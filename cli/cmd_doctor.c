@@ -26,7 +26,7 @@ const char pg_usage_doctor[] =
     "from function prologues) and PIE.\n"
     "\n"
     "options:\n"
-    "  --json        print the checks as a JSON array\n"
+    "  --json        print {\"can_measure\": bool, \"checks\": [...]} as JSON\n"
     "  -h, --help    show this help\n"
     "\n"
     "exit status: 0 the machine can measure (warnings included), 2 usage error,\n"
