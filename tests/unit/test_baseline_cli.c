@@ -59,20 +59,6 @@ static void fx_cli_free(struct fx_cli *x)
         pg_test_sandbox_remove();
 }
 
-static int fx_setup(void **state)
-{
-        (void) state;
-        git_libgit2_init();
-        return 0;
-}
-
-static int fx_teardown(void **state)
-{
-        (void) state;
-        git_libgit2_shutdown();
-        return 0;
-}
-
 /* Run perfgate; on an unexpected status, show its output. */
 #define FX_PERFGATE(o, want, ...)                                                                  \
         do {                                                                                       \

@@ -112,20 +112,6 @@ static void fx_history_free(struct fx_history *h)
         pg_test_sandbox_remove();
 }
 
-static int fx_setup(void **state)
-{
-        (void) state;
-        git_libgit2_init();
-        return 0;
-}
-
-static int fx_teardown(void **state)
-{
-        (void) state;
-        git_libgit2_shutdown();
-        return 0;
-}
-
 /* find_baseline with the history's repository; fails the test on error. */
 static void fx_find(const struct fx_history *h, const char *machine, const char *rev,
                     unsigned max_walk, struct pg_result_set *set, struct pg_store_lookup *l)

@@ -278,4 +278,19 @@ static FX_UNUSED void fx_parent(git_repository *repo, const git_oid *id, unsigne
         git_commit_free(c);
 }
 
+/* cmocka group setup/teardown: libgit2 initialised once per test program */
+static FX_UNUSED int fx_setup(void **state)
+{
+        (void) state;
+        git_libgit2_init();
+        return 0;
+}
+
+static FX_UNUSED int fx_teardown(void **state)
+{
+        (void) state;
+        git_libgit2_shutdown();
+        return 0;
+}
+
 #endif
