@@ -16,75 +16,38 @@
 #include <string.h>
 
 #include "runner/records.h"
+#include "tests/util/perfrec.h"
 
-#define FP_TYPE                                                                                    \
-        (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
-         PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+static const struct pg_perf_format fp_fmt = { PG_REC_FP_TYPE, 0, true };
 
-static const struct pg_perf_format fp_fmt = { FP_TYPE, 0, true };
-
-struct rb {
-        unsigned char b[65536];
-        size_t n;
-};
-
-static void put64(struct rb *r, uint64_t v)
+/* trailer for PG_REC_FP_TYPE: TID, TIME, CPU, IDENTIFIER */
+static void trailer(struct pg_rec *r, uint32_t pid, uint32_t tid, uint64_t time)
 {
-        memcpy(r->b + r->n, &v, 8);
-        r->n += 8;
+        pg_rec_put32x2(r, pid, tid);
+        pg_rec_put64(r, time);
+        pg_rec_put32x2(r, 1, 0);
+        pg_rec_put64(r, 77);
 }
 
-static void put32x2(struct rb *r, uint32_t a, uint32_t b)
+static void build_sample(struct pg_rec *r, uint64_t nr)
 {
-        memcpy(r->b + r->n, &a, 4);
-        memcpy(r->b + r->n + 4, &b, 4);
-        r->n += 8;
-}
-
-static void header(struct rb *r, uint32_t type, uint16_t misc)
-{
-        struct perf_event_header h = { type, misc, 0 };
-
-        r->n = 0;
-        memcpy(r->b, &h, sizeof(h));
-        r->n = 8;
-}
-
-static void finish(struct rb *r)
-{
-        uint16_t size = (uint16_t) r->n;
-
-        memcpy(r->b + 6, &size, 2);
-}
-
-/* trailer for FP_TYPE: TID, TIME, CPU, IDENTIFIER */
-static void trailer(struct rb *r, uint32_t pid, uint32_t tid, uint64_t time)
-{
-        put32x2(r, pid, tid);
-        put64(r, time);
-        put32x2(r, 1, 0);
-        put64(r, 77);
-}
-
-static void build_sample(struct rb *r, uint64_t nr)
-{
-        header(r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-        put64(r, 77);         /* identifier */
-        put64(r, 0x401000);   /* ip */
-        put32x2(r, 100, 101); /* pid tid */
-        put64(r, 5000);       /* time */
-        put32x2(r, 1, 0);     /* cpu */
-        put64(r, 1001001);    /* period */
-        put64(r, nr);         /* callchain */
-        put64(r, PERF_CONTEXT_USER);
+        pg_rec_begin(r, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+        pg_rec_put64(r, 77);         /* identifier */
+        pg_rec_put64(r, 0x401000);   /* ip */
+        pg_rec_put32x2(r, 100, 101); /* pid tid */
+        pg_rec_put64(r, 5000);       /* time */
+        pg_rec_put32x2(r, 1, 0);     /* cpu */
+        pg_rec_put64(r, 1001001);    /* period */
+        pg_rec_put64(r, nr);         /* callchain */
+        pg_rec_put64(r, PERF_CONTEXT_USER);
         for (uint64_t i = 1; i < nr; i++)
-                put64(r, 0x401000 + i * 16);
-        finish(r);
+                pg_rec_put64(r, 0x401000 + i * 16);
+        pg_rec_finish(r);
 }
 
 static void test_sample_fp(void **state)
 {
-        struct rb r;
+        struct pg_rec r;
         struct pg_perf_record rec;
 
         (void) state;
@@ -115,29 +78,29 @@ static void test_sample_fp(void **state)
 
 static void test_sample_dwarf(void **state)
 {
-        struct pg_perf_format f = { FP_TYPE | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER, 0x1c0,
-                                    true };
-        struct rb r;
+        struct pg_perf_format f = { PG_REC_FP_TYPE | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER,
+                                    0x1c0, true };
+        struct pg_rec r;
         struct pg_perf_record rec;
 
         (void) state;
-        header(&r, PERF_RECORD_SAMPLE, 0);
-        put64(&r, 1);
-        put64(&r, 0x1234);
-        put32x2(&r, 5, 6);
-        put64(&r, 99);
-        put32x2(&r, 0, 0);
-        put64(&r, 10);
-        put64(&r, 0);      /* empty callchain */
-        put64(&r, 2);      /* abi 64 */
-        put64(&r, 0xb0);   /* BP */
-        put64(&r, 0x5000); /* SP */
-        put64(&r, 0x1234); /* IP */
-        put64(&r, 16);     /* stack size */
-        put64(&r, 0xaaaa);
-        put64(&r, 0xbbbb);
-        put64(&r, 8); /* dyn size */
-        finish(&r);
+        pg_rec_begin(&r, PERF_RECORD_SAMPLE, 0);
+        pg_rec_put64(&r, 1);
+        pg_rec_put64(&r, 0x1234);
+        pg_rec_put32x2(&r, 5, 6);
+        pg_rec_put64(&r, 99);
+        pg_rec_put32x2(&r, 0, 0);
+        pg_rec_put64(&r, 10);
+        pg_rec_put64(&r, 0);      /* empty callchain */
+        pg_rec_put64(&r, 2);      /* abi 64 */
+        pg_rec_put64(&r, 0xb0);   /* BP */
+        pg_rec_put64(&r, 0x5000); /* SP */
+        pg_rec_put64(&r, 0x1234); /* IP */
+        pg_rec_put64(&r, 16);     /* stack size */
+        pg_rec_put64(&r, 0xaaaa);
+        pg_rec_put64(&r, 0xbbbb);
+        pg_rec_put64(&r, 8); /* dyn size */
+        pg_rec_finish(&r);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &f, &rec), 0);
         assert_int_equal(rec.u.sample.nregs, 3);
         assert_int_equal(pg_perf_reg(&rec.u.sample, 1), 0x5000);
@@ -153,26 +116,26 @@ static void test_sample_dwarf(void **state)
 
 static void test_mmap2_comm_fork_lost(void **state)
 {
-        struct rb r;
+        struct pg_rec r;
         struct pg_perf_record rec;
         static const char name[] = "/usr/lib/x86_64-linux-gnu/libc.so.6\0\0\0\0\0";
 
         (void) state;
-        header(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
-        put32x2(&r, 100, 100);
-        put64(&r, 0x7f0000001000);
-        put64(&r, 0x2000);
-        put64(&r, 0x1000);
+        pg_rec_begin(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_BUILD_ID);
+        pg_rec_put32x2(&r, 100, 100);
+        pg_rec_put64(&r, 0x7f0000001000);
+        pg_rec_put64(&r, 0x2000);
+        pg_rec_put64(&r, 0x1000);
         r.b[r.n] = 20; /* build_id_size */
         memset(r.b + r.n + 1, 0, 3);
         for (int i = 0; i < 20; i++)
                 r.b[r.n + 4 + i] = (unsigned char) i;
         r.n += 24;
-        put32x2(&r, 5, 2); /* prot r-x, flags */
+        pg_rec_put32x2(&r, 5, 2); /* prot r-x, flags */
         memcpy(r.b + r.n, name, 40);
         r.n += 40;
         trailer(&r, 100, 100, 42);
-        finish(&r);
+        pg_rec_finish(&r);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &fp_fmt, &rec), 0);
         assert_int_equal(rec.u.mmap.addr, 0x7f0000001000);
         assert_int_equal(rec.u.mmap.pgoff, 0x1000);
@@ -184,41 +147,41 @@ static void test_mmap2_comm_fork_lost(void **state)
         assert_int_equal(rec.sid.time, 42);
         assert_int_equal(pg_perf_record_time(r.b, r.n, &fp_fmt), 42);
 
-        header(&r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
-        put32x2(&r, 7, 7);
+        pg_rec_begin(&r, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC);
+        pg_rec_put32x2(&r, 7, 7);
         memcpy(r.b + r.n, "bench\0\0\0", 8);
         r.n += 8;
         trailer(&r, 7, 7, 43);
-        finish(&r);
+        pg_rec_finish(&r);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &fp_fmt, &rec), 0);
         assert_true(rec.u.comm.exec);
         assert_int_equal(rec.u.comm.comm_len, 5);
         assert_memory_equal(rec.u.comm.comm, "bench", 5);
 
-        header(&r, PERF_RECORD_FORK, 0);
-        put32x2(&r, 8, 7);
-        put32x2(&r, 8, 7);
-        put64(&r, 44);
+        pg_rec_begin(&r, PERF_RECORD_FORK, 0);
+        pg_rec_put32x2(&r, 8, 7);
+        pg_rec_put32x2(&r, 8, 7);
+        pg_rec_put64(&r, 44);
         trailer(&r, 8, 8, 44);
-        finish(&r);
+        pg_rec_finish(&r);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &fp_fmt, &rec), 0);
         assert_int_equal(rec.u.task.pid, 8);
         assert_int_equal(rec.u.task.ppid, 7);
 
-        header(&r, PERF_RECORD_LOST, 0);
-        put64(&r, 77);
-        put64(&r, 12);
+        pg_rec_begin(&r, PERF_RECORD_LOST, 0);
+        pg_rec_put64(&r, 77);
+        pg_rec_put64(&r, 12);
         trailer(&r, 0, 0, 45);
-        finish(&r);
+        pg_rec_finish(&r);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &fp_fmt, &rec), 0);
         assert_int_equal(rec.u.lost, 12);
 
-        header(&r, PERF_RECORD_THROTTLE, 0);
-        put64(&r, 46);
-        put64(&r, 77);
-        put64(&r, 0);
+        pg_rec_begin(&r, PERF_RECORD_THROTTLE, 0);
+        pg_rec_put64(&r, 46);
+        pg_rec_put64(&r, 77);
+        pg_rec_put64(&r, 0);
         trailer(&r, 0, 0, 46);
-        finish(&r);
+        pg_rec_finish(&r);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &fp_fmt, &rec), 0);
         assert_int_equal(rec.type, PERF_RECORD_THROTTLE);
         assert_int_equal(rec.sid.time, 46);
@@ -226,7 +189,7 @@ static void test_mmap2_comm_fork_lost(void **state)
 
 static void test_malformed(void **state)
 {
-        struct rb r;
+        struct pg_rec r;
         struct pg_perf_record rec;
 
         (void) state;
@@ -247,15 +210,15 @@ static void test_malformed(void **state)
         memcpy(r.b + 8 + 6 * 8, &(uint64_t){ UINT64_MAX / 4 }, 8);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &fp_fmt, &rec), -1);
         /* a record with a trailer but too short to hold it */
-        header(&r, PERF_RECORD_COMM, 0);
-        put64(&r, 0);
-        finish(&r);
+        pg_rec_begin(&r, PERF_RECORD_COMM, 0);
+        pg_rec_put64(&r, 0);
+        pg_rec_finish(&r);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &fp_fmt, &rec), -1);
         /* an MMAP2 cut inside its fixed part */
-        header(&r, PERF_RECORD_MMAP2, 0);
-        put32x2(&r, 1, 1);
-        put64(&r, 0);
-        finish(&r);
+        pg_rec_begin(&r, PERF_RECORD_MMAP2, 0);
+        pg_rec_put32x2(&r, 1, 1);
+        pg_rec_put64(&r, 0);
+        pg_rec_finish(&r);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &fp_fmt, &rec), -1);
         /* NULL and garbage */
         assert_int_equal(pg_perf_record_decode(NULL, 0, &fp_fmt, &rec), -1);
@@ -277,9 +240,9 @@ static void test_malformed(void **state)
                 free(g);
         }
         /* unknown record types decode the header only */
-        header(&r, 200, 0);
+        pg_rec_begin(&r, 200, 0);
         trailer(&r, 1, 1, 9);
-        finish(&r);
+        pg_rec_finish(&r);
         assert_int_equal(pg_perf_record_decode(r.b, r.n, &fp_fmt, &rec), 0);
         assert_int_equal(rec.type, 200);
 }
@@ -287,7 +250,7 @@ static void test_malformed(void **state)
 static void test_log_sort(void **state)
 {
         struct pg_record_log log;
-        struct rb r;
+        struct pg_rec r;
 
         (void) state;
         pg_record_log_init(&log);

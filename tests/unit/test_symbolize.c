@@ -26,6 +26,7 @@
 #include "runner/kallsyms.h"
 #include "runner/symbolize.h"
 #include "tests/util/testutil.h"
+#include "tests/util/perfrec.h"
 
 static void check_demangle(const char *in, const char *want)
 {
@@ -111,130 +112,86 @@ static void test_kallsyms(void **state)
 
 /* ---- hand-built record streams ---- */
 
-#define FP_TYPE                                                                                    \
-        (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
-         PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+static const struct pg_perf_format fmt = { PG_REC_FP_TYPE, 0, true };
 
-static const struct pg_perf_format fmt = { FP_TYPE, 0, true };
-
-struct rb {
-        unsigned char b[4096];
-        size_t n;
-};
-
-static void put64(struct rb *r, uint64_t v)
+static void end(struct pg_record_log *log, struct pg_rec *r, uint32_t pid, uint64_t time)
 {
-        memcpy(r->b + r->n, &v, 8);
-        r->n += 8;
-}
-
-static void put32x2(struct rb *r, uint32_t a, uint32_t b)
-{
-        memcpy(r->b + r->n, &a, 4);
-        memcpy(r->b + r->n + 4, &b, 4);
-        r->n += 8;
-}
-
-static void begin(struct rb *r, uint32_t type, uint16_t misc)
-{
-        struct perf_event_header h = { type, misc, 0 };
-
-        memcpy(r->b, &h, sizeof(h));
-        r->n = 8;
-}
-
-static void putstr(struct rb *r, const char *s)
-{
-        size_t len = strlen(s) + 1, pad = (len + 7) & ~(size_t) 7;
-
-        memset(r->b + r->n, 0, pad);
-        memcpy(r->b + r->n, s, len);
-        r->n += pad;
-}
-
-static void end(struct pg_record_log *log, struct rb *r, uint32_t pid, uint64_t time)
-{
-        uint16_t size;
-
-        put32x2(r, pid, pid);
-        put64(r, time);
-        put32x2(r, 0, 0);
-        put64(r, 1);
-        size = (uint16_t) r->n;
-        memcpy(r->b + 6, &size, 2);
+        pg_rec_put32x2(r, pid, pid);
+        pg_rec_put64(r, time);
+        pg_rec_put32x2(r, 0, 0);
+        pg_rec_put64(r, 1);
+        pg_rec_finish(r);
         pg_record_log_add(log, r->b, r->n, time);
 }
 
 static void rec_comm(struct pg_record_log *log, uint32_t pid, uint32_t tid, const char *comm,
                      bool exec, uint64_t t)
 {
-        struct rb r;
+        struct pg_rec r;
 
-        begin(&r, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
-        put32x2(&r, pid, tid);
-        putstr(&r, comm);
+        pg_rec_begin(&r, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0);
+        pg_rec_put32x2(&r, pid, tid);
+        pg_rec_putstr(&r, comm);
         end(log, &r, pid, t);
 }
 
 static void rec_fork(struct pg_record_log *log, uint32_t pid, uint32_t ppid, uint32_t tid,
                      uint32_t ptid, uint64_t t)
 {
-        struct rb r;
+        struct pg_rec r;
 
-        begin(&r, PERF_RECORD_FORK, 0);
-        put32x2(&r, pid, ppid);
-        put32x2(&r, tid, ptid);
-        put64(&r, t);
+        pg_rec_begin(&r, PERF_RECORD_FORK, 0);
+        pg_rec_put32x2(&r, pid, ppid);
+        pg_rec_put32x2(&r, tid, ptid);
+        pg_rec_put64(&r, t);
         end(log, &r, pid, t);
 }
 
 static void rec_mmap2(struct pg_record_log *log, uint32_t pid, uint64_t addr, uint64_t len,
                       const char *path, uint64_t t)
 {
-        struct rb r;
+        struct pg_rec r;
 
-        begin(&r, PERF_RECORD_MMAP2, 0);
-        put32x2(&r, pid, pid);
-        put64(&r, addr);
-        put64(&r, len);
-        put64(&r, 0);
+        pg_rec_begin(&r, PERF_RECORD_MMAP2, 0);
+        pg_rec_put32x2(&r, pid, pid);
+        pg_rec_put64(&r, addr);
+        pg_rec_put64(&r, len);
+        pg_rec_put64(&r, 0);
         memset(r.b + r.n, 0, 24);
         r.n += 24;
-        put32x2(&r, 5, 2);
-        putstr(&r, path);
+        pg_rec_put32x2(&r, 5, 2);
+        pg_rec_putstr(&r, path);
         end(log, &r, pid, t);
 }
 
 static void rec_sample(struct pg_record_log *log, uint32_t pid, uint32_t tid, const uint64_t *chain,
                        size_t nr, uint64_t t)
 {
-        struct rb r;
-        uint16_t size;
+        struct pg_rec r;
 
-        begin(&r, PERF_RECORD_SAMPLE, 0);
-        put64(&r, 1);
-        put64(&r, nr > 1 ? chain[1] : 0);
-        put32x2(&r, pid, tid);
-        put64(&r, t);
-        put32x2(&r, 0, 0);
-        put64(&r, 1001001);
-        put64(&r, nr);
+        pg_rec_begin(&r, PERF_RECORD_SAMPLE, 0);
+        pg_rec_put64(&r, 1);
+        pg_rec_put64(&r, nr > 1 ? chain[1] : 0);
+        pg_rec_put32x2(&r, pid, tid);
+        pg_rec_put64(&r, t);
+        pg_rec_put32x2(&r, 0, 0);
+        pg_rec_put64(&r, 1001001);
+        pg_rec_put64(&r, nr);
         for (size_t i = 0; i < nr; i++)
-                put64(&r, chain[i]);
-        size = (uint16_t) r.n;
-        memcpy(r.b + 6, &size, 2);
+                pg_rec_put64(&r, chain[i]);
+        pg_rec_finish(&r);
         pg_record_log_add(log, r.b, r.n, t);
 }
 
 static void rec_simple(struct pg_record_log *log, uint32_t type, uint64_t a, uint64_t b, uint64_t t)
 {
-        struct rb r;
+        struct pg_rec r;
 
-        begin(&r, type, 0);
-        put64(&r, a);
-        put64(&r, b);
+        pg_rec_begin(&r, type, 0);
+        pg_rec_put64(&r, a);
+        pg_rec_put64(&r, b);
         if (type == PERF_RECORD_THROTTLE)
-                put64(&r, 0);
+                pg_rec_put64(&r, 0);
         end(log, &r, 0, t);
 }
 
