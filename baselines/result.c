@@ -58,7 +58,7 @@ static void pg_metric_release(struct pg_metric *m)
         memset(m, 0, sizeof(*m));
 }
 
-static void pg_profile_release(struct pg_profile *p)
+void pg_profile_release(struct pg_profile *p)
 {
         free(p->event);
         free(p->call_graph);

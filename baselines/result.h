@@ -153,6 +153,9 @@ void pg_result_derive(struct pg_result *r);
  */
 void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, size_t n);
 
+/** Free what @p owns and make it empty (not present). */
+void pg_profile_release(struct pg_profile *p);
+
 /** Free what @f owns and make it empty (not present). */
 void pg_functions_release(struct pg_functions *f);
 

@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "baselines/result.h"
+#include "compare/confirm.h"
 #include "compare/hotspot.h"
 #include "compare/rules.h"
 
@@ -50,8 +51,9 @@ struct pg_bench_cmp {
         size_t njudgements;
         struct pg_judgement *judgements; /* sorted: gating first, then worst, then name */
         struct pg_hotspots hotspots;
-        char *flamegraph_diff; /* file name of the differential SVG, when written */
-        char *flamegraph_base; /* file name of the baseline-shape SVG, when written */
+        char *flamegraph_diff;            /* file name of the differential SVG, when written */
+        char *flamegraph_base;            /* file name of the baseline-shape SVG, when written */
+        struct pg_bench_confirm *confirm; /* NULL, or the paired confirmation (owned) */
 };
 
 struct pg_comparison {
@@ -97,6 +99,9 @@ int pg_comparison_exit_status(const struct pg_comparison *c);
  * c->fail_on_missing.
  */
 char *pg_comparison_summary(const struct pg_comparison *c);
+
+/** Sort c->benches worst first again and recount c->counts (after verdicts changed). */
+void pg_comparison_resort(struct pg_comparison *c);
 
 /** The judgement of @metric in @b, or NULL (borrowed). */
 const struct pg_judgement *pg_bench_find_judgement(const struct pg_bench_cmp *b,

@@ -456,7 +456,7 @@ static void pg_warn_lines(struct pg_run_state *st, const char *name, struct pg_b
 
 /* Why: CI logs should show where the benchmark itself complained, so the
  * failure message carries the end of its log (at most 10 lines, 2 KiB). */
-static char *pg_log_tail(const char *path)
+char *pg_log_tail(const char *path)
 {
         struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT;
         size_t start, lines = 0;

@@ -175,4 +175,11 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
 int pg_run_count_once(const struct pg_bench *b, const char *log_path, const int *cpus, size_t ncpus,
                       uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex);
 
+/**
+ * The end of the log at @path for a failure message: "last lines of
+ * '<path>':\n" and at most its last 10 lines (2 KiB), sanitised UTF-8, or
+ * "(its log is empty)". Returns a new string (free() it).
+ */
+char *pg_log_tail(const char *path);
+
 #endif
