@@ -95,12 +95,13 @@ int pg_stats_hl_signed_rank(const double *d, size_t n, double conf, struct pg_hl
         qsort(w, m, sizeof(double), pg_cmp_double);
         pmf = pg_signed_rank_pmf(n);
         tail = (1.0 - conf) / 2.0;
-        /* largest k with P(T+ <= k - 1) <= tail; k <= (m + 1) / 2 */
+        /* largest k with P(T+ <= k - 1) <= tail (k = 1 when even the full
+         * range covers less); k <= (m + 1) / 2 */
         for (size_t t = 0; t < m; t++) {
                 if (cdf + pmf[t] > tail * (1.0 + 1e-12))
                         break;
                 cdf += pmf[t];
-                k = t + 2;
+                k = t + 1;
         }
         if (k > (m + 1) / 2)
                 k = (m + 1) / 2;
@@ -111,7 +112,7 @@ int pg_stats_hl_signed_rank(const double *d, size_t n, double conf, struct pg_hl
         out->hi = w[m - k];
         {
                 double below = 0.0;
-                for (size_t t = 0; t + 1 < k; t++)
+                for (size_t t = 0; t < k; t++)
                         below += pmf[t];
                 out->conf = 1.0 - 2.0 * below;
         }
