@@ -19,6 +19,7 @@
 
 #include "baselines/result.h"
 #include "baselines/store.h"
+#include "baselines/worktree.h"
 #include "cli/cli.h"
 #include "cli/confirm.h"
 #include "common/error.h"
@@ -66,6 +67,10 @@ const char pg_usage_compare[] =
     "                       default 120s\n"
     "  --confirm-floor PCT  smallest change confirmed as a regression (default 1%)\n"
     "  --build-timeout SEC  stop a build that runs longer (default 600)\n"
+    "  --calibrate          instead of comparing: measure each benchmark's paired\n"
+    "                       A/A noise (HEAD's cached build against the work tree,\n"
+    "                       --confirm-budget pairs, default 24) and store it in the\n"
+    "                       results for 'perfgate baseline save'\n"
     "\n"
     "A change is a regression only when it is beyond the metric's threshold,\n"
     "beyond 3x the noise (relative MAD) and significant (two-sided Mann-Whitney\n"
@@ -94,7 +99,8 @@ enum {
         OPT_CONFIRM,
         OPT_CONFIRM_BUDGET,
         OPT_CONFIRM_FLOOR,
-        OPT_BUILD_TIMEOUT
+        OPT_BUILD_TIMEOUT,
+        OPT_CALIBRATE
 };
 
 struct pg_compare_args {
@@ -105,7 +111,7 @@ struct pg_compare_args {
             *config;
         unsigned max_walk;
         bool require_baseline, strict;
-        bool confirm, confirm_all;
+        bool confirm, confirm_all, calibrate;
         struct pg_confirm_budget budget;
         double build_timeout_sec, floor;
 };
@@ -130,6 +136,7 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                 { "confirm-budget", required_argument, NULL, OPT_CONFIRM_BUDGET },
                 { "confirm-floor", required_argument, NULL, OPT_CONFIRM_FLOOR },
                 { "build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT },
+                { "calibrate", no_argument, NULL, OPT_CALIBRATE },
                 { NULL, 0, NULL, 0 },
         };
         int c;
@@ -200,6 +207,9 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                         a->confirm = true;
                         a->confirm_all = optarg != NULL;
                         break;
+                case OPT_CALIBRATE:
+                        a->calibrate = true;
+                        break;
                 case OPT_CONFIRM_BUDGET:
                         if (pg_confirm_parse_budget(optarg, &a->budget) < 0)
                                 return pg_cli_usage_error("compare", "%s", pg_error_last());
@@ -239,6 +249,9 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
         if (a->link_base && !a->flamedir)
                 return pg_cli_usage_error("compare", "--link-base needs --flamegraph-dir (the "
                                                      "files it links to)");
+        if (a->calibrate && (a->confirm || a->base || a->nresults > 1))
+                return pg_cli_usage_error("compare", "--calibrate takes no BASE, no --confirm "
+                                                     "and one --results directory");
         if (!a->nresults)
                 a->results[a->nresults++] = ".perfgate/results";
         return 0;
@@ -525,10 +538,11 @@ int cmd_compare(int argc, char **argv)
                 goto out;
         if ((error = pg_load_config(a.config, &rules, &cfg_base, &build, &cfg_path)) < 0)
                 goto fail;
-        if (a.confirm && !build) {
+        if ((a.confirm || a.calibrate) && !build) {
                 error = pg_error_set(PG_EINPUT,
-                                     "--confirm needs a \"build\" command in perfgate.json (%s) "
+                                     "--%s needs a \"build\" command in perfgate.json (%s) "
                                      "to build the baseline's commit (docs/compare.md)",
+                                     a.confirm ? "confirm" : "calibrate",
                                      cfg_path ? cfg_path : "none found");
                 goto fail;
         }
@@ -547,6 +561,33 @@ int cmd_compare(int argc, char **argv)
                 error = pg_error_set(PG_EINPUT, "no result files in '%s'; run 'perfgate run' first",
                                      a.results[0]);
                 goto fail;
+        }
+        if (a.calibrate) {
+                struct pg_repo_state rs;
+                struct pg_confirm_cli cc = { false, NULL,     build, cfg_path, a.build_timeout_sec,
+                                             0,     a.budget, 0 };
+                if (!pg_is_dir(a.results[0])) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "--calibrate needs a results directory, "
+                                             "not the file '%s'",
+                                             a.results[0]);
+                        goto fail;
+                }
+                if ((error = pg_repo_state_get(NULL, &rs)) < 0)
+                        goto fail;
+                if (!rs.head) {
+                        pg_repo_state_release(&rs);
+                        error = pg_error_set(PG_EINPUT, "HEAD has no commit yet; commit first");
+                        goto fail;
+                }
+                cc.base_commit = rs.head;
+                if (a.budget.seconds > 0)
+                        cc.budget.pairs = 0;
+                error = pg_confirm_calibrate(&head, a.results[0], &cc);
+                pg_repo_state_release(&rs);
+                if (error < 0)
+                        goto fail;
+                goto out;
         }
         rev = a.base ? a.base : cfg_base ? cfg_base : "main";
         if (pg_is_dir(rev) || pg_is_file(rev)) {

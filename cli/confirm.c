@@ -20,6 +20,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "compare/confirm.h"
+#include "compare/stats.h"
 #include "runner/build.h"
 #include "runner/paired.h"
 #include "runner/run.h"
@@ -104,13 +105,6 @@ static bool pg_in_scope(const struct pg_bench_cmp *b, bool all)
                 if (b->hotspots.items[k].kind == PG_HOTSPOT_REGRESSED)
                         return true;
         return false;
-}
-
-/* Paired noise of the baseline (stored by calibration), or 0. */
-static double pg_stored_noise(const struct pg_bench_cmp *b)
-{
-        const struct pg_metric *m = pg_result_find_metric(b->base, "paired-noise");
-        return m && m->status == PG_METRIC_OK && m->nvalues ? m->values[0] : 0.0;
 }
 
 /* Run pairs until a look decides or the budget is spent. */
@@ -243,114 +237,169 @@ static void pg_mark_unconfirmed(struct pg_comparison *cmp, bool all, const char 
         }
 }
 
-int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
-{
+/* What both modes need: the repository, the benchmarks of the config, the
+ * base commit built, and a CPU to pin to. */
+struct pg_confirm_env {
         struct pg_repo_state rs;
-        struct pg_build_opts bo = { NULL, NULL, o->build_command };
         struct pg_built built;
-        struct pg_bench_list benches = { 0, NULL };
-        struct pg_build_ctx bctx;
-        struct pg_confirm_opts co = { PG_CONFIRM_DEFAULT_FLOOR, PG_CONFIRM_DEFAULT_ALPHA };
-        char *log_dir = NULL, *log_path = NULL, *what = NULL, *cwd = NULL;
-        const char *cfg = o->config_path;
-        int cpu, error;
+        struct pg_bench_list benches;
+        char *cwd;
+        int cpu;
+};
 
-        memset(&rs, 0, sizeof(rs));
-        memset(&built, 0, sizeof(built));
-        if (o->floor > 0)
-                co.floor = o->floor;
-        if ((error = pg_repo_state_get(NULL, &rs)) < 0)
-                goto fail;
-        if (rs.dirty)
+static void pg_confirm_env_release(struct pg_confirm_env *e)
+{
+        pg_bench_list_release(&e->benches);
+        pg_built_release(&e->built);
+        pg_repo_state_release(&e->rs);
+        free(e->cwd);
+}
+
+static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm_cli *o)
+{
+        struct pg_build_opts bo = { NULL, NULL, o->build_command };
+        struct pg_build_ctx bctx;
+        char *log_dir = NULL, *log_path = NULL, *what = NULL;
+        const char *cfg = o->config_path;
+        int error;
+
+        memset(e, 0, sizeof(*e));
+        e->cpu = -1;
+        if ((error = pg_repo_state_get(NULL, &e->rs)) < 0)
+                goto done;
+        if (e->rs.dirty)
                 fprintf(stderr,
                         "perfgate: note: tracked files have uncommitted changes (%s); head is "
                         "measured as built in the work tree, with them, and base is commit "
                         "%.12s as committed\n",
-                        rs.changed ? rs.changed : "?", o->base_commit);
-        if ((error = pg_run_discover(&benches, &cfg, 1)) < 0)
-                goto fail;
-        log_dir = pg_path_join(rs.top, PG_BUILD_CACHE_DIR);
+                        e->rs.changed ? e->rs.changed : "?", o->base_commit);
+        if ((error = pg_run_discover(&e->benches, &cfg, 1)) < 0)
+                goto done;
+        log_dir = pg_path_join(e->rs.top, PG_BUILD_CACHE_DIR);
         if ((error = pg_mkdir_p(log_dir)) < 0)
-                goto fail;
+                goto done;
         log_path = pg_xasprintf("%s/%.12s.log", log_dir, o->base_commit);
         what = pg_xasprintf("the build of base commit %.12s", o->base_commit);
         (void) unlink(log_path);
         bctx = (struct pg_build_ctx){ o->build_command, o->build_timeout_sec, log_path, what };
         fprintf(stderr, "perfgate: building base %.12s with '%s' (log: %s)\n", o->base_commit,
                 o->build_command, log_path);
-        if ((error = pg_build_commit(&bo, o->base_commit, pg_confirm_build_cb, &bctx, &built)) < 0)
-                goto fail;
-        if (built.cached)
+        if ((error = pg_build_commit(&bo, o->base_commit, pg_confirm_build_cb, &bctx, &e->built)) <
+            0)
+                goto done;
+        if (e->built.cached)
                 fprintf(stderr, "perfgate: base %.12s: using the cached build %s\n", o->base_commit,
-                        built.dir);
-        cwd = getcwd(NULL, 0);
-        cpu = pg_paired_pick_cpu();
-        if (cpu < 0)
+                        e->built.dir);
+        e->cwd = getcwd(NULL, 0);
+        e->cpu = pg_paired_pick_cpu();
+        if (e->cpu < 0)
                 pg_cli_warn("cannot pin benchmarks to a CPU here (sched_setaffinity refused); "
                             "pairs are kept only when both runs were on the same CPU");
         pg_launch_install_signal_handlers();
+done:
+        free(log_dir);
+        free(log_path);
+        free(what);
+        return error;
+}
+
+/* Head benchmark @name of the config and its base twin in @bb (free
+ * bb->exec_path and bb->cwd). *why: NULL, or why it cannot be paired. */
+static const struct pg_bench *pg_confirm_pair_of(const struct pg_confirm_env *e,
+                                                 const struct pg_confirm_cli *o, const char *name,
+                                                 struct pg_bench *bb, char **why, bool *new_at_base)
+{
+        const struct pg_bench *h = NULL;
+
+        *why = NULL;
+        *new_at_base = false;
+        memset(bb, 0, sizeof(*bb));
+        for (size_t k = 0; k < e->benches.n; k++)
+                if (strcmp(e->benches.items[k].name, name) == 0)
+                        h = &e->benches.items[k];
+        if (!h) {
+                *why = pg_xasprintf("'%s' is not in '%s'", name, o->config_path);
+                return NULL;
+        }
+        pg_base_bench(bb, h, e->rs.top, e->built.dir, e->cwd);
+        if (strchr(h->argv[0], '/') && access(bb->exec_path, X_OK) != 0) {
+                *why = pg_xasprintf("'%s' does not exist in the build of base %.12s: new at base",
+                                    h->argv[0], o->base_commit);
+                *new_at_base = true;
+                free(bb->exec_path);
+                free(bb->cwd);
+                memset(bb, 0, sizeof(*bb));
+                return NULL;
+        }
+        return h;
+}
+
+static void pg_confirm_paired_opts(struct pg_paired_opts *po, const struct pg_confirm_env *e,
+                                   const struct pg_confirm_cli *o, const struct pg_bench *bb,
+                                   const struct pg_bench *h, bool exclude_kernel)
+{
+        memset(po, 0, sizeof(*po));
+        po->base = bb;
+        po->head = h;
+        po->cpu = e->cpu;
+        po->timeout_ns = h->timeout_sec > 0 ? (uint64_t) (h->timeout_sec * 1e9) : 0;
+        po->seed = o->seed ? o->seed : ((uint64_t) time(NULL) << 20) ^ (uint64_t) getpid();
+        po->exclude_kernel = exclude_kernel;
+}
+
+int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
+{
+        struct pg_confirm_env e;
+        struct pg_confirm_opts co = { PG_CONFIRM_DEFAULT_FLOOR, PG_CONFIRM_DEFAULT_ALPHA };
+        int error;
+
+        if (o->floor > 0)
+                co.floor = o->floor;
+        if ((error = pg_confirm_env_init(&e, o)) < 0)
+                goto fail;
         for (size_t i = 0; i < cmp->n; i++) {
                 struct pg_bench_cmp *b = &cmp->benches[i];
-                const struct pg_bench *h = NULL;
+                const struct pg_bench *h;
                 const struct pg_metric *tc;
                 struct pg_bench bb;
                 struct pg_paired p;
                 struct pg_paired_opts po;
+                struct pg_confirm_opts bco = co;
                 struct pg_bench_confirm *c;
-                double noise, base_ns;
+                double base_ns;
+                bool new_at_base;
 
                 if (!pg_in_scope(b, o->all))
                         continue;
                 c = b->confirm = pg_bench_confirm_new();
                 c->stored = pg_xstrdup(pg_verdict_name(b->verdict));
-                for (size_t k = 0; k < benches.n; k++)
-                        if (strcmp(benches.items[k].name, b->name) == 0)
-                                h = &benches.items[k];
-                if (!h) {
-                        c->note = pg_xasprintf("'%s' is not in '%s'", b->name, cfg);
+                if (!(h = pg_confirm_pair_of(&e, o, b->name, &bb, &c->note, &new_at_base))) {
+                        if (new_at_base)
+                                b->verdict = PG_VERDICT_NEW;
                         continue;
                 }
-                pg_base_bench(&bb, h, rs.top, built.dir, cwd);
-                if (strchr(h->argv[0], '/') && access(bb.exec_path, X_OK) != 0) {
-                        b->verdict = PG_VERDICT_NEW;
-                        c->note = pg_xasprintf("'%s' does not exist in the build of base %.12s: "
-                                               "new at base",
-                                               h->argv[0], o->base_commit);
-                        free(bb.exec_path);
-                        free(bb.cwd);
-                        continue;
-                }
-                noise = pg_stored_noise(b);
                 c->floor = co.floor;
-                if (PG_CONFIRM_NOISE_K * noise > c->floor)
-                        c->floor = PG_CONFIRM_NOISE_K * noise;
-                memset(&po, 0, sizeof(po));
-                po.base = &bb;
-                po.head = h;
-                po.cpu = cpu;
-                po.timeout_ns = h->timeout_sec > 0 ? (uint64_t) (h->timeout_sec * 1e9) : 0;
-                po.seed = o->seed ? o->seed : ((uint64_t) time(NULL) << 20) ^ (uint64_t) getpid();
-                po.exclude_kernel = b->head->host.exclude_kernel;
+                if (b->base->noise.present &&
+                    PG_CONFIRM_NOISE_K * b->base->noise.paired_sd > c->floor)
+                        c->floor = PG_CONFIRM_NOISE_K * b->base->noise.paired_sd;
+                bco.floor = c->floor;
+                pg_confirm_paired_opts(&po, &e, o, &bb, h, b->head->host.exclude_kernel);
                 pg_paired_init(&p, &po);
-                c->cpu = cpu;
-                {
-                        struct pg_confirm_opts bco = co;
-                        bco.floor = c->floor;
-                        fprintf(stderr,
-                                "perfgate: confirming '%s' (%s against the stored baseline): "
-                                "base and head in interleaved pairs%s\n",
-                                b->name, c->stored, cpu >= 0 ? " on one CPU" : "");
-                        error = pg_confirm_timing(&p, &bco, &o->budget, c, b->name);
-                        tc = pg_result_find_metric(b->base, "task-clock");
-                        base_ns = p.n ? p.pairs[0].base_ns : 0.0;
-                        if (tc && tc->nvalues)
-                                base_ns = tc->values[0];
-                        if (error == 0 && b->head->profile.present &&
-                            (c->outcome == PG_CONFIRM_REGRESSION ||
-                             (!o->all && b->verdict != PG_VERDICT_REGRESSION &&
-                              b->verdict != PG_VERDICT_INCONCLUSIVE)))
-                                error = pg_confirm_hot(&p, &bco, c);
-                }
+                c->cpu = e.cpu;
+                fprintf(stderr,
+                        "perfgate: confirming '%s' (%s against the stored baseline): base and "
+                        "head in interleaved pairs%s\n",
+                        b->name, c->stored, e.cpu >= 0 ? " on one CPU" : "");
+                error = pg_confirm_timing(&p, &bco, &o->budget, c, b->name);
+                tc = pg_result_find_metric(b->base, "task-clock");
+                base_ns = p.n ? p.pairs[0].base_ns : 0.0;
+                if (tc && tc->nvalues)
+                        base_ns = pg_stats_median(tc->values, tc->nvalues);
+                if (error == 0 && b->head->profile.present &&
+                    (c->outcome == PG_CONFIRM_REGRESSION ||
+                     (!o->all && b->verdict != PG_VERDICT_REGRESSION &&
+                      b->verdict != PG_VERDICT_INCONCLUSIVE)))
+                        error = pg_confirm_hot(&p, &bco, c);
                 pg_paired_release(&p);
                 free(bb.exec_path);
                 free(bb.cwd);
@@ -377,12 +426,73 @@ fail:
                 pg_mark_unconfirmed(cmp, o->all, "interrupted");
         }
 done:
-        pg_bench_list_release(&benches);
-        pg_built_release(&built);
-        pg_repo_state_release(&rs);
-        free(log_dir);
-        free(log_path);
-        free(what);
-        free(cwd);
+        pg_confirm_env_release(&e);
+        return error;
+}
+
+int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
+                         const struct pg_confirm_cli *o)
+{
+        struct pg_confirm_env e;
+        size_t pairs = o->budget.pairs ? o->budget.pairs : PG_CALIBRATE_DEFAULT_PAIRS;
+        int error;
+
+        if ((error = pg_confirm_env_init(&e, o)) < 0)
+                goto done;
+        for (size_t i = 0; i < head->n; i++) {
+                struct pg_result *r = &head->items[i];
+                const struct pg_bench *h;
+                struct pg_bench bb;
+                struct pg_paired p;
+                struct pg_paired_opts po;
+                char *why = NULL, *path;
+                bool new_at_base;
+                double *d, sd;
+
+                if (!(h = pg_confirm_pair_of(&e, o, r->name, &bb, &why, &new_at_base))) {
+                        pg_cli_warn("'%s' not calibrated: %s", r->name, why);
+                        free(why);
+                        continue;
+                }
+                pg_confirm_paired_opts(&po, &e, o, &bb, h, r->host.exclude_kernel);
+                pg_paired_init(&p, &po);
+                while (error == 0 && p.n < pairs)
+                        error = pg_paired_block(&p);
+                free(bb.exec_path);
+                free(bb.cwd);
+                if (error < 0 || p.n < 2) {
+                        pg_paired_release(&p);
+                        if (error == 0)
+                                error = pg_error_set(
+                                    PG_EMEASURE, "'%s': fewer than 2 pairs on one CPU", r->name);
+                        goto done;
+                }
+                d = pg_xmalloc(p.n * sizeof(double));
+                for (size_t k = 0; k < p.n; k++)
+                        d[k] = log(p.pairs[k].head_ns / p.pairs[k].base_ns);
+                /* 1.4826 x MAD: the standard deviation of a normal sample,
+                 * robust to the odd disturbed pair (Hampel 1974) */
+                sd = 1.4826 * pg_stats_mad(d, p.n);
+                free(r->noise.metric);
+                r->noise.present = true;
+                r->noise.metric = pg_xstrdup("task-clock");
+                r->noise.pairs = p.n;
+                r->noise.paired_sd = sd;
+                path = pg_xasprintf("%s/%s.json", results_dir, r->name);
+                error = pg_result_save(r, path);
+                printf("calibrated %-24s paired noise %.2f%% (%zu pairs, median A/A %+.2f%%, "
+                       "%.0f s); --confirm floor max(%.1f%%, %.1f x noise) = %.2f%%\n",
+                       r->name, 100 * sd, p.n, 100 * expm1(pg_stats_median(d, p.n)),
+                       (double) p.elapsed_ns / 1e9, 100 * PG_CONFIRM_DEFAULT_FLOOR,
+                       PG_CONFIRM_NOISE_K,
+                       100 * fmax(PG_CONFIRM_DEFAULT_FLOOR, PG_CONFIRM_NOISE_K * sd));
+                free(path);
+                free(d);
+                pg_paired_release(&p);
+                if (error < 0)
+                        goto done;
+        }
+done:
+        pg_confirm_env_release(&e);
         return error;
 }

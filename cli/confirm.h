@@ -50,4 +50,20 @@ int pg_confirm_parse_budget(const char *s, struct pg_confirm_budget *b);
  */
 int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o);
 
+/** Pairs measured per benchmark by --calibrate unless --confirm-budget says. */
+#define PG_CALIBRATE_DEFAULT_PAIRS 24
+
+/**
+ * `compare --calibrate`: for each result of @head, run o->budget.pairs
+ * (default PG_CALIBRATE_DEFAULT_PAIRS) interleaved pairs of the build of
+ * o->base_commit (HEAD) from the cache against the work tree's build of the
+ * same code, store the paired A/A noise (1.4826 x MAD of the per-pair log
+ * ratios) in the result and rewrite <@results_dir>/<name>.json atomically,
+ * so that `perfgate baseline save` keeps it with the baseline. Prints one
+ * line per benchmark. Errors: those of pg_confirm_run(), PG_EMEASURE when a
+ * benchmark fails, PG_EIO when a result cannot be written.
+ */
+int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
+                         const struct pg_confirm_cli *o);
+
 #endif

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baselines/result.h"
 #include "common/buf.h"
 #include "tests/util/testutil.h"
 
@@ -307,6 +309,48 @@ static void test_confirm_cli_new_benchmark(void **state)
         pg_run_out_release(&o);
 }
 
+/* --calibrate stores the paired noise in the results, baseline save keeps
+ * it, and --confirm's floor is max(1%, k x that noise). */
+static void test_confirm_cli_calibrate(void **state)
+{
+        struct pg_run_out o;
+        struct pg_result r;
+        double sd, floor_used;
+        char *v, *s;
+        (void) state;
+        make_repo(pg_build_cmd);
+        pg_test_perfgate(&o, "compare", "--calibrate", "--confirm-budget", "8", NULL);
+        if (o.status != 0)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        assert_non_null(strstr(o.out.ptr, "calibrated spin"));
+        pg_run_out_release(&o);
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, ".perfgate/results/spin.json"), 0);
+        assert_true(r.noise.present);
+        assert_string_equal(r.noise.metric, "task-clock");
+        assert_true(r.noise.pairs >= 8);
+        sd = r.noise.paired_sd;
+        assert_true(sd >= 0 && sd < 1);
+        pg_result_release(&r);
+        s = pg_xasprintf("%s baseline save >/dev/null", pg_test_env("PERFGATE_BIN"));
+        sh_ok(s);
+        free(s);
+        make_head(3);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "8", "--json",
+                         ".perfgate/v.json", NULL);
+        assert_int_equal(o.status, 1);
+        pg_run_out_release(&o);
+        v = pg_test_read(".perfgate/v.json");
+        assert_non_null(strstr(v, "\"floor\": "));
+        floor_used = strtod(strstr(v, "\"floor\": ") + 9, NULL);
+        assert_true(fabs(floor_used - (sd > 0.01 ? sd : 0.01)) < 1e-9);
+        free(v);
+        /* --calibrate refuses a BASE and needs a build command */
+        pg_test_perfgate(&o, "compare", "main", "--calibrate", NULL);
+        assert_int_equal(o.status, 2);
+        pg_run_out_release(&o);
+}
+
 static void test_confirm_cli_usage_errors(void **state)
 {
         struct pg_run_out o;
@@ -349,6 +393,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_confirm_cli_full_disk, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_shallow_clone, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_new_benchmark, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_calibrate, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_usage_errors, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
