@@ -245,7 +245,7 @@ static void pg_md_images(struct pg_buf *out, const struct pg_comparison *c,
         free(list);
 }
 
-/* "Head: `1a2b3c4d5e6f`. ": the commit the head results measured. */
+/* "Head: 1a2b...(40 hex). ": the commit the head results measured. */
 static void pg_md_head(struct pg_buf *out, const struct pg_comparison *c)
 {
         for (size_t i = 0; i < c->n; i++) {
@@ -253,9 +253,10 @@ static void pg_md_head(struct pg_buf *out, const struct pg_comparison *c)
                 if (!h || !h->has_git || !h->git_commit ||
                     strspn(h->git_commit, "0123456789abcdef") != strlen(h->git_commit))
                         continue;
-                pg_buf_puts(out, "Head: `");
+                /* plain text: GitHub and GitLab link a commit id to the commit */
+                pg_buf_puts(out, "Head: ");
                 pg_buf_puts(out, h->git_commit);
-                pg_buf_printf(out, "`%s. ", h->git_dirty ? " (with uncommitted changes)" : "");
+                pg_buf_printf(out, "%s. ", h->git_dirty ? " (with uncommitted changes)" : "");
                 return;
         }
 }
