@@ -41,7 +41,12 @@ void pg_comparison_release(struct pg_comparison *c)
                 pg_hotspots_release(&b->hotspots);
                 free(b->flamegraph_diff);
                 free(b->flamegraph_base);
+<<<<<<< HEAD
                 pg_bench_confirm_free(b->confirm);
+=======
+                free(b->flamegraph_image);
+                free(b->flamegraph_focus);
+>>>>>>> main
         }
         free(c->benches);
         free(c->base_label);
