@@ -41,12 +41,9 @@ void pg_comparison_release(struct pg_comparison *c)
                 pg_hotspots_release(&b->hotspots);
                 free(b->flamegraph_diff);
                 free(b->flamegraph_base);
-<<<<<<< HEAD
-                pg_bench_confirm_free(b->confirm);
-=======
                 free(b->flamegraph_image);
                 free(b->flamegraph_focus);
->>>>>>> main
+                pg_bench_confirm_free(b->confirm);
         }
         free(c->benches);
         free(c->base_label);
