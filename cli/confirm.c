@@ -26,7 +26,7 @@
 #include "runner/run.h"
 
 /* Sampled pairs for the hotspot test, and how many functions it tests. */
-#define PG_CONFIRM_HOT_BLOCKS     5
+#define PG_CONFIRM_HOT_BLOCKS     4
 #define PG_CONFIRM_HOT_CANDIDATES 8
 
 int pg_confirm_parse_budget(const char *s, struct pg_confirm_budget *b)

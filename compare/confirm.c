@@ -11,6 +11,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "compare/confirm.h"
+#include "compare/report.h"
 #include "compare/stats.h"
 
 #define PG_SIGNED_RANK_MAX 2000
@@ -427,6 +428,20 @@ static void pg_esc_or_copy(struct pg_buf *out, const char *s,
                 pg_buf_puts(out, s);
 }
 
+/* A function name in a code span, as report_text.c writes causes: control
+ * bytes escaped and backticks made quotes, so it is the same in text and
+ * Markdown. */
+static void pg_code_span(struct pg_buf *out, const char *name)
+{
+        struct pg_buf t = PG_BUF_INIT;
+        pg_report_escape_ctl(&t, name);
+        pg_buf_putc(out, '`');
+        for (char *p = t.ptr; p && *p; p++)
+                pg_buf_putc(out, *p == '`' ? '\'' : *p);
+        pg_buf_putc(out, '`');
+        pg_buf_release(&t);
+}
+
 void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm *c,
                                void (*esc)(struct pg_buf *, const char *))
 {
@@ -455,10 +470,9 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                 if (!h->confirmed)
                         continue;
                 pg_buf_puts(out, shown++ ? ", " : "; confirmed hotspot ");
-                pg_buf_putc(out, '`');
-                pg_esc_or_copy(out, h->function, esc);
+                pg_code_span(out, h->function);
                 pg_buf_printf(out,
-                              "` %.2f%% -> %.2f%% (p = %.2g Holm), own time %+.1f ms of "
+                              " %.2f%% -> %.2f%% (p = %.2g Holm), own time %+.1f ms of "
                               "%+.1f ms%s",
                               100 * h->base_share, 100 * h->head_share, h->p_holm,
                               h->self_growth_ns / 1e6, h->total_growth_ns / 1e6,
