@@ -354,16 +354,15 @@ static void pg_write_no_baseline_comment(const char *path, const char *rev, cons
 }
 
 /* Differential flame graphs for benchmarks that regressed or whose hotspots
- * moved. Returns PG_EIO when a file could not be written; drawing errors
- * (no samples, flame graphs not built in) are warnings. */
+ * moved. Returns PG_EIO when the directory or a file cannot be written and
+ * PG_EINPUT for a directory of another user (the first such error stops);
+ * drawing errors (no samples, flame graphs not built in) are warnings. */
 static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
 {
-        int error = 0, io_error = 0;
+        int error = 0;
 
-        if ((error = pg_mkdir_p(dir)) < 0) {
-                pg_cli_warn("no flame graphs: %s", pg_error_last());
+        if ((error = pg_mkdir_own(dir)) < 0)
                 return error;
-        }
         for (size_t i = 0; i < c->n; i++) {
                 struct pg_bench_cmp *b = &c->benches[i];
                 struct pg_flame_opts fo;
@@ -395,10 +394,11 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                         }
                         file = pg_xasprintf("%s.%s.svg", b->name, negate ? "base" : "diff");
                         path = pg_path_join(dir, file);
-                        if ((error = pg_write_file_atomic(path, svg.ptr, svg.len)) < 0) {
-                                pg_cli_warn("%s", pg_error_last());
-                                io_error = error;
+                        if ((error = pg_write_file_own(path, svg.ptr, svg.len)) < 0) {
                                 free(file);
+                                free(path);
+                                pg_buf_release(&svg);
+                                return error;
                         } else if (negate) {
                                 b->flamegraph_base = file;
                         } else {
@@ -410,7 +410,7 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                 }
                 pg_buf_release(&svg);
         }
-        return io_error;
+        return 0;
 }
 
 /* Metric and benchmark names of the config against the loaded results. */
@@ -531,8 +531,8 @@ int cmd_compare(int argc, char **argv)
         memset(&ro, 0, sizeof(ro));
         ro.link_base = a.link_base;
         ro.color = pg_cli_color(STDOUT_FILENO);
-        if (a.flamedir && pg_write_flamegraphs(&cmp, a.flamedir) < 0)
-                status = PG_EXIT_INTERNAL;
+        if (a.flamedir && (error = pg_write_flamegraphs(&cmp, a.flamedir)) < 0)
+                goto fail;
         /* every report is built before any is written: one that cannot be
          * built leaves none behind */
         if (a.markdown)
