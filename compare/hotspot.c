@@ -253,6 +253,14 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
         free(t.entries);
 }
 
+const char *pg_hotspots_culprit(const struct pg_hotspots *h)
+{
+        for (size_t i = 0; h->judged && i < h->n; i++)
+                if (h->items[i].kind == PG_HOTSPOT_REGRESSED || h->items[i].kind == PG_HOTSPOT_NEW)
+                        return h->items[i].function;
+        return NULL;
+}
+
 bool pg_hotspots_changed(const struct pg_hotspots *h)
 {
         for (size_t i = 0; i < h->n; i++)
