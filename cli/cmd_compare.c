@@ -314,18 +314,17 @@ enum pg_fg_view { PG_FG_DIFF, PG_FG_BASE, PG_FG_IMAGE, PG_FG_FOCUS, PG_FG_NVIEWS
  * (baseline shape); for regressions also <name>.image.svg, a static image
  * for the PR/MR comment, and <name>.focus.svg, the same rooted near the
  * culprit when it would be a sliver of the whole graph. The culprit's path is
- * outlined in red in all of them. Returns PG_EIO when a file could not be
- * written; drawing errors (no samples) are warnings.
+ * outlined in red in all of them. Returns PG_EIO when the directory or a
+ * file cannot be written and PG_EINPUT for a directory of another user (the
+ * first such error stops); drawing errors (no samples) are warnings.
  */
 static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
 {
         static const char *const suffix[PG_FG_NVIEWS] = { "diff", "base", "image", "focus" };
-        int error = 0, io_error = 0;
+        int error = 0;
 
-        if ((error = pg_mkdir_p(dir)) < 0) {
-                pg_cli_warn("no flame graphs: %s", pg_error_last());
+        if ((error = pg_mkdir_own(dir)) < 0)
                 return error;
-        }
         for (size_t i = 0; i < c->n; i++) {
                 struct pg_bench_cmp *b = &c->benches[i];
                 char **slot[PG_FG_NVIEWS] = { &b->flamegraph_diff, &b->flamegraph_base,
@@ -378,10 +377,11 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                                 continue;
                         file = pg_xasprintf("%s.%s.svg", b->name, suffix[v]);
                         path = pg_path_join(dir, file);
-                        if ((error = pg_write_file_atomic(path, svg.ptr, svg.len)) < 0) {
-                                pg_cli_warn("%s", pg_error_last());
-                                io_error = error;
+                        if ((error = pg_write_file_own(path, svg.ptr, svg.len)) < 0) {
                                 free(file);
+                                free(path);
+                                pg_buf_release(&svg);
+                                return error;
                         } else {
                                 *slot[v] = file;
                         }
@@ -391,7 +391,7 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                 }
                 pg_buf_release(&svg);
         }
-        return io_error;
+        return 0;
 }
 
 /* Metric and benchmark names of the config against the loaded results. */
@@ -512,8 +512,8 @@ int cmd_compare(int argc, char **argv)
         memset(&ro, 0, sizeof(ro));
         ro.link_base = a.link_base;
         ro.color = pg_cli_color(STDOUT_FILENO);
-        if (a.flamedir && pg_write_flamegraphs(&cmp, a.flamedir) < 0)
-                status = PG_EXIT_INTERNAL;
+        if (a.flamedir && (error = pg_write_flamegraphs(&cmp, a.flamedir)) < 0)
+                goto fail;
         /* every report is built before any is written: one that cannot be
          * built leaves none behind */
         if (a.markdown)
