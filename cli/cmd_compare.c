@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "baselines/config.h"
 #include "baselines/result.h"
 #include "baselines/store.h"
 #include "cli/cli.h"
 #include "common/error.h"
 #include "common/fsutil.h"
-#include "common/json.h"
 #include "compare/flamegraph.h"
 #include "compare/report.h"
 #include "compare/rules.h"
@@ -197,55 +197,14 @@ static int pg_is_file(const char *path)
         return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/*
- * perfgate.json's top level has four keys (docs/run.md, docs/compare.md):
- * a misspelt "compare" would silently leave the default rules in force, so
- * anything else is refused here. Rules set in a benchmark of "benchmarks"
- * are not read by compare: refused with where they belong.
- */
-static int pg_check_config_keys(const cJSON *root, const char *path)
-{
-        static const char *const known[] = { "base", "benchmarks", "compare", "defaults" };
-        const cJSON *it, *benches;
-        size_t i = 0;
-
-        cJSON_ArrayForEach(it, root)
-        {
-                size_t k;
-                for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-                        if (strcmp(known[k], it->string) == 0)
-                                break;
-                if (k == sizeof(known) / sizeof(known[0]))
-                        return pg_error_set(PG_EINPUT,
-                                            "'%s': unknown top-level key '%s'; known keys: base, "
-                                            "benchmarks, compare, defaults",
-                                            path, it->string);
-        }
-        benches = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
-        if (!cJSON_IsArray(benches))
-                return 0;
-        cJSON_ArrayForEach(it, benches)
-        {
-                const char *name = pg_json_get_string(it, "name");
-                if (cJSON_IsObject(it) && cJSON_GetObjectItemCaseSensitive(it, "compare"))
-                        return pg_error_set(PG_EINPUT,
-                                            "'%s': benchmarks[%zu].compare is not read by "
-                                            "'perfgate compare'; move its rules to "
-                                            "compare.benchmarks.%s (docs/compare.md)",
-                                            path, i, name ? name : "NAME");
-                i++;
-        }
-        return 0;
-}
-
-/* Load the config (explicit path, or the first default that exists). */
+/* The config (explicit path, or the first default that exists): its "base"
+ * into @base and its "compare" section into @rules. */
 static int pg_load_config(const char *path, struct pg_rules *rules, char **base)
 {
         static const char *const defaults[] = { "perfgate.json", "bench/perfgate.json" };
         struct pg_buf text = PG_BUF_INIT;
-        cJSON *root = NULL;
-        const char *b;
-        int error = 0;
+        struct pg_config c;
+        int error;
 
         if (!path) {
                 for (size_t i = 0; i < 2 && !path; i++)
@@ -255,33 +214,19 @@ static int pg_load_config(const char *path, struct pg_rules *rules, char **base)
                         return 0;
         }
         if ((error = pg_read_file(path, &text)) < 0) {
-                error = pg_error_prefix(error, "cannot read config '%s'", path);
-                goto done;
+                pg_buf_release(&text);
+                if (error == PG_ENOTFOUND)
+                        return pg_error_set(PG_ENOTFOUND, "config '%s' does not exist", path);
+                return pg_error_prefix(error, "cannot read config '%s'", path);
         }
-        if ((error = pg_json_parse(text.ptr, text.len, path, 1, &root)) < 0)
-                goto done;
-        if (!cJSON_IsObject(root)) {
-                error = pg_error_set(PG_EINPUT, "'%s': the config must be a JSON object", path);
-                goto done;
-        }
-        if ((error = pg_check_config_keys(root, path)) < 0)
-                goto done;
-        b = pg_json_get_string(root, "base");
-        if (b)
-                *base = pg_xstrdup(b);
-        else if (cJSON_GetObjectItemCaseSensitive(root, "base")) {
-                error = pg_error_set(PG_EINPUT,
-                                     "'%s': \"base\" must be a string (a git "
-                                     "revision or a results path)",
-                                     path);
-                goto done;
-        }
-        error = pg_rules_load(rules, cJSON_GetObjectItemCaseSensitive(root, "compare"), path);
-done:
-        if (error == PG_ENOTFOUND)
-                error = pg_error_set(PG_ENOTFOUND, "config '%s' does not exist", path);
-        cJSON_Delete(root);
+        error = pg_config_parse_for(&c, text.ptr, text.len, path, PG_CONFIG_NEED_SETTINGS);
         pg_buf_release(&text);
+        if (error < 0)
+                return error;
+        if (c.base)
+                *base = pg_xstrdup(c.base);
+        error = pg_rules_load(rules, c.compare, path);
+        pg_config_release(&c);
         return error;
 }
 
