@@ -334,11 +334,52 @@ static const struct pg_bench *pg_confirm_pair_of(const struct pg_confirm_env *e,
         return h;
 }
 
+/* The two sides' output logs of one benchmark: .perfgate/confirm/<name>.
+ * {base,head}.log under the work tree's top. */
+struct pg_pair_logs {
+        char *path[2];
+        struct pg_bench_log log[2];
+};
+
+static int pg_pair_logs_open(struct pg_pair_logs *l, const struct pg_confirm_env *e,
+                             const char *name)
+{
+        char *dir = pg_xasprintf("%s/.perfgate/confirm", e->rs.top);
+        int error;
+
+        memset(l, 0, sizeof(*l));
+        l->log[0].fd = l->log[1].fd = -1;
+        if ((error = pg_mkdir_p(dir)) < 0)
+                goto done;
+        for (int k = 0; k < 2; k++) {
+                l->path[k] = pg_xasprintf("%s/%s.%s.log", dir, name, k ? "head" : "base");
+                l->log[k].path = l->path[k];
+                if ((error = pg_bench_log_open(&l->log[k])) < 0)
+                        goto done;
+        }
+done:
+        free(dir);
+        return error;
+}
+
+static void pg_pair_logs_close(struct pg_pair_logs *l)
+{
+        for (int k = 0; k < 2; k++) {
+                if (l->log[k].fd >= 0)
+                        close(l->log[k].fd);
+                free(l->path[k]);
+        }
+        memset(l, 0, sizeof(*l));
+}
+
 static void pg_confirm_paired_opts(struct pg_paired_opts *po, const struct pg_confirm_env *e,
                                    const struct pg_confirm_cli *o, const struct pg_bench *bb,
-                                   const struct pg_bench *h, bool exclude_kernel)
+                                   const struct pg_bench *h, bool exclude_kernel,
+                                   const struct pg_pair_logs *logs)
 {
         memset(po, 0, sizeof(*po));
+        po->base_log = &logs->log[0];
+        po->head_log = &logs->log[1];
         po->base = bb;
         po->head = h;
         po->cpu = e->cpu;
@@ -366,6 +407,7 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 struct pg_paired_opts po;
                 struct pg_confirm_opts bco = co;
                 struct pg_bench_confirm *c;
+                struct pg_pair_logs logs;
                 double base_ns;
                 bool new_at_base;
 
@@ -383,7 +425,13 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                     PG_CONFIRM_NOISE_K * b->base->noise.paired_sd > c->floor)
                         c->floor = PG_CONFIRM_NOISE_K * b->base->noise.paired_sd;
                 bco.floor = c->floor;
-                pg_confirm_paired_opts(&po, &e, o, &bb, h, b->head->host.exclude_kernel);
+                if ((error = pg_pair_logs_open(&logs, &e, b->name)) < 0) {
+                        free(bb.exec_path);
+                        free(bb.cwd);
+                        pg_pair_logs_close(&logs);
+                        goto fail;
+                }
+                pg_confirm_paired_opts(&po, &e, o, &bb, h, b->head->host.exclude_kernel, &logs);
                 pg_paired_init(&p, &po);
                 c->cpu = e.cpu;
                 fprintf(stderr,
@@ -401,6 +449,7 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                       b->verdict != PG_VERDICT_INCONCLUSIVE)))
                         error = pg_confirm_hot(&p, &bco, c);
                 pg_paired_release(&p);
+                pg_pair_logs_close(&logs);
                 free(bb.exec_path);
                 free(bb.cwd);
                 if (error < 0) {
@@ -445,6 +494,7 @@ int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                 struct pg_bench bb;
                 struct pg_paired p;
                 struct pg_paired_opts po;
+                struct pg_pair_logs logs;
                 char *why = NULL, *path;
                 bool new_at_base;
                 double *d, sd;
@@ -454,10 +504,17 @@ int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                         free(why);
                         continue;
                 }
-                pg_confirm_paired_opts(&po, &e, o, &bb, h, r->host.exclude_kernel);
+                if ((error = pg_pair_logs_open(&logs, &e, r->name)) < 0) {
+                        free(bb.exec_path);
+                        free(bb.cwd);
+                        pg_pair_logs_close(&logs);
+                        goto done;
+                }
+                pg_confirm_paired_opts(&po, &e, o, &bb, h, r->host.exclude_kernel, &logs);
                 pg_paired_init(&p, &po);
                 while (error == 0 && p.n < pairs)
                         error = pg_paired_block(&p);
+                pg_pair_logs_close(&logs);
                 free(bb.exec_path);
                 free(bb.cwd);
                 if (error < 0 || p.n < 2) {

@@ -104,6 +104,12 @@ static int pg_cpu_watch_result(const struct pg_cpu_watch *w)
         return best;
 }
 
+static int pg_paired_log_fd(const struct pg_paired *p, bool head)
+{
+        const struct pg_bench_log *log = head ? p->o.head_log : p->o.base_log;
+        return log ? log->fd : -1;
+}
+
 /* One counted run of @b: its task-clock (ns) and CPU. */
 static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
 {
@@ -123,7 +129,7 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
         lo = (struct pg_launch_opts){ .argv = argv,
                                       .cwd = b->cwd,
                                       .env = b->env,
-                                      .log_path = head ? p->o.head_log : p->o.base_log,
+                                      .log_fd = pg_paired_log_fd(p, head),
                                       .cpus = p->o.cpu >= 0 ? &p->o.cpu : NULL,
                                       .ncpus = p->o.cpu >= 0 ? 1 : 0 };
         pg_counter_set_init(&s, &p->events, NULL);
@@ -143,8 +149,8 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
         if ((error = pg_counter_set_read(&s)) < 0)
                 goto done;
         if (ex.timed_out || !WIFEXITED(ex.status) || WEXITSTATUS(ex.status) != 0) {
-                const char *log = head ? p->o.head_log : p->o.base_log;
-                char *tail = log ? pg_log_tail(log) : pg_xstrdup("(no log kept)");
+                const struct pg_bench_log *log = head ? p->o.head_log : p->o.base_log;
+                char *tail = log && log->fd >= 0 ? pg_log_tail(log) : pg_xstrdup("(no log kept)");
                 error =
                     pg_error_set(PG_EMEASURE, "%s build of benchmark '%s' %s; %s", side, b->name,
                                  ex.timed_out ? "timed out" : pg_describe_status(ex.status), tail);
@@ -230,7 +236,7 @@ static int pg_paired_sample(struct pg_paired *p, bool head, struct pg_profile *o
         so.argv = argv;
         so.cwd = b->cwd;
         so.env = b->env;
-        so.log_path = head ? p->o.head_log : p->o.base_log;
+        so.log_fd = pg_paired_log_fd(p, head);
         so.cpus = p->o.cpu >= 0 ? &p->o.cpu : NULL;
         so.ncpus = p->o.cpu >= 0 ? 1 : 0;
         so.timeout_ns = p->o.timeout_ns;

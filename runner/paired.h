@@ -45,11 +45,12 @@ struct pg_pair {
 };
 
 struct pg_paired_opts {
-        const struct pg_bench *base, *head; /* the two builds (borrowed) */
-        const char *base_log, *head_log;    /* benchmark output logs (NULL: /dev/null) */
-        int cpu;                            /* CPU to pin to; -1: do not pin, record CPUs */
-        uint64_t timeout_ns;                /* per run; 0: none */
-        uint64_t seed;                      /* of the block order; any value */
+        const struct pg_bench *base, *head;             /* the two builds (borrowed) */
+        const struct pg_bench_log *base_log, *head_log; /* open logs (run.h); NULL:
+                                                           /dev/null */
+        int cpu;             /* CPU to pin to; -1: do not pin, record CPUs */
+        uint64_t timeout_ns; /* per run; 0: none */
+        uint64_t seed;       /* of the block order; any value */
         /* sampled blocks (pg_paired_profile_block) */
         uint64_t freq_hz;              /* 0: 999 */
         enum pg_call_graph call_graph; /* fp or dwarf */

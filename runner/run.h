@@ -168,18 +168,33 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
 /**
  * Run @b once with the counters of @s (initialised, not open): prepare the
  * child, open @s on it, release it, wait (@timeout_ns, 0 = none), read @s
- * and close it. @log_path: NULL for /dev/null.
+ * and close it. @log_fd: the benchmark's log (launch.h), <= 2 for /dev/null.
  * Errors: those of pg_launch_prepare/start/wait and pg_counter_set_open/read.
  * A benchmark that exits non-zero is not an error here: see @ex.
  */
-int pg_run_count_once(const struct pg_bench *b, const char *log_path, const int *cpus, size_t ncpus,
+int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
                       uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex);
 
+/* A benchmark's log: created once (never through a link), inherited by
+ * every run of the benchmark; @path only names it in messages. */
+struct pg_bench_log {
+        const char *path;
+        int fd; /* -1 until opened */
+};
+
 /**
- * The end of the log at @path for a failure message: "last lines of
- * '<path>':\n" and at most its last 10 lines (2 KiB), sanitised UTF-8, or
+ * Create @log->path afresh (an old file is removed first; O_EXCL and
+ * O_NOFOLLOW, so never through a link) and keep it open in @log->fd (above
+ * stderr, close-on-exec; the launcher dups it into the child).
+ * Errors: PG_EIO with the path and strerror(errno).
+ */
+int pg_bench_log_open(struct pg_bench_log *log);
+
+/**
+ * The end of @log for a failure message: "last lines of '<path>':\n" and at
+ * most its last 10 lines (2 KiB), sanitised UTF-8, read from log->fd; or
  * "(its log is empty)". Returns a new string (free() it).
  */
-char *pg_log_tail(const char *path);
+char *pg_log_tail(const struct pg_bench_log *log);
 
 #endif
