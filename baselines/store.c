@@ -15,6 +15,7 @@
  * of it (or the only one). Lookup follows git: merge-base of HEAD and BASE,
  * then first parents only (the main line, never a merged side branch).
  */
+#include "baselines/gitutil.h"
 #include "baselines/store.h"
 
 #include <errno.h>
@@ -53,23 +54,6 @@ void pg_store_lookup_release(struct pg_store_lookup *l)
 
 /* Set a perfgate error from a libgit2 failure: our message, then libgit2's
  * own detail (git_error_last() may be NULL in 1.5). */
-static int pg_git_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int pg_git_err(int code, const char *fmt, ...)
-{
-        struct pg_buf b = PG_BUF_INIT;
-        const git_error *e = git_error_last();
-        va_list ap;
-
-        va_start(ap, fmt);
-        pg_buf_vprintf(&b, fmt, ap);
-        va_end(ap);
-        if (e && e->message && *e->message)
-                pg_buf_printf(&b, ": %s", e->message);
-        pg_error_set(code, "%s", b.ptr);
-        pg_buf_release(&b);
-        return code;
-}
-
 static char *pg_oid_hex(const git_oid *id)
 {
         char hex[GIT_OID_HEXSZ + 1];

@@ -17,27 +17,11 @@
 
 #include <git2.h>
 
+#include "baselines/gitutil.h"
 #include "baselines/worktree.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
-
-static int pg_wt_git_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int pg_wt_git_err(int code, const char *fmt, ...)
-{
-        struct pg_buf b = PG_BUF_INIT;
-        const git_error *e = git_error_last();
-        va_list ap;
-
-        va_start(ap, fmt);
-        pg_buf_vprintf(&b, fmt, ap);
-        va_end(ap);
-        if (e && e->message && *e->message)
-                pg_buf_printf(&b, ": %s", e->message);
-        pg_error_set(code, "%s", b.ptr);
-        pg_buf_release(&b);
-        return code;
-}
 
 static int pg_wt_open(git_repository **repo, const char *path)
 {
@@ -51,8 +35,8 @@ static int pg_wt_open(git_repository **repo, const char *path)
                                     "building a commit needs the project's clone",
                                     path ? path : ".");
         if (rc < 0)
-                return pg_wt_git_err(PG_EIO, "cannot open the git repository at '%s'",
-                                     path ? path : ".");
+                return pg_git_err(PG_EIO, "cannot open the git repository at '%s'",
+                                  path ? path : ".");
         if (git_repository_is_bare(*repo)) {
                 git_repository_free(*repo);
                 *repo = NULL;
@@ -104,7 +88,7 @@ int pg_repo_state_get(const char *path, struct pg_repo_state *out)
         so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
         so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
         if (git_status_list_new(&st, repo, &so) < 0) {
-                error = pg_wt_git_err(PG_EIO, "cannot read the status of '%s'", out->top);
+                error = pg_git_err(PG_EIO, "cannot read the status of '%s'", out->top);
                 goto done;
         }
         n = git_status_list_entrycount(st);
@@ -189,7 +173,7 @@ static int pg_wt_resolve(git_repository *repo, const char *rev, git_commit **out
         rc = git_object_peel((git_object **) out, obj, GIT_OBJECT_COMMIT);
         git_object_free(obj);
         if (rc < 0)
-                return pg_wt_git_err(PG_EINPUT, "revision '%s' does not name a commit", rev);
+                return pg_git_err(PG_EINPUT, "revision '%s' does not name a commit", rev);
         return 0;
 }
 
@@ -215,7 +199,7 @@ int pg_build_commit(const struct pg_build_opts *o, const char *rev, pg_build_fn 
         if ((error = pg_wt_resolve(repo, rev, &commit)) < 0)
                 goto done;
         if (git_commit_tree(&tree, commit) < 0) {
-                error = pg_wt_git_err(PG_EIO, "cannot read the tree of '%s'", rev);
+                error = pg_git_err(PG_EIO, "cannot read the tree of '%s'", rev);
                 goto done;
         }
         git_oid_tostr(chex, sizeof(chex), git_commit_id(commit));
@@ -258,7 +242,7 @@ int pg_build_commit(const struct pg_build_opts *o, const char *rev, pg_build_fn 
             GIT_CHECKOUT_FORCE | GIT_CHECKOUT_DONT_UPDATE_INDEX | GIT_CHECKOUT_RECREATE_MISSING;
         co.target_directory = work;
         if (git_checkout_tree(repo, (const git_object *) tree, &co) < 0) {
-                error = pg_wt_git_err(PG_EIO, "cannot check out %.12s into '%s'", chex, work);
+                error = pg_git_err(PG_EIO, "cannot check out %.12s into '%s'", chex, work);
                 goto done;
         }
         if (fn && (error = fn(ctx, work)) < 0)
