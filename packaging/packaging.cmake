@@ -43,6 +43,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/packaging/copyri
 # the CI files keep their layout: the action finds ../perfgate-ci.sh and
 # ../install-deps.sh beside it, the GitLab template uses PERFGATE_SRC/ci/
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/ci/perfgate-ci.sh ${CMAKE_SOURCE_DIR}/ci/install-deps.sh
+                 ${CMAKE_SOURCE_DIR}/ci/install-perfgate.sh
         DESTINATION ${CMAKE_INSTALL_DATADIR}/perfgate/ci)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/ci/github ${CMAKE_SOURCE_DIR}/ci/gitlab
         DESTINATION ${CMAKE_INSTALL_DATADIR}/perfgate/ci

@@ -32,7 +32,7 @@ expect() { # NAME WANT GOT
 }
 
 expect "perfgate comp<TAB>" compare "$(tab perfgate comp)"
-cmds=$(perfgate help | awk '/^commands:/{on=1; next} on && /^  [a-z]/{print $1}' | sort)
+cmds=$(perfgate help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p' | sort)
 [[ -n $cmds ]] || err "perfgate help lists no commands"
 got=$(tab perfgate "")
 for c in $cmds help --version; do

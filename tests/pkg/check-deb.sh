@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2015,SC2016 # "a && b || err": all checks hold or one fails; node code in single quotes
 # check-deb.sh SOURCE_DIR - `make deb` as a user of a release tarball runs it:
 # on a copy of the tree without .git (the version then comes from VERSION),
 # building without the tests (cmocka is never looked for). Then the package:
@@ -54,12 +55,13 @@ done
 
 # ---- contents
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$scratch/files"
-cmds=$("$scratch/build/perfgate" help | awk '/^commands:/{on=1; next} on && /^  [a-z]/{print $1}')
+cmds=$("$scratch/build/perfgate" help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p')
 want="/usr/bin/perfgate /usr/share/man/man1/perfgate.1.gz
 /usr/share/bash-completion/completions/perfgate
 /usr/share/doc/perfgate/copyright /usr/share/doc/perfgate/changelog.gz /usr/share/doc/perfgate/README.md
 /usr/share/perfgate/ci/github/action.yml /usr/share/perfgate/ci/gitlab/perfgate.gitlab-ci.yml
-/usr/share/perfgate/ci/perfgate-ci.sh /usr/share/perfgate/ci/install-deps.sh"
+/usr/share/perfgate/ci/perfgate-ci.sh /usr/share/perfgate/ci/install-deps.sh
+/usr/share/perfgate/ci/install-perfgate.sh"
 for c in $cmds; do want="$want /usr/share/man/man1/perfgate-$c.1.gz /usr/share/doc/perfgate/$c.md"; done
 for f in $want; do grep -qx -- "$f" "$scratch/files" || err "the package lacks $f"; done
 grep -v '^/usr/' "$scratch/files" | grep -vx '/' && err "files outside /usr"
@@ -73,6 +75,29 @@ got=$("$scratch/root/usr/bin/perfgate" --version)
 file "$scratch/root/usr/bin/perfgate" | grep -q ', stripped' || err "the binary is not stripped"
 "$here/check-man.sh" "$scratch/root/usr/bin/perfgate" "$scratch/root/usr/share/man" || fail=1
 bash "$here/check-completion.sh" "$scratch/root/usr/bin" "$scratch/root/usr/share/bash-completion/completions/perfgate" || fail=1
+
+# ---- ci/install-perfgate.sh finds this package by the name `make deb` gave it
+mkdir -p "$scratch/rel/v$base" "$scratch/rel/v7.7.7" "$scratch/dl"
+cp "$deb" "$scratch/rel/v$base/"
+cp "$deb" "$scratch/rel/v7.7.7/perfgate_7.7.7_${ID}${VERSION_ID}_${arch}.deb"
+inst() { PERFGATE_RELEASE_URL="file://$scratch/rel" "$src/ci/install-perfgate.sh" "$@"; }
+got=$(inst --download "$scratch/dl" "v$base" 2>"$scratch/inst.err")
+st=$?
+[ $st = 0 ] && [ "$got" = "$scratch/dl/${deb##*/}" ] && cmp -s "$got" "$deb" ||
+        err "install-perfgate.sh --download v$base: exit $st, '$got' $(cat "$scratch/inst.err")"
+inst --download "$scratch/dl" 9.9.9 2>"$scratch/inst.err"
+st=$?
+[ $st = 1 ] && grep -q "no release package file://$scratch/rel/v9.9.9/perfgate_9.9.9_${ID}${VERSION_ID}_${arch}.deb" "$scratch/inst.err" ||
+        err "install-perfgate.sh without the asset: exit $st (want 1: build from source), $(cat "$scratch/inst.err")"
+inst --download "$scratch/dl" 7.7.7 2>"$scratch/inst.err"
+st=$?
+[ $st = 4 ] && grep -q "is not perfgate 7.7.7" "$scratch/inst.err" ||
+        err "install-perfgate.sh with another version's package: exit $st (want 4), $(cat "$scratch/inst.err")"
+for bad in "" "latest" "--download"; do
+        inst "$bad" >/dev/null 2>&1
+        st=$?
+        [ $st = 2 ] || err "install-perfgate.sh '$bad': exit $st, want 2"
+done
 
 # ---- lintian: no errors, no warnings
 if command -v lintian >/dev/null 2>&1; then

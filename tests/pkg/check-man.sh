@@ -29,11 +29,11 @@ check_page() { # NAME SUMMARY HELP-ARGS...
         done
 }
 
-cmds=$("$pg" help | awk '/^commands:/{on=1; next} on && /^  [a-z]/{print $1}')
+cmds=$("$pg" help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p')
 [ -n "$cmds" ] || err "perfgate help lists no commands"
 check_page perfgate "[a-zA-Z]" help
 for c in $cmds; do
-        summary=$("$pg" help | awk -v c="$c" '$1 == c && /^  / { sub(/^  [^ ]+ +/, ""); print; exit }')
+        summary=$("$pg" help | sed -n "s/^  $c  *//p" | head -n 1)
         check_page "perfgate-$c" "$summary" help "$c"
         LC_ALL=C MANWIDTH=200 man -l "$mandir/man1/perfgate.1.gz" 2>/dev/null | col -b | grep -q "perfgate-$c(1)" ||
                 err "perfgate.1: SEE ALSO lacks perfgate-$c(1)"
