@@ -368,6 +368,17 @@ static int put_doc_examples(struct buf *b, const char *path)
         return 0;
 }
 
+/* Append section @title holding @body, unless @body is empty. */
+static void put_section(struct buf *out, const char *title, const struct buf *body)
+{
+        if (!body->n)
+                return;
+        buf_puts(out, ".SH ");
+        buf_puts(out, title);
+        buf_puts(out, "\n");
+        buf_add(out, body->s, body->n);
+}
+
 static void usage(void)
 {
         fputs("usage: pg-manpage --name NAME --summary TEXT --version V --date YYYY-MM-DD\n"
@@ -509,26 +520,11 @@ int main(int argc, char **argv)
         buf_roff(&out, summary, strlen(summary), false);
         buf_puts(&out, "\n.SH SYNOPSIS\n");
         buf_add(&out, syn.s, syn.n);
-        if (desc.n) {
-                buf_puts(&out, ".SH DESCRIPTION\n");
-                buf_add(&out, desc.s, desc.n);
-        }
-        if (cmds.n) {
-                buf_puts(&out, ".SH COMMANDS\n");
-                buf_add(&out, cmds.s, cmds.n);
-        }
-        if (opt.n) {
-                buf_puts(&out, ".SH OPTIONS\n");
-                buf_add(&out, opt.s, opt.n);
-        }
-        if (st.n) {
-                buf_puts(&out, ".SH EXIT STATUS\n");
-                buf_add(&out, st.s, st.n);
-        }
-        if (ex.n) {
-                buf_puts(&out, ".SH EXAMPLES\n");
-                buf_add(&out, ex.s, ex.n);
-        }
+        put_section(&out, "DESCRIPTION", &desc);
+        put_section(&out, "COMMANDS", &cmds);
+        put_section(&out, "OPTIONS", &opt);
+        put_section(&out, "EXIT STATUS", &st);
+        put_section(&out, "EXAMPLES", &ex);
         if (nsee || doc) {
                 buf_puts(&out, ".SH SEE ALSO\n");
                 for (size_t i = 0; i < nsee; i++) {
