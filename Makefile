@@ -52,7 +52,7 @@ deb:
 	 LDFLAGS="$$(dpkg-buildflags --get LDFLAGS)" \
 	 cmake -S . -B $(DEB_BUILD) -DCMAKE_BUILD_TYPE=Release -DPERFGATE_TESTS=OFF -DPERFGATE_WERROR=OFF -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON \
 	       -DCMAKE_INSTALL_PREFIX=/usr $(if $(DEB_MAINTAINER),"-DPERFGATE_DEB_MAINTAINER=$(DEB_MAINTAINER)") >/dev/null
-	@cmake --build $(DEB_BUILD) -j$(JOBS) --target perfgate pg_docs_generated
+	@cmake --build $(DEB_BUILD) -j$(JOBS) --target perfgate pg_docs_generated -- --no-print-directory
 	@cd $(DEB_BUILD) && rm -rf pkg && cpack -G DEB -B "$$PWD/pkg" >/dev/null
 	@for f in $(DEB_BUILD)/pkg/perfgate_*.deb; do mv "$$f" . && echo "built $${f##*/}"; done
 

@@ -52,8 +52,9 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends man-db bash-completion curl >/dev/null
 pkgs >/tmp/pkgs0
 
-say "make deb"
-make deb
+say "make deb (log: /tmp/make-deb.log)"
+make deb >/tmp/make-deb.log 2>&1 || { tail -40 /tmp/make-deb.log; exit 1; }
+grep '^built ' /tmp/make-deb.log
 deb=$(ls perfgate_*.deb)
 ver=$(dpkg-deb -f "$deb" Version)
 mv "$deb" /tmp/
