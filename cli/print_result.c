@@ -29,10 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baselines/frame.h"
 #include "baselines/result.h"
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "compare/report.h"
+#include "compare/stats.h"
 
 #define PG_SHOW_TOP      20 /* functions in the hotspot list */
 #define PG_SHOW_PATH_MAX 16 /* frames in one hottest path */
@@ -46,40 +48,17 @@
 
 /* ---- statistics -------------------------------------------------------- */
 
-static int pg_double_cmp(const void *a, const void *b)
-{
-        double x = *(const double *) a, y = *(const double *) b;
-        return x < y ? -1 : x > y;
-}
-
-/* Median of @n values (n >= 1), middle pair averaged. */
-static double pg_median(const double *v, size_t n)
-{
-        double *s = pg_xcalloc(n, sizeof(*s)), m;
-
-        memcpy(s, v, n * sizeof(*s));
-        qsort(s, n, sizeof(*s), pg_double_cmp);
-        m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-        free(s);
-        return m;
-}
-
-/* MAD / median in percent; -1 when undefined (one value, or median 0). */
+/* MAD / median in percent; -1 when undefined (one value, or median <= 0). */
 static double pg_spread_pct(const double *v, size_t n)
 {
-        double med, *d, mad;
+        double med;
 
         if (n < 2)
                 return -1;
-        med = pg_median(v, n);
+        med = pg_stats_median(v, n);
         if (!(med > 0))
                 return -1;
-        d = pg_xcalloc(n, sizeof(*d));
-        for (size_t i = 0; i < n; i++)
-                d[i] = fabs(v[i] - med);
-        mad = pg_median(d, n);
-        free(d);
-        return mad / med * 100;
+        return pg_stats_mad(v, n) / med * 100;
 }
 
 /* The median of @name when it is counted, else false. */
@@ -89,7 +68,7 @@ static bool pg_metric_median(const struct pg_result *r, const char *name, double
 
         if (!m || m->status != PG_METRIC_OK || !m->nvalues)
                 return false;
-        *out = pg_median(m->values, m->nvalues);
+        *out = pg_stats_median(m->values, m->nvalues);
         return true;
 }
 
@@ -297,7 +276,7 @@ static void pg_print_row(FILE *f, const struct pg_result *r, const struct pg_met
         bool any_partial = false;
 
         if (m->status == PG_METRIC_OK && m->nvalues) {
-                med = pg_median(m->values, m->nvalues);
+                med = pg_stats_median(m->values, m->nvalues);
                 pg_fmt_value(&val, m, med);
         } else {
                 pg_buf_puts(&val, pg_status_label(m));
@@ -317,7 +296,7 @@ static void pg_print_row(FILE *f, const struct pg_result *r, const struct pg_met
                                 any_partial |= m->coverage[i] < 1;
                 if (any_partial) {
                         /* floor, so a multiplexed counter never shows 100.0% */
-                        double cov = floor(pg_median(m->coverage, m->nvalues) * 1000) / 10;
+                        double cov = floor(pg_stats_median(m->coverage, m->nvalues) * 1000) / 10;
                         pg_buf_printf(&line, "  (%.1f%%)", cov);
                 }
         }
@@ -350,11 +329,11 @@ static void pg_print_time_line(FILE *f, const struct pg_result *r, const char *n
                 return;
         }
         if (strcmp(m->unit, "ns") == 0)
-                pg_buf_printf(&line, "%18.9f seconds %s", pg_median(m->values, m->nvalues) / 1e9,
-                              legend);
+                pg_buf_printf(&line, "%18.9f seconds %s",
+                              pg_stats_median(m->values, m->nvalues) / 1e9, legend);
         else {
                 struct pg_buf v = PG_BUF_INIT;
-                pg_fmt_grouped(&v, pg_median(m->values, m->nvalues), 0);
+                pg_fmt_grouped(&v, pg_stats_median(m->values, m->nvalues), 0);
                 pg_buf_printf(&line, "%18s %s %s", v.ptr, m->unit, legend);
                 pg_buf_release(&v);
         }
@@ -526,10 +505,12 @@ static void pg_split(struct pg_split_stack *s, const struct pg_stack *st)
 static const char *pg_frame_module(const char *name, char *buf, size_t bufsz)
 {
         size_t len = strlen(name);
+        enum pg_frame_kind kind;
 
-        if (len > 4 && strcmp(name + len - 4, "_[k]") == 0)
+        pg_frame_strip(name, len, &kind);
+        if (len > 4 && kind == PG_FRAME_KERNEL)
                 return "[kernel]";
-        if (len > 4 && strcmp(name + len - 4, "_[j]") == 0)
+        if (len > 4 && kind == PG_FRAME_JIT)
                 return "[jit]";
         if (len > 2 && name[0] == '[' && name[len - 1] == ']' && strcmp(name, "[unknown]") != 0) {
                 snprintf(buf, bufsz, "%.*s", (int) (len - 2), name + 1);
