@@ -54,6 +54,8 @@ const char pg_usage_compare[] =
     "  --flamegraph-dir DIR write <benchmark>.diff.svg and <benchmark>.base.svg for\n"
     "                       each benchmark with a regression or hotspot change\n"
     "  --link-base URL      link the flame graphs in the Markdown under URL\n"
+    "  --history-url URL    link each benchmark in the Markdown to its page of the\n"
+    "                       `perfgate history --html` site published at URL\n"
     "  --config FILE        rules from FILE's \"compare\" section (default\n"
     "                       ./perfgate.json, else bench/perfgate.json, if present)\n"
     "\n"
@@ -79,6 +81,7 @@ enum {
         OPT_OPENMETRICS,
         OPT_FLAMEDIR,
         OPT_LINKBASE,
+        OPT_HISTORY_URL,
         OPT_CONFIG
 };
 
@@ -87,7 +90,7 @@ struct pg_compare_args {
         size_t nresults;
         const char **results;
         const char *machine, *branch, *markdown, *json, *junit, *openmetrics, *flamedir, *link_base,
-            *config;
+            *config, *history_url;
         unsigned max_walk;
         bool require_baseline, strict;
 };
@@ -107,6 +110,7 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                 { "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
                 { "flamegraph-dir", required_argument, NULL, OPT_FLAMEDIR },
                 { "link-base", required_argument, NULL, OPT_LINKBASE },
+                { "history-url", required_argument, NULL, OPT_HISTORY_URL },
                 { "config", required_argument, NULL, OPT_CONFIG },
                 { NULL, 0, NULL, 0 },
         };
@@ -163,6 +167,9 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                         break;
                 case OPT_LINKBASE:
                         a->link_base = optarg;
+                        break;
+                case OPT_HISTORY_URL:
+                        a->history_url = optarg;
                         break;
                 case OPT_CONFIG:
                         a->config = optarg;
@@ -530,6 +537,7 @@ int cmd_compare(int argc, char **argv)
         label = NULL;
         memset(&ro, 0, sizeof(ro));
         ro.link_base = a.link_base;
+        ro.history_url = a.history_url;
         ro.color = pg_cli_color(STDOUT_FILENO);
         if (a.flamedir && pg_write_flamegraphs(&cmp, a.flamedir) < 0)
                 status = PG_EXIT_INTERNAL;
