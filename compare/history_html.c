@@ -54,7 +54,7 @@ static const char pg_site_css[] =
     "svg text{font:11px system-ui,sans-serif;fill:#444}\n"
     "svg .spread{stroke:#9ab;stroke-width:1.5}svg .line{fill:none;stroke:#36c;stroke-width:1.2}\n"
     "svg circle.pt{fill:#36c;stroke:#fff;stroke-width:.5}svg a:hover circle.pt{fill:#e60;r:5}\n"
-    "svg .cp{stroke:#d00;stroke-width:1.2;stroke-dasharray:4 3}svg text.cp{fill:#d00}\n"
+    "svg line.cp{stroke:#d00;stroke-width:1.2;stroke-dasharray:4 3}svg text.cp{fill:#d00}\n"
     "svg .level{stroke:#d00;stroke-width:1;opacity:.5}\n"
     "svg .fn{fill:none;stroke-width:1.5}\n";
 
@@ -179,8 +179,12 @@ static void pg_site_axes(struct pg_buf *b, const struct pg_site *s, const struct
                       CL, CL, CT, CH - CB, CL, CW - CR, CH - CB, CH - CB);
         for (size_t k = 0; k < nx; k++) {
                 size_t i = nx > 1 ? k * (s->h->n - 1) / (nx - 1) : 0;
-                pg_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.8s</text>\n",
-                              pg_site_x(s, i), CH - CB + 16, s->h->points[i].commit);
+                const char *anchor = nx < 2        ? "middle"
+                                     : k == 0      ? "start"
+                                     : k + 1 == nx ? "end"
+                                                   : "middle";
+                pg_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%.8s</text>\n",
+                              pg_site_x(s, i), CH - CB + 16, anchor, s->h->points[i].commit);
         }
         pg_buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">commits on ",
                       (CL + CW - CR) / 2, CH - 6);
@@ -279,16 +283,19 @@ static void pg_site_series(struct pg_buf *b, const struct pg_site *s,
                 double x = pg_site_x(s, ci);
                 pg_buf_reset(&tmp);
                 pg_trends_flame_path(&tmp, bt->name, s->h->points[ci].commit, true);
+                pg_buf_printf(
+                    b,
+                    "<line class=\"cp\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+                    "y2=\"%.1f\" data-i=\"%zu\"/>\n<a href=\"%s\"><title>change point at ",
+                    x, x, CT, CH - CB, ci, tmp.ptr);
+                pg_site_commit_title(b, &s->h->points[ci], ci, s->h->n);
                 pg_buf_printf(b,
-                              "<line class=\"cp\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
-                              "y2=\"%.1f\" data-i=\"%zu\"/>\n<a href=\"%s\"><text class=\"cp\" "
-                              "x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-                              x, x, CT, CH - CB, ci, tmp.ptr, x, CT - 6);
+                              "&#10;click for the differential flame graph</title><text "
+                              "class=\"cp\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+                              x, CT - 6);
                 if (cp->has_effect)
                         pg_site_pct(b, cp->effect);
-                pg_buf_puts(b, "<title>change point at ");
-                pg_site_commit_title(b, &s->h->points[ci], ci, s->h->n);
-                pg_buf_puts(b, "&#10;click for the differential flame graph</title></text></a>\n");
+                pg_buf_puts(b, "</text></a>\n");
         }
         /* points */
         for (size_t i = 0; i < se->n; i++) {
