@@ -65,7 +65,8 @@ struct pg_site {
         const struct pg_trends *t;
         const struct pg_history *h;
         const struct pg_site_opts *o;
-        char *tmp; /* the directory being written */
+        char *tmp;         /* the directory being written */
+        size_t flame_from; /* of the benchmark being written: pg_site_flame_from() */
 };
 
 /* Write @b to tmp/@rel: a new file in a directory this process created. */
@@ -125,19 +126,28 @@ static void pg_site_pct(struct pg_buf *b, double f)
         pg_buf_printf(b, "%+.1f%%", v);
 }
 
-/* Does this point of the benchmark get a flame graph (newest o->flamegraphs)? */
+/* The first history index whose point of @b gets a flame graph: the newest
+ * o->flamegraphs points that have the benchmark (0: all). */
+static size_t pg_site_flame_from(const struct pg_site *s, const struct pg_bench_trends *b)
+{
+        size_t seen = 0;
+        if (!s->o->flamegraphs)
+                return 0;
+        for (size_t i = s->h->n; i-- > 0;)
+                if (pg_result_set_find(&s->h->points[i].results, b->name) &&
+                    ++seen == s->o->flamegraphs)
+                        return i;
+        return 0;
+}
+
+/* Does history point @i of the benchmark get a flame graph? */
 static bool pg_site_has_flame(const struct pg_site *s, const struct pg_bench_trends *b, size_t i)
 {
-        const struct pg_result *r = pg_result_set_find(&s->h->points[i].results, b->name);
-        size_t newer = 0;
-        if (!r || !r->profile.present || r->profile.samples == 0 || r->profile.nstacks == 0)
+        const struct pg_result *r;
+        if (i < s->flame_from)
                 return false;
-        if (!s->o->flamegraphs)
-                return true;
-        for (size_t k = i + 1; k < s->h->n && newer < s->o->flamegraphs; k++)
-                if (pg_result_set_find(&s->h->points[k].results, b->name))
-                        newer++;
-        return newer < s->o->flamegraphs;
+        r = pg_result_set_find(&s->h->points[i].results, b->name);
+        return r && r->profile.present && r->profile.samples > 0 && r->profile.nstacks > 0;
 }
 
 static double pg_site_x(const struct pg_site *s, size_t i)
@@ -674,7 +684,7 @@ int pg_history_site_write(const struct pg_trends *t, const char *dir,
                           const struct pg_site_opts *opts)
 {
         struct pg_site_opts dflt = { 0, NULL };
-        struct pg_site s = { t, t->history, opts ? opts : &dflt, NULL };
+        struct pg_site s = { t, t->history, opts ? opts : &dflt, NULL, 0 };
         struct pg_buf b = PG_BUF_INIT;
         char *flame = NULL, *parent = NULL;
         bool exists;
@@ -716,9 +726,11 @@ int pg_history_site_write(const struct pg_trends *t, const char *dir,
                         "--html`\n");
         if ((error = pg_site_put(&s, PG_SITE_MARKER, &b)) < 0 || (error = pg_site_index(&s)) < 0)
                 goto done;
-        for (size_t i = 0; i < t->nbench && !error; i++)
+        for (size_t i = 0; i < t->nbench && !error; i++) {
+                s.flame_from = pg_site_flame_from(&s, &t->bench[i]);
                 if ((error = pg_site_bench_page(&s, &t->bench[i])) == 0)
                         error = pg_site_flames(&s, &t->bench[i]);
+        }
         if (error)
                 goto done;
         if (!exists) {
