@@ -7,39 +7,17 @@
 // commit's flame graph and clicking the change point its differential
 // flame graph. A screenshot of the page is kept (PG_BUILD_DIR/history.png).
 // Exit 0 pass, 1 fail, 77 skip.
-import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { checks, env, launch, loadChromium } from "../util/browser.mjs";
 
-const env = (n) => {
-  const v = process.env[n];
-  if (!v) { console.error(`${n} is not set (run through ctest)`); process.exit(1); }
-  return v;
-};
 const bin = env("PERFGATE_BIN");
 const src = env("PG_SOURCE_DIR");
-const chromiumPath = process.env.PG_CHROMIUM || "/usr/bin/chromium";
-const require = createRequire(path.join(src, "tests/node/package.json"));
-let chromium;
-try {
-  ({ chromium } = require("playwright-core"));
-} catch (e) {
-  console.log(`SKIP: playwright-core not installed (run tests/node/install.sh): ${e.message}`);
-  process.exit(77);
-}
-if (!fs.existsSync(chromiumPath)) {
-  console.log(`SKIP: no chromium at ${chromiumPath} (apt-get install chromium)`);
-  process.exit(77);
-}
-
-let failures = 0;
-function check(cond, what, detail = "") {
-  if (cond) console.log(`ok - ${what}`);
-  else { failures++; console.log(`not ok - ${what} ${detail}`); }
-}
+const chromium = loadChromium();
+const { check, failures } = checks();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pg-history-"));
 const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pg-chromium-"));
@@ -50,13 +28,7 @@ const git = (...a) => execFileSync("git", ["-C", repo, ...a], { encoding: "utf8"
 const c35 = git("rev-parse", "main~25");
 execFileSync(bin, ["history", "--html", site], { cwd: repo, stdio: ["ignore", "ignore", "inherit"] });
 
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: chromiumPath,
-  headless: true,
-  viewport: { width: 1100, height: 900 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch(chromium, profile, { width: 1100, height: 900 });
 try {
   const page = await browser.newPage();
   const errors = [];
@@ -142,5 +114,5 @@ try {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(profile, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} failed` : "all passed");
-process.exit(failures ? 1 : 0);
+console.log(failures() ? `${failures()} failed` : "all passed");
+process.exit(failures() ? 1 : 0);
