@@ -17,7 +17,7 @@
 
 #include <git2.h>
 
-#include "baselines/gitutil.h"
+#include "baselines/store_git.h"
 #include "baselines/worktree.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -150,30 +150,25 @@ int pg_rmtree(const char *path)
         return rc ? PG_EIO : 0;
 }
 
-/* Resolve @rev to a commit, with the fetch command when it is not here. */
+/* Resolve @rev to a commit (the store's resolver: the same fetch advice,
+ * shallow clones included). */
 static int pg_wt_resolve(git_repository *repo, const char *rev, git_commit **out)
 {
-        git_object *obj = NULL;
-        bool shallow = git_repository_is_shallow(repo) == 1;
-        int rc = git_revparse_single(&obj, repo, rev);
+        git_oid id;
+        int error;
 
-        if (rc < 0) {
-                if (shallow)
+        if ((error = pg_store_resolve(repo, rev, &id)) < 0)
+                return error;
+        if (git_commit_lookup(out, repo, &id) < 0) {
+                if (git_repository_is_shallow(repo) == 1)
                         return pg_error_set(PG_ENOTFOUND,
                                             "commit '%s' is not in this clone (a shallow clone); "
                                             "fetch the history with `git fetch --unshallow "
                                             "origin` (GitHub Actions: actions/checkout with "
                                             "`fetch-depth: 0`; GitLab: GIT_DEPTH: 0)",
                                             rev);
-                return pg_error_set(PG_ENOTFOUND,
-                                    "commit '%s' is not in this repository; fetch it with `git "
-                                    "fetch origin %s`",
-                                    rev, rev);
+                return pg_git_err(PG_ENOTFOUND, "commit '%s' cannot be read", rev);
         }
-        rc = git_object_peel((git_object **) out, obj, GIT_OBJECT_COMMIT);
-        git_object_free(obj);
-        if (rc < 0)
-                return pg_git_err(PG_EINPUT, "revision '%s' does not name a commit", rev);
         return 0;
 }
 

@@ -60,6 +60,8 @@ const char pg_usage_compare[] =
     "                       to show in the PR/MR comment\n"
     "  --link-base URL      the URL where DIR will be published: the Markdown shows\n"
     "                       the regressions' flame graphs as images from there\n"
+    "  --history-url URL    link each benchmark in the Markdown to its page of the\n"
+    "                       `perfgate history --html` site published at URL\n"
     "  --config FILE        rules from FILE's \"compare\" section (default\n"
     "                       ./perfgate.json, else bench/perfgate.json, if present)\n"
     "  --confirm[=all]      confirm each regression or inconclusive result (all:\n"
@@ -98,6 +100,7 @@ enum {
         OPT_OPENMETRICS,
         OPT_FLAMEDIR,
         OPT_LINKBASE,
+        OPT_HISTORY_URL,
         OPT_CONFIG,
         OPT_CONFIRM,
         OPT_CONFIRM_BUDGET,
@@ -111,7 +114,7 @@ struct pg_compare_args {
         size_t nresults;
         const char **results;
         const char *machine, *branch, *markdown, *json, *junit, *openmetrics, *flamedir, *link_base,
-            *config;
+            *config, *history_url;
         unsigned max_walk;
         bool require_baseline, strict;
         bool confirm, confirm_all, calibrate;
@@ -134,6 +137,7 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                 { "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
                 { "flamegraph-dir", required_argument, NULL, OPT_FLAMEDIR },
                 { "link-base", required_argument, NULL, OPT_LINKBASE },
+                { "history-url", required_argument, NULL, OPT_HISTORY_URL },
                 { "config", required_argument, NULL, OPT_CONFIG },
                 { "confirm", optional_argument, NULL, OPT_CONFIRM },
                 { "confirm-budget", required_argument, NULL, OPT_CONFIRM_BUDGET },
@@ -197,6 +201,9 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                         break;
                 case OPT_LINKBASE:
                         a->link_base = optarg;
+                        break;
+                case OPT_HISTORY_URL:
+                        a->history_url = optarg;
                         break;
                 case OPT_CONFIG:
                         a->config = optarg;
@@ -639,6 +646,7 @@ int cmd_compare(int argc, char **argv)
         label = NULL;
         memset(&ro, 0, sizeof(ro));
         ro.link_base = a.link_base;
+        ro.history_url = a.history_url;
         ro.color = pg_cli_color(STDOUT_FILENO);
         if (a.flamedir && (error = pg_write_flamegraphs(&cmp, a.flamedir)) < 0)
                 goto fail;
