@@ -4,6 +4,7 @@
 # by paired runs").
 #
 #   bench/confirm-power.sh [-n TRIALS] [-p PERFGATE] [-o WORKDIR] [-b BUDGET]
+#                          [-s 'aa p3 p2 f2']
 #
 # Builds a scratch git repository holding bench/confirm/work.c (three
 # functions iterating an LCG for about 0.3 s of CPU) with a "build" command
@@ -22,17 +23,19 @@
 #
 # Prints, per scenario, the outcomes (regression / no regression /
 # inconclusive), the rates the gate promises, and the median time spent
-# confirming. Exit status: 0 done, 2 bad usage, 4 perfgate failed.
+# confirming. -s runs only the scenarios listed (e.g. -s aa for more A/A
+# trials). Exit status: 0 done, 2 bad usage, 4 perfgate failed.
 set -eu
 
 trials=10
 pg=""
 work=""
 budget=120s
+scenarios="aa p3 p2 f2"
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
-        sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2
+        sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2
         exit 2
 }
 
@@ -42,6 +45,7 @@ while [ $# -gt 0 ]; do
         -p) [ $# -ge 2 ] || usage; pg=$2; shift 2 ;;
         -o) [ $# -ge 2 ] || usage; work=$2; shift 2 ;;
         -b) [ $# -ge 2 ] || usage; budget=$2; shift 2 ;;
+        -s) [ $# -ge 2 ] || usage; scenarios=$2; shift 2 ;;
         -h | --help) usage ;;
         *) echo "confirm-power.sh: unknown argument '$1'" >&2; usage ;;
         esac
@@ -90,7 +94,7 @@ variant f2 's/#define EXTRA_PERMILLE 0/#define EXTRA_PERMILLE 20/'
 : >"$work/trials.tsv"
 i=1
 while [ "$i" -le "$trials" ]; do
-        for s in aa p3 p2 f2; do
+        for s in $scenarios; do
                 git checkout -q "$s"
                 build
                 # a profile only where the hotspot test needs one (saves time)
@@ -137,6 +141,7 @@ END {
         label["f2"] = "+2% in stage2() only"
         for (o = 1; o <= 4; o++) {
                 s = order[o]; k = tot[s]
+                if (!k) continue
                 for (i = 1; i <= k; i++) { t[i] = secs[s, i]; e[i] = est[s, i] }
                 printf "%-4s %-52s %10d %10d %10d %10.1f s   (median estimate %+.2f%%)\n", s, label[s],
                         out[s, "regression"], out[s, "no regression"], out[s, "inconclusive"],
