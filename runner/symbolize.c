@@ -148,6 +148,7 @@ struct pg_file {
         size_t nloads;
         struct {
                 uint64_t offset, vaddr, filesz;
+                uint32_t flags; /* PF_X, PF_W, PF_R */
         } loads[PG_MAX_LOADS];
         size_t build_id_len;
         uint8_t build_id[20];
@@ -396,6 +397,7 @@ static int pg_file_read_elf(struct pg_file *f, const char *path)
                 f->loads[f->nloads].offset = ph.p_offset;
                 f->loads[f->nloads].vaddr = ph.p_vaddr;
                 f->loads[f->nloads].filesz = ph.p_filesz;
+                f->loads[f->nloads].flags = ph.p_flags;
                 f->nloads++;
         }
         n = dwelf_elf_gnu_build_id(e, &bid);
@@ -450,7 +452,7 @@ static void pg_file_open(struct pg_symbolizer *s, struct pg_file *f, const char 
         if (f->dwfl == NULL)
                 return;
         dwfl_report_begin(f->dwfl);
-        f->mod = dwfl_report_elf(f->dwfl, name, disk_path, -1, 0, false);
+        f->mod = dwfl_report_elf(f->dwfl, name, disk_path, -1, 0, true);
         dwfl_report_end(f->dwfl, NULL, NULL);
         if (f->mod == NULL)
                 return;
@@ -569,11 +571,52 @@ static void pg_prefetch_join(struct pg_symbolizer *s)
 }
 
 /*
- * The file behind mapping @m, opened, with m->bias set: the runtime address
- * of ELF vaddr 0, from the PT_LOAD that contains file offset pgoff
- * (perf-event-design.md 4.2; perf's start - pgoff assumes p_vaddr ==
- * p_offset). NULL when the file is unusable or its build-id differs from
- * the MMAP2 record's (replaced on disk since the run): the map is then bad.
+ * The load bias (runtime address - ELF vaddr) of executable mapping @m of
+ * @f. The dynamic loader and the kernel's ELF loader map each PT_LOAD at
+ * p_vaddr & ~(page - 1) + bias from file offset p_offset & ~(page - 1)
+ * (glibc elf/dl-map-segments.h, linux fs/binfmt_elf.c elf_map), so the
+ * segment of @m is the one whose page-aligned offset is m->pgoff; when two
+ * segments start in the same file page (lld packs .rodata and .text without
+ * padding), the executable one is taken, since only PROT_EXEC mappings are
+ * tracked. Every segment can have its own p_vaddr - p_offset: the bias is
+ * taken from the segment found, not from the first one (perf's
+ * start - pgoff assumes p_vaddr == p_offset, tools/perf/util/map.c).
+ * Without a matching segment (a mapping made by hand), the old rule
+ * start - pgoff stands.
+ */
+static uint64_t pg_map_bias(const struct pg_file *f, const struct pg_map *m, uint64_t page)
+{
+        size_t best = SIZE_MAX;
+
+        if (f->etype == ET_EXEC)
+                return 0;
+        for (size_t i = 0; i < f->nloads; i++) {
+                if ((f->loads[i].offset & ~(page - 1)) != m->pgoff)
+                        continue;
+                if (best == SIZE_MAX ||
+                    ((f->loads[i].flags & PF_X) && !(f->loads[best].flags & PF_X)))
+                        best = i;
+        }
+        if (best == SIZE_MAX) {
+                /* a mapping that starts inside a segment (mremap, split) */
+                for (size_t i = 0; i < f->nloads; i++) {
+                        uint64_t lo = f->loads[i].offset & ~(page - 1);
+
+                        if (m->pgoff > lo && m->pgoff < f->loads[i].offset + f->loads[i].filesz &&
+                            (best == SIZE_MAX || (f->loads[i].flags & PF_X)))
+                                best = i;
+                }
+        }
+        if (best == SIZE_MAX)
+                return m->start - m->pgoff;
+        /* m->start - m->pgoff + p_offset is where p_offset sits at run time */
+        return m->start - m->pgoff + f->loads[best].offset - f->loads[best].vaddr;
+}
+
+/*
+ * The file behind mapping @m, opened, with m->bias set (pg_map_bias()).
+ * NULL when the file is unusable or its build-id differs from the MMAP2
+ * record's (replaced on disk since the run): the map is then bad.
  */
 static struct pg_file *pg_map_file(struct pg_symbolizer *s, struct pg_map *m)
 {
@@ -600,17 +643,7 @@ static struct pg_file *pg_map_file(struct pg_symbolizer *s, struct pg_map *m)
                         m->bad = true;
                         return NULL;
                 }
-                m->bias = m->start - m->pgoff;
-                for (size_t i = 0; i < f->nloads; i++) {
-                        if (m->pgoff >= (f->loads[i].offset & ~(uint64_t) (page - 1)) &&
-                            m->pgoff < f->loads[i].offset + f->loads[i].filesz) {
-                                m->bias =
-                                    m->start - m->pgoff - (f->loads[i].vaddr - f->loads[i].offset);
-                                break;
-                        }
-                }
-                if (f->etype == ET_EXEC)
-                        m->bias = 0;
+                m->bias = pg_map_bias(f, m, (uint64_t) page);
                 m->file = (int32_t) id;
         }
         return &s->files[m->file];
@@ -639,7 +672,7 @@ static void pg_aspace_build(struct pg_symbolizer *s, struct pg_aspace *as)
                         continue; /* one module per file: the first exec mapping places it */
                 if (dwfl_report_elf(as->dwfl, m->base,
                                     m->kind == PG_MAP_VDSO ? s->vdso_path : m->path, -1, m->bias,
-                                    false) == NULL)
+                                    true) == NULL)
                         m->bad = true;
         }
         dwfl_report_end(as->dwfl, NULL, NULL);
