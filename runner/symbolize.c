@@ -681,6 +681,15 @@ static void pg_aspace_build(struct pg_symbolizer *s, struct pg_aspace *as)
 
 /* ---- resolving one address --------------------------------------------- */
 
+/*
+ * Whether a chain whose outermost frame is @name (demangled) reached a
+ * process or thread entry, i.e. was not cut by a missing frame pointer:
+ * glibc's process and thread entries, the Go runtime's goroutine and thread
+ * roots (runtime/asm_amd64.s: rt0_go, mstart, mcall, goexit; runtime/proc.go:
+ * main), and Rust's std::rt::lang_start (library/std/src/rt.rs), whose
+ * callers (main, __libc_start_call_main) a Rust binary built without frame
+ * pointers in its std does not show.
+ */
 static bool pg_is_root_name(const char *name)
 {
         static const char *const roots[] = { "_start",
@@ -690,12 +699,23 @@ static bool pg_is_root_name(const char *name)
                                              "start_thread",
                                              "clone3",
                                              "clone",
-                                             "__clone" };
+                                             "__clone",
+                                             "runtime.goexit",
+                                             "runtime.goexit.abi0",
+                                             "runtime.main",
+                                             "runtime.mstart",
+                                             "runtime.mstart.abi0",
+                                             "runtime.mcall",
+                                             "runtime.mcall.abi0",
+                                             "runtime.rt0_go",
+                                             "runtime.rt0_go.abi0" };
+        static const char lang_start[] = "std::rt::lang_start";
 
         for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
                 if (strcmp(name, roots[i]) == 0)
                         return true;
-        return false;
+        /* std::rt::lang_start, ::{{closure}}, _internal, <T> (v0 generics) */
+        return strncmp(name, lang_start, sizeof(lang_start) - 1) == 0;
 }
 
 static void pg_put_module(struct pg_buf *b, const char *modbase, struct pg_frame_res *r)
@@ -705,6 +725,69 @@ static void pg_put_module(struct pg_buf *b, const char *modbase, struct pg_frame
         pg_buf_putc(b, ']');
         r->nframes = 1;
         r->unresolved = 1;
+}
+
+/*
+ * The qualified name of the function declared by @decl from its enclosing
+ * scopes (namespaces, classes, structures, unions), appended to @out:
+ * "ns::(anonymous namespace)::Cls<int>::f". Used when a function has no
+ * DW_AT_linkage_name (C, Go, some C++ member functions).
+ */
+static void pg_qualified_name(struct pg_buf *out, Dwarf_Die *decl, const char *name)
+{
+        Dwarf_Die *scopes = NULL;
+        int n = dwarf_getscopes_die(decl, &scopes);
+
+        /* scopes[0] is @decl itself, outward to the CU */
+        for (int i = n - 1; i >= 1; i--) {
+                int tag = dwarf_tag(&scopes[i]);
+                const char *sn;
+
+                if (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
+                    tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+                        continue;
+                sn = dwarf_diename(&scopes[i]);
+                pg_buf_puts(out, sn ? sn : "(anonymous namespace)");
+                pg_buf_puts(out, "::");
+        }
+        free(scopes);
+        pg_buf_puts(out, name);
+}
+
+/*
+ * The name of the function inlined at DW_TAG_inlined_subroutine @inl, as
+ * `addr2line -i -f -C` gives it but without the parameter list (and so
+ * without a return type), like the symbol names (runner/demangle.h): the
+ * demangled DW_AT_linkage_name of its DW_AT_abstract_origin (or of that
+ * one's DW_AT_specification); without one, DW_AT_name qualified by the
+ * scopes that enclose the declaration. false when it has no name.
+ */
+static bool pg_inlined_name(struct pg_buf *out, Dwarf_Die *inl)
+{
+        Dwarf_Attribute attr;
+        Dwarf_Die origin, decl;
+        const char *s;
+
+        if ((dwarf_attr_integrate(inl, DW_AT_linkage_name, &attr) != NULL ||
+             dwarf_attr_integrate(inl, DW_AT_MIPS_linkage_name, &attr) != NULL) &&
+            (s = dwarf_formstring(&attr)) != NULL && s[0] != '\0') {
+                pg_demangle(out, s);
+                return true;
+        }
+        s = dwarf_diename(inl);
+        if (s == NULL)
+                return false;
+        /* the declaration: origin, then its specification (out-of-class definitions) */
+        if (dwarf_attr(inl, DW_AT_abstract_origin, &attr) == NULL ||
+            dwarf_formref_die(&attr, &origin) == NULL) {
+                pg_buf_puts(out, s);
+                return true;
+        }
+        decl = origin;
+        if (dwarf_attr(&origin, DW_AT_specification, &attr) != NULL)
+                (void) dwarf_formref_die(&attr, &decl);
+        pg_qualified_name(out, &decl, s);
+        return true;
 }
 
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
@@ -727,27 +810,27 @@ static void pg_resolve_dwfl(struct pg_buf *b, Dwfl_Module *mod, uint64_t vaddr,
         }
         pg_demangle(&tmp, name);
         pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_USER);
-        pg_buf_release(&tmp);
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
         cu = dwfl_module_addrdie(mod, vaddr, &bias);
-        if (cu == NULL)
+        if (cu == NULL) {
+                pg_buf_release(&tmp);
                 return;
+        }
         nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
         /* scopes are innermost first: emit the inlined ones outermost first */
         for (int i = nscopes - 1; i >= 0; i--) {
-                const char *iname;
-
                 if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
                         continue;
-                iname = dwarf_diename(&scopes[i]);
-                if (iname == NULL)
+                pg_buf_reset(&tmp);
+                if (!pg_inlined_name(&tmp, &scopes[i]))
                         continue;
                 pg_buf_putc(b, ';');
-                pg_fold_append_frame(b, iname, strlen(iname), PG_FRAME_INLINED);
+                pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_INLINED);
                 r->nframes++;
         }
         free(scopes);
+        pg_buf_release(&tmp);
 }
 
 static void pg_resolve_jit(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid, uint64_t pc,

@@ -15,3 +15,4 @@ add_custom_target(symbols_layout_fixtures ALL DEPENDS ${PG_SYM_OUT}/layouts.txt)
 if(TARGET test_symbols)
   add_dependencies(test_symbols symbols_layout_fixtures)
 endif()
+
