@@ -17,12 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "baselines/config.h"
 #include "baselines/result.h"
 #include "baselines/store.h"
 #include "cli/cli.h"
 #include "common/error.h"
 #include "common/fsutil.h"
-#include "common/json.h"
 #include "compare/flamegraph.h"
 #include "compare/report.h"
 #include "compare/rules.h"
@@ -52,8 +52,11 @@ const char pg_usage_compare[] =
     "  --junit FILE         write JUnit XML (one testcase per benchmark)\n"
     "  --openmetrics FILE   write OpenMetrics text (GitLab metrics report)\n"
     "  --flamegraph-dir DIR write <benchmark>.diff.svg and <benchmark>.base.svg for\n"
-    "                       each benchmark with a regression or hotspot change\n"
-    "  --link-base URL      link the flame graphs in the Markdown under URL\n"
+    "                       each benchmark with a regression or hotspot change, and\n"
+    "                       for regressions <benchmark>.image.svg (and .focus.svg)\n"
+    "                       to show in the PR/MR comment\n"
+    "  --link-base URL      the URL where DIR will be published: the Markdown shows\n"
+    "                       the regressions' flame graphs as images from there\n"
     "  --config FILE        rules from FILE's \"compare\" section (default\n"
     "                       ./perfgate.json, else bench/perfgate.json, if present)\n"
     "\n"
@@ -194,55 +197,14 @@ static int pg_is_file(const char *path)
         return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/*
- * perfgate.json's top level has four keys (docs/run.md, docs/compare.md):
- * a misspelt "compare" would silently leave the default rules in force, so
- * anything else is refused here. Rules set in a benchmark of "benchmarks"
- * are not read by compare: refused with where they belong.
- */
-static int pg_check_config_keys(const cJSON *root, const char *path)
-{
-        static const char *const known[] = { "base", "benchmarks", "compare", "defaults" };
-        const cJSON *it, *benches;
-        size_t i = 0;
-
-        cJSON_ArrayForEach(it, root)
-        {
-                size_t k;
-                for (k = 0; k < sizeof(known) / sizeof(known[0]); k++)
-                        if (strcmp(known[k], it->string) == 0)
-                                break;
-                if (k == sizeof(known) / sizeof(known[0]))
-                        return pg_error_set(PG_EINPUT,
-                                            "'%s': unknown top-level key '%s'; known keys: base, "
-                                            "benchmarks, compare, defaults",
-                                            path, it->string);
-        }
-        benches = cJSON_GetObjectItemCaseSensitive(root, "benchmarks");
-        if (!cJSON_IsArray(benches))
-                return 0;
-        cJSON_ArrayForEach(it, benches)
-        {
-                const char *name = pg_json_get_string(it, "name");
-                if (cJSON_IsObject(it) && cJSON_GetObjectItemCaseSensitive(it, "compare"))
-                        return pg_error_set(PG_EINPUT,
-                                            "'%s': benchmarks[%zu].compare is not read by "
-                                            "'perfgate compare'; move its rules to "
-                                            "compare.benchmarks.%s (docs/compare.md)",
-                                            path, i, name ? name : "NAME");
-                i++;
-        }
-        return 0;
-}
-
-/* Load the config (explicit path, or the first default that exists). */
+/* The config (explicit path, or the first default that exists): its "base"
+ * into @base and its "compare" section into @rules. */
 static int pg_load_config(const char *path, struct pg_rules *rules, char **base)
 {
         static const char *const defaults[] = { "perfgate.json", "bench/perfgate.json" };
         struct pg_buf text = PG_BUF_INIT;
-        cJSON *root = NULL;
-        const char *b;
-        int error = 0;
+        struct pg_config c;
+        int error;
 
         if (!path) {
                 for (size_t i = 0; i < 2 && !path; i++)
@@ -252,33 +214,19 @@ static int pg_load_config(const char *path, struct pg_rules *rules, char **base)
                         return 0;
         }
         if ((error = pg_read_file(path, &text)) < 0) {
-                error = pg_error_prefix(error, "cannot read config '%s'", path);
-                goto done;
+                pg_buf_release(&text);
+                if (error == PG_ENOTFOUND)
+                        return pg_error_set(PG_ENOTFOUND, "config '%s' does not exist", path);
+                return pg_error_prefix(error, "cannot read config '%s'", path);
         }
-        if ((error = pg_json_parse(text.ptr, text.len, path, 1, &root)) < 0)
-                goto done;
-        if (!cJSON_IsObject(root)) {
-                error = pg_error_set(PG_EINPUT, "'%s': the config must be a JSON object", path);
-                goto done;
-        }
-        if ((error = pg_check_config_keys(root, path)) < 0)
-                goto done;
-        b = pg_json_get_string(root, "base");
-        if (b)
-                *base = pg_xstrdup(b);
-        else if (cJSON_GetObjectItemCaseSensitive(root, "base")) {
-                error = pg_error_set(PG_EINPUT,
-                                     "'%s': \"base\" must be a string (a git "
-                                     "revision or a results path)",
-                                     path);
-                goto done;
-        }
-        error = pg_rules_load(rules, cJSON_GetObjectItemCaseSensitive(root, "compare"), path);
-done:
-        if (error == PG_ENOTFOUND)
-                error = pg_error_set(PG_ENOTFOUND, "config '%s' does not exist", path);
-        cJSON_Delete(root);
+        error = pg_config_parse_for(&c, text.ptr, text.len, path, PG_CONFIG_NEED_SETTINGS);
         pg_buf_release(&text);
+        if (error < 0)
+                return error;
+        if (c.base)
+                *base = pg_xstrdup(c.base);
+        error = pg_rules_load(rules, c.compare, path);
+        pg_config_release(&c);
         return error;
 }
 
@@ -353,36 +301,68 @@ static void pg_write_no_baseline_comment(const char *path, const char *rev, cons
         pg_buf_release(&b);
 }
 
-/* Differential flame graphs for benchmarks that regressed or whose hotspots
- * moved. Returns PG_EIO when a file could not be written; drawing errors
- * (no samples, flame graphs not built in) are warnings. */
+/* The flame graph files of one benchmark, in the order they are drawn. */
+enum pg_fg_view { PG_FG_DIFF, PG_FG_BASE, PG_FG_IMAGE, PG_FG_FOCUS, PG_FG_NVIEWS };
+
+/* Width of the static images: the width of a PR/MR comment's text column, so
+ * that their 12 px labels are shown at their size, not scaled down. */
+#define PG_COMMENT_IMAGE_PX 880
+
+/*
+ * Differential flame graphs for benchmarks that regressed or whose hotspots
+ * moved: <name>.diff.svg (interactive, head shape) and <name>.base.svg
+ * (baseline shape); for regressions also <name>.image.svg, a static image
+ * for the PR/MR comment, and <name>.focus.svg, the same rooted near the
+ * culprit when it would be a sliver of the whole graph. The culprit's path is
+ * outlined in red in all of them. Returns PG_EIO when the directory or a
+ * file cannot be written and PG_EINPUT for a directory of another user (the
+ * first such error stops); drawing errors (no samples) are warnings.
+ */
 static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
 {
-        int error = 0, io_error = 0;
+        static const char *const suffix[PG_FG_NVIEWS] = { "diff", "base", "image", "focus" };
+        int error = 0;
 
-        if ((error = pg_mkdir_p(dir)) < 0) {
-                pg_cli_warn("no flame graphs: %s", pg_error_last());
+        if ((error = pg_mkdir_own(dir)) < 0)
                 return error;
-        }
         for (size_t i = 0; i < c->n; i++) {
                 struct pg_bench_cmp *b = &c->benches[i];
-                struct pg_flame_opts fo;
+                char **slot[PG_FG_NVIEWS] = { &b->flamegraph_diff, &b->flamegraph_base,
+                                              &b->flamegraph_image, &b->flamegraph_focus };
                 struct pg_buf svg = PG_BUF_INIT;
-                char *title, *file, *path;
+                const char *culprit;
 
                 if (!b->base || !b->head || !b->base->profile.present || !b->head->profile.present)
                         continue;
                 if (b->verdict != PG_VERDICT_REGRESSION && !pg_hotspots_changed(&b->hotspots))
                         continue;
-                for (int negate = 0; negate < 2; negate++) {
+                culprit = pg_hotspots_culprit(&b->hotspots);
+                for (int v = 0; v < PG_FG_NVIEWS; v++) {
+                        struct pg_flame_opts fo;
+                        char *title, *file, *path;
+
+                        if (v >= PG_FG_IMAGE && b->verdict != PG_VERDICT_REGRESSION)
+                                break;
+                        if (v == PG_FG_FOCUS && !culprit)
+                                break;
                         pg_flame_opts_init(&fo);
-                        title = pg_xasprintf("%s: %s", b->name,
-                                             negate ? "baseline shape (paths that vanished)"
-                                                    : "differential flame graph (head shape)");
+                        if (v == PG_FG_FOCUS)
+                                title = pg_xasprintf("%s: focus on %s", b->name, culprit);
+                        else if (v == PG_FG_BASE)
+                                title = pg_xasprintf("%s: baseline shape (paths that vanished)",
+                                                     b->name);
+                        else
+                                title = pg_xasprintf("%s: differential flame graph (head shape)",
+                                                     b->name);
                         fo.title = title;
                         fo.base_name = c->base_label ? c->base_label : "base";
                         fo.head_name = "head";
-                        fo.negate = negate;
+                        fo.negate = v == PG_FG_BASE;
+                        fo.highlight = culprit;
+                        fo.image = v >= PG_FG_IMAGE;
+                        fo.focus = v == PG_FG_FOCUS;
+                        if (fo.image)
+                                fo.width_px = PG_COMMENT_IMAGE_PX;
                         pg_buf_reset(&svg);
                         error = pg_flamegraph_diff_svg(
                             &svg, b->base->profile.stacks, b->base->profile.nstacks,
@@ -393,16 +373,17 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                                             pg_error_last());
                                 break;
                         }
-                        file = pg_xasprintf("%s.%s.svg", b->name, negate ? "base" : "diff");
+                        if (svg.len == 0) /* focus: the culprit is wide enough already */
+                                continue;
+                        file = pg_xasprintf("%s.%s.svg", b->name, suffix[v]);
                         path = pg_path_join(dir, file);
-                        if ((error = pg_write_file_atomic(path, svg.ptr, svg.len)) < 0) {
-                                pg_cli_warn("%s", pg_error_last());
-                                io_error = error;
+                        if ((error = pg_write_file_own(path, svg.ptr, svg.len)) < 0) {
                                 free(file);
-                        } else if (negate) {
-                                b->flamegraph_base = file;
+                                free(path);
+                                pg_buf_release(&svg);
+                                return error;
                         } else {
-                                b->flamegraph_diff = file;
+                                *slot[v] = file;
                         }
                         free(path);
                         if (error < 0)
@@ -410,7 +391,7 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                 }
                 pg_buf_release(&svg);
         }
-        return io_error;
+        return 0;
 }
 
 /* Metric and benchmark names of the config against the loaded results. */
@@ -531,8 +512,8 @@ int cmd_compare(int argc, char **argv)
         memset(&ro, 0, sizeof(ro));
         ro.link_base = a.link_base;
         ro.color = pg_cli_color(STDOUT_FILENO);
-        if (a.flamedir && pg_write_flamegraphs(&cmp, a.flamedir) < 0)
-                status = PG_EXIT_INTERNAL;
+        if (a.flamedir && (error = pg_write_flamegraphs(&cmp, a.flamedir)) < 0)
+                goto fail;
         /* every report is built before any is written: one that cannot be
          * built leaves none behind */
         if (a.markdown)
