@@ -303,8 +303,10 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 cJSON_AddNumberToObject(o, "lost", (double) p->lost);
                 cJSON_AddNumberToObject(o, "throttled", (double) p->throttled);
                 cJSON_AddNumberToObject(o, "truncated", (double) p->truncated);
-                cJSON_AddNumberToObject(o, "frames", (double) p->frames);
-                cJSON_AddNumberToObject(o, "unresolved", (double) p->unresolved);
+                if (p->frames > 0) { /* absent: not recorded (older results, folded input) */
+                        cJSON_AddNumberToObject(o, "frames", (double) p->frames);
+                        cJSON_AddNumberToObject(o, "unresolved", (double) p->unresolved);
+                }
                 cJSON_AddNumberToObject(o, "runs", (double) p->runs);
                 cJSON_AddBoolToObject(o, "kernel", p->kernel);
                 so = cJSON_AddObjectToObject(o, "stacks");

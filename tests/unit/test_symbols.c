@@ -112,10 +112,105 @@ static void test_layouts(void **state)
         assert_int_equal(bad, 0);
 }
 
+static bool frame_is(const char *key, const char *frame)
+{
+        size_t n = strlen(frame);
+
+        for (const char *p = strstr(key, frame); p; p = strstr(p + 1, frame))
+                if ((p == key || p[-1] == ';') && (p[n] == '\0' || p[n] == ';'))
+                        return true;
+        return false;
+}
+
+/* a frame ending in "::h" + 16 hex digits (a Rust legacy hash left in) */
+static bool has_rust_hash(const char *key)
+{
+        for (const char *p = strstr(key, "::h"); p; p = strstr(p + 1, "::h")) {
+                size_t i = 3;
+
+                while (i < 19 && ((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+                        i++;
+                if (i == 19 && (p[19] == '\0' || p[19] == ';' || p[19] == '_'))
+                        return true;
+        }
+        return false;
+}
+
+/*
+ * The C, C++, Rust and Go programs of the differential test, sampled in fp
+ * mode: names as perf prints them (no return type, no Rust hash, inlined
+ * frames qualified), no false "frame pointers are missing" warning (Go
+ * stacks start at runtime.goexit/runtime.main/runtime.mstart), and each
+ * program's own functions named.
+ */
+static void test_languages(void **state)
+{
+        char list[4096], name[256];
+        long scale;
+        FILE *f;
+        int n = 0;
+
+        (void) state;
+        snprintf(list, sizeof(list), "%s", pg_test_fixture("diff/programs.txt"));
+        f = fopen(list, "r");
+        assert_non_null(f);
+        while (fscanf(f, "%255s %ld", name, &scale) == 2) {
+                char exe[8192], arg[32];
+                char *argv[] = { exe, arg, NULL };
+                struct pg_sample_opts o = { .argv = argv,
+                                            .freq_hz = 999,
+                                            .call_graph = PG_CALL_GRAPH_FP,
+                                            .timeout_ns = 60000000000ULL };
+                struct pg_profile p = { 0 };
+                struct pg_buf w = PG_BUF_INIT;
+                const char *own = strstr(name, "_go")     ? ";main.main;"
+                                  : strstr(name, "_rust") ? "work::checksum"
+                                  : strstr(name, "_cxx")  ? ";work::"
+                                                          : ";main;";
+                uint64_t with_own = 0, qualified_inlined = 0, anon = 0;
+
+                snprintf(exe, sizeof(exe), "%s/%s", pg_test_fixture("diff"), name);
+                snprintf(arg, sizeof(arg), "%ld", scale);
+                if (pg_sample_profile(&o, &p, &w) < 0)
+                        fail_msg("%s: %s", name, pg_error_last());
+                if (strstr(w.ptr ? w.ptr : "", "frame pointers are missing"))
+                        fail_msg("%s: false warning: %s", name, w.ptr);
+                for (size_t i = 0; i < p.nstacks; i++) {
+                        const char *k = p.stacks[i].frames;
+
+                        if (strstr(k, ";void ") || has_rust_hash(k) || strstr(k, "miniz_oxide") ||
+                            strstr(k, "PathBuf") || frame_is(k, "compare_[i]") ||
+                            frame_is(k, "operator()_[i]") || frame_is(k, "_M_data_[i]") ||
+                            frame_is(k, "copy_[i]"))
+                                fail_msg("%s: badly named stack: %s", name, k);
+                        if (strstr(k, own))
+                                with_own += p.stacks[i].count;
+                        if (strstr(k, "::compare_[i]") || strstr(k, "::operator()_[i]"))
+                                qualified_inlined += p.stacks[i].count;
+                        if (strstr(k, ";(anonymous namespace)::"))
+                                anon += p.stacks[i].count;
+                }
+                if (with_own * 2 < p.samples)
+                        fail_msg("%s: only %llu of %llu samples under %s", name,
+                                 (unsigned long long) with_own, (unsigned long long) p.samples,
+                                 own);
+                if (strcmp(name, "diff_cxx_gcc") == 0)
+                        assert_true(qualified_inlined > 0);
+                if (strstr(name, "_cxx"))
+                        assert_true(anon > 0);
+                profile_release(&p);
+                pg_buf_release(&w);
+                n++;
+        }
+        fclose(f);
+        assert_true(n >= 2); /* gcc and g++ are always there */
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_layouts),
+                cmocka_unit_test(test_languages),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
