@@ -153,6 +153,11 @@ struct pg_file {
         size_t build_id_len;
         uint8_t build_id[20];
         char *rejected_debug; /* a debuglink target that exists but was refused */
+        /* PLT stubs (pg_file_plt()): entry i at plt_first + i * plt_entsize */
+        bool plt_read;
+        uint64_t plt_first, plt_entsize;
+        size_t nplt;
+        char **plt_names; /* demangled "name@plt", NULL for an unnamed slot */
 };
 
 struct pg_frame_res {
@@ -790,13 +795,107 @@ static bool pg_inlined_name(struct pg_buf *out, Dwarf_Die *inl)
         return true;
 }
 
+/*
+ * The PLT stubs of @f, named as perf names them ("memcmp@plt"; perf's
+ * dso__synthesize_plt_symbols in tools/perf/util/symbol-elf.c): relocation i
+ * of .rela.plt (or .rel.plt) binds dynamic symbol NAME to the i-th stub,
+ * which sits in .plt.sec when the binary has one (IBT), else in .plt after
+ * its 16-byte header (x86-64 psABI, section 5.2, "Procedure Linkage Table").
+ * No symbol table entry covers a stub, so without this such frames would be
+ * "[module]". Read once per file, at the first unnamed address.
+ */
+static void pg_file_plt(struct pg_file *f)
+{
+        Dwarf_Addr bias;
+        Elf *e = dwfl_module_getelf(f->mod, &bias);
+        Elf_Scn *scn = NULL, *rel = NULL;
+        GElf_Shdr plt = { 0 }, pltsec = { 0 }, relsh = { 0 }, sh;
+        size_t shstrndx, n;
+        Elf_Data *rd, *sd;
+
+        f->plt_read = true;
+        if (e == NULL || elf_getshdrstrndx(e, &shstrndx) < 0)
+                return;
+        while ((scn = elf_nextscn(e, scn)) != NULL) {
+                const char *nm;
+
+                if (gelf_getshdr(scn, &sh) == NULL ||
+                    (nm = elf_strptr(e, shstrndx, sh.sh_name)) == NULL)
+                        continue;
+                if (strcmp(nm, ".plt") == 0)
+                        plt = sh;
+                else if (strcmp(nm, ".plt.sec") == 0)
+                        pltsec = sh;
+                else if ((strcmp(nm, ".rela.plt") == 0 && sh.sh_type == SHT_RELA) ||
+                         (strcmp(nm, ".rel.plt") == 0 && sh.sh_type == SHT_REL)) {
+                        relsh = sh;
+                        rel = scn;
+                }
+        }
+        if (rel == NULL || (plt.sh_size == 0 && pltsec.sh_size == 0) || relsh.sh_entsize == 0 ||
+            (rd = elf_getdata(rel, NULL)) == NULL ||
+            (sd = elf_getdata(elf_getscn(e, relsh.sh_link), NULL)) == NULL ||
+            gelf_getshdr(elf_getscn(e, relsh.sh_link), &sh) == NULL)
+                return;
+        if (pltsec.sh_size) {
+                f->plt_first = pltsec.sh_addr;
+                f->plt_entsize = pltsec.sh_entsize ? pltsec.sh_entsize : 16;
+        } else {
+                f->plt_entsize = plt.sh_entsize ? plt.sh_entsize : 16;
+                f->plt_first = plt.sh_addr + 16;
+        }
+        n = relsh.sh_size / relsh.sh_entsize;
+        f->plt_names = pg_xcalloc(n ? n : 1, sizeof(*f->plt_names));
+        f->nplt = n;
+        for (size_t i = 0; i < n; i++) {
+                GElf_Rela ra;
+                GElf_Rel r;
+                GElf_Sym sym;
+                uint64_t info;
+                const char *name;
+                struct pg_buf b = PG_BUF_INIT;
+
+                if (relsh.sh_type == SHT_RELA) {
+                        if (gelf_getrela(rd, (int) i, &ra) == NULL)
+                                continue;
+                        info = ra.r_info;
+                } else {
+                        if (gelf_getrel(rd, (int) i, &r) == NULL)
+                                continue;
+                        info = r.r_info;
+                }
+                if (GELF_R_SYM(info) == 0 ||
+                    gelf_getsym(sd, (int) GELF_R_SYM(info), &sym) == NULL ||
+                    (name = elf_strptr(e, sh.sh_link, sym.st_name)) == NULL || name[0] == '\0')
+                        continue; /* IRELATIVE: no name */
+                pg_demangle(&b, name);
+                pg_buf_puts(&b, "@plt");
+                f->plt_names[i] = pg_buf_detach(&b, NULL);
+        }
+}
+
+/* The "name@plt" of the PLT stub at @vaddr of @f, or NULL. */
+static const char *pg_file_plt_name(struct pg_file *f, uint64_t vaddr)
+{
+        uint64_t i;
+
+        if (!f->plt_read)
+                pg_file_plt(f);
+        if (f->nplt == 0 || vaddr < f->plt_first)
+                return NULL;
+        i = (vaddr - f->plt_first) / f->plt_entsize;
+        return i < f->nplt ? f->plt_names[i] : NULL;
+}
+
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
-static void pg_resolve_dwfl(struct pg_buf *b, Dwfl_Module *mod, uint64_t vaddr,
+static void pg_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t vaddr,
                             struct pg_frame_res *r, const char *modbase)
 {
         GElf_Off off;
         GElf_Sym sym;
-        const char *name = dwfl_module_addrinfo(mod, vaddr, &off, &sym, NULL, NULL, NULL);
+        const char *plt = pg_file_plt_name(f, vaddr);
+        const char *name =
+            plt ? NULL : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
         Dwarf_Addr bias = 0;
         Dwarf_Die *cu;
         Dwarf_Die *scopes = NULL;
@@ -804,6 +903,12 @@ static void pg_resolve_dwfl(struct pg_buf *b, Dwfl_Module *mod, uint64_t vaddr,
         size_t start = b->len;
         struct pg_buf tmp = PG_BUF_INIT;
 
+        if (plt != NULL) {
+                /* a stub, not the function it jumps to (perf prints the same) */
+                pg_fold_append_frame(b, plt, strlen(plt), PG_FRAME_USER);
+                r->nframes = 1;
+                return;
+        }
         if (name == NULL || name[0] == '\0') {
                 pg_put_module(b, modbase, r);
                 return;
@@ -812,7 +917,7 @@ static void pg_resolve_dwfl(struct pg_buf *b, Dwfl_Module *mod, uint64_t vaddr,
         pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_USER);
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
-        cu = dwfl_module_addrdie(mod, vaddr, &bias);
+        cu = dwfl_module_addrdie(f->mod, vaddr, &bias);
         if (cu == NULL) {
                 pg_buf_release(&tmp);
                 return;
@@ -911,7 +1016,7 @@ static const struct pg_frame_res *pg_resolve(struct pg_symbolizer *s, struct pg_
         if (pg_u64map_get(&s->fcache, key, &idx))
                 return &s->fres[idx];
         r.off = (uint32_t) s->fpool.len;
-        pg_resolve_dwfl(&s->fpool, f->mod, vaddr, &r, m->base);
+        pg_resolve_dwfl(&s->fpool, f, vaddr, &r, m->base);
         r.len = (uint32_t) (s->fpool.len - r.off);
         if (s->nfres == s->capfres) {
                 s->capfres = s->capfres ? s->capfres * 2 : 256;
@@ -1479,6 +1584,9 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
                         dwfl_end(s->files[i].dwfl);
                 free(s->files[i].path);
                 free(s->files[i].rejected_debug);
+                for (size_t j = 0; j < s->files[i].nplt; j++)
+                        free(s->files[i].plt_names[j]);
+                free(s->files[i].plt_names);
         }
         free(s->files);
         if (s->have_vdso)

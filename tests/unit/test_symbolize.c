@@ -470,12 +470,44 @@ static void test_bad_files(void **state)
         pg_test_sandbox_remove();
 }
 
+/*
+ * A sample in a PLT stub is named as perf and objdump name it
+ * ("strtoul@plt"), not "[module]" and not the symbol before it; objdump's
+ * disassembly gives the stub's address.
+ */
+static void test_plt_stub(void **state)
+{
+        char *bin = strdup(pg_test_fixture("sample_callpath"));
+        const uint64_t base = 0x555555554000ULL;
+        uint64_t outer = base + sym_addr(bin, "outer"), stub = 0;
+        char cmd[8192], line[512];
+        FILE *p;
+        uint64_t unres;
+        char *key;
+
+        (void) state;
+        snprintf(cmd, sizeof(cmd), "objdump -d '%s'", bin);
+        p = popen(cmd, "r");
+        assert_non_null(p);
+        while (fgets(line, sizeof(line), p))
+                if (strstr(line, " <strtoul@plt>:"))
+                        stub = strtoull(line, NULL, 16);
+        pclose(p);
+        assert_true(stub != 0);
+        uint64_t chain[] = { (uint64_t) PERF_CONTEXT_USER, base + stub + 4, outer + 5 };
+        key = fold_one(bin, base, NULL, 0, chain, 3, &unres);
+        assert_string_equal(key, "bench;outer;strtoul@plt");
+        assert_int_equal(unres, 0);
+        free(key);
+        free(bin);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_demangle),  cmocka_unit_test(test_jitmap),
                 cmocka_unit_test(test_kallsyms),  cmocka_unit_test(test_bookkeeping),
-                cmocka_unit_test(test_bad_files),
+                cmocka_unit_test(test_bad_files), cmocka_unit_test(test_plt_stub),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
