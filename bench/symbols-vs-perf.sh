@@ -30,8 +30,10 @@
 # A function is the leaf frame: on perfgate's side the last frame that is not
 # inlined (_[i]), since perf report attributes inlined code to its symbol;
 # perf script prints inlined frames in dwarf mode, folded as _[i] and
-# skipped the same way; kernel frames (_[k]) are dropped on both sides, so a system call is
-# charged to its user-space caller. Frame names are compared as they are.
+# skipped the same way; kernel frames (_[k]) are dropped on both sides, so a
+# system call is charged to its user-space caller. Frame names are compared
+# as they are, except that an ELF symbol version suffix (cfree@GLIBC_2.2.5)
+# is dropped from perf's names, as perfgate drops it (runner/demangle.h).
 #
 # --check: exit 1 when a row fails, 77 (skipped) when perf cannot record
 # here (no perf, or perf_event not permitted), with the reason on stderr.
@@ -78,6 +80,7 @@ shares() {
       for (i = 2; i <= k; i++) {
         if (f[i] ~ /_\[k\]$/ || f[i] == "[truncated]") continue
         if (f[i] ~ /_\[i\]$/) continue
+        sub(/@@?[A-Z][A-Z0-9_.]*$/, "", f[i])
         leaf = f[i]; depth++
         if (!(f[i] in seen)) { seen[f[i]] = 1; incl[f[i]] += c }
       }
