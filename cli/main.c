@@ -25,6 +25,8 @@ const struct pg_command pg_commands[] = {
           pg_usage_flamegraph },
         { "diff", cmd_diff, "draw a differential flame graph of two profiles", pg_usage_diff },
         { "fold", cmd_fold, "fold perf script output into folded stacks", pg_usage_fold },
+        { "history", cmd_history, "chart every baseline along a branch and find change points",
+          pg_usage_history },
         { "doctor", cmd_doctor, "check what this machine can measure and how to fix gaps",
           pg_usage_doctor },
         { NULL, NULL, NULL, NULL },
@@ -175,7 +177,7 @@ static int pg_main(int argc, char **argv)
                 return PG_EXIT_USAGE;
         }
         if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-                printf("perfgate %s\n", PERFGATE_VERSION);
+                printf("perfgate %s\n", pg_version);
                 return 0;
         }
         if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
