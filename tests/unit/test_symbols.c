@@ -164,7 +164,7 @@ static void test_languages(void **state)
                 struct pg_profile p = { 0 };
                 struct pg_buf w = PG_BUF_INIT;
                 const char *own = strstr(name, "_go")     ? ";main.main;"
-                                  : strstr(name, "_rust") ? "work::checksum"
+                                  : strstr(name, "_rust") ? ";work::"
                                   : strstr(name, "_cxx")  ? ";work::"
                                                           : ";main;";
                 uint64_t with_own = 0, qualified_inlined = 0, anon = 0;
