@@ -14,19 +14,13 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/json.h"
+#include "common/strv.h"
 
 void pg_config_init(struct pg_config *c)
 {
         memset(c, 0, sizeof(*c));
         c->defaults.repeat = c->defaults.warmup = -1;
         c->defaults.timeout_sec = -1;
-}
-
-static void pg_strv_free(char **v)
-{
-        for (char **p = v; p && *p; p++)
-                free(*p);
-        free(v);
 }
 
 static void pg_bench_release(struct pg_config_bench *b)

@@ -52,8 +52,11 @@ const char pg_usage_compare[] =
     "  --junit FILE         write JUnit XML (one testcase per benchmark)\n"
     "  --openmetrics FILE   write OpenMetrics text (GitLab metrics report)\n"
     "  --flamegraph-dir DIR write <benchmark>.diff.svg and <benchmark>.base.svg for\n"
-    "                       each benchmark with a regression or hotspot change\n"
-    "  --link-base URL      link the flame graphs in the Markdown under URL\n"
+    "                       each benchmark with a regression or hotspot change, and\n"
+    "                       for regressions <benchmark>.image.svg (and .focus.svg)\n"
+    "                       to show in the PR/MR comment\n"
+    "  --link-base URL      the URL where DIR will be published: the Markdown shows\n"
+    "                       the regressions' flame graphs as images from there\n"
     "  --config FILE        rules from FILE's \"compare\" section (default\n"
     "                       ./perfgate.json, else bench/perfgate.json, if present)\n"
     "\n"
@@ -353,11 +356,25 @@ static void pg_write_no_baseline_comment(const char *path, const char *rev, cons
         pg_buf_release(&b);
 }
 
-/* Differential flame graphs for benchmarks that regressed or whose hotspots
- * moved. Returns PG_EIO when a file could not be written; drawing errors
- * (no samples, flame graphs not built in) are warnings. */
+/* The flame graph files of one benchmark, in the order they are drawn. */
+enum pg_fg_view { PG_FG_DIFF, PG_FG_BASE, PG_FG_IMAGE, PG_FG_FOCUS, PG_FG_NVIEWS };
+
+/* Width of the static images: the width of a PR/MR comment's text column, so
+ * that their 12 px labels are shown at their size, not scaled down. */
+#define PG_COMMENT_IMAGE_PX 880
+
+/*
+ * Differential flame graphs for benchmarks that regressed or whose hotspots
+ * moved: <name>.diff.svg (interactive, head shape) and <name>.base.svg
+ * (baseline shape); for regressions also <name>.image.svg, a static image
+ * for the PR/MR comment, and <name>.focus.svg, the same rooted near the
+ * culprit when it would be a sliver of the whole graph. The culprit's path is
+ * outlined in red in all of them. Returns PG_EIO when a file could not be
+ * written; drawing errors (no samples) are warnings.
+ */
 static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
 {
+        static const char *const suffix[PG_FG_NVIEWS] = { "diff", "base", "image", "focus" };
         int error = 0, io_error = 0;
 
         if ((error = pg_mkdir_p(dir)) < 0) {
@@ -366,23 +383,42 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
         }
         for (size_t i = 0; i < c->n; i++) {
                 struct pg_bench_cmp *b = &c->benches[i];
-                struct pg_flame_opts fo;
+                char **slot[PG_FG_NVIEWS] = { &b->flamegraph_diff, &b->flamegraph_base,
+                                              &b->flamegraph_image, &b->flamegraph_focus };
                 struct pg_buf svg = PG_BUF_INIT;
-                char *title, *file, *path;
+                const char *culprit;
 
                 if (!b->base || !b->head || !b->base->profile.present || !b->head->profile.present)
                         continue;
                 if (b->verdict != PG_VERDICT_REGRESSION && !pg_hotspots_changed(&b->hotspots))
                         continue;
-                for (int negate = 0; negate < 2; negate++) {
+                culprit = pg_hotspots_culprit(&b->hotspots);
+                for (int v = 0; v < PG_FG_NVIEWS; v++) {
+                        struct pg_flame_opts fo;
+                        char *title, *file, *path;
+
+                        if (v >= PG_FG_IMAGE && b->verdict != PG_VERDICT_REGRESSION)
+                                break;
+                        if (v == PG_FG_FOCUS && !culprit)
+                                break;
                         pg_flame_opts_init(&fo);
-                        title = pg_xasprintf("%s: %s", b->name,
-                                             negate ? "baseline shape (paths that vanished)"
-                                                    : "differential flame graph (head shape)");
+                        if (v == PG_FG_FOCUS)
+                                title = pg_xasprintf("%s: focus on %s", b->name, culprit);
+                        else if (v == PG_FG_BASE)
+                                title = pg_xasprintf("%s: baseline shape (paths that vanished)",
+                                                     b->name);
+                        else
+                                title = pg_xasprintf("%s: differential flame graph (head shape)",
+                                                     b->name);
                         fo.title = title;
                         fo.base_name = c->base_label ? c->base_label : "base";
                         fo.head_name = "head";
-                        fo.negate = negate;
+                        fo.negate = v == PG_FG_BASE;
+                        fo.highlight = culprit;
+                        fo.image = v >= PG_FG_IMAGE;
+                        fo.focus = v == PG_FG_FOCUS;
+                        if (fo.image)
+                                fo.width_px = PG_COMMENT_IMAGE_PX;
                         pg_buf_reset(&svg);
                         error = pg_flamegraph_diff_svg(
                             &svg, b->base->profile.stacks, b->base->profile.nstacks,
@@ -393,16 +429,16 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                                             pg_error_last());
                                 break;
                         }
-                        file = pg_xasprintf("%s.%s.svg", b->name, negate ? "base" : "diff");
+                        if (svg.len == 0) /* focus: the culprit is wide enough already */
+                                continue;
+                        file = pg_xasprintf("%s.%s.svg", b->name, suffix[v]);
                         path = pg_path_join(dir, file);
                         if ((error = pg_write_file_atomic(path, svg.ptr, svg.len)) < 0) {
                                 pg_cli_warn("%s", pg_error_last());
                                 io_error = error;
                                 free(file);
-                        } else if (negate) {
-                                b->flamegraph_base = file;
                         } else {
-                                b->flamegraph_diff = file;
+                                *slot[v] = file;
                         }
                         free(path);
                         if (error < 0)

@@ -75,8 +75,12 @@ struct fg_ctx {
         bool diff;
         int k; /* index of the drawn profile: 0 head, 1 base (negated companion) */
         uint64_t total[2];
-        double min_w; /* drawn iff weight >= min_w (samples) */
-        size_t cap;   /* depth cap */
+        uint32_t root;         /* drawn subtree: node 0 ("all"), or the focus root */
+        size_t root_depth;     /* its depth; drawn depths are relative to it */
+        uint64_t span;         /* its weight: the samples the plot width stands for */
+        unsigned char *onpath; /* per node: a frame of o->highlight or an ancestor of one */
+        double min_w;          /* drawn iff weight >= min_w (samples) */
+        size_t cap;            /* depth cap */
         /* measured by the first walk */
         size_t maxdepth;
         double maxabs_pct; /* largest |delta| drawn, in percentage points */
@@ -672,12 +676,19 @@ static bool fg_drawn(const struct fg_ctx *c, const struct fg_node *n)
 
 static double fg_x_px(const struct fg_ctx *c, uint64_t x)
 {
-        return FG_XPAD + (double) x * c->plot / (double) c->total[c->k];
+        return FG_XPAD + (double) x * c->plot / (double) c->span;
 }
 
+static double fg_w_px(const struct fg_ctx *c, uint64_t w)
+{
+        return (double) w * c->plot / (double) c->span;
+}
+
+/* @depth: absolute (in the tree); drawn relative to the root of the view. */
 static double fg_y_px(const struct fg_ctx *c, size_t depth)
 {
-        return c->o->inverted ? c->y0 + (double) depth * c->fh : c->y0 - (double) depth * c->fh;
+        double d = (double) (depth - c->root_depth);
+        return c->o->inverted ? c->y0 + d * c->fh : c->y0 - d * c->fh;
 }
 
 /* Largest depth below @id among drawn nodes, relative to @id. */
@@ -714,13 +725,14 @@ static bool fg_has_drawn_child(const struct fg_ctx *c, uint32_t id)
         return false;
 }
 
+/* @stroke: NULL, or presentation attributes for the outline (see fg_frame()). */
 static void fg_rect(struct fg_ctx *c, struct pg_buf *out, double x, double y, double w,
-                    const int rgb[3])
+                    const int rgb[3], const char *stroke)
 {
-        pg_buf_printf(
-            out,
-            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"rgb(%d,%d,%d)\"/>",
-            x, y, w, c->fh - 1.0, rgb[0], rgb[1], rgb[2]);
+        pg_buf_printf(out,
+                      "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                      "fill=\"rgb(%d,%d,%d)\"%s/>",
+                      x, y, w, c->fh - 1.0, rgb[0], rgb[1], rgb[2], stroke ? stroke : "");
 }
 
 /* Static label: whole name if it fits, else cut with "..", none under 3 chars. */
@@ -734,8 +746,11 @@ static void fg_label(struct fg_ctx *c, struct pg_buf *out, const char *clean, si
         size_t total_cp = fg_cp_count(clean, len);
         /* white text on dark fills (Rec. 601 luma), black elsewhere */
         bool dark = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2] < 110;
-        pg_buf_printf(out, "<text%s x=\"%.1f\" y=\"%.1f\">", dark ? " class=\"dk\"" : "", x + 3.0,
-                      y + c->ty);
+        pg_buf_printf(out, "<text%s x=\"%.1f\" y=\"%.1f\">",
+                      !dark         ? ""
+                      : c->o->image ? " fill=\"rgb(255,255,255)\""
+                                    : " class=\"dk\"",
+                      x + 3.0, y + c->ty);
         if (total_cp <= chars) {
                 pg_xml_escape(out, clean, len);
         } else {
@@ -752,8 +767,9 @@ static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t
         int k = c->k, o = 1 - k, rgb[3];
         enum fg_kind kind;
         size_t slen = fg_strip(n->name, n->len, &kind);
-        double xp = fg_x_px(c, x), wp = (double) n->w[k] * c->plot / (double) c->total[k];
+        double xp = fg_x_px(c, x), wp = fg_w_px(c, n->w[k]);
         double yp = fg_y_px(c, n->depth), pct = 0;
+        const char *stroke = NULL;
         int sign = 0;
         bool marked = c->diff && n->depth > 0 && n->w[o] == 0;
 
@@ -800,7 +816,13 @@ static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t
         } else {
                 fg_name_rgb(c, c->tmp.ptr, c->tmp.len, kind, rgb);
         }
-        fg_rect(c, out, xp, yp, wp, rgb);
+        /* The regressed path is outlined in red; in an image, the dashed
+         * outline of new/gone frames is an attribute (no style sheet). */
+        if (c->onpath && c->onpath[id])
+                stroke = " stroke=\"rgb(200,0,0)\" stroke-width=\"2\"";
+        else if (marked && c->o->image)
+                stroke = " stroke=\"rgb(0,0,0)\" stroke-width=\"1\" stroke-dasharray=\"3,2\"";
+        fg_rect(c, out, xp, yp, wp, rgb, stroke);
         fg_label(c, out, c->tmp.ptr, c->tmp.len, xp, yp, wp, rgb);
         pg_buf_puts(out, "</g>\n");
 }
@@ -811,7 +833,7 @@ static void fg_more(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t 
         const struct fg_node *n = &c->t->nodes[id];
         uint64_t w = n->w[c->k] - n->s[c->k];
         size_t more = fg_subtree_depth(c, id);
-        double xp = fg_x_px(c, x), wp = (double) w * c->plot / (double) c->total[c->k];
+        double xp = fg_x_px(c, x), wp = fg_w_px(c, w);
         double yp = fg_y_px(c, n->depth + 1);
         static const int grey[3] = { 200, 200, 200 };
         char name[64];
@@ -825,7 +847,8 @@ static void fg_more(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t 
         pg_buf_putc(out, ' ');
         fg_put_text(out, c->o->countname ? c->o->countname : "samples");
         pg_buf_printf(out, ", %.2f%%)</title>", 100.0 * (double) w / (double) c->total[c->k]);
-        fg_rect(c, out, xp, yp, wp, grey);
+        fg_rect(c, out, xp, yp, wp, grey,
+                c->o->image ? " stroke=\"rgb(120,120,120)\" stroke-dasharray=\"1,2\"" : NULL);
         fg_label(c, out, name, strlen(name), xp, yp, wp, grey);
         pg_buf_puts(out, "</g>\n");
 }
@@ -840,18 +863,19 @@ static void fg_walk(struct fg_ctx *c, struct pg_buf *out)
 {
         const struct fg_node *nodes = c->t->nodes;
         uint64_t *xs = pg_xcalloc(c->cap + 2, sizeof(*xs));
-        uint32_t id = 0;
+        uint32_t id = c->root;
 
         while (id != FG_NONE) {
                 const struct fg_node *n = &nodes[id];
-                uint64_t x = xs[n->depth];
+                size_t d = n->depth - c->root_depth; /* depth in the view */
+                uint64_t x = xs[d];
                 bool descend = false;
                 if (fg_drawn(c, n)) {
                         if (out) {
                                 fg_frame(c, out, id, x);
                         } else {
-                                if (n->depth > c->maxdepth)
-                                        c->maxdepth = n->depth;
+                                if (d > c->maxdepth)
+                                        c->maxdepth = d;
                                 if (c->diff) {
                                         double pct;
                                         if (fg_delta(c, n->s[0], n->s[1], &pct) != 0 &&
@@ -861,25 +885,26 @@ static void fg_walk(struct fg_ctx *c, struct pg_buf *out)
                                                 c->nmarked++;
                                 }
                         }
-                        if (n->depth < c->cap) {
+                        if (d < c->cap) {
                                 descend = n->child != FG_NONE;
                         } else if (fg_has_drawn_child(c, id)) {
                                 if (out)
                                         fg_more(c, out, id, x);
-                                else if (n->depth + 1 > c->maxdepth)
-                                        c->maxdepth = n->depth + 1;
+                                else if (d + 1 > c->maxdepth)
+                                        c->maxdepth = d + 1;
                         }
                 }
                 if (descend) {
-                        xs[n->depth + 1] = x; /* the first child starts where its parent does */
+                        xs[d + 1] = x; /* the first child starts where its parent does */
                         id = n->child;
                         continue;
                 }
-                while (id != FG_NONE && nodes[id].next == FG_NONE)
+                /* up to the next sibling, never past the root of the view */
+                while (id != c->root && nodes[id].next == FG_NONE)
                         id = nodes[id].parent;
-                if (id == FG_NONE)
+                if (id == c->root)
                         break;
-                xs[nodes[id].depth] += nodes[id].w[c->k];
+                xs[nodes[id].depth - c->root_depth] += nodes[id].w[c->k];
                 id = nodes[id].next;
         }
         free(xs);
@@ -1026,8 +1051,9 @@ static void fg_missing(const struct fg_ctx *c, size_t *paths, uint64_t *weight)
 
 static void fg_put_subline(struct fg_ctx *c, struct pg_buf *out, int line, const char *text)
 {
-        pg_buf_printf(out, "<text class=\"sub\" x=\"%.1f\" y=\"%.1f\">", c->width / 2,
-                      24.0 + FG_SUBLINE_PX * line);
+        pg_buf_printf(out, "<text class=\"sub\" x=\"%.1f\" y=\"%.1f\"%s>", c->width / 2,
+                      24.0 + FG_SUBLINE_PX * line,
+                      c->o->image ? " text-anchor=\"middle\" fill=\"rgb(80,80,80)\"" : "");
         fg_put_text(out, text);
         pg_buf_puts(out, "</text>\n");
 }
@@ -1043,7 +1069,7 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
 {
         const struct pg_flame_opts *o = c->o;
         const char *count = o->countname ? o->countname : "samples";
-        char *lines[4] = { NULL, NULL, NULL, NULL };
+        char *lines[5] = { NULL, NULL, NULL, NULL, NULL };
         int nsub = 0;
 
         c->maxdepth = 0;
@@ -1071,6 +1097,8 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                     : c->k == 0     ? "; dashed outline = new in head"
                                     : "; dashed outline = gone in head");
                 fg_missing(c, &paths, &weight);
+                if (c->root != 0)
+                        paths = 0; /* about the whole graph, not this view */
                 if (paths > 0 && c->k == 0)
                         lines[nsub++] = pg_xasprintf(
                             "%zu path%s of base (%.2f%% of its %s) vanished in head; the "
@@ -1088,6 +1116,15 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                 free(th);
         }
 
+        if (c->root != 0) {
+                const struct fg_node *r = &c->t->nodes[c->root];
+                enum fg_kind kind;
+                pg_buf_reset(&c->tmp);
+                pg_xml_clean(&c->tmp, r->name, fg_strip(r->name, r->len, &kind));
+                lines[nsub++] = pg_xasprintf(
+                    "focus: the calls under %s (%.2f%% of all %s); widths are shares of it",
+                    c->tmp.ptr, 100.0 * (double) c->span / (double) c->total[c->k], count);
+        }
         double header = FG_HEADER_PX + FG_SUBLINE_PX * nsub;
         c->height = header + c->fh * (double) (c->maxdepth + 1) + FG_FOOTER_PX;
         c->y0 = o->inverted ? header : c->height - FG_FOOTER_PX - c->fh;
@@ -1107,7 +1144,7 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                       !c->diff    ? "flame"
                       : c->k == 1 ? "diff-negate"
                                   : "diff",
-                      c->width, (unsigned long long) c->total[c->k]);
+                      c->width, (unsigned long long) c->span);
         if (c->diff)
                 pg_buf_printf(out, " data-total-base=\"%llu\" data-total-head=\"%llu\"",
                               (unsigned long long) c->total[1], (unsigned long long) c->total[0]);
@@ -1115,19 +1152,32 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                       " data-xpad=\"%.1f\" data-fh=\"%.1f\" data-y0=\"%.1f\" data-ty=\"%.1f\" "
                       "data-inv=\"%d\" data-charw=\"%.2f\" data-depth-cap=\"%zu\">\n",
                       FG_XPAD, c->fh, c->y0, c->ty, o->inverted ? 1 : 0, c->charw, c->cap);
+        if (o->image) /* no style sheet: fonts as attributes, inherited by every <text> */
+                pg_buf_puts(out, "<g font-family=\"Verdana,'DejaVu Sans',sans-serif\" "
+                                 "font-size=\"12\">\n");
         pg_buf_printf(out,
                       "<defs><linearGradient id=\"background\" x1=\"0\" y1=\"0\" x2=\"0\" "
                       "y2=\"1\"><stop stop-color=\"%s\" offset=\"5%%\"/><stop stop-color=\"%s\" "
                       "offset=\"95%%\"/></linearGradient></defs>\n",
                       c->diff ? "#f8f8f8" : "#eeeeee", c->diff ? "#e0e0e8" : "#eeeeb0");
-        pg_buf_printf(out, "<style type=\"text/css\">%s</style>\n", pg_flame_css);
+        if (!o->image)
+                pg_buf_printf(out, "<style type=\"text/css\">%s</style>\n", pg_flame_css);
         pg_buf_puts(out, "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" "
                          "fill=\"url(#background)\"/>\n");
-        pg_buf_printf(out, "<text id=\"title\" x=\"%.1f\" y=\"24.0\">", c->width / 2);
+        pg_buf_printf(out, "<text id=\"title\" x=\"%.1f\" y=\"24.0\"%s>", c->width / 2,
+                      o->image ? " text-anchor=\"middle\" font-size=\"17\"" : "");
         fg_put_text(out, title);
         pg_buf_puts(out, "</text>\n");
         for (int i = 0; i < nsub; i++)
                 fg_put_subline(c, out, i + 1, lines[i]);
+        if (o->image) {
+                pg_buf_puts(out, "<g id=\"frames\">\n");
+                fg_walk(c, out);
+                pg_buf_puts(out, "</g>\n</g>\n</svg>\n");
+                for (int i = 0; i < nsub; i++)
+                        free(lines[i]);
+                return;
+        }
         pg_buf_printf(out, "<text id=\"details\" x=\"%.1f\" y=\"%.1f\"> </text>\n", FG_XPAD,
                       c->height - 17.0);
         pg_buf_printf(
@@ -1148,6 +1198,61 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
         pg_buf_puts(out, "]]></script>\n</svg>\n");
         for (int i = 0; i < nsub; i++)
                 free(lines[i]);
+}
+
+/* Whether node @n is a frame of function @name (with or without its
+ * stackcollapse annotation). */
+static bool fg_is_named(const struct fg_node *n, const char *name, size_t len)
+{
+        enum fg_kind kind;
+        size_t slen = fg_strip(n->name, n->len, &kind);
+        return (n->len == len || slen == len) && memcmp(n->name, name, len) == 0;
+}
+
+/*
+ * Mark the frames of c->o->highlight in the drawn profile and their
+ * ancestors (c->onpath), and return the widest such frame, or FG_NONE.
+ */
+static uint32_t fg_mark_path(struct fg_ctx *c)
+{
+        const struct fg_tree *t = c->t;
+        const char *name = c->o->highlight;
+        size_t len = strlen(name);
+        uint32_t best = FG_NONE;
+
+        c->onpath = pg_xcalloc(t->n ? t->n : 1, 1);
+        for (uint32_t i = 1; i < t->n; i++) {
+                const struct fg_node *n = &t->nodes[i];
+                if (n->w[c->k] == 0 || !fg_is_named(n, name, len))
+                        continue;
+                if (best == FG_NONE || n->w[c->k] > t->nodes[best].w[c->k])
+                        best = i;
+                for (uint32_t a = i; a != FG_NONE && a != 0 && !c->onpath[a];
+                     a = t->nodes[a].parent)
+                        c->onpath[a] = 1;
+        }
+        return best;
+}
+
+/*
+ * The focus view's root for frame @target: its highest ancestor at most
+ * PG_FLAME_FOCUS_RATIO times as wide, so @target fills at least a tenth of
+ * the width and keeps its callers near it. FG_NONE when @target is already
+ * that wide in the whole graph.
+ */
+static uint32_t fg_focus_root(const struct fg_ctx *c, uint32_t target)
+{
+        const struct fg_node *nodes = c->t->nodes;
+        uint64_t w = nodes[target].w[c->k];
+        pg_u128 limit = (pg_u128) w * PG_FLAME_FOCUS_RATIO;
+        uint32_t root = target;
+
+        if ((pg_u128) c->total[c->k] <= limit)
+                return FG_NONE;
+        while (nodes[root].parent != FG_NONE && nodes[root].parent != 0 &&
+               (pg_u128) nodes[nodes[root].parent].w[c->k] <= limit)
+                root = nodes[root].parent;
+        return root;
 }
 
 static int fg_render(struct pg_buf *out, const struct pg_stack *head, size_t nhead,
@@ -1187,14 +1292,32 @@ static int fg_render(struct pg_buf *out, const struct pg_stack *head, size_t nhe
                                  c.total[1] == 0 ? "base" : "head");
                 goto done;
         }
-        c.min_w = opts->minwidth_pct > 0 ? (double) c.total[c.k] * opts->minwidth_pct / 100.0
+        c.span = c.total[c.k];
+        if (opts->highlight && *opts->highlight) {
+                uint32_t target = fg_mark_path(&c);
+                if (opts->focus) {
+                        uint32_t root = target == FG_NONE ? FG_NONE : fg_focus_root(&c, target);
+                        if (root == FG_NONE) { /* nothing to focus on: no graph */
+                                error = 0;
+                                goto done;
+                        }
+                        c.root = root;
+                        c.root_depth = t.nodes[root].depth;
+                        c.span = t.nodes[root].w[c.k];
+                }
+        } else if (opts->focus) {
+                error = 0;
+                goto done;
+        }
+        c.min_w = opts->minwidth_pct > 0 ? (double) c.span * opts->minwidth_pct / 100.0
                                          : (opts->minwidth_px < 0 ? 0.1 : opts->minwidth_px) *
-                                               (double) c.total[c.k] / c.plot;
+                                               (double) c.span / c.plot;
         fg_document(&c, out);
         error = 0;
 done:
         fg_tree_release(&t);
         pg_buf_release(&c.tmp);
+        free(c.onpath);
         return error;
 }
 

@@ -14,6 +14,9 @@
 #include "baselines/result.h"
 #include "common/buf.h"
 
+/* A focus view is drawn when the focused frame is narrower than 1/N of the graph. */
+#define PG_FLAME_FOCUS_RATIO 10
+
 struct pg_flame_opts {
         const char *title;      /* NULL: "Flame Graph" ("Icicle Graph" inverted) */
         const char *subtitle;   /* NULL: none */
@@ -37,6 +40,15 @@ struct pg_flame_opts {
                                 input, as flamegraph.pl does); default: share mode */
         const char *base_name; /* differential: names BASE in the subtitle; NULL: "base" */
         const char *head_name; /* differential: names HEAD in the subtitle; NULL: "head" */
+        /* For images in PR/MR comments (all zero = default): */
+        bool image;            /* a static image: no script, no buttons or status lines, and
+                                fonts, fills and outlines as presentation attributes instead
+                                of a style sheet, so it reads the same when an image proxy
+                                strips scripts and styles */
+        const char *highlight; /* NULL, or a function name: its frames and their ancestors
+                                get a red outline (the regressed path) */
+        bool focus;            /* with @highlight: draw only the subtree of an ancestor of
+                                the widest @highlight frame (see pg_flamegraph_diff_svg()) */
 };
 
 /** Fill @o with the defaults above. */
@@ -78,6 +90,13 @@ int pg_flamegraph_svg(struct pg_buf *out, const struct pg_stack *stacks, size_t 
  * white. With o->raw_delta the counts are compared as given (flamegraph.pl's
  * two-column semantics). Frames present only in the drawn profile are marked
  * (class "new", or "gone" in the negated graph) with a dashed outline.
+ * With o->focus and o->highlight set, the graph is rooted at the highest
+ * ancestor of the widest frame named o->highlight that is at most
+ * PG_FLAME_FOCUS_RATIO times that frame's weight, so the frame fills at least
+ * 1/PG_FLAME_FOCUS_RATIO of the width; colours stay the deltas of the whole
+ * profiles. When no such frame is drawn, or it is already at least
+ * 1/PG_FLAME_FOCUS_RATIO of the whole graph (no focus needed), nothing is
+ * appended and 0 is returned.
  * Errors: PG_EINPUT when either profile holds no samples (in raw_delta mode:
  * when the drawn one holds none), or as pg_flamegraph_svg().
  */

@@ -2,7 +2,7 @@
  * hotspot.c - per-function self and inclusive shares from folded stacks and
  * their change between baseline and head (hotspot.h).
  *
- * One open-addressing hash table (FNV-1a) maps function names to entries;
+ * A pg_strmap (common/hashmap.h) maps function names to entries;
  * each entry remembers the last (side, stack) that counted it inclusively,
  * so a recursive function counts once per stack.
  */
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/hashmap.h"
 #include "compare/stats.h"
 
 static const char *const pg_kind_names[] = { "regressed",       "new",
@@ -44,7 +45,6 @@ void pg_hotspots_release(struct pg_hotspots *h)
 }
 
 struct pg_fn_entry {
-        char *name;
         uint64_t self[2], incl[2];
         long last_stack[2];         /* stack index that last counted incl, per side */
         uint64_t best_count[2];     /* count of the hottest stack for the path */
@@ -53,59 +53,27 @@ struct pg_fn_entry {
         size_t best_end[2];         /* bytes of best_frames up to the function's end */
 };
 
+/* function name -> index in entries */
 struct pg_fn_table {
-        size_t cap, n;
-        struct pg_fn_entry **slots;
+        struct pg_strmap names;
+        struct pg_fn_entry *entries;
+        size_t cap;
 };
-
-static uint64_t pg_fnv1a(const char *s, size_t len)
-{
-        uint64_t h = 1469598103934665603ULL;
-        for (size_t i = 0; i < len; i++) {
-                h ^= (unsigned char) s[i];
-                h *= 1099511628211ULL;
-        }
-        return h;
-}
-
-static void pg_table_grow(struct pg_fn_table *t)
-{
-        size_t ncap = t->cap ? t->cap * 2 : 256;
-        struct pg_fn_entry **ns = pg_xcalloc(ncap, sizeof(*ns));
-
-        for (size_t i = 0; i < t->cap; i++) {
-                struct pg_fn_entry *e = t->slots[i];
-                size_t k;
-                if (!e)
-                        continue;
-                k = pg_fnv1a(e->name, strlen(e->name)) & (ncap - 1);
-                while (ns[k])
-                        k = (k + 1) & (ncap - 1);
-                ns[k] = e;
-        }
-        free(t->slots);
-        t->slots = ns;
-        t->cap = ncap;
-}
 
 static struct pg_fn_entry *pg_table_get(struct pg_fn_table *t, const char *name, size_t len)
 {
-        size_t k;
+        bool added;
+        size_t i = pg_strmap_intern(&t->names, name, len, &added);
 
-        if ((t->n + 1) * 2 > t->cap)
-                pg_table_grow(t);
-        k = pg_fnv1a(name, len) & (t->cap - 1);
-        while (t->slots[k]) {
-                struct pg_fn_entry *e = t->slots[k];
-                if (strlen(e->name) == len && memcmp(e->name, name, len) == 0)
-                        return e;
-                k = (k + 1) & (t->cap - 1);
+        if (added) {
+                if (i == t->cap) {
+                        t->cap = t->cap ? t->cap * 2 : 256;
+                        t->entries = pg_xreallocarray(t->entries, t->cap, sizeof(*t->entries));
+                }
+                memset(&t->entries[i], 0, sizeof(t->entries[i]));
+                t->entries[i].last_stack[0] = t->entries[i].last_stack[1] = -1;
         }
-        t->slots[k] = pg_xcalloc(1, sizeof(struct pg_fn_entry));
-        t->slots[k]->name = pg_xstrndup(name, len);
-        t->slots[k]->last_stack[0] = t->slots[k]->last_stack[1] = -1;
-        t->n++;
-        return t->slots[k];
+        return &t->entries[i];
 }
 
 static uint64_t pg_profile_total(const struct pg_profile *p)
@@ -187,7 +155,7 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                          double base_task_clock_ns, double head_task_clock_ns,
                          const struct pg_hotspot_rule *rule, struct pg_hotspots *out)
 {
-        struct pg_fn_table t = { 0, 0, NULL };
+        struct pg_fn_table t = { PG_STRMAP_INIT, NULL, 0 };
         const char *bp, *hp;
         size_t k = 0;
 
@@ -218,16 +186,14 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
         out->judged = true;
         pg_scan_profile(&t, base, 0);
         pg_scan_profile(&t, head, 1);
-        out->items = pg_xcalloc(t.n ? t.n : 1, sizeof(*out->items));
-        for (size_t i = 0; i < t.cap; i++) {
-                struct pg_fn_entry *e = t.slots[i];
+        out->items = pg_xcalloc(t.names.n ? t.names.n : 1, sizeof(*out->items));
+        for (size_t i = 0; i < t.names.n; i++) {
+                struct pg_fn_entry *e = &t.entries[i];
                 struct pg_hotspot *h;
                 struct pg_prop_test pt;
                 int side;
-                if (!e)
-                        continue;
                 h = &out->items[k++];
-                h->function = e->name;
+                h->function = pg_xstrndup(t.names.keys[i].ptr, t.names.keys[i].len);
                 h->base_self = e->self[0];
                 h->head_self = e->self[1];
                 h->base_incl = e->incl[0];
@@ -280,11 +246,19 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                 } else {
                         h->kind = PG_HOTSPOT_NOT_SIGNIFICANT;
                 }
-                free(e);
         }
         out->n = k;
         qsort(out->items, out->n, sizeof(*out->items), pg_hotspot_cmp);
-        free(t.slots);
+        pg_strmap_release(&t.names);
+        free(t.entries);
+}
+
+const char *pg_hotspots_culprit(const struct pg_hotspots *h)
+{
+        for (size_t i = 0; h->judged && i < h->n; i++)
+                if (h->items[i].kind == PG_HOTSPOT_REGRESSED || h->items[i].kind == PG_HOTSPOT_NEW)
+                        return h->items[i].function;
+        return NULL;
 }
 
 bool pg_hotspots_changed(const struct pg_hotspots *h)

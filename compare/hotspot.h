@@ -83,6 +83,12 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                          double base_task_clock_ns, double head_task_clock_ns,
                          const struct pg_hotspot_rule *rule, struct pg_hotspots *out);
 
+/**
+ * The function a reader should look at first: the first regressed or new
+ * hotspot of @h (the items are sorted worst first), or NULL. Borrowed from @h.
+ */
+const char *pg_hotspots_culprit(const struct pg_hotspots *h);
+
 /** Whether the hotspot changes of @h warrant a flame graph (any regressed/new/improved/vanished). */
 bool pg_hotspots_changed(const struct pg_hotspots *h);
 

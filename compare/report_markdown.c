@@ -4,6 +4,9 @@
  * one-line summary, a table of benchmarks worst first, a hotspot table
  * (function, base share, head share, change, estimated ms), then one
  * <details> block per compared benchmark with every metric and call path.
+ * With a link base, the differential flame graphs of the regressions (at
+ * most PG_MARKDOWN_IMAGES, worst first) are images right under the benchmark
+ * table, before any <details>, each linking to the interactive SVG.
  *
  * Escaping: every name goes through pg_md_escape(), which turns the
  * characters that mean something to GitHub-flavoured Markdown or HTML into
@@ -20,6 +23,10 @@
  * Details stop once the comment passes this many bytes, leaving room for
  * the last block. */
 #define PG_MARKDOWN_BUDGET 50000
+
+/* Flame graph images in one comment: enough for the worst regressions
+ * without pushing the tables off the page. */
+#define PG_MARKDOWN_IMAGES 5
 
 static void pg_md_escape(struct pg_buf *out, const char *s)
 {
@@ -138,15 +145,120 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
         pg_buf_release(&t);
 }
 
+static void pg_md_url(struct pg_buf *out, const struct pg_report_opts *o, const char *file);
+
 static void pg_md_link(struct pg_buf *out, const struct pg_report_opts *o, const char *file,
                        const char *label)
 {
         pg_buf_puts(out, "<a href=\"");
+        pg_md_url(out, o, file);
+        pg_buf_printf(out, "\">%s</a>", label);
+}
+
+/* The URL of @file under o->link_base, escaped for an HTML attribute. */
+static void pg_md_url(struct pg_buf *out, const struct pg_report_opts *o, const char *file)
+{
         pg_attr_escape(out, o->link_base);
         if (o->link_base[0] && o->link_base[strlen(o->link_base) - 1] != '/')
                 pg_buf_putc(out, '/');
         pg_url_escape(out, file);
-        pg_buf_printf(out, "\">%s</a>", label);
+}
+
+/* How far beyond its threshold @b's worst regressed metric is (0: none). */
+static double pg_md_badness(const struct pg_bench_cmp *b)
+{
+        double worst = 0;
+        for (size_t i = 0; i < b->njudgements; i++)
+                if (b->judgements[i].outcome == PG_OUTCOME_REGRESSION &&
+                    b->judgements[i].badness > worst)
+                        worst = b->judgements[i].badness;
+        return worst;
+}
+
+static int pg_md_worse(const void *pa, const void *pb)
+{
+        const struct pg_bench_cmp *a = *(const struct pg_bench_cmp *const *) pa;
+        const struct pg_bench_cmp *b = *(const struct pg_bench_cmp *const *) pb;
+        double da = pg_md_badness(a), db = pg_md_badness(b);
+        if (da != db)
+                return da > db ? -1 : 1;
+        return strcmp(a->name, b->name);
+}
+
+static void pg_md_image(struct pg_buf *out, const struct pg_report_opts *o,
+                        const struct pg_bench_cmp *b, const char *file, const char *what)
+{
+        const char *culprit = pg_hotspots_culprit(&b->hotspots);
+
+        pg_buf_puts(out, "<a href=\"");
+        pg_md_url(out, o, b->flamegraph_diff);
+        pg_buf_puts(out, "\"><img src=\"");
+        pg_md_url(out, o, file);
+        pg_buf_puts(out, "\" alt=\"");
+        pg_md_escape(out, b->name);
+        pg_buf_printf(out, ": %s", what);
+        if (culprit) {
+                pg_buf_puts(out, "; ");
+                pg_md_escape(out, culprit);
+                pg_buf_puts(out, " grew (outlined in red)");
+        }
+        pg_buf_puts(out, "\"></a>\n\n");
+}
+
+/*
+ * The regressions' flame graphs as images, worst first: a static image
+ * (labels drawn as text, no script: image proxies strip scripts), then its
+ * focus view when the culprit would be a sliver; each links to the
+ * interactive SVG.
+ */
+static void pg_md_images(struct pg_buf *out, const struct pg_comparison *c,
+                         const struct pg_report_opts *o)
+{
+        const struct pg_bench_cmp **list;
+        size_t n = 0;
+
+        if (!o || !o->link_base)
+                return;
+        list = pg_xcalloc(c->n ? c->n : 1, sizeof(*list));
+        for (size_t i = 0; i < c->n; i++)
+                if (c->benches[i].verdict == PG_VERDICT_REGRESSION &&
+                    c->benches[i].flamegraph_image && c->benches[i].flamegraph_diff)
+                        list[n++] = &c->benches[i];
+        qsort(list, n, sizeof(*list), pg_md_worse);
+        if (n)
+                pg_buf_printf(out,
+                              "\n**Where the time went**: the differential flame graph of "
+                              "%s (red: grew, blue: shrank, widths: head's samples). "
+                              "Click one for the full graph with tooltips.\n\n",
+                              n == 1 ? "the regression" : "each regression, worst first");
+        for (size_t i = 0; i < n && i < PG_MARKDOWN_IMAGES; i++) {
+                pg_md_image(out, o, list[i], list[i]->flamegraph_image, "differential flame graph");
+                if (list[i]->flamegraph_focus)
+                        pg_md_image(out, o, list[i], list[i]->flamegraph_focus,
+                                    "focus view of the differential flame graph");
+        }
+        if (n > PG_MARKDOWN_IMAGES)
+                pg_buf_printf(out,
+                              "%zu more regressions have flame graphs: see their details "
+                              "below.\n\n",
+                              n - PG_MARKDOWN_IMAGES);
+        free(list);
+}
+
+/* "Head: 1a2b...(40 hex). ": the commit the head results measured. */
+static void pg_md_head(struct pg_buf *out, const struct pg_comparison *c)
+{
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_result *h = c->benches[i].head;
+                if (!h || !h->has_git || !h->git_commit ||
+                    strspn(h->git_commit, "0123456789abcdef") != strlen(h->git_commit))
+                        continue;
+                /* plain text: GitHub and GitLab link a commit id to the commit */
+                pg_buf_puts(out, "Head: ");
+                pg_buf_puts(out, h->git_commit);
+                pg_buf_printf(out, "%s. ", h->git_dirty ? " (with uncommitted changes)" : "");
+                return;
+        }
 }
 
 static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
@@ -238,6 +350,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
 
         pg_buf_puts(out, "<!-- perfgate -->\n");
         pg_buf_printf(out, "### perfgate: %s\n\n", summary);
+        pg_md_head(out, c);
         pg_buf_puts(out, "Baseline: ");
         pg_md_escape(out, c->base_label ? c->base_label : "(unnamed)");
         pg_buf_puts(out, ". A change counts when it is beyond its threshold, beyond 3x the "
@@ -271,6 +384,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_puts(out, " |\n");
                 }
         }
+        pg_md_images(out, c, o);
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];
                 size_t shown = 0;

@@ -17,6 +17,7 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/strv.h"
 #include "compare/stats.h"
 
 struct pg_rule_override {
@@ -149,21 +150,14 @@ void pg_rules_init(struct pg_rules *r)
         r->hotspots.gate = false;
 }
 
-static void pg_strv_free(char **v, size_t n)
-{
-        for (size_t i = 0; i < n; i++)
-                free(v[i]);
-        free(v);
-}
-
 void pg_rules_release(struct pg_rules *r)
 {
         free(r->origin);
-        pg_strv_free(r->gate, r->ngate);
+        pg_strv_free(r->gate);
         for (size_t i = 0; i < r->noverrides; i++) {
                 free(r->overrides[i].benchmark);
                 free(r->overrides[i].metric);
-                pg_strv_free(r->overrides[i].gatelist, r->overrides[i].ngate);
+                pg_strv_free(r->overrides[i].gatelist);
         }
         free(r->overrides);
         memset(r, 0, sizeof(*r));

@@ -41,6 +41,8 @@ void pg_comparison_release(struct pg_comparison *c)
                 pg_hotspots_release(&b->hotspots);
                 free(b->flamegraph_diff);
                 free(b->flamegraph_base);
+                free(b->flamegraph_image);
+                free(b->flamegraph_focus);
         }
         free(c->benches);
         free(c->base_label);

@@ -50,8 +50,11 @@ struct pg_bench_cmp {
         size_t njudgements;
         struct pg_judgement *judgements; /* sorted: gating first, then worst, then name */
         struct pg_hotspots hotspots;
-        char *flamegraph_diff; /* file name of the differential SVG, when written */
-        char *flamegraph_base; /* file name of the baseline-shape SVG, when written */
+        char *flamegraph_diff;  /* file name of the differential SVG, when written */
+        char *flamegraph_base;  /* file name of the baseline-shape SVG, when written */
+        char *flamegraph_image; /* file name of the static image of the differential SVG
+                                   (for PR/MR comments), when written */
+        char *flamegraph_focus; /* file name of its focus view, when written */
 };
 
 struct pg_comparison {

@@ -8,8 +8,8 @@
  * - A record is the header plus its frame lines. Its frames are written,
  *   already tidied, leaf first into `frames` (offsets in `off`); at the end
  *   of the record they are joined root first into `key`, which is looked up
- *   in an open-addressing hash table. A stack's text is copied once, into an
- *   arena, the first time it is seen. No allocation happens per line once
+ *   in a pg_strmap (common/hashmap.h); it copies a stack's text once, the
+ *   first time it is seen. No allocation happens per line once
  *   the buffers have grown to the longest record.
  * - State machine: IDLE (between records), RECORD (a kept sample is open),
  *   SKIP (a sample of an event not kept is open: its frames are ignored).
@@ -22,23 +22,10 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/hashmap.h"
 
-#define PG_PS_CHUNK_BYTES (1u << 20)
-#define PG_PS_READ_BYTES  (256u << 10)
-#define PG_PS_MAX_TOKENS  48
-
-struct pg_ps_entry {
-        uint64_t hash;
-        uint64_t count;
-        char *key; /* NULL: empty slot */
-        size_t len;
-};
-
-struct pg_ps_chunk {
-        struct pg_ps_chunk *next;
-        size_t used, cap;
-        char data[];
-};
+#define PG_PS_READ_BYTES (256u << 10)
+#define PG_PS_MAX_TOKENS 48
 
 enum pg_ps_state { PG_PS_IDLE = 0, PG_PS_RECORD, PG_PS_SKIP };
 
@@ -65,9 +52,9 @@ struct pg_perfscript {
         struct pg_buf key;
         struct pg_buf tmp;
 
-        struct pg_ps_entry *tab;
-        size_t cap, used;
-        struct pg_ps_chunk *chunks;
+        struct pg_strmap stacks; /* folded key -> index in counts */
+        uint64_t *counts;
+        size_t capcounts;
 
         struct pg_perfscript_stats st;
 };
@@ -154,92 +141,21 @@ static void pg_ps_odd(struct pg_perfscript *ps, enum pg_perfscript_odd kind, uin
 
 /* ---- the stack table ---------------------------------------------------- */
 
-/*
- * A word-at-a-time multiplicative hash: folded keys are long (hundreds of
- * bytes) and mostly share prefixes, so every byte must reach the result, and
- * byte-at-a-time FNV is the slowest part of a fold otherwise.
- */
-static uint64_t pg_ps_hash(const char *s, size_t n)
-{
-        uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xff51afd7ed558ccdull);
-        size_t i = 0;
-
-        for (; i + 8 <= n; i += 8) {
-                uint64_t w;
-                memcpy(&w, s + i, 8);
-                h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-                h ^= h >> 29;
-        }
-        if (i < n) {
-                uint64_t w = 0;
-                memcpy(&w, s + i, n - i);
-                h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-        }
-        h ^= h >> 33;
-        h *= 0xc4ceb9fe1a85ec53ull;
-        h ^= h >> 33;
-        return h;
-}
-
-static char *pg_ps_arena_copy(struct pg_perfscript *ps, const char *s, size_t n)
-{
-        struct pg_ps_chunk *c = ps->chunks;
-
-        if (!c || c->cap - c->used < n + 1) {
-                size_t cap = n + 1 > PG_PS_CHUNK_BYTES ? n + 1 : PG_PS_CHUNK_BYTES;
-                c = pg_xmalloc(sizeof(*c) + cap);
-                c->next = ps->chunks;
-                c->used = 0;
-                c->cap = cap;
-                ps->chunks = c;
-        }
-        char *dst = c->data + c->used;
-        memcpy(dst, s, n);
-        dst[n] = '\0';
-        c->used += n + 1;
-        return dst;
-}
-
-static void pg_ps_table_grow(struct pg_perfscript *ps)
-{
-        size_t ncap = ps->cap ? ps->cap * 2 : 1024;
-        struct pg_ps_entry *nt = pg_xcalloc(ncap, sizeof(*nt));
-
-        for (size_t i = 0; i < ps->cap; i++) {
-                struct pg_ps_entry *e = &ps->tab[i];
-                if (!e->key)
-                        continue;
-                size_t j = (size_t) e->hash & (ncap - 1);
-                while (nt[j].key)
-                        j = (j + 1) & (ncap - 1);
-                nt[j] = *e;
-        }
-        free(ps->tab);
-        ps->tab = nt;
-        ps->cap = ncap;
-}
-
 static void pg_ps_table_add(struct pg_perfscript *ps, const char *key, size_t len, uint64_t count)
 {
-        uint64_t h = pg_ps_hash(key, len);
-        size_t mask, i;
+        bool added;
+        size_t i = pg_strmap_intern(&ps->stacks, key, len, &added);
 
-        if ((ps->used + 1) * 10 > ps->cap * 7)
-                pg_ps_table_grow(ps);
-        mask = ps->cap - 1;
-        for (i = (size_t) h & mask; ps->tab[i].key; i = (i + 1) & mask) {
-                struct pg_ps_entry *e = &ps->tab[i];
-                if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
-                        e->count += count;
-                        return;
-                }
+        if (!added) {
+                ps->counts[i] += count;
+                return;
         }
-        ps->tab[i].hash = h;
-        ps->tab[i].count = count;
-        ps->tab[i].len = len;
-        ps->tab[i].key = pg_ps_arena_copy(ps, key, len);
-        ps->used++;
-        ps->st.stacks = ps->used;
+        if (i == ps->capcounts) {
+                ps->capcounts = ps->capcounts ? ps->capcounts * 2 : 1024;
+                ps->counts = pg_xreallocarray(ps->counts, ps->capcounts, sizeof(*ps->counts));
+        }
+        ps->counts[i] = count;
+        ps->st.stacks = ps->stacks.n;
 }
 
 /* ---- records ------------------------------------------------------------- */
@@ -780,12 +696,8 @@ void pg_perfscript_free(struct pg_perfscript *ps)
 {
         if (!ps)
                 return;
-        while (ps->chunks) {
-                struct pg_ps_chunk *next = ps->chunks->next;
-                free(ps->chunks);
-                ps->chunks = next;
-        }
-        free(ps->tab);
+        pg_strmap_release(&ps->stacks);
+        free(ps->counts);
         free(ps->off);
         free(ps->filters);
         free(ps->filter_copy);
@@ -901,16 +813,13 @@ static int pg_ps_cmp(const void *a, const void *b)
 
 void pg_perfscript_sorted(struct pg_perfscript *ps, struct pg_folded **out, size_t *n)
 {
-        struct pg_folded *v = pg_xcalloc(ps->used ? ps->used : 1, sizeof(*v));
+        struct pg_folded *v = pg_xcalloc(ps->stacks.n ? ps->stacks.n : 1, sizeof(*v));
         size_t k = 0;
 
-        for (size_t i = 0; i < ps->cap; i++) {
-                if (!ps->tab[i].key)
-                        continue;
-                v[k].stack = ps->tab[i].key;
-                v[k].len = ps->tab[i].len;
-                v[k].count = ps->tab[i].count;
-                k++;
+        for (; k < ps->stacks.n; k++) {
+                v[k].stack = ps->stacks.keys[k].ptr;
+                v[k].len = ps->stacks.keys[k].len;
+                v[k].count = ps->counts[k];
         }
         qsort(v, k, sizeof(*v), pg_ps_cmp);
         *out = v;

@@ -28,25 +28,11 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/json.h"
+#include "common/strv.h"
 #include "runner/host.h"
 #include "runner/simulate.h"
 
 /* ---- discovery -------------------------------------------------------- */
-
-static void pg_strv_free(char **v)
-{
-        for (char **p = v; p && *p; p++)
-                free(*p);
-        free(v);
-}
-
-static char **pg_strv_dup(char *const *v, size_t n)
-{
-        char **out = pg_xcalloc(n + 1, sizeof(char *));
-        for (size_t i = 0; i < n; i++)
-                out[i] = pg_xstrdup(v[i]);
-        return out;
-}
 
 static void pg_bench_release(struct pg_bench *b)
 {

@@ -489,6 +489,28 @@ static void test_compare_cli_flamegraphs(void **state)
                     strstr(md, "<a href=\"https://ci.example/artifacts/parse.diff.svg\">"));
                 /* a hostile name is percent-encoded in the link */
                 assert_non_null(strstr(md, "pipe%7C%3Cimg%20src%3Dx"));
+                /* the regressions' images, before the first <details>, worst first
+                 * (pipe... task-clock +29.9% before parse +25.0%), each linking to
+                 * its interactive graph; none for the improvement */
+                assert_true(pg_test_exists("fg/parse.image.svg"));
+                assert_false(pg_test_exists("fg/render.image.svg"));
+                const char *img_parse =
+                    strstr(md, "<a href=\"https://ci.example/artifacts/parse.diff.svg\"><img "
+                               "src=\"https://ci.example/artifacts/parse.image.svg\"");
+                const char *img_pipe =
+                    strstr(md, "<img src=\"https://ci.example/artifacts/pipe%7C");
+                const char *details = strstr(md, "<details>");
+                assert_non_null(img_parse);
+                assert_non_null(img_pipe);
+                assert_non_null(details);
+                assert_true(img_pipe < img_parse && img_parse < details);
+                assert_non_null(strstr(img_parse, "alt=\"parse: differential flame graph; "
+                                                  "copy&#95;field grew"));
+                char *svg = pg_test_read("fg/parse.image.svg");
+                assert_null(strstr(svg, "<script"));
+                assert_non_null(strstr(svg, "width=\"880.0\""));
+                assert_non_null(strstr(svg, ">copy_field</text>"));
+                free(svg);
         }
         free(md);
         pg_run_out_release(&o);

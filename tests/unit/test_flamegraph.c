@@ -39,6 +39,7 @@ struct fr {
         int r, g, b;
         long depth;
         long more; /* data-more, or -1 */
+        bool path; /* outlined in red: on the highlighted path */
 };
 
 struct svgdoc {
@@ -128,6 +129,8 @@ static void svg_parse(struct svgdoc *d, const char *svg)
         const char *p = strstr(svg, "<g id=\"frames\">");
         assert_non_null(p);
         const char *stop = strstr(p, "<script");
+        if (!stop) /* a static image: no script */
+                stop = strstr(p, "</svg>");
         assert_non_null(stop);
         p = strchr(p, '\n') + 1;
         while (p < stop && strncmp(p, "<g ", 3) == 0) {
@@ -158,6 +161,10 @@ static void svg_parse(struct svgdoc *d, const char *svg)
                 v = attr(rect, rectend, "fill");
                 assert_int_equal(sscanf(v, "rgb(%d,%d,%d)", &f.r, &f.g, &f.b), 3);
                 free(v);
+                if ((v = attr(rect, rectend, "stroke"))) {
+                        f.path = strcmp(v, "rgb(200,0,0)") == 0;
+                        free(v);
+                }
                 const char *txt = strstr(rectend, "<text");
                 if (txt && txt < gend) {
                         const char *gt = strchr(txt, '>') + 1, *lt = strstr(gt, "</text>");
@@ -168,7 +175,8 @@ static void svg_parse(struct svgdoc *d, const char *svg)
                 d->f[d->n++] = f;
                 p = gend + 5;
         }
-        assert_true(strncmp(p, "</g>\n<script", 12) == 0);
+        assert_true(strncmp(p, "</g>\n<script", 12) == 0 ||
+                    strncmp(p, "</g>\n</g>\n</svg>", 15) == 0);
 }
 
 static void svg_free(struct svgdoc *d)
@@ -1117,6 +1125,79 @@ static void test_flamegraph_corpus_replay(void **state)
         assert_true(files >= 20);
 }
 
+/*
+ * The images for PR/MR comments: no script, no style sheet (fonts as
+ * attributes), the culprit's path outlined in red; the focus view rooted at
+ * the culprit's highest ancestor at most 10x as wide, with widths relative to
+ * it and colours still from the whole profiles; no focus view when the
+ * culprit is wide already or absent.
+ */
+static void test_flamegraph_image_focus_and_path(void **state)
+{
+        (void) state;
+        struct pg_stack base[] = { { "app;main;big", 900 },
+                                   { "app;main;mid;leaf", 80 },
+                                   { "app;main;mid;culprit", 20 } };
+        struct pg_stack head[] = { { "app;main;big", 900 },
+                                   { "app;main;mid;leaf", 80 },
+                                   { "app;main;mid;culprit", 60 } };
+        struct pg_flame_opts o;
+        struct pg_buf out = PG_BUF_INIT;
+        struct svgdoc d;
+
+        pg_flame_opts_init(&o);
+        o.image = true;
+        o.width_px = 880;
+        o.highlight = "culprit";
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 3, head, 3, &o), 0);
+        assert_null(strstr(out.ptr, "<script"));
+        assert_null(strstr(out.ptr, "<style"));
+        assert_null(strstr(out.ptr, "class=\"hide\""));
+        assert_non_null(strstr(out.ptr, "font-family=\"Verdana,"));
+        assert_non_null(strstr(out.ptr, "font-size=\"17\""));
+        svg_parse(&d, out.ptr);
+        assert_int_equal(d.total, 1040);
+        assert_true(d.width == 880);
+        for (size_t i = 0; i < d.n; i++) {
+                bool want = strcmp(d.f[i].name, "big") != 0 && strcmp(d.f[i].name, "leaf") != 0 &&
+                            strcmp(d.f[i].name, "all") != 0;
+                if (d.f[i].path != want)
+                        fail_msg("frame '%s': red outline %d", d.f[i].name, d.f[i].path);
+        }
+        const struct fr *c = find(&d, "culprit", 4);
+        assert_non_null(c);
+        assert_int_equal(c->r, 255); /* the only frame that grew: the strongest red */
+        assert_true(c->width < 860.0 / 10);
+        svg_free(&d);
+
+        /* focus: rooted at mid (140 samples <= 10 x 60), main (1040) is too wide */
+        pg_buf_reset(&out);
+        o.focus = true;
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 3, head, 3, &o), 0);
+        svg_parse(&d, out.ptr);
+        assert_int_equal(d.total, 140);
+        assert_int_equal(d.n, 3);
+        assert_non_null(find(&d, "mid", 0));
+        c = find(&d, "culprit", 1);
+        assert_non_null(c);
+        assert_float_equal(c->width, 860.0 * 60 / 140, 0.06);
+        assert_int_equal(c->r, 255);
+        assert_true(c->path);
+        assert_non_null(strstr(d.subtitles, "focus: the calls under mid"));
+        assert_non_null(strstr(c->title, "+3.77%")); /* 60/1040 - 20/1000, of the whole */
+        svg_free(&d);
+
+        /* wide enough already, or not drawn: no focus view, no error */
+        head[2].count = 300;
+        pg_buf_reset(&out);
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 3, head, 3, &o), 0);
+        assert_int_equal(out.len, 0);
+        o.highlight = "nowhere";
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 3, head, 3, &o), 0);
+        assert_int_equal(out.len, 0);
+        pg_buf_release(&out);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -1137,6 +1218,7 @@ int main(void)
                 cmocka_unit_test(test_flamegraph_cli_errors),
                 cmocka_unit_test(test_flamegraph_random_inputs),
                 cmocka_unit_test(test_flamegraph_corpus_replay),
+                cmocka_unit_test(test_flamegraph_image_focus_and_path),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
