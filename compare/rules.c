@@ -84,8 +84,8 @@ static const struct pg_default_rule pg_defaults[] = {
  * bundled benchmarks gives identical counts (tests/unit/test_simulate.c);
  * 0.5% on instructions catches a 1% increase every time
  * (bench/simulated-acceptance.sh). The counts that depend on cache
- * behaviour move with code layout (research/ci-gates.md 14.6: slang stopped
- * gating on iai's cache hits), hence 1-2% and rates in points. Gating:
+ * behaviour move with code layout (for that reason slang stopped gating on
+ * iai's cache hits), hence 1-2% and rates in points. Gating:
  * instructions, the cycle estimate and the three miss rates.
  */
 static const struct pg_default_rule pg_sim_defaults[] = {

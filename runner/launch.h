@@ -1,8 +1,8 @@
 /*
  * launch.h - starting a benchmark so that counting begins exactly at exec.
  *
- * The handshake (research/perf-event-design.md section 2, after perf's
- * evlist__prepare_workload): fork; the child puts itself in its own process
+ * The handshake (after perf's evlist__prepare_workload,
+ * tools/perf/util/evlist.c): fork; the child puts itself in its own process
  * group, redirects its output to a log, pins itself to the requested CPUs and
  * blocks on a "go" pipe; the parent opens its perf events on the child's pid
  * (with enable_on_exec) and then calls pg_launch_start(), which releases the

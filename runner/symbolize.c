@@ -570,10 +570,10 @@ static void pg_prefetch_join(struct pg_symbolizer *s)
 
 /*
  * The file behind mapping @m, opened, with m->bias set: the runtime address
- * of ELF vaddr 0, from the PT_LOAD that contains file offset pgoff
- * (perf-event-design.md 4.2; perf's start - pgoff assumes p_vaddr ==
- * p_offset). NULL when the file is unusable or its build-id differs from
- * the MMAP2 record's (replaced on disk since the run): the map is then bad.
+ * of ELF vaddr 0, from the PT_LOAD that contains file offset pgoff (perf's
+ * start - pgoff assumes p_vaddr == p_offset). NULL when the file is unusable
+ * or its build-id differs from the MMAP2 record's (replaced on disk since the
+ * run): the map is then bad.
  */
 static struct pg_file *pg_map_file(struct pg_symbolizer *s, struct pg_map *m)
 {
@@ -1096,7 +1096,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                 if (r->nomap && pc != ip) {
                         /* a return address in no mapping: the frame-pointer walk
                          * left the stack (code without frame pointers); what
-                         * follows is junk, not callers (research 3.7) */
+                         * follows is junk, not callers */
                         astray = true;
                         break;
                 }

@@ -2,10 +2,10 @@
  * symbolize.h - from the time-ordered records of sampling runs to folded
  * stacks: process bookkeeping (COMM exec starts a new address space, FORK of
  * a process copies its parent's, a thread shares it, MMAP2 adds executable
- * mappings; research/perf-event-design.md 4.1), one libdwfl session per
- * address space with PT_LOAD-based biases (4.2), ELF and DWARF names with
- * inlined frames (4.3, 4.4), separate debuginfo by build-id and
- * .gnu_debuglink (4.5), demangling (runner/demangle.h), the vDSO through a
+ * mappings; perf_event_open(2)), one libdwfl session per address space
+ * with PT_LOAD-based biases, ELF and DWARF names with inlined frames,
+ * separate debuginfo by build-id and .gnu_debuglink (gdb's "Separate Debug
+ * Files"), demangling (runner/demangle.h), the vDSO through a
  * copy of perfgate's own, kernel frames from /proc/kallsyms, JIT frames from
  * /tmp/perf-PID.map, and DWARF unwinding (runner/unwind.h).
  *
