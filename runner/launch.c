@@ -79,10 +79,14 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
         ssize_t r;
         int fd, e;
 
-        setpgid(0, 0);
+        /* its own session: no controlling terminal (a read of /dev/tty
+         * fails with ENXIO instead of stopping it with SIGTTIN), and its own
+         * process group, whose id is its pid (setsid(2)) */
+        setsid();
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
         do
                 r = read(go_rd, &b, 1);
@@ -94,9 +98,10 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
                 dup2(fd, STDIN_FILENO);
                 close(fd);
         }
-        fd = o->log_path ? open(o->log_path, O_WRONLY | O_CREAT | O_APPEND, 0644)
-                         : open("/dev/null", O_WRONLY);
-        if (fd >= 0) {
+        if (o->log_fd > STDERR_FILENO) {
+                dup2(o->log_fd, STDOUT_FILENO);
+                dup2(o->log_fd, STDERR_FILENO);
+        } else if ((fd = open("/dev/null", O_WRONLY)) >= 0) {
                 dup2(fd, STDOUT_FILENO);
                 dup2(fd, STDERR_FILENO);
                 close(fd);
@@ -123,11 +128,13 @@ fail:
 /* ---- the spawner (see pg_launch_spawner_start) -------------------------
  * Protocol over a SOCK_SEQPACKET socketpair, one request and one reply each:
  *   SPAWN: u32 type, u32 pad, u32 ncpus, u32 nargv, u32 nenv, u32 flags (1 cwd, 2 log),
- *          i32 cpus[ncpus], then NUL-terminated argv..., env..., cwd, log.
+ *          i32 cpus[ncpus], then NUL-terminated argv..., env..., cwd; with
+ *          flag 2, SCM_RIGHTS carries the log's descriptor.
  *          Reply: struct pg_sp_reply (pid or err) with SCM_RIGHTS carrying
  *          the go pipe's write end and the exec-errno pipe's read end.
- *   WAIT:  u32 type, i32 pid, u32 nohang. Reply: struct pg_sp_reply with
- *          wait4(2)'s pid (0: still running), status and rusage.
+ *   WAIT:  u32 type, i32 pid, u32 flags (1 WNOHANG, 2 WUNTRACED). Reply:
+ *          struct pg_sp_reply with wait4(2)'s pid (0: still running),
+ *          status and rusage.
  */
 enum { PG_SP_SPAWN = 1, PG_SP_WAIT = 2 };
 #define PG_SP_MAX (256u * 1024u)
@@ -166,8 +173,9 @@ static void pg_sp_send(int sock, const struct pg_sp_reply *r, const int *fds, si
                 ;
 }
 
-/* Runs in the spawner: fork one benchmark from the request in @req. */
-static void pg_sp_spawn(int sock, char *req, size_t len)
+/* Runs in the spawner: fork one benchmark from the request in @req, its
+ * output going to @log_fd (-1: /dev/null; closed by the caller). */
+static void pg_sp_spawn(int sock, char *req, size_t len, int log_fd)
 {
         struct pg_sp_reply r = { 0 };
         uint32_t h[5];
@@ -183,7 +191,7 @@ static void pg_sp_spawn(int sock, char *req, size_t len)
             sizeof(h) + (size_t) h[1] * sizeof(int) > len)
                 goto bad;
         cpus = calloc(h[1] + 1, sizeof(int));
-        nstr = (size_t) h[2] + h[3] + !!(h[4] & 1) + !!(h[4] & 2);
+        nstr = (size_t) h[2] + h[3] + !!(h[4] & 1);
         strs = calloc(nstr + 2, sizeof(char *));
         if (!cpus || !strs)
                 goto fail;
@@ -203,8 +211,8 @@ static void pg_sp_spawn(int sock, char *req, size_t len)
         o.env = &strs[h[2] + 1];
         i = (size_t) h[2] + 1 + h[3];
         o.cwd = (h[4] & 1) ? strs[i++] : NULL;
-        o.log_path = (h[4] & 2) ? strs[i++] : NULL;
-        strs[h[2] + 1 + h[3]] = NULL; /* terminate env (cwd/log already read) */
+        o.log_fd = (h[4] & 2) ? log_fd : -1;
+        strs[h[2] + 1 + h[3]] = NULL; /* terminate env (cwd already read) */
         o.cpus = h[1] ? cpus : NULL;
         o.ncpus = h[1];
         if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
@@ -218,7 +226,6 @@ static void pg_sp_spawn(int sock, char *req, size_t len)
                 close(err[0]);
                 pg_child_main(&o, go[0], err[1]);
         }
-        setpgid(r.pid, r.pid);
         fds[0] = go[1];
         fds[1] = err[0];
         pg_sp_send(sock, &r, fds, 2);
@@ -291,21 +298,43 @@ static void pg_spawner_main(int sock)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         prctl(PR_SET_NAME, "perfgate-spawn");
         prctl(PR_SET_CHILD_SUBREAPER, 1);
+        /* SIGINT/SIGTERM/SIGHUP sent to perfgate's whole process group (a
+         * terminal's ^C, timeout(1), a CI job cancelled) are perfgate's to
+         * handle: it stops the benchmark and asks for its status here, so
+         * the spawner must outlive them. It still ends with perfgate
+         * (PR_SET_PDEATHSIG, or the socket closing). */
         signal(SIGINT, SIG_IGN);
         signal(SIGHUP, SIG_IGN);
-        signal(SIGTERM, SIG_DFL);
+        signal(SIGTERM, SIG_IGN);
         if (!buf)
                 _exit(1);
         for (;;) {
-                ssize_t n = recv(sock, buf, PG_SP_MAX, 0);
+                union {
+                        struct cmsghdr h;
+                        char buf[CMSG_SPACE(sizeof(int))];
+                } cm;
+                struct iovec iov = { buf, PG_SP_MAX };
+                struct msghdr m = { 0 };
+                ssize_t n;
                 uint32_t type;
+                int log_fd = -1;
+
+                m.msg_iov = &iov;
+                m.msg_iovlen = 1;
+                m.msg_control = cm.buf;
+                m.msg_controllen = sizeof(cm.buf);
+                n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < (ssize_t) sizeof(type))
                         _exit(0); /* perfgate closed the socket or is gone */
+                for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+                        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+                            c->cmsg_len == CMSG_LEN(sizeof(int)))
+                                memcpy(&log_fd, CMSG_DATA(c), sizeof(int));
                 memcpy(&type, buf, sizeof(type));
                 if (type == PG_SP_SPAWN) {
-                        pg_sp_spawn(sock, buf + sizeof(type), (size_t) n - sizeof(type));
+                        pg_sp_spawn(sock, buf + sizeof(type), (size_t) n - sizeof(type), log_fd);
                 } else if (type == PG_SP_WAIT && n >= 12) {
                         struct pg_sp_reply r = { 0 };
                         int32_t pid;
@@ -314,14 +343,19 @@ static void pg_spawner_main(int sock)
                         memcpy(&pid, buf + 4, 4);
                         memcpy(&nohang, buf + 8, 4);
                         do
-                                r.pid = wait4(pid, &status, nohang ? WNOHANG : 0, &r.ru);
+                                r.pid = wait4(pid, &status,
+                                              ((nohang & 1) ? WNOHANG : 0) |
+                                                  ((nohang & 2) ? WUNTRACED : 0),
+                                              &r.ru);
                         while (r.pid < 0 && errno == EINTR);
                         r.err = r.pid < 0 ? errno : 0;
                         r.status = status;
-                        if (r.pid > 0)
+                        if (r.pid > 0 && !WIFSTOPPED(status))
                                 pg_sp_kill_orphans(); /* nothing outlives the benchmark */
                         pg_sp_send(sock, &r, NULL, 0);
                 }
+                if (log_fd >= 0)
+                        close(log_fd);
         }
 }
 
@@ -363,21 +397,36 @@ void pg_launch_spawner_stop(void)
         pg_spawner_pid = -1;
 }
 
-/* One request/reply round trip; the reply's fds (if any) go to @fds. */
-static int pg_sp_call(const void *req, size_t len, struct pg_sp_reply *r, int *fds, size_t nfds)
+/* One request/reply round trip; @send_fd (>= 0) travels with the request,
+ * the reply's fds (if any) go to @fds. */
+static int pg_sp_call(const void *req, size_t len, int send_fd, struct pg_sp_reply *r, int *fds,
+                      size_t nfds)
 {
         union {
                 struct cmsghdr h;
                 char buf[CMSG_SPACE(2 * sizeof(int))];
         } cm;
-        struct iovec iov = { r, sizeof(*r) };
+        struct iovec iov = { (void *) req, len };
         struct msghdr m = { 0 };
         ssize_t n;
 
-        while ((n = send(pg_spawner_sock, req, len, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+        m.msg_iov = &iov;
+        m.msg_iovlen = 1;
+        if (send_fd >= 0) {
+                memset(&cm, 0, sizeof(cm));
+                m.msg_control = cm.buf;
+                m.msg_controllen = CMSG_SPACE(sizeof(int));
+                cm.h.cmsg_level = SOL_SOCKET;
+                cm.h.cmsg_type = SCM_RIGHTS;
+                cm.h.cmsg_len = CMSG_LEN(sizeof(int));
+                memcpy(CMSG_DATA(&cm.h), &send_fd, sizeof(int));
+        }
+        while ((n = sendmsg(pg_spawner_sock, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
                 ;
         if (n != (ssize_t) len)
                 return -1;
+        memset(&m, 0, sizeof(m));
+        iov = (struct iovec){ r, sizeof(*r) };
         m.msg_iov = &iov;
         m.msg_iovlen = 1;
         m.msg_control = cm.buf;
@@ -406,7 +455,7 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                 h[3]++;
         for (char *const *e = o->env; e && *e; e++)
                 h[4]++;
-        h[5] = (o->cwd ? 1u : 0u) | (o->log_path ? 2u : 0u);
+        h[5] = (o->cwd ? 1u : 0u) | (o->log_fd > STDERR_FILENO ? 2u : 0u);
         pg_buf_add(&req, h, sizeof(h));
         if (o->ncpus)
                 pg_buf_add(&req, o->cpus, o->ncpus * sizeof(int));
@@ -416,15 +465,14 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                 pg_buf_add(&req, *e, strlen(*e) + 1);
         if (o->cwd)
                 pg_buf_add(&req, o->cwd, strlen(o->cwd) + 1);
-        if (o->log_path)
-                pg_buf_add(&req, o->log_path, strlen(o->log_path) + 1);
         if (req.len > PG_SP_MAX) {
                 error = pg_error_set(PG_EINPUT,
                                      "the benchmark's command line and environment "
                                      "are too long (%zu bytes)",
                                      req.len);
-        } else if (pg_sp_call(req.ptr, req.len, &r, fds, 2) < 0 || r.err || r.pid <= 0 ||
-                   fds[0] < 0 || fds[1] < 0) {
+        } else if (pg_sp_call(req.ptr, req.len, o->log_fd > STDERR_FILENO ? o->log_fd : -1, &r, fds,
+                              2) < 0 ||
+                   r.err || r.pid <= 0 || fds[0] < 0 || fds[1] < 0) {
                 error = pg_error_set(PG_EIO, "cannot fork the benchmark: %s",
                                      strerror(r.err ? r.err : EIO));
                 for (int k = 0; k < 2; k++)
@@ -445,13 +493,14 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
 static pid_t pg_reap(struct pg_child *c, int *status, struct rusage *ru, int options)
 {
         struct pg_sp_reply r;
-        uint32_t req[3] = { PG_SP_WAIT, 0, options & WNOHANG ? 1u : 0u };
+        uint32_t req[3] = { PG_SP_WAIT, 0,
+                            (options & WNOHANG ? 1u : 0u) | (options & WUNTRACED ? 2u : 0u) };
         int32_t pid = c->pid;
 
         if (!c->via_spawner)
                 return wait4(c->pid, status, options, ru);
         memcpy(&req[1], &pid, sizeof(pid));
-        if (pg_sp_call(req, sizeof(req), &r, NULL, 0) < 0) {
+        if (pg_sp_call(req, sizeof(req), -1, &r, NULL, 0) < 0) {
                 errno = EIO;
                 return -1;
         }
@@ -499,7 +548,6 @@ int pg_launch_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                 close(err[0]);
                 pg_child_main(o, go[0], err[1]);
         }
-        setpgid(c->pid, c->pid); /* close the race with the child's own setpgid */
         close(go[0]);
         close(err[1]);
         c->go_fd = go[1];
@@ -588,11 +636,23 @@ int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size
                 uint64_t now;
                 int rc;
 
-                w = pg_reap(c, &status, &out->ru, WNOHANG);
+                w = pg_reap(c, &status, &out->ru, WNOHANG | WUNTRACED);
+                if (w == c->pid && WIFSTOPPED(status)) {
+                        /* stopped (SIGSTOP, or SIGTSTP/SIGTTIN/SIGTTOU): it
+                         * would wait forever for a SIGCONT nobody sends */
+                        if (!out->stopped_sig)
+                                out->stopped_sig = WSTOPSIG(status);
+                        kill(-c->pid, SIGKILL);
+                        kill(c->pid, SIGKILL);
+                        continue;
+                }
                 if (w == c->pid)
                         break;
                 if (w < 0 && errno != EINTR) {
-                        error = pg_error_set(PG_ERROR, "wait4 failed: %s", strerror(errno));
+                        error = pg_launch_interrupted()
+                                    ? pg_error_set(PG_EINTR, "interrupted")
+                                    : pg_error_set(PG_ERROR, "wait4 failed: %s", strerror(errno));
+                        out->interrupted = error == PG_EINTR;
                         break;
                 }
                 if (c->pidfd >= 0)
