@@ -3,6 +3,7 @@
 #   ci/install-deps.sh build   what building perfgate needs
 #   ci/install-deps.sh test    that plus what the test suite uses
 #   ci/install-deps.sh ci      build plus what ci/perfgate-ci.sh uses (curl, jq)
+#   ci/install-deps.sh deb     build plus what `make deb` uses (dpkg-shlibdeps, file)
 # Idempotent: installs only what dpkg does not already list. Works as root or
 # through sudo; otherwise prints the exact apt-get command and exits 1.
 set -eu
@@ -23,6 +24,12 @@ if [ "$what" = test ]; then
   pkgs="$pkgs rsync shellcheck"
   # the format check of .ci/run
   pkgs="$pkgs clang-format"
+fi
+if [ "$what" = deb ] || [ "$what" = test ]; then
+  pkgs="$pkgs dpkg-dev file"
+fi
+if [ "$what" = test ]; then
+  pkgs="$pkgs lintian man-db"
 fi
 if [ "$what" = ci ] || [ "$what" = test ]; then
   pkgs="$pkgs curl jq ca-certificates"
