@@ -2,7 +2,7 @@
  * demangle.h - symbol names as folded frames show them: the ELF symbol
  * version suffix (`@GLIBC_2.2.5`, `@@GLIBC_2.34`) stripped, then C++ and Rust
  * (legacy and v0) names demangled with libiberty's cplus_demangle
- * (DMGL_AUTO|DMGL_PARAMS|DMGL_ANSI; research/perf-event-design.md 4.6), then
+ * (DMGL_AUTO|DMGL_PARAMS|DMGL_ANSI, as tools/perf/util/demangle-*.c), then
  * the trailing parameter list dropped so that overloads merge into one frame
  * (`ns::f(int) const` -> `ns::f`).
  */

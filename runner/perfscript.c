@@ -265,7 +265,7 @@ static void pg_ps_add_frame(struct pg_perfscript *ps, const char *pc, size_t pc_
                 ps->st.kernel_frames++;
                 ps->st.kernel_unresolved += unknown;
         } else if (unknown && pc_len == 16 && memcmp(pc, "ffff", 4) == 0) {
-                /* "[unknown] ([unknown])" at a kernel address (shared/cases/10) */
+                /* "[unknown] ([unknown])" at a kernel address (0xffff... on x86-64 and arm64) */
                 ps->st.kernel_frames++;
                 ps->st.kernel_unresolved++;
         }

@@ -6,7 +6,7 @@
  * CPU's buffer and orders them by time.
  *
  * Layouts: man 2 perf_event_open and linux/perf_event.h (enum
- * perf_event_type); research/perf-event-design.md section 3.3. With
+ * perf_event_type). With
  * sample_id_all every non-sample record ends in a trailer of the selected
  * TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER fields, in that order.
  *

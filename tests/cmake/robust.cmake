@@ -1,4 +1,4 @@
-# Robustness (issue 9): the fuzz corpora of the config loader and the folded
+# Robustness: the fuzz corpora of the config loader and the folded
 # parser are replayed by tests/cmake/fuzz.cmake (tests/fuzz/corpus/<name>/);
 # here the folded parser's replay also runs over the shared conformance
 # inputs (folded text of flamegraph.pl and inferno, fewer mutations since
