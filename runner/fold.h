@@ -58,18 +58,6 @@ void pg_fold_append_comm(struct pg_buf *out, const char *comm, size_t len, enum 
 size_t pg_fold_strip_offset(const char *sym, size_t len);
 
 /**
- * Length of @name (@len bytes) without its outermost trailing parameter
- * list: the last ')' whose tail is only qualifiers (" const", "&&",
- * "[clone .isra.0]", a JVM return descriptor) is matched backwards with
- * '(' ... ')' balancing and the name is cut at that '('; an unclosed '('
- * (a truncated signature) cuts at the first unclosed one. Nothing is cut
- * inside <...> template arguments that end the name, in "operator()" itself,
- * in "(anonymous namespace)" or in a Go receiver "pkg.(*T).M". Returns @len
- * when there is nothing to strip, never 0 for a non-empty name.
- */
-size_t pg_fold_strip_params(const char *name, size_t len);
-
-/**
  * Append @sym (@len bytes) to @out tidied as stackcollapse-perf.pl's
  * "tidy generic" step with the parameter rule of pg_fold_strip_params():
  * offset and parameters stripped, '"' and '\'' deleted, then

@@ -42,17 +42,6 @@ struct pg_ringbuf {
 typedef void (*pg_ringbuf_record_cb)(void *ctx, const void *rec, size_t len);
 
 /**
- * Map @data_pages (a power of two) data pages of perf event @fd.
- * Errors: PG_EPERM when the kernel refuses the locked memory (EPERM; the
- * caller may retry smaller), PG_ENOTSUP (EINVAL: e.g. an inherited per-task
- * event), PG_EIO otherwise.
- */
-int pg_ringbuf_map(struct pg_ringbuf *rb, int fd, size_t data_pages);
-
-/** Unmap; safe on a zeroed or already unmapped buffer. Does not close fd. */
-void pg_ringbuf_unmap(struct pg_ringbuf *rb);
-
-/**
  * Consume every record between data_tail and data_head, calling @cb for
  * each, then publish the new tail. Returns the number of records; a record
  * whose size field is broken (< 8 or beyond head) ends the drain and skips
@@ -105,8 +94,5 @@ void pg_sampling_close(struct pg_sampling *s);
 
 /** Drain every CPU's buffer into @log (records timestamped for sorting). */
 size_t pg_sampling_drain(struct pg_sampling *s, struct pg_record_log *log);
-
-/** Online CPU numbers from /sys/devices/system/cpu/online; caller frees. */
-int pg_online_cpus(int **cpus, size_t *n);
 
 #endif
