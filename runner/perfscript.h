@@ -1,11 +1,14 @@
 /*
  * perfscript.h - the streaming `perf script` text importer behind
  * `perfgate fold`: call-graph samples in, folded stacks out, compatible with
- * stackcollapse-perf.pl (brendangregg/FlameGraph) and its test files.
+ * stackcollapse-perf.pl (brendangregg/FlameGraph) and its conformance files;
+ * Rust symbols that perf printed mangled are demangled as perfgate run names
+ * them (runner/demangle.h).
  *
  * Input grammar (what `perf script` prints): '#' lines are comments; a
  * sample header "COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT:" (parsed from
- * the pid/timestamp anchor, so a comm may hold spaces, digits and brackets); indented frame lines "ADDR SYMBOL (MODULE)", leaf first;
+ * the pid/timestamp anchor, so a comm may hold spaces, digits and brackets);
+ * indented frame lines "ADDR SYMBOL (MODULE)", leaf first;
  * a blank line (or the next header, or the end of input) ends a record.
  *
  * Memory is bounded by the number of distinct stacks, not by the input:
@@ -54,7 +57,7 @@ struct pg_perfscript_options {
         const char *event_filter;
         /*
          * A callchain with at least this many frames counts as cut at
-         * kernel.perf_event_max_stack (sysctl kernel.rst); 0 = never.
+         * kernel.perf_event_max_stack; 0 = never.
          */
         unsigned max_stack;
         bool mark_truncated; /* root such stacks under a "[truncated]" frame after the comm */
