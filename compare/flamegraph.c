@@ -436,6 +436,26 @@ static int fg_delta(const struct fg_ctx *c, uint64_t h, uint64_t b, double *pct)
         return (num > 0) - (num < 0);
 }
 
+/*
+ * The colour of a frame of a differential flame graph, from the change of
+ * its self share (@sign, @pct: fg_delta()): red grew, blue shrank, white
+ * unchanged or below the noise floor; the colour saturates with |change|
+ * relative to the largest drawn (c = floor(210 * (1 - |delta| / max)):
+ * rgb(255,c,c) or rgb(c,c,255); docs/diff.md).
+ */
+static void fg_diff_rgb(const struct fg_ctx *c, int sign, double pct, int rgb[3])
+{
+        double t = c->maxabs_pct > 0 ? fabs(pct) / c->maxabs_pct : 0;
+        int v = (int) floor(210.0 * (1.0 - (t > 1 ? 1 : t)));
+
+        if (sign == 0 || fabs(pct) < c->o->noise_floor * 100.0)
+                rgb[0] = rgb[1] = rgb[2] = 255;
+        else if (sign > 0)
+                rgb[0] = 255, rgb[1] = rgb[2] = v;
+        else
+                rgb[0] = rgb[1] = v, rgb[2] = 255;
+}
+
 /* ---- SVG ------------------------------------------------------------------- */
 
 static const char pg_flame_css[] =
@@ -594,14 +614,7 @@ static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t
         }
         pg_buf_puts(out, "</title>");
         if (c->diff) {
-                double t = c->maxabs_pct > 0 ? fabs(pct) / c->maxabs_pct : 0;
-                int v = (int) floor(210.0 * (1.0 - (t > 1 ? 1 : t)));
-                if (sign == 0 || fabs(pct) < c->o->noise_floor * 100.0)
-                        rgb[0] = rgb[1] = rgb[2] = 255;
-                else if (sign > 0)
-                        rgb[0] = 255, rgb[1] = rgb[2] = v;
-                else
-                        rgb[0] = rgb[1] = v, rgb[2] = 255;
+                fg_diff_rgb(c, sign, pct, rgb);
         } else {
                 fg_name_rgb(c, c->tmp.ptr, c->tmp.len, kind, rgb);
         }
