@@ -14,9 +14,9 @@
  * is formatted with a fixed precision and the walks follow the sorted tree,
  * so the same input gives the same bytes. Nothing is printed here.
  *
- * The SVG's script (interactive zoom/search, see docs/flamegraph.md) is the
- * JavaScript literal pg_flame_js below; it reads names from data-n
- * attributes, never from inline strings.
+ * The SVG's script (interactive zoom/search, see docs/flamegraph.md) is
+ * compare/flamegraph.js, compiled in as the string pg_flame_js; it reads
+ * names from data-n attributes, never from inline strings.
  */
 #include "compare/flamegraph.h"
 
@@ -436,6 +436,26 @@ static int fg_delta(const struct fg_ctx *c, uint64_t h, uint64_t b, double *pct)
         return (num > 0) - (num < 0);
 }
 
+/*
+ * The colour of a frame of a differential flame graph, from the change of
+ * its self share (@sign, @pct: fg_delta()): red grew, blue shrank, white
+ * unchanged or below the noise floor; the colour saturates with |change|
+ * relative to the largest drawn (c = floor(210 * (1 - |delta| / max)):
+ * rgb(255,c,c) or rgb(c,c,255); docs/diff.md).
+ */
+static void fg_diff_rgb(const struct fg_ctx *c, int sign, double pct, int rgb[3])
+{
+        double t = c->maxabs_pct > 0 ? fabs(pct) / c->maxabs_pct : 0;
+        int v = (int) floor(210.0 * (1.0 - (t > 1 ? 1 : t)));
+
+        if (sign == 0 || fabs(pct) < c->o->noise_floor * 100.0)
+                rgb[0] = rgb[1] = rgb[2] = 255;
+        else if (sign > 0)
+                rgb[0] = 255, rgb[1] = rgb[2] = v;
+        else
+                rgb[0] = rgb[1] = v, rgb[2] = 255;
+}
+
 /* ---- SVG ------------------------------------------------------------------- */
 
 static const char pg_flame_css[] =
@@ -455,196 +475,8 @@ static const char pg_flame_css[] =
     ".parent{opacity:0.5}"
     ".hide{display:none}";
 
-/* clang-format off */
-static const char pg_flame_js[] =
-/* @@JS-BEGIN@@ */
-"(function () {\n"
-"\"use strict\";\n"
-"var NS = \"http://www.w3.org/2000/svg\";\n"
-"var svg = document.documentElement;\n"
-"function num(n) { return +svg.getAttribute(\"data-\" + n); }\n"
-"function byId(id) { return document.getElementById(id); }\n"
-"var W = num(\"width\"), total = num(\"total\"), xpad = num(\"xpad\"), fh = num(\"fh\");\n"
-"var y0 = num(\"y0\"), inv = num(\"inv\") === 1, cw = num(\"charw\"), ty = num(\"ty\");\n"
-"var plot = W - 2 * xpad;\n"
-"var details = byId(\"details\"), unzoomBtn = byId(\"unzoom\"), searchBtn = byId(\"search\");\n"
-"var icBtn = byId(\"ignorecase\"), matched = byId(\"matched\"), box = byId(\"frames\");\n"
-"var frames = [], zoomed = null, term = null, ic = false;\n"
-"var gs = box.getElementsByTagName(\"g\");\n"
-"for (var i = 0; i < gs.length; i++) {\n"
-"  var g = gs[i], rect = g.getElementsByTagName(\"rect\")[0];\n"
-"  var y = parseFloat(rect.getAttribute(\"y\"));\n"
-"  var f = { g: g, rect: rect, text: g.getElementsByTagName(\"text\")[0] || null,\n"
-"            name: g.getAttribute(\"data-n\"), more: g.getAttribute(\"class\") === \"more\",\n"
-"            x: +g.getAttribute(\"data-x\"), w: +g.getAttribute(\"data-w\"),\n"
-"            d: Math.round(inv ? (y - y0) / fh : (y0 - y) / fh),\n"
-"            fill: rect.getAttribute(\"fill\"), y: y };\n"
-"  g.pgFrame = f;\n"
-"  frames.push(f);\n"
-"}\n"
-"function show(el, on) {\n"
-"  if (on) el.removeAttribute(\"class\"); else el.setAttribute(\"class\", \"hide\");\n"
-"}\n"
-"show(searchBtn, true);\n"
-"show(icBtn, true);\n"
-"function label(f, px, pw) {\n"
-"  var chars = Math.floor(pw / cw), s = \"\";\n"
-"  if (chars >= 3 && f.name !== null) {\n"
-"    var cps = Array.from(f.name);\n"
-"    s = cps.length <= chars ? f.name : cps.slice(0, chars - 2).join(\"\") + \"..\";\n"
-"  }\n"
-"  if (!f.text) {\n"
-"    if (s === \"\") return;\n"
-"    f.text = document.createElementNS(NS, \"text\");\n"
-"    var m = /(\\d+),(\\d+),(\\d+)/.exec(f.fill || \"\");\n"
-"    if (m && 0.299 * m[1] + 0.587 * m[2] + 0.114 * m[3] < 110) f.text.setAttribute(\"class\", \"dk\");\n"
-"    f.text.setAttribute(\"y\", (f.y + ty).toFixed(1));\n"
-"    f.g.appendChild(f.text);\n"
-"  }\n"
-"  f.text.setAttribute(\"x\", (px + 3).toFixed(1));\n"
-"  f.text.textContent = s;\n"
-"}\n"
-"function place(f, px, pw) {\n"
-"  f.rect.setAttribute(\"x\", px.toFixed(1));\n"
-"  f.rect.setAttribute(\"width\", pw.toFixed(1));\n"
-"  label(f, px, pw);\n"
-"}\n"
-"function setClass(f, c) {\n"
-"  var base = f.g.getAttribute(\"data-c\") || \"\";\n"
-"  var v = (base + \" \" + c).trim();\n"
-"  if (v) f.g.setAttribute(\"class\", v); else f.g.removeAttribute(\"class\");\n"
-"}\n"
-"for (i = 0; i < frames.length; i++)\n"
-"  frames[i].g.setAttribute(\"data-c\", frames[i].g.getAttribute(\"class\") || \"\");\n"
-"function url() {\n"
-"  try {\n"
-"    var p = new URLSearchParams(location.search);\n"
-"    if (zoomed) { p.set(\"x\", zoomed.x); p.set(\"y\", zoomed.d); }\n"
-"    else { p.delete(\"x\"); p.delete(\"y\"); }\n"
-"    if (term !== null) p.set(\"s\", term); else p.delete(\"s\");\n"
-"    var q = p.toString();\n"
-"    history.replaceState(null, \"\", location.pathname + (q ? \"?\" + q : \"\") + location.hash);\n"
-"  } catch (e) { /* file: URLs or sandboxed documents: no shareable state */ }\n"
-"}\n"
-"function unzoom() {\n"
-"  zoomed = null;\n"
-"  for (var i = 0; i < frames.length; i++) {\n"
-"    var f = frames[i];\n"
-"    setClass(f, \"\");\n"
-"    place(f, xpad + f.x * plot / total, f.w * plot / total);\n"
-"  }\n"
-"  show(unzoomBtn, false);\n"
-"  url();\n"
-"}\n"
-"function zoom(z) {\n"
-"  if (z.d === 0) { unzoom(); return; }\n"
-"  zoomed = z;\n"
-"  var k = plot / z.w;\n"
-"  for (var i = 0; i < frames.length; i++) {\n"
-"    var f = frames[i];\n"
-"    if (f.d < z.d && f.x <= z.x && f.x + f.w >= z.x + z.w) {\n"
-"      setClass(f, \"parent\");\n"
-"      place(f, xpad, plot);\n"
-"    } else if (f.d >= z.d && f.x >= z.x && f.x + f.w <= z.x + z.w) {\n"
-"      setClass(f, \"\");\n"
-"      place(f, xpad + (f.x - z.x) * k, f.w * k);\n"
-"    } else {\n"
-"      setClass(f, \"hide\");\n"
-"    }\n"
-"  }\n"
-"  show(unzoomBtn, true);\n"
-"  url();\n"
-"}\n"
-"function resetSearch() {\n"
-"  term = null;\n"
-"  for (var i = 0; i < frames.length; i++) frames[i].rect.setAttribute(\"fill\", frames[i].fill);\n"
-"  matched.textContent = \" \";\n"
-"  matched.removeAttribute(\"data-samples\");\n"
-"  searchBtn.textContent = \"Search\";\n"
-"  url();\n"
-"}\n"
-"function search(t) {\n"
-"  var re;\n"
-"  try { re = new RegExp(t, ic ? \"i\" : \"\"); }\n"
-"  catch (e) { matched.textContent = \"Bad regexp: \" + e.message; return; }\n"
-"  term = t;\n"
-"  var hits = [];\n"
-"  for (var i = 0; i < frames.length; i++) {\n"
-"    var f = frames[i];\n"
-"    if (f.name !== null && !f.more && re.test(f.name)) {\n"
-"      f.rect.setAttribute(\"fill\", \"rgb(230,0,230)\");\n"
-"      hits.push(f);\n"
-"    } else {\n"
-"      f.rect.setAttribute(\"fill\", f.fill);\n"
-"    }\n"
-"  }\n"
-"  /* Nested matches lie inside their matching ancestor's interval: merge. */\n"
-"  hits.sort(function (a, b) { return a.x - b.x || b.w - a.w; });\n"
-"  var sum = 0, end = -1;\n"
-"  for (i = 0; i < hits.length; i++) {\n"
-"    var h = hits[i];\n"
-"    if (h.x >= end) { sum += h.w; end = h.x + h.w; }\n"
-"    else if (h.x + h.w > end) { sum += h.x + h.w - end; end = h.x + h.w; }\n"
-"  }\n"
-"  matched.textContent = \"Matched: \" + (100 * sum / total).toFixed(2) + \"%\";\n"
-"  matched.setAttribute(\"data-samples\", String(sum));\n"
-"  searchBtn.textContent = \"Reset Search\";\n"
-"  url();\n"
-"}\n"
-"function promptSearch() {\n"
-"  var t = window.prompt(\"Enter a search term (regexp allowed, eg: ^ext4_)\" +\n"
-"                        (ic ? \", ignoring case\" : \"\") +\n"
-"                        \"\\nPress Ctrl-i to toggle case sensitivity\", \"\");\n"
-"  if (t !== null && t !== \"\") search(t);\n"
-"}\n"
-"function toggleIc() {\n"
-"  ic = !ic;\n"
-"  icBtn.setAttribute(\"class\", ic ? \"on\" : \"\");\n"
-"  if (term !== null) search(term);\n"
-"}\n"
-"box.addEventListener(\"click\", function (e) {\n"
-"  var g = e.target.closest(\"g\");\n"
-"  if (g && g.pgFrame) zoom(g.pgFrame);\n"
-"});\n"
-"box.addEventListener(\"mouseover\", function (e) {\n"
-"  var g = e.target.closest(\"g\");\n"
-"  if (g && g.pgFrame) {\n"
-"    var t = g.getElementsByTagName(\"title\")[0];\n"
-"    details.textContent = (t ? t.textContent : \"\");\n"
-"  }\n"
-"});\n"
-"box.addEventListener(\"mouseout\", function () { details.textContent = \" \"; });\n"
-"unzoomBtn.addEventListener(\"click\", unzoom);\n"
-"searchBtn.addEventListener(\"click\", function () {\n"
-"  if (term === null) promptSearch(); else resetSearch();\n"
-"});\n"
-"icBtn.addEventListener(\"click\", toggleIc);\n"
-"window.addEventListener(\"keydown\", function (e) {\n"
-"  if (e.keyCode === 114 || ((e.ctrlKey || e.metaKey) && e.keyCode === 70)) {\n"
-"    e.preventDefault();\n"
-"    promptSearch();\n"
-"  } else if ((e.ctrlKey || e.metaKey) && e.keyCode === 73) {\n"
-"    e.preventDefault();\n"
-"    toggleIc();\n"
-"  } else if (e.keyCode === 27 && term !== null) {\n"
-"    resetSearch();\n"
-"  }\n"
-"});\n"
-"var params;\n"
-"try { params = new URLSearchParams(location.search); } catch (e) { params = null; }\n"
-"if (params) {\n"
-"  if (params.has(\"s\") && params.get(\"s\") !== \"\") search(params.get(\"s\"));\n"
-"  if (params.has(\"x\") && params.has(\"y\")) {\n"
-"    var px = +params.get(\"x\"), py = +params.get(\"y\");\n"
-"    for (i = 0; i < frames.length; i++)\n"
-"      if (frames[i].x === px && frames[i].d === py && !frames[i].more) { zoom(frames[i]); break; }\n"
-"  }\n"
-"}\n"
-"svg.setAttribute(\"data-ready\", \"1\");\n"
-"})();\n"
-/* @@JS-END@@ */
-;
-/* clang-format on */
+/* pg_flame_js: compare/flamegraph.js, embedded at build time (cmake/embed.cmake) */
+#include "flamegraph_js.h"
 
 static bool fg_drawn(const struct fg_ctx *c, const struct fg_node *n)
 {
@@ -782,14 +614,7 @@ static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t
         }
         pg_buf_puts(out, "</title>");
         if (c->diff) {
-                double t = c->maxabs_pct > 0 ? fabs(pct) / c->maxabs_pct : 0;
-                int v = (int) floor(210.0 * (1.0 - (t > 1 ? 1 : t)));
-                if (sign == 0 || fabs(pct) < c->o->noise_floor * 100.0)
-                        rgb[0] = rgb[1] = rgb[2] = 255;
-                else if (sign > 0)
-                        rgb[0] = 255, rgb[1] = rgb[2] = v;
-                else
-                        rgb[0] = rgb[1] = v, rgb[2] = 255;
+                fg_diff_rgb(c, sign, pct, rgb);
         } else {
                 fg_name_rgb(c, c->tmp.ptr, c->tmp.len, kind, rgb);
         }

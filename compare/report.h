@@ -92,6 +92,13 @@ void pg_report_fmt_causes(struct pg_buf *out, const struct pg_judgement *j,
 /** Number of items to show: o->max_hotspots or the default. */
 size_t pg_report_max_hotspots(const struct pg_report_opts *o);
 
+/**
+ * Whether @j is one of the metrics a benchmark's one-line summary shows,
+ * given that @shown are already shown: a change must be defined, and after
+ * the first only what changed or gates is worth the room.
+ */
+bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown);
+
 /** Whether hotspot @h is worth listing (changed or hot, not tiny/unchanged noise). */
 bool pg_report_hotspot_listed(const struct pg_hotspot *h);
 

@@ -115,10 +115,7 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
 
         for (size_t i = 0; i < b->njudgements && shown < 3 && b->base && b->head; i++) {
                 const struct pg_judgement *j = &b->judgements[i];
-                if (!j->has_base || !j->has_head ||
-                    (!j->has_rel && j->rule.kind != PG_THRESHOLD_POINTS))
-                        continue;
-                if (shown && j->outcome == PG_OUTCOME_UNCHANGED && !j->rule.gate)
+                if (!pg_report_summary_metric(j, shown))
                         continue;
                 pg_buf_puts(out, shown ? ", " : "");
                 pg_md_escape(out, j->metric);

@@ -141,6 +141,13 @@ bool pg_report_is_rate(const struct pg_judgement *j)
                (n > 5 && strcmp(j->metric + n - 5, "-rate") == 0);
 }
 
+bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown)
+{
+        if (!j->has_base || !j->has_head || (!j->has_rel && j->rule.kind != PG_THRESHOLD_POINTS))
+                return false;
+        return !(shown && j->outcome == PG_OUTCOME_UNCHANGED && !j->rule.gate);
+}
+
 static const char *pg_verdict_color(enum pg_verdict v)
 {
         switch (v) {
@@ -169,10 +176,7 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
         }
         for (size_t i = 0; i < b->njudgements && shown < 3; i++) {
                 const struct pg_judgement *j = &b->judgements[i];
-                if (!j->has_base || !j->has_head ||
-                    (!j->has_rel && j->rule.kind != PG_THRESHOLD_POINTS))
-                        continue;
-                if (shown && j->outcome == PG_OUTCOME_UNCHANGED && !j->rule.gate)
+                if (!pg_report_summary_metric(j, shown))
                         continue;
                 pg_buf_printf(out, "%s", shown ? ", " : "");
                 pg_report_escape_ctl(out, j->metric);

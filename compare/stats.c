@@ -71,7 +71,8 @@ bool pg_stats_rel_mad(const double *x, size_t n, double *out)
         return true;
 }
 
-double pg_stats_normal_sf(double z)
+/* Upper tail of the standard normal distribution, P(Z > z) = erfc(z/sqrt 2)/2. */
+static double pg_stats_normal_sf(double z)
 {
         return 0.5 * erfc(z / M_SQRT2);
 }

@@ -117,7 +117,4 @@ struct pg_hl {
 int pg_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double conf,
                             struct pg_hl *out);
 
-/** Upper tail of the standard normal distribution, P(Z > z) = erfc(z/sqrt 2)/2. */
-double pg_stats_normal_sf(double z);
-
 #endif

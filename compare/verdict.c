@@ -55,7 +55,13 @@ static bool pg_str_eq(const char *a, const char *b)
         return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-char *pg_host_diff(const struct pg_result *base, const struct pg_result *head, bool *cpu_differs)
+/*
+ * What differs between the hosts of @base and @head that makes verdicts
+ * unreliable (CPU model, PMU list, counters mode, exclude_kernel), as a new
+ * string, or NULL when they match. *cpu_differs: the CPU model differs.
+ */
+static char *pg_host_diff(const struct pg_result *base, const struct pg_result *head,
+                          bool *cpu_differs)
 {
         struct pg_buf b = PG_BUF_INIT;
         bool pmu_same = base->host.npmu == head->host.npmu;
@@ -494,12 +500,4 @@ char *pg_comparison_summary(const struct pg_comparison *c)
         if (!first)
                 pg_buf_putc(&b, ')');
         return pg_buf_detach(&b, NULL);
-}
-
-const struct pg_judgement *pg_bench_find_judgement(const struct pg_bench_cmp *b, const char *metric)
-{
-        for (size_t i = 0; i < b->njudgements; i++)
-                if (strcmp(b->judgements[i].metric, metric) == 0)
-                        return &b->judgements[i];
-        return NULL;
 }

@@ -80,13 +80,6 @@ void pg_compare_sets(const struct pg_result_set *base, const struct pg_result_se
                      const struct pg_rules *rules, struct pg_comparison *out);
 
 /**
- * What differs between the hosts of @base and @head that makes verdicts
- * unreliable (CPU model, PMU list, counters mode, exclude_kernel), as a new
- * string, or NULL when they match. *cpu_differs: the CPU model differs.
- */
-char *pg_host_diff(const struct pg_result *base, const struct pg_result *head, bool *cpu_differs);
-
-/**
  * Exit status for @c (DESIGN.md section 2): 1 when a benchmark regressed or
  * failed, or inconclusive under c->strict, or missing under
  * c->fail_on_missing; else 0.
@@ -105,9 +98,5 @@ char *pg_comparison_summary(const struct pg_comparison *c);
 
 /** Sort c->benches worst first again and recount c->counts (after verdicts changed). */
 void pg_comparison_resort(struct pg_comparison *c);
-
-/** The judgement of @metric in @b, or NULL (borrowed). */
-const struct pg_judgement *pg_bench_find_judgement(const struct pg_bench_cmp *b,
-                                                   const char *metric);
 
 #endif

@@ -30,8 +30,14 @@ static int pg_perf_open_sys(void *ctx, struct perf_event_attr *attr, pid_t pid, 
         return fd < 0 ? -errno : (int) fd;
 }
 
-void pg_counter_attr(struct perf_event_attr *a, const struct pg_event_def *d, bool leader,
-                     bool group_read, bool exclude_kernel)
+/*
+ * Fill @a with the attributes perfgate asks for when counting @d.
+ * @leader: the event leads its group (disabled = 1, enable_on_exec = 1).
+ * @group_read: read_format includes PERF_FORMAT_GROUP.
+ * @exclude_kernel: exclude_kernel = exclude_hv = 1.
+ */
+static void pg_counter_attr(struct perf_event_attr *a, const struct pg_event_def *d, bool leader,
+                            bool group_read, bool exclude_kernel)
 {
         memset(a, 0, sizeof(*a));
         a->size = sizeof(*a);
@@ -312,21 +318,6 @@ int pg_counter_set_read(struct pg_counter_set *s)
         for (size_t i = 0; i < s->n; i++)
                 pg_count_classify(&s->c[i].r, s->c[i].def, s->exclude_kernel);
         return 0;
-}
-
-const char *pg_count_state_name(enum pg_count_state st)
-{
-        switch (st) {
-        case PG_COUNT_OK:
-                return "ok";
-        case PG_COUNT_NOT_SUPPORTED:
-                return "not-supported";
-        case PG_COUNT_NOT_COUNTED:
-                return "not-counted";
-        case PG_COUNT_KERNEL_ONLY:
-                return "kernel-only";
-        }
-        return "unknown";
 }
 
 /* Why a metric is not OK, for the result's "reason"; @rep is 0-based and only

@@ -4,8 +4,8 @@
  * child, read them after it is reaped, and turn each reading into a state
  * (counted, scaled with coverage, not supported, not counted, kernel-only).
  *
- * Attributes (perf_event_open(2), as `perf stat`
- * asks for a workload): pid = child, cpu = -1, inherit = 1 on every event so
+ * Attributes (as `perf stat` asks for a workload: tools/perf/builtin-stat.c
+ * and man 2 perf_event_open): pid = child, cpu = -1, inherit = 1 on every event so
  * threads and child processes count; leaders disabled = 1 and
  * enable_on_exec = 1 so counting starts exactly at exec; members follow
  * their leader; read_format = GROUP | TOTAL_TIME_ENABLED |
@@ -94,15 +94,6 @@ struct pg_counter_set {
         void *open_ctx;
 };
 
-/**
- * Fill @a with the attributes perfgate asks for when counting @d.
- * @leader: the event leads its group (disabled = 1, enable_on_exec = 1).
- * @group_read: read_format includes PERF_FORMAT_GROUP.
- * @exclude_kernel: exclude_kernel = exclude_hv = 1.
- */
-void pg_counter_attr(struct perf_event_attr *a, const struct pg_event_def *d, bool leader,
-                     bool group_read, bool exclude_kernel);
-
 /** Prepare @s (nothing opened) for the events of @l; @o may be NULL. */
 void pg_counter_set_init(struct pg_counter_set *s, const struct pg_event_list *l,
                          const struct pg_counter_opts *o);
@@ -164,8 +155,5 @@ void pg_count_classify(struct pg_count_reading *r, const struct pg_event_def *d,
 void pg_counter_metrics_add(struct pg_result *res, const struct pg_event_list *l,
                             const struct pg_count_reading *readings, size_t nreps,
                             struct pg_buf *warnings);
-
-/** Name of @s for messages ("ok", "not-supported", ...). */
-const char *pg_count_state_name(enum pg_count_state s);
 
 #endif

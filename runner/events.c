@@ -91,7 +91,8 @@ void pg_events_default(struct pg_event_list *out)
                         out->ev[out->n++] = &pg_event_table[i];
 }
 
-void pg_events_names(struct pg_buf *out)
+/* Append the valid event names, comma-separated, to @out. */
+static void pg_events_names(struct pg_buf *out)
 {
         for (size_t i = 0; i < PG_NEVENTS; i++) {
                 if (i)

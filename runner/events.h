@@ -68,7 +68,4 @@ int pg_events_parse(struct pg_event_list *out, const char *spec);
 /** Keep only the events for which @keep(def) is true (in place). */
 void pg_events_filter(struct pg_event_list *l, bool (*keep)(const struct pg_event_def *));
 
-/** Append the valid event names, comma-separated, to @out. */
-void pg_events_names(struct pg_buf *out);
-
 #endif

@@ -146,7 +146,17 @@ static bool pg_tail_is_qualifiers(const char *t, size_t n)
         return true;
 }
 
-size_t pg_fold_strip_params(const char *s, size_t len)
+/*
+ * Length of @name (@len bytes) without its outermost trailing parameter
+ * list: the last ')' whose tail is only qualifiers (" const", "&&",
+ * "[clone .isra.0]", a JVM return descriptor) is matched backwards with
+ * '(' ... ')' balancing and the name is cut at that '('; an unclosed '('
+ * (a truncated signature) cuts at the first unclosed one. Nothing is cut
+ * inside <...> template arguments that end the name, in "operator()" itself,
+ * in "(anonymous namespace)" or in a Go receiver "pkg.(*T).M". Returns @len
+ * when there is nothing to strip, never 0 for a non-empty name.
+ */
+static size_t pg_fold_strip_params(const char *s, size_t len)
 {
         size_t depth = 0, open0 = 0, last_close = len;
         bool any_open0 = false;

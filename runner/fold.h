@@ -18,8 +18,7 @@
  * outermost trailing parameter list (and what follows it: " const", a JVM
  * return type, "[clone .cold]"), found by balancing parentheses from the
  * end, so "(" inside template arguments, "(anonymous namespace)",
- * "operator()", "{lambda(int)#1}" and Go's "pkg.(*T).M" survive
- * (tests/data/cases/01); '"' and '\'' are deleted as stackcollapse-perf.pl does.
+ * "operator()", "{lambda(int)#1}" and Go's "pkg.(*T).M" survive; '"' and '\'' are deleted as stackcollapse-perf.pl does.
  */
 #ifndef PG_RUNNER_FOLD_H
 #define PG_RUNNER_FOLD_H
@@ -30,7 +29,7 @@
 #include "baselines/frame.h"
 #include "common/buf.h"
 
-/** How the comm (first frame) is written (tests/data/cases/13). */
+/** How the comm (first frame) is written (stackcollapse-perf.pl --pid/--tid). */
 enum pg_comm_mode {
         PG_COMM_KEEP = 0,  /* as is, spaces -> '_' (stackcollapse-perf default) */
         PG_COMM_NORMALIZE, /* trailing digits after '-', '_', '/', '#' or ' ' -> '*' */
@@ -59,18 +58,6 @@ void pg_fold_append_comm(struct pg_buf *out, const char *comm, size_t len, enum 
 size_t pg_fold_strip_offset(const char *sym, size_t len);
 
 /**
- * Length of @name (@len bytes) without its outermost trailing parameter
- * list: the last ')' whose tail is only qualifiers (" const", "&&",
- * "[clone .isra.0]", a JVM return descriptor) is matched backwards with
- * '(' ... ')' balancing and the name is cut at that '('; an unclosed '('
- * (a truncated signature) cuts at the first unclosed one. Nothing is cut
- * inside <...> template arguments that end the name, in "operator()" itself,
- * in "(anonymous namespace)" or in a Go receiver "pkg.(*T).M". Returns @len
- * when there is nothing to strip, never 0 for a non-empty name.
- */
-size_t pg_fold_strip_params(const char *name, size_t len);
-
-/**
  * Append @sym (@len bytes) to @out tidied as stackcollapse-perf.pl's
  * "tidy generic" step with the parameter rule of pg_fold_strip_params():
  * offset and parameters stripped, '"' and '\'' deleted, then
@@ -85,7 +72,7 @@ void pg_fold_append_symbol(struct pg_buf *out, const char *sym, size_t len, bool
  * Append the frame of an unresolved address: "[<basename of @module>]", or
  * "[unknown]" when @module is NULL, empty or "[unknown]"; a kernel
  * pseudo-module ("[kernel.kallsyms]", "[kernel.*]", "[guest.kernel.*]")
- * keeps its single brackets (tests/data/cases/10) while other bracketed modules
+ * keeps its single brackets (as perf prints it) while other bracketed modules
  * get the reference's double brackets ("[[vdso]]"). @pc (may be NULL): the
  * address as text, written as "[module <pc>]" (stackcollapse-perf --addrs).
  * Then @kind's annotation.
@@ -98,7 +85,7 @@ void pg_fold_append_unresolved(struct pg_buf *out, const char *module, size_t mo
  * annotation: stackcollapse-perf.pl's rule (starts with '[' or ends with
  * "vmlinux", and does not contain "unknown"; this includes "[vdso]") plus
  * inferno's extensions (a versioned "vmlinux-*", a "*.ko[.xz|.gz|.zst]"
- * module, a "bpf_prog_*" pseudo-module; tests/data/cases/10).
+ * module, a "bpf_prog_*" pseudo-module).
  */
 bool pg_fold_module_is_kernel(const char *mod, size_t len);
 

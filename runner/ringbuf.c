@@ -21,7 +21,13 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 
-int pg_ringbuf_map(struct pg_ringbuf *rb, int fd, size_t data_pages)
+/*
+ * Map @data_pages (a power of two) data pages of perf event @fd.
+ * Errors: PG_EPERM when the kernel refuses the locked memory (EPERM; the
+ * caller may retry smaller), PG_ENOTSUP (EINVAL: e.g. an inherited per-task
+ * event), PG_EIO otherwise.
+ */
+static int pg_ringbuf_map(struct pg_ringbuf *rb, int fd, size_t data_pages)
 {
         long page = sysconf(_SC_PAGESIZE);
         struct perf_event_mmap_page *mp;
@@ -52,7 +58,8 @@ int pg_ringbuf_map(struct pg_ringbuf *rb, int fd, size_t data_pages)
         return 0;
 }
 
-void pg_ringbuf_unmap(struct pg_ringbuf *rb)
+/* Unmap; safe on a zeroed or already unmapped buffer. Does not close fd. */
+static void pg_ringbuf_unmap(struct pg_ringbuf *rb)
 {
         if (rb->base)
                 munmap(rb->base, rb->map_bytes);
@@ -103,7 +110,8 @@ size_t pg_ringbuf_drain(struct pg_ringbuf *rb, pg_ringbuf_record_cb cb, void *ct
         return n;
 }
 
-int pg_online_cpus(int **cpus, size_t *n)
+/* Online CPU numbers from /sys/devices/system/cpu/online; caller frees. */
+static int pg_online_cpus(int **cpus, size_t *n)
 {
         struct pg_buf text;
         char *p, *end;

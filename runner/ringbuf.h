@@ -3,21 +3,21 @@
  * that write into them.
  *
  * Ring buffer protocol (linux/perf_event.h, struct perf_event_mmap_page):
- * data_head is read with an acquire load, records are consumed from
- * data_tail, and data_tail is published with a release store after the data
- * was copied, so the kernel never overwrites unread bytes. A record that
- * wraps around the end of the data area is linearised into a scratch buffer
- * before it is handed on.
+ * data_head is read with an
+ * acquire load, records are consumed from data_tail, and data_tail is
+ * published with a release store after the data was copied, so the kernel
+ * never overwrites unread bytes. A record that wraps around the end of the
+ * data area is linearised into a scratch buffer before it is handed on.
  *
- * Sampling events (perf_event_open(2)): one event per CPU (pid=benchmark,
+ * Sampling events: one event per CPU (pid=benchmark,
  * cpu=i, inherit=1, enable_on_exec=1) because inherited per-task events
  * cannot be mmapped; the tracking bits (mmap2, comm, task, ...) are set on
  * every per-CPU event since each CPU has exactly one event and one buffer.
  * In frame-pointer mode a sample also carries BP, SP, IP and 128 bytes of
  * user stack: with them the symbolizer recovers the caller of a leaf
  * function that sets up no frame (gcc omits it even with
- * -fno-omit-frame-pointer, unless -mno-omit-leaf-frame-pointer is given),
- * which the kernel's frame-pointer walk skips.
+ * -fno-omit-frame-pointer), which the kernel's frame-pointer
+ * walk skips.
  */
 #ifndef PG_RUNNER_RINGBUF_H
 #define PG_RUNNER_RINGBUF_H
@@ -40,17 +40,6 @@ struct pg_ringbuf {
 
 /** Called for each record, linearised; @rec is valid only during the call. */
 typedef void (*pg_ringbuf_record_cb)(void *ctx, const void *rec, size_t len);
-
-/**
- * Map @data_pages (a power of two) data pages of perf event @fd.
- * Errors: PG_EPERM when the kernel refuses the locked memory (EPERM; the
- * caller may retry smaller), PG_ENOTSUP (EINVAL: e.g. an inherited per-task
- * event), PG_EIO otherwise.
- */
-int pg_ringbuf_map(struct pg_ringbuf *rb, int fd, size_t data_pages);
-
-/** Unmap; safe on a zeroed or already unmapped buffer. Does not close fd. */
-void pg_ringbuf_unmap(struct pg_ringbuf *rb);
 
 /**
  * Consume every record between data_tail and data_head, calling @cb for
@@ -105,8 +94,5 @@ void pg_sampling_close(struct pg_sampling *s);
 
 /** Drain every CPU's buffer into @log (records timestamped for sorting). */
 size_t pg_sampling_drain(struct pg_sampling *s, struct pg_record_log *log);
-
-/** Online CPU numbers from /sys/devices/system/cpu/online; caller frees. */
-int pg_online_cpus(int **cpus, size_t *n);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * run.c - discovery, selection and the measuring loop of `perfgate run`
- * (see run.h).
- * Invariants: nothing is run before every benchmark's program was found; a
+ * run.c - the measuring loop of `perfgate run` (see run.h); the benchmarks
+ * come from runner/discover.c.
+ * Invariants: a
  * result file is written only for a benchmark whose every repetition exited
  * with status 0, and it goes through pg_result_save() (atomic); a failed
  * benchmark leaves no result file behind; the benchmark's output never
@@ -9,13 +9,10 @@
  */
 #include "runner/run.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <git2.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,320 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "baselines/config.h"
+#include "baselines/repo.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/json.h"
 #include "common/strv.h"
 #include "runner/host.h"
 #include "runner/simulate.h"
-
-/* ---- discovery -------------------------------------------------------- */
-
-static void pg_bench_release(struct pg_bench *b)
-{
-        free(b->name);
-        pg_strv_free(b->argv);
-        free(b->exec_path);
-        free(b->cwd);
-        pg_strv_free(b->env);
-        memset(b, 0, sizeof(*b));
-}
-
-void pg_bench_list_release(struct pg_bench_list *l)
-{
-        for (size_t i = 0; i < l->n; i++)
-                pg_bench_release(&l->items[i]);
-        free(l->items);
-        l->items = NULL;
-        l->n = 0;
-}
-
-static struct pg_bench *pg_bench_add(struct pg_bench_list *l)
-{
-        struct pg_bench *b;
-        l->items = pg_xreallocarray(l->items, l->n + 1, sizeof(*l->items));
-        b = &l->items[l->n++];
-        memset(b, 0, sizeof(*b));
-        b->repeat = b->warmup = -1;
-        b->timeout_sec = -1;
-        return b;
-}
-
-static bool pg_is_executable_file(const char *path)
-{
-        struct stat st;
-        return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* Why: a benchmark's cwd may differ from perfgate's, so a relative program
- * path is made absolute before the child changes directory. */
-static char *pg_absolute(const char *path)
-{
-        char *cwd, *out;
-        if (path[0] == '/')
-                return pg_xstrdup(path);
-        cwd = getcwd(NULL, 0);
-        if (!cwd)
-                return pg_xstrdup(path);
-        out = pg_path_join(cwd, path);
-        free(cwd);
-        return out;
-}
-
-static bool pg_in_path(const char *prog)
-{
-        const char *path = getenv("PATH");
-        bool found = false;
-        char *copy, *save = NULL;
-
-        if (!path)
-                path = "/usr/local/bin:/usr/bin:/bin";
-        copy = pg_xstrdup(path);
-        for (char *dir = strtok_r(copy, ":", &save); dir && !found;
-             dir = strtok_r(NULL, ":", &save)) {
-                char *p = pg_path_join(*dir ? dir : ".", prog);
-                found = pg_is_executable_file(p);
-                free(p);
-        }
-        free(copy);
-        return found;
-}
-
-static int pg_check_program(const struct pg_bench *b)
-{
-        struct stat st;
-        const char *p = b->argv[0];
-
-        if (!strchr(p, '/')) {
-                if (pg_in_path(p))
-                        return 0;
-                return pg_error_set(PG_ENOTFOUND,
-                                    "benchmark '%s': program '%s' not found in PATH; give its "
-                                    "path",
-                                    b->name, p);
-        }
-        if (stat(b->exec_path, &st) < 0)
-                return pg_error_set(PG_ENOTFOUND, "benchmark path '%s' does not exist", p);
-        if (!S_ISREG(st.st_mode) || access(b->exec_path, X_OK) < 0)
-                return pg_error_set(PG_EINPUT,
-                                    "benchmark path '%s' is not an executable file; "
-                                    "build it or 'chmod +x' it",
-                                    p);
-        return 0;
-}
-
-static int pg_add_config(struct pg_bench_list *out, const char *path)
-{
-        struct pg_config c;
-        int error;
-
-        if ((error = pg_config_load(&c, path)) < 0)
-                return error;
-        if (!c.nbench) {
-                error = pg_error_set(PG_EINPUT, "'%s' lists no benchmarks", path);
-                goto done;
-        }
-        for (size_t i = 0; i < c.nbench; i++) {
-                const struct pg_config_bench *cb = &c.bench[i];
-                struct pg_bench *b = pg_bench_add(out);
-                size_t ne = 0;
-
-                b->name = pg_xstrdup(cb->name);
-                b->argc = cb->argc;
-                b->argv = pg_strv_dup(cb->argv, cb->argc);
-                b->exec_path =
-                    strchr(cb->argv[0], '/') ? pg_absolute(cb->argv[0]) : pg_xstrdup(cb->argv[0]);
-                b->cwd = cb->cwd ? pg_xstrdup(cb->cwd)
-                                 : (c.defaults.cwd ? pg_xstrdup(c.defaults.cwd) : NULL);
-                b->env = pg_xcalloc(c.defaults.nenv + cb->nenv + 1, sizeof(char *));
-                for (size_t k = 0; k < c.defaults.nenv; k++)
-                        b->env[ne++] = pg_xstrdup(c.defaults.env[k]);
-                for (size_t k = 0; k < cb->nenv; k++)
-                        b->env[ne++] = pg_xstrdup(cb->env[k]);
-                b->repeat = cb->repeat >= 0 ? cb->repeat : c.defaults.repeat;
-                b->warmup = cb->warmup >= 0 ? cb->warmup : c.defaults.warmup;
-                b->timeout_sec = cb->timeout_sec >= 0 ? cb->timeout_sec : c.defaults.timeout_sec;
-                if (b->cwd && !pg_is_dir(b->cwd)) {
-                        error = pg_error_set(PG_EINPUT,
-                                             "'%s': benchmark '%s' has cwd '%s', which is not a "
-                                             "directory; fix \"cwd\" in the config",
-                                             path, b->name, b->cwd);
-                        goto done;
-                }
-        }
-done:
-        pg_config_release(&c);
-        return error;
-}
-
-static void pg_add_program(struct pg_bench_list *out, const char *path)
-{
-        struct pg_bench *b = pg_bench_add(out);
-        b->name = pg_xstrdup(pg_basename(path));
-        b->argc = 1;
-        b->argv = pg_xcalloc(2, sizeof(char *));
-        b->argv[0] = pg_xstrdup(path);
-        b->exec_path = strchr(path, '/') ? pg_absolute(path) : pg_xasprintf("./%s", path);
-        if (!strchr(path, '/')) {
-                /* a bare file name given on the command line means this directory */
-                free(b->argv[0]);
-                b->argv[0] = pg_xasprintf("./%s", path);
-        }
-}
-
-static int pg_name_cmp(const void *a, const void *b)
-{
-        return strcmp(*(char *const *) a, *(char *const *) b);
-}
-
-static int pg_add_dir(struct pg_bench_list *out, const char *dir)
-{
-        char *cfg = pg_path_join(dir, "perfgate.json");
-        char **names = NULL;
-        size_t n = 0;
-        struct dirent *de;
-        DIR *d;
-        int error = 0;
-
-        if (access(cfg, F_OK) == 0) {
-                error = pg_add_config(out, cfg);
-                free(cfg);
-                return error;
-        }
-        free(cfg);
-        d = opendir(dir);
-        if (!d)
-                return pg_error_set(PG_EIO, "cannot read directory '%s': %s", dir, strerror(errno));
-        while ((de = readdir(d)) != NULL) {
-                char *p;
-                if (de->d_name[0] == '.')
-                        continue;
-                p = pg_path_join(dir, de->d_name);
-                if (pg_is_executable_file(p)) {
-                        names = pg_xreallocarray(names, n + 1, sizeof(char *));
-                        names[n++] = pg_xstrdup(de->d_name);
-                }
-                free(p);
-        }
-        closedir(d);
-        if (!n) {
-                error = pg_error_set(PG_EINPUT,
-                                     "'%s' has no perfgate.json and no executable files; "
-                                     "add one or name the benchmarks",
-                                     dir);
-                goto done;
-        }
-        qsort(names, n, sizeof(char *), pg_name_cmp);
-        for (size_t i = 0; i < n; i++) {
-                char *p = pg_path_join(dir, names[i]);
-                pg_add_program(out, p);
-                free(p);
-        }
-done:
-        for (size_t i = 0; i < n; i++)
-                free(names[i]);
-        free(names);
-        return error;
-}
-
-static bool pg_ends_with(const char *s, const char *suffix)
-{
-        size_t a = strlen(s), b = strlen(suffix);
-        return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t npaths)
-{
-        int error = 0;
-
-        out->n = 0;
-        out->items = NULL;
-        for (size_t i = 0; i < npaths && !error; i++) {
-                const char *p = paths[i];
-                struct stat st;
-
-                if (stat(p, &st) < 0) {
-                        error = pg_error_set(PG_ENOTFOUND, "benchmark path '%s' does not exist", p);
-                } else if (S_ISDIR(st.st_mode)) {
-                        error = pg_add_dir(out, p);
-                } else if (pg_ends_with(p, ".json")) {
-                        error = pg_add_config(out, p);
-                } else if (!S_ISREG(st.st_mode) || access(p, X_OK) < 0) {
-                        error = pg_error_set(PG_EINPUT,
-                                             "benchmark path '%s' is not an executable file; "
-                                             "build it or 'chmod +x' it",
-                                             p);
-                } else {
-                        pg_add_program(out, p);
-                }
-        }
-        for (size_t i = 0; i < out->n && !error; i++) {
-                if (!pg_result_name_valid(out->items[i].name)) {
-                        /* a program found in a directory: its file name is its name
-                         * (shown with control bytes and non-ASCII as \xNN) */
-                        struct pg_buf shown = PG_BUF_INIT;
-                        for (const char *c = out->items[i].argv[0]; *c; c++) {
-                                unsigned char u = (unsigned char) *c;
-                                if (u < 0x20 || u >= 0x7f)
-                                        pg_buf_printf(&shown, "\\x%02x", u);
-                                else
-                                        pg_buf_putc(&shown, *c);
-                        }
-                        error = pg_error_set(PG_EINPUT,
-                                             "benchmark '%s' has an unusable name (%s); "
-                                             "rename the file or list it in perfgate.json",
-                                             shown.ptr, PG_RESULT_NAME_RULE);
-                        pg_buf_release(&shown);
-                        break;
-                }
-                for (size_t k = 0; k < i && !error; k++)
-                        if (strcmp(out->items[k].name, out->items[i].name) == 0)
-                                error = pg_error_set(PG_EINPUT,
-                                                     "two benchmarks are named '%s'; rename one "
-                                                     "in perfgate.json",
-                                                     out->items[i].name);
-                if (!error)
-                        error = pg_check_program(&out->items[i]);
-        }
-        if (error)
-                pg_bench_list_release(out);
-        return error;
-}
-
-int pg_bench_list_select(struct pg_bench_list *l, const char *filter, unsigned shard_index,
-                         unsigned shard_count)
-{
-        regex_t re;
-        size_t k = 0, pos = 0;
-        int rc;
-
-        if (shard_count || shard_index) {
-                if (shard_count == 0 || shard_index < 1 || shard_index > shard_count)
-                        return pg_error_set(PG_EINPUT,
-                                            "shard '%u/%u' is out of range; use I/N with "
-                                            "1 <= I <= N",
-                                            shard_index, shard_count);
-        }
-        if (filter && (rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB)) != 0) {
-                char msg[256];
-                regerror(rc, &re, msg, sizeof(msg));
-                return pg_error_set(PG_EINPUT, "invalid --filter regex '%s': %s", filter, msg);
-        }
-        for (size_t i = 0; i < l->n; i++) {
-                bool keep = !filter || regexec(&re, l->items[i].name, 0, NULL, 0) == 0;
-                if (keep && shard_count)
-                        keep = (pos++ % shard_count) == shard_index - 1;
-                if (keep)
-                        l->items[k++] = l->items[i];
-                else
-                        pg_bench_release(&l->items[i]);
-        }
-        l->n = k;
-        if (filter)
-                regfree(&re);
-        return 0;
-}
 
 /* ---- one counting run -------------------------------------------------- */
 
@@ -386,7 +76,7 @@ struct pg_run_state {
         struct pg_event_list events;
         struct pg_host host;
         bool has_git;
-        char git_commit[GIT_OID_HEXSZ + 1];
+        char git_commit[PG_REPO_OID_HEX + 1];
         bool git_dirty;
         bool exclude_kernel; /* learnt from the first open; kept for every later one */
         bool no_group_read;
@@ -501,33 +191,11 @@ int pg_bench_log_open(struct pg_bench_log *log)
         return 0;
 }
 
-/* The commit of perfgate's working directory, when it is in a repository.
- * Why untracked files do not make it dirty: the results directory and build
- * outputs usually are untracked, and they do not change what was measured. */
+/* The commit of perfgate's working directory, when it is in a repository
+ * (baselines/repo.h). */
 static void pg_git_probe(struct pg_run_state *st)
 {
-        git_repository *repo = NULL;
-        git_status_list *status = NULL;
-        git_status_options so;
-        git_oid oid;
-
-        git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
-
-        git_libgit2_init();
-        if (git_repository_open_ext(&repo, ".", 0, NULL) < 0)
-                goto done;
-        if (git_reference_name_to_id(&oid, repo, "HEAD") < 0)
-                goto done;
-        git_oid_tostr(st->git_commit, sizeof(st->git_commit), &oid);
-        st->has_git = true;
-        so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-        so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-        if (!git_repository_is_bare(repo) && git_status_list_new(&status, repo, &so) == 0)
-                st->git_dirty = git_status_list_entrycount(status) > 0;
-done:
-        git_status_list_free(status);
-        git_repository_free(repo);
-        git_libgit2_shutdown();
+        st->has_git = pg_repo_head(".", st->git_commit, &st->git_dirty);
 }
 
 static char *pg_utc_now(void)
