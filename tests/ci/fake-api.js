@@ -8,7 +8,8 @@
 // from a real bare repository with git. Listens on 127.0.0.1 on a free port (written to
 // --port-file once listening), keeps comments in memory, and appends every
 // request as one JSON line (method, url, the headers that matter, raw body)
-// to --log. GET /_state returns the stored comments and notes.
+// to --log. GET /_state returns the stored comments, notes and uploads;
+// POST /_head {"sha"} moves every PR/MR to a new head.
 //
 // Options:
 //   --port-file F      where to write the port (required)
@@ -121,6 +122,10 @@ const server = http.createServer((req, res) => {
     const p = url.pathname;
     let m;
     if (p === '/_state') return send(res, 200, { comments, notes, uploads });
+    if (p === '/_head' && req.method === 'POST') { // the PR/MR moved to a new head
+      opt.headSha = (body && body.sha) || '';
+      return send(res, 200, { sha: opt.headSha });
+    }
 
     // ---- GitHub raw files from the bare repository (what the image proxy fetches)
     if (opt.gitDir && req.method === 'GET' && (m = p.match(/^\/([^/]+)\/([^/]+)\/raw\/([0-9a-f]{40})\/(.+)$/))) {
