@@ -1,11 +1,18 @@
 /*
  * config.c - loading perfgate.json (see config.h).
+ *
+ * The keys are tables: pg_top_keys for the top level, pg_fields for what a
+ * benchmark (and, where marked, "defaults") may set. A key is added by adding
+ * its line to a table (and a field to the struct it fills); the unknown-key
+ * check and the list of known keys in its message follow from the tables.
+ *
  * Invariant: on success every benchmark has a valid unique name and a
  * non-empty NULL-terminated argv; on failure @c is left empty.
  */
 #include "baselines/config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,161 +75,60 @@ static int pg_bad_field(const struct pg_config *c, const char *where, const char
         return pg_error_set(PG_EINPUT, "'%s': %s.%s %s", c->path, where, field, what);
 }
 
-static int pg_get_count(const struct pg_config *c, const cJSON *o, const char *key,
-                        const char *where, int64_t *out)
+/* ---- the fields of a benchmark ------------------------------------------- */
+
+/*
+ * One field parser: @it is the key's value (NULL when absent, for the fields
+ * marked PG_FIELD_ALWAYS), @where the object ("benchmarks[0]", "defaults"),
+ * @key the key, @b the benchmark being filled. Returns 0 or PG_EINPUT.
+ */
+typedef int pg_field_fn(const struct pg_config *c, const cJSON *it, const char *where,
+                        const char *key, struct pg_config_bench *b);
+
+enum { PG_FIELD_BENCH = 1, PG_FIELD_DEFAULTS = 2, PG_FIELD_ALWAYS = 4 };
+
+struct pg_field {
+        const char *key;
+        pg_field_fn *parse;
+        unsigned flags; /* where the key may appear; ALWAYS: parsed when absent too */
+};
+
+static int pg_field_argv(const struct pg_config *c, const cJSON *it, const char *where,
+                         const char *key, struct pg_config_bench *b)
 {
-        const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-        char *w;
-        int error;
+        const cJSON *a;
+        size_t n = 0;
 
-        if (!it)
-                return 0;
-        if (cJSON_IsNumber(it) && it->valuedouble >= 0 && it->valuedouble <= 1e6 &&
-            floor(it->valuedouble) == it->valuedouble) {
-                *out = (int64_t) it->valuedouble;
-                return 0;
-        }
-        w = pg_xasprintf("%s.%s", where, key);
-        error = pg_bad(c, w, "must be a whole number from 0 to 1000000");
-        free(w);
-        return error;
-}
-
-static int pg_fill_common(struct pg_config *c, const cJSON *o, const char *where,
-                          struct pg_config_bench *b)
-{
-        const cJSON *it;
-        char *w = NULL;
-        int error = 0;
-
-        if ((error = pg_get_count(c, o, "repeat", where, &b->repeat)) < 0 ||
-            (error = pg_get_count(c, o, "warmup", where, &b->warmup)) < 0)
-                goto done;
-        if (b->repeat == 0) {
-                w = pg_xasprintf("%s.repeat", where);
-                error = pg_bad(c, w, "must be at least 1");
-                goto done;
-        }
-        it = cJSON_GetObjectItemCaseSensitive(o, "timeout");
-        if (it) {
-                if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0) || it->valuedouble > 1e7) {
-                        w = pg_xasprintf("%s.timeout", where);
-                        error = pg_bad(c, w, "must be a number of seconds (0 for none)");
-                        goto done;
-                }
-                b->timeout_sec = it->valuedouble;
-        }
-        it = cJSON_GetObjectItemCaseSensitive(o, "cwd");
-        if (it) {
-                if (!cJSON_IsString(it) || !*it->valuestring) {
-                        w = pg_xasprintf("%s.cwd", where);
-                        error = pg_bad(c, w, "must be a non-empty string");
-                        goto done;
-                }
-                b->cwd = pg_resolve(c, it->valuestring);
-        }
-        it = cJSON_GetObjectItemCaseSensitive(o, "env");
-        if (it) {
-                const cJSON *kv;
-                size_t n = 0;
-                if (!cJSON_IsObject(it)) {
-                        w = pg_xasprintf("%s.env", where);
-                        error = pg_bad(c, w, "must be an object of strings");
-                        goto done;
-                }
-                b->env = pg_xcalloc((size_t) cJSON_GetArraySize(it) + 1, sizeof(char *));
-                cJSON_ArrayForEach(kv, it)
-                {
-                        if (!cJSON_IsString(kv) || !*kv->string || strchr(kv->string, '=')) {
-                                w = pg_xasprintf("%s.env.%s", where, kv->string);
-                                error = pg_bad(c, w,
-                                               "must be a string, and its name non-empty "
-                                               "without '='");
-                                goto done;
-                        }
-                        b->env[n++] = pg_xasprintf("%s=%s", kv->string, kv->valuestring);
-                }
-                b->nenv = n;
-        }
-        it = cJSON_GetObjectItemCaseSensitive(o, "compare");
-        if (it) {
-                if (!cJSON_IsObject(it)) {
-                        w = pg_xasprintf("%s.compare", where);
-                        error = pg_bad(c, w, "must be an object");
-                        goto done;
-                }
-                b->compare = it;
-        }
-done:
-        free(w);
-        return error;
-}
-
-static int pg_check_keys(const struct pg_config *c, const cJSON *o, const char *where,
-                         const char *const *allowed)
-{
-        const cJSON *it;
-        cJSON_ArrayForEach(it, o)
+        if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) < 1)
+                return pg_bad_field(c, where, key, "must be a non-empty array of strings");
+        b->argv = pg_xcalloc((size_t) cJSON_GetArraySize(it) + 1, sizeof(char *));
+        cJSON_ArrayForEach(a, it)
         {
-                const char *const *a;
-                for (a = allowed; *a; a++)
-                        if (strcmp(*a, it->string) == 0)
-                                break;
-                if (!*a)
-                        return pg_error_set(PG_EINPUT, "'%s': unknown key '%s' in %s", c->path,
-                                            it->string, where);
+                if (!cJSON_IsString(a) || (n == 0 && !*a->valuestring))
+                        return pg_bad_field(c, where, key, "must be a non-empty array of strings");
+                if (n == 0 && strchr(a->valuestring, '/'))
+                        b->argv[n++] = pg_resolve(c, a->valuestring);
+                else
+                        b->argv[n++] = pg_xstrdup(a->valuestring);
         }
+        b->argc = n;
         return 0;
 }
 
-static int pg_parse_bench(struct pg_config *c, const cJSON *o, size_t idx,
-                          struct pg_config_bench *b)
+/* "name", defaulting to argv[0]'s base name (so it follows "argv" in pg_fields). */
+static int pg_field_name(const struct pg_config *c, const cJSON *it, const char *where,
+                         const char *key, struct pg_config_bench *b)
 {
-        static const char *const keys[] = { "name",   "argv",    "cwd",     "env", "repeat",
-                                            "warmup", "timeout", "compare", NULL };
-        char *where = pg_xasprintf("benchmarks[%zu]", idx);
-        const cJSON *argv, *it;
         const char *name;
-        int error = 0;
-        size_t n = 0;
 
-        b->repeat = b->warmup = -1;
-        b->timeout_sec = -1;
-        if (!cJSON_IsObject(o)) {
-                error = pg_bad(c, where, "must be an object");
-                goto done;
-        }
-        if ((error = pg_check_keys(c, o, where, keys)) < 0)
-                goto done;
-        argv = cJSON_GetObjectItemCaseSensitive(o, "argv");
-        if (!cJSON_IsArray(argv) || cJSON_GetArraySize(argv) < 1) {
-                error = pg_bad_field(c, where, "argv", "must be a non-empty array of strings");
-                goto done;
-        }
-        b->argv = pg_xcalloc((size_t) cJSON_GetArraySize(argv) + 1, sizeof(char *));
-        cJSON_ArrayForEach(it, argv)
-        {
-                if (!cJSON_IsString(it) || (n == 0 && !*it->valuestring)) {
-                        error =
-                            pg_bad_field(c, where, "argv", "must be a non-empty array of strings");
-                        goto done;
-                }
-                if (n == 0 && strchr(it->valuestring, '/'))
-                        b->argv[n++] = pg_resolve(c, it->valuestring);
-                else
-                        b->argv[n++] = pg_xstrdup(it->valuestring);
-        }
-        b->argc = n;
-        it = cJSON_GetObjectItemCaseSensitive(o, "name");
-        if (it && !cJSON_IsString(it)) {
-                error = pg_bad_field(c, where, "name", "must be a string");
-                goto done;
-        }
+        if (it && !cJSON_IsString(it))
+                return pg_bad_field(c, where, key, "must be a string");
         name = it ? it->valuestring : pg_basename(b->argv[0]);
         if (!pg_result_name_valid(name)) {
                 /* shown with control and non-ASCII bytes as \xNN: the name may hold ESC */
                 struct pg_buf shown = PG_BUF_INIT;
                 char *w;
+                int error;
                 for (const char *p = name; *p && shown.len < 64; p++) {
                         unsigned char u = (unsigned char) *p;
                         if (u < 0x20 || u >= 0x7f)
@@ -230,28 +136,209 @@ static int pg_parse_bench(struct pg_config *c, const cJSON *o, size_t idx,
                         else
                                 pg_buf_putc(&shown, *p);
                 }
-                w = pg_xasprintf("%s.name '%s%s'", where, shown.ptr,
+                w = pg_xasprintf("%s.%s '%s%s'", where, key, shown.ptr,
                                  strlen(name) > shown.len ? "..." : "");
                 error = pg_bad(c, w, "is not a valid benchmark name: " PG_RESULT_NAME_RULE);
                 free(w);
                 pg_buf_release(&shown);
-                goto done;
+                return error;
         }
         b->name = pg_xstrdup(name);
-        error = pg_fill_common(c, o, where, b);
-done:
-        free(where);
+        return 0;
+}
+
+static int pg_count(const struct pg_config *c, const cJSON *it, const char *where, const char *key,
+                    int64_t *out)
+{
+        if (cJSON_IsNumber(it) && it->valuedouble >= 0 && it->valuedouble <= 1e6 &&
+            floor(it->valuedouble) == it->valuedouble) {
+                *out = (int64_t) it->valuedouble;
+                return 0;
+        }
+        return pg_bad_field(c, where, key, "must be a whole number from 0 to 1000000");
+}
+
+static int pg_field_repeat(const struct pg_config *c, const cJSON *it, const char *where,
+                           const char *key, struct pg_config_bench *b)
+{
+        int error = pg_count(c, it, where, key, &b->repeat);
+        if (error == 0 && b->repeat == 0)
+                error = pg_bad_field(c, where, key, "must be at least 1");
         return error;
 }
 
-int pg_config_parse(struct pg_config *c, const char *text, size_t len, const char *path)
+static int pg_field_warmup(const struct pg_config *c, const cJSON *it, const char *where,
+                           const char *key, struct pg_config_bench *b)
 {
-        static const char *const default_keys[] = { "repeat", "warmup",  "timeout", "cwd",
-                                                    "env",    "compare", NULL };
-        const cJSON *benches, *defaults, *cmp;
+        return pg_count(c, it, where, key, &b->warmup);
+}
+
+static int pg_field_timeout(const struct pg_config *c, const cJSON *it, const char *where,
+                            const char *key, struct pg_config_bench *b)
+{
+        if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0) || it->valuedouble > 1e7)
+                return pg_bad_field(c, where, key, "must be a number of seconds (0 for none)");
+        b->timeout_sec = it->valuedouble;
+        return 0;
+}
+
+static int pg_field_cwd(const struct pg_config *c, const cJSON *it, const char *where,
+                        const char *key, struct pg_config_bench *b)
+{
+        if (!cJSON_IsString(it) || !*it->valuestring)
+                return pg_bad_field(c, where, key, "must be a non-empty string");
+        b->cwd = pg_resolve(c, it->valuestring);
+        return 0;
+}
+
+static int pg_field_env(const struct pg_config *c, const cJSON *it, const char *where,
+                        const char *key, struct pg_config_bench *b)
+{
+        const cJSON *kv;
+        size_t n = 0;
+
+        if (!cJSON_IsObject(it))
+                return pg_bad_field(c, where, key, "must be an object of strings");
+        b->env = pg_xcalloc((size_t) cJSON_GetArraySize(it) + 1, sizeof(char *));
+        cJSON_ArrayForEach(kv, it)
+        {
+                if (!cJSON_IsString(kv) || !*kv->string || strchr(kv->string, '=')) {
+                        char *w = pg_xasprintf("%s.%s.%s", where, key, kv->string);
+                        int error = pg_bad(c, w,
+                                           "must be a string, and its name non-empty without "
+                                           "'='");
+                        free(w);
+                        return error;
+                }
+                b->env[n++] = pg_xasprintf("%s=%s", kv->string, kv->valuestring);
+                b->nenv = n;
+        }
+        return 0;
+}
+
+/* What a benchmark may set, in the order they are read; docs/run.md lists them. */
+static const struct pg_field pg_fields[] = {
+        { "argv", pg_field_argv, PG_FIELD_BENCH | PG_FIELD_ALWAYS },
+        { "name", pg_field_name, PG_FIELD_BENCH | PG_FIELD_ALWAYS },
+        { "cwd", pg_field_cwd, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+        { "env", pg_field_env, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+        { "repeat", pg_field_repeat, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+        { "warmup", pg_field_warmup, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+        { "timeout", pg_field_timeout, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+};
+
+#define PG_NFIELDS (sizeof(pg_fields) / sizeof(pg_fields[0]))
+
+/* Fill @b from the object @o at @where with the fields marked @kind. */
+static int pg_parse_fields(const struct pg_config *c, const cJSON *o, const char *where,
+                           unsigned kind, struct pg_config_bench *b)
+{
+        const char *known[PG_NFIELDS + 1];
+        size_t n = 0;
+        int error;
+
+        if (!cJSON_IsObject(o))
+                return pg_bad(c, where, "must be an object");
+        for (size_t i = 0; i < PG_NFIELDS; i++)
+                if (pg_fields[i].flags & kind)
+                        known[n++] = pg_fields[i].key;
+        known[n] = NULL;
+        if (kind == PG_FIELD_BENCH && cJSON_GetObjectItemCaseSensitive(o, "compare")) {
+                const char *name = pg_json_get_string(o, "name");
+                return pg_error_set(PG_EINPUT,
+                                    "'%s': %s.compare is not read by 'perfgate compare'; move "
+                                    "its rules to compare.benchmarks.%s (docs/compare.md)",
+                                    c->path, where, name ? name : "NAME");
+        }
+        if ((error = pg_json_check_keys(o, known, c->path, where)) < 0)
+                return error;
+        for (size_t i = 0; i < PG_NFIELDS; i++) {
+                const struct pg_field *f = &pg_fields[i];
+                const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, f->key);
+
+                if (!(f->flags & kind) || (!it && !(f->flags & PG_FIELD_ALWAYS)))
+                        continue;
+                if ((error = f->parse(c, it, where, f->key, b)) < 0)
+                        return error;
+        }
+        return 0;
+}
+
+/* ---- the top level ---------------------------------------------------------- */
+
+static int pg_top_base(struct pg_config *c, const cJSON *it)
+{
+        if (!cJSON_IsString(it))
+                return pg_error_set(PG_EINPUT,
+                                    "'%s': \"base\" must be a string (a git revision or a results "
+                                    "path)",
+                                    c->path);
+        c->base = it->valuestring;
+        return 0;
+}
+
+static int pg_top_defaults(struct pg_config *c, const cJSON *it)
+{
+        return pg_parse_fields(c, it, "defaults", PG_FIELD_DEFAULTS, &c->defaults);
+}
+
+static int pg_top_benchmarks(struct pg_config *c, const cJSON *it)
+{
+        size_t i = 0;
+        int error;
+
+        if (!cJSON_IsArray(it))
+                return pg_bad(c, "benchmarks", "must be an array of benchmarks");
+        c->bench = pg_xcalloc((size_t) cJSON_GetArraySize(it) + 1, sizeof(*c->bench));
+        for (const cJSON *o = it->child; o; o = o->next, i++) {
+                struct pg_config_bench *b = &c->bench[i];
+                char *where = pg_xasprintf("benchmarks[%zu]", i);
+
+                c->nbench = i + 1;
+                b->repeat = b->warmup = -1;
+                b->timeout_sec = -1;
+                error = pg_parse_fields(c, o, where, PG_FIELD_BENCH, b);
+                free(where);
+                if (error < 0)
+                        return error;
+                for (size_t k = 0; k < i; k++)
+                        if (strcmp(c->bench[k].name, b->name) == 0)
+                                return pg_error_set(PG_EINPUT,
+                                                    "'%s': benchmarks[%zu] and benchmarks[%zu] "
+                                                    "are both named '%s'; names must be unique",
+                                                    c->path, k, i, b->name);
+        }
+        return 0;
+}
+
+/* "compare" is compare's section: its shape here, its keys in compare/rules.c. */
+static int pg_top_compare(struct pg_config *c, const cJSON *it)
+{
+        if (!cJSON_IsObject(it))
+                return pg_bad(c, "compare", "must be an object");
+        c->compare = it;
+        return 0;
+}
+
+/* The top-level keys, in the order they are read (and listed in messages). */
+static const struct {
+        const char *key;
+        int (*parse)(struct pg_config *c, const cJSON *it);
+} pg_top_keys[] = {
+        { "base", pg_top_base },
+        { "benchmarks", pg_top_benchmarks },
+        { "compare", pg_top_compare },
+        { "defaults", pg_top_defaults },
+};
+
+#define PG_NTOP (sizeof(pg_top_keys) / sizeof(pg_top_keys[0]))
+
+int pg_config_parse_for(struct pg_config *c, const char *text, size_t len, const char *path,
+                        enum pg_config_need need)
+{
+        const char *known[PG_NTOP + 1];
         const char *slash;
         int error;
-        size_t i = 0;
 
         pg_config_init(c);
         c->path = pg_xstrdup(path);
@@ -265,40 +352,20 @@ int pg_config_parse(struct pg_config *c, const char *text, size_t len, const cha
                 error = pg_bad(c, "the top level", "must be an object");
                 goto done;
         }
-        cmp = cJSON_GetObjectItemCaseSensitive(c->root, "compare");
-        if (cmp && !cJSON_IsObject(cmp)) {
-                error = pg_bad(c, "compare", "must be an object");
+        for (size_t i = 0; i < PG_NTOP; i++)
+                known[i] = pg_top_keys[i].key;
+        known[PG_NTOP] = NULL;
+        if ((error = pg_json_check_keys(c->root, known, path, NULL)) < 0)
                 goto done;
-        }
-        defaults = cJSON_GetObjectItemCaseSensitive(c->root, "defaults");
-        if (defaults) {
-                if (!cJSON_IsObject(defaults)) {
-                        error = pg_bad(c, "defaults", "must be an object");
-                        goto done;
-                }
-                if ((error = pg_check_keys(c, defaults, "defaults", default_keys)) < 0 ||
-                    (error = pg_fill_common(c, defaults, "defaults", &c->defaults)) < 0)
-                        goto done;
-        }
-        benches = cJSON_GetObjectItemCaseSensitive(c->root, "benchmarks");
-        if (!cJSON_IsArray(benches)) {
+        if (need == PG_CONFIG_NEED_BENCHMARKS &&
+            !cJSON_GetObjectItemCaseSensitive(c->root, "benchmarks")) {
                 error = pg_bad(c, "benchmarks", "must be an array of benchmarks");
                 goto done;
         }
-        c->bench = pg_xcalloc((size_t) cJSON_GetArraySize(benches) + 1, sizeof(*c->bench));
-        for (const cJSON *b = benches->child; b; b = b->next, i++) {
-                c->nbench = i + 1;
-                if ((error = pg_parse_bench(c, b, i, &c->bench[i])) < 0)
+        for (size_t i = 0; i < PG_NTOP; i++) {
+                const cJSON *it = cJSON_GetObjectItemCaseSensitive(c->root, pg_top_keys[i].key);
+                if (it && (error = pg_top_keys[i].parse(c, it)) < 0)
                         goto done;
-                for (size_t k = 0; k < i; k++) {
-                        if (strcmp(c->bench[k].name, c->bench[i].name) == 0) {
-                                error = pg_error_set(PG_EINPUT,
-                                                     "'%s': benchmarks[%zu] and benchmarks[%zu] "
-                                                     "are both named '%s'; names must be unique",
-                                                     path, k, i, c->bench[i].name);
-                                goto done;
-                        }
-                }
         }
 done:
         if (error < 0)
@@ -306,7 +373,12 @@ done:
         return error;
 }
 
-int pg_config_load(struct pg_config *c, const char *path)
+int pg_config_parse(struct pg_config *c, const char *text, size_t len, const char *path)
+{
+        return pg_config_parse_for(c, text, len, path, PG_CONFIG_NEED_BENCHMARKS);
+}
+
+int pg_config_load_for(struct pg_config *c, const char *path, enum pg_config_need need)
 {
         struct pg_buf text = PG_BUF_INIT;
         int error;
@@ -314,16 +386,20 @@ int pg_config_load(struct pg_config *c, const char *path)
         pg_config_init(c);
         if ((error = pg_read_file(path, &text)) < 0)
                 goto done;
-        error = pg_config_parse(c, text.ptr, text.len, path);
+        error = pg_config_parse_for(c, text.ptr, text.len, path, need);
 done:
         pg_buf_release(&text);
         return error;
 }
 
+int pg_config_load(struct pg_config *c, const char *path)
+{
+        return pg_config_load_for(c, path, PG_CONFIG_NEED_BENCHMARKS);
+}
+
 const cJSON *pg_config_compare(const struct pg_config *c)
 {
-        const cJSON *it = c->root ? cJSON_GetObjectItemCaseSensitive(c->root, "compare") : NULL;
-        return cJSON_IsObject(it) ? it : NULL;
+        return c->compare;
 }
 
 const struct pg_config_bench *pg_config_find(const struct pg_config *c, const char *name)

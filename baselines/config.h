@@ -1,21 +1,29 @@
 /*
- * config.h - perfgate.json, the per-project configuration (comments allowed):
+ * config.h - perfgate.json, the per-project configuration (comments allowed),
+ * loaded in one place for every command:
  *
  *   {
+ *     "base":       "main",
  *     "defaults":   {"repeat": 5, "warmup": 1, "timeout": 60, "cwd": ".", "env": {}},
  *     "benchmarks": [{"name": "parse", "argv": ["./parse", "300000"],
  *                     "cwd": ".", "env": {"K": "V"}, "repeat": 7, "warmup": 1,
- *                     "timeout": 30, "compare": {...}}],
+ *                     "timeout": 30}],
  *     "compare":    {...}
  *   }
  *
- * Only "benchmarks" is required. A benchmark's unset fields come from
- * "defaults", then from the command line's defaults. Paths: argv[0] with a
- * '/' that is relative, and every relative cwd, are taken relative to the
- * directory of the config file (so `perfgate run bench/` works from the
- * repository root). Unknown keys in a benchmark or in "defaults" are refused
- * (they are usually typos); other top-level keys are kept for other
- * commands, and "compare" objects are handed out as borrowed cJSON trees.
+ * One rule for keys, whichever command reads the file (docs/run.md): an
+ * unknown key is refused at every level, top level included, naming the key,
+ * where it is and the keys that exist (a misspelt key would otherwise
+ * silently keep a default). A "compare" inside a benchmark is refused with
+ * where its rules go (compare.benchmarks.NAME). Each command takes its
+ * section: `run` the benchmarks and defaults, `compare` "base" and the
+ * "compare" object (a borrowed cJSON tree; its own keys are checked by
+ * compare/rules.h).
+ *
+ * A benchmark's unset fields come from "defaults", then from the command
+ * line's defaults. Paths: argv[0] with a '/' that is relative, and every
+ * relative cwd, are taken relative to the directory of the config file (so
+ * `perfgate run bench/` works from the repository root).
  *
  * Ownership: a struct pg_config owns its strings and the parsed cJSON tree;
  * pg_config_release() frees everything.
@@ -29,16 +37,15 @@
 #include <cjson/cJSON.h>
 
 struct pg_config_bench {
-        char *name;           /* unique, pg_result_name_valid() */
-        size_t argc;          /* >= 1 */
-        char **argv;          /* argc strings + NULL; argv[0] resolved as above */
-        char *cwd;            /* NULL: perfgate's own cwd; else resolved as above */
-        size_t nenv;          /* number of env entries */
-        char **env;           /* nenv "KEY=VALUE" strings + NULL */
-        int64_t repeat;       /* -1: unset */
-        int64_t warmup;       /* -1: unset */
-        double timeout_sec;   /* < 0: unset; 0: no timeout */
-        const cJSON *compare; /* borrowed from the config's tree, or NULL */
+        char *name;         /* unique, pg_result_name_valid() */
+        size_t argc;        /* >= 1 */
+        char **argv;        /* argc strings + NULL; argv[0] resolved as above */
+        char *cwd;          /* NULL: perfgate's own cwd; else resolved as above */
+        size_t nenv;        /* number of env entries */
+        char **env;         /* nenv "KEY=VALUE" strings + NULL */
+        int64_t repeat;     /* -1: unset */
+        int64_t warmup;     /* -1: unset */
+        double timeout_sec; /* < 0: unset; 0: no timeout */
 };
 
 struct pg_config {
@@ -47,7 +54,15 @@ struct pg_config {
         size_t nbench;
         struct pg_config_bench *bench;
         struct pg_config_bench defaults; /* name/argv unused */
+        const char *base;                /* "base": the default baseline, or NULL (borrowed) */
+        const cJSON *compare;            /* the "compare" object, or NULL (borrowed) */
         cJSON *root;                     /* the whole parsed file (owned) */
+};
+
+/** What a command needs from the file (pg_config_load_for()). */
+enum pg_config_need {
+        PG_CONFIG_NEED_SETTINGS = 0,  /* nothing is required (compare) */
+        PG_CONFIG_NEED_BENCHMARKS = 1 /* "benchmarks" must be present (run) */
 };
 
 /** Make @c empty. */
@@ -57,16 +72,24 @@ void pg_config_init(struct pg_config *c);
 void pg_config_release(struct pg_config *c);
 
 /**
- * Load the config at @path into @c (initialised; left empty on error).
+ * Load the config at @path into @c (initialised; left empty on error),
+ * requiring what @need says.
  * Errors: PG_ENOTFOUND / PG_EIO reading it; PG_EINPUT for invalid JSON
  * ("'<path>': invalid JSON at line L, column C (byte B)") and for fields of
  * the wrong shape, named by their JSON path ("'perfgate.json': benchmarks[1]
  * .argv must be a non-empty array of strings"), duplicate or invalid names,
- * and unknown keys.
+ * unknown keys, and a missing "benchmarks" when @need asks for it.
  */
+int pg_config_load_for(struct pg_config *c, const char *path, enum pg_config_need need);
+
+/** pg_config_load_for() on @len bytes of @text, as if read from @path. */
+int pg_config_parse_for(struct pg_config *c, const char *text, size_t len, const char *path,
+                        enum pg_config_need need);
+
+/** pg_config_load_for(@c, @path, PG_CONFIG_NEED_BENCHMARKS). */
 int pg_config_load(struct pg_config *c, const char *path);
 
-/** pg_config_load() on @len bytes of @text, as if read from @path. */
+/** pg_config_parse_for(..., PG_CONFIG_NEED_BENCHMARKS). */
 int pg_config_parse(struct pg_config *c, const char *text, size_t len, const char *path);
 
 /** The top-level "compare" object, or NULL (borrowed from @c). */

@@ -348,7 +348,7 @@ int pg_result_save(const struct pg_result *r, const char *path)
 
         if ((error = pg_result_to_json(r, &b)) < 0)
                 goto done;
-        error = pg_write_file_atomic(path, b.ptr, b.len);
+        error = pg_write_file_own(path, b.ptr, b.len);
 done:
         pg_buf_release(&b);
         return error;

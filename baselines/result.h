@@ -189,7 +189,12 @@ int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const
 /** pg_result_from_json() on the file at @path. Errors also PG_ENOTFOUND/PG_EIO. */
 int pg_result_load(struct pg_result *r, const char *path);
 
-/** Write @r to @path atomically (temp file + rename). Errors: PG_EIO, PG_EINPUT. */
+/**
+ * Write @r to @path, a file perfgate names in its results directory,
+ * atomically (temp file + rename; an entry at @path, a link included, is
+ * replaced, never written through: pg_write_file_own()).
+ * Errors: PG_EIO, PG_EINPUT.
+ */
 int pg_result_save(const struct pg_result *r, const char *path);
 
 /** A set of results, sorted by name (the content of one results directory). */

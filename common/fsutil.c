@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,33 @@ int pg_read_file(const char *path, struct pg_buf *out)
         return error;
 }
 
+int pg_read_tail(int fd, size_t max_bytes, struct pg_buf *out)
+{
+        struct stat st;
+        off_t off;
+        size_t want;
+
+        if (fstat(fd, &st) < 0)
+                return pg_error_set(PG_EIO, "cannot inspect a log: %s", strerror(errno));
+        want = (size_t) st.st_size < max_bytes ? (size_t) st.st_size : max_bytes;
+        off = st.st_size - (off_t) want;
+        pg_buf_grow(out, want + 1);
+        while (want) {
+                ssize_t n = pread(fd, out->ptr + out->len, want, off);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return pg_error_set(PG_EIO, "cannot read a log: %s", strerror(errno));
+                if (n == 0)
+                        break;
+                out->len += (size_t) n;
+                off += n;
+                want -= (size_t) n;
+        }
+        out->ptr[out->len] = '\0';
+        return 0;
+}
+
 static int pg_write_all(int fd, const char *p, size_t len)
 {
         while (len) {
@@ -59,10 +88,11 @@ static int pg_write_all(int fd, const char *p, size_t len)
 }
 
 /* Targets that are not regular files (devices, FIFOs, sockets) cannot be
- * replaced by a rename without destroying them: write into them in place. */
-static int pg_write_in_place(const char *path, const void *data, size_t len)
+ * replaced by a rename without destroying them: write into them in place;
+ * @truncate for a regular file reached through a link the user named. */
+static int pg_write_in_place(const char *path, const void *data, size_t len, bool truncate)
 {
-        int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY), error = 0;
+        int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (truncate ? O_TRUNC : 0)), error = 0;
 
         if (fd < 0)
                 return pg_error_set(PG_EIO, "cannot open '%s' for writing: %s", path,
@@ -74,40 +104,14 @@ static int pg_write_in_place(const char *path, const void *data, size_t len)
         return error;
 }
 
-int pg_write_file_atomic(const char *path, const void *data, size_t len)
+/* Temp file beside @path (mkostemp: O_CREAT|O_EXCL, so never through a
+ * link), fsync, then rename(2) over @path. rename replaces the directory
+ * entry itself: a link planted at @path is replaced, its target untouched. */
+static int pg_write_replace(const char *path, const void *data, size_t len)
 {
-        char *tmp = NULL, *real = NULL;
+        char *tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
         int fd, error = 0;
         mode_t mask;
-        struct stat st;
-
-        /* through a symlink, replace what it points to, not the link */
-        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-                real = realpath(path, NULL);
-                if (!real) { /* dangling: create the file it names */
-                        char target[4096];
-                        ssize_t n = readlink(path, target, sizeof(target) - 1);
-                        if (n > 0) {
-                                const char *slash = strrchr(path, '/');
-                                target[n] = '\0';
-                                real = target[0] == '/' || !slash
-                                           ? pg_xstrdup(target)
-                                           : pg_xasprintf("%.*s/%s", (int) (slash - path), path,
-                                                          target);
-                        }
-                }
-                if (real)
-                        path = real;
-        }
-        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-                if (S_ISDIR(st.st_mode))
-                        error = pg_error_set(PG_EIO, "cannot write '%s': it is a directory", path);
-                else
-                        error = pg_write_in_place(path, data, len);
-                free(real);
-                return error;
-        }
-        tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
 
         fd = mkostemp(tmp, O_CLOEXEC);
         if (fd < 0) {
@@ -129,8 +133,71 @@ int pg_write_file_atomic(const char *path, const void *data, size_t len)
         }
 done:
         free(tmp);
-        free(real);
         return error;
+}
+
+int pg_write_file_atomic(const char *path, const void *data, size_t len)
+{
+        struct stat st;
+
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+                /* named by the user: written through as cp(1) does, in place;
+                 * like GNU cp, never through a dangling link */
+                if (stat(path, &st) < 0)
+                        return pg_error_set(PG_EIO, "not writing through dangling symlink '%s'",
+                                            path);
+                if (S_ISDIR(st.st_mode))
+                        return pg_error_set(PG_EIO, "cannot write '%s': it is a directory", path);
+                return pg_write_in_place(path, data, len, S_ISREG(st.st_mode));
+        }
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+                if (S_ISDIR(st.st_mode))
+                        return pg_error_set(PG_EIO, "cannot write '%s': it is a directory", path);
+                return pg_write_in_place(path, data, len, false);
+        }
+        return pg_write_replace(path, data, len);
+}
+
+int pg_write_file_own(const char *path, const void *data, size_t len)
+{
+        struct stat st;
+
+        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+                return pg_error_set(PG_EIO, "cannot write '%s': it is a directory", path);
+        return pg_write_replace(path, data, len);
+}
+
+int pg_dir_check_owner(const char *path)
+{
+        struct stat st, lst;
+        uid_t me = geteuid();
+
+        if (lstat(path, &lst) < 0 || stat(path, &st) < 0)
+                return pg_error_set(PG_EIO, "cannot inspect directory '%s': %s", path,
+                                    strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+                return pg_error_set(PG_EIO, "'%s' exists and is not a directory", path);
+        if ((S_ISLNK(lst.st_mode) && lst.st_uid != me) || st.st_uid != me) {
+                uid_t owner = S_ISLNK(lst.st_mode) && lst.st_uid != me ? lst.st_uid : st.st_uid;
+                struct passwd *pw = getpwuid(owner);
+                char who[64];
+                if (pw)
+                        snprintf(who, sizeof(who), "'%s' (uid %u)", pw->pw_name, (unsigned) owner);
+                else
+                        snprintf(who, sizeof(who), "uid %u", (unsigned) owner);
+                return pg_error_set(PG_EINPUT,
+                                    "refusing to write into '%s': it belongs to user %s, not to "
+                                    "you (uid %u), who could plant links in it; use a directory "
+                                    "of your own",
+                                    path, who, (unsigned) me);
+        }
+        return 0;
+}
+
+int pg_mkdir_own(const char *path)
+{
+        int error = pg_mkdir_p(path);
+        return error < 0 ? error : pg_dir_check_owner(path);
 }
 
 int pg_mkdir_p(const char *path)

@@ -1,10 +1,14 @@
 /*
  * fsutil.h - reading whole files, writing files atomically, directories.
  *
- * Every file perfgate writes goes through pg_write_file_atomic(): a temporary
- * file in the target's directory, fsync, then rename(2), so a reader (or a
- * kill -9 at any moment) sees the old file, the new file, or none, never a
- * partial one.
+ * Every file perfgate writes goes through pg_write_file_atomic() (a path
+ * the user named) or pg_write_file_own() (a file perfgate names itself in
+ * an output directory): a temporary file in the target's directory, fsync,
+ * then rename(2), so a reader (or a kill -9 at any moment) sees the old
+ * file, the new file, or none, never a partial one. The temporary is made
+ * with O_CREAT|O_EXCL and rename(2) replaces a directory entry, not what a
+ * link there points to, so no write goes through a link perfgate did not
+ * create. Output directories are checked with pg_dir_check_owner().
  */
 #ifndef PG_COMMON_FSUTIL_H
 #define PG_COMMON_FSUTIL_H
@@ -21,14 +25,47 @@
 int pg_read_file(const char *path, struct pg_buf *out);
 
 /**
- * Write @len bytes of @data to @path atomically (temp file in the same
- * directory, fsync, rename). The file gets mode 0666 less the umask.
- * A symlink is followed (its target is replaced, not the link); a target
+ * Append the last @max_bytes (at most) of the file open as @fd to @out
+ * (NUL-terminated), reading nothing before them: the file's size bounds
+ * nothing here. The file offset of @fd is not used (pread(2)).
+ * Errors: PG_EIO with strerror(errno).
+ */
+int pg_read_tail(int fd, size_t max_bytes, struct pg_buf *out);
+
+/**
+ * Write @len bytes of @data to @path, a path the user named (-o FILE,
+ * --json FILE), atomically (temp file in the same directory, fsync,
+ * rename). The file gets mode 0666 less the umask.
+ * A symlink is written through as cp(1) does: its existing target is
+ * truncated and written in place (keeping its inode, owner and mode; not
+ * atomic), and a dangling link is refused as GNU cp refuses it. A target
  * that exists and is not a regular file (a device such as /dev/stdout, a
  * FIFO) is written in place, never replaced. Errors: PG_EIO with the path
- * and strerror(errno) (also for a directory).
+ * and strerror(errno) (also for a directory and a dangling link).
  */
 int pg_write_file_atomic(const char *path, const void *data, size_t len);
+
+/**
+ * Write @len bytes of @data to @path, a file perfgate names itself inside
+ * an output directory (<name>.json, <name>.diff.svg), atomically. Whatever
+ * entry is at @path (a regular file, a link, a FIFO) is replaced by the new
+ * regular file; nothing is ever written through a link.
+ * Errors: PG_EIO with the path and strerror(errno) (also for a directory).
+ */
+int pg_write_file_own(const char *path, const void *data, size_t len);
+
+/**
+ * Check that directory @path (and, when @path is a symlink, the link) is
+ * owned by the effective user: another user's directory could hold links
+ * planted to redirect perfgate's writes.
+ * Errors: PG_EINPUT "refusing to write into 'DIR': 'DIR' belongs to user
+ * 'NAME' (uid N) ..."; PG_EIO when @path cannot be inspected or is not a
+ * directory.
+ */
+int pg_dir_check_owner(const char *path);
+
+/** pg_mkdir_p() then pg_dir_check_owner(): an output directory of our own. */
+int pg_mkdir_own(const char *path);
 
 /**
  * Create directory @path and its missing parents (mode 0755).

@@ -326,3 +326,34 @@ const char *pg_json_get_string(const cJSON *obj, const char *key)
         const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
         return cJSON_IsString(it) ? it->valuestring : NULL;
 }
+
+int pg_json_check_keys(const cJSON *o, const char *const *known, const char *origin,
+                       const char *where)
+{
+        const cJSON *it;
+
+        cJSON_ArrayForEach(it, o)
+        {
+                struct pg_buf list = PG_BUF_INIT;
+                const char *const *k;
+                int e;
+
+                for (k = known; *k; k++)
+                        if (strcmp(*k, it->string) == 0)
+                                break;
+                if (*k)
+                        continue;
+                for (k = known; *k; k++)
+                        pg_buf_printf(&list, "%s%s", k == known ? "" : ", ", *k);
+                if (where)
+                        e = pg_error_set(PG_EINPUT, "'%s': unknown key '%s' in %s; known keys: %s",
+                                         origin, it->string, where, list.ptr);
+                else
+                        e = pg_error_set(PG_EINPUT,
+                                         "'%s': unknown top-level key '%s'; known keys: %s", origin,
+                                         it->string, list.ptr);
+                pg_buf_release(&list);
+                return e;
+        }
+        return 0;
+}

@@ -59,4 +59,15 @@ size_t pg_utf8_seqlen(const unsigned char *s, size_t n);
 /* Typed getters on a parsed object; NULL/0 when absent or of another type. */
 const char *pg_json_get_string(const cJSON *obj, const char *key);
 
+/**
+ * Refuse a key of the object @o that is not one of @known (NULL-terminated):
+ * in a config, a misspelt key ("threshhold") would otherwise silently leave
+ * the default in force. @origin names the file; @where the object ("defaults",
+ * "compare.metrics.ipc"), or NULL for the top level.
+ * Returns 0, or PG_EINPUT with "'ORIGIN': unknown key 'K' in WHERE; known
+ * keys: A, B" ("unknown top-level key 'K'; ..." when @where is NULL).
+ */
+int pg_json_check_keys(const cJSON *o, const char *const *known, const char *origin,
+                       const char *where);
+
 #endif

@@ -1,13 +1,9 @@
 /*
- * rules.c - metric rules (defaults, perfgate.json overrides) and the judgement
- * of one metric (rules.h). The defaults and their measured basis are in
- * docs/compare.md; change them there and here together.
- *
- * Invariant: every double stored in a struct pg_judgement is finite; a
- * change that would divide by zero, or overflow (1e-300 -> 1e308), is not
- * computed (has_rel = false) and the outcome says "not comparable" with the
- * reason. Config keys are checked against fixed lists and metric names
- * against the known set plus the loaded results (pg_rules_check()).
+ * rules.c - perfgate.json's "compare" section (rules.h): its parsing, the
+ * check of the names it uses, and the rule it makes for one metric. Keys
+ * are checked against the fixed lists below; metric names against the
+ * built-in set (compare/defaults.h) plus the loaded results
+ * (pg_rules_check()).
  */
 #include "compare/rules.h"
 
@@ -17,6 +13,7 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/json.h"
 #include "common/strv.h"
 #include "compare/stats.h"
 
@@ -33,109 +30,6 @@ struct pg_rule_override {
         size_t ngate;
         char **gatelist;
 };
-
-struct pg_default_rule {
-        const char *name;
-        enum pg_direction direction;
-        enum pg_threshold_kind kind;
-        double threshold;
-        bool gate;
-};
-
-/*
- * Built-in defaults. Times: 10% (A/A on the shared 2-CPU VM: the median of
- * 5 repetitions moved up to 15% between batches taken minutes apart; with
- * the noise gate and the rank test 10% flagged 0 of 39 back-to-back pairs
- * and 0.5% of 780 pairs taken at any distance; docs/compare.md).
- * instructions: 2% (deterministic on bare metal; rustc-perf and LKP gate on
- * it). Rates in percentage points. Only task-clock and instructions gate.
- */
-static const struct pg_default_rule pg_defaults[] = {
-        { "task-clock", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, true },
-        { "cpu-clock", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "duration_time", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "user-time", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "system-time", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.20, false },
-        { "max-rss", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "page-faults", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "context-switches", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.50, false },
-        { "cpu-migrations", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.50, false },
-        { "instructions", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.02, true },
-        { "cycles", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "branches", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.05, false },
-        { "branch-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "cache-references", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "cache-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "L1-dcache-loads", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.05, false },
-        { "L1-dcache-load-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "LLC-loads", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "LLC-load-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.10, false },
-        { "ipc", PG_DIR_HIGHER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.05, false },
-        { "branch-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 0.5, false },
-        { "cache-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 2.0, false },
-        { "L1-dcache-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 2.0, false },
-        { "LLC-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 2.0, false },
-        { "cpus-utilized", PG_DIR_NONE, PG_THRESHOLD_RELATIVE, 0.10, false },
-};
-
-/*
- * Defaults when both sides are simulated (cachegrind): deterministic counts,
- * so the thresholds are tight and there is no significance test. A/A on the
- * bundled benchmarks gives identical counts (tests/unit/test_simulate.c);
- * 0.5% on instructions catches a 1% increase every time
- * (bench/simulated-acceptance.sh). The counts that depend on cache
- * behaviour move with code layout (research/ci-gates.md 14.6: slang stopped
- * gating on iai's cache hits), hence 1-2% and rates in points. Gating:
- * instructions, the cycle estimate and the three miss rates.
- */
-static const struct pg_default_rule pg_sim_defaults[] = {
-        { "instructions", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.005, true },
-        { "cycles", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.01, true },
-        { "branches", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.01, false },
-        { "branch-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.02, false },
-        { "L1-dcache-loads", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.01, false },
-        { "L1-dcache-load-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.02, false },
-        { "LLC-loads", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.02, false },
-        { "LLC-load-misses", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.02, false },
-        { "ipc", PG_DIR_HIGHER_IS_BETTER, PG_THRESHOLD_RELATIVE, 0.01, false },
-        { "branch-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 0.5, true },
-        { "L1-dcache-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 0.5, true },
-        { "LLC-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 2.0, true },
-};
-
-bool pg_metric_is_simulated(const char *metric)
-{
-        for (size_t i = 0; i < sizeof(pg_sim_defaults) / sizeof(pg_sim_defaults[0]); i++)
-                if (strcmp(pg_sim_defaults[i].name, metric) == 0)
-                        return true;
-        return false;
-}
-
-const char *pg_metric_cause_counter(const char *metric)
-{
-        static const char *const map[][2] = {
-                { "branch-miss-rate", "branch-misses" },
-                { "L1-dcache-miss-rate", "L1-dcache-load-misses" },
-                { "LLC-miss-rate", "LLC-load-misses" },
-                { "ipc", "cycles" },
-        };
-        for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-                if (strcmp(map[i][0], metric) == 0)
-                        return map[i][1];
-        return pg_metric_is_simulated(metric) ? metric : NULL;
-}
-
-/* Metrics that do not come from the PMU or the scheduler's counters. */
-static const char *const pg_time_metrics[] = { "task-clock", "cpu-clock",   "duration_time",
-                                               "user-time",  "system-time", "max-rss" };
-
-bool pg_metric_is_counter(const char *metric)
-{
-        for (size_t i = 0; i < sizeof(pg_time_metrics) / sizeof(pg_time_metrics[0]); i++)
-                if (strcmp(metric, pg_time_metrics[i]) == 0)
-                        return false;
-        return true;
-}
 
 void pg_rules_init(struct pg_rules *r)
 {
@@ -195,33 +89,14 @@ static int pg_bad_key(const char *origin, const char *key, const char *what)
         return pg_error_set(PG_EINPUT, "'%s': compare.%s %s", origin, key, what);
 }
 
-/* Refuse a key of @o not in @known (NULL-terminated): a typo such as
- * "threshhold" would otherwise silently leave the default in force.
- * @path: where @o is, after "compare." ("" for the compare object itself). */
+/* pg_json_check_keys() for the object at compare.@path ("" for "compare" itself). */
 static int pg_check_keys(const cJSON *o, const char *path, const char *origin,
                          const char *const *known)
 {
-        const cJSON *it;
-
-        cJSON_ArrayForEach(it, o)
-        {
-                struct pg_buf list = PG_BUF_INIT;
-                const char *const *k;
-                int e;
-
-                for (k = known; *k; k++)
-                        if (strcmp(*k, it->string) == 0)
-                                break;
-                if (*k)
-                        continue;
-                for (k = known; *k; k++)
-                        pg_buf_printf(&list, "%s%s", k == known ? "" : ", ", *k);
-                e = pg_error_set(PG_EINPUT, "'%s': unknown key '%s' in compare%s%s; known keys: %s",
-                                 origin, it->string, *path ? "." : "", path, list.ptr);
-                pg_buf_release(&list);
-                return e;
-        }
-        return 0;
+        char *where = *path ? pg_xasprintf("compare.%s", path) : pg_xstrdup("compare");
+        int e = pg_json_check_keys(o, known, origin, where);
+        free(where);
+        return e;
 }
 
 static int pg_get_fraction(const cJSON *o, const char *key, const char *path, const char *origin,
@@ -489,47 +364,6 @@ int pg_rules_load(struct pg_rules *r, const cJSON *compare, const char *origin)
         return 0;
 }
 
-/*
- * Metric names perfgate itself produces (docs/result-format.md): the events
- * of `perf stat -d -d` the runner counts, the rusage and wall-clock metrics,
- * the derived ratios. compare/ cannot see the runner's event table
- * (layering), so the list is kept here; names counted with --events are
- * known through the loaded results instead.
- */
-static const char *const pg_known_metrics[] = {
-        "task-clock",
-        "cpu-clock",
-        "context-switches",
-        "cpu-migrations",
-        "page-faults",
-        "cycles",
-        "instructions",
-        "branches",
-        "branch-misses",
-        "cache-references",
-        "cache-misses",
-        "L1-dcache-loads",
-        "L1-dcache-load-misses",
-        "LLC-loads",
-        "LLC-load-misses",
-        "L1-icache-loads",
-        "L1-icache-load-misses",
-        "dTLB-loads",
-        "dTLB-load-misses",
-        "iTLB-loads",
-        "iTLB-load-misses",
-        "duration_time",
-        "user-time",
-        "system-time",
-        "max-rss",
-        "ipc",
-        "branch-miss-rate",
-        "cache-miss-rate",
-        "L1-dcache-miss-rate",
-        "LLC-miss-rate",
-        "cpus-utilized",
-};
-
 static bool pg_set_has_metric(const struct pg_result_set *s, const char *metric)
 {
         for (size_t i = 0; s && i < s->n; i++)
@@ -585,7 +419,8 @@ static size_t pg_edit_distance(const char *a, const char *b)
 static int pg_unknown_metric(const struct pg_rules *r, const char *metric, const char *where,
                              const struct pg_result_set *base, const struct pg_result_set *head)
 {
-        size_t nk = sizeof(pg_known_metrics) / sizeof(pg_known_metrics[0]), n = 0, best = 99;
+        size_t nk, n = 0, best = 99;
+        const char *const *known = pg_metric_builtin_names(&nk);
         const char **names;
         const char *near = NULL;
         struct pg_buf list = PG_BUF_INIT;
@@ -599,7 +434,7 @@ static int pg_unknown_metric(const struct pg_rules *r, const char *metric, const
         }
         names = pg_xcalloc(cap, sizeof(*names));
         for (size_t i = 0; i < nk; i++)
-                names[n++] = pg_known_metrics[i];
+                names[n++] = known[i];
         for (int side = 0; side < 2; side++) {
                 const struct pg_result_set *s = side ? head : base;
                 for (size_t i = 0; s && i < s->n; i++)
@@ -635,8 +470,11 @@ static int pg_unknown_metric(const struct pg_rules *r, const char *metric, const
 static bool pg_metric_known(const char *metric, const struct pg_result_set *base,
                             const struct pg_result_set *head)
 {
-        for (size_t i = 0; i < sizeof(pg_known_metrics) / sizeof(pg_known_metrics[0]); i++)
-                if (strcmp(pg_known_metrics[i], metric) == 0)
+        size_t nk;
+        const char *const *known = pg_metric_builtin_names(&nk);
+
+        for (size_t i = 0; i < nk; i++)
+                if (strcmp(known[i], metric) == 0)
                         return true;
         return pg_set_has_metric(base, metric) || pg_set_has_metric(head, metric);
 }
@@ -718,54 +556,15 @@ static void pg_apply_override(const struct pg_rule_override *o, struct pg_metric
                 out->alpha = o->alpha;
 }
 
-static void pg_rules_get_from(const struct pg_default_rule *defaults, size_t ndefaults,
-                              const struct pg_rules *r, const char *benchmark, const char *metric,
-                              struct pg_metric_rule *out);
-
-void pg_rules_get(const struct pg_rules *r, const char *benchmark, const char *metric,
-                  struct pg_metric_rule *out)
+/*
+ * The built-in default, then the config: its alpha, noise factor and
+ * coverage, "gate", "metrics", the benchmark's "gate", the benchmark's
+ * "metrics" (later wins).
+ */
+static void pg_rules_get_from(bool simulated, const struct pg_rules *r, const char *benchmark,
+                              const char *metric, struct pg_metric_rule *out)
 {
-        pg_rules_get_from(pg_defaults, sizeof(pg_defaults) / sizeof(pg_defaults[0]), r, benchmark,
-                          metric, out);
-}
-
-void pg_rules_get_simulated(const struct pg_rules *r, const char *benchmark, const char *metric,
-                            struct pg_metric_rule *out)
-{
-        if (!pg_metric_is_simulated(metric)) {
-                pg_rules_get(r, benchmark, metric, out);
-                return;
-        }
-        pg_rules_get_from(pg_sim_defaults, sizeof(pg_sim_defaults) / sizeof(pg_sim_defaults[0]), r,
-                          benchmark, metric, out);
-        out->deterministic = true;
-}
-
-static void pg_rules_get_from(const struct pg_default_rule *defaults, size_t ndefaults,
-                              const struct pg_rules *r, const char *benchmark, const char *metric,
-                              struct pg_metric_rule *out)
-{
-        size_t len = strlen(metric);
-
-        memset(out, 0, sizeof(*out));
-        out->direction = PG_DIR_NONE;
-        out->kind = PG_THRESHOLD_RELATIVE;
-        out->threshold = 0.10;
-        if (len > 5 && strcmp(metric + len - 5, "-rate") == 0) {
-                /* an unknown rate: points, lower is better (miss rates) */
-                out->direction = PG_DIR_LOWER_IS_BETTER;
-                out->kind = PG_THRESHOLD_POINTS;
-                out->threshold = 2.0;
-        }
-        for (size_t i = 0; i < ndefaults; i++) {
-                if (strcmp(defaults[i].name, metric) == 0) {
-                        out->direction = defaults[i].direction;
-                        out->kind = defaults[i].kind;
-                        out->threshold = defaults[i].threshold;
-                        out->gate = defaults[i].gate;
-                        break;
-                }
-        }
+        pg_metric_default_rule(metric, simulated, out);
         out->alpha = r->alpha;
         out->noise_factor = r->noise_factor;
         out->min_coverage = r->min_coverage;
@@ -793,243 +592,19 @@ static void pg_rules_get_from(const struct pg_default_rule *defaults, size_t nde
         }
 }
 
-static const char *const pg_outcome_names[] = { "regression",   "improvement", "unchanged",
-                                                "inconclusive", "not judged",  "not comparable",
-                                                "not measured" };
-
-const char *pg_outcome_name(enum pg_outcome o)
+void pg_rules_get(const struct pg_rules *r, const char *benchmark, const char *metric,
+                  struct pg_metric_rule *out)
 {
-        if ((size_t) o < sizeof(pg_outcome_names) / sizeof(pg_outcome_names[0]))
-                return pg_outcome_names[o];
-        return "unknown";
+        pg_rules_get_from(false, r, benchmark, metric, out);
 }
 
-void pg_judgement_release(struct pg_judgement *j)
+void pg_rules_get_simulated(const struct pg_rules *r, const char *benchmark, const char *metric,
+                            struct pg_metric_rule *out)
 {
-        for (size_t i = 0; i < j->ncauses; i++) {
-                free(j->causes[i].function);
-                free(j->causes[i].file);
-        }
-        free(j->causes);
-        free(j->cause_counter);
-        free(j->metric);
-        free(j->unit);
-        free(j->reason);
-        memset(j, 0, sizeof(*j));
-}
-
-static double pg_min_coverage(const struct pg_metric *m)
-{
-        double c = 1;
-        if (!m->coverage)
-                return 1;
-        for (size_t i = 0; i < m->nvalues; i++)
-                if (m->coverage[i] < c)
-                        c = m->coverage[i];
-        return c;
-}
-
-static void pg_set_reason(struct pg_judgement *j, char *reason)
-{
-        free(j->reason);
-        j->reason = reason;
-}
-
-/* Drop statistics that overflowed (values near DBL_MAX, medians near the
- * smallest double): they are reported as absent, never as inf or nan. */
-static void pg_judgement_finite_stats(struct pg_judgement *j)
-{
-        if (!isfinite(j->base_rel_mad)) {
-                j->has_base_noise = false;
-                j->base_rel_mad = 0;
-        }
-        if (!isfinite(j->head_rel_mad)) {
-                j->has_head_noise = false;
-                j->head_rel_mad = 0;
-        }
-        if (!isfinite(j->p_value)) {
-                j->has_p = false;
-                j->p_value = 0;
-        }
-        if (!isfinite(j->hl_shift) || !isfinite(j->hl_lo) || !isfinite(j->hl_hi) ||
-            !isfinite(j->hl_conf)) {
-                j->has_hl = false;
-                j->hl_shift = j->hl_lo = j->hl_hi = j->hl_conf = 0;
-        }
-}
-
-void pg_judge_metric(const char *name, const struct pg_metric *base, const struct pg_metric *head,
-                     const struct pg_metric_rule *rule, const char *host_diff, bool host_cpu_diff,
-                     struct pg_judgement *out)
-{
-        const struct pg_metric *any = head ? head : base;
-        double change, noise, bad, abs_mad_b, abs_mad_h;
-        bool beyond, significant, in_noise, is_rate, overflow;
-        struct pg_mwu mwu;
-        struct pg_hl hl;
-
-        memset(out, 0, sizeof(*out));
-        out->metric = pg_xstrdup(name);
-        out->unit = pg_xstrdup(any && any->unit ? any->unit : "");
-        out->rule = *rule;
-        is_rate = rule->kind == PG_THRESHOLD_POINTS;
-        if (base && base->status == PG_METRIC_OK) {
-                out->nbase = base->nvalues;
-                out->has_base = true;
-                out->base_median = pg_stats_median(base->values, base->nvalues);
-                out->has_base_noise =
-                    pg_stats_rel_mad(base->values, base->nvalues, &out->base_rel_mad);
-        }
-        if (head && head->status == PG_METRIC_OK) {
-                out->nhead = head->nvalues;
-                out->has_head = true;
-                out->head_median = pg_stats_median(head->values, head->nvalues);
-                out->has_head_noise =
-                    pg_stats_rel_mad(head->values, head->nvalues, &out->head_rel_mad);
-        }
-        if (!base || !head) {
-                bool derived = any && any->unit && strcmp(any->unit, "ratio") == 0;
-                out->outcome = derived ? PG_OUTCOME_NOT_COMPARABLE : PG_OUTCOME_NOT_JUDGED;
-                if (!base)
-                        out->reason = pg_xstrdup(derived ? "undefined in the baseline"
-                                                         : "new metric, no baseline");
-                else
-                        out->reason = pg_xstrdup(derived ? "present in the baseline, undefined "
-                                                           "in head"
-                                                         : "present in the baseline, missing "
-                                                           "in head");
-                out->blocks = base && base->status == PG_METRIC_OK;
+        if (!pg_metric_is_simulated(metric)) {
+                pg_rules_get(r, benchmark, metric, out);
                 return;
         }
-        if (base->status != PG_METRIC_OK || head->status != PG_METRIC_OK) {
-                if (base->status == head->status) {
-                        out->outcome = PG_OUTCOME_NOT_MEASURED;
-                        out->reason =
-                            pg_xasprintf("%s on both sides", pg_metric_status_name(base->status));
-                } else {
-                        out->outcome = PG_OUTCOME_NOT_JUDGED;
-                        out->reason = pg_xasprintf("status '%s' in the baseline, '%s' in head",
-                                                   pg_metric_status_name(base->status),
-                                                   pg_metric_status_name(head->status));
-                        out->blocks = base->status == PG_METRIC_OK;
-                }
-                return;
-        }
-        if (pg_min_coverage(base) < rule->min_coverage ||
-            pg_min_coverage(head) < rule->min_coverage) {
-                bool b = pg_min_coverage(base) < rule->min_coverage;
-                out->outcome = PG_OUTCOME_NOT_JUDGED;
-                out->reason = pg_xasprintf(
-                    "counted only %.0f%% of the time in %s (multiplexed; needs %.0f%%)",
-                    100 * pg_min_coverage(b ? base : head), b ? "the baseline" : "head",
-                    100 * rule->min_coverage);
-                out->blocks = true;
-                return;
-        }
-        /* deterministic counts: no test and no interval (one value a side) */
-        if (!rule->deterministic && pg_stats_mann_whitney(head->values, head->nvalues, base->values,
-                                                          base->nvalues, &mwu) == 0) {
-                out->has_p = true;
-                out->p_value = mwu.p_value;
-                out->exact = mwu.exact;
-        }
-        if (!rule->deterministic &&
-            pg_stats_hodges_lehmann(base->values, base->nvalues, head->values, head->nvalues, 0.95,
-                                    &hl) == 0) {
-                out->has_hl = true;
-                out->hl_shift = hl.shift;
-                out->hl_lo = hl.lo;
-                out->hl_hi = hl.hi;
-                out->hl_conf = hl.conf;
-        }
-        pg_judgement_finite_stats(out);
-        out->pp_change = (out->head_median - out->base_median) * 100;
-        if (out->base_median > 0) {
-                out->has_rel = true;
-                out->rel_change = out->head_median / out->base_median - 1;
-        }
-        overflow = is_rate ? !isfinite(out->pp_change) : !isfinite(out->rel_change);
-        if (!isfinite(out->pp_change))
-                out->pp_change = 0;
-        if (!isfinite(out->rel_change)) {
-                out->rel_change = 0;
-                out->has_rel = false;
-        }
-        if (overflow) {
-                /* e.g. 1e-300 -> 1e308: a change no double holds is no
-                 * verdict either; never report it as "+inf%" */
-                out->outcome = PG_OUTCOME_NOT_COMPARABLE;
-                out->reason = pg_xasprintf("change too large to compute (median %g -> %g)",
-                                           out->base_median, out->head_median);
-                out->blocks = true;
-                return;
-        }
-        abs_mad_b = pg_stats_mad(base->values, base->nvalues);
-        abs_mad_h = pg_stats_mad(head->values, head->nvalues);
-        if (is_rate) {
-                change = out->pp_change;
-                noise = rule->noise_factor * 100 * fmax(abs_mad_b, abs_mad_h);
-        } else {
-                if (out->base_median == 0 && out->head_median == 0) {
-                        out->outcome = PG_OUTCOME_UNCHANGED;
-                        out->reason = pg_xstrdup("0 on both sides");
-                        return;
-                }
-                if (!out->has_rel) {
-                        out->outcome = PG_OUTCOME_NOT_COMPARABLE;
-                        out->reason = pg_xstrdup(out->base_median == 0 ? "zero baseline"
-                                                                       : "negative baseline");
-                        out->blocks = true;
-                        return;
-                }
-                change = out->rel_change;
-                noise = rule->noise_factor * fmax(out->has_base_noise ? out->base_rel_mad : 0,
-                                                  out->has_head_noise ? out->head_rel_mad : 0);
-        }
-        bad = rule->direction == PG_DIR_HIGHER_IS_BETTER ? -change : change;
-        out->badness = rule->threshold > 0 ? bad / rule->threshold : (bad > 0 ? 1e9 : 0);
-        if (!isfinite(out->badness)) /* a tiny threshold: far beyond it either way */
-                out->badness = bad > 0 ? 1e9 : -1e9;
-        if (!isfinite(noise))
-                noise = 0;
-        beyond = fabs(change) > rule->threshold;
-        /* deterministic (simulated) counts: no noise to rule out, and one value
-         * per side gives no test anyway */
-        significant = rule->deterministic || (out->has_p && out->p_value < rule->alpha);
-        in_noise = !rule->deterministic && !(fabs(change) > noise);
-        if (rule->direction == PG_DIR_NONE) {
-                out->outcome = PG_OUTCOME_UNCHANGED;
-                out->badness = 0;
-                if (beyond && significant && !in_noise)
-                        out->reason = pg_xstrdup("changed (no direction: informational)");
-        } else if (!beyond) {
-                out->outcome = PG_OUTCOME_UNCHANGED;
-        } else if (significant && !in_noise) {
-                out->outcome = bad > 0 ? PG_OUTCOME_REGRESSION : PG_OUTCOME_IMPROVEMENT;
-        } else if (bad > 0) {
-                out->outcome = PG_OUTCOME_INCONCLUSIVE;
-                if (!significant)
-                        out->reason = pg_xasprintf(
-                            "beyond the threshold but not significant (p = %.3g, needs < %g "
-                            "with %zu and %zu repetitions); rerun with more repetitions",
-                            out->p_value, rule->alpha, out->nbase, out->nhead);
-                else
-                        out->reason = pg_xasprintf(
-                            is_rate ? "beyond the threshold but within noise (%g x MAD = "
-                                      "%.2f pp); rerun with more repetitions"
-                                    : "beyond the threshold but within noise (%g x relative "
-                                      "MAD = %.1f%%); rerun with more repetitions",
-                            rule->noise_factor, is_rate ? noise : 100 * noise);
-        } else {
-                out->outcome = PG_OUTCOME_UNCHANGED;
-                out->reason = pg_xstrdup("possible improvement, not significant");
-        }
-        if (host_diff && (host_cpu_diff || pg_metric_is_counter(name)) &&
-            (out->outcome == PG_OUTCOME_REGRESSION || out->outcome == PG_OUTCOME_IMPROVEMENT ||
-             out->outcome == PG_OUTCOME_INCONCLUSIVE)) {
-                out->outcome = PG_OUTCOME_INCONCLUSIVE;
-                pg_set_reason(out, pg_xasprintf("hosts differ (%s); compare on the baseline's "
-                                                "host",
-                                                host_diff));
-        }
+        pg_rules_get_from(true, r, benchmark, metric, out);
+        out->deterministic = true;
 }

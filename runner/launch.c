@@ -94,9 +94,10 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
                 dup2(fd, STDIN_FILENO);
                 close(fd);
         }
-        fd = o->log_path ? open(o->log_path, O_WRONLY | O_CREAT | O_APPEND, 0644)
-                         : open("/dev/null", O_WRONLY);
-        if (fd >= 0) {
+        if (o->log_fd > STDERR_FILENO) {
+                dup2(o->log_fd, STDOUT_FILENO);
+                dup2(o->log_fd, STDERR_FILENO);
+        } else if ((fd = open("/dev/null", O_WRONLY)) >= 0) {
                 dup2(fd, STDOUT_FILENO);
                 dup2(fd, STDERR_FILENO);
                 close(fd);
@@ -123,7 +124,8 @@ fail:
 /* ---- the spawner (see pg_launch_spawner_start) -------------------------
  * Protocol over a SOCK_SEQPACKET socketpair, one request and one reply each:
  *   SPAWN: u32 type, u32 pad, u32 ncpus, u32 nargv, u32 nenv, u32 flags (1 cwd, 2 log),
- *          i32 cpus[ncpus], then NUL-terminated argv..., env..., cwd, log.
+ *          i32 cpus[ncpus], then NUL-terminated argv..., env..., cwd; with
+ *          flag 2, SCM_RIGHTS carries the log's descriptor.
  *          Reply: struct pg_sp_reply (pid or err) with SCM_RIGHTS carrying
  *          the go pipe's write end and the exec-errno pipe's read end.
  *   WAIT:  u32 type, i32 pid, u32 nohang. Reply: struct pg_sp_reply with
@@ -166,8 +168,9 @@ static void pg_sp_send(int sock, const struct pg_sp_reply *r, const int *fds, si
                 ;
 }
 
-/* Runs in the spawner: fork one benchmark from the request in @req. */
-static void pg_sp_spawn(int sock, char *req, size_t len)
+/* Runs in the spawner: fork one benchmark from the request in @req, its
+ * output going to @log_fd (-1: /dev/null; closed by the caller). */
+static void pg_sp_spawn(int sock, char *req, size_t len, int log_fd)
 {
         struct pg_sp_reply r = { 0 };
         uint32_t h[5];
@@ -183,7 +186,7 @@ static void pg_sp_spawn(int sock, char *req, size_t len)
             sizeof(h) + (size_t) h[1] * sizeof(int) > len)
                 goto bad;
         cpus = calloc(h[1] + 1, sizeof(int));
-        nstr = (size_t) h[2] + h[3] + !!(h[4] & 1) + !!(h[4] & 2);
+        nstr = (size_t) h[2] + h[3] + !!(h[4] & 1);
         strs = calloc(nstr + 2, sizeof(char *));
         if (!cpus || !strs)
                 goto fail;
@@ -203,8 +206,8 @@ static void pg_sp_spawn(int sock, char *req, size_t len)
         o.env = &strs[h[2] + 1];
         i = (size_t) h[2] + 1 + h[3];
         o.cwd = (h[4] & 1) ? strs[i++] : NULL;
-        o.log_path = (h[4] & 2) ? strs[i++] : NULL;
-        strs[h[2] + 1 + h[3]] = NULL; /* terminate env (cwd/log already read) */
+        o.log_fd = (h[4] & 2) ? log_fd : -1;
+        strs[h[2] + 1 + h[3]] = NULL; /* terminate env (cwd already read) */
         o.cpus = h[1] ? cpus : NULL;
         o.ncpus = h[1];
         if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0)
@@ -297,15 +300,32 @@ static void pg_spawner_main(int sock)
         if (!buf)
                 _exit(1);
         for (;;) {
-                ssize_t n = recv(sock, buf, PG_SP_MAX, 0);
+                union {
+                        struct cmsghdr h;
+                        char buf[CMSG_SPACE(sizeof(int))];
+                } cm;
+                struct iovec iov = { buf, PG_SP_MAX };
+                struct msghdr m = { 0 };
+                ssize_t n;
                 uint32_t type;
+                int log_fd = -1;
+
+                m.msg_iov = &iov;
+                m.msg_iovlen = 1;
+                m.msg_control = cm.buf;
+                m.msg_controllen = sizeof(cm.buf);
+                n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < (ssize_t) sizeof(type))
                         _exit(0); /* perfgate closed the socket or is gone */
+                for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+                        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+                            c->cmsg_len == CMSG_LEN(sizeof(int)))
+                                memcpy(&log_fd, CMSG_DATA(c), sizeof(int));
                 memcpy(&type, buf, sizeof(type));
                 if (type == PG_SP_SPAWN) {
-                        pg_sp_spawn(sock, buf + sizeof(type), (size_t) n - sizeof(type));
+                        pg_sp_spawn(sock, buf + sizeof(type), (size_t) n - sizeof(type), log_fd);
                 } else if (type == PG_SP_WAIT && n >= 12) {
                         struct pg_sp_reply r = { 0 };
                         int32_t pid;
@@ -322,6 +342,8 @@ static void pg_spawner_main(int sock)
                                 pg_sp_kill_orphans(); /* nothing outlives the benchmark */
                         pg_sp_send(sock, &r, NULL, 0);
                 }
+                if (log_fd >= 0)
+                        close(log_fd);
         }
 }
 
@@ -363,21 +385,36 @@ void pg_launch_spawner_stop(void)
         pg_spawner_pid = -1;
 }
 
-/* One request/reply round trip; the reply's fds (if any) go to @fds. */
-static int pg_sp_call(const void *req, size_t len, struct pg_sp_reply *r, int *fds, size_t nfds)
+/* One request/reply round trip; @send_fd (>= 0) travels with the request,
+ * the reply's fds (if any) go to @fds. */
+static int pg_sp_call(const void *req, size_t len, int send_fd, struct pg_sp_reply *r, int *fds,
+                      size_t nfds)
 {
         union {
                 struct cmsghdr h;
                 char buf[CMSG_SPACE(2 * sizeof(int))];
         } cm;
-        struct iovec iov = { r, sizeof(*r) };
+        struct iovec iov = { (void *) req, len };
         struct msghdr m = { 0 };
         ssize_t n;
 
-        while ((n = send(pg_spawner_sock, req, len, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+        m.msg_iov = &iov;
+        m.msg_iovlen = 1;
+        if (send_fd >= 0) {
+                memset(&cm, 0, sizeof(cm));
+                m.msg_control = cm.buf;
+                m.msg_controllen = CMSG_SPACE(sizeof(int));
+                cm.h.cmsg_level = SOL_SOCKET;
+                cm.h.cmsg_type = SCM_RIGHTS;
+                cm.h.cmsg_len = CMSG_LEN(sizeof(int));
+                memcpy(CMSG_DATA(&cm.h), &send_fd, sizeof(int));
+        }
+        while ((n = sendmsg(pg_spawner_sock, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
                 ;
         if (n != (ssize_t) len)
                 return -1;
+        memset(&m, 0, sizeof(m));
+        iov = (struct iovec){ r, sizeof(*r) };
         m.msg_iov = &iov;
         m.msg_iovlen = 1;
         m.msg_control = cm.buf;
@@ -406,7 +443,7 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                 h[3]++;
         for (char *const *e = o->env; e && *e; e++)
                 h[4]++;
-        h[5] = (o->cwd ? 1u : 0u) | (o->log_path ? 2u : 0u);
+        h[5] = (o->cwd ? 1u : 0u) | (o->log_fd > STDERR_FILENO ? 2u : 0u);
         pg_buf_add(&req, h, sizeof(h));
         if (o->ncpus)
                 pg_buf_add(&req, o->cpus, o->ncpus * sizeof(int));
@@ -416,15 +453,14 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                 pg_buf_add(&req, *e, strlen(*e) + 1);
         if (o->cwd)
                 pg_buf_add(&req, o->cwd, strlen(o->cwd) + 1);
-        if (o->log_path)
-                pg_buf_add(&req, o->log_path, strlen(o->log_path) + 1);
         if (req.len > PG_SP_MAX) {
                 error = pg_error_set(PG_EINPUT,
                                      "the benchmark's command line and environment "
                                      "are too long (%zu bytes)",
                                      req.len);
-        } else if (pg_sp_call(req.ptr, req.len, &r, fds, 2) < 0 || r.err || r.pid <= 0 ||
-                   fds[0] < 0 || fds[1] < 0) {
+        } else if (pg_sp_call(req.ptr, req.len, o->log_fd > STDERR_FILENO ? o->log_fd : -1, &r, fds,
+                              2) < 0 ||
+                   r.err || r.pid <= 0 || fds[0] < 0 || fds[1] < 0) {
                 error = pg_error_set(PG_EIO, "cannot fork the benchmark: %s",
                                      strerror(r.err ? r.err : EIO));
                 for (int k = 0; k < 2; k++)
@@ -451,7 +487,7 @@ static pid_t pg_reap(struct pg_child *c, int *status, struct rusage *ru, int opt
         if (!c->via_spawner)
                 return wait4(c->pid, status, options, ru);
         memcpy(&req[1], &pid, sizeof(pid));
-        if (pg_sp_call(req, sizeof(req), &r, NULL, 0) < 0) {
+        if (pg_sp_call(req, sizeof(req), -1, &r, NULL, 0) < 0) {
                 errno = EIO;
                 return -1;
         }

@@ -21,11 +21,12 @@
 #include <sys/types.h>
 
 struct pg_launch_opts {
-        char *const *argv;    /* argv[0] is the program (PATH is searched) */
-        const char *cwd;      /* NULL: inherit */
-        char *const *env;     /* NULL, or NULL-terminated "KEY=VALUE" to set */
-        const char *log_path; /* NULL: /dev/null; else stdout+stderr appended here */
-        const int *cpus;      /* NULL, or ncpus CPU numbers to pin the benchmark to */
+        char *const *argv; /* argv[0] is the program (PATH is searched) */
+        const char *cwd;   /* NULL: inherit */
+        char *const *env;  /* NULL, or NULL-terminated "KEY=VALUE" to set */
+        int log_fd;        /* the log stdout+stderr go to, opened by the caller (O_APPEND,
+                                 inherited, never reopened by name); <= 2: /dev/null */
+        const int *cpus;   /* NULL, or ncpus CPU numbers to pin the benchmark to */
         size_t ncpus;
 };
 

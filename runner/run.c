@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
@@ -341,7 +342,7 @@ int pg_bench_list_select(struct pg_bench_list *l, const char *filter, unsigned s
 
 /* ---- one counting run -------------------------------------------------- */
 
-int pg_run_count_once(const struct pg_bench *b, const char *log_path, const int *cpus, size_t ncpus,
+int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
                       uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex)
 {
         char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
@@ -355,7 +356,7 @@ int pg_run_count_once(const struct pg_bench *b, const char *log_path, const int 
         lo = (struct pg_launch_opts){ .argv = argv,
                                       .cwd = b->cwd,
                                       .env = b->env,
-                                      .log_path = log_path,
+                                      .log_fd = log_fd,
                                       .cpus = cpus,
                                       .ncpus = ncpus };
         if ((error = pg_launch_prepare(&child, &lo)) < 0)
@@ -376,6 +377,16 @@ done:
 }
 
 /* ---- the run ------------------------------------------------------------ */
+
+/* The failure message shows at most this much of the log's end. */
+#define PG_LOG_TAIL_READ_BYTES 4096
+
+/* A benchmark's log: created once (never through a link), inherited by
+ * every run of the benchmark; @path only names it in messages. */
+struct pg_bench_log {
+        const char *path;
+        int fd;
+};
 
 struct pg_run_state {
         const struct pg_run_opts *o;
@@ -441,13 +452,15 @@ static void pg_warn_lines(struct pg_run_state *st, const char *name, struct pg_b
 }
 
 /* Why: CI logs should show where the benchmark itself complained, so the
- * failure message carries the end of its log (at most 10 lines, 2 KiB). */
-static char *pg_log_tail(const char *path)
+ * failure message carries the end of its log (at most 10 lines, 2 KiB),
+ * read from the descriptor perfgate wrote it through. */
+static char *pg_log_tail(const struct pg_bench_log *log)
 {
         struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT;
         size_t start, lines = 0;
+        const char *path = log->path;
 
-        if (pg_read_file(path, &text) < 0 || !text.len) {
+        if (pg_read_tail(log->fd, PG_LOG_TAIL_READ_BYTES, &text) < 0 || !text.len) {
                 pg_buf_release(&text);
                 return pg_xstrdup("(its log is empty)");
         }
@@ -465,6 +478,34 @@ static char *pg_log_tail(const char *path)
                 pg_buf_truncate(&out, out.len - 1);
         pg_buf_release(&text);
         return pg_buf_detach(&out, NULL);
+}
+
+/* A fresh log per benchmark: the old one is removed and the new one created
+ * with O_EXCL|O_NOFOLLOW, so a link planted at its name (now or later) is
+ * never written through; every run of the benchmark inherits this one
+ * descriptor (O_APPEND), never reopening the name. Kept above stdio's fds
+ * (launch.h treats 0-2 as "no log"). */
+static int pg_bench_log_open(struct pg_bench_log *log)
+{
+        int fd;
+
+        if (unlink(log->path) < 0 && errno != ENOENT)
+                return pg_error_set(PG_EIO, "cannot remove the old log '%s': %s", log->path,
+                                    strerror(errno));
+        fd = open(log->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0644);
+        if (fd < 0)
+                return pg_error_set(PG_EIO, "cannot create the log '%s': %s", log->path,
+                                    strerror(errno));
+        if (fd <= STDERR_FILENO) {
+                int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+                close(fd);
+                if (high < 0)
+                        return pg_error_set(PG_EIO, "cannot create the log '%s': %s", log->path,
+                                            strerror(errno));
+                fd = high;
+        }
+        log->fd = fd;
+        return 0;
 }
 
 /* The commit of perfgate's working directory, when it is in a repository.
@@ -512,7 +553,7 @@ static uint64_t pg_tv_ns(const struct timeval *tv)
 }
 
 static char *pg_failure_message(const struct pg_bench *b, const struct pg_exit *ex,
-                                const char *log_path, double timeout_sec)
+                                const struct pg_bench_log *log, double timeout_sec)
 {
         char *tail, *msg;
 
@@ -526,8 +567,8 @@ static char *pg_failure_message(const struct pg_bench *b, const struct pg_exit *
                     "its output is in '%s'",
                     b->name, WTERMSIG(ex->status),
                     sigabbrev_np(WTERMSIG(ex->status)) ? sigabbrev_np(WTERMSIG(ex->status)) : "?",
-                    strsignal(WTERMSIG(ex->status)), log_path);
-        tail = pg_log_tail(log_path);
+                    strsignal(WTERMSIG(ex->status)), log->path);
+        tail = pg_log_tail(log);
         msg = pg_xasprintf("benchmark '%s' %s; %s", b->name, pg_describe_status(ex->status), tail);
         free(tail);
         return msg;
@@ -549,8 +590,8 @@ static bool pg_is_software(const struct pg_event_def *d)
 
 /* Measure one benchmark: returns 0 with @res filled, PG_EMEASURE with @why
  * set for a benchmark failure, or another error that stops the whole run. */
-static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b, const char *log_path,
-                      struct pg_result *res, char **why)
+static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
+                      const struct pg_bench_log *log, struct pg_result *res, char **why)
 {
         const struct pg_run_opts *o = st->o;
         uint64_t repeat = (uint64_t) (o->repeat >= 0   ? o->repeat
@@ -592,7 +633,7 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b, const c
                 pg_report(st, &ev);
 
                 pg_counter_set_init(&s, &st->events, &co);
-                error = pg_run_count_once(b, log_path, o->cpus, o->ncpus,
+                error = pg_run_count_once(b, log->fd, o->cpus, o->ncpus,
                                           (uint64_t) (timeout_sec * 1e9), &s, &ex);
                 if (error == PG_ENOTFOUND || error == PG_EMEASURE) {
                         *why = pg_xasprintf("benchmark '%s': %s", b->name, pg_error_last());
@@ -626,7 +667,7 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b, const c
                 st->exclude_kernel = s.exclude_kernel;
                 st->no_group_read = !s.group_read;
                 if (ex.timed_out || !WIFEXITED(ex.status) || WEXITSTATUS(ex.status) != 0) {
-                        *why = pg_failure_message(b, &ex, log_path, timeout_sec);
+                        *why = pg_failure_message(b, &ex, log, timeout_sec);
                         error = PG_EMEASURE;
                         goto done;
                 }
@@ -684,8 +725,8 @@ done:
 /* --counters simulated: one cachegrind run after the native ones (never
  * inside a timed run), stored into @res. A benchmark valgrind cannot run is
  * a benchmark failure (@why); an unreadable cachegrind file stops the run. */
-static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b, const char *log_path,
-                            struct pg_result *res, char **why)
+static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b,
+                            const struct pg_bench_log *log, struct pg_result *res, char **why)
 {
         const struct pg_run_opts *o = st->o;
         struct pg_run_event ev = { .kind = PG_RUN_EV_SIMULATE, .name = b->name };
@@ -706,7 +747,8 @@ static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b, c
         so.argv = argv;
         so.cwd = b->cwd;
         so.env = b->env;
-        so.log_path = log_path;
+        so.log_fd = log->fd;
+        so.log_path = log->path;
         so.cpus = o->cpus;
         so.ncpus = o->ncpus;
         so.timeout_ns = (uint64_t) (timeout_sec * 1e9 * PG_SIM_TIMEOUT_FACTOR);
@@ -724,8 +766,8 @@ static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b, c
 
 /* Sample a profile into @res unless --no-profile; sampling problems other
  * than a benchmark failure or an interrupt become one warning. */
-static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b, const char *log_path,
-                          struct pg_result *res, char **why)
+static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b,
+                          const struct pg_bench_log *log, struct pg_result *res, char **why)
 {
         const struct pg_run_opts *o = st->o;
         struct pg_buf warnings = PG_BUF_INIT;
@@ -740,7 +782,7 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b, con
         so.argv = argv;
         so.cwd = b->cwd;
         so.env = b->env;
-        so.log_path = log_path;
+        so.log_fd = log->fd;
         so.cpus = o->cpus;
         so.ncpus = o->ncpus;
         so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
@@ -866,7 +908,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                                     o->counters == PG_COUNTERS_SIMULATED ? "simulated"
                                                                          : "software");
         }
-        if ((error = pg_mkdir_p(o->out_dir)) < 0) {
+        if ((error = pg_mkdir_own(o->out_dir)) < 0) {
                 free(st.valgrind);
                 return error;
         }
@@ -889,22 +931,20 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 char *res_path = pg_xasprintf("%s.json", base);
                 char *why = NULL;
                 struct pg_result res;
+                struct pg_bench_log log = { log_path, -1 };
 
                 free(base);
                 pg_result_init(&res);
                 st.index = i + 1;
                 local.total++;
                 unlink(res_path); /* never leave a stale result of this benchmark */
-                /* a fresh log per benchmark; the child creates it (O_APPEND) */
-                if (unlink(log_path) < 0 && errno != ENOENT)
-                        error = pg_error_set(PG_EIO, "cannot remove the old log '%s': %s", log_path,
-                                             strerror(errno));
+                error = pg_bench_log_open(&log);
                 if (!error)
-                        error = pg_run_one(&st, b, log_path, &res, &why);
+                        error = pg_run_one(&st, b, &log, &res, &why);
                 if (!error && o->counters == PG_COUNTERS_SIMULATED)
-                        error = pg_run_simulated(&st, b, log_path, &res, &why);
+                        error = pg_run_simulated(&st, b, &log, &res, &why);
                 if (!error && !o->no_profile)
-                        error = pg_run_profile(&st, b, log_path, &res, &why);
+                        error = pg_run_profile(&st, b, &log, &res, &why);
                 if (!error)
                         error = pg_result_save(&res, res_path);
                 if (!error) {
@@ -925,6 +965,8 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                         error = 0;
                 }
                 free(why);
+                if (log.fd >= 0)
+                        close(log.fd);
                 free(log_path);
                 free(res_path);
                 pg_result_release(&res);

@@ -168,11 +168,11 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
 /**
  * Run @b once with the counters of @s (initialised, not open): prepare the
  * child, open @s on it, release it, wait (@timeout_ns, 0 = none), read @s
- * and close it. @log_path: NULL for /dev/null.
+ * and close it. @log_fd: the benchmark's log (launch.h), <= 2 for /dev/null.
  * Errors: those of pg_launch_prepare/start/wait and pg_counter_set_open/read.
  * A benchmark that exits non-zero is not an error here: see @ex.
  */
-int pg_run_count_once(const struct pg_bench *b, const char *log_path, const int *cpus, size_t ncpus,
+int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
                       uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex);
 
 #endif

@@ -110,7 +110,7 @@ static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sa
         struct pg_launch_opts lo = { .argv = o->argv,
                                      .cwd = o->cwd,
                                      .env = o->env,
-                                     .log_path = o->log_path,
+                                     .log_fd = o->log_fd,
                                      .cpus = o->cpus,
                                      .ncpus = o->ncpus };
         struct pg_child c;

@@ -18,11 +18,11 @@
 enum pg_call_graph { PG_CALL_GRAPH_FP = 0, PG_CALL_GRAPH_DWARF };
 
 struct pg_sample_opts {
-        char *const *argv;    /* the benchmark command */
-        const char *cwd;      /* NULL: inherit */
-        char *const *env;     /* NULL or "KEY=VALUE" list added to the environment */
-        const char *log_path; /* where the benchmark's stdout/stderr go */
-        const int *cpus;      /* NULL or ncpus CPUs to pin to */
+        char *const *argv; /* the benchmark command */
+        const char *cwd;   /* NULL: inherit */
+        char *const *env;  /* NULL or "KEY=VALUE" list added to the environment */
+        int log_fd;        /* the benchmark's log (launch.h); <= 2: /dev/null */
+        const int *cpus;   /* NULL or ncpus CPUs to pin to */
         size_t ncpus;
         uint64_t timeout_ns; /* per sampling run; 0 = none */
         uint64_t freq_hz;    /* sampling frequency, default 999 */

@@ -247,11 +247,10 @@ static void pg_remove_dir(const char *dir)
 /* Why: valgrind's messages are what explains a failure under it (an
  * unhandled instruction, a fatal error), so they go to the benchmark's log
  * and the interesting lines into @why (at most a few). */
-static void pg_collect_valgrind_logs(const char *dir, const char *log_path, struct pg_buf *why)
+static void pg_collect_valgrind_logs(const char *dir, int log_fd, struct pg_buf *why)
 {
         size_t n;
         char **names = pg_list_files(dir, "valgrind.", &n);
-        FILE *log = log_path ? fopen(log_path, "a") : NULL;
         size_t kept = 0;
 
         for (size_t i = 0; i < n; i++) {
@@ -259,9 +258,9 @@ static void pg_collect_valgrind_logs(const char *dir, const char *log_path, stru
                 char *p = pg_path_join(dir, names[i]);
                 char *line, *save = NULL;
                 if (pg_read_file(p, &text) == 0 && text.len) {
-                        if (log) {
-                                fprintf(log, "--- valgrind (%s) ---\n", names[i]);
-                                fwrite(text.ptr, 1, text.len, log);
+                        if (log_fd > STDERR_FILENO) {
+                                dprintf(log_fd, "--- valgrind (%s) ---\n", names[i]);
+                                (void) !write(log_fd, text.ptr, text.len);
                         }
                         for (line = strtok_r(text.ptr, "\n", &save); line;
                              line = strtok_r(NULL, "\n", &save)) {
@@ -286,8 +285,6 @@ static void pg_collect_valgrind_logs(const char *dir, const char *log_path, stru
                 pg_buf_release(&text);
                 free(p);
         }
-        if (log)
-                fclose(log);
         pg_free_names(names, n);
 }
 
@@ -367,7 +364,7 @@ int pg_simulate(const struct pg_sim_opts *o, struct pg_sim *out)
         lo = (struct pg_launch_opts){ .argv = argv,
                                       .cwd = o->cwd,
                                       .env = o->env,
-                                      .log_path = o->log_path,
+                                      .log_fd = o->log_fd,
                                       .cpus = o->cpus,
                                       .ncpus = o->ncpus };
         if ((error = pg_launch_prepare(&child, &lo)) < 0)
@@ -379,7 +376,7 @@ int pg_simulate(const struct pg_sim_opts *o, struct pg_sim *out)
         }
         if ((error = pg_launch_wait(&child, o->timeout_ns, NULL, 0, NULL, NULL, &ex)) < 0)
                 goto done;
-        pg_collect_valgrind_logs(o->work_dir, o->log_path, &why);
+        pg_collect_valgrind_logs(o->work_dir, o->log_fd, &why);
         if (ex.timed_out) {
                 error = pg_error_set(PG_EMEASURE,
                                      "benchmark '%s' timed out under valgrind after %.0f s "

@@ -42,7 +42,9 @@ struct pg_sim_opts {
         char *const *argv;    /* the benchmark's argv; argv[0] its program (absolute or in PATH) */
         const char *cwd;      /* NULL: inherit */
         char *const *env;     /* NULL or NULL-terminated "KEY=VALUE" */
-        const char *log_path; /* the benchmark's log (its output and valgrind's are appended) */
+        int log_fd;           /* the benchmark's log (its output and valgrind's are appended;
+                                 launch.h); <= 2: /dev/null */
+        const char *log_path; /* the log's name, for messages; NULL: none */
         const int *cpus;      /* NULL or ncpus CPUs to pin to */
         size_t ncpus;
         uint64_t timeout_ns;  /* 0: none */

@@ -1,8 +1,9 @@
 /*
  * test_config.c - perfgate.json: comments, defaults, path resolution
- * relative to the file's directory, the "compare" objects handed out, and
- * every refusal (invalid JSON with line and column, wrong shapes named by
- * their JSON path, duplicate names, unknown keys, missing file).
+ * relative to the file's directory, the "base" and "compare" sections handed
+ * out, and every refusal (invalid JSON with line and column, wrong shapes
+ * named by their JSON path, duplicate names, unknown keys at any level, a
+ * benchmark's "compare", missing file).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,12 +25,12 @@ static const char pg_good[] =
     "  \"defaults\": {\"repeat\": 7, \"timeout\": 30, \"env\": {\"A\": \"1\"}},\n"
     "  \"benchmarks\": [\n"
     "    {\"name\": \"parse\", \"argv\": [\"./parse\", \"300000\"], \"warmup\": 2,\n"
-    "     \"env\": {\"LANG\": \"C\"}, \"compare\": {\"task-clock\": {\"threshold\": 0.05}}},\n"
+    "     \"env\": {\"LANG\": \"C\"}},\n"
     "    {\"argv\": [\"sort\", \"-n\"], \"cwd\": \"data\", \"repeat\": 3, \"timeout\": 0},\n"
     "    {\"name\": \"abs\", \"argv\": [\"/bin/true\"], \"cwd\": \"/tmp\"}\n"
     "  ],\n"
     "  \"compare\": {\"base\": \"main\", \"metrics\": {\"ipc\": {\"threshold\": 0.02}}},\n"
-    "  \"store\": {\"branch\": \"perfgate-baselines\"}\n"
+    "  \"base\": \"origin/main\"\n"
     "}\n";
 
 static void test_config_parse_good(void **state)
@@ -52,8 +53,6 @@ static void test_config_parse_good(void **state)
         assert_int_equal(b->warmup, 2);
         assert_int_equal(b->nenv, 1);
         assert_string_equal(b->env[0], "LANG=C");
-        assert_non_null(b->compare);
-        assert_non_null(cJSON_GetObjectItem(b->compare, "task-clock"));
         /* name defaults to argv[0]'s base name; a bare program name is not a path */
         b = pg_config_find(&c, "sort");
         assert_non_null(b);
@@ -71,6 +70,7 @@ static void test_config_parse_good(void **state)
         cmp = pg_config_compare(&c);
         assert_non_null(cmp);
         assert_string_equal(cJSON_GetObjectItem(cmp, "base")->valuestring, "main");
+        assert_string_equal(c.base, "origin/main");
         assert_null(pg_config_find(&c, "nope"));
         pg_config_release(&c);
         assert_int_equal(c.nbench, 0);
@@ -164,6 +164,39 @@ static void test_config_refusals(void **state)
                         "must be an object");
         pg_expect_error("{\"benchmarks\": [{\"argv\": [\"./a\"]}, {\"argv\": [\"b/a\"]}]}",
                         PG_EINPUT, "both named 'a'", NULL);
+        /* one rule for every command: unknown keys are refused at the top level too,
+         * and per-benchmark rules are pointed to where compare reads them */
+        pg_expect_error("{\"benchmarks\": [], \"store\": {}}", PG_EINPUT,
+                        "'dir/perfgate.json': unknown top-level key 'store'",
+                        "known keys: base, benchmarks, compare, defaults");
+        pg_expect_error("{\"benchmarks\": [{\"name\": \"p\", \"argv\": [\"a\"], \"compare\": {}}]}",
+                        PG_EINPUT, "benchmarks[0].compare is not read by 'perfgate compare'",
+                        "compare.benchmarks.p");
+        pg_expect_error("{\"benchmarks\": [], \"defaults\": {\"compare\": {}}}", PG_EINPUT,
+                        "unknown key 'compare' in defaults", NULL);
+        pg_expect_error("{\"benchmarks\": [], \"base\": 3}", PG_EINPUT, "\"base\" must be a string",
+                        NULL);
+}
+
+/* compare needs no "benchmarks"; the same keys are refused either way. */
+static void test_config_settings_only(void **state)
+{
+        static const char text[] = "{\"base\": \"v1\", \"compare\": {\"alpha\": 0.01}}";
+        static const char typo[] = "{\"comapre\": {}}";
+        struct pg_config c;
+        (void) state;
+        assert_int_equal(
+            pg_config_parse_for(&c, text, strlen(text), "p.json", PG_CONFIG_NEED_SETTINGS), 0);
+        assert_string_equal(c.base, "v1");
+        assert_non_null(cJSON_GetObjectItem(c.compare, "alpha"));
+        assert_int_equal(c.nbench, 0);
+        pg_config_release(&c);
+        assert_int_equal(pg_config_parse(&c, text, strlen(text), "p.json"), PG_EINPUT);
+        assert_non_null(strstr(pg_error_last(), "benchmarks must be an array"));
+        assert_int_equal(
+            pg_config_parse_for(&c, typo, strlen(typo), "p.json", PG_CONFIG_NEED_SETTINGS),
+            PG_EINPUT);
+        assert_non_null(strstr(pg_error_last(), "unknown top-level key 'comapre'"));
 }
 
 static void test_config_load_missing_and_file(void **state)
@@ -186,6 +219,7 @@ int main(void)
                 cmocka_unit_test(test_config_bare_file_name_dir),
                 cmocka_unit_test(test_config_dot_paths),
                 cmocka_unit_test(test_config_refusals),
+                cmocka_unit_test(test_config_settings_only),
                 cmocka_unit_test(test_config_load_missing_and_file),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

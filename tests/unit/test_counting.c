@@ -63,7 +63,7 @@ static int pg_count(struct pg_counter_set *s, struct pg_exit *ex, const struct p
         b.argv = args;
         b.exec_path = args[0];
         pg_counter_set_init(s, l, o);
-        error = pg_run_count_once(&b, NULL, NULL, 0, 20000000000ull, s, ex);
+        error = pg_run_count_once(&b, -1, NULL, 0, 20000000000ull, s, ex);
         free(args[0]);
         return error;
 }

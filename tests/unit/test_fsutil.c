@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -61,12 +62,10 @@ static void test_fsutil_atomic_targets(void **state)
         assert_string_equal(text, "three\n");
         free(text);
         assert_int_equal(symlink("new.txt", "dangling"), 0);
-        assert_int_equal(pg_write_file_atomic("dangling", "four\n", 5), 0);
-        assert_int_equal(lstat("dangling", &st), 0);
-        assert_true(S_ISLNK(st.st_mode));
-        text = pg_test_read("new.txt");
-        assert_string_equal(text, "four\n");
-        free(text);
+        assert_int_equal(pg_write_file_atomic("dangling", "four\n", 5), PG_EIO);
+        assert_non_null(strstr(pg_error_last(), "not writing through dangling symlink"));
+        assert_false(pg_test_exists("new.txt"));
+        assert_int_equal(unlink("dangling"), 0);
 
         assert_int_equal(mkdir("d", 0755), 0);
         assert_int_equal(pg_write_file_atomic("d", "x", 1), PG_EIO);
@@ -79,10 +78,47 @@ static void test_fsutil_atomic_targets(void **state)
         pg_test_sandbox_remove();
 }
 
+static void test_fsutil_own_file_replaces_links(void **state)
+{
+        struct stat st;
+        struct pg_buf b = PG_BUF_INIT;
+        char *text;
+        int fd;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_write("victim", "secret\n");
+        assert_int_equal(symlink("victim", "r.json"), 0);
+        assert_int_equal(pg_write_file_own("r.json", "{}\n", 3), 0);
+        assert_int_equal(lstat("r.json", &st), 0);
+        assert_true(S_ISREG(st.st_mode));
+        text = pg_test_read("victim");
+        assert_string_equal(text, "secret\n");
+        free(text);
+        assert_int_equal(symlink("nowhere", "d.svg"), 0);
+        assert_int_equal(pg_write_file_own("d.svg", "x", 1), 0);
+        assert_false(pg_test_exists("nowhere"));
+        assert_int_equal(mkdir("dir", 0755), 0);
+        assert_int_equal(pg_write_file_own("dir", "x", 1), PG_EIO);
+
+        pg_test_write("long", "0123456789abcdef");
+        fd = open("long", O_RDONLY);
+        assert_true(fd >= 0);
+        assert_int_equal(pg_read_tail(fd, 6, &b), 0);
+        assert_string_equal(b.ptr, "abcdef");
+        pg_buf_reset(&b);
+        assert_int_equal(pg_read_tail(fd, 100, &b), 0);
+        assert_string_equal(b.ptr, "0123456789abcdef");
+        close(fd);
+        pg_buf_release(&b);
+        pg_test_sandbox_remove();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fsutil_atomic_targets),
+                cmocka_unit_test(test_fsutil_own_file_replaces_links),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

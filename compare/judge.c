@@ -1,0 +1,259 @@
+/*
+ * judge.c - the judgement of one metric (judge.h): medians, noise, the rank
+ * test, and the threshold applied to the change in pg_judge_metric().
+ *
+ * Invariant: every double stored in a struct pg_judgement is finite; a
+ * change that would divide by zero, or overflow (1e-300 -> 1e308), is not
+ * computed (has_rel = false) and the outcome says "not comparable" with the
+ * reason.
+ */
+#include "compare/judge.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "compare/defaults.h"
+#include "compare/stats.h"
+
+static const char *const pg_outcome_names[] = { "regression",   "improvement", "unchanged",
+                                                "inconclusive", "not judged",  "not comparable",
+                                                "not measured" };
+
+const char *pg_outcome_name(enum pg_outcome o)
+{
+        if ((size_t) o < sizeof(pg_outcome_names) / sizeof(pg_outcome_names[0]))
+                return pg_outcome_names[o];
+        return "unknown";
+}
+
+void pg_judgement_release(struct pg_judgement *j)
+{
+        for (size_t i = 0; i < j->ncauses; i++) {
+                free(j->causes[i].function);
+                free(j->causes[i].file);
+        }
+        free(j->causes);
+        free(j->cause_counter);
+        free(j->metric);
+        free(j->unit);
+        free(j->reason);
+        memset(j, 0, sizeof(*j));
+}
+
+static double pg_min_coverage(const struct pg_metric *m)
+{
+        double c = 1;
+        if (!m->coverage)
+                return 1;
+        for (size_t i = 0; i < m->nvalues; i++)
+                if (m->coverage[i] < c)
+                        c = m->coverage[i];
+        return c;
+}
+
+static void pg_set_reason(struct pg_judgement *j, char *reason)
+{
+        free(j->reason);
+        j->reason = reason;
+}
+
+/* Drop statistics that overflowed (values near DBL_MAX, medians near the
+ * smallest double): they are reported as absent, never as inf or nan. */
+static void pg_judgement_finite_stats(struct pg_judgement *j)
+{
+        if (!isfinite(j->base_rel_mad)) {
+                j->has_base_noise = false;
+                j->base_rel_mad = 0;
+        }
+        if (!isfinite(j->head_rel_mad)) {
+                j->has_head_noise = false;
+                j->head_rel_mad = 0;
+        }
+        if (!isfinite(j->p_value)) {
+                j->has_p = false;
+                j->p_value = 0;
+        }
+        if (!isfinite(j->hl_shift) || !isfinite(j->hl_lo) || !isfinite(j->hl_hi) ||
+            !isfinite(j->hl_conf)) {
+                j->has_hl = false;
+                j->hl_shift = j->hl_lo = j->hl_hi = j->hl_conf = 0;
+        }
+}
+
+void pg_judge_metric(const char *name, const struct pg_metric *base, const struct pg_metric *head,
+                     const struct pg_metric_rule *rule, const char *host_diff, bool host_cpu_diff,
+                     struct pg_judgement *out)
+{
+        const struct pg_metric *any = head ? head : base;
+        double change, noise, bad, abs_mad_b, abs_mad_h;
+        bool beyond, significant, in_noise, is_rate, overflow;
+        struct pg_mwu mwu;
+        struct pg_hl hl;
+
+        memset(out, 0, sizeof(*out));
+        out->metric = pg_xstrdup(name);
+        out->unit = pg_xstrdup(any && any->unit ? any->unit : "");
+        out->rule = *rule;
+        is_rate = rule->kind == PG_THRESHOLD_POINTS;
+        if (base && base->status == PG_METRIC_OK) {
+                out->nbase = base->nvalues;
+                out->has_base = true;
+                out->base_median = pg_stats_median(base->values, base->nvalues);
+                out->has_base_noise =
+                    pg_stats_rel_mad(base->values, base->nvalues, &out->base_rel_mad);
+        }
+        if (head && head->status == PG_METRIC_OK) {
+                out->nhead = head->nvalues;
+                out->has_head = true;
+                out->head_median = pg_stats_median(head->values, head->nvalues);
+                out->has_head_noise =
+                    pg_stats_rel_mad(head->values, head->nvalues, &out->head_rel_mad);
+        }
+        if (!base || !head) {
+                bool derived = any && any->unit && strcmp(any->unit, "ratio") == 0;
+                out->outcome = derived ? PG_OUTCOME_NOT_COMPARABLE : PG_OUTCOME_NOT_JUDGED;
+                if (!base)
+                        out->reason = pg_xstrdup(derived ? "undefined in the baseline"
+                                                         : "new metric, no baseline");
+                else
+                        out->reason = pg_xstrdup(derived ? "present in the baseline, undefined "
+                                                           "in head"
+                                                         : "present in the baseline, missing "
+                                                           "in head");
+                out->blocks = base && base->status == PG_METRIC_OK;
+                return;
+        }
+        if (base->status != PG_METRIC_OK || head->status != PG_METRIC_OK) {
+                if (base->status == head->status) {
+                        out->outcome = PG_OUTCOME_NOT_MEASURED;
+                        out->reason =
+                            pg_xasprintf("%s on both sides", pg_metric_status_name(base->status));
+                } else {
+                        out->outcome = PG_OUTCOME_NOT_JUDGED;
+                        out->reason = pg_xasprintf("status '%s' in the baseline, '%s' in head",
+                                                   pg_metric_status_name(base->status),
+                                                   pg_metric_status_name(head->status));
+                        out->blocks = base->status == PG_METRIC_OK;
+                }
+                return;
+        }
+        if (pg_min_coverage(base) < rule->min_coverage ||
+            pg_min_coverage(head) < rule->min_coverage) {
+                bool b = pg_min_coverage(base) < rule->min_coverage;
+                out->outcome = PG_OUTCOME_NOT_JUDGED;
+                out->reason = pg_xasprintf(
+                    "counted only %.0f%% of the time in %s (multiplexed; needs %.0f%%)",
+                    100 * pg_min_coverage(b ? base : head), b ? "the baseline" : "head",
+                    100 * rule->min_coverage);
+                out->blocks = true;
+                return;
+        }
+        /* deterministic counts: no test and no interval (one value a side) */
+        if (!rule->deterministic && pg_stats_mann_whitney(head->values, head->nvalues, base->values,
+                                                          base->nvalues, &mwu) == 0) {
+                out->has_p = true;
+                out->p_value = mwu.p_value;
+                out->exact = mwu.exact;
+        }
+        if (!rule->deterministic &&
+            pg_stats_hodges_lehmann(base->values, base->nvalues, head->values, head->nvalues, 0.95,
+                                    &hl) == 0) {
+                out->has_hl = true;
+                out->hl_shift = hl.shift;
+                out->hl_lo = hl.lo;
+                out->hl_hi = hl.hi;
+                out->hl_conf = hl.conf;
+        }
+        pg_judgement_finite_stats(out);
+        out->pp_change = (out->head_median - out->base_median) * 100;
+        if (out->base_median > 0) {
+                out->has_rel = true;
+                out->rel_change = out->head_median / out->base_median - 1;
+        }
+        overflow = is_rate ? !isfinite(out->pp_change) : !isfinite(out->rel_change);
+        if (!isfinite(out->pp_change))
+                out->pp_change = 0;
+        if (!isfinite(out->rel_change)) {
+                out->rel_change = 0;
+                out->has_rel = false;
+        }
+        if (overflow) {
+                /* e.g. 1e-300 -> 1e308: a change no double holds is no
+                 * verdict either; never report it as "+inf%" */
+                out->outcome = PG_OUTCOME_NOT_COMPARABLE;
+                out->reason = pg_xasprintf("change too large to compute (median %g -> %g)",
+                                           out->base_median, out->head_median);
+                out->blocks = true;
+                return;
+        }
+        abs_mad_b = pg_stats_mad(base->values, base->nvalues);
+        abs_mad_h = pg_stats_mad(head->values, head->nvalues);
+        if (is_rate) {
+                change = out->pp_change;
+                noise = rule->noise_factor * 100 * fmax(abs_mad_b, abs_mad_h);
+        } else {
+                if (out->base_median == 0 && out->head_median == 0) {
+                        out->outcome = PG_OUTCOME_UNCHANGED;
+                        out->reason = pg_xstrdup("0 on both sides");
+                        return;
+                }
+                if (!out->has_rel) {
+                        out->outcome = PG_OUTCOME_NOT_COMPARABLE;
+                        out->reason = pg_xstrdup(out->base_median == 0 ? "zero baseline"
+                                                                       : "negative baseline");
+                        out->blocks = true;
+                        return;
+                }
+                change = out->rel_change;
+                noise = rule->noise_factor * fmax(out->has_base_noise ? out->base_rel_mad : 0,
+                                                  out->has_head_noise ? out->head_rel_mad : 0);
+        }
+        bad = rule->direction == PG_DIR_HIGHER_IS_BETTER ? -change : change;
+        out->badness = rule->threshold > 0 ? bad / rule->threshold : (bad > 0 ? 1e9 : 0);
+        if (!isfinite(out->badness)) /* a tiny threshold: far beyond it either way */
+                out->badness = bad > 0 ? 1e9 : -1e9;
+        if (!isfinite(noise))
+                noise = 0;
+        beyond = fabs(change) > rule->threshold;
+        /* deterministic (simulated) counts: no noise to rule out, and one value
+         * per side gives no test anyway */
+        significant = rule->deterministic || (out->has_p && out->p_value < rule->alpha);
+        in_noise = !rule->deterministic && !(fabs(change) > noise);
+        if (rule->direction == PG_DIR_NONE) {
+                out->outcome = PG_OUTCOME_UNCHANGED;
+                out->badness = 0;
+                if (beyond && significant && !in_noise)
+                        out->reason = pg_xstrdup("changed (no direction: informational)");
+        } else if (!beyond) {
+                out->outcome = PG_OUTCOME_UNCHANGED;
+        } else if (significant && !in_noise) {
+                out->outcome = bad > 0 ? PG_OUTCOME_REGRESSION : PG_OUTCOME_IMPROVEMENT;
+        } else if (bad > 0) {
+                out->outcome = PG_OUTCOME_INCONCLUSIVE;
+                if (!significant)
+                        out->reason = pg_xasprintf(
+                            "beyond the threshold but not significant (p = %.3g, needs < %g "
+                            "with %zu and %zu repetitions); rerun with more repetitions",
+                            out->p_value, rule->alpha, out->nbase, out->nhead);
+                else
+                        out->reason = pg_xasprintf(
+                            is_rate ? "beyond the threshold but within noise (%g x MAD = "
+                                      "%.2f pp); rerun with more repetitions"
+                                    : "beyond the threshold but within noise (%g x relative "
+                                      "MAD = %.1f%%); rerun with more repetitions",
+                            rule->noise_factor, is_rate ? noise : 100 * noise);
+        } else {
+                out->outcome = PG_OUTCOME_UNCHANGED;
+                out->reason = pg_xstrdup("possible improvement, not significant");
+        }
+        if (host_diff && (host_cpu_diff || pg_metric_is_counter(name)) &&
+            (out->outcome == PG_OUTCOME_REGRESSION || out->outcome == PG_OUTCOME_IMPROVEMENT ||
+             out->outcome == PG_OUTCOME_INCONCLUSIVE)) {
+                out->outcome = PG_OUTCOME_INCONCLUSIVE;
+                pg_set_reason(out, pg_xasprintf("hosts differ (%s); compare on the baseline's "
+                                                "host",
+                                                host_diff));
+        }
+}

@@ -1,0 +1,225 @@
+/*
+ * test_harden.c - perfgate run and compare used by a hostile second user, a
+ * cancelling CI system and unusual benchmarks.
+ *
+ * - Links planted in an output directory (by the benchmark itself, racing
+ *   perfgate between repetitions, or by another user) never redirect a
+ *   write: <name>.log and <name>.json of `run`, <name>.diff.svg of
+ *   `compare --flamegraph-dir` are replaced or refused, their targets stay
+ *   untouched. A directory that belongs to another user is refused (as root,
+ *   the test makes one owned by "nobody" and has that user plant the link).
+ *   A link the user names with -o is written through as cp(1) would.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/fsutil.h"
+#include "common/json.h"
+#include "tests/util/testutil.h"
+
+static void pg_assert_has(const char *hay, const char *needle)
+{
+        if (!strstr(hay, needle))
+                fail_msg("'%s' not found in:\n%s", needle, hay);
+}
+
+/* perfgate.json with one benchmark @name running `sh -c @script`. */
+static void pg_write_sh_config(const char *path, const char *name, const char *script)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        pg_buf_printf(&b, "{\"benchmarks\": [{\"name\": \"%s\", \"argv\": [\"/bin/sh\", \"-c\", ",
+                      name);
+        pg_json_write_string(&b, script);
+        pg_buf_puts(&b, "]}]}\n");
+        pg_test_write(path, b.ptr);
+        pg_buf_release(&b);
+}
+
+static bool pg_is_link(const char *path)
+{
+        struct stat st;
+        return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+static bool pg_is_regular(const char *path)
+{
+        struct stat st;
+        return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* ---- links planted in output directories -------------------------------- */
+
+/* The benchmark (standing in for a user racing perfgate) replaces its own
+ * log and result by links to victims after the first repetition. */
+static void test_harden_run_out_planted_links(void **state)
+{
+        struct pg_run_out o;
+        char *v;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_write("victim-log", "secret\n");
+        pg_test_write("victim-json", "secret\n");
+        pg_write_sh_config("perfgate.json", "b",
+                           "echo line-from-$$; if [ ! -e flag ]; then : > flag; "
+                           "rm -f out/b.log out/b.json; ln -s ../victim-log out/b.log; "
+                           "ln -s ../victim-json out/b.json; fi");
+        pg_test_perfgate(&o, "run", "--out", "out", "--repeat", "3", "--warmup", "0",
+                         "--no-profile", "perfgate.json", NULL);
+        assert_int_equal(o.status, 0);
+        v = pg_test_read("victim-log");
+        assert_string_equal(v, "secret\n");
+        free(v);
+        v = pg_test_read("victim-json");
+        assert_string_equal(v, "secret\n");
+        free(v);
+        assert_true(pg_is_regular("out/b.json")); /* the planted link was replaced */
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_compare_flamegraph_dir_planted_link(void **state)
+{
+        struct pg_run_out o;
+        char *src = pg_xasprintf("%s/tests/golden/compare", pg_test_env("PG_SOURCE_DIR"));
+        char *base = pg_xasprintf("%s/base", src), *head = pg_xasprintf("%s/head", src);
+        char *v;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_write("victim", "secret\n");
+        assert_int_equal(mkdir("fg", 0755), 0);
+        assert_int_equal(symlink("../victim", "fg/parse.diff.svg"), 0);
+        pg_test_perfgate(&o, "compare", base, "--results", head, "--flamegraph-dir", "fg", NULL);
+        assert_int_equal(o.status, 1);
+        v = pg_test_read("victim");
+        assert_string_equal(v, "secret\n");
+        free(v);
+        assert_true(pg_is_regular("fg/parse.diff.svg"));
+        v = pg_test_read("fg/parse.diff.svg");
+        pg_assert_has(v, "<svg");
+        free(v);
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+        free(src);
+        free(base);
+        free(head);
+}
+
+/* As root: "nobody" owns a directory and plants links in it; perfgate
+ * refuses to write there at all. */
+static void test_harden_dir_of_another_user_refused(void **state)
+{
+        struct passwd *pw = getpwnam("nobody");
+        struct pg_run_out o;
+        const char *sb;
+        char *src, *base, *head, *v;
+        pid_t pid;
+        int status;
+        (void) state;
+
+        if (geteuid() != 0 || !pw) {
+                print_message("skipped: needs root and a 'nobody' user to own a directory\n");
+                skip();
+        }
+        sb = pg_test_sandbox();
+        assert_int_equal(chmod(sb, 0755), 0); /* nobody must reach shared/ */
+        pg_test_write("victim", "secret\n");
+        pg_write_sh_config("perfgate.json", "b", "echo hello");
+        assert_int_equal(mkdir("shared", 0755), 0);
+        assert_int_equal(chown("shared", pw->pw_uid, pw->pw_gid), 0);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                if (setgid(pw->pw_gid) < 0 || setuid(pw->pw_uid) < 0)
+                        _exit(1);
+                if (symlink("../victim", "shared/b.json") < 0 ||
+                    symlink("../victim", "shared/parse.diff.svg") < 0)
+                        _exit(2);
+                _exit(0);
+        }
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+        pg_test_perfgate(&o, "run", "--out", "shared", "--repeat", "1", "--warmup", "0",
+                         "--no-profile", "perfgate.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "refusing to write into 'shared': it belongs to user 'nobody'");
+        pg_run_out_release(&o);
+
+        src = pg_xasprintf("%s/tests/golden/compare", pg_test_env("PG_SOURCE_DIR"));
+        base = pg_xasprintf("%s/base", src);
+        head = pg_xasprintf("%s/head", src);
+        pg_test_perfgate(&o, "compare", base, "--results", head, "--flamegraph-dir", "shared",
+                         NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "refusing to write into 'shared': it belongs to user 'nobody'");
+        pg_run_out_release(&o);
+        v = pg_test_read("victim");
+        assert_string_equal(v, "secret\n");
+        free(v);
+        free(src);
+        free(base);
+        free(head);
+        pg_test_sandbox_remove();
+}
+
+/* -o names a link: it is written through like cp(1) (the target keeps its
+ * inode, the link stays); a dangling one is refused as cp refuses it. */
+static void test_harden_output_link_written_through_like_cp(void **state)
+{
+        struct pg_run_out o;
+        struct stat before, after;
+        char *v;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_write("in.folded", "main;work 10\nmain;idle 5\n");
+        pg_test_write("real.svg", "old\n");
+        assert_int_equal(stat("real.svg", &before), 0);
+        assert_int_equal(symlink("real.svg", "link.svg"), 0);
+        pg_test_perfgate(&o, "flamegraph", "in.folded", "-o", "link.svg", NULL);
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+        assert_true(pg_is_link("link.svg"));
+        assert_int_equal(stat("real.svg", &after), 0);
+        assert_int_equal(before.st_ino, after.st_ino);
+        v = pg_test_read("real.svg");
+        pg_assert_has(v, "<svg");
+        free(v);
+
+        assert_int_equal(symlink("nowhere.svg", "dangling.svg"), 0);
+        pg_test_perfgate(&o, "flamegraph", "in.folded", "-o", "dangling.svg", NULL);
+        assert_int_equal(o.status, 4);
+        pg_assert_has(o.err.ptr, "not writing through dangling symlink 'dangling.svg'");
+        assert_false(pg_test_exists("nowhere.svg"));
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_harden_run_out_planted_links),
+                cmocka_unit_test(test_harden_compare_flamegraph_dir_planted_link),
+                cmocka_unit_test(test_harden_dir_of_another_user_refused),
+                cmocka_unit_test(test_harden_output_link_written_through_like_cp),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
