@@ -12,7 +12,7 @@ if [ "$what" = test ]; then
   pkgs="$pkgs libcmocka-dev libxml2-utils cmark-gfm nodejs npm chromium valgrind clang libclang-rt-14-dev libc6-dbg binutils g++ rsync shellcheck time"
 fi
 if [ "$what" = ci ] || [ "$what" = test ]; then
-  pkgs="$pkgs curl jq ca-certificates"
+  pkgs="$pkgs curl jq ca-certificates librsvg2-bin"
 fi
 # node and npm may come from elsewhere than Debian (NodeSource's nodejs
 # bundles npm and conflicts with Debian's npm): what counts is the commands.

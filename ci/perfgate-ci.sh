@@ -803,11 +803,16 @@ github_images() {
 }
 
 # gitlab_upload FILE: POST FILE to the project uploads API; the response
-# ({"url", "markdown", ...}) in $tmp/resp. 0 on HTTP 201.
+# ({"url", "markdown", ...}) in $tmp/resp. 0 on HTTP 201. The file goes up
+# under a name of safe bytes only (curl -F gives ';' and ',' a meaning).
 gitlab_upload() {
+        local safe
+        safe=$(basename "$1" | LC_ALL=C tr -c 'A-Za-z0-9._\n-' '_')
+        mkdir -p "$tmp/up" && cp "$1" "$tmp/up/$safe" || die 4 "cannot write a temporary file"
         http_status=$(curl -sS --retry 2 --retry-delay 1 --connect-timeout 10 --max-time 120 \
                 -o "$tmp/resp" -w '%{http_code}' -X POST -H "@$tmp/gl.up.headers" \
-                -F "file=@$1" "${CI_API_V4_URL%/}/projects/${CI_PROJECT_ID}/uploads" 2>"$tmp/curl.err") || true
+                -F "file=@$tmp/up/$safe" "${CI_API_V4_URL%/}/projects/${CI_PROJECT_ID}/uploads" 2>"$tmp/curl.err") || true
+        rm -f "$tmp/up/$safe"
         [ "$http_status" = 201 ] || [ "$http_status" = 200 ]
 }
 

@@ -67,9 +67,10 @@ function multipart(raw, contentType) {
     const hend = part.indexOf('\r\n\r\n');
     if (hend < 0) return null;
     const head = part.slice(0, hend).toString('utf8');
-    const disp = /content-disposition:[^\r\n]*name="([^"]*)"(?:; filename="([^"]*)")?/i.exec(head);
+    const disp = /content-disposition:[^\r\n]*?; name="([^"]*)"/i.exec(head);
+    const fname = /content-disposition:[^\r\n]*?; filename="([^"]*)"/i.exec(head);
     const type = /content-type:\s*([^\r\n]+)/i.exec(head);
-    parts.push({ name: disp ? disp[1] : '', filename: disp ? disp[2] : undefined,
+    parts.push({ name: disp ? disp[1] : '', filename: fname ? fname[1] : undefined,
                  type: type ? type[1] : '', data: part.slice(hend + 4) });
     pos = next;
   }
