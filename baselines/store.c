@@ -953,6 +953,17 @@ done:
 
 static void pg_store_backoff(unsigned attempt);
 
+/* The commit signature: git config user.name/email, else perfgate
+ * <perfgate@localhost>. */
+static int pg_store_signature(git_repository *repo, git_signature **sig)
+{
+        if (git_signature_default(sig, repo) < 0 &&
+            git_signature_now(sig, "perfgate", "perfgate@localhost") < 0)
+                return pg_git_err(PG_ERROR, "cannot make a commit signature");
+        git_error_clear();
+        return 0;
+}
+
 /* pg_store_commit_once() until the ref moves, retrying a lost
  * compare-and-swap on the new tip up to PG_STORE_MAX_RETRIES times;
  * *retries counts them. */
@@ -1096,11 +1107,8 @@ int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *res
                         goto done;
                 }
         }
-        if (git_signature_default(&sig, repo) < 0 &&
-            git_signature_now(&sig, "perfgate", "perfgate@localhost") < 0) {
-                error = pg_git_err(PG_ERROR, "cannot make a commit signature");
+        if ((error = pg_store_signature(repo, &sig)) < 0)
                 goto done;
-        }
         info->branch = pg_xstrdup(branch);
         info->head = pg_xstrdup(head_hex);
         info->machine = pg_xstrdup(machine);
@@ -1269,11 +1277,8 @@ static int pg_assets_run(const struct pg_assets_opts *o, const char *dir, const 
                         goto done;
                 }
         }
-        if (git_signature_default(&sig, repo) < 0 &&
-            git_signature_now(&sig, "perfgate", "perfgate@localhost") < 0) {
-                error = pg_git_err(PG_ERROR, "cannot make a commit signature");
+        if ((error = pg_store_signature(repo, &sig)) < 0)
                 goto done;
-        }
         {
                 struct pg_commit_plan plan = {
                         branch,          dir ? "perfgate assets publish" : "perfgate assets prune",

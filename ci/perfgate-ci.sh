@@ -808,7 +808,7 @@ github_images() {
 gitlab_upload() {
         local safe
         safe=$(basename "$1" | LC_ALL=C tr -c 'A-Za-z0-9._\n-' '_')
-        mkdir -p "$tmp/up" && cp "$1" "$tmp/up/$safe" || die 4 "cannot write a temporary file"
+        { mkdir -p "$tmp/up" && cp "$1" "$tmp/up/$safe"; } || die 4 "cannot write a temporary file"
         http_status=$(curl -sS --retry 2 --retry-delay 1 --connect-timeout 10 --max-time 120 \
                 -o "$tmp/resp" -w '%{http_code}' -X POST -H "@$tmp/gl.up.headers" \
                 -F "file=@$tmp/up/$safe" "${CI_API_V4_URL%/}/projects/${CI_PROJECT_ID}/uploads" 2>"$tmp/curl.err") || true

@@ -4,31 +4,18 @@
 // ?s= URL parameter, zoom restored from ?x=&y=, no console errors, and the
 // SVG embedded as an <img> (scripts never run there) rendering at its size,
 // not blank, with static <text> labels. Exit 0 pass, 1 fail, 77 skip.
-import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { CHROMIUM_ARGS, env, loadChromium } from "./lib/setup.mjs";
 
-const env = (n) => {
-  const v = process.env[n];
-  if (!v) { console.error(`${n} is not set (run through ctest)`); process.exit(1); }
-  return v;
-};
 const bin = env("PERFGATE_BIN");
 const src = env("PG_SOURCE_DIR");
-const chromiumPath = process.env.PG_CHROMIUM || "/usr/bin/chromium";
-const require = createRequire(path.join(src, "tests/node/package.json"));
-let chromium;
-try {
-  ({ chromium } = require("playwright-core"));
-} catch (e) {
-  console.log(`SKIP: playwright-core not installed (run tests/node/install.sh): ${e.message}`);
-  process.exit(77);
-}
-if (!fs.existsSync(chromiumPath)) {
-  console.log(`SKIP: no chromium at ${chromiumPath} (apt-get install chromium)`);
+const { chromium, chromiumPath, skip } = loadChromium(src);
+if (skip) {
+  console.log(`SKIP: ${skip}`);
   process.exit(77);
 }
 
@@ -93,8 +80,7 @@ const browser = await chromium.launchPersistentContext(profile, {
   executablePath: chromiumPath,
   headless: true,
   viewport: { width: 1400, height: 900 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: CHROMIUM_ARGS,
 });
 try {
   const page = await browser.newPage();

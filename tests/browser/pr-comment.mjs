@@ -12,12 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { renderComment } from "./lib/render-comment.mjs";
-
-const env = (n) => {
-  const v = process.env[n];
-  if (!v) { console.error(`${n} is not set (run through ctest)`); process.exit(1); }
-  return v;
-};
+import { env } from "./lib/setup.mjs";
 const bin = env("PERFGATE_BIN");
 const src = env("PG_SOURCE_DIR");
 const build = process.env.PG_BUILD_DIR || os.tmpdir();

@@ -14,13 +14,13 @@
 // published address). Exit 0 pass, 1 fail, 77 skip (no chromium,
 // playwright-core or cmark-gfm). Used by tests/browser/pr-comment.mjs and
 // tests/ci/rehearsal.sh.
-import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import url from "node:url";
+import { CHROMIUM_ARGS, loadChromium } from "./setup.mjs";
 
 const COLUMN_PX = 880;
 const VIEWPORT = { width: 1280, height: 900 };
@@ -29,15 +29,8 @@ export async function renderComment({ markdown, maps = [], expectText = null, sc
                                       source = null }) {
   const src = source || process.env.PG_SOURCE_DIR ||
               path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../..");
-  const chromiumPath = process.env.PG_CHROMIUM || "/usr/bin/chromium";
-  const require = createRequire(path.join(src, "tests/node/package.json"));
-  let chromium;
-  try {
-    ({ chromium } = require("playwright-core"));
-  } catch (e) {
-    return { skip: `playwright-core not installed (run tests/node/install.sh): ${e.message}` };
-  }
-  if (!fs.existsSync(chromiumPath)) return { skip: `no chromium at ${chromiumPath}` };
+  const { chromium, chromiumPath, skip } = loadChromium(src);
+  if (skip) return { skip };
   let html;
   try {
     html = execFileSync("cmark-gfm", ["--unsafe", "-e", "table", "-e", "autolink", markdown],
@@ -78,8 +71,7 @@ export async function renderComment({ markdown, maps = [], expectText = null, sc
     `<div class="markdown-body">${html}</div></body></html>`;
 
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pg-chromium-"));
-  const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+  const args = CHROMIUM_ARGS;
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath, headless: true, viewport: VIEWPORT, javaScriptEnabled: false, args,
   });
