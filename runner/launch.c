@@ -79,10 +79,14 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
         ssize_t r;
         int fd, e;
 
-        setpgid(0, 0);
+        /* its own session: no controlling terminal (a read of /dev/tty
+         * fails with ENXIO instead of stopping it with SIGTTIN), and its own
+         * process group, whose id is its pid (setsid(2)) */
+        setsid();
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
         do
                 r = read(go_rd, &b, 1);
@@ -128,8 +132,9 @@ fail:
  *          flag 2, SCM_RIGHTS carries the log's descriptor.
  *          Reply: struct pg_sp_reply (pid or err) with SCM_RIGHTS carrying
  *          the go pipe's write end and the exec-errno pipe's read end.
- *   WAIT:  u32 type, i32 pid, u32 nohang. Reply: struct pg_sp_reply with
- *          wait4(2)'s pid (0: still running), status and rusage.
+ *   WAIT:  u32 type, i32 pid, u32 flags (1 WNOHANG, 2 WUNTRACED). Reply:
+ *          struct pg_sp_reply with wait4(2)'s pid (0: still running),
+ *          status and rusage.
  */
 enum { PG_SP_SPAWN = 1, PG_SP_WAIT = 2 };
 #define PG_SP_MAX (256u * 1024u)
@@ -221,7 +226,6 @@ static void pg_sp_spawn(int sock, char *req, size_t len, int log_fd)
                 close(err[0]);
                 pg_child_main(&o, go[0], err[1]);
         }
-        setpgid(r.pid, r.pid);
         fds[0] = go[1];
         fds[1] = err[0];
         pg_sp_send(sock, &r, fds, 2);
@@ -294,9 +298,14 @@ static void pg_spawner_main(int sock)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         prctl(PR_SET_NAME, "perfgate-spawn");
         prctl(PR_SET_CHILD_SUBREAPER, 1);
+        /* SIGINT/SIGTERM/SIGHUP sent to perfgate's whole process group (a
+         * terminal's ^C, timeout(1), a CI job cancelled) are perfgate's to
+         * handle: it stops the benchmark and asks for its status here, so
+         * the spawner must outlive them. It still ends with perfgate
+         * (PR_SET_PDEATHSIG, or the socket closing). */
         signal(SIGINT, SIG_IGN);
         signal(SIGHUP, SIG_IGN);
-        signal(SIGTERM, SIG_DFL);
+        signal(SIGTERM, SIG_IGN);
         if (!buf)
                 _exit(1);
         for (;;) {
@@ -334,11 +343,14 @@ static void pg_spawner_main(int sock)
                         memcpy(&pid, buf + 4, 4);
                         memcpy(&nohang, buf + 8, 4);
                         do
-                                r.pid = wait4(pid, &status, nohang ? WNOHANG : 0, &r.ru);
+                                r.pid = wait4(pid, &status,
+                                              ((nohang & 1) ? WNOHANG : 0) |
+                                                  ((nohang & 2) ? WUNTRACED : 0),
+                                              &r.ru);
                         while (r.pid < 0 && errno == EINTR);
                         r.err = r.pid < 0 ? errno : 0;
                         r.status = status;
-                        if (r.pid > 0)
+                        if (r.pid > 0 && !WIFSTOPPED(status))
                                 pg_sp_kill_orphans(); /* nothing outlives the benchmark */
                         pg_sp_send(sock, &r, NULL, 0);
                 }
@@ -481,7 +493,8 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
 static pid_t pg_reap(struct pg_child *c, int *status, struct rusage *ru, int options)
 {
         struct pg_sp_reply r;
-        uint32_t req[3] = { PG_SP_WAIT, 0, options & WNOHANG ? 1u : 0u };
+        uint32_t req[3] = { PG_SP_WAIT, 0,
+                            (options & WNOHANG ? 1u : 0u) | (options & WUNTRACED ? 2u : 0u) };
         int32_t pid = c->pid;
 
         if (!c->via_spawner)
@@ -535,7 +548,6 @@ int pg_launch_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                 close(err[0]);
                 pg_child_main(o, go[0], err[1]);
         }
-        setpgid(c->pid, c->pid); /* close the race with the child's own setpgid */
         close(go[0]);
         close(err[1]);
         c->go_fd = go[1];
@@ -624,11 +636,23 @@ int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size
                 uint64_t now;
                 int rc;
 
-                w = pg_reap(c, &status, &out->ru, WNOHANG);
+                w = pg_reap(c, &status, &out->ru, WNOHANG | WUNTRACED);
+                if (w == c->pid && WIFSTOPPED(status)) {
+                        /* stopped (SIGSTOP, or SIGTSTP/SIGTTIN/SIGTTOU): it
+                         * would wait forever for a SIGCONT nobody sends */
+                        if (!out->stopped_sig)
+                                out->stopped_sig = WSTOPSIG(status);
+                        kill(-c->pid, SIGKILL);
+                        kill(c->pid, SIGKILL);
+                        continue;
+                }
                 if (w == c->pid)
                         break;
                 if (w < 0 && errno != EINTR) {
-                        error = pg_error_set(PG_ERROR, "wait4 failed: %s", strerror(errno));
+                        error = pg_launch_interrupted()
+                                    ? pg_error_set(PG_EINTR, "interrupted")
+                                    : pg_error_set(PG_ERROR, "wait4 failed: %s", strerror(errno));
+                        out->interrupted = error == PG_EINTR;
                         break;
                 }
                 if (c->pidfd >= 0)

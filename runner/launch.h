@@ -1,9 +1,11 @@
 /*
  * launch.h - starting a benchmark so that counting begins exactly at exec.
  *
- * The handshake (research/perf-event-design.md section 2, after perf's
- * evlist__prepare_workload): fork; the child puts itself in its own process
- * group, redirects its output to a log, pins itself to the requested CPUs and
+ * The handshake (after perf's evlist__prepare_workload, tools/perf/util/
+ * evlist.c): fork; the child starts its own session (setsid(2): its own
+ * process group, and no controlling terminal, so reading /dev/tty fails
+ * instead of stopping it), reads stdin from /dev/null, sends its output to
+ * the log descriptor, pins itself to the requested CPUs and
  * blocks on a "go" pipe; the parent opens its perf events on the child's pid
  * (with enable_on_exec) and then calls pg_launch_start(), which releases the
  * child. An exec failure comes back as an errno over a CLOEXEC pipe.
@@ -43,6 +45,7 @@ struct pg_exit {
         int status;       /* wait status (WIFEXITED/WIFSIGNALED apply) */
         bool timed_out;   /* killed by perfgate at the timeout */
         bool interrupted; /* perfgate got SIGINT/SIGTERM and stopped it */
+        int stopped_sig;  /* it was stopped by this signal (SIGSTOP, SIGTTIN, ...) and killed */
         uint64_t wall_ns; /* release to exit, CLOCK_MONOTONIC */
         struct rusage ru; /* from wait4(2): user/system time, max RSS (KiB) */
 };
@@ -72,6 +75,8 @@ void pg_launch_cancel(struct pg_child *c);
  * @fds, @nfds: extra fds to poll (ring buffers); @cb (may be NULL) is called
  *              when one is readable and at least every 100 ms.
  * An error from @cb stops waiting: the group is killed and the error returned.
+ * A child that stops (WIFSTOPPED: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) is
+ * killed with its group and @out->stopped_sig says why.
  * On return the process group has been sent SIGKILL (stragglers do not
  * outlive the benchmark) and @out is filled. Returns 0, or PG_EINTR when
  * pg_launch_interrupted() became true (the child is killed and reaped).

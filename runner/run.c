@@ -561,6 +561,14 @@ static char *pg_failure_message(const struct pg_bench *b, const struct pg_exit *
                 return pg_xasprintf("benchmark '%s' timed out after %g s and was killed "
                                     "(raise --timeout or the benchmark's \"timeout\")",
                                     b->name, timeout_sec);
+        if (ex->stopped_sig)
+                return pg_xasprintf(
+                    "benchmark '%s' was stopped by signal %d (SIG%s: %s) and killed: nothing "
+                    "would continue it; a benchmark gets no terminal (stdin is /dev/null, "
+                    "/dev/tty cannot be opened) and must not stop itself; its output is in '%s'",
+                    b->name, ex->stopped_sig,
+                    sigabbrev_np(ex->stopped_sig) ? sigabbrev_np(ex->stopped_sig) : "?",
+                    strsignal(ex->stopped_sig), log->path);
         if (WIFSIGNALED(ex->status))
                 return pg_xasprintf(
                     "benchmark '%s' was killed by signal %d (SIG%s: %s); "

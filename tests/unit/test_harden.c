@@ -9,6 +9,11 @@
  *   untouched. A directory that belongs to another user is refused (as root,
  *   the test makes one owned by "nobody" and has that user plant the link).
  *   A link the user names with -o is written through as cp(1) would.
+ * - SIGTERM to perfgate's whole process group (timeout(1), a CI cancel)
+ *   exits 130 keeping the finished results; a benchmark that reads
+ *   /dev/tty while perfgate runs in a terminal (a real pty, script(1)) gets
+ *   no terminal and fails at once; one that stops itself is detected,
+ *   killed and reported, instead of perfgate waiting forever.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -213,6 +218,114 @@ static void test_harden_output_link_written_through_like_cp(void **state)
         pg_test_sandbox_remove();
 }
 
+/* ---- cancelled jobs and hangs ------------------------------------------- */
+
+static void test_harden_sigterm_to_process_group_is_130(void **state)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        int status, fd;
+        pid_t pid;
+        char *err;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_buf_puts(&b, "{\"benchmarks\": [{\"name\": \"a\", \"argv\": [\"/bin/sh\", \"-c\", "
+                        "\"echo hi\"]}, {\"name\": \"b\", \"argv\": [\"/bin/sh\", \"-c\", "
+                        "\"exec sleep 60\"]}]}\n");
+        pg_test_write("perfgate.json", b.ptr);
+        pg_buf_release(&b);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                setpgid(0, 0); /* as timeout(1) and CI runners start a job */
+                fd = open("err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                dup2(fd, 2);
+                dup2(fd, 1);
+                execl(pg_test_env("PERFGATE_BIN"), "perfgate", "run", "--out", "out", "--repeat",
+                      "1", "--warmup", "0", "--no-profile", "perfgate.json", (char *) NULL);
+                _exit(127);
+        }
+        setpgid(pid, pid);
+        for (int i = 0; i < 1500 && !pg_test_exists("out/a.json"); i++)
+                usleep(20000);
+        assert_true(pg_test_exists("out/a.json"));
+        usleep(300000); /* b is running */
+        assert_int_equal(kill(-pid, SIGTERM), 0);
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        err = pg_test_read("err.txt");
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 130)
+                fail_msg("status 0x%x, stderr:\n%s", status, err);
+        pg_assert_has(err, "interrupted; kept the 1 finished results in 'out'");
+        assert_null(strstr(err, "wait4"));
+        free(err);
+        pg_test_sandbox_remove();
+}
+
+/* perfgate in a real terminal (script(1) gives it a pty as its controlling
+ * terminal); the benchmark reads /dev/tty. */
+static void test_harden_tty_reader_under_pty_fails_fast(void **state)
+{
+        struct pg_run_out o;
+        char *cmd, *log;
+        (void) state;
+
+        if (access("/usr/bin/script", X_OK) != 0) {
+                print_message("skipped: needs script(1) from util-linux for a pty\n");
+                skip();
+        }
+        pg_test_sandbox();
+        pg_write_sh_config("perfgate.json", "tty", "read x < /dev/tty && echo got \"$x\"");
+        cmd = pg_xasprintf("'%s' run --out out --repeat 1 --warmup 0 --no-profile perfgate.json",
+                           pg_test_env("PERFGATE_BIN"));
+        {
+                char *argv[] = { "timeout", "-s", "KILL",      "30", "script",
+                                 "-qec",    cmd,  "/dev/null", NULL };
+                pg_test_run(&o, NULL, argv);
+        }
+        if (o.status != 3)
+                fail_msg("status %d (137: perfgate hung), output:\n%s%s", o.status, o.out.ptr,
+                         o.err.ptr);
+        assert_false(pg_test_exists("out/tty.json"));
+        log = pg_test_read("out/tty.log");
+        pg_assert_has(log, "/dev/tty");
+        pg_assert_has(log, "No such device or address"); /* ENXIO: no controlling terminal */
+        free(log);
+        pg_run_out_release(&o);
+        free(cmd);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_stopped_benchmark_detected(void **state)
+{
+        struct pg_run_out o;
+        char *argv[] = { "timeout",
+                         "-s",
+                         "KILL",
+                         "30",
+                         (char *) pg_test_env("PERFGATE_BIN"),
+                         "run",
+                         "--out",
+                         "out",
+                         "--repeat",
+                         "1",
+                         "--warmup",
+                         "0",
+                         "--no-profile",
+                         "perfgate.json",
+                         NULL };
+        (void) state;
+
+        pg_test_sandbox();
+        pg_write_sh_config("perfgate.json", "stops", "kill -STOP $$; echo resumed");
+        pg_test_run(&o, NULL, argv);
+        if (o.status != 3)
+                fail_msg("status %d (137: perfgate hung), stderr:\n%s", o.status, o.err.ptr);
+        pg_assert_has(o.err.ptr, "benchmark 'stops' was stopped by signal 19 (SIGSTOP");
+        assert_false(pg_test_exists("out/stops.json"));
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -220,6 +333,9 @@ int main(void)
                 cmocka_unit_test(test_harden_compare_flamegraph_dir_planted_link),
                 cmocka_unit_test(test_harden_dir_of_another_user_refused),
                 cmocka_unit_test(test_harden_output_link_written_through_like_cp),
+                cmocka_unit_test(test_harden_sigterm_to_process_group_is_130),
+                cmocka_unit_test(test_harden_tty_reader_under_pty_fails_fast),
+                cmocka_unit_test(test_harden_stopped_benchmark_detected),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
