@@ -332,9 +332,9 @@ detect_pr() {
 is_fork_pr() {
         [ "$platform" = github ] || return 1
         [ "${GITHUB_EVENT_NAME:-pull_request}" = pull_request ] || return 1
-        event_json | jq -e '.pull_request != null and
-                ((.pull_request.head.repo.full_name // "") != (.pull_request.base.repo.full_name // ""))' \
-                >/dev/null 2>&1
+        # jq 1.6's -e exits 0 on empty input: compare the printed value.
+        [ "$(event_json | jq -r '.pull_request != null and
+                ((.pull_request.head.repo.full_name // "") != (.pull_request.base.repo.full_name // ""))' 2>/dev/null)" = true ]
 }
 
 pr_head_sha() {
@@ -691,7 +691,7 @@ has_images() { compgen -G "$1/*.image.svg" >/dev/null; }
 repo_is_private() {
         [ "$platform" = github ] || return 1
         [ "${PERFGATE_PRIVATE:-}" = true ] && return 0
-        event_json | jq -e '.repository.private == true' >/dev/null 2>&1
+        [ "$(event_json | jq -r '.repository.private == true' 2>/dev/null)" = true ]
 }
 
 # The commit the results measured: the PR head (event), else HEAD.
@@ -719,9 +719,11 @@ rerun_compare() {
 }
 
 # fetch_assets_branch: refs/remotes/$remote/$assets_branch as on the remote
-# (deleted when the remote has none). 1 when the remote cannot be read.
+# (deleted when the remote has none), also under --no-fetch: the lease and a
+# retry after a lost race need the remote's current tip. 1 when the remote
+# cannot be read.
 fetch_assets_branch() {
-        [ "$fetch" = true ] && has_remote || return 0
+        has_remote || return 0
         git ls-remote --exit-code --heads "$remote" "refs/heads/$assets_branch" >/dev/null 2>&1
         case $? in
         0) git fetch --no-tags --quiet "$remote" "+refs/heads/$assets_branch:refs/remotes/$remote/$assets_branch" ;;
