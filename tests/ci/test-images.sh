@@ -38,7 +38,6 @@ event() { # event SHA PRIVATE HEADREPO
 start_server --token "$TOKEN" --git-dir "$origin" --head-sha "$head"
 gh=(env GITHUB_API_URL="$API" GITHUB_SERVER_URL="$API" GITHUB_REPOSITORY=octo/proj GITHUB_TOKEN="$TOKEN"
         GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH="$scratch/event.json")
-assets() { git -C "$origin" ls-tree -r --name-only perfgate-assets 2>/dev/null; }
 
 # ---- race on the assets branch
 event "$head" false octo/proj
