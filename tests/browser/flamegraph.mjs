@@ -9,21 +9,11 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { CHROMIUM_ARGS, env, loadChromium } from "./lib/setup.mjs";
+import { checks, env, launch, loadChromium } from "../util/browser.mjs";
 
 const bin = env("PERFGATE_BIN");
-const src = env("PG_SOURCE_DIR");
-const { chromium, chromiumPath, skip } = loadChromium(src);
-if (skip) {
-  console.log(`SKIP: ${skip}`);
-  process.exit(77);
-}
-
-let failures = 0;
-function check(cond, what, detail = "") {
-  if (cond) console.log(`ok - ${what}`);
-  else { failures++; console.log(`not ok - ${what} ${detail}`); }
-}
+const chromium = loadChromium();
+const { check, failures } = checks();
 
 // A known profile: ^inner$ matches nested frames (main;inner;inner) that must
 // be counted once.
@@ -76,12 +66,7 @@ await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const base = `http://127.0.0.1:${server.address().port}`;
 
 // A fresh profile directory (playwright passes it as --user-data-dir).
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: chromiumPath,
-  headless: true,
-  viewport: { width: 1400, height: 900 },
-  args: CHROMIUM_ARGS,
-});
+const browser = await launch(chromium, profile, { width: 1400, height: 900 });
 try {
   const page = await browser.newPage();
   const errors = [];
@@ -190,5 +175,5 @@ try {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(profile, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : "all browser checks passed");
-process.exit(failures ? 1 : 0);
+console.log(failures() ? `${failures()} check(s) failed` : "all browser checks passed");
+process.exit(failures() ? 1 : 0);

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { renderComment } from "./lib/render-comment.mjs";
-import { env } from "./lib/setup.mjs";
+import { env } from "../util/browser.mjs";
 const bin = env("PERFGATE_BIN");
 const src = env("PG_SOURCE_DIR");
 const build = process.env.PG_BUILD_DIR || os.tmpdir();

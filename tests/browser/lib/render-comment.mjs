@@ -20,17 +20,16 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import url from "node:url";
-import { CHROMIUM_ARGS, loadChromium } from "./setup.mjs";
+import { CHROMIUM_ARGS, chromiumPath, launch, loadChromium } from "../../util/browser.mjs";
 
 const COLUMN_PX = 880;
 const VIEWPORT = { width: 1280, height: 900 };
 
 export async function renderComment({ markdown, maps = [], expectText = null, screenshot = null,
                                       source = null }) {
-  const src = source || process.env.PG_SOURCE_DIR ||
-              path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../..");
-  const { chromium, chromiumPath, skip } = loadChromium(src);
-  if (skip) return { skip };
+  if (source) process.env.PG_SOURCE_DIR = source;
+  process.env.PG_SOURCE_DIR ||= path.resolve(path.dirname(url.fileURLToPath(import.meta.url)), "../../..");
+  const chromium = loadChromium(); // exits 77 (skip) without playwright-core or chromium
   let html;
   try {
     html = execFileSync("cmark-gfm", ["--unsafe", "-e", "table", "-e", "autolink", markdown],
@@ -71,10 +70,7 @@ export async function renderComment({ markdown, maps = [], expectText = null, sc
     `<div class="markdown-body">${html}</div></body></html>`;
 
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "pg-chromium-"));
-  const args = CHROMIUM_ARGS;
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath, headless: true, viewport: VIEWPORT, javaScriptEnabled: false, args,
-  });
+  const ctx = await launch(chromium, profile, VIEWPORT, { javaScriptEnabled: false });
   let info = [];
   try {
     const tab = await ctx.newPage();
@@ -96,7 +92,7 @@ export async function renderComment({ markdown, maps = [], expectText = null, sc
       // Not blank: the element's pixels, counted in a second (scripted) tab.
       const png = await tab.screenshot({ clip: { x: im.x, y: im.y, width: im.w, height: im.h },
                                          fullPage: true });
-      const counts = await pixelStats(chromium, chromiumPath, args, png);
+      const counts = await pixelStats(chromium, png);
       check(counts.colours >= 4 && counts.nonwhite > 0.1, `image ${k + 1} is not blank`,
             `(${counts.colours} colours, ${(100 * counts.nonwhite).toFixed(1)}% non-white)`);
       const svg = await (await fetch(im.src)).text();
@@ -125,8 +121,8 @@ export async function renderComment({ markdown, maps = [], expectText = null, sc
 
 // Distinct colours and the share of non-white pixels of a PNG, measured on a
 // canvas in a separate, scripted browser.
-async function pixelStats(chromium, chromiumPath, args, png) {
-  const b = await chromium.launch({ executablePath: chromiumPath, headless: true, args });
+async function pixelStats(chromium, png) {
+  const b = await chromium.launch({ executablePath: chromiumPath, headless: true, args: CHROMIUM_ARGS });
   try {
     const p = await b.newPage();
     await p.setContent(`<img id="i" src="data:image/png;base64,${png.toString("base64")}">`);
