@@ -51,7 +51,10 @@ say(ex('fork-comment.yml').permissions.contents === 'write', 'fork-comment.yml c
 // action hygiene: no Node 20 actions/*@v4 (deprecated runtime), outputs the script writes
 const allUses = [text, ...fs.readdirSync(exDir).map((n) => fs.readFileSync(path.join(exDir, n), 'utf8'))]
   .join('\n').match(/uses:\s*actions\/[a-z-]+@v\d+/g) || [];
-say(allUses.length > 0 && allUses.every((u) => !/@v[1-4]$/.test(u)), `actions pinned past the Node 20 majors (${[...new Set(allUses)].join(', ')})`);
+// the first majors whose runtime is Node 24 (the Node 20 based ones are deprecated)
+const node24 = { checkout: 5, 'upload-artifact': 6, 'download-artifact': 7 };
+const old = allUses.filter((u) => { const m = /actions\/([a-z-]+)@v(\d+)/.exec(u); return node24[m[1]] && +m[2] < node24[m[1]]; });
+say(allUses.length > 0 && old.length === 0, `checkout/upload-artifact/download-artifact at Node 24 majors${old.length ? ': not ' + old.join(', ') : ''}`);
 for (const o of ['status', 'report', 'results', 'baseline-commit', 'assets-commit', 'link-base'])
   say(a.outputs && a.outputs[o], `action output '${o}' declared`);
 say(a.inputs.perfgate, "action input 'perfgate' (an installed binary) declared");
