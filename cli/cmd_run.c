@@ -227,7 +227,7 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
                 break;
         case PG_RUN_EV_FAILED:
                 pg_run_end_line(cli);
-                fprintf(stderr, "perfgate: error: %s\n", ev->message);
+                pg_cli_error("%s", ev->message);
                 break;
         }
 }

@@ -456,7 +456,7 @@ static void pg_warn_lines(struct pg_run_state *st, const char *name, struct pg_b
  * read from the descriptor perfgate wrote it through. */
 static char *pg_log_tail(const struct pg_bench_log *log)
 {
-        struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT;
+        struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT, clean = PG_BUF_INIT;
         size_t start, lines = 0;
         const char *path = log->path;
 
@@ -473,7 +473,17 @@ static char *pg_log_tail(const struct pg_bench_log *log)
                 start--;
         }
         pg_buf_printf(&out, "last lines of '%s':\n", path);
-        pg_utf8_sanitize(&out, text.ptr + start, text.len - start);
+        pg_utf8_sanitize(&clean, text.ptr + start, text.len - start);
+        /* a NUL must not end the message early, an ESC or BEL must not reach
+         * the terminal: control bytes but newline and tab are shown as \xNN */
+        for (size_t i = 0; i < clean.len; i++) {
+                unsigned char c = (unsigned char) clean.ptr[i];
+                if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+                        pg_buf_printf(&out, "\\x%02x", c);
+                else
+                        pg_buf_putc(&out, (char) c);
+        }
+        pg_buf_release(&clean);
         while (out.len && out.ptr[out.len - 1] == '\n')
                 pg_buf_truncate(&out, out.len - 1);
         pg_buf_release(&text);

@@ -14,6 +14,10 @@
  *   /dev/tty while perfgate runs in a terminal (a real pty, script(1)) gets
  *   no terminal and fails at once; one that stops itself is detected,
  *   killed and reported, instead of perfgate waiting forever.
+ * - A benchmark's log keeps its first and last MiB and says how much was
+ *   dropped between them; a failing benchmark's huge log costs perfgate no
+ *   memory (only its end is read), and the end is printed with NUL, ESC and
+ *   BEL escaped, nothing after a NUL hidden.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -326,6 +331,96 @@ static void test_harden_stopped_benchmark_detected(void **state)
         pg_test_sandbox_remove();
 }
 
+/* ---- bounded logs --------------------------------------------------------- */
+
+static void test_harden_log_keeps_head_and_tail(void **state)
+{
+        struct pg_run_out o;
+        struct stat st;
+        char *log, *note;
+        unsigned long long dropped;
+        (void) state;
+
+        pg_test_sandbox();
+        /* 3 runs of 3 MiB each, marked at both ends */
+        pg_write_sh_config("perfgate.json", "big",
+                           "n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; "
+                           "echo START-$n; head -c 3145728 /dev/zero | tr '\\000' a; "
+                           "echo; echo END-$n");
+        pg_test_perfgate(&o, "run", "--out", "out", "--repeat", "3", "--warmup", "0",
+                         "--no-profile", "perfgate.json", NULL);
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+        assert_int_equal(stat("out/big.log", &st), 0);
+        assert_true(st.st_size <= 2 * 1048576 + 256);
+        log = pg_test_read("out/big.log");
+        assert_true(strncmp(log, "START-1\n", 8) == 0);
+        note = strstr(log + 1048576 - 1, "[perfgate: ");
+        assert_non_null(note);
+        assert_int_equal(note - log, 1048576 + 1); /* right after the first MiB and a newline */
+        assert_int_equal(sscanf(note, "[perfgate: %llu bytes of this log dropped here", &dropped),
+                         1);
+        /* everything written, less what is kept */
+        assert_int_equal(dropped, 3 * (3145728ull + 8 + 1 + 6) - 2 * 1048576ull);
+        assert_true(strlen(log) > 16);
+        assert_string_equal(log + strlen(log) - 6, "END-3\n");
+        assert_null(strstr(log, "START-2"));
+        free(log);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_failing_huge_log_costs_no_memory(void **state)
+{
+        struct rusage ru;
+        int status, fd;
+        pid_t pid;
+        char *err;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_write_sh_config("perfgate.json", "huge",
+                           "head -c 150000000 /dev/zero | tr '\\000' a; echo; echo last words; "
+                           "exit 1");
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                fd = open("err.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                dup2(fd, 2);
+                dup2(fd, 1);
+                execl(pg_test_env("PERFGATE_BIN"), "perfgate", "run", "--out", "out", "--repeat",
+                      "1", "--warmup", "0", "--no-profile", "perfgate.json", (char *) NULL);
+                _exit(127);
+        }
+        assert_int_equal(wait4(pid, &status, 0, &ru), pid);
+        err = pg_test_read("err.txt");
+        assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 3);
+        pg_assert_has(err, "last words");
+        /* perfgate itself (its children are not waited for by the test) */
+        if (ru.ru_maxrss > 64 * 1024)
+                fail_msg("perfgate's max RSS is %ld KiB for a 150 MB log", ru.ru_maxrss);
+        free(err);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_log_tail_printed_safely(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_write_sh_config("perfgate.json", "ctl",
+                           "printf 'before\\000after \\033[31mred\\007bell\\n'; exit 1");
+        pg_test_perfgate(&o, "run", "--out", "out", "--repeat", "1", "--warmup", "0",
+                         "--no-profile", "perfgate.json", NULL);
+        assert_int_equal(o.status, 3);
+        pg_assert_has(o.err.ptr, "before\\x00after \\x1b[31mred\\x07bell");
+        assert_null(memchr(o.err.ptr, 0x1b, o.err.len));
+        assert_null(memchr(o.err.ptr, 0x07, o.err.len));
+        assert_null(memchr(o.err.ptr, 0, o.err.len));
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -336,6 +431,9 @@ int main(void)
                 cmocka_unit_test(test_harden_sigterm_to_process_group_is_130),
                 cmocka_unit_test(test_harden_tty_reader_under_pty_fails_fast),
                 cmocka_unit_test(test_harden_stopped_benchmark_detected),
+                cmocka_unit_test(test_harden_log_keeps_head_and_tail),
+                cmocka_unit_test(test_harden_failing_huge_log_costs_no_memory),
+                cmocka_unit_test(test_harden_log_tail_printed_safely),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
