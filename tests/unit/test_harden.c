@@ -18,6 +18,10 @@
  *   dropped between them; a failing benchmark's huge log costs perfgate no
  *   memory (only its end is read), and the end is printed with NUL, ESC and
  *   BEL escaped, nothing after a NUL hidden.
+ * - --counters simulated (real valgrind; skipped without it) works with a
+ *   benchmark "cwd" and the default relative --out, with a '%' in the
+ *   benchmark name (valgrind expands %p and %q{VAR} in its file options),
+ *   and a failure under valgrind shows valgrind's own message.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +29,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -41,6 +46,9 @@
 #include "common/buf.h"
 #include "common/fsutil.h"
 #include "common/json.h"
+#include "baselines/result.h"
+#include "common/error.h"
+#include "runner/simulate.h"
 #include "tests/util/testutil.h"
 
 static void pg_assert_has(const char *hay, const char *needle)
@@ -421,6 +429,134 @@ static void test_harden_log_tail_printed_safely(void **state)
         pg_test_sandbox_remove();
 }
 
+/* ---- simulated counters --------------------------------------------------- */
+
+static bool pg_have_valgrind(void)
+{
+        char *p = NULL;
+        bool ok = pg_sim_find_valgrind(&p) == 0;
+        free(p);
+        return ok;
+}
+
+#define PG_NEED_VALGRIND()                                                                         \
+        do {                                                                                       \
+                if (!pg_have_valgrind()) {                                                         \
+                        print_message("skipped: valgrind is not installed\n");                     \
+                        skip();                                                                    \
+                }                                                                                  \
+        } while (0)
+
+static void test_harden_simulated_with_cwd_and_relative_out(void **state)
+{
+        struct pg_run_out o;
+        struct pg_result r;
+        char *cfg;
+        (void) state;
+
+        PG_NEED_VALGRIND();
+        pg_test_sandbox();
+        assert_int_equal(mkdir("sub", 0755), 0);
+        cfg = pg_xasprintf("{\"benchmarks\": [{\"name\": \"w\", \"cwd\": \"sub\", "
+                           "\"argv\": [\"%s\", \"2000\"]}]}\n",
+                           pg_test_fixture("sim-simwork"));
+        pg_test_write("perfgate.json", cfg);
+        free(cfg);
+        pg_test_perfgate(&o, "run", "--counters", "simulated", "--repeat", "1", "--warmup", "0",
+                         "--no-profile", "perfgate.json", NULL);
+        if (o.status != 0)
+                fail_msg("status %d:\n%s", o.status, o.err.ptr);
+        pg_run_out_release(&o);
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, ".perfgate/results/w.json"), 0);
+        assert_string_equal(r.counters, "simulated");
+        assert_non_null(pg_result_find_metric(&r, "instructions"));
+        pg_result_release(&r);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_simulated_percent_in_name(void **state)
+{
+        static const char *const name = "p%p%q{HOME}%%x";
+        struct pg_run_out o;
+        struct pg_result r;
+        struct dirent *de;
+        size_t n = 0;
+        DIR *d;
+        char *cfg, *path;
+        (void) state;
+
+        PG_NEED_VALGRIND();
+        pg_test_sandbox();
+        cfg = pg_xasprintf("{\"benchmarks\": [{\"name\": \"%s\", \"argv\": [\"%s\", "
+                           "\"2000\"]}]}\n",
+                           name, pg_test_fixture("sim-simwork"));
+        pg_test_write("perfgate.json", cfg);
+        free(cfg);
+        pg_test_perfgate(&o, "run", "--counters", "simulated", "--repeat", "1", "--warmup", "0",
+                         "--no-profile", "--out", "out", "perfgate.json", NULL);
+        if (o.status != 0)
+                fail_msg("status %d:\n%s", o.status, o.err.ptr);
+        pg_run_out_release(&o);
+        path = pg_xasprintf("out/%s.json", name);
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, path), 0);
+        assert_non_null(pg_result_find_metric(&r, "instructions"));
+        pg_result_release(&r);
+        free(path);
+        /* nothing left in out/ but the result and the log, nothing beside it */
+        d = opendir("out");
+        assert_non_null(d);
+        while ((de = readdir(d)) != NULL)
+                if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+                        n++;
+        closedir(d);
+        assert_int_equal(n, 2);
+        d = opendir(".");
+        n = 0;
+        while ((de = readdir(d)) != NULL)
+                if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+                        n++;
+        closedir(d);
+        assert_int_equal(n, 2); /* perfgate.json and out */
+        pg_test_sandbox_remove();
+}
+
+/* A program valgrind cannot start (its interpreter does not exist): the
+ * error carries valgrind's own words, not "valgrind gave no reason". */
+static void test_harden_simulated_failure_shows_valgrinds_message(void **state)
+{
+        char *argv[] = { "./bad", NULL };
+        struct pg_sim_opts so = { 0 };
+        struct pg_sim sim;
+        char *valgrind = NULL, *work;
+        int fd, error;
+        (void) state;
+
+        PG_NEED_VALGRIND();
+        work = pg_xasprintf("%s/work", pg_test_sandbox());
+        pg_test_write("bad", "#!/nonexistent/interpreter\necho hi\n");
+        assert_int_equal(chmod("bad", 0755), 0);
+        fd = open("bad.log", O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        assert_true(fd > 2);
+        assert_int_equal(pg_sim_find_valgrind(&valgrind), 0);
+        so.valgrind = valgrind;
+        so.name = "bad";
+        so.argv = argv;
+        so.log_fd = fd;
+        so.log_path = "bad.log";
+        so.work_dir = work;
+        so.timeout_ns = 60000000000ull;
+        error = pg_simulate(&so, &sim);
+        pg_sim_release(&sim);
+        assert_int_equal(error, PG_EMEASURE);
+        pg_assert_has(pg_error_last(), "bad interpreter");
+        close(fd);
+        free(valgrind);
+        free(work);
+        pg_test_sandbox_remove();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -434,6 +570,9 @@ int main(void)
                 cmocka_unit_test(test_harden_log_keeps_head_and_tail),
                 cmocka_unit_test(test_harden_failing_huge_log_costs_no_memory),
                 cmocka_unit_test(test_harden_log_tail_printed_safely),
+                cmocka_unit_test(test_harden_simulated_with_cwd_and_relative_out),
+                cmocka_unit_test(test_harden_simulated_percent_in_name),
+                cmocka_unit_test(test_harden_simulated_failure_shows_valgrinds_message),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
