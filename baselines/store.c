@@ -16,6 +16,7 @@
  * then first parents only (the main line, never a merged side branch).
  */
 #include "baselines/store.h"
+#include "baselines/store_git.h"
 
 #include <errno.h>
 #include <git2.h>
@@ -53,8 +54,7 @@ void pg_store_lookup_release(struct pg_store_lookup *l)
 
 /* Set a perfgate error from a libgit2 failure: our message, then libgit2's
  * own detail (git_error_last() may be NULL in 1.5). */
-static int pg_git_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int pg_git_err(int code, const char *fmt, ...)
+int pg_git_err(int code, const char *fmt, ...)
 {
         struct pg_buf b = PG_BUF_INIT;
         const git_error *e = git_error_last();
@@ -70,19 +70,19 @@ static int pg_git_err(int code, const char *fmt, ...)
         return code;
 }
 
-static char *pg_oid_hex(const git_oid *id)
+char *pg_oid_hex(const git_oid *id)
 {
         char hex[GIT_OID_HEXSZ + 1];
         git_oid_tostr(hex, sizeof(hex), id);
         return pg_xstrdup(hex);
 }
 
-static const char *pg_store_branch(const struct pg_store_opts *o)
+const char *pg_store_branch(const struct pg_store_opts *o)
 {
         return o && o->branch && *o->branch ? o->branch : PG_STORE_DEFAULT_BRANCH;
 }
 
-static int pg_store_check_branch(const char *branch)
+int pg_store_check_branch(const char *branch)
 {
         char *ref = pg_xasprintf("refs/heads/%s", branch);
         int valid = 0;
@@ -93,7 +93,7 @@ static int pg_store_check_branch(const char *branch)
         return 0;
 }
 
-static int pg_store_check_machine(const char *machine)
+int pg_store_check_machine(const char *machine)
 {
         if (!pg_result_name_valid(machine))
                 return pg_error_set(PG_EINPUT,
@@ -105,7 +105,7 @@ static int pg_store_check_machine(const char *machine)
 
 /* Open the repository containing @o->repo_path (or the cwd), searching
  * upwards as git does. */
-static int pg_store_open(git_repository **out, const struct pg_store_opts *o)
+int pg_store_open(git_repository **out, const struct pg_store_opts *o)
 {
         const char *path = o && o->repo_path ? o->repo_path : ".";
         int rc = git_repository_open_ext(out, path, 0, NULL);
@@ -197,8 +197,8 @@ static bool pg_remote_ahead(git_repository *repo, const struct pg_tips *t)
 
 /* The data-branch tree to read: local, or origin/ when it is ahead. Sets
  * *tree NULL (no error) when neither exists. */
-static int pg_store_read_tree(git_repository *repo, const char *branch, git_tree **tree,
-                              char **source_ref, char **tip)
+int pg_store_read_tree(git_repository *repo, const char *branch, git_tree **tree, char **source_ref,
+                       char **tip)
 {
         struct pg_tips t;
         git_commit *c = NULL;
@@ -255,7 +255,7 @@ static int pg_shallow_error(git_repository *repo, const char *rev, const char *b
 }
 
 /* Resolve @rev to a commit id (anything git rev-parse takes). */
-static int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
+int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
 {
         git_object *obj = NULL, *peeled = NULL;
         int rc = git_revparse_single(&obj, repo, rev);
@@ -317,8 +317,8 @@ static bool pg_is_json_name(const char *name)
 
 /* Load every <name>.json blob of @dir (the tree `<machine>/<commit>`) into
  * @out, naming each "source_ref:machine/commit/name.json" in errors. */
-static int pg_store_load_dir(git_repository *repo, const git_tree *dir, const char *source_ref,
-                             const char *prefix, struct pg_result_set *out)
+int pg_store_load_dir(git_repository *repo, const git_tree *dir, const char *source_ref,
+                      const char *prefix, struct pg_result_set *out)
 {
         size_t n = git_tree_entrycount(dir);
         int error = 0;
@@ -353,7 +353,7 @@ static int pg_store_load_dir(git_repository *repo, const git_tree *dir, const ch
 }
 
 /* The subtree @name of @tree, or NULL (no error) when absent or a blob. */
-static int pg_subtree(git_repository *repo, const git_tree *tree, const char *name, git_tree **out)
+int pg_subtree(git_repository *repo, const git_tree *tree, const char *name, git_tree **out)
 {
         const git_tree_entry *e = git_tree_entry_byname(tree, name);
 

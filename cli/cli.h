@@ -30,6 +30,7 @@ PG_DECLARE_COMMAND(flamegraph);
 PG_DECLARE_COMMAND(diff);
 PG_DECLARE_COMMAND(fold);
 PG_DECLARE_COMMAND(doctor);
+PG_DECLARE_COMMAND(history);
 
 /** The command table (NULL-terminated by name). */
 extern const struct pg_command pg_commands[];

@@ -57,6 +57,8 @@ const char pg_usage_compare[] =
     "                       to show in the PR/MR comment\n"
     "  --link-base URL      the URL where DIR will be published: the Markdown shows\n"
     "                       the regressions' flame graphs as images from there\n"
+    "  --history-url URL    link each benchmark in the Markdown to its page of the\n"
+    "                       `perfgate history --html` site published at URL\n"
     "  --config FILE        rules from FILE's \"compare\" section (default\n"
     "                       ./perfgate.json, else bench/perfgate.json, if present)\n"
     "\n"
@@ -82,6 +84,7 @@ enum {
         OPT_OPENMETRICS,
         OPT_FLAMEDIR,
         OPT_LINKBASE,
+        OPT_HISTORY_URL,
         OPT_CONFIG
 };
 
@@ -90,7 +93,7 @@ struct pg_compare_args {
         size_t nresults;
         const char **results;
         const char *machine, *branch, *markdown, *json, *junit, *openmetrics, *flamedir, *link_base,
-            *config;
+            *config, *history_url;
         unsigned max_walk;
         bool require_baseline, strict;
 };
@@ -110,6 +113,7 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                 { "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
                 { "flamegraph-dir", required_argument, NULL, OPT_FLAMEDIR },
                 { "link-base", required_argument, NULL, OPT_LINKBASE },
+                { "history-url", required_argument, NULL, OPT_HISTORY_URL },
                 { "config", required_argument, NULL, OPT_CONFIG },
                 { NULL, 0, NULL, 0 },
         };
@@ -166,6 +170,9 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                         break;
                 case OPT_LINKBASE:
                         a->link_base = optarg;
+                        break;
+                case OPT_HISTORY_URL:
+                        a->history_url = optarg;
                         break;
                 case OPT_CONFIG:
                         a->config = optarg;
@@ -511,6 +518,7 @@ int cmd_compare(int argc, char **argv)
         label = NULL;
         memset(&ro, 0, sizeof(ro));
         ro.link_base = a.link_base;
+        ro.history_url = a.history_url;
         ro.color = pg_cli_color(STDOUT_FILENO);
         if (a.flamedir && (error = pg_write_flamegraphs(&cmp, a.flamedir)) < 0)
                 goto fail;

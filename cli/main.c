@@ -25,6 +25,8 @@ const struct pg_command pg_commands[] = {
           pg_usage_flamegraph },
         { "diff", cmd_diff, "draw a differential flame graph of two profiles", pg_usage_diff },
         { "fold", cmd_fold, "fold perf script output into folded stacks", pg_usage_fold },
+        { "history", cmd_history, "chart every baseline along a branch and find change points",
+          pg_usage_history },
         { "doctor", cmd_doctor, "check what this machine can measure and how to fix gaps",
           pg_usage_doctor },
         { NULL, NULL, NULL, NULL },

@@ -22,9 +22,11 @@
 #define PG_COMPARE_SCHEMA "perfgate/compare/1"
 
 struct pg_report_opts {
-        const char *link_base; /* NULL, or URL prefix under which flame graph files are served */
-        bool color;            /* text: ANSI colours */
-        size_t max_hotspots;   /* hotspot rows per benchmark; 0: 5 */
+        const char *link_base;   /* NULL, or URL prefix under which flame graph files are served */
+        bool color;              /* text: ANSI colours */
+        size_t max_hotspots;     /* hotspot rows per benchmark; 0: 5 */
+        const char *history_url; /* NULL, or URL of a `perfgate history --html` site: the
+                                    Markdown links each benchmark to its page there */
 };
 
 /** Text report for stdout (one line per benchmark, then details). */

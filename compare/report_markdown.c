@@ -15,6 +15,7 @@
  * visible \n or \xNN, so a name can never end a table row.
  */
 #include "compare/report.h"
+#include "compare/trends.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,20 @@ static void pg_md_head(struct pg_buf *out, const struct pg_comparison *c)
         }
 }
 
+/* A link to @bench's page of the history site (docs/history.md). */
+static void pg_md_history_link(struct pg_buf *out, const struct pg_report_opts *o,
+                               const char *bench)
+{
+        struct pg_buf page = PG_BUF_INIT;
+        pg_trends_page_name(&page, bench);
+        pg_buf_puts(out, " <a href=\"");
+        pg_attr_escape(out, o->history_url);
+        if (o->history_url[0] && o->history_url[strlen(o->history_url) - 1] != '/')
+                pg_buf_putc(out, '/');
+        pg_buf_printf(out, "%s\">history</a>", page.ptr);
+        pg_buf_release(&page);
+}
+
 static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
 {
         struct pg_buf t = PG_BUF_INIT;
@@ -381,6 +396,8 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                                 pg_buf_puts(out, " ");
                                 pg_md_link(out, o, b->flamegraph_diff, "flame graph");
                         }
+                        if (o && o->history_url && b->verdict != PG_VERDICT_NEW)
+                                pg_md_history_link(out, o, b->name);
                         pg_buf_puts(out, " |\n");
                 }
         }

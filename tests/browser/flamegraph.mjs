@@ -4,39 +4,16 @@
 // ?s= URL parameter, zoom restored from ?x=&y=, no console errors, and the
 // SVG embedded as an <img> (scripts never run there) rendering at its size,
 // not blank, with static <text> labels. Exit 0 pass, 1 fail, 77 skip.
-import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { checks, env, launch, loadChromium } from "../util/browser.mjs";
 
-const env = (n) => {
-  const v = process.env[n];
-  if (!v) { console.error(`${n} is not set (run through ctest)`); process.exit(1); }
-  return v;
-};
 const bin = env("PERFGATE_BIN");
-const src = env("PG_SOURCE_DIR");
-const chromiumPath = process.env.PG_CHROMIUM || "/usr/bin/chromium";
-const require = createRequire(path.join(src, "tests/node/package.json"));
-let chromium;
-try {
-  ({ chromium } = require("playwright-core"));
-} catch (e) {
-  console.log(`SKIP: playwright-core not installed (run tests/node/install.sh): ${e.message}`);
-  process.exit(77);
-}
-if (!fs.existsSync(chromiumPath)) {
-  console.log(`SKIP: no chromium at ${chromiumPath} (apt-get install chromium)`);
-  process.exit(77);
-}
-
-let failures = 0;
-function check(cond, what, detail = "") {
-  if (cond) console.log(`ok - ${what}`);
-  else { failures++; console.log(`not ok - ${what} ${detail}`); }
-}
+const chromium = loadChromium();
+const { check, failures } = checks();
 
 // A known profile: ^inner$ matches nested frames (main;inner;inner) that must
 // be counted once.
@@ -89,13 +66,7 @@ await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const base = `http://127.0.0.1:${server.address().port}`;
 
 // A fresh profile directory (playwright passes it as --user-data-dir).
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: chromiumPath,
-  headless: true,
-  viewport: { width: 1400, height: 900 },
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch(chromium, profile, { width: 1400, height: 900 });
 try {
   const page = await browser.newPage();
   const errors = [];
@@ -204,5 +175,5 @@ try {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(profile, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : "all browser checks passed");
-process.exit(failures ? 1 : 0);
+console.log(failures() ? `${failures()} check(s) failed` : "all browser checks passed");
+process.exit(failures() ? 1 : 0);

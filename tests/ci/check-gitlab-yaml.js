@@ -32,6 +32,14 @@ if (bl) {
   need((bl.script || []).some((l) => /perfgate-ci\.sh|PERFGATE_CI/.test(l) && /\bmain\b/.test(l)), 'perfgate-baseline: does not run perfgate-ci.sh main');
   need(bl.resource_group, 'perfgate-baseline: no resource_group');
 }
+const pages = doc.pages;
+need(pages, 'no job pages (the trends site)');
+if (pages) {
+  need(JSON.stringify(pages.rules || []).includes('CI_DEFAULT_BRANCH'), 'pages: not limited to the default branch');
+  need((pages.script || []).some((l) => /history\b.*--html public/.test(l)), 'pages: does not run perfgate history --html public');
+  need(pages.artifacts && (pages.artifacts.paths || []).includes('public'), 'pages: does not publish public/');
+  need((pages.needs || []).some((n) => (n.job || n) === 'perfgate-baseline'), 'pages: does not wait for the baseline');
+}
 const vars = doc.variables || {};
 need(vars.PERFGATE_MACHINE === 'bare-metal-1', 'example variables not merged over the template');
 need(vars.PERFGATE_BASELINE_BRANCH === 'perfgate-baselines', 'template variables missing');

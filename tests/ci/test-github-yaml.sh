@@ -51,6 +51,10 @@ say(usesAction(sm).some((s) => s.with.mode === 'run' && /matrix\.shard/.test(s.w
 say(usesAction(sm).some((s) => /results/.test(s.with.results || '')), 'sharded-matrix.yml compares all shards\' results');
 say(ex('main-baseline.yml').permissions.contents === 'write', 'main-baseline.yml can push the data branch');
 say(ex('pr-gate.yml').permissions['pull-requests'] === 'write', 'pr-gate.yml can comment');
+const hp = ex('history-pages.yml');
+say(hp.on.workflow_run && hp.on.workflow_run.workflows.includes('perfgate baseline'), 'history-pages.yml runs after the baseline workflow');
+say(steps(hp).some((s) => /perfgate" history .*--html public/.test(s.run || '')), 'history-pages.yml builds the site with perfgate history --html');
+say(steps(hp).some((s) => (s.uses || '').startsWith('actions/deploy-pages@')), 'history-pages.yml deploys to Pages');
 process.exit(bad ? 1 : 0);
 JS
 st=$?
