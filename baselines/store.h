@@ -143,4 +143,13 @@ int pg_store_list_load(const struct pg_store_opts *o, struct pg_store_list *l);
 
 void pg_store_list_release(struct pg_store_list *l);
 
+/**
+ * Whether @machine can name the machine directory of the data branch: the
+ * benchmark-name rule (pg_result_name_valid()) and not ".git" in any case
+ * (git refuses such a tree entry). `run --machine` and `baseline save`
+ * apply this one rule. Errors: PG_EINPUT "'NAME' is not a valid machine
+ * name (...)".
+ */
+int pg_store_check_machine(const char *machine);
+
 #endif

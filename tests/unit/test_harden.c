@@ -22,6 +22,12 @@
  *   benchmark "cwd" and the default relative --out, with a '%' in the
  *   benchmark name (valgrind expands %p and %q{VAR} in its file options),
  *   and a failure under valgrind shows valgrind's own message.
+ * - Messages: --freq above kernel.perf_event_max_sample_rate names the
+ *   sysctl and its value; a --timeout that rounds to no timeout is refused;
+ *   the repeat errors state the range they accept; --machine is checked at
+ *   `run` with the rule `baseline save` applies; an unwritable
+ *   --flamegraph-dir is one error; change.points is null when the change
+ *   overflows; `doctor /dev/zero` is not called a script.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -46,6 +52,7 @@
 #include "common/buf.h"
 #include "common/fsutil.h"
 #include "common/json.h"
+#include <cjson/cJSON.h>
 #include "baselines/result.h"
 #include "common/error.h"
 #include "runner/simulate.h"
@@ -557,6 +564,291 @@ static void test_harden_simulated_failure_shows_valgrinds_message(void **state)
         pg_test_sandbox_remove();
 }
 
+/* ---- messages --------------------------------------------------------------- */
+
+static void test_harden_freq_above_kernel_max_names_sysctl(void **state)
+{
+        struct pg_run_out o;
+        char *max_text, *freq, *want;
+        long max;
+        (void) state;
+
+        max_text = pg_test_read("/proc/sys/kernel/perf_event_max_sample_rate");
+        max = atol(max_text);
+        free(max_text);
+        if (max <= 0 || max >= 1000000) {
+                print_message("skipped: kernel.perf_event_max_sample_rate is %ld\n", max);
+                skip();
+        }
+        pg_test_sandbox();
+        pg_write_sh_config("perfgate.json", "b", "echo hi");
+        freq = pg_xasprintf("%ld", max + 1);
+        pg_test_perfgate(&o, "run", "--out", "out", "--repeat", "1", "--warmup", "0", "--freq",
+                         freq, "perfgate.json", NULL);
+        assert_int_equal(o.status, 2);
+        want = pg_xasprintf("--freq %ld is above kernel.perf_event_max_sample_rate (%ld)", max + 1,
+                            max);
+        pg_assert_has(o.err.ptr, want);
+        assert_false(pg_test_exists("out/b.json"));
+        pg_run_out_release(&o);
+        free(want);
+        free(freq);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_timeout_and_repeat_messages(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_write_sh_config("perfgate.json", "b", "echo hi");
+        pg_test_perfgate(&o, "run", "--timeout", "1e-10", "perfgate.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "--timeout '1e-10' must be 0 (none) or at least 0.001 seconds");
+        pg_run_out_release(&o);
+        pg_test_write("t.json", "{\"benchmarks\": [{\"name\": \"b\", \"argv\": [\"/bin/true\"], "
+                                "\"timeout\": 1e-10}]}\n");
+        pg_test_perfgate(&o, "run", "t.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "must be 0 (none) or at least 0.001 seconds");
+        pg_run_out_release(&o);
+        pg_test_write("r.json", "{\"benchmarks\": [{\"name\": \"b\", \"argv\": [\"/bin/true\"], "
+                                "\"repeat\": 0.5}]}\n");
+        pg_test_perfgate(&o, "run", "r.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "must be a whole number from 1 to 1000000");
+        assert_null(strstr(o.err.ptr, "from 0"));
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "run", "--repeat", "0", "perfgate.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "--repeat '0' must be a whole number from 1 to 1000000");
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_machine_checked_at_run(void **state)
+{
+        static const char *const bad[] = { "..", ".", ".git", ".GIT", "a\nb", "a/b", "" };
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_write_sh_config("perfgate.json", "b", "echo hi");
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                pg_test_perfgate(&o, "run", "--out", "out", "--machine", bad[i], "perfgate.json",
+                                 NULL);
+                if (o.status != 2)
+                        fail_msg("--machine '%s': status %d\n%s", bad[i], o.status, o.err.ptr);
+                pg_assert_has(o.err.ptr, "is not a valid machine name");
+                assert_false(pg_test_exists("out"));
+                pg_run_out_release(&o);
+        }
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_unwritable_flamegraph_dir_is_one_error(void **state)
+{
+        struct pg_run_out o;
+        char *src = pg_xasprintf("%s/tests/golden/compare", pg_test_env("PG_SOURCE_DIR"));
+        char *base = pg_xasprintf("%s/base", src), *head = pg_xasprintf("%s/head", src);
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_write("file", "x");
+        pg_test_perfgate(&o, "compare", base, "--results", head, "--flamegraph-dir", "file/fg",
+                         NULL);
+        assert_int_equal(o.status, 4);
+        pg_assert_has(o.err.ptr, "perfgate: error: ");
+        pg_assert_has(o.err.ptr, "file/fg");
+        assert_null(strstr(o.err.ptr, "warning"));
+        assert_null(strstr(strstr(o.err.ptr, "perfgate: error: ") + 1, "perfgate: "));
+        pg_run_out_release(&o);
+        free(src);
+        free(base);
+        free(head);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_change_points_null_after_overflow(void **state)
+{
+        char *src =
+            pg_xasprintf("%s/tests/golden/compare/base/parse.json", pg_test_env("PG_SOURCE_DIR"));
+        struct pg_result r;
+        struct pg_metric *m;
+        struct pg_run_out o;
+        cJSON *root, *it, *found = NULL;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(mkdir("b", 0755), 0);
+        assert_int_equal(mkdir("h", 0755), 0);
+        for (int side = 0; side < 2; side++) {
+                pg_result_init(&r);
+                assert_int_equal(pg_result_load(&r, src), 0);
+                m = (struct pg_metric *) pg_result_find_metric(&r, "task-clock");
+                assert_non_null(m);
+                for (size_t i = 0; i < m->nvalues; i++)
+                        m->values[i] = side ? 1e307 * (1 + (double) i / 100) : 1e-300;
+                assert_int_equal(pg_result_save(&r, side ? "h/parse.json" : "b/parse.json"), 0);
+                pg_result_release(&r);
+        }
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--json", "c.json", NULL);
+        root = cJSON_Parse(pg_test_read("c.json"));
+        assert_non_null(root);
+        /* find the task-clock metric object anywhere in the report */
+        {
+                cJSON *stack[64];
+                int n = 0;
+                stack[n++] = root;
+                while (n && !found) {
+                        cJSON *x = stack[--n];
+                        const cJSON *name = cJSON_GetObjectItemCaseSensitive(x, "metric");
+                        if (cJSON_IsString(name) && strcmp(name->valuestring, "task-clock") == 0 &&
+                            cJSON_GetObjectItemCaseSensitive(x, "change"))
+                                found = x;
+                        cJSON_ArrayForEach(it, x) if ((cJSON_IsObject(it) || cJSON_IsArray(it)) &&
+                                                      n < 64) stack[n++] = it;
+                }
+        }
+        assert_non_null(found);
+        it = cJSON_GetObjectItemCaseSensitive(found, "change");
+        assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(it, "points")));
+        assert_true(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(it, "relative")));
+        cJSON_Delete(root);
+        pg_run_out_release(&o);
+        free(src);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_lock_error_has_a_reason(void **state)
+{
+        char *src =
+            pg_xasprintf("%s/tests/golden/compare/base/parse.json", pg_test_env("PG_SOURCE_DIR"));
+        char *init[] = { "git", "init", "-q", "-b", "main", ".", NULL };
+        char *commit[] = { "git",    "-c", "user.name=t",   "-c", "user.email=t@t",
+                           "commit", "-q", "--allow-empty", "-m", "x",
+                           NULL };
+        struct pg_run_out o;
+        char *text;
+        const char *line;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_test_run(&o, NULL, init), 0);
+        pg_run_out_release(&o);
+        assert_int_equal(pg_test_run(&o, NULL, commit), 0);
+        pg_run_out_release(&o);
+        assert_int_equal(mkdir("res", 0755), 0);
+        text = pg_test_read(src);
+        pg_test_write("res/parse.json", text);
+        free(text);
+        pg_test_perfgate(&o, "baseline", "save", "--results", "res", "--force", NULL);
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+        pg_test_write(".git/refs/heads/perfgate-baselines.lock", ""); /* a crashed writer's */
+        pg_test_perfgate(&o, "baseline", "save", "--results", "res", "--force", NULL);
+        assert_int_equal(o.status, 4);
+        line = strstr(o.err.ptr, "perfgate: error: ");
+        assert_non_null(line);
+        pg_assert_has(line, "is locked by another writer");
+        pg_assert_has(line, "perfgate-baselines.lock");
+        assert_null(strstr(line, ": \n"));
+        assert_true(o.err.len > 2 && o.err.ptr[o.err.len - 2] != ' ' &&
+                    o.err.ptr[o.err.len - 2] != ':');
+        pg_run_out_release(&o);
+        free(src);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_few_repetitions_warned(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        pg_write_sh_config("perfgate.json", "b", "echo hi");
+        pg_test_perfgate(&o, "run", "-q", "--out", "out", "--repeat", "3", "--warmup", "0",
+                         "--no-profile", "perfgate.json", NULL);
+        assert_int_equal(o.status, 0);
+        pg_assert_has(o.err.ptr, "3 repetitions per benchmark cannot gate on their own");
+        pg_assert_has(o.err.ptr, "p = 0.1 ");
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "run", "-q", "--out", "out", "--repeat", "5", "--warmup", "0",
+                         "--no-profile", "perfgate.json", NULL);
+        assert_int_equal(o.status, 0);
+        assert_null(strstr(o.err.ptr, "cannot gate"));
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+/* The golden parse.json with task-clock set to @n values @v0 * (1 + i/100)
+ * in unit @unit, saved as @path. */
+static void pg_parse_variant(const char *path, size_t n, double v0, const char *unit)
+{
+        char *src =
+            pg_xasprintf("%s/tests/golden/compare/base/parse.json", pg_test_env("PG_SOURCE_DIR"));
+        struct pg_result r;
+        struct pg_metric *m;
+
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, src), 0);
+        m = (struct pg_metric *) pg_result_find_metric(&r, "task-clock");
+        assert_non_null(m);
+        assert_true(m->nvalues >= n);
+        m->nvalues = n;
+        for (size_t i = 0; i < n; i++)
+                m->values[i] = v0 * (1 + (double) i / 100);
+        free(m->unit);
+        m->unit = pg_xstrdup(unit);
+        assert_int_equal(pg_result_save(&r, path), 0);
+        pg_result_release(&r);
+        free(src);
+}
+
+static void test_harden_compare_says_could_not_have_failed(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(mkdir("b", 0755), 0);
+        assert_int_equal(mkdir("h", 0755), 0);
+        pg_parse_variant("b/parse.json", 3, 1e8, "ns");
+        pg_parse_variant("h/parse.json", 3, 1e9, "ns"); /* +900% */
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
+        pg_assert_has(o.out.ptr, "could not have failed: with 3 and 3 repetitions");
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_compare_unit_mismatch_not_comparable(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(mkdir("b", 0755), 0);
+        assert_int_equal(mkdir("h", 0755), 0);
+        pg_parse_variant("b/parse.json", 5, 1e8, "ns");
+        pg_parse_variant("h/parse.json", 5, 1e8, "count");
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
+        pg_assert_has(o.out.ptr, "units differ: 'ns' in the baseline, 'count' in head");
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_doctor_device_is_not_a_script(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_perfgate(&o, "doctor", "/dev/zero", NULL);
+        pg_assert_has(o.out.ptr, "not a regular file");
+        assert_null(strstr(o.out.ptr, "script"));
+        pg_run_out_release(&o);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -573,6 +865,16 @@ int main(void)
                 cmocka_unit_test(test_harden_simulated_with_cwd_and_relative_out),
                 cmocka_unit_test(test_harden_simulated_percent_in_name),
                 cmocka_unit_test(test_harden_simulated_failure_shows_valgrinds_message),
+                cmocka_unit_test(test_harden_freq_above_kernel_max_names_sysctl),
+                cmocka_unit_test(test_harden_timeout_and_repeat_messages),
+                cmocka_unit_test(test_harden_machine_checked_at_run),
+                cmocka_unit_test(test_harden_unwritable_flamegraph_dir_is_one_error),
+                cmocka_unit_test(test_harden_change_points_null_after_overflow),
+                cmocka_unit_test(test_harden_lock_error_has_a_reason),
+                cmocka_unit_test(test_harden_few_repetitions_warned),
+                cmocka_unit_test(test_harden_compare_says_could_not_have_failed),
+                cmocka_unit_test(test_harden_compare_unit_mismatch_not_comparable),
+                cmocka_unit_test(test_harden_doctor_device_is_not_a_script),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
