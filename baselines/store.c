@@ -266,6 +266,22 @@ static int pg_shallow_error(git_repository *repo, const char *rev, const char *b
 }
 
 /* Resolve @rev to a commit id (anything git rev-parse takes). */
+bool pg_store_is_revision(const struct pg_store_opts *o, const char *rev)
+{
+        struct pg_store_opts none = { 0 };
+        git_repository *repo = NULL;
+        git_oid id;
+        bool yes = false;
+
+        git_libgit2_init();
+        if (pg_store_open(&repo, o ? o : &none) == 0)
+                yes = pg_store_resolve(repo, rev, &id) == 0;
+        git_repository_free(repo);
+        git_libgit2_shutdown();
+        pg_error_clear();
+        return yes;
+}
+
 int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
 {
         git_object *obj = NULL, *peeled = NULL;

@@ -152,4 +152,12 @@ void pg_store_list_release(struct pg_store_list *l);
  */
 int pg_store_check_machine(const char *machine);
 
+/**
+ * Whether @rev names a commit in the repository of @o (NULL: the one
+ * holding the cwd), as pg_store_find_baseline() would resolve it (a bare
+ * branch name also as origin/<name>). False, with no error kept, when there
+ * is no repository or @rev resolves to nothing.
+ */
+bool pg_store_is_revision(const struct pg_store_opts *o, const char *rev);
+
 #endif

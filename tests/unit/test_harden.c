@@ -838,6 +838,59 @@ static void test_harden_compare_unit_mismatch_not_comparable(void **state)
         pg_test_sandbox_remove();
 }
 
+/* A repository with a main/ source folder: `compare main` is the branch,
+ * and says so; ./main is the folder. */
+static void test_harden_compare_main_with_a_main_directory(void **state)
+{
+        char *init[] = { "git", "init", "-q", "-b", "main", ".", NULL };
+        char *commit[] = { "git",    "-c", "user.name=t",   "-c", "user.email=t@t",
+                           "commit", "-q", "--allow-empty", "-m", "x",
+                           NULL };
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_test_run(&o, NULL, init), 0);
+        pg_run_out_release(&o);
+        assert_int_equal(pg_test_run(&o, NULL, commit), 0);
+        pg_run_out_release(&o);
+        assert_int_equal(mkdir("main", 0755), 0);
+        pg_test_write("main/app.c", "int main(void) { return 0; }\n");
+        assert_int_equal(mkdir("h", 0755), 0);
+        pg_parse_variant("h/parse.json", 5, 1e8, "ns");
+        pg_test_perfgate(&o, "compare", "main", "--results", "h", "--require-baseline", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "'main' is both a directory and a git revision: comparing with "
+                                 "the revision");
+        pg_assert_has(o.err.ptr, "no baseline for 'main'");
+        assert_null(strstr(o.out.ptr, "no baseline results in 'main'"));
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "compare", "./main", "--results", "h", NULL);
+        pg_assert_has(o.out.ptr, "no baseline results in './main'");
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
+static void test_harden_points_threshold_on_time_metric_refused(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(mkdir("b", 0755), 0);
+        assert_int_equal(mkdir("h", 0755), 0);
+        pg_parse_variant("b/parse.json", 5, 1e8, "ns");
+        pg_parse_variant("h/parse.json", 5, 1.0018e8, "ns");
+        pg_test_write("perfgate.json",
+                      "{\"compare\": {\"metrics\": {\"task-clock\": {\"threshold\": \"5pp\"}}}}\n");
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "compare.metrics.task-clock.threshold is in percentage points");
+        pg_assert_has(o.err.ptr, "'task-clock' is in 'ns'");
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
 static void test_harden_doctor_device_is_not_a_script(void **state)
 {
         struct pg_run_out o;
@@ -874,6 +927,8 @@ int main(void)
                 cmocka_unit_test(test_harden_few_repetitions_warned),
                 cmocka_unit_test(test_harden_compare_says_could_not_have_failed),
                 cmocka_unit_test(test_harden_compare_unit_mismatch_not_comparable),
+                cmocka_unit_test(test_harden_compare_main_with_a_main_directory),
+                cmocka_unit_test(test_harden_points_threshold_on_time_metric_refused),
                 cmocka_unit_test(test_harden_doctor_device_is_not_a_script),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
