@@ -389,7 +389,8 @@ int cmd_run(int argc, char **argv)
                         /* the rule `baseline save` applies, checked before anything runs */
                         if (pg_store_check_machine(optarg) < 0) {
                                 free(cpus);
-                                return pg_cli_usage_error("run", "--machine: %s", pg_error_last());
+                                return pg_cli_usage_error("run", "--machine '%s': %s", optarg,
+                                                          pg_error_last());
                         }
                         o.machine = optarg;
                         break;
