@@ -17,7 +17,8 @@
 #    result: `perfgate compare` (--json, --markdown, --flamegraph-dir) must
 #    take seconds and megabytes (memory linear in the stack's depth).
 # -c (check): fail (exit 1) when fold's RSS grew by more than 16 MB between
-#    the two sizes, or when a command fails. tests/cmake/robust.cmake runs a
+#    the two sizes, when the deep-stack compare used more than 256 MB, or
+#    when a command fails. tests/cmake/robust.cmake runs a
 #    small version of this as a test. Figures on shared VMs are noisy.
 set -euo pipefail
 
@@ -36,7 +37,7 @@ while getopts "p:g:d:s:k:ch" opt; do
     s) stacks=$OPTARG ;;
     k) deep=$OPTARG ;;
     c) check=1 ;;
-    *) sed -n '2,22p' "$0"; exit 2 ;;
+    *) sed -n '2,23p' "$0"; exit 2 ;;
   esac
 done
 [ -x "$pg" ] || { echo "limits.sh: no perfgate binary at '$pg'; build it or pass -p" >&2; exit 2; }
@@ -165,3 +166,7 @@ echo "one stack of $deep distinct frames, result file of $(( $(stat -c %s "$work
 measure "compare (json, markdown, flame graphs)" "$pg" compare "$work/deep-base" \
   --results "$work/deep-head" --json "$work/deep.json" --markdown "$work/deep.md" \
   --flamegraph-dir "$work/deep-fg"
+if [ "$check" = 1 ] && [ "$last_rss_kb" -gt 262144 ]; then
+  echo "limits.sh: compare of one $deep-frame stack used $((last_rss_kb / 1024)) MB (limit 256 MB): memory is not linear in the stack's depth" >&2
+  exit 1
+fi
