@@ -161,10 +161,9 @@ static int pg_count(const struct pg_config *c, const cJSON *it, const char *wher
 static int pg_field_repeat(const struct pg_config *c, const cJSON *it, const char *where,
                            const char *key, struct pg_config_bench *b)
 {
-        int error = pg_count(c, it, where, key, &b->repeat);
-        if (error == 0 && b->repeat == 0)
-                error = pg_bad_field(c, where, key, "must be at least 1");
-        return error;
+        if (pg_count(c, it, where, key, &b->repeat) < 0 || b->repeat == 0)
+                return pg_bad_field(c, where, key, "must be a whole number from 1 to 1000000");
+        return 0;
 }
 
 static int pg_field_warmup(const struct pg_config *c, const cJSON *it, const char *where,
@@ -176,8 +175,11 @@ static int pg_field_warmup(const struct pg_config *c, const cJSON *it, const cha
 static int pg_field_timeout(const struct pg_config *c, const cJSON *it, const char *where,
                             const char *key, struct pg_config_bench *b)
 {
-        if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0) || it->valuedouble > 1e7)
-                return pg_bad_field(c, where, key, "must be a number of seconds (0 for none)");
+        /* below 1 ms a timeout would round to "none" (launch.h takes ns) */
+        if (!cJSON_IsNumber(it) || !(it->valuedouble >= 0) || it->valuedouble > 1e7 ||
+            (it->valuedouble > 0 && it->valuedouble < PG_TIMEOUT_MIN_SEC))
+                return pg_bad_field(c, where, key,
+                                    "must be 0 (none) or at least 0.001 seconds (at most 1e7)");
         b->timeout_sec = it->valuedouble;
         return 0;
 }

@@ -37,6 +37,10 @@
 #include <stdint.h>
 #include <cjson/cJSON.h>
 
+/* The shortest timeout (seconds) a benchmark or --timeout may set; a
+ * shorter non-zero one would round to none. */
+#define PG_TIMEOUT_MIN_SEC 0.001
+
 struct pg_config_bench {
         char *name;         /* unique, pg_result_name_valid() */
         size_t argc;        /* >= 1 */
@@ -46,7 +50,7 @@ struct pg_config_bench {
         char **env;         /* nenv "KEY=VALUE" strings + NULL */
         int64_t repeat;     /* -1: unset */
         int64_t warmup;     /* -1: unset */
-        double timeout_sec; /* < 0: unset; 0: no timeout */
+        double timeout_sec; /* < 0: unset; 0: no timeout; else >= PG_TIMEOUT_MIN_SEC */
 };
 
 struct pg_config {

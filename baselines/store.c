@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,8 +67,16 @@ int pg_git_err(int code, const char *fmt, ...)
         va_start(ap, fmt);
         pg_buf_vprintf(&b, fmt, ap);
         va_end(ap);
-        if (e && e->message && *e->message)
-                pg_buf_printf(&b, ": %s", e->message);
+        if (e && e->message && *e->message) {
+                /* libgit2 ends some messages with ": " and an empty
+                 * strerror (a lock file that exists): never end on ": " */
+                size_t n = strlen(e->message);
+                while (n && (e->message[n - 1] == ' ' || e->message[n - 1] == ':' ||
+                             e->message[n - 1] == '\n'))
+                        n--;
+                if (n)
+                        pg_buf_printf(&b, ": %.*s", (int) n, e->message);
+        }
         pg_error_set(code, "%s", b.ptr);
         pg_buf_release(&b);
         return code;
@@ -98,10 +107,12 @@ int pg_store_check_branch(const char *branch)
 
 int pg_store_check_machine(const char *machine)
 {
-        if (!pg_result_name_valid(machine))
+        /* a tree entry named .git (in any case) is refused by git itself */
+        if (!pg_result_name_valid(machine) || strcasecmp(machine, ".git") == 0)
                 return pg_error_set(PG_EINPUT,
                                     "'%s' is not a valid machine name (it becomes a directory: "
-                                    "no '/', not empty, not '.' or '..')",
+                                    "1 to 200 bytes of UTF-8, no '/' or control characters, not "
+                                    "'.', '..' or '.git')",
                                     machine);
         return 0;
 }
@@ -258,6 +269,22 @@ static int pg_shallow_error(git_repository *repo, const char *rev, const char *b
 }
 
 /* Resolve @rev to a commit id (anything git rev-parse takes). */
+bool pg_store_is_revision(const struct pg_store_opts *o, const char *rev)
+{
+        struct pg_store_opts none = { 0 };
+        git_repository *repo = NULL;
+        git_oid id;
+        bool yes = false;
+
+        git_libgit2_init();
+        if (pg_store_open(&repo, o ? o : &none) == 0)
+                yes = pg_store_resolve(repo, rev, &id) == 0;
+        git_repository_free(repo);
+        git_libgit2_shutdown();
+        pg_error_clear();
+        return yes;
+}
+
 int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
 {
         git_object *obj = NULL, *peeled = NULL;

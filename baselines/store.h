@@ -195,4 +195,21 @@ int pg_assets_publish(const struct pg_assets_opts *o, const char *dir, const cha
 int pg_assets_prune(const struct pg_assets_opts *o, const char *prefix,
                     struct pg_assets_info *info);
 
+/**
+ * Whether @machine can name the machine directory of the data branch: the
+ * benchmark-name rule (pg_result_name_valid()) and not ".git" in any case
+ * (git refuses such a tree entry). `run --machine` and `baseline save`
+ * apply this one rule. Errors: PG_EINPUT "'NAME' is not a valid machine
+ * name (...)".
+ */
+int pg_store_check_machine(const char *machine);
+
+/**
+ * Whether @rev names a commit in the repository of @o (NULL: the one
+ * holding the cwd), as pg_store_find_baseline() would resolve it (a bare
+ * branch name also as origin/<name>). False, with no error kept, when there
+ * is no repository or @rev resolves to nothing.
+ */
+bool pg_store_is_revision(const struct pg_store_opts *o, const char *rev);
+
 #endif

@@ -26,8 +26,6 @@ const char *pg_store_branch(const struct pg_store_opts *o);
 /** PG_EINPUT unless refs/heads/@branch is a valid ref name. */
 int pg_store_check_branch(const char *branch);
 
-/** PG_EINPUT unless @machine can be a directory name (pg_result_name_valid()). */
-int pg_store_check_machine(const char *machine);
 
 /**
  * Open the repository containing o->repo_path (or the cwd), searching

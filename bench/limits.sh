@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # limits.sh - perfgate's size limits, measured (docs/limits.md).
 #
-#   bench/limits.sh [-p PERFGATE] [-g FOLD_MB] [-d DISTINCT] [-s STACKS] [-c]
+#   bench/limits.sh [-p PERFGATE] [-g FOLD_MB] [-d DISTINCT] [-s STACKS] [-k DEEP] [-c]
 #
 # 1. `perfgate fold` streams: FOLD_MB (default 4096) of `perf script` text
 #    with DISTINCT (default 20000) distinct stacks is generated on the fly
@@ -13,8 +13,12 @@
 #    head result file; `perfgate show` (the result loader), `perfgate compare`
 #    (--json, --markdown, --flamegraph-dir) and `perfgate diff` on them, each
 #    with its wall time and max RSS.
+# 3. One stack of DEEP (default 80000) distinct frames, about 550 KB of
+#    result: `perfgate compare` (--json, --markdown, --flamegraph-dir) must
+#    take seconds and megabytes (memory linear in the stack's depth).
 # -c (check): fail (exit 1) when fold's RSS grew by more than 16 MB between
-#    the two sizes, or when a command fails. tests/cmake/robust.cmake runs a
+#    the two sizes, when the deep-stack compare used more than 256 MB, or
+#    when a command fails. tests/cmake/robust.cmake runs a
 #    small version of this as a test. Figures on shared VMs are noisy.
 set -euo pipefail
 
@@ -23,15 +27,17 @@ pg="$here/build/perfgate"
 fold_mb=4096
 distinct=20000
 stacks=1000000
+deep=80000
 check=0
-while getopts "p:g:d:s:ch" opt; do
+while getopts "p:g:d:s:k:ch" opt; do
   case $opt in
     p) pg=$OPTARG ;;
     g) fold_mb=$OPTARG ;;
     d) distinct=$OPTARG ;;
     s) stacks=$OPTARG ;;
+    k) deep=$OPTARG ;;
     c) check=1 ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    *) sed -n '2,23p' "$0"; exit 2 ;;
   esac
 done
 [ -x "$pg" ] || { echo "limits.sh: no perfgate binary at '$pg'; build it or pass -p" >&2; exit 2; }
@@ -136,4 +142,31 @@ measure "diff (differential flame graph)" "$pg" diff "$work/base/big.json" "$wor
 echo "  diff SVG: $(( $(stat -c %s "$work/d.svg") / 1024 )) KB"
 if command -v xmllint >/dev/null; then
   xmllint --noout "$work/d.svg" && echo "  diff SVG well formed (xmllint)"
+fi
+
+# ---- 3. one very deep stack -------------------------------------------------
+# deep_result NAME COUNT > FILE: one stack of DEEP distinct frames plus one
+# short stack; the hotspot analysis sees DEEP functions on one path.
+deep_result() {
+  awk -v n="$deep" -v name="$1" -v c="$2" 'BEGIN {
+    printf "{\"schema\": \"perfgate/result/1\", \"name\": \"%s\", \"command\": [\"x\"],\n", name
+    printf " \"created\": \"2026-11-29T10:00:00Z\", \"machine\": \"default\", \"counters\": \"software\",\n"
+    printf " \"repeat\": 5, \"warmup\": 1, \"metrics\": {\"task-clock\": {\"unit\": \"ns\", \"values\": ["
+    for (i = 0; i < 5; i++) printf "%s%d", i ? ", " : "", (100 + i * 0.1) * 1000000
+    printf "]}},\n \"profile\": {\"event\": \"cpu-clock\", \"frequency_hz\": 999, \"call_graph\": \"fp\",\n"
+    printf "  \"lost\": 0, \"truncated\": 0, \"samples\": %d, \"stacks\": {\n   \"x", c + 100
+    for (i = 0; i < n; i++) printf ";f%06d", i
+    printf "\": %d,\n   \"x;main;other\": 100\n  }}}\n", c
+  }'
+}
+mkdir -p "$work/deep-base" "$work/deep-head" "$work/deep-fg"
+deep_result deep 900 >"$work/deep-base/deep.json"
+deep_result deep 1200 >"$work/deep-head/deep.json"
+echo "one stack of $deep distinct frames, result file of $(( $(stat -c %s "$work/deep-head/deep.json") / 1024 )) KB"
+measure "compare (json, markdown, flame graphs)" "$pg" compare "$work/deep-base" \
+  --results "$work/deep-head" --json "$work/deep.json" --markdown "$work/deep.md" \
+  --flamegraph-dir "$work/deep-fg"
+if [ "$check" = 1 ] && [ "$last_rss_kb" -gt 262144 ]; then
+  echo "limits.sh: compare of one $deep-frame stack used $((last_rss_kb / 1024)) MB (limit 256 MB): memory is not linear in the stack's depth" >&2
+  exit 1
 fi

@@ -59,7 +59,13 @@ int pg_cli_fail(int code);
  */
 int pg_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/** Print "perfgate: warning: <message>" to stderr. */
+/**
+ * Print "perfgate: error: <message>" to stderr, control bytes but newline
+ * shown as \xNN; the caller decides the exit status.
+ */
+void pg_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/** Print "perfgate: warning: <message>" to stderr (control bytes as for errors). */
 void pg_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /** Whether @fd is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb). */

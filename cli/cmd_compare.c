@@ -39,8 +39,10 @@ const char pg_usage_compare[] =
     "\n"
     "BASE is a results directory or a result file, or else a git revision\n"
     "(main, origin/main, a tag, a SHA, HEAD~3) whose baseline is looked up in\n"
-    "the baseline store (merge-base with HEAD, then first parents). Default:\n"
-    "perfgate.json's \"base\", else main.\n"
+    "the baseline store (merge-base with HEAD, then first parents). A bare\n"
+    "word that names a revision is the revision even if a directory has that\n"
+    "name; write ./DIR for the directory. Default: perfgate.json's \"base\",\n"
+    "else main.\n"
     "\n"
     "options:\n"
     "  --results DIR        head results (default .perfgate/results); repeat it\n"
@@ -359,6 +361,7 @@ static bool pg_looks_like_path(const char *s)
 {
         size_t n = strlen(s);
         return s[0] == '/' || strncmp(s, "./", 2) == 0 || strncmp(s, "../", 3) == 0 ||
+               strcmp(s, ".") == 0 || strcmp(s, "..") == 0 || (n > 1 && s[n - 1] == '/') ||
                (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
@@ -508,6 +511,7 @@ int cmd_compare(int argc, char **argv)
                       om = PG_BUF_INIT;
         char *cfg_base = NULL, *label = NULL, *build = NULL, *cfg_path = NULL;
         const char *rev;
+        bool path_like, exists;
         int error = 0, status = PG_EXIT_OK, confirm_status = PG_EXIT_OK;
 
         if (pg_cli_wants_help(argc, argv, pg_usage_compare))
@@ -574,11 +578,32 @@ int cmd_compare(int argc, char **argv)
                 goto out;
         }
         rev = a.base ? a.base : cfg_base ? cfg_base : "main";
-        if (pg_is_dir(rev) || pg_is_file(rev)) {
+        /* BASE is a path when written as one (./main, /x, dir/, x.json); a
+         * bare word is the git revision when it names one, even if a
+         * directory has that name (a checkout's main/ source folder), and a
+         * directory of results only otherwise */
+        path_like = pg_looks_like_path(rev);
+        exists = pg_is_dir(rev) || pg_is_file(rev);
+        if (exists && !path_like && pg_store_is_revision(NULL, rev)) {
+                fprintf(stderr,
+                        "perfgate: '%s' is both a directory and a git revision: comparing with "
+                        "the revision; write './%s' for the directory\n",
+                        rev, rev);
+                exists = false;
+        }
+        if (exists) {
                 if ((error = pg_load_path(&base, rev)) < 0)
                         goto fail;
+                if (base.n == 0 && !path_like) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "no result files in '%s' (a directory, not a git "
+                                             "revision); name a results directory, as './%s' "
+                                             "when it is meant to be empty, or a revision",
+                                             rev, rev);
+                        goto fail;
+                }
                 label = pg_xstrdup(rev);
-        } else if (pg_looks_like_path(rev)) {
+        } else if (path_like) {
                 error = pg_error_set(PG_ENOTFOUND,
                                      "baseline '%s' does not exist; create it with 'perfgate run "
                                      "--out DIR' on the base commit, or name a git revision",

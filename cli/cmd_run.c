@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "baselines/config.h"
+#include "baselines/store.h"
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -102,6 +104,7 @@ struct pg_run_cli {
         bool quiet;
         bool tty;
         bool line_open; /* a \r progress line is on the terminal */
+        bool warned_few_repeats;
 };
 
 /* Parse a whole decimal number in [min, max]; false when it is not one. */
@@ -164,6 +167,29 @@ static void pg_run_end_line(struct pg_run_cli *cli)
         }
 }
 
+/* compare's default alpha (docs/compare.md, "Defaults") */
+#define PG_RUN_GATE_ALPHA 0.05
+
+/* Say once when results have too few repetitions for any change to be
+ * significant at compare's default alpha: compared with results like
+ * them, every change would be "inconclusive" and pass. */
+static void pg_run_warn_few_repeats(struct pg_run_cli *cli, const struct pg_result *r)
+{
+        double p;
+
+        if (cli->warned_few_repeats || !r->repeat)
+                return;
+        p = pg_stats_mwu_best_p((size_t) r->repeat, (size_t) r->repeat);
+        if (!(p > PG_RUN_GATE_ALPHA))
+                return;
+        cli->warned_few_repeats = true;
+        pg_cli_warn(
+            "%llu repetitions per benchmark cannot gate on their own: compared with "
+            "results of as few, even a large change reaches at best p = %.2g (Mann-Whitney), "
+            "above compare's alpha %.2g, and passes as inconclusive; use --repeat 5",
+            (unsigned long long) r->repeat, p, PG_RUN_GATE_ALPHA);
+}
+
 static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
 {
         struct pg_run_cli *cli = ctx;
@@ -191,6 +217,8 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
                 break;
         case PG_RUN_EV_DONE: {
                 const struct pg_metric *tc = pg_result_find_metric(ev->result, "task-clock");
+                pg_run_end_line(cli);
+                pg_run_warn_few_repeats(cli, ev->result);
                 if (cli->quiet)
                         return;
                 pg_run_end_line(cli);
@@ -211,7 +239,7 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
                 break;
         case PG_RUN_EV_FAILED:
                 pg_run_end_line(cli);
-                fprintf(stderr, "perfgate: error: %s\n", ev->message);
+                pg_cli_error("%s", ev->message);
                 break;
         }
 }
@@ -254,7 +282,8 @@ int cmd_run(int argc, char **argv)
                 case OPT_REPEAT:
                         if (!pg_parse_u64(optarg, 1, 1000000, &v))
                                 return pg_cli_usage_error(
-                                    "run", "--repeat '%s' must be a whole number from 1", optarg);
+                                    "run", "--repeat '%s' must be a whole number from 1 to 1000000",
+                                    optarg);
                         o.repeat = (int64_t) v;
                         break;
                 case OPT_WARMUP:
@@ -322,9 +351,12 @@ int cmd_run(int argc, char **argv)
                         double t;
                         errno = 0;
                         t = strtod(optarg, &end);
-                        if (!*optarg || *end || errno || !isfinite(t) || t < 0 || t > 1e7)
+                        if (!*optarg || *end || errno || !isfinite(t) || t < 0 || t > 1e7 ||
+                            (t > 0 && t < PG_TIMEOUT_MIN_SEC))
                                 return pg_cli_usage_error(
-                                    "run", "--timeout '%s' must be a number of seconds (0: none)",
+                                    "run",
+                                    "--timeout '%s' must be 0 (none) or at least 0.001 seconds "
+                                    "(at most 1e7)",
                                     optarg);
                         o.timeout_sec = t;
                         break;
@@ -354,11 +386,11 @@ int cmd_run(int argc, char **argv)
                         break;
                 }
                 case OPT_MACHINE:
-                        if (!*optarg || strchr(optarg, '/')) {
+                        /* the rule `baseline save` applies, checked before anything runs */
+                        if (pg_store_check_machine(optarg) < 0) {
                                 free(cpus);
-                                return pg_cli_usage_error(
-                                    "run", "--machine '%s' must be a non-empty name without '/'",
-                                    optarg);
+                                return pg_cli_usage_error("run", "--machine '%s': %s", optarg,
+                                                          pg_error_last());
                         }
                         o.machine = optarg;
                         break;

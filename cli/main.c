@@ -92,6 +92,17 @@ int pg_cli_usage_error(const char *cmd, const char *fmt, ...)
         return PG_EXIT_USAGE;
 }
 
+void pg_cli_error(const char *fmt, ...)
+{
+        va_list ap;
+
+        fputs("perfgate: error: ", stderr);
+        va_start(ap, fmt);
+        pg_cli_vput_message(fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+}
+
 void pg_cli_warn(const char *fmt, ...)
 {
         va_list ap;

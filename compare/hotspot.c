@@ -148,12 +148,6 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                                            h->base_self_share * base_task_clock_ns) /
                                           1e6;
                 }
-                /* the hottest stack of head, or of the baseline if it vanished */
-                sd = h->head_incl ? 1 : 0;
-                hp_side = sd ? head : base;
-                frames = hp_side->stacks[e[sd]->hot_stack].frames;
-                from = strchr(frames, ';') + 1;
-                h->path = pg_xstrndup(from, e[sd]->hot_end - (size_t) (from - frames));
                 if (h->base_incl == 0 || h->head_incl == 0) {
                         bool is_new = h->base_incl == 0;
                         double share = is_new ? h->head_incl_share : h->base_incl_share;
@@ -177,12 +171,29 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                 } else {
                         h->kind = PG_HOTSPOT_NOT_SIGNIFICANT;
                 }
+                /* the hottest stack of head, or of the baseline if it vanished;
+                 * copied only for the functions reports list: a copy for
+                 * every function of an N-frame stack would be O(N^2) memory */
+                if (pg_hotspot_kind_listed(h->kind)) {
+                        sd = h->head_incl ? 1 : 0;
+                        hp_side = sd ? head : base;
+                        frames = hp_side->stacks[e[sd]->hot_stack].frames;
+                        from = strchr(frames, ';') + 1;
+                        h->path = pg_xstrndup(from, e[sd]->hot_end - (size_t) (from - frames));
+                }
         }
         out->n = k;
         qsort(out->items, out->n, sizeof(*out->items), pg_hotspot_cmp);
         pg_strmap_release(&names);
         pg_profile_funcs_release(&sides[0]);
         pg_profile_funcs_release(&sides[1]);
+}
+
+bool pg_hotspot_kind_listed(enum pg_hotspot_kind kind)
+{
+        return kind == PG_HOTSPOT_REGRESSED || kind == PG_HOTSPOT_NEW ||
+               kind == PG_HOTSPOT_IMPROVED || kind == PG_HOTSPOT_VANISHED ||
+               kind == PG_HOTSPOT_NOT_SIGNIFICANT;
 }
 
 const char *pg_hotspots_culprit(const struct pg_hotspots *h)

@@ -57,7 +57,8 @@ struct pg_hotspot {
                                 task-clock; unlike est_ms it does not move when
                                 only other functions changed */
         char *path;          /* hottest call path ending at the function, root first,
-                               ';'-separated, comm excluded (head, or baseline if vanished) */
+                               ';'-separated, comm excluded (head, or baseline if vanished);
+                               NULL unless pg_hotspot_kind_listed(kind) */
 };
 
 struct pg_hotspots {
@@ -91,5 +92,11 @@ const char *pg_hotspots_culprit(const struct pg_hotspots *h);
 
 /** Whether the hotspot changes of @h warrant a flame graph (any regressed/new/improved/vanished). */
 bool pg_hotspots_changed(const struct pg_hotspots *h);
+
+/**
+ * Whether reports list a hotspot of @kind (regressed, new, improved,
+ * vanished, not significant): only those carry a path.
+ */
+bool pg_hotspot_kind_listed(enum pg_hotspot_kind kind);
 
 #endif

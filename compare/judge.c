@@ -139,6 +139,14 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                 }
                 return;
         }
+        if (base->unit && head->unit && strcmp(base->unit, head->unit) != 0) {
+                /* ns against count: no change between them means anything */
+                out->outcome = PG_OUTCOME_NOT_COMPARABLE;
+                out->reason = pg_xasprintf("units differ: '%s' in the baseline, '%s' in head",
+                                           base->unit, head->unit);
+                out->blocks = true;
+                return;
+        }
         if (pg_min_coverage(base) < rule->min_coverage ||
             pg_min_coverage(head) < rule->min_coverage) {
                 bool b = pg_min_coverage(base) < rule->min_coverage;
@@ -168,13 +176,16 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
         }
         pg_judgement_finite_stats(out);
         out->pp_change = (out->head_median - out->base_median) * 100;
+        out->has_pp = true;
         if (out->base_median > 0) {
                 out->has_rel = true;
                 out->rel_change = out->head_median / out->base_median - 1;
         }
         overflow = is_rate ? !isfinite(out->pp_change) : !isfinite(out->rel_change);
-        if (!isfinite(out->pp_change))
+        if (!isfinite(out->pp_change)) {
                 out->pp_change = 0;
+                out->has_pp = false;
+        }
         if (!isfinite(out->rel_change)) {
                 out->rel_change = 0;
                 out->has_rel = false;
@@ -232,7 +243,14 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                 out->outcome = bad > 0 ? PG_OUTCOME_REGRESSION : PG_OUTCOME_IMPROVEMENT;
         } else if (bad > 0) {
                 out->outcome = PG_OUTCOME_INCONCLUSIVE;
-                if (!significant)
+                if (!significant && !rule->deterministic &&
+                    !(pg_stats_mwu_best_p(out->nbase, out->nhead) < rule->alpha))
+                        out->reason = pg_xasprintf(
+                            "could not have failed: with %zu and %zu repetitions no change "
+                            "reaches p < %g (the best possible p is %.3g); run with --repeat 5",
+                            out->nbase, out->nhead, rule->alpha,
+                            pg_stats_mwu_best_p(out->nbase, out->nhead));
+                else if (!significant)
                         out->reason = pg_xasprintf(
                             "beyond the threshold but not significant (p = %.3g, needs < %g "
                             "with %zu and %zu repetitions); rerun with more repetitions",

@@ -85,6 +85,7 @@ struct pg_judgement {
         double base_rel_mad, head_rel_mad; /* fractions */
         bool has_rel;                      /* relative change defined */
         double rel_change;                 /* median(H)/median(B) - 1 */
+        bool has_pp;                       /* pp_change defined (finite) */
         double pp_change;                  /* (median(H) - median(B)) x 100 */
         bool has_p;
         double p_value;

@@ -68,7 +68,7 @@ static cJSON *pg_judgement_json(const struct pg_judgement *j)
             pg_side(j->nhead, j->has_head, j->head_median, j->has_head_noise, j->head_rel_mad));
         ch = cJSON_AddObjectToObject(m, "change");
         pg_add_num_or_null(ch, "relative", j->has_rel && j->has_head, j->rel_change);
-        pg_add_num_or_null(ch, "points", j->has_base && j->has_head, j->pp_change);
+        pg_add_num_or_null(ch, "points", j->has_pp && j->has_base && j->has_head, j->pp_change);
         pg_add_num_or_null(m, "p_value", j->has_p, j->p_value);
         if (j->has_p)
                 cJSON_AddBoolToObject(m, "exact", j->exact);

@@ -52,9 +52,7 @@ size_t pg_report_max_hotspots(const struct pg_report_opts *o)
 
 bool pg_report_hotspot_listed(const struct pg_hotspot *h)
 {
-        return h->kind == PG_HOTSPOT_REGRESSED || h->kind == PG_HOTSPOT_NEW ||
-               h->kind == PG_HOTSPOT_IMPROVED || h->kind == PG_HOTSPOT_VANISHED ||
-               h->kind == PG_HOTSPOT_NOT_SIGNIFICANT;
+        return pg_hotspot_kind_listed(h->kind);
 }
 
 static void pg_fmt_scaled(struct pg_buf *out, double v, const char *const *names,

@@ -372,6 +372,21 @@ static bool pg_set_has_metric(const struct pg_result_set *s, const char *metric)
         return false;
 }
 
+/* The unit of @metric in the first result of @a, then @b, that has it. */
+static const char *pg_set_metric_unit(const struct pg_result_set *a, const struct pg_result_set *b,
+                                      const char *metric)
+{
+        const struct pg_result_set *sets[2] = { a, b };
+        for (int k = 0; k < 2; k++)
+                for (size_t i = 0; sets[k] && i < sets[k]->n; i++) {
+                        const struct pg_metric *m =
+                            pg_result_find_metric(&sets[k]->items[i], metric);
+                        if (m && m->unit)
+                                return m->unit;
+                }
+        return NULL;
+}
+
 static bool pg_set_has_bench(const struct pg_result_set *s, const char *name)
 {
         for (size_t i = 0; s && i < s->n; i++)
@@ -499,6 +514,23 @@ int pg_rules_check(const struct pg_rules *r, const struct pg_result_set *base,
                         error = pg_unknown_metric(r, o->metric, where, base, head);
                         free(where);
                         goto done;
+                }
+                if (o->metric && o->has_threshold && o->kind == PG_THRESHOLD_POINTS) {
+                        /* percentage points are a difference of two ratios:
+                         * "5pp" of nanoseconds would read 0.18% as +1e7 pp */
+                        const char *unit = pg_set_metric_unit(base, head, o->metric);
+                        if (unit && strcmp(unit, "ratio") != 0) {
+                                error = pg_error_set(
+                                    PG_EINPUT,
+                                    "'%s': compare.%s%s%smetrics.%s.threshold is in percentage "
+                                    "points (pp), which only a ratio metric has; '%s' is in "
+                                    "'%s': give a relative threshold like \"5%%\"",
+                                    r->origin ? r->origin : "config",
+                                    o->benchmark ? "benchmarks." : "",
+                                    o->benchmark ? o->benchmark : "", o->benchmark ? "." : "",
+                                    o->metric, o->metric, unit);
+                                goto done;
+                        }
                 }
                 for (size_t k = 0; k < o->ngate; k++) {
                         if (pg_metric_known(o->gatelist[k], base, head))

@@ -81,7 +81,9 @@ int pg_rules_load(struct pg_rules *r, const cJSON *compare, const char *origin);
  * @warnings: set to NULL, or to an owned string of warning lines joined by
  * '\n' (no trailing newline) for the caller to print.
  * Errors: PG_EINPUT naming the metric, its key and the file, listing the
- * known metric names and the nearest one.
+ * known metric names and the nearest one; PG_EINPUT for a threshold in
+ * percentage points ("5pp") on a metric whose unit in the results is not
+ * "ratio".
  */
 int pg_rules_check(const struct pg_rules *r, const struct pg_result_set *base,
                    const struct pg_result_set *head, char **warnings);

@@ -79,6 +79,14 @@ struct pg_mwu {
 int pg_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
                           struct pg_mwu *out);
 
+/**
+ * The smallest p-value pg_stats_mann_whitney() can return for samples of
+ * @na and @nb values: that of two samples wholly apart (2 / C(na+nb, na)
+ * when exact). With 3 values a side it is 0.1, so no change can be
+ * significant at alpha 0.05. Returns 1 when @na or @nb is 0.
+ */
+double pg_stats_mwu_best_p(size_t na, size_t nb);
+
 /** Outcome of a two-proportion z test. */
 struct pg_prop_test {
         double p1, p2;  /* x1/n1 and x2/n2 */

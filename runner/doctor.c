@@ -492,6 +492,7 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
         bool has_symtab = false, has_debug = false, pie = false, has_interp = false;
         char *debuglink = NULL, *buildid = NULL, name[512], value[1024];
         struct pg_buf dbg = PG_BUF_INIT;
+        struct stat st;
 
         if (fd < 0) {
                 snprintf(name, sizeof(name), "binary:%s", path);
@@ -500,13 +501,25 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                        "check the path");
                 return;
         }
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                snprintf(name, sizeof(name), "binary:%s", path);
+                pg_add(d, name, PG_CHECK_MISSING, "not a regular file",
+                       "perfgate doctor inspects a program's file (a device, FIFO or directory "
+                       "is none)",
+                       "point perfgate doctor at the compiled program");
+                goto done;
+        }
         elf_version(EV_CURRENT);
         e = elf_begin(fd, ELF_C_READ, NULL);
         if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) ||
             elf_getshdrstrndx(e, &shstrndx) < 0) {
+                char magic[2] = { 0, 0 };
+                bool script = pread(fd, magic, 2, 0) == 2 && magic[0] == '#' && magic[1] == '!';
                 snprintf(name, sizeof(name), "binary:%s", path);
-                pg_add(d, name, PG_CHECK_MISSING, "not an ELF file",
-                       "scripts are measured, but their frames are the interpreter's",
+                pg_add(d, name, PG_CHECK_MISSING,
+                       script ? "a script, not an ELF file" : "not an ELF file",
+                       script ? "scripts are measured, but their frames are the interpreter's"
+                              : "perfgate doctor reads ELF programs (symbols, debug info)",
                        "point perfgate doctor at the compiled program");
                 goto done;
         }

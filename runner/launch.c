@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -524,6 +525,7 @@ int pg_launch_prepare(struct pg_child *c, const struct pg_launch_opts *o)
         c->go_fd = c->err_fd = c->pidfd = -1;
         c->start_ns = 0;
         c->via_spawner = false;
+        c->log_fd = o->log_fd > STDERR_FILENO ? o->log_fd : -1;
         if (pg_spawner_sock >= 0)
                 return pg_sp_prepare(c, o);
         if (pipe2(go, O_CLOEXEC) < 0)
@@ -604,6 +606,77 @@ int pg_launch_start(struct pg_child *c, const char *program)
                                     "cannot execute '%s': %s", program, strerror(e));
         }
         return 0;
+}
+
+#define PG_LOG_NOTE_PREFIX "\n[perfgate: "
+#define PG_LOG_NOTE_MAX    256
+
+static int pg_pread_all(int fd, char *p, size_t len, off_t off)
+{
+        while (len) {
+                ssize_t n = pread(fd, p, len, off);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        return -1;
+                p += n;
+                len -= (size_t) n;
+                off += n;
+        }
+        return 0;
+}
+
+static int pg_write_all_fd(int fd, const char *p, size_t len)
+{
+        while (len) {
+                ssize_t n = write(fd, p, len);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        return -1;
+                p += n;
+                len -= (size_t) n;
+        }
+        return 0;
+}
+
+void pg_log_cap(int fd)
+{
+        char note[PG_LOG_NOTE_MAX + 1], *tail = NULL;
+        unsigned long long dropped = 0;
+        off_t middle = PG_LOG_HEAD_BYTES;
+        struct stat st;
+        int len;
+
+        if (fstat(fd, &st) < 0 || st.st_size <= (off_t) PG_LOG_HEAD_BYTES + PG_LOG_TAIL_BYTES)
+                return;
+        /* an earlier note: its count goes on, its line is dropped with the middle */
+        memset(note, 0, sizeof(note));
+        if (pg_pread_all(fd, note, PG_LOG_NOTE_MAX, PG_LOG_HEAD_BYTES) == 0 &&
+            strncmp(note, PG_LOG_NOTE_PREFIX, strlen(PG_LOG_NOTE_PREFIX)) == 0) {
+                char *end = strstr(note + 1, "]\n");
+                if (end && sscanf(note + strlen(PG_LOG_NOTE_PREFIX), "%llu", &dropped) == 1)
+                        middle += end + 2 - note;
+                else
+                        dropped = 0;
+        }
+        if (st.st_size - middle <= (off_t) PG_LOG_TAIL_BYTES)
+                return;
+        dropped += (unsigned long long) (st.st_size - middle - PG_LOG_TAIL_BYTES);
+        tail = malloc(PG_LOG_TAIL_BYTES);
+        if (!tail || pg_pread_all(fd, tail, PG_LOG_TAIL_BYTES, st.st_size - PG_LOG_TAIL_BYTES) < 0)
+                goto done;
+        len = snprintf(note, sizeof(note),
+                       PG_LOG_NOTE_PREFIX "%llu bytes of this log dropped here; its first %u "
+                                          "and last %u bytes are kept]\n",
+                       dropped, PG_LOG_HEAD_BYTES, PG_LOG_TAIL_BYTES);
+        if (ftruncate(fd, PG_LOG_HEAD_BYTES) < 0 || lseek(fd, 0, SEEK_END) < 0)
+                goto done;
+        if (pg_write_all_fd(fd, note, (size_t) len) < 0)
+                goto done;
+        (void) pg_write_all_fd(fd, tail, PG_LOG_TAIL_BYTES);
+done:
+        free(tail);
 }
 
 /* Kill the rest of the group and wait (bounded) until it is gone, so
@@ -690,6 +763,8 @@ int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size
         } else {
                 pg_launch_cancel(c);
         }
+        if (c->log_fd >= 0)
+                pg_log_cap(c->log_fd);
         pg_child_close(c);
         free(pfd);
         if (!error && out->interrupted)

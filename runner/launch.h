@@ -32,6 +32,11 @@ struct pg_launch_opts {
         size_t ncpus;
 };
 
+/* A benchmark log keeps its first and last bytes; the middle is dropped
+ * after each run (pg_log_cap). */
+#define PG_LOG_HEAD_BYTES (1024u * 1024u)
+#define PG_LOG_TAIL_BYTES (1024u * 1024u)
+
 struct pg_child {
         pid_t pid;         /* the benchmark; also its process group id */
         int go_fd;         /* write end of the go pipe (-1 once released) */
@@ -39,6 +44,7 @@ struct pg_child {
         int pidfd;         /* pidfd_open(2) of pid, or -1 */
         uint64_t start_ns; /* CLOCK_MONOTONIC when released */
         bool via_spawner;  /* forked by the spawner: reaped through it, not wait4 */
+        int log_fd;        /* the log (borrowed from the opts), capped after the run; -1 */
 };
 
 struct pg_exit {
@@ -75,6 +81,7 @@ void pg_launch_cancel(struct pg_child *c);
  * @fds, @nfds: extra fds to poll (ring buffers); @cb (may be NULL) is called
  *              when one is readable and at least every 100 ms.
  * An error from @cb stops waiting: the group is killed and the error returned.
+ * After the child is reaped its log is capped (pg_log_cap()).
  * A child that stops (WIFSTOPPED: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) is
  * killed with its group and @out->stopped_sig says why.
  * On return the process group has been sent SIGKILL (stragglers do not
@@ -104,6 +111,17 @@ void pg_launch_install_signal_handlers(void);
 
 /** Whether SIGINT or SIGTERM arrived since the handlers were installed. */
 bool pg_launch_interrupted(void);
+
+/**
+ * Keep a log within PG_LOG_HEAD_BYTES + PG_LOG_TAIL_BYTES (plus one note
+ * line): when the file open as @fd (O_APPEND, no writer running) is longer,
+ * its first PG_LOG_HEAD_BYTES stay, then one line
+ * "[perfgate: N bytes of this log dropped here; ...]" counting every byte
+ * dropped so far (a note left by an earlier call is read and replaced),
+ * then its last PG_LOG_TAIL_BYTES. Best effort: on an I/O error the file is
+ * left as it is, or at least its head and note are kept. Memory: one tail.
+ */
+void pg_log_cap(int fd);
 
 /** CLOCK_MONOTONIC in nanoseconds. */
 uint64_t pg_now_ns(void);

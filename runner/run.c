@@ -139,7 +139,7 @@ static void pg_warn_lines(struct pg_run_state *st, const char *name, struct pg_b
  * read from the descriptor perfgate wrote it through. */
 char *pg_log_tail(const struct pg_bench_log *log)
 {
-        struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT;
+        struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT, clean = PG_BUF_INIT;
         size_t start, lines = 0;
         const char *path = log->path;
 
@@ -156,7 +156,17 @@ char *pg_log_tail(const struct pg_bench_log *log)
                 start--;
         }
         pg_buf_printf(&out, "last lines of '%s':\n", path);
-        pg_utf8_sanitize(&out, text.ptr + start, text.len - start);
+        pg_utf8_sanitize(&clean, text.ptr + start, text.len - start);
+        /* a NUL must not end the message early, an ESC or BEL must not reach
+         * the terminal: control bytes but newline and tab are shown as \xNN */
+        for (size_t i = 0; i < clean.len; i++) {
+                unsigned char c = (unsigned char) clean.ptr[i];
+                if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+                        pg_buf_printf(&out, "\\x%02x", c);
+                else
+                        pg_buf_putc(&out, (char) c);
+        }
+        pg_buf_release(&clean);
         while (out.len && out.ptr[out.len - 1] == '\n')
                 pg_buf_truncate(&out, out.len - 1);
         pg_buf_release(&text);
@@ -546,6 +556,28 @@ static void pg_perf_warm_join(struct pg_perf_warm *w)
         w->started = false;
 }
 
+/* The kernel refuses sample_freq above kernel.perf_event_max_sample_rate
+ * with EINVAL (perf_event_open(2); kernel/events/core.c): say so before
+ * anything runs, naming the sysctl and its value. */
+static int pg_check_freq(uint64_t freq_hz)
+{
+        FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+        unsigned long long max = 0;
+        int n = f ? fscanf(f, "%llu", &max) : 0;
+
+        if (f)
+                fclose(f);
+        if (n == 1 && max > 0 && freq_hz > max)
+                return pg_error_set(
+                    PG_EINPUT,
+                    "--freq %llu is above kernel.perf_event_max_sample_rate (%llu), "
+                    "the most samples per second this kernel takes; use --freq "
+                    "%llu or less, or raise the limit: sudo sysctl "
+                    "kernel.perf_event_max_sample_rate=%llu",
+                    (unsigned long long) freq_hz, max, max, (unsigned long long) freq_hz);
+        return 0;
+}
+
 int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o,
                       struct pg_run_summary *sum)
 {
@@ -576,6 +608,10 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                                     "(task-clock, page-faults, ...)",
                                     o->counters == PG_COUNTERS_SIMULATED ? "simulated"
                                                                          : "software");
+        }
+        if (!o->no_profile && (error = pg_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0) {
+                free(st.valgrind);
+                return error;
         }
         if ((error = pg_mkdir_own(o->out_dir)) < 0) {
                 free(st.valgrind);

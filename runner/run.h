@@ -111,7 +111,9 @@ struct pg_run_summary {
  * when SIGINT/SIGTERM arrived (the running benchmark's process group is
  * stopped, finished results are kept); PG_EPERM when perf_event_open is
  * refused altogether; PG_ENOTSUP when --counters hardware finds no
- * hardware counter; PG_ENOTSUP for --counters simulated without valgrind
+ * hardware counter; PG_EINPUT when a profile is asked for at a frequency
+ * above kernel.perf_event_max_sample_rate (before anything runs);
+ * PG_ENOTSUP for --counters simulated without valgrind
  * in PATH (message has the install command); PG_EIO for output that cannot
  * be written or a cachegrind file that cannot be read (that benchmark gets
  * no result). A benchmark valgrind cannot run is a failed benchmark

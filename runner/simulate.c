@@ -288,6 +288,47 @@ static void pg_collect_valgrind_logs(const char *dir, int log_fd, struct pg_buf 
         pg_free_names(names, n);
 }
 
+/* Why: valgrind writes what stops it before the tool starts ("valgrind:
+ * ./x: bad interpreter", "valgrind: Cannot create log file ...") to its
+ * stderr, the benchmark's log, not to --log-file: when the log files gave
+ * no reason, take valgrind's lines from the end of the benchmark's log. */
+static void pg_valgrind_stderr_reason(int log_fd, struct pg_buf *why)
+{
+        struct pg_buf text = PG_BUF_INIT;
+        char *line, *save = NULL;
+        size_t kept = 0;
+
+        if (log_fd <= STDERR_FILENO || pg_read_tail(log_fd, 4096, &text) < 0 || !text.len) {
+                pg_buf_release(&text);
+                return;
+        }
+        for (line = strtok_r(text.ptr, "\n", &save); line && kept < 4;
+             line = strtok_r(NULL, "\n", &save)) {
+                if (!pg_has_prefix(line, "valgrind:"))
+                        continue;
+                pg_buf_printf(why, "%s", kept ? "; " : "");
+                pg_utf8_sanitize(why, line, strlen(line));
+                kept++;
+        }
+        pg_buf_release(&text);
+}
+
+/* @s with every '%' doubled: valgrind expands %p, %q{VAR} and %n in the
+ * file names of --log-file and --cachegrind-out-file and takes %% for a
+ * '%' (valgrind(1), "--log-file"). */
+static char *pg_valgrind_escape(const char *s)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        for (; *s; s++) {
+                if (*s == '%')
+                        pg_buf_putc(&b, '%');
+                pg_buf_putc(&b, *s);
+        }
+        if (!b.ptr)
+                return pg_xstrdup("");
+        return pg_buf_detach(&b, NULL);
+}
+
 static int pg_read_cachegrind_files(const char *dir, struct pg_cg **cgs, size_t *ncg)
 {
         size_t n;
@@ -329,7 +370,7 @@ done:
 int pg_simulate(const struct pg_sim_opts *o, struct pg_sim *out)
 {
         size_t argc = 0, k = 0;
-        char **argv = NULL, *out_arg = NULL, *log_arg = NULL;
+        char **argv = NULL, *out_arg = NULL, *log_arg = NULL, *abs = NULL, *esc = NULL;
         struct pg_launch_opts lo;
         struct pg_child child;
         struct pg_exit ex;
@@ -345,8 +386,16 @@ int pg_simulate(const struct pg_sim_opts *o, struct pg_sim *out)
                                     strerror(errno));
         while (o->argv[argc])
                 argc++;
-        out_arg = pg_xasprintf("--cachegrind-out-file=%s/cachegrind.out.%%p", o->work_dir);
-        log_arg = pg_xasprintf("--log-file=%s/valgrind.%%p", o->work_dir);
+        /* absolute: valgrind opens them from the benchmark's cwd */
+        abs = realpath(o->work_dir, NULL);
+        if (!abs) {
+                error = pg_error_set(PG_EIO, "cannot resolve the directory '%s': %s", o->work_dir,
+                                     strerror(errno));
+                goto done;
+        }
+        esc = pg_valgrind_escape(abs);
+        out_arg = pg_xasprintf("--cachegrind-out-file=%s/cachegrind.out.%%p", esc);
+        log_arg = pg_xasprintf("--log-file=%s/valgrind.%%p", esc);
         {
                 const char *fixed[] = { "--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes",
                                         "--trace-children=yes", PG_SIM_CACHE_ARGS };
@@ -377,6 +426,8 @@ int pg_simulate(const struct pg_sim_opts *o, struct pg_sim *out)
         if ((error = pg_launch_wait(&child, o->timeout_ns, NULL, 0, NULL, NULL, &ex)) < 0)
                 goto done;
         pg_collect_valgrind_logs(o->work_dir, o->log_fd, &why);
+        if (!why.len)
+                pg_valgrind_stderr_reason(o->log_fd, &why);
         if (ex.timed_out) {
                 error = pg_error_set(PG_EMEASURE,
                                      "benchmark '%s' timed out under valgrind after %.0f s "
@@ -404,6 +455,8 @@ done:
         pg_buf_release(&why);
         free(out_arg);
         free(log_arg);
+        free(abs);
+        free(esc);
         free(argv);
         return error;
 }

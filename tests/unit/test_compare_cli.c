@@ -402,16 +402,24 @@ static void test_compare_cli_no_baseline(void **state)
         (void) state;
         pg_link_input("head", "head");
         assert_int_equal(mkdir("nobase", 0755), 0);
-        pg_test_perfgate(&o, "compare", "nobase", "--results", "head", "--markdown", "out.md",
+        /* an empty directory written as a path: nothing to compare yet */
+        pg_test_perfgate(&o, "compare", "./nobase", "--results", "head", "--markdown", "out.md",
                          NULL);
         assert_int_equal(o.status, 0);
         assert_string_equal(o.out.ptr,
-                            "perfgate: no baseline results in 'nobase'; nothing to compare.\n");
+                            "perfgate: no baseline results in './nobase'; nothing to compare.\n");
         assert_false(pg_test_exists("out.md"));
         pg_run_out_release(&o);
-        pg_test_perfgate(&o, "compare", "nobase", "--results", "head", "--require-baseline", NULL);
+        pg_test_perfgate(&o, "compare", "./nobase", "--results", "head", "--require-baseline",
+                         NULL);
         assert_int_equal(o.status, 2);
-        assert_non_null(strstr(o.err.ptr, "perfgate: error: no baseline results in 'nobase'"));
+        assert_non_null(strstr(o.err.ptr, "perfgate: error: no baseline results in './nobase'"));
+        pg_run_out_release(&o);
+        /* a bare word naming an empty directory is never a pass */
+        pg_test_perfgate(&o, "compare", "nobase", "--results", "head", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "no result files in 'nobase' (a directory, not a git "
+                                          "revision)"));
         pg_run_out_release(&o);
 }
 
@@ -864,7 +872,7 @@ static void test_compare_cli_config_typos(void **state)
         /* the check also runs when there is no baseline to compare with */
         pg_test_write("cx.json", "{\"compare\": {\"gate\": [\"task-clok\"]}}");
         assert_int_equal(mkdir("empty", 0755), 0);
-        pg_test_perfgate(&o, "compare", "empty", "--results", "h", "--config", "cx.json", NULL);
+        pg_test_perfgate(&o, "compare", "./empty", "--results", "h", "--config", "cx.json", NULL);
         assert_int_equal(o.status, 2);
         assert_non_null(strstr(o.err.ptr, "unknown metric 'task-clok'"));
         pg_run_out_release(&o);
