@@ -269,7 +269,8 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
                     const struct pg_trends_opts *opts)
 {
         struct pg_trends_opts dflt;
-        struct pg_rules rules;
+        struct pg_rules defaults;
+        const struct pg_rules *rules;
         const char **names = NULL;
         size_t nnames = 0;
         int error = 0;
@@ -280,7 +281,8 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
         }
         memset(t, 0, sizeof(*t));
         t->history = h;
-        pg_rules_init(&rules);
+        pg_rules_init(&defaults);
+        rules = opts->rules ? opts->rules : &defaults;
         for (size_t i = 0; i < h->n; i++)
                 for (size_t k = 0; k < h->points[i].results.n; k++)
                         pg_strset_add(&names, &nnames, h->points[i].results.items[k].name);
@@ -300,7 +302,7 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
                         for (size_t m = 0; m < r->nmetrics; m++) {
                                 struct pg_metric_rule rule;
                                 if (r->metrics[m].status == PG_METRIC_OK &&
-                                    pg_trends_wants(opts, &rules, r, r->metrics[m].name, &rule))
+                                    pg_trends_wants(opts, rules, r, r->metrics[m].name, &rule))
                                         pg_strset_add(&metrics, &nmetrics, r->metrics[m].name);
                         }
                 }
@@ -308,7 +310,7 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
                 for (size_t m = 0; m < nmetrics && !error; m++) {
                         struct pg_series *s = &b->series[b->nseries++];
                         struct pg_metric_rule rule;
-                        pg_rules_get(&rules, b->name, metrics[m], &rule);
+                        pg_rules_get(rules, b->name, metrics[m], &rule);
                         s->metric = pg_xstrdup(metrics[m]);
                         s->direction = rule.direction;
                         error = pg_series_build(s, h, b->name, &opts->cp);
@@ -318,7 +320,7 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
                         pg_bench_functions(b, h);
         }
         free(names);
-        pg_rules_release(&rules);
+        pg_rules_release(&defaults);
         if (error)
                 pg_trends_release(t);
         return error;
