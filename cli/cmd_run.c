@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "compare/stats.h"
 #include "runner/events.h"
 #include "runner/launch.h"
 #include "runner/run.h"
@@ -155,23 +156,6 @@ static bool pg_parse_cpus(const char *s, int **out, size_t *n)
         return *n > 0;
 }
 
-static int pg_double_cmp(const void *a, const void *b)
-{
-        double x = *(const double *) a, y = *(const double *) b;
-        return (x > y) - (x < y);
-}
-
-/* Median of @n > 0 values (for the progress line only). */
-static double pg_median(const double *v, size_t n)
-{
-        double *c = pg_xcalloc(n, sizeof(double)), m;
-        memcpy(c, v, n * sizeof(double));
-        qsort(c, n, sizeof(double), pg_double_cmp);
-        m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-        free(c);
-        return m;
-}
-
 static void pg_run_end_line(struct pg_run_cli *cli)
 {
         if (cli->line_open) {
@@ -214,7 +198,7 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
                         ev->name, elapsed_s);
                 if (tc && tc->status == PG_METRIC_OK && tc->nvalues)
                         fprintf(stderr, ", task-clock median %.2f ms",
-                                pg_median(tc->values, tc->nvalues) / 1e6);
+                                pg_stats_median(tc->values, tc->nvalues) / 1e6);
                 fprintf(stderr, " -> %s\n", ev->path);
                 break;
         }

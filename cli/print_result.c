@@ -16,12 +16,9 @@
  *  - a ratio whose denominator was 0 is printed as "n/a" with the reason;
  *    no figure here is ever NaN or Inf: every division checks its
  *    denominator first;
- *  - hotspots: a function's "children" share counts each stack once however
- *    often the function appears in it (recursion), its "self" share counts
- *    the stacks it is the leaf of; the first frame (the process name) is not
- *    a function. Both are shares of all samples in the folded stacks. The
- *    hottest path follows the heaviest callee while it carries at least 10%
- *    of the function's samples.
+ *  - hotspots: the "children" (inclusive) and "self" shares and the hottest
+ *    callee path of compare/profile.h, as shares of all samples in the
+ *    folded stacks; this file only lays them out.
  * Output is deterministic: same result, same bytes (ties broken by name).
  */
 #include <math.h>
@@ -29,10 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baselines/frame.h"
 #include "baselines/result.h"
 #include "cli/cli.h"
 #include "common/buf.h"
+#include "compare/profile.h"
 #include "compare/report.h"
+#include "compare/stats.h"
 
 #define PG_SHOW_TOP      20 /* functions in the hotspot list */
 #define PG_SHOW_PATH_MAX 16 /* frames in one hottest path */
@@ -46,40 +46,17 @@
 
 /* ---- statistics -------------------------------------------------------- */
 
-static int pg_double_cmp(const void *a, const void *b)
-{
-        double x = *(const double *) a, y = *(const double *) b;
-        return x < y ? -1 : x > y;
-}
-
-/* Median of @n values (n >= 1), middle pair averaged. */
-static double pg_median(const double *v, size_t n)
-{
-        double *s = pg_xcalloc(n, sizeof(*s)), m;
-
-        memcpy(s, v, n * sizeof(*s));
-        qsort(s, n, sizeof(*s), pg_double_cmp);
-        m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-        free(s);
-        return m;
-}
-
-/* MAD / median in percent; -1 when undefined (one value, or median 0). */
+/* MAD / median in percent; -1 when undefined (one value, or median <= 0). */
 static double pg_spread_pct(const double *v, size_t n)
 {
-        double med, *d, mad;
+        double med;
 
         if (n < 2)
                 return -1;
-        med = pg_median(v, n);
+        med = pg_stats_median(v, n);
         if (!(med > 0))
                 return -1;
-        d = pg_xcalloc(n, sizeof(*d));
-        for (size_t i = 0; i < n; i++)
-                d[i] = fabs(v[i] - med);
-        mad = pg_median(d, n);
-        free(d);
-        return mad / med * 100;
+        return pg_stats_mad(v, n) / med * 100;
 }
 
 /* The median of @name when it is counted, else false. */
@@ -89,7 +66,7 @@ static bool pg_metric_median(const struct pg_result *r, const char *name, double
 
         if (!m || m->status != PG_METRIC_OK || !m->nvalues)
                 return false;
-        *out = pg_median(m->values, m->nvalues);
+        *out = pg_stats_median(m->values, m->nvalues);
         return true;
 }
 
@@ -297,7 +274,7 @@ static void pg_print_row(FILE *f, const struct pg_result *r, const struct pg_met
         bool any_partial = false;
 
         if (m->status == PG_METRIC_OK && m->nvalues) {
-                med = pg_median(m->values, m->nvalues);
+                med = pg_stats_median(m->values, m->nvalues);
                 pg_fmt_value(&val, m, med);
         } else {
                 pg_buf_puts(&val, pg_status_label(m));
@@ -317,7 +294,7 @@ static void pg_print_row(FILE *f, const struct pg_result *r, const struct pg_met
                                 any_partial |= m->coverage[i] < 1;
                 if (any_partial) {
                         /* floor, so a multiplexed counter never shows 100.0% */
-                        double cov = floor(pg_median(m->coverage, m->nvalues) * 1000) / 10;
+                        double cov = floor(pg_stats_median(m->coverage, m->nvalues) * 1000) / 10;
                         pg_buf_printf(&line, "  (%.1f%%)", cov);
                 }
         }
@@ -350,11 +327,11 @@ static void pg_print_time_line(FILE *f, const struct pg_result *r, const char *n
                 return;
         }
         if (strcmp(m->unit, "ns") == 0)
-                pg_buf_printf(&line, "%18.9f seconds %s", pg_median(m->values, m->nvalues) / 1e9,
-                              legend);
+                pg_buf_printf(&line, "%18.9f seconds %s",
+                              pg_stats_median(m->values, m->nvalues) / 1e9, legend);
         else {
                 struct pg_buf v = PG_BUF_INIT;
-                pg_fmt_grouped(&v, pg_median(m->values, m->nvalues), 0);
+                pg_fmt_grouped(&v, pg_stats_median(m->values, m->nvalues), 0);
                 pg_buf_printf(&line, "%18s %s %s", v.ptr, m->unit, legend);
                 pg_buf_release(&v);
         }
@@ -462,29 +439,16 @@ static void pg_print_counters(FILE *f, const struct pg_result *r)
 
 /* ---- hotspots ---------------------------------------------------------- */
 
-/* One stack split into frames (pointers into a private copy of its key). */
-struct pg_split_stack {
-        char *copy;
-        char **frames; /* frames[0] is the comm */
-        size_t nframes;
-        uint64_t count;
-        size_t *ids; /* function id of each frame (ids[0] unused) */
+/* A function as shown: its name with control bytes escaped, and its figures. */
+struct pg_shown_func {
+        char *name;
+        size_t id; /* index in the struct pg_profile_funcs */
+        uint64_t children, self;
 };
 
-struct pg_func {
-        const char *name;
-        uint64_t children; /* samples of stacks containing it (once per stack) */
-        uint64_t self;     /* samples of stacks it is the leaf of */
-};
-
-static int pg_str_cmp(const void *a, const void *b)
+static int pg_shown_cmp(const void *a, const void *b)
 {
-        return strcmp(*(const char *const *) a, *(const char *const *) b);
-}
-
-static int pg_func_cmp(const void *a, const void *b)
-{
-        const struct pg_func *x = a, *y = b;
+        const struct pg_shown_func *x = a, *y = b;
 
         if (x->children != y->children)
                 return x->children > y->children ? -1 : 1;
@@ -493,43 +457,26 @@ static int pg_func_cmp(const void *a, const void *b)
         return strcmp(x->name, y->name);
 }
 
-static void pg_split(struct pg_split_stack *s, const struct pg_stack *st)
+/* @name with control bytes shown as \n, \x1b: nothing a name holds can move
+ * the cursor or colour the terminal (the same rule as the compare text
+ * report). */
+static char *pg_shown_name(const char *name)
 {
-        char *p;
-        size_t n = 1;
-
         struct pg_buf esc = PG_BUF_INIT;
-
-        /* control bytes in names are shown as \n, \x1b: nothing a name holds
-         * can move the cursor or colour the terminal (the same rule as the
-         * compare text report) */
-        pg_report_escape_ctl(&esc, st->frames);
-        s->copy = pg_buf_detach(&esc, NULL);
-        s->count = st->count;
-        for (p = s->copy; *p; p++)
-                n += *p == ';';
-        s->frames = pg_xcalloc(n, sizeof(*s->frames));
-        s->ids = pg_xcalloc(n, sizeof(*s->ids));
-        s->nframes = 0;
-        p = s->copy;
-        for (;;) {
-                char *semi = strchr(p, ';');
-                s->frames[s->nframes++] = p;
-                if (!semi)
-                        break;
-                *semi = '\0';
-                p = semi + 1;
-        }
+        pg_report_escape_ctl(&esc, name);
+        return pg_buf_detach(&esc, NULL);
 }
 
 /* Module of a folded frame, from its annotation or an unresolved "[module]". */
 static const char *pg_frame_module(const char *name, char *buf, size_t bufsz)
 {
         size_t len = strlen(name);
+        enum pg_frame_kind kind;
 
-        if (len > 4 && strcmp(name + len - 4, "_[k]") == 0)
+        pg_frame_strip(name, len, &kind);
+        if (len > 4 && kind == PG_FRAME_KERNEL)
                 return "[kernel]";
-        if (len > 4 && strcmp(name + len - 4, "_[j]") == 0)
+        if (len > 4 && kind == PG_FRAME_JIT)
                 return "[jit]";
         if (len > 2 && name[0] == '[' && name[len - 1] == ']' && strcmp(name, "[unknown]") != 0) {
                 snprintf(buf, bufsz, "%.*s", (int) (len - 2), name + 1);
@@ -545,96 +492,32 @@ static void pg_print_pct(FILE *f, double pct, bool color)
         fprintf(f, "  %s%7.2f%%%s", c, pct, *c ? PG_ANSI_RESET : "");
 }
 
-struct pg_cand {
-        size_t id;
-        uint64_t count;
-};
-
-static int pg_cand_cmp(const void *a, const void *b)
+/* "hottest path: f > g > h (12.34%)" under function @id, when it has one. */
+static void pg_print_hot_path(FILE *f, const struct pg_profile_funcs *pf,
+                              const struct pg_profile *p, size_t id, const char *name, int indent)
 {
-        const struct pg_cand *x = a, *y = b;
-        return x->id < y->id ? -1 : x->id > y->id;
-}
+        size_t path[PG_SHOW_PATH_MAX], depth;
+        uint64_t weight;
+        bool cut;
 
-/*
- * The hottest path below function @id: from its outermost occurrence in each
- * stack, follow the heaviest callee (ties: bytewise first name) while it
- * carries at least a tenth of @id's samples. Prints nothing when no callee
- * does.
- */
-static void pg_print_hot_path(FILE *f, const struct pg_split_stack *st, size_t nst, size_t id,
-                              const struct pg_func *byid, uint64_t total, int indent)
-{
-        size_t *pos = pg_xcalloc(nst ? nst : 1, sizeof(*pos)); /* 0: not on the path */
-        struct pg_cand *cands = pg_xcalloc(nst ? nst : 1, sizeof(*cands));
-        struct pg_buf path = PG_BUF_INIT;
-        uint64_t weight = 0;
-        size_t depth = 0;
-
-        for (size_t i = 0; i < nst; i++)
-                for (size_t k = 1; k < st[i].nframes; k++)
-                        if (st[i].ids[k] == id) {
-                                pos[i] = k + 1;
-                                break;
-                        }
-        pg_buf_puts(&path, byid[id].name);
-        for (;;) {
-                size_t best = SIZE_MAX;
-                uint64_t best_w = 0;
-
-                /* heaviest next frame among the stacks still on the path */
-                size_t nc = 0;
-                for (size_t i = 0; i < nst; i++)
-                        if (pos[i] && pos[i] < st[i].nframes) {
-                                cands[nc].id = st[i].ids[pos[i]];
-                                cands[nc++].count = st[i].count;
-                        }
-                qsort(cands, nc, sizeof(*cands), pg_cand_cmp);
-                for (size_t i = 0; i < nc;) {
-                        size_t cand = cands[i].id;
-                        uint64_t w = 0;
-                        while (i < nc && cands[i].id == cand)
-                                w += cands[i++].count;
-                        if (w > best_w) { /* ids ascend with names: ties keep the first */
-                                best = cand;
-                                best_w = w;
-                        }
-                }
-                /* a callee with under a tenth of the function's samples is not
-                 * where its time goes (a timer interrupt, a rare page fault) */
-                if (best == SIZE_MAX || best_w * 10 < byid[id].children)
-                        break;
-                if (depth == PG_SHOW_PATH_MAX) {
-                        pg_buf_puts(&path, " > ...");
-                        break;
-                }
-                for (size_t i = 0; i < nst; i++) {
-                        if (!pos[i])
-                                continue;
-                        if (pos[i] < st[i].nframes && st[i].ids[pos[i]] == best)
-                                pos[i]++;
-                        else
-                                pos[i] = 0;
-                }
-                pg_buf_printf(&path, " > %s", byid[best].name);
-                weight = best_w;
-                depth++;
+        depth = pg_profile_callee_path(pf, p, id, PG_SHOW_PATH_MAX, path, &cut, &weight);
+        if (!depth)
+                return;
+        fprintf(f, "%*shottest path: %s", indent, "", name);
+        for (size_t i = 0; i < depth; i++) {
+                char *n = pg_shown_name(pf->names.keys[path[i]].ptr);
+                fprintf(f, " > %s", n);
+                free(n);
         }
-        if (depth)
-                fprintf(f, "%*shottest path: %s (%.2f%%)\n", indent, "", path.ptr,
-                        (double) weight * 100 / (double) total);
-        pg_buf_release(&path);
-        free(pos);
-        free(cands);
+        fprintf(f, "%s (%.2f%%)\n", cut ? " > ..." : "",
+                (double) weight * 100 / (double) pf->total);
 }
 
 static void pg_print_profile(FILE *f, const struct pg_profile *p, bool color)
 {
-        struct pg_split_stack *st = pg_xcalloc(p->nstacks ? p->nstacks : 1, sizeof(*st));
-        const char **names = NULL;
-        struct pg_func *funcs = NULL, *byid = NULL;
-        size_t nnames = 0, nuniq = 0, nshow, name_w = 8;
-        uint64_t total = 0;
+        struct pg_profile_funcs pf;
+        struct pg_shown_func *funcs = NULL;
+        size_t nshow, name_w = 8;
         bool any_module = false;
 
         fprintf(f, "\n %sProfile%s: %llu samples of %s at %llu Hz, call graph %s, %llu run%s, ",
@@ -646,49 +529,20 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool color)
         fprintf(f, " lost %llu, throttled %llu, truncated %llu\n", (unsigned long long) p->lost,
                 (unsigned long long) p->throttled, (unsigned long long) p->truncated);
 
-        for (size_t i = 0; i < p->nstacks; i++) {
-                pg_split(&st[i], &p->stacks[i]);
-                total += st[i].count;
-                nnames += st[i].nframes - 1;
-        }
-        if (!total) {
+        pg_profile_funcs_scan(&pf, p);
+        if (!pf.total) {
                 fputs("\n No samples: the benchmark ran too briefly to be sampled.\n", f);
                 goto done;
         }
-        /* function ids: index into the sorted unique names */
-        names = pg_xcalloc(nnames ? nnames : 1, sizeof(*names));
-        nnames = 0;
-        for (size_t i = 0; i < p->nstacks; i++)
-                for (size_t k = 1; k < st[i].nframes; k++)
-                        names[nnames++] = st[i].frames[k];
-        qsort(names, nnames, sizeof(*names), pg_str_cmp);
-        for (size_t i = 0; i < nnames; i++)
-                if (!nuniq || strcmp(names[nuniq - 1], names[i]) != 0)
-                        names[nuniq++] = names[i];
-        byid = pg_xcalloc(nuniq ? nuniq : 1, sizeof(*byid));
-        for (size_t i = 0; i < nuniq; i++)
-                byid[i].name = names[i];
-        for (size_t i = 0; i < p->nstacks; i++) {
-                struct pg_split_stack *s = &st[i];
-                for (size_t k = 1; k < s->nframes; k++) {
-                        const char **hit =
-                            bsearch(&s->frames[k], names, nuniq, sizeof(*names), pg_str_cmp);
-                        s->ids[k] = (size_t) (hit - names);
-                }
-                for (size_t k = 1; k < s->nframes; k++) {
-                        bool seen = false;
-                        for (size_t j = 1; j < k && !seen; j++)
-                                seen = s->ids[j] == s->ids[k];
-                        if (!seen)
-                                byid[s->ids[k]].children += s->count;
-                }
-                if (s->nframes > 1)
-                        byid[s->ids[s->nframes - 1]].self += s->count;
+        funcs = pg_xcalloc(pf.names.n ? pf.names.n : 1, sizeof(*funcs));
+        for (size_t i = 0; i < pf.names.n; i++) {
+                funcs[i].name = pg_shown_name(pf.names.keys[i].ptr);
+                funcs[i].id = i;
+                funcs[i].children = pf.funcs[i].incl;
+                funcs[i].self = pf.funcs[i].self;
         }
-        funcs = pg_xcalloc(nuniq ? nuniq : 1, sizeof(*funcs));
-        memcpy(funcs, byid, nuniq * sizeof(*funcs));
-        qsort(funcs, nuniq, sizeof(*funcs), pg_func_cmp);
-        nshow = nuniq < PG_SHOW_TOP ? nuniq : PG_SHOW_TOP;
+        qsort(funcs, pf.names.n, sizeof(*funcs), pg_shown_cmp);
+        nshow = pf.names.n < PG_SHOW_TOP ? pf.names.n : PG_SHOW_TOP;
         for (size_t i = 0; i < nshow; i++) {
                 char mb[256];
                 size_t w = strlen(funcs[i].name);
@@ -706,31 +560,23 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool color)
         for (size_t i = 0; i < nshow; i++) {
                 char mb[256];
                 const char *mod = pg_frame_module(funcs[i].name, mb, sizeof(mb));
-                size_t id = (size_t) ((const char **) bsearch(&funcs[i].name, names, nuniq,
-                                                              sizeof(*names), pg_str_cmp) -
-                                      names);
 
-                pg_print_pct(f, (double) funcs[i].children * 100 / (double) total, color);
-                pg_print_pct(f, (double) funcs[i].self * 100 / (double) total, color);
+                pg_print_pct(f, (double) funcs[i].children * 100 / (double) pf.total, color);
+                pg_print_pct(f, (double) funcs[i].self * 100 / (double) pf.total, color);
                 if (*mod)
                         fprintf(f, "  %-*s  %s\n", (int) name_w, funcs[i].name, mod);
                 else
                         fprintf(f, "  %s\n", funcs[i].name);
-                pg_print_hot_path(f, st, p->nstacks, id, byid, total, 22);
+                pg_print_hot_path(f, &pf, p, funcs[i].id, funcs[i].name, 22);
         }
-        if (nuniq > nshow)
+        if (pf.names.n > nshow)
                 fprintf(f, "  (%zu more functions; 'perfgate show --stacks' lists every stack)\n",
-                        nuniq - nshow);
+                        pf.names.n - nshow);
 done:
-        for (size_t i = 0; i < p->nstacks; i++) {
-                free(st[i].copy);
-                free(st[i].frames);
-                free(st[i].ids);
-        }
-        free(st);
-        free(names);
+        for (size_t i = 0; funcs && i < pf.names.n; i++)
+                free(funcs[i].name);
         free(funcs);
-        free(byid);
+        pg_profile_funcs_release(&pf);
 }
 
 void pg_cli_print_result(FILE *f, const struct pg_result *r, bool color)

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baselines/frame.h"
 #include "common/error.h"
 #include "common/json.h"
 #include "common/xml.h"
@@ -296,30 +297,6 @@ done:
 
 /* ---- names --------------------------------------------------------------- */
 
-enum fg_kind { FG_KIND_PLAIN, FG_KIND_KERNEL, FG_KIND_JIT, FG_KIND_INLINE };
-
-/* Length of the name without its stackcollapse annotation, and its kind. */
-static size_t fg_strip(const char *s, size_t len, enum fg_kind *kind)
-{
-        *kind = FG_KIND_PLAIN;
-        if (len >= 4 && s[len - 4] == '_' && s[len - 3] == '[' && s[len - 1] == ']') {
-                switch (s[len - 2]) {
-                case 'k':
-                        *kind = FG_KIND_KERNEL;
-                        return len - 4;
-                case 'j':
-                        *kind = FG_KIND_JIT;
-                        return len - 4;
-                case 'i':
-                        *kind = FG_KIND_INLINE;
-                        return len - 4;
-                default:
-                        break;
-                }
-        }
-        return len;
-}
-
 static void fg_put_text(struct pg_buf *out, const char *s)
 {
         pg_xml_put(out, s);
@@ -424,17 +401,17 @@ static void fg_palette_rgb(int pal, uint64_t h, int rgb[3])
 }
 
 /* Kind palettes win over --colors: kernel orange, JIT green, inlined aqua. */
-static void fg_name_rgb(const struct fg_ctx *c, const char *clean, size_t len, enum fg_kind kind,
-                        int rgb[3])
+static void fg_name_rgb(const struct fg_ctx *c, const char *clean, size_t len,
+                        enum pg_frame_kind kind, int rgb[3])
 {
         if ((len == 1 && clean[0] == '-') || (len == 2 && clean[0] == '-' && clean[1] == '-')) {
                 rgb[0] = rgb[1] = rgb[2] = 160;
                 return;
         }
-        int pal = kind == FG_KIND_KERNEL   ? FG_ORANGE
-                  : kind == FG_KIND_JIT    ? FG_GREEN
-                  : kind == FG_KIND_INLINE ? FG_AQUA
-                                           : c->palette;
+        int pal = kind == PG_FRAME_KERNEL    ? FG_ORANGE
+                  : kind == PG_FRAME_JIT     ? FG_GREEN
+                  : kind == PG_FRAME_INLINED ? FG_AQUA
+                                             : c->palette;
         fg_palette_rgb(pal, fg_hash(clean, len), rgb);
 }
 
@@ -765,8 +742,8 @@ static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t
 {
         const struct fg_node *n = &c->t->nodes[id];
         int k = c->k, o = 1 - k, rgb[3];
-        enum fg_kind kind;
-        size_t slen = fg_strip(n->name, n->len, &kind);
+        enum pg_frame_kind kind;
+        size_t slen = pg_frame_strip(n->name, n->len, &kind);
         double xp = fg_x_px(c, x), wp = fg_w_px(c, n->w[k]);
         double yp = fg_y_px(c, n->depth), pct = 0;
         const char *stroke = NULL;
@@ -1118,9 +1095,9 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
 
         if (c->root != 0) {
                 const struct fg_node *r = &c->t->nodes[c->root];
-                enum fg_kind kind;
+                enum pg_frame_kind kind;
                 pg_buf_reset(&c->tmp);
-                pg_xml_clean(&c->tmp, r->name, fg_strip(r->name, r->len, &kind));
+                pg_xml_clean(&c->tmp, r->name, pg_frame_strip(r->name, r->len, &kind));
                 lines[nsub++] = pg_xasprintf(
                     "focus: the calls under %s (%.2f%% of all %s); widths are shares of it",
                     c->tmp.ptr, 100.0 * (double) c->span / (double) c->total[c->k], count);
@@ -1204,8 +1181,8 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
  * stackcollapse annotation). */
 static bool fg_is_named(const struct fg_node *n, const char *name, size_t len)
 {
-        enum fg_kind kind;
-        size_t slen = fg_strip(n->name, n->len, &kind);
+        enum pg_frame_kind kind;
+        size_t slen = pg_frame_strip(n->name, n->len, &kind);
         return (n->len == len || slen == len) && memcmp(n->name, name, len) == 0;
 }
 

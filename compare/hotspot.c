@@ -2,9 +2,8 @@
  * hotspot.c - per-function self and inclusive shares from folded stacks and
  * their change between baseline and head (hotspot.h).
  *
- * A pg_strmap (common/hashmap.h) maps function names to entries;
- * each entry remembers the last (side, stack) that counted it inclusively,
- * so a recursive function counts once per stack.
+ * The figures of each side come from compare/profile.h; this file joins the
+ * two sides by function name and judges the change.
  */
 #include "compare/hotspot.h"
 
@@ -13,7 +12,7 @@
 #include <string.h>
 
 #include "common/buf.h"
-#include "common/hashmap.h"
+#include "compare/profile.h"
 #include "compare/stats.h"
 
 static const char *const pg_kind_names[] = { "regressed",       "new",
@@ -42,88 +41,6 @@ void pg_hotspots_release(struct pg_hotspots *h)
         free(h->items);
         free(h->reason);
         memset(h, 0, sizeof(*h));
-}
-
-struct pg_fn_entry {
-        uint64_t self[2], incl[2];
-        long last_stack[2];         /* stack index that last counted incl, per side */
-        uint64_t best_count[2];     /* count of the hottest stack for the path */
-        bool best_is_self[2];       /* that stack ends in the function */
-        const char *best_frames[2]; /* folded key (borrowed from the profile) */
-        size_t best_end[2];         /* bytes of best_frames up to the function's end */
-};
-
-/* function name -> index in entries */
-struct pg_fn_table {
-        struct pg_strmap names;
-        struct pg_fn_entry *entries;
-        size_t cap;
-};
-
-static struct pg_fn_entry *pg_table_get(struct pg_fn_table *t, const char *name, size_t len)
-{
-        bool added;
-        size_t i = pg_strmap_intern(&t->names, name, len, &added);
-
-        if (added) {
-                if (i == t->cap) {
-                        t->cap = t->cap ? t->cap * 2 : 256;
-                        t->entries = pg_xreallocarray(t->entries, t->cap, sizeof(*t->entries));
-                }
-                memset(&t->entries[i], 0, sizeof(t->entries[i]));
-                t->entries[i].last_stack[0] = t->entries[i].last_stack[1] = -1;
-        }
-        return &t->entries[i];
-}
-
-static uint64_t pg_profile_total(const struct pg_profile *p)
-{
-        uint64_t t = 0;
-        for (size_t i = 0; i < p->nstacks; i++)
-                t += p->stacks[i].count;
-        return t;
-}
-
-static void pg_scan_profile(struct pg_fn_table *t, const struct pg_profile *p, int side)
-{
-        for (size_t si = 0; si < p->nstacks; si++) {
-                const char *key = p->stacks[si].frames, *f, *semi;
-                uint64_t count = p->stacks[si].count;
-
-                f = strchr(key, ';'); /* skip the comm frame */
-                if (!f)
-                        continue;
-                for (f = f + 1;; f = semi + 1) {
-                        size_t len;
-                        struct pg_fn_entry *e;
-                        bool leaf;
-
-                        semi = strchr(f, ';');
-                        len = semi ? (size_t) (semi - f) : strlen(f);
-                        leaf = semi == NULL;
-                        if (len > 0) {
-                                e = pg_table_get(t, f, len);
-                                if (e->last_stack[side] != (long) si) {
-                                        e->last_stack[side] = (long) si;
-                                        e->incl[side] += count;
-                                        /* hottest path: prefer stacks where it is the leaf */
-                                        if (!e->best_frames[side] ||
-                                            (leaf && !e->best_is_self[side]) ||
-                                            (leaf == e->best_is_self[side] &&
-                                             count > e->best_count[side])) {
-                                                e->best_frames[side] = key;
-                                                e->best_count[side] = count;
-                                                e->best_is_self[side] = leaf;
-                                                e->best_end[side] = (size_t) (f + len - key);
-                                        }
-                                }
-                                if (leaf)
-                                        e->self[side] += count;
-                        }
-                        if (!semi)
-                                break;
-                }
-        }
 }
 
 static int pg_hotspot_cmp(const void *a, const void *b)
@@ -155,7 +72,8 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                          double base_task_clock_ns, double head_task_clock_ns,
                          const struct pg_hotspot_rule *rule, struct pg_hotspots *out)
 {
-        struct pg_fn_table t = { PG_STRMAP_INIT, NULL, 0 };
+        struct pg_profile_funcs sides[2];
+        struct pg_strmap names = PG_STRMAP_INIT; /* the union of both sides' functions */
         const char *bp, *hp;
         size_t k = 0;
 
@@ -184,28 +102,40 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                 return;
         }
         out->judged = true;
-        pg_scan_profile(&t, base, 0);
-        pg_scan_profile(&t, head, 1);
-        out->items = pg_xcalloc(t.names.n ? t.names.n : 1, sizeof(*out->items));
-        for (size_t i = 0; i < t.names.n; i++) {
-                struct pg_fn_entry *e = &t.entries[i];
+        pg_profile_funcs_scan(&sides[0], base);
+        pg_profile_funcs_scan(&sides[1], head);
+        for (int sd = 0; sd < 2; sd++)
+                for (size_t i = 0; i < sides[sd].names.n; i++)
+                        pg_strmap_intern(&names, sides[sd].names.keys[i].ptr,
+                                         sides[sd].names.keys[i].len, NULL);
+        out->items = pg_xcalloc(names.n ? names.n : 1, sizeof(*out->items));
+        for (size_t i = 0; i < names.n; i++) {
+                static const struct pg_profile_func none;
+                const struct pg_profile_func *e[2] = { &none, &none };
+                const struct pg_profile *hp_side;
+                const char *frames, *from;
                 struct pg_hotspot *h;
                 struct pg_prop_test pt;
-                int side;
+                size_t idx;
+                int sd;
+                for (sd = 0; sd < 2; sd++)
+                        if (pg_strmap_find(&sides[sd].names, names.keys[i].ptr, names.keys[i].len,
+                                           &idx))
+                                e[sd] = &sides[sd].funcs[idx];
                 h = &out->items[k++];
-                h->function = pg_xstrndup(t.names.keys[i].ptr, t.names.keys[i].len);
-                h->base_self = e->self[0];
-                h->head_self = e->self[1];
-                h->base_incl = e->incl[0];
-                h->head_incl = e->incl[1];
-                h->base_self_share = (double) e->self[0] / (double) out->base_total;
-                h->head_self_share = (double) e->self[1] / (double) out->head_total;
-                h->base_incl_share = (double) e->incl[0] / (double) out->base_total;
-                h->head_incl_share = (double) e->incl[1] / (double) out->head_total;
+                h->function = pg_xstrndup(names.keys[i].ptr, names.keys[i].len);
+                h->base_self = e[0]->self;
+                h->head_self = e[1]->self;
+                h->base_incl = e[0]->incl;
+                h->head_incl = e[1]->incl;
+                h->base_self_share = (double) h->base_self / (double) out->base_total;
+                h->head_self_share = (double) h->head_self / (double) out->head_total;
+                h->base_incl_share = (double) h->base_incl / (double) out->base_total;
+                h->head_incl_share = (double) h->head_incl / (double) out->head_total;
                 h->delta_self_pp = 100 * (h->head_self_share - h->base_self_share);
                 h->delta_incl_pp = 100 * (h->head_incl_share - h->base_incl_share);
                 h->p_value = 1;
-                if (pg_stats_two_proportion(e->self[0], out->base_total, e->self[1],
+                if (pg_stats_two_proportion(h->base_self, out->base_total, h->head_self,
                                             out->head_total, &pt) == 0)
                         h->p_value = pt.p_value;
                 if (head_task_clock_ns > 0) {
@@ -218,22 +148,23 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                                            h->base_self_share * base_task_clock_ns) /
                                           1e6;
                 }
-                side = e->incl[1] ? 1 : 0;
-                h->path =
-                    pg_xstrndup(strchr(e->best_frames[side], ';') + 1,
-                                e->best_end[side] - (size_t) (strchr(e->best_frames[side], ';') +
-                                                              1 - e->best_frames[side]));
-                if (e->incl[0] == 0 || e->incl[1] == 0) {
-                        bool is_new = e->incl[0] == 0;
+                /* the hottest stack of head, or of the baseline if it vanished */
+                sd = h->head_incl ? 1 : 0;
+                hp_side = sd ? head : base;
+                frames = hp_side->stacks[e[sd]->hot_stack].frames;
+                from = strchr(frames, ';') + 1;
+                h->path = pg_xstrndup(from, e[sd]->hot_end - (size_t) (from - frames));
+                if (h->base_incl == 0 || h->head_incl == 0) {
+                        bool is_new = h->base_incl == 0;
                         double share = is_new ? h->head_incl_share : h->base_incl_share;
-                        if ((is_new ? e->incl[1] : e->incl[0]) < rule->min_samples ||
+                        if ((is_new ? h->head_incl : h->base_incl) < rule->min_samples ||
                             100 * share < rule->new_pp)
                                 h->kind = PG_HOTSPOT_TINY;
                         else
                                 h->kind = is_new ? PG_HOTSPOT_NEW : PG_HOTSPOT_VANISHED;
                 } else if (fabs(h->delta_self_pp) <= rule->threshold_pp) {
                         h->kind = PG_HOTSPOT_UNCHANGED;
-                } else if (e->self[0] < rule->min_samples && e->self[1] < rule->min_samples) {
+                } else if (h->base_self < rule->min_samples && h->head_self < rule->min_samples) {
                         h->kind = PG_HOTSPOT_TINY;
                 } else if (h->p_value < rule->alpha && h->has_self_time &&
                            (h->delta_self_pp > 0 ? h->self_time_ms : -h->self_time_ms) <
@@ -249,8 +180,9 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
         }
         out->n = k;
         qsort(out->items, out->n, sizeof(*out->items), pg_hotspot_cmp);
-        pg_strmap_release(&t.names);
-        free(t.entries);
+        pg_strmap_release(&names);
+        pg_profile_funcs_release(&sides[0]);
+        pg_profile_funcs_release(&sides[1]);
 }
 
 const char *pg_hotspots_culprit(const struct pg_hotspots *h)

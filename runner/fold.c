@@ -14,8 +14,6 @@
 
 #include "common/json.h"
 
-static const char *const pg_kind_suffix[] = { "", "_[k]", "_[i]", "_[j]" };
-
 /*
  * Why a fast path: the importer writes millions of frames; almost all are
  * plain ASCII without separators, so one scan and one memcpy beat the
@@ -61,7 +59,7 @@ void pg_fold_append_frame(struct pg_buf *out, const char *name, size_t len, enum
                 pg_buf_puts(out, "[unknown]");
         else
                 pg_fold_put(out, name, len, false);
-        pg_buf_puts(out, pg_kind_suffix[kind]);
+        pg_buf_puts(out, pg_frame_suffix(kind));
 }
 
 void pg_fold_append_comm(struct pg_buf *out, const char *comm, size_t len, enum pg_comm_mode mode)
@@ -212,7 +210,7 @@ void pg_fold_append_symbol(struct pg_buf *out, const char *sym, size_t len, bool
         pg_fold_put(out, sym, n, true);
         if (out->len == start)
                 pg_buf_puts(out, "[unknown]");
-        pg_buf_puts(out, pg_kind_suffix[kind]);
+        pg_buf_puts(out, pg_frame_suffix(kind));
 }
 
 static bool pg_module_is_kernel_pseudo(const char *mod, size_t len)
@@ -254,7 +252,7 @@ void pg_fold_append_unresolved(struct pg_buf *out, const char *module, size_t mo
                 pg_buf_putc(out, '>');
         }
         pg_buf_putc(out, ']');
-        pg_buf_puts(out, pg_kind_suffix[kind]);
+        pg_buf_puts(out, pg_frame_suffix(kind));
 }
 
 bool pg_fold_module_is_kernel(const char *mod, size_t len)

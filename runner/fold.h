@@ -10,8 +10,8 @@
  * (newline, carriage return, tab, NUL, ESC, DEL) inside a name becomes ' '
  * (folded text is line-based, names are C strings and end up in XML); invalid UTF-8
  * is replaced by U+FFFD (common/json.h's rule, so the JSON key is the same
- * bytes); an empty name becomes "[unknown]". Annotations are appended:
- * "_[k]" kernel, "_[i]" inlined, "_[j]" JIT.
+ * bytes); an empty name becomes "[unknown]". The kind's annotation is appended
+ * (baselines/frame.h).
  *
  * Symbol tidying (pg_fold_append_symbol, used by the importer and available to
  * the sampler): the "+0x.." offset perf prints is dropped, then the
@@ -27,14 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "baselines/frame.h"
 #include "common/buf.h"
-
-enum pg_frame_kind {
-        PG_FRAME_USER = 0, /* no annotation */
-        PG_FRAME_KERNEL,   /* "_[k]" */
-        PG_FRAME_INLINED,  /* "_[i]" */
-        PG_FRAME_JIT       /* "_[j]" */
-};
 
 /** How the comm (first frame) is written (shared/cases/13). */
 enum pg_comm_mode {

@@ -1,0 +1,31 @@
+/*
+ * frame.h - the annotations of a frame in a folded stack, as Brendan
+ * Gregg's stackcollapse-perf.pl writes them (--kernel, --jit, --inline) and
+ * flamegraph.pl colours them: "_[k]" a kernel frame, "_[i]" an inlined one,
+ * "_[j]" JIT code; no suffix for any other frame. The one place that knows
+ * the spelling: the folders write it (runner/fold.h), `show` and the flame
+ * graphs read it.
+ */
+#ifndef PG_BASELINES_FRAME_H
+#define PG_BASELINES_FRAME_H
+
+#include <stddef.h>
+
+enum pg_frame_kind {
+        PG_FRAME_USER = 0, /* no annotation */
+        PG_FRAME_KERNEL,   /* "_[k]" */
+        PG_FRAME_INLINED,  /* "_[i]" */
+        PG_FRAME_JIT       /* "_[j]" */
+};
+
+/** The suffix written after a frame of @kind ("" for PG_FRAME_USER); static. */
+const char *pg_frame_suffix(enum pg_frame_kind kind);
+
+/**
+ * The kind of the frame name @name (@len bytes, not NUL-terminated) from its
+ * suffix, into *kind; returns the length of the name without it (@len when
+ * it has none).
+ */
+size_t pg_frame_strip(const char *name, size_t len, enum pg_frame_kind *kind);
+
+#endif

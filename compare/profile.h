@@ -1,0 +1,78 @@
+/*
+ * profile.h - per-function figures of one sampled profile (folded stacks),
+ * computed once for `perfgate show` (cli/print_result.c) and for the hotspot
+ * comparison (compare/hotspot.h):
+ *
+ *  - self: samples of the stacks the function is the leaf of;
+ *  - inclusive ("children" in perf report): samples of the stacks that
+ *    contain it, each stack counted once however often the function appears
+ *    in it (recursion);
+ *  - the hottest stack through it: among the stacks that contain it, those
+ *    it is the leaf of first, then the one with most samples (first in the
+ *    profile's order on a tie);
+ *  - the hottest callee path (pg_profile_callee_path()).
+ *
+ * The first frame of a folded stack is the process name (comm), not a
+ * function; it is skipped. Function names are compared as bytes, annotations
+ * included ("f" and "f_[k]" are two functions).
+ *
+ * Ownership: struct pg_profile_funcs owns its table; it borrows nothing from
+ * the profile except through hot_stack indexes. pg_profile_funcs_release().
+ */
+#ifndef PG_COMPARE_PROFILE_H
+#define PG_COMPARE_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "baselines/result.h"
+#include "common/buf.h"
+#include "common/hashmap.h"
+
+struct pg_profile_func {
+        uint64_t self;    /* samples of stacks it is the leaf of */
+        uint64_t incl;    /* samples of stacks containing it (once per stack) */
+        size_t hot_stack; /* index in the profile's stacks of its hottest stack */
+        size_t hot_end;   /* bytes of that stack's key up to the end of its outermost frame */
+        uint64_t hot_count;
+        bool hot_is_self;  /* the function is that stack's leaf */
+        size_t last_stack; /* stack index + 1 that last counted incl (scan only) */
+};
+
+/** The functions of one profile; function i is names.keys[i] and funcs[i]. */
+struct pg_profile_funcs {
+        struct pg_strmap names;
+        struct pg_profile_func *funcs; /* names.n entries */
+        size_t cap;
+        uint64_t total; /* samples of all stacks */
+};
+
+/**
+ * Count the functions of @p (NULL or absent: none) into @out (overwritten).
+ * Never fails; allocation failure aborts.
+ */
+void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p);
+
+/** Free what @pf owns and leave it empty. */
+void pg_profile_funcs_release(struct pg_profile_funcs *pf);
+
+/** Samples of all stacks of @p (0 for NULL). */
+uint64_t pg_profile_total(const struct pg_profile *p);
+
+/**
+ * The hottest callee path below function @fn of @pf (scanned from @p): from
+ * the function's outermost occurrence in each stack, follow the heaviest
+ * next frame (samples summed over the stacks still on the path; ties: the
+ * bytewise first name) while it carries at least a tenth of the function's
+ * inclusive samples, at most @max_depth steps.
+ * @path: room for @max_depth function indexes, the steps in order.
+ * *cut: a further step was there when @max_depth was reached.
+ * *weight: samples of the last step.
+ * Returns the number of steps (0: no callee carries a tenth).
+ */
+size_t pg_profile_callee_path(const struct pg_profile_funcs *pf, const struct pg_profile *p,
+                              size_t fn, size_t max_depth, size_t *path, bool *cut,
+                              uint64_t *weight);
+
+#endif
