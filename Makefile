@@ -4,9 +4,10 @@
 # Both are idempotent. The build itself is CMake; this file only wires steps.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+DEB_BUILD ?= build-deb
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps deps-test build demo test test-sanitize install clean
+.PHONY: all deps deps-test build demo test test-sanitize install deb clean
 
 all: build
 
@@ -40,5 +41,20 @@ test-sanitize: deps-test
 install: build
 	@cmake --install $(BUILD) $(if $(PREFIX),--prefix $(PREFIX),)
 
+# perfgate_<version>_<distro>_<arch>.deb in this directory (packaging/packaging.cmake):
+# a Release build for /usr without the tests, with Debian's hardening flags
+# (dpkg-buildflags), packed by CPack; DEB_MAINTAINER="Name <address>" sets
+# the Maintainer field
+deb:
+	@ci/install-deps.sh deb
+	@export DEB_BUILD_MAINT_OPTIONS=hardening=+all && \
+	 CFLAGS="$$(dpkg-buildflags --get CFLAGS) $$(dpkg-buildflags --get CPPFLAGS)" \
+	 LDFLAGS="$$(dpkg-buildflags --get LDFLAGS)" \
+	 cmake -S . -B $(DEB_BUILD) -DCMAKE_BUILD_TYPE=Release -DPERFGATE_TESTS=OFF -DPERFGATE_WERROR=OFF -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON \
+	       -DCMAKE_INSTALL_PREFIX=/usr $(if $(DEB_MAINTAINER),"-DPERFGATE_DEB_MAINTAINER=$(DEB_MAINTAINER)") >/dev/null
+	@cmake --build $(DEB_BUILD) -j$(JOBS) --target perfgate pg_docs_generated -- --no-print-directory
+	@cd $(DEB_BUILD) && rm -rf pkg && cpack -G DEB -B "$$PWD/pkg" >/dev/null
+	@for f in $(DEB_BUILD)/pkg/perfgate_*.deb; do mv "$$f" . && echo "built $${f##*/}"; done
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(DEB_BUILD)

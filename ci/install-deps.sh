@@ -3,6 +3,7 @@
 #   ci/install-deps.sh build   what building perfgate needs
 #   ci/install-deps.sh test    that plus what the test suite uses
 #   ci/install-deps.sh ci      build plus what ci/perfgate-ci.sh uses (curl, jq)
+#   ci/install-deps.sh deb     build plus what `make deb` uses (dpkg-shlibdeps, file)
 # Idempotent: installs only what dpkg does not already list. Works as root or
 # through sudo; otherwise prints the exact apt-get command and exits 1.
 set -eu
@@ -10,6 +11,12 @@ what=${1:-build}
 pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev zlib1g-dev libcjson-dev libgit2-dev libiberty-dev"
 if [ "$what" = test ]; then
   pkgs="$pkgs libcmocka-dev libxml2-utils cmark-gfm nodejs npm chromium valgrind clang libclang-rt-14-dev libc6-dbg binutils g++ rsync shellcheck time"
+fi
+if [ "$what" = deb ] || [ "$what" = test ]; then
+  pkgs="$pkgs dpkg-dev file"
+fi
+if [ "$what" = test ]; then
+  pkgs="$pkgs lintian man-db"
 fi
 if [ "$what" = ci ] || [ "$what" = test ]; then
   pkgs="$pkgs curl jq ca-certificates"

@@ -32,6 +32,14 @@ PG_DECLARE_COMMAND(fold);
 PG_DECLARE_COMMAND(doctor);
 PG_DECLARE_COMMAND(history);
 
+/**
+ * perfgate's exact version, e.g. "0.2.0" on a release tag or
+ * "0.2.0+5.gabc1234" five commits after it: `git describe` at build time,
+ * else the release tarball's packaging/archival.txt, else the VERSION file
+ * (packaging/version.cmake generates the definition).
+ */
+extern const char pg_version[];
+
 /** The command table (NULL-terminated by name). */
 extern const struct pg_command pg_commands[];
 

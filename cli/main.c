@@ -177,7 +177,7 @@ static int pg_main(int argc, char **argv)
                 return PG_EXIT_USAGE;
         }
         if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-                printf("perfgate %s\n", PERFGATE_VERSION);
+                printf("perfgate %s\n", pg_version);
                 return 0;
         }
         if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||

@@ -8,7 +8,7 @@ set -u
 pg=$1; src=$2; fail=0
 err() { echo "check-docs: $*" >&2; fail=1; }
 
-"$pg" --version | grep -Eq '^perfgate [0-9]+\.[0-9]+\.[0-9]+$' || err "--version output"
+"$pg" --version | grep -Eq '^perfgate [0-9]+\.[0-9]+\.[0-9]+([+~][0-9A-Za-z.+~]+)?$' || err "--version output"
 "$pg" help >/dev/null || err "'perfgate help' failed"
 "$pg" no-such-command >/dev/null 2>&1; [ $? -eq 2 ] || err "unknown command must exit 2"
 if [ -w /dev/full ]; then
