@@ -30,7 +30,7 @@ anchor() { git cat-file --batch <"$tmp/blobs" >/dev/null; }
 subject() { "$bin" history --html "$tmp/site" >/dev/null 2>&1; }
 
 subject # warm the page cache and create the site once
-ratios= walls=
+ratios='' walls=''
 i=0
 while [ $i -lt "$pairs" ]; do
         # alternate which goes first, so drift in the machine's load hits both
@@ -51,9 +51,9 @@ s=$(now); "$bin" history >/dev/null 2>&1; text=$(echo "$(now) - $s" | bc)
 
 printf 'history: %s commits x %s benchmarks (%s baselines)\n' "$commits" "$benches" "$(wc -l <"$tmp/blobs")"
 printf 'history --html: median %.3f s, best %.3f s wall over %s pairs; %s s cpu (target: < 2 s)\n' \
-        "$(median $walls)" "$(best $walls)" "$pairs" "$(cpu "$bin" history --html "$tmp/site")"
+        "$(median "$walls")" "$(best "$walls")" "$pairs" "$(cpu "$bin" history --html "$tmp/site")"
 printf 'history (text only): %.3f s wall, %s s cpu\n' "$text" "$(cpu "$bin" history)"
-printf 'ratio to the anchor (git cat-file --batch of the same blobs), median of pairs: %.2f\n' "$(median $ratios)"
+printf 'ratio to the anchor (git cat-file --batch of the same blobs), median of pairs: %.2f\n' "$(median "$ratios")"
 printf 'site: %s files, %s\n' "$(find "$tmp/site" -type f | wc -l)" "$(du -sh "$tmp/site" | cut -f1)"
 printf 'load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-[ "$(echo "$(best $walls) < 2" | bc)" = 1 ] || { echo "MISSED: history --html time"; exit 1; }
+[ "$(echo "$(best "$walls") < 2" | bc)" = 1 ] || { echo "MISSED: history --html time"; exit 1; }

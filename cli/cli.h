@@ -77,6 +77,21 @@ bool pg_cli_color(int fd);
  */
 bool pg_cli_wants_help(int argc, char **argv, const char *usage);
 
+struct pg_rules;
+
+/**
+ * Load the judging rules into @rules (initialised by the caller with
+ * pg_rules_init()) from perfgate.json's "compare" section: @path, or when
+ * NULL the first of ./perfgate.json and bench/perfgate.json that exists
+ * (none: @rules keeps the defaults). @base: when not NULL, set to the
+ * config's "base" (owned) if it has one; @build likewise its "build"
+ * command; @used_path: when not NULL and a config was read, its path (owned).
+ * Errors: PG_ENOTFOUND (@path does not exist), PG_EINPUT (invalid config),
+ * PG_EIO.
+ */
+int pg_cli_load_rules(const char *path, struct pg_rules *rules, char **base, char **build,
+                      char **used_path);
+
 struct pg_result;
 struct pg_flame_opts;
 struct pg_buf;

@@ -275,44 +275,6 @@ static int pg_is_file(const char *path)
         return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The config (explicit path, or the first default that exists): its "base"
- * into @base, its "build" into @build, the path used into @used_path, and
- * its "compare" section into @rules. */
-static int pg_load_config(const char *path, struct pg_rules *rules, char **base, char **build,
-                          char **used_path)
-{
-        static const char *const defaults[] = { "perfgate.json", "bench/perfgate.json" };
-        struct pg_buf text = PG_BUF_INIT;
-        struct pg_config c;
-        int error;
-
-        if (!path) {
-                for (size_t i = 0; i < 2 && !path; i++)
-                        if (pg_is_file(defaults[i]))
-                                path = defaults[i];
-                if (!path)
-                        return 0;
-        }
-        if ((error = pg_read_file(path, &text)) < 0) {
-                pg_buf_release(&text);
-                if (error == PG_ENOTFOUND)
-                        return pg_error_set(PG_ENOTFOUND, "config '%s' does not exist", path);
-                return pg_error_prefix(error, "cannot read config '%s'", path);
-        }
-        error = pg_config_parse_for(&c, text.ptr, text.len, path, PG_CONFIG_NEED_SETTINGS);
-        pg_buf_release(&text);
-        if (error < 0)
-                return error;
-        if (c.base)
-                *base = pg_xstrdup(c.base);
-        if (c.build)
-                *build = pg_xstrdup(c.build);
-        *used_path = pg_xstrdup(path);
-        error = pg_rules_load(rules, c.compare, path);
-        pg_config_release(&c);
-        return error;
-}
-
 /* Move every result of @from into @to (sharded runs: one benchmark once). */
 static int pg_merge_sets(struct pg_result_set *to, struct pg_result_set *from, const char *origin)
 {
@@ -524,7 +486,7 @@ int cmd_compare(int argc, char **argv)
         pg_comparison_init(&cmp);
         if ((status = pg_parse_args(&a, argc, argv)) != 0)
                 goto out;
-        if ((error = pg_load_config(a.config, &rules, &cfg_base, &build, &cfg_path)) < 0)
+        if ((error = pg_cli_load_rules(a.config, &rules, &cfg_base, &build, &cfg_path)) < 0)
                 goto fail;
         if ((a.confirm || a.calibrate) && !build) {
                 error = pg_error_set(PG_EINPUT,

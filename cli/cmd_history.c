@@ -25,22 +25,26 @@
 
 const char pg_usage_history[] =
     "usage: perfgate history [--branch REV] [--machine NAME] [--data-branch NAME]\n"
-    "                        [--metric NAME]... [--html DIR] [--json FILE]\n"
+    "                        [--metric NAME]... [--config FILE] [--html DIR] [--json FILE]\n"
     "\n"
     "Read every baseline of one machine from the data branch (no checkout),\n"
     "order them along the first-parent history of a branch, and print one line\n"
     "per benchmark and metric: the latest value (median of the repetitions),\n"
     "the trend (median of the last w commits against the first w, w = n/4 up\n"
     "to 10) and the change points found by E-divisive means with a rank test\n"
-    "(commit, effect). Metrics: the gating ones (task-clock, instructions;\n"
-    "with simulated counters also cycles and the miss rates), or --metric.\n"
+    "(commit, effect). Metrics: the gating ones (perfgate.json's \"compare\"\n"
+    "rules, by default task-clock and instructions; with simulated counters\n"
+    "also cycles and the miss rates), or --metric.\n"
     "\n"
     "options:\n"
     "  --branch REV         branch whose first-parent history orders the results\n"
-    "                       (default main; also found as origin/main)\n"
+    "                       (default: perfgate.json's \"base\", else main; a bare\n"
+    "                       name is also found as origin/NAME)\n"
     "  --machine NAME       machine the baselines are filed under (default 'default')\n"
     "  --data-branch NAME   data branch (default " PG_STORE_DEFAULT_BRANCH ")\n"
     "  --metric NAME        chart this metric (repeatable; replaces the gating set)\n"
+    "  --config FILE        gating metrics and \"base\" from FILE (default ./perfgate.json,\n"
+    "                       else bench/perfgate.json, if present)\n"
     "  --max-commits N      walk at most N commits back from the tip (default: all)\n"
     "  --alpha P            significance of a change point, after the Bonferroni\n"
     "                       factor for the choice of the split (default 0.001)\n"
@@ -66,7 +70,8 @@ enum {
         OPT_MIN_EFFECT,
         OPT_HTML,
         OPT_FLAMEGRAPHS,
-        OPT_JSON
+        OPT_JSON,
+        OPT_CONFIG
 };
 
 static const struct option pg_history_longopts[] = {
@@ -80,6 +85,7 @@ static const struct option pg_history_longopts[] = {
         { "html", required_argument, NULL, OPT_HTML },
         { "flamegraphs", required_argument, NULL, OPT_FLAMEGRAPHS },
         { "json", required_argument, NULL, OPT_JSON },
+        { "config", required_argument, NULL, OPT_CONFIG },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
 };
@@ -192,7 +198,9 @@ int cmd_history(int argc, char **argv)
         struct pg_site_opts site = { 100, NULL };
         struct pg_history h;
         struct pg_trends t;
-        const char *branch = NULL, *html = NULL, *json = NULL;
+        const char *branch = NULL, *html = NULL, *json = NULL, *config = NULL;
+        struct pg_rules rules;
+        char *cfg_base = NULL;
         const char **metrics = NULL;
         size_t nmetrics = 0, max_commits = 0;
         int c, error, status = 0;
@@ -200,6 +208,7 @@ int cmd_history(int argc, char **argv)
 
         pg_trends_opts_init(&to);
         pg_history_init(&h);
+        pg_rules_init(&rules);
         optind = 0;
         opterr = 0;
         while ((c = getopt_long(argc, argv, ":h", pg_history_longopts, NULL)) != -1) {
@@ -265,6 +274,9 @@ int cmd_history(int argc, char **argv)
                 case OPT_JSON:
                         json = optarg;
                         break;
+                case OPT_CONFIG:
+                        config = optarg;
+                        break;
                 case 'h':
                         fputs(pg_usage_history, stdout);
                         goto done;
@@ -284,6 +296,13 @@ int cmd_history(int argc, char **argv)
         }
         to.metrics = metrics;
         to.nmetrics = nmetrics;
+        to.rules = &rules;
+        if ((error = pg_cli_load_rules(config, &rules, &cfg_base, NULL, NULL)) < 0) {
+                status = pg_cli_fail(error);
+                goto done;
+        }
+        if (!branch)
+                branch = cfg_base;
         if ((error = pg_history_load(&so, branch, max_commits, &h)) < 0) {
                 status = pg_cli_fail(error);
                 goto done;
@@ -344,6 +363,8 @@ done:
         if (built)
                 pg_trends_release(&t);
         pg_history_release(&h);
+        pg_rules_release(&rules);
+        free(cfg_base);
         free(metrics);
         return status;
 }

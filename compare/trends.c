@@ -2,9 +2,9 @@
  * trends.c - series, change points, trends and top-function shares of a
  * history (trends.h), and their JSON form.
  *
- * Self shares come from pg_hotspots_compare() of a profile with itself, so a
- * function's share here is the one `perfgate compare` reports (comm frame
- * skipped, a function counted as self where it is the leaf).
+ * Self shares come from pg_profile_funcs_scan() (compare/profile.h), the
+ * counts `perfgate show` and `compare` report (comm frame skipped, a
+ * function counted as self where it is the leaf).
  */
 #include "compare/trends.h"
 
@@ -16,7 +16,7 @@
 
 #include "common/error.h"
 #include "common/json.h"
-#include "compare/hotspot.h"
+#include "compare/profile.h"
 #include "compare/stats.h"
 
 void pg_trends_opts_init(struct pg_trends_opts *o)
@@ -201,7 +201,6 @@ static int pg_fn_mean_cmp(const void *a, const void *b)
 /* The top functions of @b by mean self share, with their share at each commit. */
 static void pg_bench_functions(struct pg_bench_trends *b, const struct pg_history *h)
 {
-        struct pg_hotspot_rule rule = { 0, 1, 0, 0, false };
         struct pg_share_entry *e = NULL;
         struct pg_fn_total *all = NULL;
         size_t ne = 0, nall = 0, nprofiled = 0;
@@ -209,25 +208,26 @@ static void pg_bench_functions(struct pg_bench_trends *b, const struct pg_histor
 
         for (size_t i = 0; i < h->n; i++) {
                 const struct pg_result *r = pg_result_set_find(&h->points[i].results, b->name);
-                struct pg_hotspots hs;
+                struct pg_profile_funcs pf;
                 if (!r || !r->profile.present || r->profile.nstacks == 0)
                         continue;
-                pg_hotspots_init(&hs);
-                pg_hotspots_compare(&r->profile, &r->profile, 0, 0, &rule, &hs);
-                if (hs.judged) {
+                pg_profile_funcs_scan(&pf, &r->profile);
+                if (pf.total > 0) {
                         profiled[i] = true;
                         nprofiled++;
-                        e = pg_xreallocarray(e, ne + hs.n, sizeof(*e));
-                        for (size_t k = 0; k < hs.n; k++) {
-                                if (hs.items[k].head_self == 0)
+                        if (pf.names.n)
+                                e = pg_xreallocarray(e, ne + pf.names.n, sizeof(*e));
+                        for (size_t k = 0; k < pf.names.n; k++) {
+                                if (pf.funcs[k].self == 0)
                                         continue;
-                                e[ne].name = pg_xstrdup(hs.items[k].function);
+                                e[ne].name =
+                                    pg_xstrndup(pf.names.keys[k].ptr, pf.names.keys[k].len);
                                 e[ne].point = i;
-                                e[ne].share = hs.items[k].head_self_share;
+                                e[ne].share = (double) pf.funcs[k].self / (double) pf.total;
                                 ne++;
                         }
                 }
-                pg_hotspots_release(&hs);
+                pg_profile_funcs_release(&pf);
         }
         if (ne)
                 qsort(e, ne, sizeof(*e), pg_share_cmp);
@@ -269,7 +269,8 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
                     const struct pg_trends_opts *opts)
 {
         struct pg_trends_opts dflt;
-        struct pg_rules rules;
+        struct pg_rules defaults;
+        const struct pg_rules *rules;
         const char **names = NULL;
         size_t nnames = 0;
         int error = 0;
@@ -280,7 +281,8 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
         }
         memset(t, 0, sizeof(*t));
         t->history = h;
-        pg_rules_init(&rules);
+        pg_rules_init(&defaults);
+        rules = opts->rules ? opts->rules : &defaults;
         for (size_t i = 0; i < h->n; i++)
                 for (size_t k = 0; k < h->points[i].results.n; k++)
                         pg_strset_add(&names, &nnames, h->points[i].results.items[k].name);
@@ -300,7 +302,7 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
                         for (size_t m = 0; m < r->nmetrics; m++) {
                                 struct pg_metric_rule rule;
                                 if (r->metrics[m].status == PG_METRIC_OK &&
-                                    pg_trends_wants(opts, &rules, r, r->metrics[m].name, &rule))
+                                    pg_trends_wants(opts, rules, r, r->metrics[m].name, &rule))
                                         pg_strset_add(&metrics, &nmetrics, r->metrics[m].name);
                         }
                 }
@@ -308,7 +310,7 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
                 for (size_t m = 0; m < nmetrics && !error; m++) {
                         struct pg_series *s = &b->series[b->nseries++];
                         struct pg_metric_rule rule;
-                        pg_rules_get(&rules, b->name, metrics[m], &rule);
+                        pg_rules_get(rules, b->name, metrics[m], &rule);
                         s->metric = pg_xstrdup(metrics[m]);
                         s->direction = rule.direction;
                         error = pg_series_build(s, h, b->name, &opts->cp);
@@ -318,7 +320,7 @@ int pg_trends_build(struct pg_trends *t, const struct pg_history *h,
                         pg_bench_functions(b, h);
         }
         free(names);
-        pg_rules_release(&rules);
+        pg_rules_release(&defaults);
         if (error)
                 pg_trends_release(t);
         return error;

@@ -8,6 +8,9 @@
  * Definitions (docs/history.md):
  *  - trend: median of the last w per-commit medians / median of the first w,
  *    minus 1, with w = min(10, max(1, n / 4)) for a series of n commits;
+ *  - metrics: those asked for, else each benchmark's gating metrics under
+ *    the rules given (pg_rules_get(), simulated defaults for simulated
+ *    results);
  *  - top functions: the PG_TRENDS_TOP_FUNCTIONS functions with the highest
  *    mean self share (samples with the function as leaf / all samples) over
  *    the commits that have a profile, as compare/hotspot.h counts it.
@@ -72,9 +75,11 @@ struct pg_trends {
 
 struct pg_trends_opts {
         size_t nmetrics;
-        const char *const *metrics; /* metrics to chart; 0: each benchmark's gating metrics
+        const char *const *metrics;   /* metrics to chart; 0: each benchmark's gating metrics
                                        under the default rules (compare/rules.h) */
-        struct pg_cp_opts cp;       /* change-point options */
+        struct pg_cp_opts cp;         /* change-point options */
+        const struct pg_rules *rules; /* which metrics gate and their directions (perfgate.json's
+                                         "compare" section); NULL: the defaults */
 };
 
 /** Fill @o with the defaults (gating metrics, pg_cp_opts_init()). */

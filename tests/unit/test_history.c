@@ -297,7 +297,11 @@ static void test_history_step_in_a_real_repository(void **state)
         assert_int_equal(pg_history_load(&so, "main", 10, &h), 0);
         assert_int_equal(h.n, 10);
         assert_true(h.limit_reached);
-        assert_string_equal(h.points[9].commit, git_rev(repo, "main"));
+        {
+                char *tip = git_rev(repo, "main");
+                assert_string_equal(h.points[9].commit, tip);
+                free(tip);
+        }
         pg_history_release(&h);
         free(first);
         free(c35);
@@ -346,7 +350,11 @@ static void test_history_follows_first_parents_across_a_merge(void **state)
         assert_int_equal(pg_history_load(&so, NULL, 0, &h), 0);
         assert_int_equal(h.walked, 13); /* the merge and the 12 commits, not the side one */
         assert_int_equal(h.n, 12);
-        assert_string_equal(h.points[11].commit, git_rev(repo, "main^1"));
+        {
+                char *first_parent = git_rev(repo, "main^1");
+                assert_string_equal(h.points[11].commit, first_parent);
+                free(first_parent);
+        }
         pg_history_release(&h);
         free(repo);
         pg_test_sandbox_remove();
@@ -478,6 +486,41 @@ static void test_history_cli_errors(void **state)
         pg_test_sandbox_remove();
 }
 
+/* perfgate.json: its "base" is the default branch and its "compare" rules
+ * choose the metrics, as for `perfgate compare` */
+static void test_history_cli_reads_the_config(void **state)
+{
+        const char *sb = pg_test_sandbox();
+        char *repo = pg_xasprintf("%s/repo", sb), *cfg;
+        struct pg_run_out o;
+        (void) state;
+        make_repo(repo, 20, 2, 0, 0);
+        assert_int_equal(chdir(repo), 0);
+        cfg = pg_xasprintf("%s/perfgate.json", repo);
+        pg_test_write(cfg, "{\"base\": \"main~5\", \"compare\": {\"metrics\": {\"task-clock\": "
+                           "{\"gate\": false}}}}\n");
+        assert_int_equal(pg_test_perfgate(&o, "history", NULL), 0);
+        assert_non_null(strstr(o.out.ptr, "history of main~5 "));
+        assert_non_null(strstr(o.out.ptr, "15 commits with baselines"));
+        assert_non_null(strstr(o.out.ptr, "bench00    (no gating metric counted)"));
+        pg_run_out_release(&o);
+        assert_int_equal(
+            pg_test_perfgate(&o, "history", "--metric", "task-clock", "--branch", "main", NULL), 0);
+        assert_non_null(strstr(o.out.ptr, "20 commits with baselines"));
+        assert_non_null(strstr(o.out.ptr, "\nbench00    task-clock"));
+        pg_run_out_release(&o);
+        pg_test_write(cfg, "{\"compare\": {\"gate\": \"task-clock\"}}\n");
+        assert_int_equal(pg_test_perfgate(&o, "history", NULL), 2);
+        assert_non_null(strstr(o.err.ptr, "gate"));
+        pg_run_out_release(&o);
+        assert_int_equal(pg_test_perfgate(&o, "history", "--config", "missing.json", NULL), 2);
+        assert_non_null(strstr(o.err.ptr, "config 'missing.json' does not exist"));
+        pg_run_out_release(&o);
+        free(cfg);
+        free(repo);
+        pg_test_sandbox_remove();
+}
+
 /* compare --history-url: each benchmark of the comment links to its page */
 static void test_history_compare_links_to_the_page(void **state)
 {
@@ -530,6 +573,7 @@ int main(void)
                 cmocka_unit_test(test_history_follows_first_parents_across_a_merge),
                 cmocka_unit_test(test_history_cli_text_json_and_site),
                 cmocka_unit_test(test_history_cli_errors),
+                cmocka_unit_test(test_history_cli_reads_the_config),
                 cmocka_unit_test(test_history_compare_links_to_the_page),
                 cmocka_unit_test(test_history_page_names),
         };
