@@ -259,12 +259,12 @@ int pg_build_commit(const struct pg_build_opts *o, const char *rev, pg_build_fn 
                 error = pg_error_set(PG_EIO, "cannot resolve '%s': %s", entry, strerror(errno));
 done:
         if (work) {
-                int saved = pg_error_last_code();
+                /* removing the half-made build must not replace the reason it failed */
                 char *msg = pg_xstrdup(pg_error_last());
                 if (pg_rmtree(work) < 0 && error == 0)
                         error = PG_EIO;
                 else if (error < 0)
-                        pg_error_set(saved ? saved : error, "%s", msg);
+                        pg_error_set(error, "%s", msg);
                 free(msg);
                 free(work);
         }
