@@ -303,6 +303,10 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 cJSON_AddNumberToObject(o, "lost", (double) p->lost);
                 cJSON_AddNumberToObject(o, "throttled", (double) p->throttled);
                 cJSON_AddNumberToObject(o, "truncated", (double) p->truncated);
+                if (p->frames > 0) { /* absent: not recorded (older results, folded input) */
+                        cJSON_AddNumberToObject(o, "frames", (double) p->frames);
+                        cJSON_AddNumberToObject(o, "unresolved", (double) p->unresolved);
+                }
                 cJSON_AddNumberToObject(o, "runs", (double) p->runs);
                 cJSON_AddBoolToObject(o, "kernel", p->kernel);
                 so = cJSON_AddObjectToObject(o, "stacks");
@@ -628,6 +632,8 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
             (error = pg_get_u64(ld, po, "lost", false, &p->lost)) < 0 ||
             (error = pg_get_u64(ld, po, "throttled", false, &p->throttled)) < 0 ||
             (error = pg_get_u64(ld, po, "truncated", false, &p->truncated)) < 0 ||
+            (error = pg_get_u64(ld, po, "frames", false, &p->frames)) < 0 ||
+            (error = pg_get_u64(ld, po, "unresolved", false, &p->unresolved)) < 0 ||
             (error = pg_get_u64(ld, po, "runs", false, &p->runs)) < 0 ||
             (error = pg_get_bool(ld, po, "kernel", &p->kernel)) < 0)
                 return error;

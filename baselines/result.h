@@ -54,13 +54,16 @@ struct pg_profile {
         bool present; /* false: no "profile" in the file (--no-profile) */
         char *event;  /* sampling event: "cpu-clock" or "cycles" */
         uint64_t frequency_hz;
-        char *call_graph;   /* "fp" or "dwarf" */
-        uint64_t samples;   /* samples folded into stacks */
-        uint64_t lost;      /* samples lost (PERF_RECORD_LOST) */
-        uint64_t throttled; /* PERF_RECORD_THROTTLE records */
-        uint64_t truncated; /* samples whose chain hit perf_event_max_stack */
-        uint64_t runs;      /* sampling runs folded together */
-        bool kernel;        /* kernel frames were recorded and are in the stacks */
+        char *call_graph;    /* "fp" or "dwarf" */
+        uint64_t samples;    /* samples folded into stacks */
+        uint64_t lost;       /* samples lost (PERF_RECORD_LOST) */
+        uint64_t throttled;  /* PERF_RECORD_THROTTLE records */
+        uint64_t truncated;  /* samples whose chain hit perf_event_max_stack */
+        uint64_t frames;     /* user frames looked up (0: not recorded) */
+        uint64_t unresolved; /* of those, named "[module]" or "[unknown]": no symbol, an
+                              * unreadable ELF, a build-id or debuginfo mismatch */
+        uint64_t runs;       /* sampling runs folded together */
+        bool kernel;         /* kernel frames were recorded and are in the stacks */
         size_t nstacks;
         struct pg_stack *stacks; /* sorted bytewise by frames */
 };

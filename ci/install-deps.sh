@@ -11,6 +11,7 @@ what=${1:-build}
 pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev zlib1g-dev libcjson-dev libgit2-dev libiberty-dev"
 if [ "$what" = test ]; then
   pkgs="$pkgs libcmocka-dev libxml2-utils cmark-gfm nodejs npm chromium valgrind clang libclang-rt-14-dev libc6-dbg binutils g++ rsync shellcheck time"
+  pkgs="$pkgs lld rustc golang-go linux-perf"
 fi
 if [ "$what" = deb ] || [ "$what" = test ]; then
   pkgs="$pkgs dpkg-dev file"
