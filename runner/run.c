@@ -381,19 +381,12 @@ done:
 /* The failure message shows at most this much of the log's end. */
 #define PG_LOG_TAIL_READ_BYTES 4096
 
-/* A benchmark's log: created once (never through a link), inherited by
- * every run of the benchmark; @path only names it in messages. */
-struct pg_bench_log {
-        const char *path;
-        int fd;
-};
-
 struct pg_run_state {
         const struct pg_run_opts *o;
         struct pg_event_list events;
         struct pg_host host;
         bool has_git;
-        char git_commit[PG_GIT_HEX_SIZE];
+        char git_commit[41]; /* 40 hex digits */
         bool git_dirty;
         bool git_probed;     /* pg_git_probe() ran */
         bool exclude_kernel; /* learnt from the first open; kept for every later one */
@@ -455,7 +448,7 @@ static void pg_warn_lines(struct pg_run_state *st, const char *name, struct pg_b
 /* Why: CI logs should show where the benchmark itself complained, so the
  * failure message carries the end of its log (at most 10 lines, 2 KiB),
  * read from the descriptor perfgate wrote it through. */
-static char *pg_log_tail(const struct pg_bench_log *log)
+char *pg_log_tail(const struct pg_bench_log *log)
 {
         struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT;
         size_t start, lines = 0;
@@ -486,7 +479,7 @@ static char *pg_log_tail(const struct pg_bench_log *log)
  * never written through; every run of the benchmark inherits this one
  * descriptor (O_APPEND), never reopening the name. Kept above stdio's fds
  * (launch.h treats 0-2 as "no log"). */
-static int pg_bench_log_open(struct pg_bench_log *log)
+int pg_bench_log_open(struct pg_bench_log *log)
 {
         int fd;
 
@@ -510,15 +503,25 @@ static int pg_bench_log_open(struct pg_bench_log *log)
 }
 
 /* The commit of perfgate's working directory, when it is in a repository
- * (worktree.h). Asked once, when the first result is filled in: after that
- * benchmark ran, so libgit2's start-up (the TLS CA bundle it parses) never
- * delays a benchmark. */
+ * with a work tree (pg_repo_state_get(), baselines/worktree.h). Asked once,
+ * when the first result is filled in: after that benchmark ran, so
+ * libgit2's start-up (git_libgit2_init() with the mbedTLS backend parses the
+ * whole system CA bundle) never delays a benchmark. */
 static void pg_git_probe(struct pg_run_state *st)
 {
+        struct pg_repo_state rs;
+
         if (st->git_probed)
                 return;
         st->git_probed = true;
-        st->has_git = pg_git_worktree_state(".", st->git_commit, &st->git_dirty);
+        if (pg_repo_state_get(".", &rs) < 0)
+                return;
+        if (rs.head && strlen(rs.head) < sizeof(st->git_commit)) {
+                memcpy(st->git_commit, rs.head, strlen(rs.head) + 1);
+                st->has_git = true;
+                st->git_dirty = rs.dirty;
+        }
+        pg_repo_state_release(&rs);
 }
 
 static char *pg_utc_now(void)
