@@ -54,13 +54,16 @@ struct pg_profile {
         bool present; /* false: no "profile" in the file (--no-profile) */
         char *event;  /* sampling event: "cpu-clock" or "cycles" */
         uint64_t frequency_hz;
-        char *call_graph;   /* "fp" or "dwarf" */
-        uint64_t samples;   /* samples folded into stacks */
-        uint64_t lost;      /* samples lost (PERF_RECORD_LOST) */
-        uint64_t throttled; /* PERF_RECORD_THROTTLE records */
-        uint64_t truncated; /* samples whose chain hit perf_event_max_stack */
-        uint64_t runs;      /* sampling runs folded together */
-        bool kernel;        /* kernel frames were recorded and are in the stacks */
+        char *call_graph;    /* "fp" or "dwarf" */
+        uint64_t samples;    /* samples folded into stacks */
+        uint64_t lost;       /* samples lost (PERF_RECORD_LOST) */
+        uint64_t throttled;  /* PERF_RECORD_THROTTLE records */
+        uint64_t truncated;  /* samples whose chain hit perf_event_max_stack */
+        uint64_t frames;     /* user frames looked up (0: not recorded) */
+        uint64_t unresolved; /* of those, named "[module]" or "[unknown]": no symbol, an
+                              * unreadable ELF, a build-id or debuginfo mismatch */
+        uint64_t runs;       /* sampling runs folded together */
+        bool kernel;         /* kernel frames were recorded and are in the stacks */
         size_t nstacks;
         struct pg_stack *stacks; /* sorted bytewise by frames */
 };
@@ -85,6 +88,18 @@ struct pg_functions {
         char **counters; /* counter names ("instructions", ...), sorted bytewise */
         size_t n;
         struct pg_function *items; /* sorted bytewise by name */
+};
+
+/**
+ * The paired A/A noise of a benchmark (optional "noise" object), measured by
+ * `perfgate compare --calibrate`: interleaved pairs of two builds of the
+ * same commit (docs/compare.md, "Noise calibration").
+ */
+struct pg_noise {
+        bool present;     /* false: no "noise" in the file */
+        char *metric;     /* the metric measured: "task-clock" */
+        uint64_t pairs;   /* pairs measured (>= 2) */
+        double paired_sd; /* 1.4826 x MAD of the per-pair log(b/a), a fraction (>= 0) */
 };
 
 struct pg_host {
@@ -116,6 +131,7 @@ struct pg_result {
         struct pg_metric *metrics; /* any order in memory; written sorted by name */
         struct pg_profile profile;
         struct pg_functions functions; /* optional; present with --counters simulated */
+        struct pg_noise noise;         /* optional; present after calibration */
 };
 
 /** Make @r empty (all zero). */
@@ -152,6 +168,9 @@ void pg_result_derive(struct pg_result *r);
  * copies them, sorts them and merges duplicate keys. Keys must not be empty.
  */
 void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, size_t n);
+
+/** Free what @p owns and make it empty (not present). */
+void pg_profile_release(struct pg_profile *p);
 
 /** Free what @f owns and make it empty (not present). */
 void pg_functions_release(struct pg_functions *f);

@@ -526,8 +526,12 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool color)
                 (unsigned long long) p->frequency_hz, p->call_graph ? p->call_graph : "?",
                 (unsigned long long) p->runs, p->runs == 1 ? "" : "s");
         fprintf(f, "%s\n", p->kernel ? "user and kernel frames" : "user-space frames only");
-        fprintf(f, " lost %llu, throttled %llu, truncated %llu\n", (unsigned long long) p->lost,
+        fprintf(f, " lost %llu, throttled %llu, truncated %llu", (unsigned long long) p->lost,
                 (unsigned long long) p->throttled, (unsigned long long) p->truncated);
+        if (p->frames > 0)
+                fprintf(f, ", unresolved frames %llu of %llu", (unsigned long long) p->unresolved,
+                        (unsigned long long) p->frames);
+        fprintf(f, "\n");
 
         pg_profile_funcs_scan(&pf, p);
         if (!pf.total) {

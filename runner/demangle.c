@@ -1,8 +1,8 @@
 /*
- * demangle.c - version-suffix stripping, libiberty demangling and parameter
- * list removal (see demangle.h). Invariant: the output never contains the
- * '@' version suffix of the input; parentheses that belong to a name
- * ("(anonymous namespace)", "operator()", "{lambda(int)#1}") are kept.
+ * demangle.c - version-suffix stripping and libiberty demangling (see
+ * demangle.h). Invariant: the output never contains the '@' version suffix
+ * of the input; parentheses that belong to a name ("(anonymous namespace)",
+ * "operator()", "{lambda(int)#1}") are kept.
  */
 #include "runner/demangle.h"
 
@@ -10,45 +10,6 @@
 #include <string.h>
 
 #include <libiberty/demangle.h>
-
-/* Length of @s without the parameter list that follows the function name. */
-static size_t pg_name_without_params(const char *s, size_t len)
-{
-        int angle = 0, brace = 0, square = 0;
-
-        for (size_t i = 0; i < len; i++) {
-                char c = s[i];
-
-                if (c == '<')
-                        angle++;
-                else if (c == '>' && angle > 0)
-                        angle--;
-                else if (c == '{')
-                        brace++;
-                else if (c == '}' && brace > 0)
-                        brace--;
-                else if (c == '[')
-                        square++;
-                else if (c == ']' && square > 0)
-                        square--;
-                else if (c == '(' && angle == 0 && brace == 0 && square == 0) {
-                        static const char anon[] = "(anonymous namespace)";
-
-                        if (len - i >= sizeof(anon) - 1 &&
-                            memcmp(s + i, anon, sizeof(anon) - 1) == 0) {
-                                i += sizeof(anon) - 2;
-                                continue;
-                        }
-                        if (i >= 8 && memcmp(s + i - 8, "operator", 8) == 0 && i + 1 < len &&
-                            s[i + 1] == ')') {
-                                i++; /* operator() */
-                                continue;
-                        }
-                        return i;
-                }
-        }
-        return len;
-}
 
 void pg_demangle(struct pg_buf *out, const char *sym)
 {
@@ -72,12 +33,39 @@ void pg_demangle(struct pg_buf *out, const char *sym)
         }
         memcpy(name, sym, len);
         name[len] = '\0';
-        dm = cplus_demangle(name, DMGL_AUTO | DMGL_PARAMS | DMGL_ANSI);
+        /* without DMGL_PARAMS libiberty prints neither the parameter list
+         * nor the return type of a template function, and drops the legacy
+         * Rust "::h<16 hex>" hash (DMGL_VERBOSE keeps it) */
+        dm = cplus_demangle(name, DMGL_AUTO);
         if (dm != NULL)
-                pg_buf_add(out, dm, pg_name_without_params(dm, strlen(dm)));
+                pg_buf_puts(out, dm);
         else
                 pg_buf_add(out, name, len);
         free(dm);
         if (name != local)
                 free(name);
+}
+
+static bool pg_is_hex_digit(char c)
+{
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+bool pg_demangle_is_rust(const char *sym, size_t len)
+{
+        const char *dot;
+
+        if (len >= 3 && sym[0] == '_' && sym[1] == 'R')
+                return sym[2] >= 'A' && sym[2] <= 'Z';
+        if (len < 3 + 20 || memcmp(sym, "_ZN", 3) != 0)
+                return false;
+        dot = memchr(sym, '.', len); /* "_ZN...E.llvm.1234" */
+        if (dot != NULL)
+                len = (size_t) (dot - sym);
+        if (len < 3 + 20 || sym[len - 1] != 'E' || memcmp(sym + len - 20, "17h", 3) != 0)
+                return false;
+        for (size_t i = len - 17; i < len - 1; i++)
+                if (!pg_is_hex_digit(sym[i]))
+                        return false;
+        return true;
 }

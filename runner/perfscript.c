@@ -23,6 +23,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/hashmap.h"
+#include "runner/demangle.h"
 
 #define PG_PS_READ_BYTES (256u << 10)
 #define PG_PS_MAX_TOKENS 48
@@ -51,6 +52,7 @@ struct pg_perfscript {
         size_t nframes, capframes;
         struct pg_buf key;
         struct pg_buf tmp;
+        struct pg_buf dm[2]; /* a mangled Rust symbol: NUL-terminated copy, demangled */
 
         struct pg_strmap stacks; /* folded key -> index in counts */
         uint64_t *counts;
@@ -255,6 +257,17 @@ static void pg_ps_add_frame(struct pg_perfscript *ps, const char *pc, size_t pc_
                 sym_len = 1;
         }
         sym_len = pg_fold_strip_offset(sym, sym_len);
+        /* perf prints Rust symbols mangled when it was built without a
+         * demangler: give them the names perfgate run gives (demangle.h);
+         * mangled C++ stays as the reference prints it */
+        if (pg_demangle_is_rust(sym, sym_len)) {
+                pg_buf_reset(&ps->dm[0]);
+                pg_buf_reset(&ps->dm[1]);
+                pg_buf_add(&ps->dm[0], sym, sym_len);
+                pg_demangle(&ps->dm[1], ps->dm[0].ptr);
+                sym = ps->dm[1].ptr;
+                sym_len = ps->dm[1].len;
+        }
         /* the reference skips a symbol in parentheses (a process name) */
         if (sym_len > 0 && sym[0] == '(' &&
             !(sym_len >= 21 && memcmp(sym, "(anonymous namespace)", 21) == 0))
@@ -265,7 +278,7 @@ static void pg_ps_add_frame(struct pg_perfscript *ps, const char *pc, size_t pc_
                 ps->st.kernel_frames++;
                 ps->st.kernel_unresolved += unknown;
         } else if (unknown && pc_len == 16 && memcmp(pc, "ffff", 4) == 0) {
-                /* "[unknown] ([unknown])" at a kernel address (tests/data/cases/10) */
+                /* "[unknown] ([unknown])" at a kernel address */
                 ps->st.kernel_frames++;
                 ps->st.kernel_unresolved++;
         }
@@ -664,6 +677,8 @@ int pg_perfscript_new(struct pg_perfscript **out, const struct pg_perfscript_opt
         pg_buf_init(&ps->frames);
         pg_buf_init(&ps->key);
         pg_buf_init(&ps->tmp);
+        pg_buf_init(&ps->dm[0]);
+        pg_buf_init(&ps->dm[1]);
         ps->capframes = 256;
         ps->off = pg_xcalloc(ps->capframes, sizeof(*ps->off));
         snprintf(ps->source, sizeof(ps->source), "<input>");
@@ -707,6 +722,8 @@ void pg_perfscript_free(struct pg_perfscript *ps)
         pg_buf_release(&ps->frames);
         pg_buf_release(&ps->key);
         pg_buf_release(&ps->tmp);
+        pg_buf_release(&ps->dm[0]);
+        pg_buf_release(&ps->dm[1]);
         free(ps);
 }
 

@@ -1,13 +1,14 @@
 /*
  * perfscript.h - the streaming `perf script` text importer behind
  * `perfgate fold`: call-graph samples in, folded stacks out, compatible with
- * stackcollapse-perf.pl (brendangregg/FlameGraph) and its test files
- * (tests/data/conformance).
+ * stackcollapse-perf.pl (brendangregg/FlameGraph) and its conformance files;
+ * Rust symbols that perf printed mangled are demangled as perfgate run names
+ * them (runner/demangle.h).
  *
  * Input grammar (what `perf script` prints): '#' lines are comments; a
  * sample header "COMM PID[/TID] [CPU] TIME: [PERIOD] EVENT:" (parsed from
- * the pid/timestamp anchor, so a comm may hold spaces, digits and brackets;
- * tests/data/cases/03); indented frame lines "ADDR SYMBOL (MODULE)", leaf first;
+ * the pid/timestamp anchor, so a comm may hold spaces, digits and brackets);
+ * indented frame lines "ADDR SYMBOL (MODULE)", leaf first;
  * a blank line (or the next header, or the end of input) ends a record.
  *
  * Memory is bounded by the number of distinct stacks, not by the input:
@@ -48,7 +49,7 @@ struct pg_perfscript_options {
          * Events to keep: NULL or "" keeps the first event met (the
          * reference's default, so cycles and instructions never mix; its
          * modifiers do not count: "cpu-clock:u" and "cpu-clock" are kept
-         * together, tests/data/cases/13); else a
+         * together); else a
          * comma-separated list of names, each matching an event exactly or,
          * when it has no ':' modifier, any "NAME:mod" ("cpu-clock" keeps
          * "cpu-clock:pppH").
@@ -56,7 +57,7 @@ struct pg_perfscript_options {
         const char *event_filter;
         /*
          * A callchain with at least this many frames counts as cut at
-         * kernel.perf_event_max_stack (tests/data/cases/18); 0 = never.
+         * kernel.perf_event_max_stack; 0 = never.
          */
         unsigned max_stack;
         bool mark_truncated; /* root such stacks under a "[truncated]" frame after the comm */

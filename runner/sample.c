@@ -284,6 +284,8 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         out->lost = st->lost;
         out->throttled = st->throttled;
         out->truncated = st->truncated;
+        out->frames = st->frames;
+        out->unresolved = st->unresolved;
         out->runs = runs;
         out->kernel = !exclude_kernel && pg_kallsyms_addresses_visible();
         pg_symbolizer_export(sym, out);

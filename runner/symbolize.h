@@ -2,12 +2,17 @@
  * symbolize.h - from the time-ordered records of sampling runs to folded
  * stacks: process bookkeeping (COMM exec starts a new address space, FORK of
  * a process copies its parent's, a thread shares it, MMAP2 adds executable
- * mappings; perf_event_open(2)), one libdwfl session per address space
- * with PT_LOAD-based biases, ELF and DWARF names with inlined frames,
- * separate debuginfo by build-id and .gnu_debuglink (gdb's "Separate Debug
- * Files"), demangling (runner/demangle.h), the vDSO through a
- * copy of perfgate's own, kernel frames from /proc/kallsyms, JIT frames from
- * /tmp/perf-PID.map, and DWARF unwinding (runner/unwind.h).
+ * mappings; perf_event_open(2), "MMAP2"), libdwfl symbolization with the
+ * load bias of each mapping taken from its own PT_LOAD, ELF and DWARF names
+ * with inlined frames named as `addr2line -i -f -C` names them (without
+ * parameters), separate debuginfo by build-id and .gnu_debuglink,
+ * demangling as perf report does (runner/demangle.h), PLT stubs as
+ * "name@plt", the vDSO through a copy of perfgate's own, kernel frames from
+ * /proc/kallsyms, JIT frames from /tmp/perf-PID.map, and DWARF unwinding
+ * (runner/unwind.h). The implementation is split by job: runner/symbolize.c
+ * (records and stacks), runner/sym_aspace.c (address spaces),
+ * runner/sym_modules.c (ELF/DWARF module cache), runner/sym_frames.c (frame
+ * resolution); runner/sym_internal.h is what they share.
  *
  * Leaf fixup (frame-pointer chains): when a sample carries user registers and
  * a little stack, the sampled frame is unwound one step with its CFI; if the
@@ -17,7 +22,10 @@
  * Folded keys follow runner/fold.h: comm first, root first; a chain cut at
  * kernel.perf_event_max_stack is rooted under "[truncated]"; an unresolved
  * frame is "[module-basename]" or "[unknown]" (never an absolute address:
- * ASLR would make every run differ). Weights are sample counts.
+ * ASLR would make every run differ, and never another function's name: a
+ * file that cannot be read, was replaced after the run or whose debuginfo
+ * belongs to another build gives "[module-basename]", counted in
+ * pg_symbolize_stats.unresolved). Weights are sample counts.
  *
  * Invariants: the address-space model and the Dwfl sessions of one run are
  * dropped before the next run is processed (pids are reused); the folded

@@ -74,7 +74,8 @@ endforeach()
 # libFuzzer target for the record decoder (cmake -DPERFGATE_FUZZ=ON with clang)
 if(PERFGATE_FUZZ)
   # the sampling sources again, with coverage instrumentation for libFuzzer
-  set(PG_SAMPLE_FUZZ_SRC records.c symbolize.c unwind.c demangle.c kallsyms.c jitmap.c fold.c)
+  set(PG_SAMPLE_FUZZ_SRC records.c symbolize.c sym_aspace.c sym_modules.c sym_frames.c unwind.c
+      demangle.c kallsyms.c jitmap.c fold.c)
   list(TRANSFORM PG_SAMPLE_FUZZ_SRC PREPEND ${CMAKE_SOURCE_DIR}/runner/)
   add_library(pgsamplefuzz STATIC ${PG_SAMPLE_FUZZ_SRC})
   target_compile_options(pgsamplefuzz PRIVATE -fsanitize=fuzzer-no-link,address,undefined)

@@ -227,6 +227,28 @@ static void test_perfscript_annotations_and_inline_chains(void **state)
         free(out);
 }
 
+/*
+ * Rust symbols that perf printed mangled (built without a demangler) get
+ * the names perfgate run gives them: demangled, legacy hash dropped; mangled
+ * C++ stays as stackcollapse-perf.pl leaves it.
+ */
+static void test_perfscript_rust_mangled(void **state)
+{
+        struct pg_perfscript_options o = { .weight = PG_WEIGHT_SAMPLES };
+        (void) state;
+        char *out = pg_fold_text(
+            &o,
+            "rsbench 7 [0] 1.0: cpu-clock:\n"
+            "\t5f00 _ZN4core4hash3sip15Hasher$LT$S$GT$5write17h0123456789abcdefE+0x4 (/opt/rs)\n"
+            "\t5f10 _RNvCs1234_7mycrate3foo+0x10 (/opt/rs)\n"
+            "\t5f20 _ZN7rsbench4main17hfedcba9876543210E.llvm.42+0x2 (/opt/rs)\n"
+            "\t5f30 _ZN10JavaThread3runEv (/opt/libjvm.so)\n\n",
+            0, NULL);
+        assert_string_equal(out, "rsbench;_ZN10JavaThread3runEv;rsbench::main;mycrate::foo;"
+                                 "core::hash::sip::Hasher<S>::write 1\n");
+        free(out);
+}
+
 static void test_perfscript_single_line_samples(void **state)
 {
         struct pg_perfscript_options o = { 0 };
@@ -373,6 +395,7 @@ int main(void)
                 cmocka_unit_test(test_perfscript_empty_and_header_only),
                 cmocka_unit_test(test_perfscript_annotations_and_inline_chains),
                 cmocka_unit_test(test_perfscript_single_line_samples),
+                cmocka_unit_test(test_perfscript_rust_mangled),
                 cmocka_unit_test(test_perfscript_deep_and_truncated),
                 cmocka_unit_test(test_perfscript_perf_data_refused),
                 cmocka_unit_test(test_perfscript_memory_bounded),

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -55,6 +56,13 @@ static void test_demangle(void **state)
         check_demangle("_ZN2ns1fEi@@V1", "ns::f");
         check_demangle("_Znot_a_symbol", "_Znot_a_symbol");
         check_demangle("_R", "_R");
+        /* perf's default flags: no return type, no parameters */
+        check_demangle("_ZSt16__introsort_loopIPilN9__gnu_cxx5__ops15_Iter_less_iterEEvT_S4_T0_T1_",
+                       "std::__introsort_loop<int*, long, __gnu_cxx::__ops::_Iter_less_iter>");
+        check_demangle("_ZZ4mainENKUliE_clEi", "main::{lambda(int)#1}::operator()");
+        check_demangle("_ZNKSt5ctypeIcE8do_widenEc", "std::ctype<char>::do_widen");
+        /* Rust v0 */
+        check_demangle("_RNvCs1234_7mycrate3foo", "mycrate::foo");
 }
 
 static void test_jitmap(void **state)
@@ -333,13 +341,173 @@ static void test_bookkeeping(void **state)
         pg_test_sandbox_remove();
 }
 
+/* an MMAP2 record that carries the build-id of the mapped file (Linux 5.12+) */
+static void rec_mmap2_bid(struct pg_record_log *log, uint32_t pid, uint64_t addr, uint64_t len,
+                          const char *path, const uint8_t *bid, size_t bidlen, uint64_t t)
+{
+        struct pg_rec r;
+
+        pg_rec_begin(&r, PERF_RECORD_MMAP2, PERF_RECORD_MISC_MMAP_BUILD_ID);
+        pg_rec_put32x2(&r, pid, pid);
+        pg_rec_put64(&r, addr);
+        pg_rec_put64(&r, len);
+        pg_rec_put64(&r, 0);
+        memset(r.b + r.n, 0, 24);
+        r.b[r.n] = (uint8_t) bidlen;
+        memcpy(r.b + r.n + 4, bid, bidlen);
+        r.n += 24;
+        pg_rec_put32x2(&r, 5, 2);
+        pg_rec_putstr(&r, path);
+        end(log, &r, pid, t);
+}
+
+/* Fold one sample of @chain in a process that mapped @path at @base; the key. */
+static char *fold_one(const char *path, uint64_t base, const uint8_t *bid, size_t bidlen,
+                      const uint64_t *chain, size_t nr, uint64_t *unresolved)
+{
+        struct pg_symbolizer_opts o = { .max_stack = 127 };
+        struct pg_symbolizer *s;
+        struct pg_record_log log;
+        struct pg_profile p = { 0 };
+        char *key;
+
+        assert_int_equal(pg_symbolizer_new(&s, &o), 0);
+        pg_record_log_init(&log);
+        rec_comm(&log, 100, 100, "bench", true, 10);
+        if (bid)
+                rec_mmap2_bid(&log, 100, base, 0x10000, path, bid, bidlen, 20);
+        else
+                rec_mmap2(&log, 100, base, 0x10000, path, 20);
+        rec_sample(&log, 100, 100, chain, nr, 30);
+        pg_record_log_sort(&log);
+        pg_symbolizer_process(s, &log, &fmt);
+        pg_symbolizer_export(s, &p);
+        assert_int_equal(p.nstacks, 1);
+        key = p.stacks[0].frames;
+        free(p.stacks);
+        *unresolved = pg_symbolizer_stats(s)->unresolved;
+        pg_record_log_release(&log);
+        pg_symbolizer_free(s);
+        return key;
+}
+
+/* The build-id of ELF file @path (its NT_GNU_BUILD_ID note). */
+static size_t build_id_of(const char *path, uint8_t *out)
+{
+        int fd = open(path, O_RDONLY);
+        Elf *e;
+        const void *p = NULL;
+        ssize_t n;
+
+        elf_version(EV_CURRENT);
+        assert_true(fd >= 0);
+        e = elf_begin(fd, ELF_C_READ, NULL);
+        n = dwelf_elf_gnu_build_id(e, &p);
+        assert_true(n > 0 && n <= 20);
+        memcpy(out, p, (size_t) n);
+        elf_end(e);
+        close(fd);
+        return (size_t) n;
+}
+
+/*
+ * Bad input never gives a wrong name: a mapped file that is not an ELF file,
+ * an ELF file cut short, and a file replaced after the run (its build-id is
+ * not the MMAP2 record's) are each named "[module]" and counted unresolved.
+ */
+static void test_bad_files(void **state)
+{
+        const char *dir = pg_test_sandbox();
+        char *bin = strdup(pg_test_fixture("sample_callpath"));
+        const uint64_t base = 0x555555554000ULL;
+        uint64_t inner = base + sym_addr(bin, "inner"), outer = base + sym_addr(bin, "outer");
+        uint64_t chain[] = { (uint64_t) PERF_CONTEXT_USER, inner + 2, outer + 5 };
+        uint8_t bid[20], other[20];
+        size_t bidlen = build_id_of(bin, bid);
+        char path[4096], cmd[8192];
+        uint64_t unres;
+        char *key;
+
+        (void) state;
+        /* the real file, with its own build-id: named */
+        key = fold_one(bin, base, bid, bidlen, chain, 3, &unres);
+        assert_string_equal(key, "bench;outer;inner");
+        assert_int_equal(unres, 0);
+        free(key);
+
+        /* replaced after the run: another build-id */
+        memcpy(other, bid, bidlen);
+        other[0] ^= 0xff;
+        key = fold_one(bin, base, other, bidlen, chain, 3, &unres);
+        assert_string_equal(key, "bench;[sample_callpath];[sample_callpath]");
+        assert_int_equal(unres, 2);
+        free(key);
+
+        /* not an ELF file */
+        snprintf(path, sizeof(path), "%s/notelf", dir);
+        pg_test_write(path, "this is not an ELF file\n");
+        key = fold_one(path, base, NULL, 0, chain, 3, &unres);
+        assert_string_equal(key, "bench;[notelf];[notelf]");
+        assert_int_equal(unres, 2);
+        free(key);
+
+        /* an ELF file cut after its first page: headers, no sections */
+        snprintf(path, sizeof(path), "%s/cut", dir);
+        snprintf(cmd, sizeof(cmd), "head -c 4096 '%s' > '%s'", bin, path);
+        assert_int_equal(system(cmd), 0);
+        key = fold_one(path, base, NULL, 0, chain, 3, &unres);
+        assert_null(strstr(key, "inner"));
+        assert_null(strstr(key, "outer"));
+        free(key);
+
+        /* a file that cannot be opened */
+        snprintf(path, sizeof(path), "%s/gone", dir);
+        key = fold_one(path, base, NULL, 0, chain, 3, &unres);
+        assert_string_equal(key, "bench;[gone];[gone]");
+        assert_int_equal(unres, 2);
+        free(key);
+        free(bin);
+        pg_test_sandbox_remove();
+}
+
+/*
+ * A sample in a PLT stub is named as perf and objdump name it
+ * ("strtoul@plt"), not "[module]" and not the symbol before it; objdump's
+ * disassembly gives the stub's address.
+ */
+static void test_plt_stub(void **state)
+{
+        char *bin = strdup(pg_test_fixture("sample_callpath"));
+        const uint64_t base = 0x555555554000ULL;
+        uint64_t outer = base + sym_addr(bin, "outer"), stub = 0;
+        char cmd[8192], line[512];
+        FILE *p;
+        uint64_t unres;
+        char *key;
+
+        (void) state;
+        snprintf(cmd, sizeof(cmd), "objdump -d '%s'", bin);
+        p = popen(cmd, "r");
+        assert_non_null(p);
+        while (fgets(line, sizeof(line), p))
+                if (strstr(line, " <strtoul@plt>:"))
+                        stub = strtoull(line, NULL, 16);
+        pclose(p);
+        assert_true(stub != 0);
+        uint64_t chain[] = { (uint64_t) PERF_CONTEXT_USER, base + stub + 4, outer + 5 };
+        key = fold_one(bin, base, NULL, 0, chain, 3, &unres);
+        assert_string_equal(key, "bench;outer;strtoul@plt");
+        assert_int_equal(unres, 0);
+        free(key);
+        free(bin);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_demangle),
-                cmocka_unit_test(test_jitmap),
-                cmocka_unit_test(test_kallsyms),
-                cmocka_unit_test(test_bookkeeping),
+                cmocka_unit_test(test_demangle),  cmocka_unit_test(test_jitmap),
+                cmocka_unit_test(test_kallsyms),  cmocka_unit_test(test_bookkeeping),
+                cmocka_unit_test(test_bad_files), cmocka_unit_test(test_plt_stub),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,338 @@
+/*
+ * sym_frames.c - frame resolution (see sym_internal.h): one address to its
+ * folded frames, the ELF symbol demangled (runner/demangle.h) followed by the
+ * functions inlined there (DWARF scopes, outermost first, "_[i]"); a PLT
+ * stub as "name@plt"; an address in a file without a usable symbol as
+ * "[module]", JIT code from /tmp/perf-PID.map, and "[unknown]" outside every
+ * mapping. Also which names are process or thread entries, and the leaf
+ * fixup of frame-pointer chains: a sampled frame unwound one step with its
+ * CFI, so that a leaf without a frame of its own still shows its caller.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/error.h"
+#include "runner/demangle.h"
+#include "runner/fold.h"
+#include "runner/sym_internal.h"
+
+/*
+ * Whether a chain whose outermost frame is @name (demangled) reached a
+ * process or thread entry, i.e. was not cut by a missing frame pointer:
+ * glibc's process and thread entries, the Go runtime's goroutine and thread
+ * roots (runtime/asm_amd64.s: rt0_go, mstart, mcall, goexit; runtime/proc.go:
+ * main), and Rust's std::rt::lang_start (library/std/src/rt.rs), whose
+ * callers (main, __libc_start_call_main) a Rust binary built without frame
+ * pointers in its std does not show.
+ */
+static bool pg_is_root_name(const char *name)
+{
+        static const char *const roots[] = { "_start",
+                                             "__libc_start_call_main",
+                                             "__libc_start_main",
+                                             "main",
+                                             "start_thread",
+                                             "clone3",
+                                             "clone",
+                                             "__clone",
+                                             "runtime.goexit",
+                                             "runtime.goexit.abi0",
+                                             "runtime.main",
+                                             "runtime.mstart",
+                                             "runtime.mstart.abi0",
+                                             "runtime.mcall",
+                                             "runtime.mcall.abi0",
+                                             "runtime.rt0_go",
+                                             "runtime.rt0_go.abi0" };
+        static const char lang_start[] = "std::rt::lang_start";
+
+        for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+                if (strcmp(name, roots[i]) == 0)
+                        return true;
+        /* std::rt::lang_start, ::{{closure}}, _internal, <T> (v0 generics) */
+        return strncmp(name, lang_start, sizeof(lang_start) - 1) == 0;
+}
+
+static void pg_put_module(struct pg_buf *b, const char *modbase, struct pg_frame_res *r)
+{
+        pg_buf_putc(b, '[');
+        pg_fold_append_frame(b, modbase, strlen(modbase), PG_FRAME_USER);
+        pg_buf_putc(b, ']');
+        r->nframes = 1;
+        r->unresolved = 1;
+}
+
+/*
+ * The qualified name of the function declared by @decl from its enclosing
+ * scopes (namespaces, classes, structures, unions), appended to @out:
+ * "ns::(anonymous namespace)::Cls<int>::f". Used when a function has no
+ * DW_AT_linkage_name (C, Go, some C++ member functions).
+ */
+static void pg_qualified_name(struct pg_buf *out, Dwarf_Die *decl, const char *name)
+{
+        Dwarf_Die *scopes = NULL;
+        int n = dwarf_getscopes_die(decl, &scopes);
+
+        /* scopes[0] is @decl itself, outward to the CU */
+        for (int i = n - 1; i >= 1; i--) {
+                int tag = dwarf_tag(&scopes[i]);
+                const char *sn;
+
+                if (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
+                    tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+                        continue;
+                sn = dwarf_diename(&scopes[i]);
+                pg_buf_puts(out, sn ? sn : "(anonymous namespace)");
+                pg_buf_puts(out, "::");
+        }
+        free(scopes);
+        pg_buf_puts(out, name);
+}
+
+/*
+ * The name of the function inlined at DW_TAG_inlined_subroutine @inl, as
+ * `addr2line -i -f -C` gives it but without the parameter list (and so
+ * without a return type), like the symbol names (runner/demangle.h): the
+ * demangled DW_AT_linkage_name of its DW_AT_abstract_origin (or of that
+ * one's DW_AT_specification); without one, DW_AT_name qualified by the
+ * scopes that enclose the declaration. false when it has no name.
+ */
+static bool pg_inlined_name(struct pg_buf *out, Dwarf_Die *inl)
+{
+        Dwarf_Attribute attr;
+        Dwarf_Die origin, decl;
+        const char *s;
+
+        if ((dwarf_attr_integrate(inl, DW_AT_linkage_name, &attr) != NULL ||
+             dwarf_attr_integrate(inl, DW_AT_MIPS_linkage_name, &attr) != NULL) &&
+            (s = dwarf_formstring(&attr)) != NULL && s[0] != '\0') {
+                pg_demangle(out, s);
+                return true;
+        }
+        s = dwarf_diename(inl);
+        if (s == NULL)
+                return false;
+        /* the declaration: origin, then its specification (out-of-class definitions) */
+        if (dwarf_attr(inl, DW_AT_abstract_origin, &attr) == NULL ||
+            dwarf_formref_die(&attr, &origin) == NULL) {
+                pg_buf_puts(out, s);
+                return true;
+        }
+        decl = origin;
+        if (dwarf_attr(&origin, DW_AT_specification, &attr) != NULL)
+                (void) dwarf_formref_die(&attr, &decl);
+        pg_qualified_name(out, &decl, s);
+        return true;
+}
+
+/* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
+static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t vaddr,
+                                  struct pg_frame_res *r, const char *modbase)
+{
+        GElf_Off off;
+        GElf_Sym sym;
+        const char *plt = pg_file_plt_name(f, vaddr);
+        const char *name =
+            plt ? NULL : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+        Dwarf_Addr bias = 0;
+        Dwarf_Die *cu;
+        Dwarf_Die *scopes = NULL;
+        int nscopes;
+        size_t start = b->len;
+        struct pg_buf tmp = PG_BUF_INIT;
+
+        if (plt != NULL) {
+                /* a stub, not the function it jumps to (perf prints the same) */
+                pg_fold_append_frame(b, plt, strlen(plt), PG_FRAME_USER);
+                r->nframes = 1;
+                return;
+        }
+        if (name == NULL || name[0] == '\0') {
+                pg_put_module(b, modbase, r);
+                return;
+        }
+        pg_demangle(&tmp, pg_file_alias(f, vaddr - off, name));
+        pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_USER);
+        r->nframes = 1;
+        r->root = pg_is_root_name(b->ptr + start);
+        cu = dwfl_module_addrdie(f->mod, vaddr, &bias);
+        if (cu == NULL) {
+                pg_buf_release(&tmp);
+                return;
+        }
+        nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
+        /* scopes are innermost first: emit the inlined ones outermost first */
+        for (int i = nscopes - 1; i >= 0; i--) {
+                if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+                        continue;
+                pg_buf_reset(&tmp);
+                if (!pg_inlined_name(&tmp, &scopes[i]))
+                        continue;
+                pg_buf_putc(b, ';');
+                pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_INLINED);
+                r->nframes++;
+        }
+        free(scopes);
+        pg_buf_release(&tmp);
+}
+
+static void pg_frame_resolve_jit(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid,
+                                 uint64_t pc, struct pg_frame_res *r)
+{
+        const struct pg_jitsym *js;
+
+        if (!as->jit_tried) {
+                char path[4096];
+
+                snprintf(path, sizeof(path), "%s/perf-%u.map",
+                         s->o.jitmap_dir ? s->o.jitmap_dir : "/tmp", pid);
+                pg_jitmap_load(&as->jit, path);
+                as->jit_tried = true;
+        }
+        js = pg_jitmap_lookup(&as->jit, pc);
+        r->nframes = 1;
+        if (js == NULL) {
+                pg_buf_puts(&as->pool, "[unknown]");
+                r->unresolved = 1;
+                return;
+        }
+        pg_fold_append_frame(&as->pool, js->name, strlen(js->name), PG_FRAME_JIT);
+}
+
+/* Frames outside usable files (JIT, anonymous, unknown), cached per address space. */
+static const struct pg_frame_res *pg_frame_resolve_local(struct pg_symbolizer *s,
+                                                         struct pg_aspace *as, uint32_t pid,
+                                                         uint64_t pc, const struct pg_map *m)
+{
+        uint32_t idx;
+        struct pg_frame_res r = { 0 };
+
+        if (pg_u64map_get(&as->cache, pc, &idx))
+                return &as->res[idx];
+        r.off = (uint32_t) as->pool.len;
+        if (m != NULL && m->kind == PG_MAP_ANON) {
+                pg_frame_resolve_jit(s, as, as->pid ? as->pid : pid, pc, &r);
+        } else if (m != NULL && (m->kind == PG_MAP_FILE || m->kind == PG_MAP_VDSO)) {
+                pg_put_module(&as->pool, m->base, &r);
+        } else {
+                pg_buf_puts(&as->pool, "[unknown]");
+                r.nframes = 1;
+                r.unresolved = 1;
+                r.nomap = m == NULL;
+        }
+        r.len = (uint32_t) (as->pool.len - r.off);
+        if (as->nres == as->capres) {
+                as->capres = as->capres ? as->capres * 2 : 256;
+                as->res = pg_xreallocarray(as->res, as->capres, sizeof(*as->res));
+        }
+        as->res[as->nres] = r;
+        pg_u64map_put(&as->cache, pc, (uint32_t) as->nres);
+        return &as->res[as->nres++];
+}
+
+const struct pg_frame_res *pg_frame_resolve(struct pg_symbolizer *s, struct pg_aspace *as,
+                                            uint32_t pid, uint64_t pc, const struct pg_buf **pool)
+{
+        struct pg_map *m = pg_aspace_find(as, pc);
+        struct pg_file *f = m ? pg_map_file(s, m) : NULL;
+        struct pg_frame_res r = { 0 };
+        uint64_t vaddr, key;
+        uint32_t idx;
+
+        if (f == NULL) {
+                *pool = &as->pool;
+                return pg_frame_resolve_local(s, as, pid, pc, m);
+        }
+        *pool = &s->fpool;
+        vaddr = pc - m->bias;
+        key = ((uint64_t) m->file << 44) | (vaddr & ((1ULL << 44) - 1));
+        if (pg_u64map_get(&s->fcache, key, &idx))
+                return &s->fres[idx];
+        r.off = (uint32_t) s->fpool.len;
+        pg_frame_resolve_dwfl(&s->fpool, f, vaddr, &r, m->base);
+        r.len = (uint32_t) (s->fpool.len - r.off);
+        if (s->nfres == s->capfres) {
+                s->capfres = s->capfres ? s->capfres * 2 : 256;
+                s->fres = pg_xreallocarray(s->fres, s->capfres, sizeof(*s->fres));
+        }
+        s->fres[s->nfres] = r;
+        pg_u64map_put(&s->fcache, key, (uint32_t) s->nfres);
+        return &s->fres[s->nfres++];
+}
+
+/*
+ * Where the return address of the frame at @vaddr of @f sits, as an offset
+ * from the sampled SP, from the frame's CFI (.eh_frame): CFA = rsp + a and
+ * RA at CFA + b give a + b + 1. 0 when the CFA is rbp-based (the frame is set
+ * up, so the frame-pointer chain already has the caller) or the rule is not
+ * this simple form.
+ */
+static uint32_t pg_leaf_plan(struct pg_file *f, uint64_t vaddr)
+{
+        Dwarf_Addr cbias = 0;
+        Dwarf_CFI *cfi = dwfl_module_eh_cfi(f->mod, &cbias);
+        Dwarf_Frame *fr = NULL;
+        Dwarf_Op *ops, mem[3];
+        size_t nops;
+        uint32_t plan = 0;
+        int64_t cfa_off, ra_off = 0;
+
+        if (cfi == NULL || dwarf_cfi_addrframe(cfi, vaddr - cbias, &fr) != 0)
+                return 0;
+        if (dwarf_frame_cfa(fr, &ops, &nops) != 0 || nops != 1)
+                goto done;
+        /* libdw gives a register+offset CFA as DW_OP_bregx(reg, offset) */
+        if (ops[0].atom == DW_OP_bregx && ops[0].number == 7)
+                cfa_off = (int64_t) ops[0].number2;
+        else if (ops[0].atom == DW_OP_breg7)
+                cfa_off = (int64_t) ops[0].number;
+        else
+                goto done; /* rbp-based or complex: the frame is set up */
+        if (dwarf_frame_register(fr, 16, mem, &ops, &nops) != 0 || nops == 0 || nops > 3 ||
+            ops[0].atom != DW_OP_call_frame_cfa)
+                goto done;
+        if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
+                ra_off = (int64_t) ops[1].number;
+        else if (nops == 3 && ops[1].atom == DW_OP_consts && ops[2].atom == DW_OP_plus)
+                ra_off = (int64_t) ops[1].number;
+        else if (nops != 1)
+                goto done;
+        if (cfa_off + ra_off >= 0 && cfa_off + ra_off < (1 << 20))
+                plan = (uint32_t) (cfa_off + ra_off) + 1;
+done:
+        free(fr);
+        return plan;
+}
+
+uint64_t pg_leaf_caller(struct pg_symbolizer *s, struct pg_aspace *as,
+                        const struct pg_perf_sample *smp, uint64_t ip)
+{
+        struct pg_map *m = pg_aspace_find(as, ip);
+        struct pg_file *f;
+        uint64_t vaddr, key, ra;
+        uint32_t plan;
+
+        if (m == NULL || pg_unwind_reg(smp, s->o.regs_user_mask, 8) != ip ||
+            (f = pg_map_file(s, m)) == NULL)
+                return 0;
+        vaddr = ip - m->bias;
+        key = ((uint64_t) m->file << 44) | (vaddr & ((1ULL << 44) - 1));
+        if (!pg_u64map_get(&s->leafplans, key, &plan)) {
+                plan = pg_leaf_plan(f, vaddr);
+                pg_u64map_put(&s->leafplans, key, plan);
+        }
+        if (plan == 0 || plan - 1 > smp->stack_dyn_size || smp->stack_dyn_size - (plan - 1) < 8)
+                return 0;
+        memcpy(&ra, smp->stack + (plan - 1), 8);
+        return pg_user_addr_plausible(ra) ? ra - 1 : 0;
+}
