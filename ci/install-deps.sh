@@ -16,6 +16,8 @@ if [ "$what" = test ]; then
   pkgs="$pkgs libcmocka-dev clang libclang-rt-14-dev"
   # fixtures, symbolization and the simulated counters
   pkgs="$pkgs binutils g++ libc6-dbg valgrind time"
+  # symbolization of other toolchains (lld, Rust, Go) checked against perf
+  pkgs="$pkgs lld rustc golang-go linux-perf"
   # docs, schema and SVG checks
   pkgs="$pkgs libxml2-utils cmark-gfm"
   # npm test tools (tests/node) and the browser test
@@ -24,8 +26,6 @@ if [ "$what" = test ]; then
   pkgs="$pkgs rsync shellcheck"
   # the format check of .ci/run
   pkgs="$pkgs clang-format"
-  # symbol tests against perf on every toolchain: lld, Debian's rustc and Go
-  pkgs="$pkgs lld rustc golang-go linux-perf"
 fi
 if [ "$what" = deb ] || [ "$what" = test ]; then
   pkgs="$pkgs dpkg-dev file"
