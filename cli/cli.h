@@ -76,12 +76,14 @@ struct pg_rules;
  * Load the judging rules into @rules (initialised by the caller with
  * pg_rules_init()) from perfgate.json's "compare" section: @path, or when
  * NULL the first of ./perfgate.json and bench/perfgate.json that exists
- * (none: @rules keeps the defaults). @base: when not NULL, set to the
- * config's "base" (owned) if it has one.
+ * (none: @rules keeps the defaults). @base, @build: when not NULL, set to
+ * the config's "base" and "build" (owned) if it has them; @used_path: when
+ * not NULL, set to the file read (owned; untouched when none was).
  * Errors: PG_ENOTFOUND (@path does not exist), PG_EINPUT (invalid config),
  * PG_EIO.
  */
-int pg_cli_load_rules(const char *path, struct pg_rules *rules, char **base);
+int pg_cli_load_rules(const char *path, struct pg_rules *rules, char **base, char **build,
+                      char **used_path);
 
 struct pg_result;
 struct pg_flame_opts;

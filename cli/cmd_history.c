@@ -297,7 +297,7 @@ int cmd_history(int argc, char **argv)
         to.metrics = metrics;
         to.nmetrics = nmetrics;
         to.rules = &rules;
-        if ((error = pg_cli_load_rules(config, &rules, &cfg_base)) < 0) {
+        if ((error = pg_cli_load_rules(config, &rules, &cfg_base, NULL, NULL)) < 0) {
                 status = pg_cli_fail(error);
                 goto done;
         }

@@ -20,7 +20,8 @@ static int pg_is_regular(const char *path)
         return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int pg_cli_load_rules(const char *path, struct pg_rules *rules, char **base)
+int pg_cli_load_rules(const char *path, struct pg_rules *rules, char **base, char **build,
+                      char **used_path)
 {
         static const char *const defaults[] = { "perfgate.json", "bench/perfgate.json" };
         struct pg_buf text = PG_BUF_INIT;
@@ -46,6 +47,10 @@ int pg_cli_load_rules(const char *path, struct pg_rules *rules, char **base)
                 return error;
         if (c.base && base)
                 *base = pg_xstrdup(c.base);
+        if (c.build && build)
+                *build = pg_xstrdup(c.build);
+        if (used_path)
+                *used_path = pg_xstrdup(path);
         error = pg_rules_load(rules, c.compare, path);
         pg_config_release(&c);
         return error;
