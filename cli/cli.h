@@ -83,9 +83,9 @@ struct pg_rules;
  * Load the judging rules into @rules (initialised by the caller with
  * pg_rules_init()) from perfgate.json's "compare" section: @path, or when
  * NULL the first of ./perfgate.json and bench/perfgate.json that exists
- * (none: @rules keeps the defaults). @base: when not NULL, set to the
- * config's "base" (owned) if it has one; @build likewise its "build"
- * command; @used_path: when not NULL and a config was read, its path (owned).
+ * (none: @rules keeps the defaults). @base, @build: when not NULL, set to
+ * the config's "base" and "build" (owned) if it has them; @used_path: when
+ * not NULL, set to the file read (owned; untouched when none was).
  * Errors: PG_ENOTFOUND (@path does not exist), PG_EINPUT (invalid config),
  * PG_EIO.
  */
