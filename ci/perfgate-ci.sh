@@ -687,6 +687,17 @@ mode_pr() {
         local args=(compare "$base_arg" --markdown "$md" --json "$out/report.json" --junit "$out/junit.xml"
                 --openmetrics "$out/metrics.txt" --flamegraph-dir "$out/flamegraphs")
         [ -n "$link_base" ] && args+=(--link-base "$link_base")
+        # a "build" command in perfgate.json lets compare confirm each suspect by
+        # interleaved runs of base and head (docs/compare.md, "--confirm");
+        # PERFGATE_CONFIRM=0 turns it off
+        local cfg
+        for cfg in perfgate.json bench/perfgate.json; do
+                if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ -f "$cfg" ] &&
+                        grep -Eq '"build"[[:space:]]*:' "$cfg"; then
+                        args+=(--confirm)
+                        break
+                fi
+        done
         local d
         for d in "${results[@]}"; do args+=(--results "$d"); done
         log "+ perfgate ${args[*]}"

@@ -828,7 +828,7 @@ static void test_compare_cli_config_typos(void **state)
                   "keys: threshold, direction" },
                 { "{\"comapre\": {\"gate\": [\"instructions\"]}}",
                   "'cx.json': unknown top-level key 'comapre'; known keys: base, benchmarks, "
-                  "compare, defaults" },
+                  "build, compare, defaults" },
                 { "{\"compare\": {\"gate\": []}}", "'cx.json': compare.gate is empty" },
                 { "{\"benchmarks\": [{\"name\": \"x\", \"argv\": [\"x\"], \"compare\": "
                   "{\"gate\": [\"instructions\"]}}]}",
