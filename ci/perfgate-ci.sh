@@ -14,7 +14,7 @@
 # Invariants:
 # - Exactly one PR/MR comment carries the marker "<!-- perfgate -->" at the
 #   very start of its body; it is updated in place, never duplicated.
-# - The exit status is perfgate's (DESIGN.md section 2): 0 pass, 1 regression,
+# - The exit status is perfgate's (README.md, Exit status): 0 pass, 1 regression,
 #   2 usage/bad input, 3 cannot measure, 4 internal/I-O. A regression exits 0
 #   only with --fail-on-regression false. A comment that cannot be posted never
 #   changes the verdict: the body is written as an artifact instead.

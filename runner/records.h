@@ -128,7 +128,8 @@ struct pg_record_ref {
 /**
  * All records of one sampling run, copied out of the ring buffers. The arena
  * keeps each record 8-byte aligned. Sort with pg_record_log_sort() before
- * applying MMAP2/COMM/FORK bookkeeping (perf-event-design.md section 3.4).
+ * applying MMAP2/COMM/FORK bookkeeping (each CPU's buffer is in time order;
+ * the buffers interleave).
  */
 struct pg_record_log {
         unsigned char *arena;
