@@ -22,7 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "baselines/repo.h"
+#include "baselines/config.h"
+#include "baselines/worktree.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/json.h"
@@ -76,8 +77,9 @@ struct pg_run_state {
         struct pg_event_list events;
         struct pg_host host;
         bool has_git;
-        char git_commit[PG_REPO_OID_HEX + 1];
+        char git_commit[41]; /* 40 hex digits */
         bool git_dirty;
+        bool git_probed;     /* pg_git_probe() ran */
         bool exclude_kernel; /* learnt from the first open; kept for every later one */
         bool no_group_read;
         bool warned_user_fallback;
@@ -192,10 +194,25 @@ int pg_bench_log_open(struct pg_bench_log *log)
 }
 
 /* The commit of perfgate's working directory, when it is in a repository
- * (baselines/repo.h). */
+ * with a work tree (pg_repo_state_get(), baselines/worktree.h). Asked once,
+ * when the first result is filled in: after that benchmark ran, so
+ * libgit2's start-up (git_libgit2_init() with the mbedTLS backend parses the
+ * whole system CA bundle) never delays a benchmark. */
 static void pg_git_probe(struct pg_run_state *st)
 {
-        st->has_git = pg_repo_head(".", st->git_commit, &st->git_dirty);
+        struct pg_repo_state rs;
+
+        if (st->git_probed)
+                return;
+        st->git_probed = true;
+        if (pg_repo_state_get(".", &rs) < 0)
+                return;
+        if (rs.head && strlen(rs.head) < sizeof(st->git_commit)) {
+                memcpy(st->git_commit, rs.head, strlen(rs.head) + 1);
+                st->has_git = true;
+                st->git_dirty = rs.dirty;
+        }
+        pg_repo_state_release(&rs);
 }
 
 static char *pg_utc_now(void)
@@ -365,6 +382,7 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         res->ncommand = b->argc;
         res->command = pg_strv_dup(b->argv, b->argc);
         res->created = pg_utc_now();
+        pg_git_probe(st);
         res->has_git = st->has_git;
         res->git_commit = st->has_git ? pg_xstrdup(st->git_commit) : NULL;
         res->git_dirty = st->git_dirty;
@@ -583,7 +601,6 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         }
         pg_perf_warm_start(&warm);
         pg_host_probe(&st.host);
-        pg_git_probe(&st);
         pg_perf_warm_join(&warm);
         /* Decided up front as case 28 asks (perf_event_open(2): paranoid >= 2
          * refuses kernel counting to the unprivileged); the EACCES fallback in
