@@ -17,23 +17,27 @@ deps:
 deps-test:
 	@ci/install-deps.sh test
 
+# perfgate itself needs only the build packages; the tests are configured
+# (and their packages installed) by `make test` alone
 build: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERFGATE_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS)
 
 # the demo needs only the perfgate binary (it builds the benchmarks itself)
 demo: deps
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERFGATE_TESTS=OFF >/dev/null
 	@echo "building perfgate (log: $(BUILD)/build.log)"
 	@cmake --build $(BUILD) -j$(JOBS) --target perfgate >$(BUILD)/build.log 2>&1 || { tail -40 $(BUILD)/build.log; exit 1; }
 	@bench/demo.sh $(BUILD)
 
-test: deps-test build
+test: deps-test
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPERFGATE_TESTS=ON >/dev/null
+	@cmake --build $(BUILD) -j$(JOBS)
 	@tests/node/install.sh
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 
 test-sanitize: deps-test
-	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPERFGATE_SANITIZE=address,undefined >/dev/null
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPERFGATE_TESTS=ON -DPERFGATE_SANITIZE=address,undefined >/dev/null
 	@cmake --build $(ASAN_BUILD) -j$(JOBS)
 	@tests/node/install.sh
 	@cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j$(JOBS)

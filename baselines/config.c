@@ -277,6 +277,17 @@ static int pg_top_base(struct pg_config *c, const cJSON *it)
         return 0;
 }
 
+static int pg_top_build(struct pg_config *c, const cJSON *it)
+{
+        if (!cJSON_IsString(it) || !*it->valuestring)
+                return pg_error_set(PG_EINPUT,
+                                    "'%s': \"build\" must be a string (a shell command run at "
+                                    "the top of a checkout)",
+                                    c->path);
+        c->build = it->valuestring;
+        return 0;
+}
+
 static int pg_top_defaults(struct pg_config *c, const cJSON *it)
 {
         return pg_parse_fields(c, it, "defaults", PG_FIELD_DEFAULTS, &c->defaults);
@@ -325,9 +336,8 @@ static const struct {
         const char *key;
         int (*parse)(struct pg_config *c, const cJSON *it);
 } pg_top_keys[] = {
-        { "base", pg_top_base },
-        { "benchmarks", pg_top_benchmarks },
-        { "compare", pg_top_compare },
+        { "base", pg_top_base },         { "benchmarks", pg_top_benchmarks },
+        { "build", pg_top_build },       { "compare", pg_top_compare },
         { "defaults", pg_top_defaults },
 };
 

@@ -4,6 +4,7 @@
  *
  *   {
  *     "base":       "main",
+ *     "build":      "make -C bench",
  *     "defaults":   {"repeat": 5, "warmup": 1, "timeout": 60, "cwd": ".", "env": {}},
  *     "benchmarks": [{"name": "parse", "argv": ["./parse", "300000"],
  *                     "cwd": ".", "env": {"K": "V"}, "repeat": 7, "warmup": 1,
@@ -55,6 +56,9 @@ struct pg_config {
         struct pg_config_bench *bench;
         struct pg_config_bench defaults; /* name/argv unused */
         const char *base;                /* "base": the default baseline, or NULL (borrowed) */
+        const char *build;               /* "build": the shell command that builds the
+                                            benchmarks at the top of a checkout, or NULL
+                                            (borrowed; compare --confirm) */
         const cJSON *compare;            /* the "compare" object, or NULL (borrowed) */
         cJSON *root;                     /* the whole parsed file (owned) */
 };

@@ -58,7 +58,7 @@ static void pg_metric_release(struct pg_metric *m)
         memset(m, 0, sizeof(*m));
 }
 
-static void pg_profile_release(struct pg_profile *p)
+void pg_profile_release(struct pg_profile *p)
 {
         free(p->event);
         free(p->call_graph);
@@ -134,6 +134,7 @@ void pg_result_release(struct pg_result *r)
         free(r->metrics);
         pg_profile_release(&r->profile);
         pg_functions_release(&r->functions);
+        free(r->noise.metric);
         pg_result_init(r);
 }
 
@@ -313,6 +314,12 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 for (size_t i = 0; i < p->nstacks; i++)
                         cJSON_AddItemToObject(so, p->stacks[i].frames,
                                               cJSON_CreateNumber((double) p->stacks[i].count));
+        }
+        if (r->noise.present) {
+                o = cJSON_AddObjectToObject(root, "noise");
+                cJSON_AddStringToObject(o, "metric", r->noise.metric ? r->noise.metric : "");
+                cJSON_AddNumberToObject(o, "pairs", (double) r->noise.pairs);
+                cJSON_AddNumberToObject(o, "paired_sd", r->noise.paired_sd);
         }
         if (r->functions.present) {
                 const struct pg_functions *f = &r->functions;
@@ -616,6 +623,27 @@ static int pg_check_samples(const struct pg_loader *ld, const struct pg_profile 
         return error;
 }
 
+static int pg_load_noise(const struct pg_loader *ld, struct pg_noise *n, const cJSON *no)
+{
+        const cJSON *sd;
+        int error;
+
+        if (!cJSON_IsObject(no))
+                return pg_bad(ld, "noise", "must be an object");
+        n->present = true;
+        if ((error = pg_get_str(ld, no, "metric", true, &n->metric)) < 0 ||
+            (error = pg_get_u64(ld, no, "pairs", true, &n->pairs)) < 0)
+                return error;
+        if (n->pairs < 2)
+                return pg_bad(ld, "noise.pairs", "must be 2 or more");
+        sd = cJSON_GetObjectItemCaseSensitive(no, "paired_sd");
+        if (!cJSON_IsNumber(sd) || !isfinite(sd->valuedouble) || sd->valuedouble < 0 ||
+            sd->valuedouble > 10)
+                return pg_bad(ld, "noise.paired_sd", "must be a number in [0, 10]");
+        n->paired_sd = sd->valuedouble;
+        return 0;
+}
+
 static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po)
 {
         const cJSON *so, *c;
@@ -842,6 +870,10 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         it = cJSON_GetObjectItemCaseSensitive(root, "functions");
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_functions(ld, &r->functions, it)) < 0)
+                        return error;
+        it = cJSON_GetObjectItemCaseSensitive(root, "noise");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_noise(ld, &r->noise, it)) < 0)
                         return error;
         return 0;
 }

@@ -90,6 +90,18 @@ struct pg_functions {
         struct pg_function *items; /* sorted bytewise by name */
 };
 
+/**
+ * The paired A/A noise of a benchmark (optional "noise" object), measured by
+ * `perfgate compare --calibrate`: interleaved pairs of two builds of the
+ * same commit (docs/compare.md, "Noise calibration").
+ */
+struct pg_noise {
+        bool present;     /* false: no "noise" in the file */
+        char *metric;     /* the metric measured: "task-clock" */
+        uint64_t pairs;   /* pairs measured (>= 2) */
+        double paired_sd; /* 1.4826 x MAD of the per-pair log(b/a), a fraction (>= 0) */
+};
+
 struct pg_host {
         char *cpu;     /* CPU model name */
         uint64_t cpus; /* online CPUs */
@@ -119,6 +131,7 @@ struct pg_result {
         struct pg_metric *metrics; /* any order in memory; written sorted by name */
         struct pg_profile profile;
         struct pg_functions functions; /* optional; present with --counters simulated */
+        struct pg_noise noise;         /* optional; present after calibration */
 };
 
 /** Make @r empty (all zero). */
@@ -155,6 +168,9 @@ void pg_result_derive(struct pg_result *r);
  * copies them, sorts them and merges duplicate keys. Keys must not be empty.
  */
 void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, size_t n);
+
+/** Free what @p owns and make it empty (not present). */
+void pg_profile_release(struct pg_profile *p);
 
 /** Free what @f owns and make it empty (not present). */
 void pg_functions_release(struct pg_functions *f);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # flamegraph-speed.sh - speed and size of `perfgate flamegraph` and
-# `perfgate diff` on folded profiles of 100,000 distinct stacks (issue 6:
+# `perfgate diff` on folded profiles of 100,000 distinct stacks (targets:
 # flamegraph < 1 s and SVG < 2 MB at the default width; diff < 1.5 s).
 # Usage: bench/flamegraph-speed.sh [PERFGATE_BIN] [STACKS]
 # Prints the figures; exits 1 when a target is missed. Timings on shared

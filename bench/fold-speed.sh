@@ -1,6 +1,6 @@
 #!/bin/sh
 # fold-speed.sh [BUILD_DIR] [MIN_SAMPLES] - how fast `perfgate fold` folds
-# `perf script` text, in samples per second (issue 3's goal: >= 300,000/s;
+# `perf script` text, in samples per second (target: >= 300,000/s;
 # stackcollapse-perf.pl folds about 10,000/s on this class of machine).
 #
 # Input: a CPU-bound program with a known call tree, built here with frame

@@ -1,6 +1,6 @@
 #!/bin/sh
 # simulated-acceptance.sh - acceptance figures for `perfgate run --counters
-# simulated` on the bundled benchmarks (issue 8):
+# simulated` on the bundled benchmarks:
 #
 #   bench/simulated-acceptance.sh [-p PERFGATE] [-b BUILD_DIR] [-t TRIALS] [-o WORKDIR]
 #

@@ -8,10 +8,24 @@
 # through sudo; otherwise prints the exact apt-get command and exits 1.
 set -eu
 what=${1:-build}
+# One list per purpose, all from Debian 12's own archive: perfgate and the
+# demo need only the first.
 pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev zlib1g-dev libcjson-dev libgit2-dev libiberty-dev"
 if [ "$what" = test ]; then
-  pkgs="$pkgs libcmocka-dev libxml2-utils cmark-gfm nodejs npm chromium valgrind clang libclang-rt-14-dev libc6-dbg binutils g++ rsync shellcheck time"
+  # unit tests (cmocka) and the sanitizer build
+  pkgs="$pkgs libcmocka-dev clang libclang-rt-14-dev"
+  # fixtures, symbolization and the simulated counters
+  pkgs="$pkgs binutils g++ libc6-dbg valgrind time"
+  # symbolization of other toolchains (lld, Rust, Go) checked against perf
   pkgs="$pkgs lld rustc golang-go linux-perf"
+  # docs, schema and SVG checks
+  pkgs="$pkgs libxml2-utils cmark-gfm"
+  # npm test tools (tests/node) and the browser test
+  pkgs="$pkgs nodejs npm chromium"
+  # CI scripts: gitlab-ci-local needs rsync
+  pkgs="$pkgs rsync shellcheck"
+  # the format check of .ci/run
+  pkgs="$pkgs clang-format"
 fi
 if [ "$what" = deb ] || [ "$what" = test ]; then
   pkgs="$pkgs dpkg-dev file"

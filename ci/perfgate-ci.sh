@@ -21,7 +21,7 @@
 #   head does not touch the comment (a newer job owns it).
 # - Images come from the user's own repository and CI platform only, and
 #   only from files perfgate drew in this job (never from an artifact).
-# - The exit status is perfgate's (DESIGN.md section 2): 0 pass, 1 regression,
+# - The exit status is perfgate's (README.md, Exit status): 0 pass, 1 regression,
 #   2 usage/bad input, 3 cannot measure, 4 internal/I-O. A regression exits 0
 #   only with --fail-on-regression false. A comment that cannot be posted never
 #   changes the verdict: the body is written as an artifact instead.
@@ -177,6 +177,7 @@ from_dir=""
 pr=${PERFGATE_PR:-}
 head_sha=""
 cmp_inputs=()
+cmp_extra=()
 images=${PERFGATE_IMAGES:-auto}
 assets_branch=${PERFGATE_ASSETS_BRANCH:-perfgate-assets}
 assets_max_history=${PERFGATE_ASSETS_MAX_HISTORY:-100}
@@ -706,7 +707,7 @@ measured_head() {
 # (and the flame graphs, the same bytes: drawing is deterministic) with
 # --link-base. 0 when MD was written.
 rerun_compare() {
-        local args=(compare "${cmp_inputs[@]}" --markdown "$1" --flamegraph-dir "$2" --link-base "$3")
+        local args=(compare "${cmp_inputs[@]}" ${cmp_extra[@]+"${cmp_extra[@]}"} --markdown "$1" --flamegraph-dir "$2" --link-base "$3")
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" >"$tmp/compare2.txt" 2>&1
         case $? in
@@ -996,6 +997,19 @@ mode_pr() {
         local args=(compare "${cmp_inputs[@]}" --markdown "$md" --json "$out/report.json" --junit "$out/junit.xml"
                 --openmetrics "$out/metrics.txt" --flamegraph-dir "$out/flamegraphs")
         [ -n "$link_base" ] && args+=(--link-base "$link_base")
+        # a "build" command in perfgate.json lets compare confirm each suspect by
+        # interleaved runs of base and head (docs/compare.md, "--confirm");
+        # PERFGATE_CONFIRM=0 turns it off
+        local cfg
+        cmp_extra=()
+        for cfg in perfgate.json bench/perfgate.json; do
+                if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ -f "$cfg" ] &&
+                        grep -Eq '"build"[[:space:]]*:' "$cfg"; then
+                        cmp_extra+=(--confirm)
+                        break
+                fi
+        done
+        args+=(${cmp_extra[@]+"${cmp_extra[@]}"})
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"
         local cmp_status=${PIPESTATUS[0]}

@@ -20,13 +20,16 @@
 #include "baselines/config.h"
 #include "baselines/result.h"
 #include "baselines/store.h"
+#include "baselines/worktree.h"
 #include "cli/cli.h"
+#include "cli/confirm.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "compare/flamegraph.h"
 #include "compare/report.h"
 #include "compare/rules.h"
 #include "compare/verdict.h"
+#include "runner/build.h"
 
 const char pg_usage_compare[] =
     "usage: perfgate compare [BASE] [options]\n"
@@ -61,6 +64,18 @@ const char pg_usage_compare[] =
     "                       `perfgate history --html` site published at URL\n"
     "  --config FILE        rules from FILE's \"compare\" section (default\n"
     "                       ./perfgate.json, else bench/perfgate.json, if present)\n"
+    "  --confirm[=all]      confirm each regression or inconclusive result (all:\n"
+    "                       every benchmark) by interleaved pairs of runs of the\n"
+    "                       baseline's commit, built with perfgate.json's \"build\"\n"
+    "                       in a cached checkout, and of the work tree's build\n"
+    "  --confirm-budget B   per benchmark: B pairs (8 or more), or a time (90s, 2m);\n"
+    "                       default 120s\n"
+    "  --confirm-floor PCT  smallest change confirmed as a regression (default 1%)\n"
+    "  --build-timeout SEC  stop a build that runs longer (default 600)\n"
+    "  --calibrate          instead of comparing: measure each benchmark's paired\n"
+    "                       A/A noise (HEAD's cached build against the work tree,\n"
+    "                       --confirm-budget pairs, default 24) and store it in the\n"
+    "                       results for 'perfgate baseline save'\n"
     "\n"
     "A change is a regression only when it is beyond the metric's threshold,\n"
     "beyond 3x the noise (relative MAD) and significant (two-sided Mann-Whitney\n"
@@ -69,7 +84,8 @@ const char pg_usage_compare[] =
     "\n"
     "exit status: 0 no regression (improvements, new, missing and, without\n"
     "--strict, inconclusive included), 1 regression or failed benchmark,\n"
-    "2 usage error or bad input, 4 internal or I/O error\n";
+    "2 usage error or bad input, 3 the base build failed or timed out (--confirm;\n"
+    "the stored verdicts are reported, marked unconfirmed), 4 internal or I/O error\n";
 
 enum {
         OPT_RESULTS = 256,
@@ -85,7 +101,12 @@ enum {
         OPT_FLAMEDIR,
         OPT_LINKBASE,
         OPT_HISTORY_URL,
-        OPT_CONFIG
+        OPT_CONFIG,
+        OPT_CONFIRM,
+        OPT_CONFIRM_BUDGET,
+        OPT_CONFIRM_FLOOR,
+        OPT_BUILD_TIMEOUT,
+        OPT_CALIBRATE
 };
 
 struct pg_compare_args {
@@ -96,6 +117,9 @@ struct pg_compare_args {
             *config, *history_url;
         unsigned max_walk;
         bool require_baseline, strict;
+        bool confirm, confirm_all, calibrate;
+        struct pg_confirm_budget budget;
+        double build_timeout_sec, floor;
 };
 
 static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
@@ -115,11 +139,18 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                 { "link-base", required_argument, NULL, OPT_LINKBASE },
                 { "history-url", required_argument, NULL, OPT_HISTORY_URL },
                 { "config", required_argument, NULL, OPT_CONFIG },
+                { "confirm", optional_argument, NULL, OPT_CONFIRM },
+                { "confirm-budget", required_argument, NULL, OPT_CONFIRM_BUDGET },
+                { "confirm-floor", required_argument, NULL, OPT_CONFIRM_FLOOR },
+                { "build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT },
+                { "calibrate", no_argument, NULL, OPT_CALIBRATE },
                 { NULL, 0, NULL, 0 },
         };
         int c;
 
         a->max_walk = PG_STORE_DEFAULT_MAX_WALK;
+        a->budget.seconds = PG_CONFIRM_DEFAULT_BUDGET_SEC;
+        a->build_timeout_sec = PG_BUILD_DEFAULT_TIMEOUT_SEC;
         a->results = pg_xcalloc((size_t) argc + 1, sizeof(char *));
         opterr = 0;
         optind = 1;
@@ -177,6 +208,41 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                 case OPT_CONFIG:
                         a->config = optarg;
                         break;
+                case OPT_CONFIRM:
+                        if (optarg && strcmp(optarg, "all") != 0)
+                                return pg_cli_usage_error("compare",
+                                                          "--confirm='%s': the only value is "
+                                                          "'all'",
+                                                          optarg);
+                        a->confirm = true;
+                        a->confirm_all = optarg != NULL;
+                        break;
+                case OPT_CALIBRATE:
+                        a->calibrate = true;
+                        break;
+                case OPT_CONFIRM_BUDGET:
+                        if (pg_confirm_parse_budget(optarg, &a->budget) < 0)
+                                return pg_cli_usage_error("compare", "%s", pg_error_last());
+                        break;
+                case OPT_CONFIRM_FLOOR:
+                case OPT_BUILD_TIMEOUT: {
+                        char *end;
+                        double v;
+                        errno = 0;
+                        v = strtod(optarg, &end);
+                        if (c == OPT_CONFIRM_FLOOR && *end == '%')
+                                end++;
+                        if (errno || end == optarg || *end || !(v > 0) || v > 1e6)
+                                return pg_cli_usage_error(
+                                    "compare", "%s '%s' is not a positive number%s",
+                                    c == OPT_CONFIRM_FLOOR ? "--confirm-floor" : "--build-timeout",
+                                    optarg, c == OPT_CONFIRM_FLOOR ? " (percent)" : " of seconds");
+                        if (c == OPT_CONFIRM_FLOOR)
+                                a->floor = v / 100.0;
+                        else
+                                a->build_timeout_sec = v;
+                        break;
+                }
                 case ':':
                         return pg_cli_usage_error("compare", "option '%s' needs a value",
                                                   argv[optind - 1]);
@@ -193,6 +259,9 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
         if (a->link_base && !a->flamedir)
                 return pg_cli_usage_error("compare", "--link-base needs --flamegraph-dir (the "
                                                      "files it links to)");
+        if (a->calibrate && (a->confirm || a->base || a->nresults > 1))
+                return pg_cli_usage_error("compare", "--calibrate takes no BASE, no --confirm "
+                                                     "and one --results directory");
         if (!a->nresults)
                 a->results[a->nresults++] = ".perfgate/results";
         return 0;
@@ -205,8 +274,10 @@ static int pg_is_file(const char *path)
 }
 
 /* The config (explicit path, or the first default that exists): its "base"
- * into @base and its "compare" section into @rules. */
-static int pg_load_config(const char *path, struct pg_rules *rules, char **base)
+ * into @base, its "build" into @build, the path used into @used_path, and
+ * its "compare" section into @rules. */
+static int pg_load_config(const char *path, struct pg_rules *rules, char **base, char **build,
+                          char **used_path)
 {
         static const char *const defaults[] = { "perfgate.json", "bench/perfgate.json" };
         struct pg_buf text = PG_BUF_INIT;
@@ -232,6 +303,9 @@ static int pg_load_config(const char *path, struct pg_rules *rules, char **base)
                 return error;
         if (c.base)
                 *base = pg_xstrdup(c.base);
+        if (c.build)
+                *build = pg_xstrdup(c.build);
+        *used_path = pg_xstrdup(path);
         error = pg_rules_load(rules, c.compare, path);
         pg_config_release(&c);
         return error;
@@ -432,9 +506,9 @@ int cmd_compare(int argc, char **argv)
         struct pg_report_opts ro;
         struct pg_buf out = PG_BUF_INIT, md = PG_BUF_INIT, js = PG_BUF_INIT, ju = PG_BUF_INIT,
                       om = PG_BUF_INIT;
-        char *cfg_base = NULL, *label = NULL;
+        char *cfg_base = NULL, *label = NULL, *build = NULL, *cfg_path = NULL;
         const char *rev;
-        int error = 0, status = PG_EXIT_OK;
+        int error = 0, status = PG_EXIT_OK, confirm_status = PG_EXIT_OK;
 
         if (pg_cli_wants_help(argc, argv, pg_usage_compare))
                 return 0;
@@ -446,8 +520,16 @@ int cmd_compare(int argc, char **argv)
         pg_comparison_init(&cmp);
         if ((status = pg_parse_args(&a, argc, argv)) != 0)
                 goto out;
-        if ((error = pg_load_config(a.config, &rules, &cfg_base)) < 0)
+        if ((error = pg_load_config(a.config, &rules, &cfg_base, &build, &cfg_path)) < 0)
                 goto fail;
+        if ((a.confirm || a.calibrate) && !build) {
+                error = pg_error_set(PG_EINPUT,
+                                     "--%s needs a \"build\" command in perfgate.json (%s) "
+                                     "to build the baseline's commit (docs/compare.md)",
+                                     a.confirm ? "confirm" : "calibrate",
+                                     cfg_path ? cfg_path : "none found");
+                goto fail;
+        }
         for (size_t i = 0; i < a.nresults; i++) {
                 if (!pg_is_dir(a.results[i]) && !pg_is_file(a.results[i])) {
                         error = pg_error_set(PG_ENOTFOUND,
@@ -463,6 +545,33 @@ int cmd_compare(int argc, char **argv)
                 error = pg_error_set(PG_EINPUT, "no result files in '%s'; run 'perfgate run' first",
                                      a.results[0]);
                 goto fail;
+        }
+        if (a.calibrate) {
+                struct pg_repo_state rs;
+                struct pg_confirm_cli cc = { false, NULL,     build, cfg_path, a.build_timeout_sec,
+                                             0,     a.budget, 0 };
+                if (!pg_is_dir(a.results[0])) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "--calibrate needs a results directory, "
+                                             "not the file '%s'",
+                                             a.results[0]);
+                        goto fail;
+                }
+                if ((error = pg_repo_state_get(NULL, &rs)) < 0)
+                        goto fail;
+                if (!rs.head) {
+                        pg_repo_state_release(&rs);
+                        error = pg_error_set(PG_EINPUT, "HEAD has no commit yet; commit first");
+                        goto fail;
+                }
+                cc.base_commit = rs.head;
+                if (a.budget.seconds > 0)
+                        cc.budget.pairs = 0;
+                error = pg_confirm_calibrate(&head, a.results[0], &cc);
+                pg_repo_state_release(&rs);
+                if (error < 0)
+                        goto fail;
+                goto out;
         }
         rev = a.base ? a.base : cfg_base ? cfg_base : "main";
         if (pg_is_dir(rev) || pg_is_file(rev)) {
@@ -515,6 +624,25 @@ int cmd_compare(int argc, char **argv)
         }
 
         pg_compare_sets(&base, &head, &rules, &cmp);
+        if (a.confirm) {
+                struct pg_confirm_cli cc = {
+                        a.confirm_all,       info.used_commit, build,    cfg_path,
+                        a.build_timeout_sec, a.floor,          a.budget, 0
+                };
+                if (!info.used_commit) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "--confirm needs BASE to be a git revision (the "
+                                             "commit to build), not the results path '%s'",
+                                             rev);
+                        goto fail;
+                }
+                if ((error = pg_confirm_run(&cmp, &cc)) < 0) {
+                        if (error == PG_EINTR)
+                                goto fail;
+                        fprintf(stderr, "perfgate: error: %s\n", pg_error_last());
+                        confirm_status = pg_exit_status(error);
+                }
+        }
         cmp.strict = a.strict;
         cmp.base_label = label;
         label = NULL;
@@ -548,7 +676,8 @@ int cmd_compare(int argc, char **argv)
                 goto fail;
         }
         if (status == PG_EXIT_OK)
-                status = pg_comparison_exit_status(&cmp);
+                status =
+                    confirm_status != PG_EXIT_OK ? confirm_status : pg_comparison_exit_status(&cmp);
         goto out;
 fail:
         status = pg_cli_fail(error);
@@ -564,6 +693,8 @@ out:
         pg_store_lookup_release(&info);
         pg_rules_release(&rules);
         free(cfg_base);
+        free(build);
+        free(cfg_path);
         free(label);
         free(a.results);
         return status;

@@ -142,6 +142,44 @@ static cJSON *pg_hotspots_json(const struct pg_hotspots *h)
         return o;
 }
 
+/* The paired confirmation of a benchmark (docs/compare.md, "--confirm"). */
+static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
+{
+        cJSON *o = cJSON_CreateObject(), *hs;
+        bool confirmed =
+            c->outcome != PG_CONFIRM_NOT_CONFIRMED && c->outcome != PG_CONFIRM_UNDECIDED;
+
+        cJSON_AddBoolToObject(o, "confirmed", confirmed);
+        cJSON_AddStringToObject(o, "outcome", pg_confirm_outcome_name(c->outcome));
+        pg_add_str_or_null(o, "stored_verdict", c->stored);
+        pg_add_str_or_null(o, "note", c->note);
+        cJSON_AddNumberToObject(o, "pairs", (double) c->pairs);
+        cJSON_AddNumberToObject(o, "pairs_discarded", (double) c->discarded);
+        cJSON_AddNumberToObject(o, "seconds", c->seconds);
+        cJSON_AddNumberToObject(o, "floor", c->floor);
+        pg_add_num_or_null(o, "estimate", c->has_interval, c->estimate);
+        pg_add_num_or_null(o, "lo", c->has_interval, c->lo);
+        pg_add_num_or_null(o, "hi", c->has_interval, c->hi);
+        pg_add_num_or_null(o, "level", c->has_interval, c->level);
+        pg_add_num_or_null(o, "cpu", c->cpu >= 0, (double) c->cpu);
+        hs = cJSON_AddArrayToObject(o, "hotspots");
+        for (size_t k = 0; k < c->hotspots.n; k++) {
+                const struct pg_confirm_hotspot *h = &c->hotspots.items[k];
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "function", h->function);
+                cJSON_AddNumberToObject(x, "base_share", h->base_share);
+                cJSON_AddNumberToObject(x, "head_share", h->head_share);
+                cJSON_AddNumberToObject(x, "p_value", h->p_value);
+                cJSON_AddNumberToObject(x, "p_holm", h->p_holm);
+                cJSON_AddNumberToObject(x, "self_growth_ns", h->self_growth_ns);
+                cJSON_AddNumberToObject(x, "total_growth_ns", h->total_growth_ns);
+                cJSON_AddBoolToObject(x, "confirmed", h->confirmed);
+                cJSON_AddBoolToObject(x, "cause", h->cause);
+                cJSON_AddItemToArray(hs, x);
+        }
+        return o;
+}
+
 int pg_report_json(struct pg_buf *out, const struct pg_comparison *c,
                    const struct pg_report_opts *o)
 {
@@ -177,6 +215,8 @@ int pg_report_json(struct pg_buf *out, const struct pg_comparison *c,
                 fg = cJSON_AddObjectToObject(bo, "flamegraphs");
                 pg_add_str_or_null(fg, "diff", b->flamegraph_diff);
                 pg_add_str_or_null(fg, "base", b->flamegraph_base);
+                if (b->confirm)
+                        cJSON_AddItemToObject(bo, "confirm", pg_confirm_json(b->confirm));
                 cJSON_AddItemToArray(benches, bo);
         }
         error = pg_json_write(out, root);

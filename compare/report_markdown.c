@@ -458,6 +458,11 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_md_escape(out, b->reason);
                         pg_buf_puts(out, "\n\n");
                 }
+                if (b->confirm) {
+                        pg_buf_puts(out, "**Paired check**: ");
+                        pg_bench_confirm_describe(out, b->confirm, pg_md_escape);
+                        pg_buf_puts(out, "\n\n");
+                }
                 if (b->host_diff) {
                         pg_buf_puts(out, "Hosts differ: ");
                         pg_md_escape(out, b->host_diff);

@@ -349,6 +349,11 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_report_escape_ctl(out, b->host_diff);
                         pg_buf_putc(out, '\n');
                 }
+                if (b->confirm) {
+                        pg_buf_puts(out, "              ");
+                        pg_bench_confirm_describe(out, b->confirm, pg_report_escape_ctl);
+                        pg_buf_putc(out, '\n');
+                }
                 pg_buf_release(&name);
         }
         for (size_t i = 0; i < c->n; i++) {

@@ -43,6 +43,7 @@ void pg_comparison_release(struct pg_comparison *c)
                 free(b->flamegraph_base);
                 free(b->flamegraph_image);
                 free(b->flamegraph_focus);
+                pg_bench_confirm_free(b->confirm);
         }
         free(c->benches);
         free(c->base_label);
@@ -429,9 +430,15 @@ void pg_compare_sets(const struct pg_result_set *base, const struct pg_result_se
                 b->verdict = PG_VERDICT_MISSING;
                 b->reason = pg_xstrdup("in the baseline but not in head (removed or not run)");
         }
-        qsort(out->benches, out->n, sizeof(*out->benches), pg_bench_cmp_cmp);
-        for (size_t i = 0; i < out->n; i++)
-                out->counts[out->benches[i].verdict]++;
+        pg_comparison_resort(out);
+}
+
+void pg_comparison_resort(struct pg_comparison *c)
+{
+        qsort(c->benches, c->n, sizeof(*c->benches), pg_bench_cmp_cmp);
+        memset(c->counts, 0, sizeof(c->counts));
+        for (size_t i = 0; i < c->n; i++)
+                c->counts[c->benches[i].verdict]++;
 }
 
 int pg_comparison_exit_status(const struct pg_comparison *c)

@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "baselines/result.h"
+#include "compare/confirm.h"
 #include "compare/hotspot.h"
 #include "compare/rules.h"
 
@@ -50,11 +51,12 @@ struct pg_bench_cmp {
         size_t njudgements;
         struct pg_judgement *judgements; /* sorted: gating first, then worst, then name */
         struct pg_hotspots hotspots;
-        char *flamegraph_diff;  /* file name of the differential SVG, when written */
-        char *flamegraph_base;  /* file name of the baseline-shape SVG, when written */
-        char *flamegraph_image; /* file name of the static image of the differential SVG
+        char *flamegraph_diff;            /* file name of the differential SVG, when written */
+        char *flamegraph_base;            /* file name of the baseline-shape SVG, when written */
+        char *flamegraph_image;           /* file name of the static image of the differential SVG
                                    (for PR/MR comments), when written */
-        char *flamegraph_focus; /* file name of its focus view, when written */
+        char *flamegraph_focus;           /* file name of its focus view, when written */
+        struct pg_bench_confirm *confirm; /* NULL, or the paired confirmation (owned) */
 };
 
 struct pg_comparison {
@@ -100,6 +102,9 @@ int pg_comparison_exit_status(const struct pg_comparison *c);
  * c->fail_on_missing.
  */
 char *pg_comparison_summary(const struct pg_comparison *c);
+
+/** Sort c->benches worst first again and recount c->counts (after verdicts changed). */
+void pg_comparison_resort(struct pg_comparison *c);
 
 /** The judgement of @metric in @b, or NULL (borrowed). */
 const struct pg_judgement *pg_bench_find_judgement(const struct pg_bench_cmp *b,

@@ -4,7 +4,7 @@
  * child, read them after it is reaped, and turn each reading into a state
  * (counted, scaled with coverage, not supported, not counted, kernel-only).
  *
- * Attributes (research/perf-event-design.md sections 0-1, as `perf stat`
+ * Attributes (perf_event_open(2), as `perf stat`
  * asks for a workload): pid = child, cpu = -1, inherit = 1 on every event so
  * threads and child processes count; leaders disabled = 1 and
  * enable_on_exec = 1 so counting starts exactly at exec; members follow

@@ -2,7 +2,7 @@
  * doctor.c - machine and binary checks behind `perfgate doctor` (doctor.h).
  * Sources: perf_event_open(2) for paranoid levels and errno meanings;
  * Documentation/admin-guide/sysctl/kernel.rst for the kernel.* knobs;
- * research/perf-event-design.md sections 1.3, 1.6, 5 for what each means
+ * docs/doctor.md for what each means
  * here. Each check owns its strings; nothing here prints.
  */
 #include "runner/doctor.h"

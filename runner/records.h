@@ -6,7 +6,7 @@
  * CPU's buffer and orders them by time.
  *
  * Layouts: man 2 perf_event_open and linux/perf_event.h (enum
- * perf_event_type); research/perf-event-design.md section 3.3. With
+ * perf_event_type). With
  * sample_id_all every non-sample record ends in a trailer of the selected
  * TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER fields, in that order.
  *
@@ -128,7 +128,8 @@ struct pg_record_ref {
 /**
  * All records of one sampling run, copied out of the ring buffers. The arena
  * keeps each record 8-byte aligned. Sort with pg_record_log_sort() before
- * applying MMAP2/COMM/FORK bookkeeping (perf-event-design.md section 3.4).
+ * applying MMAP2/COMM/FORK bookkeeping (each CPU's buffer is in time order;
+ * the buffers interleave).
  */
 struct pg_record_log {
         unsigned char *arena;

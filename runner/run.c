@@ -381,13 +381,6 @@ done:
 /* The failure message shows at most this much of the log's end. */
 #define PG_LOG_TAIL_READ_BYTES 4096
 
-/* A benchmark's log: created once (never through a link), inherited by
- * every run of the benchmark; @path only names it in messages. */
-struct pg_bench_log {
-        const char *path;
-        int fd;
-};
-
 struct pg_run_state {
         const struct pg_run_opts *o;
         struct pg_event_list events;
@@ -454,7 +447,7 @@ static void pg_warn_lines(struct pg_run_state *st, const char *name, struct pg_b
 /* Why: CI logs should show where the benchmark itself complained, so the
  * failure message carries the end of its log (at most 10 lines, 2 KiB),
  * read from the descriptor perfgate wrote it through. */
-static char *pg_log_tail(const struct pg_bench_log *log)
+char *pg_log_tail(const struct pg_bench_log *log)
 {
         struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT;
         size_t start, lines = 0;
@@ -485,7 +478,7 @@ static char *pg_log_tail(const struct pg_bench_log *log)
  * never written through; every run of the benchmark inherits this one
  * descriptor (O_APPEND), never reopening the name. Kept above stdio's fds
  * (launch.h treats 0-2 as "no log"). */
-static int pg_bench_log_open(struct pg_bench_log *log)
+int pg_bench_log_open(struct pg_bench_log *log)
 {
         int fd;
 

@@ -175,4 +175,26 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
 int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
                       uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex);
 
+/* A benchmark's log: created once (never through a link), inherited by
+ * every run of the benchmark; @path only names it in messages. */
+struct pg_bench_log {
+        const char *path;
+        int fd; /* -1 until opened */
+};
+
+/**
+ * Create @log->path afresh (an old file is removed first; O_EXCL and
+ * O_NOFOLLOW, so never through a link) and keep it open in @log->fd (above
+ * stderr, close-on-exec; the launcher dups it into the child).
+ * Errors: PG_EIO with the path and strerror(errno).
+ */
+int pg_bench_log_open(struct pg_bench_log *log);
+
+/**
+ * The end of @log for a failure message: "last lines of '<path>':\n" and at
+ * most its last 10 lines (2 KiB), sanitised UTF-8, read from log->fd; or
+ * "(its log is empty)". Returns a new string (free() it).
+ */
+char *pg_log_tail(const struct pg_bench_log *log);
+
 #endif

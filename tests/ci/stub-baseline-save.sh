@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # stub-baseline-save.sh - stands in for `perfgate baseline save` in
-# test-push-retry.sh ONLY (the real store is another branch's work): adds
+# test-push-retry.sh ONLY (it can simulate a race, the real one cannot): adds
 # RESULTS/*.json as <machine>/<HEAD>/<name>.json in one commit on the data
 # branch with git plumbing (no checkout, index untouched), on top of the local
-# branch or origin/<branch> when that is ahead, like DESIGN.md section 5.
+# branch or origin/<branch> when that is ahead, like the real store
+# (docs/baseline.md, THE STORE).
 # Race simulation: while the call counter (STUB_COUNTER file) is at most
 # STUB_RACE_TIMES, another clone (STUB_RACER_DIR) pushes its own baseline to
 # origin right after this save, so the caller's push is rejected.

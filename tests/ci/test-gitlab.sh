@@ -5,15 +5,16 @@
 # expanded pipeline carries the reports (check-gitlab-yaml.js), the MR job
 # fetches from origin, runs the real perfgate (compare over a results dir) and
 # posts its MR note to the fake API; the default-branch job saves and pushes.
-# gitlab-ci-local needs Node 22's Set methods: node20-compat.mjs adds them.
+# gitlab-ci-local is the version pinned in tests/node/package.json (one that
+# runs on Debian 12's Node.js 18).
 . "$(dirname "$0")/lib.sh"
 
 PERFGATE_BIN=${PERFGATE_BIN:?set PERFGATE_BIN to the perfgate binary}
-GCL="$SRC/tests/node/node_modules/gitlab-ci-local/dist/index.js"
-[ -f "$GCL" ] || { echo "gitlab-ci-local missing: run tests/node/install.sh"; exit 1; }
+GCL="$SRC/tests/node/node_modules/.bin/gitlab-ci-local"
+[ -x "$GCL" ] || { echo "gitlab-ci-local missing: run tests/node/install.sh"; exit 1; }
 command -v rsync >/dev/null || { echo "rsync missing (gitlab-ci-local needs it): ci/install-deps.sh test"; exit 1; }
 gcl() {
-        node --import "$CI_TEST_DIR/node20-compat.mjs" "$GCL" --force-shell-executor --no-color \
+        "$GCL" --force-shell-executor --no-color \
                 --ignore-predefined-vars CI_PIPELINE_SOURCE,CI_MERGE_REQUEST_IID,CI_MERGE_REQUEST_TARGET_BRANCH_NAME,CI_API_V4_URL,CI_PROJECT_ID,CI_COMMIT_BRANCH,CI_DEFAULT_BRANCH \
                 "$@"
 }

@@ -4,7 +4,7 @@
 # job pushed between save and push is retried by saving again on the new tip
 # (both baselines land); retries are bounded (exit 4); a push refused for
 # another reason (a hook) is not retried. `perfgate baseline save` is a stub
-# here ($PERFGATE), since the real store lives in another branch.
+# here ($PERFGATE) so that another clone can push between save and push.
 . "$(dirname "$0")/lib.sh"
 
 export PERFGATE="$CI_TEST_DIR/stub-baseline-save.sh" PERFGATE_PUSH_BACKOFF=0

@@ -18,6 +18,10 @@ foreach(t comment push-retry github-yaml action-steps gitlab images)
   endif()
   set_tests_properties(${tname} PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT ${tlimit} LABELS ci)
 endforeach()
+# test-gitlab.sh runs about ten pipelines, each a Node.js start that loads
+# gitlab-ci-local's modules and compiles GitLab's CI schema (about 1 s of
+# CPU each): on a loaded 2-CPU machine that alone can take minutes.
+set_tests_properties(ci_gitlab PROPERTIES TIMEOUT 600)
 
 find_program(PG_SHELLCHECK shellcheck)
 if(PG_SHELLCHECK)

@@ -16,11 +16,11 @@ endif()
 # The perf script parser's fuzz target is wired by tests/cmake/fuzz.cmake;
 # its replay also covers the conformance inputs and the handed cases.
 set(PG_FUZZ_EXTRA_perfscript
-    ${CMAKE_SOURCE_DIR}/../shared/conformance/flamegraph
-    ${CMAKE_SOURCE_DIR}/../shared/cases/01-cpp-template-parens
-    ${CMAKE_SOURCE_DIR}/../shared/cases/03-comm-with-spaces
-    ${CMAKE_SOURCE_DIR}/../shared/cases/05-semicolon-in-frames
-    ${CMAKE_SOURCE_DIR}/../shared/cases/10-kernel-unknown-inlined-modules
-    ${CMAKE_SOURCE_DIR}/../shared/cases/13-thread-name-normalization
-    ${CMAKE_SOURCE_DIR}/../shared/cases/18-deep-and-truncated-stacks
-    ${CMAKE_SOURCE_DIR}/../shared/cases/19-empty-profile)
+    ${PG_TEST_DATA}/conformance/flamegraph
+    ${PG_TEST_DATA}/cases/01-cpp-template-parens
+    ${PG_TEST_DATA}/cases/03-comm-with-spaces
+    ${PG_TEST_DATA}/cases/05-semicolon-in-frames
+    ${PG_TEST_DATA}/cases/10-kernel-unknown-inlined-modules
+    ${PG_TEST_DATA}/cases/13-thread-name-normalization
+    ${PG_TEST_DATA}/cases/18-deep-and-truncated-stacks
+    ${PG_TEST_DATA}/cases/19-empty-profile)

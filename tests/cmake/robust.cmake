@@ -1,20 +1,21 @@
-# Robustness (issue 9): the fuzz corpora of the config loader and the folded
+# Robustness: the fuzz corpora of the config loader and the folded
 # parser are replayed by tests/cmake/fuzz.cmake (tests/fuzz/corpus/<name>/);
-# here the folded parser's replay also runs over the shared conformance
-# inputs (folded text of flamegraph.pl and inferno, fewer mutations since
-# they are many), the importer's line limit is checked, and a small version
-# of bench/limits.sh asserts fold's memory does not grow with its input.
+# here the folded parser's replay also runs over the conformance inputs
+# (tests/data/conformance: folded text of flamegraph.pl and inferno, fewer
+# mutations since they are many), the importer's line limit is checked, and
+# a small version of bench/limits.sh asserts fold's memory does not grow
+# with its input.
 # test_hostile and test_interrupt are ordinary cmocka tests (tests/unit/).
 if(TARGET replay_folded)
   add_test(NAME fuzz_replay_folded_conformance
            COMMAND replay_folded --mutations=8
-                   ${CMAKE_SOURCE_DIR}/../shared/conformance/flamegraph/results
-                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/fractional-samples
-                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/differential
-                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/multiple-inputs
-                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/narrow-blocks
-                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/flamegraph-inputs/base
-                   ${CMAKE_SOURCE_DIR}/../shared/conformance/inferno/diff-folded)
+                   ${PG_TEST_DATA}/conformance/flamegraph/results
+                   ${PG_TEST_DATA}/conformance/inferno/flamegraph-inputs/fractional-samples
+                   ${PG_TEST_DATA}/conformance/inferno/flamegraph-inputs/differential
+                   ${PG_TEST_DATA}/conformance/inferno/flamegraph-inputs/multiple-inputs
+                   ${PG_TEST_DATA}/conformance/inferno/flamegraph-inputs/narrow-blocks
+                   ${PG_TEST_DATA}/conformance/inferno/flamegraph-inputs/base
+                   ${PG_TEST_DATA}/conformance/inferno/diff-folded)
   set_tests_properties(fuzz_replay_folded_conformance PROPERTIES
                        ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 300)
 endif()

@@ -1,4 +1,4 @@
-# Sampled call graphs (issue 3): fixture programs with known call paths, built
+# Sampled call graphs: fixture programs with known call paths, built
 # exactly as the tests need them (own flags, no sanitizers, no -Werror), the
 # stripped/split-debuginfo variants, and the speed bench driver.
 set(PG_SAMPLE_FIX_DIR ${CMAKE_CURRENT_BINARY_DIR}/fixtures)

@@ -3,7 +3,7 @@
  * binary in a sandbox repository built with libgit2: what save prints, that
  * the work tree, index and HEAD are byte-identical afterwards, two saves
  * started at once both landing, and every documented error with its exit
- * status (DESIGN.md section 2).
+ * status (docs/baseline.md, EXIT STATUS).
  */
 #include <setjmp.h>
 #include <stdarg.h>

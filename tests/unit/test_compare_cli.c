@@ -720,7 +720,7 @@ static void test_compare_cli_host_mismatch(void **state)
                                           "'simulated', exclude_kernel false vs true\n"));
         assert_non_null(strstr(o.out.ptr, "instructions           1000         1300         "
                                           "+30.0%"));
-        /* simulated against hardware counts: never compared (issue 8) */
+        /* simulated against hardware counts: never compared (docs/compare.md) */
         assert_non_null(strstr(o.out.ptr, "'hardware' counters in the baseline, 'simulated' in "
                                           "head: simulated counts are never compared"));
         pg_run_out_release(&o);
@@ -828,7 +828,7 @@ static void test_compare_cli_config_typos(void **state)
                   "keys: threshold, direction" },
                 { "{\"comapre\": {\"gate\": [\"instructions\"]}}",
                   "'cx.json': unknown top-level key 'comapre'; known keys: base, benchmarks, "
-                  "compare, defaults" },
+                  "build, compare, defaults" },
                 { "{\"compare\": {\"gate\": []}}", "'cx.json': compare.gate is empty" },
                 { "{\"benchmarks\": [{\"name\": \"x\", \"argv\": [\"x\"], \"compare\": "
                   "{\"gate\": [\"instructions\"]}}]}",

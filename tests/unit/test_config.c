@@ -168,7 +168,7 @@ static void test_config_refusals(void **state)
          * and per-benchmark rules are pointed to where compare reads them */
         pg_expect_error("{\"benchmarks\": [], \"store\": {}}", PG_EINPUT,
                         "'dir/perfgate.json': unknown top-level key 'store'",
-                        "known keys: base, benchmarks, compare, defaults");
+                        "known keys: base, benchmarks, build, compare, defaults");
         pg_expect_error("{\"benchmarks\": [{\"name\": \"p\", \"argv\": [\"a\"], \"compare\": {}}]}",
                         PG_EINPUT, "benchmarks[0].compare is not read by 'perfgate compare'",
                         "compare.benchmarks.p");
@@ -176,6 +176,10 @@ static void test_config_refusals(void **state)
                         "unknown key 'compare' in defaults", NULL);
         pg_expect_error("{\"benchmarks\": [], \"base\": 3}", PG_EINPUT, "\"base\" must be a string",
                         NULL);
+        pg_expect_error("{\"benchmarks\": [], \"build\": [\"make\"]}", PG_EINPUT,
+                        "\"build\" must be a string", NULL);
+        pg_expect_error("{\"benchmarks\": [], \"build\": \"\"}", PG_EINPUT,
+                        "\"build\" must be a string", NULL);
 }
 
 /* compare needs no "benchmarks"; the same keys are refused either way. */

@@ -326,7 +326,7 @@ static const char *pg_ratio_name(const char *key)
 static void test_counting_case30_group_read_cases(void **state)
 {
         char *path = pg_xasprintf("%s/cases/30-group-never-scheduled/read-group-cases.json",
-                                  pg_test_env("PG_SHARED_DIR"));
+                                  pg_test_env("PG_DATA_DIR"));
         char *text = pg_test_read(path);
         cJSON *root = NULL;
         const cJSON *c;

@@ -1,8 +1,8 @@
 /*
  * test_events.c - the event table: perf names map to the kernel ABI's
  * type/config (HW_CACHE encodings checked against the values perf_event_open(2)
- * documents), the default set is perf stat -d -d grouped as DESIGN.md
- * section 3 says, and --events parsing (order, duplicates, unknown names
+ * documents), the default set is perf stat -d -d grouped as docs/run.md
+ * says, and --events parsing (order, duplicates, unknown names
  * listing the valid ones).
  */
 #include <setjmp.h>

@@ -244,12 +244,12 @@ static void xmllint_ok(const char *path)
         pg_run_out_release(&o);
 }
 
-static char *shared_path(const char *rel)
+static char *data_path(const char *rel)
 {
         static char buf[4][4096];
         static int k;
         k = (k + 1) % 4;
-        snprintf(buf[k], sizeof(buf[k]), "%s/%s", pg_test_env("PG_SHARED_DIR"), rel);
+        snprintf(buf[k], sizeof(buf[k]), "%s/%s", pg_test_env("PG_DATA_DIR"), rel);
         return buf[k];
 }
 
@@ -349,8 +349,8 @@ static int cmp_str(const void *a, const void *b)
 static void test_flamegraph_reference_differential(void **state)
 {
         (void) state;
-        const char *in = shared_path("conformance/inferno/flamegraph-inputs/differential/"
-                                     "perf-cycles-instructions-01-collapsed-all-diff.txt");
+        const char *in = data_path("conformance/inferno/flamegraph-inputs/differential/"
+                                   "perf-cycles-instructions-01-collapsed-all-diff.txt");
         pg_test_sandbox();
         struct svgdoc d;
         draw(&d, "diff.svg", 0, "flamegraph", in, NULL);
@@ -436,7 +436,7 @@ static uint64_t sum_counts(const char *text)
 static void test_flamegraph_reference_collapsed_numbers(void **state)
 {
         (void) state;
-        const char *dir = shared_path("conformance/flamegraph/results");
+        const char *dir = data_path("conformance/flamegraph/results");
         DIR *dh = opendir(dir);
         assert_non_null(dh);
         size_t files = 0;
@@ -476,9 +476,9 @@ static void test_flamegraph_reference_collapsed_numbers(void **state)
 static void test_flamegraph_case15_vanished_and_new_paths(void **state)
 {
         (void) state;
-        const char *before = shared_path("cases/15-diff-removed-and-new-paths/before.folded");
-        const char *after = shared_path("cases/15-diff-removed-and-new-paths/after.folded");
-        const char *two = shared_path("cases/15-diff-removed-and-new-paths/combined-2col.folded");
+        const char *before = data_path("cases/15-diff-removed-and-new-paths/before.folded");
+        const char *after = data_path("cases/15-diff-removed-and-new-paths/after.folded");
+        const char *two = data_path("cases/15-diff-removed-and-new-paths/combined-2col.folded");
         struct svgdoc d;
         pg_test_sandbox();
 
@@ -527,9 +527,9 @@ static void test_flamegraph_case15_vanished_and_new_paths(void **state)
 static void test_flamegraph_case16_empty_and_tiny(void **state)
 {
         (void) state;
-        const char *empty = shared_path("cases/16-diff-empty-or-tiny-counts/baseline-empty.folded");
-        const char *large = shared_path("cases/16-diff-empty-or-tiny-counts/baseline-large.folded");
-        const char *cur = shared_path("cases/16-diff-empty-or-tiny-counts/current.folded");
+        const char *empty = data_path("cases/16-diff-empty-or-tiny-counts/baseline-empty.folded");
+        const char *large = data_path("cases/16-diff-empty-or-tiny-counts/baseline-large.folded");
+        const char *cur = data_path("cases/16-diff-empty-or-tiny-counts/current.folded");
         struct pg_run_out o;
         struct svgdoc d;
         pg_test_sandbox();
@@ -570,7 +570,7 @@ static void test_flamegraph_case16_empty_and_tiny(void **state)
 static void test_flamegraph_case17_hostile_names(void **state)
 {
         (void) state;
-        const char *in = shared_path("cases/17-svg-escaping/input.folded");
+        const char *in = data_path("cases/17-svg-escaping/input.folded");
         struct svgdoc d;
         pg_test_sandbox();
         draw(&d, "h.svg", 0, "flamegraph", "--title", "t&<\x1b>\"'", "--subtitle", "\xff&nbsp;", in,
@@ -642,8 +642,8 @@ static void test_flamegraph_case18_deep_stacks(void **state)
 static void test_flamegraph_minwidth_prunes_but_counts(void **state)
 {
         (void) state;
-        const char *in = shared_path("conformance/inferno/flamegraph-inputs/narrow-blocks/"
-                                     "narrow-blocks.txt");
+        const char *in = data_path("conformance/inferno/flamegraph-inputs/narrow-blocks/"
+                                   "narrow-blocks.txt");
         struct svgdoc d;
         pg_test_sandbox();
         draw(&d, "n.svg", 0, "flamegraph", in, NULL);
@@ -893,7 +893,7 @@ static void test_folded_parse_rules(void **state)
         const char *files[] = { "conformance/inferno/diff-folded/bad_before.txt",
                                 "conformance/inferno/diff-folded/before_fractionals.txt" };
         for (int i = 0; i < 2; i++) {
-                char *t = pg_test_read(shared_path(files[i]));
+                char *t = pg_test_read(data_path(files[i]));
                 assert_int_equal(pg_folded_parse(&f, t, strlen(t), files[i]), 0);
                 assert_int_equal(f.nwarnings, 1);
                 assert_non_null(
@@ -1070,7 +1070,7 @@ static void test_flamegraph_random_inputs(void **state)
         }
 }
 
-/* Every shared folded input (the reference renderer's test inputs, the cases). */
+/* Every folded input in tests/data (the reference renderer's test inputs, the cases). */
 static void test_flamegraph_corpus_replay(void **state)
 {
         (void) state;
@@ -1091,7 +1091,7 @@ static void test_flamegraph_corpus_replay(void **state)
                                "cases/17-svg-escaping" };
         size_t files = 0;
         for (size_t d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
-                const char *dir = shared_path(dirs[d]);
+                const char *dir = data_path(dirs[d]);
                 DIR *dh = opendir(dir);
                 assert_non_null(dh);
                 for (struct dirent *de; (de = readdir(dh)) != NULL;) {

@@ -1,6 +1,6 @@
 /*
  * test_fold_cli.c - `perfgate fold` as users run it: the 78 conformance pairs
- * of shared/conformance/flamegraph byte for byte, the handed cases 01, 03,
+ * of tests/data/conformance/flamegraph byte for byte, the handed cases 01, 03,
  * 05, 10, 13, 18 and 19, every documented error and its exit status, one
  * warning per kind of odd input, and real `perf record -g` + `perf script`
  * output of a CMake-built fixture (skipped with a reason when perf cannot
@@ -21,10 +21,10 @@
 #include "common/buf.h"
 #include "tests/util/testutil.h"
 
-static char *pg_shared(const char *rel)
+static char *pg_data(const char *rel)
 {
         struct pg_buf b = PG_BUF_INIT;
-        pg_buf_printf(&b, "%s/%s", pg_test_env("PG_SHARED_DIR"), rel);
+        pg_buf_printf(&b, "%s/%s", pg_test_env("PG_DATA_DIR"), rel);
         return pg_buf_detach(&b, NULL);
 }
 
@@ -54,7 +54,7 @@ static char *pg_replace(const char *s, const char *from, const char *to)
 static void test_fold_cli_conformance_78(void **state)
 {
         static const char *const flags[] = { "pid", "tid", "kernel", "jit", "all", "addrs" };
-        char *dir = pg_shared("conformance/flamegraph");
+        char *dir = pg_data("conformance/flamegraph");
         DIR *d = opendir(dir);
         struct dirent *e;
         int pairs = 0, failed = 0;
@@ -91,7 +91,8 @@ static void test_fold_cli_conformance_78(void **state)
 
 static void test_fold_cli_conformance_totals(void **state)
 {
-        /* research/flamegraphs.md 5.3: EOF flush totals and event selection */
+        /* the last record counts without a trailing blank line (--all totals of
+         * tests/data/conformance/README.md), and event selection */
         static const struct {
                 const char *stem;
                 unsigned long long total;
@@ -104,7 +105,7 @@ static void test_fold_cli_conformance_totals(void **state)
                 struct pg_run_out o;
                 unsigned long long total = 0;
                 snprintf(rel, sizeof(rel), "conformance/flamegraph/%s.txt", want[i].stem);
-                char *in = pg_shared(rel);
+                char *in = pg_data(rel);
                 assert_int_equal(pg_test_perfgate(&o, "fold", "--all", in, NULL), 0);
                 for (char *p = o.out.ptr; (p = strchr(p, '\n')) != NULL; p++) {
                         char *sp = p;
@@ -117,7 +118,7 @@ static void test_fold_cli_conformance_totals(void **state)
                 pg_run_out_release(&o);
                 free(in);
         }
-        char *ci = pg_shared("conformance/flamegraph/perf-cycles-instructions-01.txt");
+        char *ci = pg_data("conformance/flamegraph/perf-cycles-instructions-01.txt");
         struct pg_run_out o;
         assert_int_equal(pg_test_perfgate(&o, "fold", "--event-filter=cycles", ci, NULL), 0);
         assert_int_equal(pg_count_lines(o.out.ptr), 8);
@@ -136,7 +137,7 @@ static void test_fold_cli_conformance_totals(void **state)
 static void pg_case(const char *input, const char *expected_text, const char *f1, const char *f2,
                     const char *f3, const char *f4)
 {
-        char *in = pg_shared(input);
+        char *in = pg_data(input);
         struct pg_run_out o;
         const char *argv[8] = { 0 };
         int a = 0;
@@ -162,7 +163,7 @@ static void pg_case(const char *input, const char *expected_text, const char *f1
 
 static char *pg_case_file(const char *rel)
 {
-        char *p = pg_shared(rel);
+        char *p = pg_data(rel);
         char *t = pg_test_read(p);
         free(p);
         return t;
@@ -266,7 +267,7 @@ static void test_fold_cli_case13_comm_modes(void **state)
 
 static void test_fold_cli_case18_truncated(void **state)
 {
-        char *in = pg_shared("cases/18-deep-and-truncated-stacks/truncated.perf-script.txt");
+        char *in = pg_data("cases/18-deep-and-truncated-stacks/truncated.perf-script.txt");
         struct pg_run_out o;
         (void) state;
         /* the file stands for a chain cut at the limit: flag it at its length */
@@ -287,8 +288,8 @@ static void test_fold_cli_case18_truncated(void **state)
 
 static void test_fold_cli_case19_empty(void **state)
 {
-        char *empty = pg_shared("cases/19-empty-profile/empty.perf-script.txt");
-        char *hdr = pg_shared("cases/19-empty-profile/header-only.perf-script.txt");
+        char *empty = pg_data("cases/19-empty-profile/empty.perf-script.txt");
+        char *hdr = pg_data("cases/19-empty-profile/header-only.perf-script.txt");
         struct pg_run_out o;
         (void) state;
         assert_int_equal(pg_test_perfgate(&o, "fold", empty, NULL), 0);
@@ -413,7 +414,7 @@ static void test_fold_cli_io_paths(void **state)
         assert_string_equal(o.out.ptr, "app;f 5\n");
         assert_string_equal(o.err.ptr, "");
         pg_run_out_release(&o);
-        /* most kernel frames unresolved: one warning that says why (shared/cases/10) */
+        /* most kernel frames unresolved: one warning that says why (tests/data/cases/10) */
         char *argv5[] = { (char *) pg_test_env("PERFGATE_BIN"), "fold", NULL };
         assert_int_equal(
             pg_test_run(&o,

@@ -4,7 +4,7 @@
  * new/vanished/tiny functions, the significance gate, and the field cases
  * 15 (paths that vanish or appear; swapping sides flips them) and 16 (empty
  * baseline profile: a clear reason, no NaN; single-sample frames never
- * regress), read from ../shared/cases.
+ * regress), read from tests/data/cases.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,7 +57,7 @@ static void pg_profile_free(struct pg_profile *p)
 
 static char *pg_case_file(const char *rel)
 {
-        char *path = pg_xasprintf("%s/cases/%s", pg_test_env("PG_SHARED_DIR"), rel);
+        char *path = pg_xasprintf("%s/cases/%s", pg_test_env("PG_DATA_DIR"), rel);
         char *text = pg_test_read(path);
         free(path);
         return text;

@@ -588,7 +588,7 @@ static void test_run_cli_software_mode_without_events_is_2(void **state)
 static void test_run_cli_unprivileged_excludes_kernel_and_says_so(void **state)
 {
         char paranoid[16] = "";
-        char *busy = pg_fx("runner-busy"), *err;
+        char *busy = pg_fx("runner-busy"), *err, *pgbin, *prog;
         const char *box;
         struct pg_result r;
         FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
@@ -607,6 +607,9 @@ static void test_run_cli_unprivileged_excludes_kernel_and_says_so(void **state)
         }
         box = pg_test_sandbox();
         assert_int_equal(chmod(box, 0777), 0);
+        /* uid 65534 may not reach the build tree (a clone under /root): run copies */
+        pgbin = pg_test_copy_program(pg_test_env("PERFGATE_BIN"), box);
+        prog = pg_test_copy_program(busy, box);
         pid = fork();
         assert_true(pid >= 0);
         if (pid == 0) {
@@ -618,12 +621,14 @@ static void test_run_cli_unprivileged_excludes_kernel_and_says_so(void **state)
                         _exit(121);
                 dup2(fd, 2);
                 dup2(fd, 1);
-                execl(pg_test_env("PERFGATE_BIN"), "perfgate", "run", "--repeat", "2", "--warmup",
-                      "0", "--no-profile", busy, (char *) NULL);
+                execl(pgbin, "perfgate", "run", "--repeat", "2", "--warmup", "0", "--no-profile",
+                      prog, (char *) NULL);
                 _exit(127);
         }
         assert_int_equal(waitpid(pid, &status, 0), pid);
         assert_true(WIFEXITED(status));
+        free(pgbin);
+        free(prog);
         if (WEXITSTATUS(status) >= 120 && WEXITSTATUS(status) != 127) {
                 free(busy);
                 pg_test_sandbox_remove();

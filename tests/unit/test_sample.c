@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "baselines/result.h"
@@ -409,6 +410,8 @@ static void test_unprivileged(void **state)
                          fix,
                          NULL };
         struct pg_run_out o;
+        const char *box;
+        char *copy;
 
         (void) state;
         if (getuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0 ||
@@ -416,8 +419,15 @@ static void test_unprivileged(void **state)
                 fprintf(stderr, "skipped: needs root, setpriv and prlimit to drop privileges\n");
                 skip();
         }
-        snprintf(bench, sizeof(bench), "%s", pg_test_fixture("pg-sample-bench"));
-        snprintf(fix, sizeof(fix), "%s", pg_test_fixture("sample_nofp"));
+        /* uid 65534 may not reach the build tree (a clone under /root): run copies */
+        box = pg_test_sandbox();
+        assert_int_equal(chmod(box, 0755), 0);
+        copy = pg_test_copy_program(pg_test_fixture("pg-sample-bench"), box);
+        snprintf(bench, sizeof(bench), "%s", copy);
+        free(copy);
+        copy = pg_test_copy_program(pg_test_fixture("sample_nofp"), box);
+        snprintf(fix, sizeof(fix), "%s", copy);
+        free(copy);
         pg_test_run(&o, NULL, argv);
         if (o.status != 0 || strstr(o.out.ptr, ";main;mid;hot_leaf") == NULL)
                 fprintf(stderr, "status %d\nout: %s\nerr: %s\n", o.status, o.out.ptr, o.err.ptr);
@@ -427,6 +437,7 @@ static void test_unprivileged(void **state)
         assert_null(strstr(o.out.ptr, "_[k]"));
         assert_non_null(strstr(o.err.ptr, "kernel frames were not recorded"));
         pg_run_out_release(&o);
+        pg_test_sandbox_remove();
 }
 
 static int drain_into(void *ctx)

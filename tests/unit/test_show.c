@@ -429,7 +429,7 @@ static void test_show_directory(void **state)
 static void pg_load_case26(struct pg_result *r, const char *file)
 {
         char *path = pg_xasprintf("%s/cases/26-undefined-ratios-no-nan/%s",
-                                  pg_test_env("PG_SHARED_DIR"), file);
+                                  pg_test_env("PG_DATA_DIR"), file);
         char *text = pg_test_read(path);
         cJSON *root = NULL, *c;
 

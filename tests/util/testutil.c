@@ -186,3 +186,31 @@ int pg_test_exists(const char *path)
 {
         return access(path, F_OK) == 0;
 }
+
+char *pg_test_copy_program(const char *path, const char *dir)
+{
+        struct pg_buf data = PG_BUF_INIT, dst = PG_BUF_INIT;
+        const char *base = strrchr(path, '/');
+        size_t off = 0;
+        int fd;
+
+        if (pg_read_file(path, &data) != 0)
+                fail_msg("cannot read %s", path);
+        pg_buf_printf(&dst, "%s/%s", dir, base ? base + 1 : path);
+        fd = open(dst.ptr, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+        if (fd < 0)
+                fail_msg("cannot create %s: %s", dst.ptr, strerror(errno));
+        while (off < data.len) {
+                ssize_t n = write(fd, data.ptr + off, data.len - off);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n <= 0)
+                        fail_msg("cannot write %s: %s", dst.ptr, strerror(errno));
+                off += (size_t) n;
+        }
+        /* the umask may have cleared bits of 0755 */
+        if (fchmod(fd, 0755) != 0 || close(fd) != 0)
+                fail_msg("cannot finish %s: %s", dst.ptr, strerror(errno));
+        pg_buf_release(&data);
+        return pg_buf_detach(&dst, NULL);
+}

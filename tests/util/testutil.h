@@ -58,4 +58,14 @@ void pg_test_write(const char *path, const char *text);
 /** Whether @path exists. */
 int pg_test_exists(const char *path);
 
+/**
+ * Copy the program at @path into the existing directory @dir as
+ * "<dir>/<basename of path>", mode 0755, and return the copy's path (free()
+ * it). For tests that run a program as another user (uid 65534): the build
+ * tree may lie where that user cannot reach (a clone under /root is mode
+ * 0700 on Debian), while @dir can be made world-readable. Fails the test on
+ * error.
+ */
+char *pg_test_copy_program(const char *path, const char *dir);
+
 #endif

@@ -62,7 +62,7 @@ for r in head:
     write("head", r)
 
 
-# Field cases (../shared/cases), carried from their draft layout into
+# Field cases (tests/data/cases), carried from their draft layout into
 # perfgate/result/1 with five repetitions spread +-0.5% around each value.
 def reps(v, n=5):
     return [v * f for f in (1.0, 1.005, 0.995, 1.002, 0.998)][:n]

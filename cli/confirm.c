@@ -1,0 +1,555 @@
+/*
+ * confirm.c - `perfgate compare --confirm`: build the baseline's commit
+ * (baselines/worktree.h + runner/build.h), run base and head of each
+ * suspect benchmark in interleaved pairs (runner/paired.h) until the
+ * sequential test (compare/confirm.h) decides or the budget is spent, test
+ * the hotspots of confirmed regressions the same way, and rewrite the
+ * benchmarks' verdicts. Progress goes to stderr.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baselines/worktree.h"
+#include "cli/cli.h"
+#include "cli/confirm.h"
+#include "common/error.h"
+#include "common/fsutil.h"
+#include "compare/confirm.h"
+#include "compare/stats.h"
+#include "runner/build.h"
+#include "runner/paired.h"
+#include "runner/run.h"
+
+/* Sampled pairs for the hotspot test, and how many functions it tests. */
+#define PG_CONFIRM_HOT_BLOCKS     4
+#define PG_CONFIRM_HOT_CANDIDATES 8
+
+int pg_confirm_parse_budget(const char *s, struct pg_confirm_budget *b)
+{
+        char *end;
+        double v;
+
+        errno = 0;
+        v = strtod(s, &end);
+        if (errno || end == s || !(v > 0) || v > 1e6)
+                goto bad;
+        memset(b, 0, sizeof(*b));
+        if (*end == '\0') {
+                if (v != floor(v) || v < 8)
+                        goto bad;
+                b->pairs = (size_t) v;
+        } else if (strcmp(end, "s") == 0) {
+                b->seconds = v;
+        } else if (strcmp(end, "m") == 0) {
+                b->seconds = 60 * v;
+        } else {
+                goto bad;
+        }
+        return 0;
+bad:
+        return pg_error_set(PG_EINPUT,
+                            "--confirm-budget '%s' is not a number of pairs (8 or more) or a "
+                            "time per benchmark (90s, 2m)",
+                            s);
+}
+
+struct pg_build_ctx {
+        const char *command;
+        double timeout_sec;
+        const char *log_path;
+        const char *what;
+};
+
+static int pg_confirm_build_cb(void *ctx, const char *dir)
+{
+        struct pg_build_ctx *b = ctx;
+        return pg_build_run(b->command, dir, b->timeout_sec, b->log_path, b->what);
+}
+
+/* @path under @top moved under @dir; other paths as they are. */
+static char *pg_remap(const char *path, const char *top, const char *dir)
+{
+        size_t n = strlen(top);
+        if (!path)
+                return NULL;
+        if (strncmp(path, top, n) == 0 && (path[n] == '/' || path[n] == '\0'))
+                return pg_xasprintf("%s%s", dir, path + n);
+        return pg_xstrdup(path);
+}
+
+/* The base twin of head benchmark @h: the same command at the same paths
+ * relative to the checkout of the base build at @dir. */
+static void pg_base_bench(struct pg_bench *out, const struct pg_bench *h, const char *top,
+                          const char *dir, const char *cwd)
+{
+        memset(out, 0, sizeof(*out));
+        *out = *h;
+        out->exec_path = pg_remap(h->exec_path, top, dir);
+        out->cwd = pg_remap(h->cwd ? h->cwd : cwd, top, dir);
+}
+
+static bool pg_in_scope(const struct pg_bench_cmp *b, bool all)
+{
+        if (!b->base || !b->head)
+                return false;
+        if (all)
+                return b->verdict != PG_VERDICT_FAILED;
+        if (b->verdict == PG_VERDICT_REGRESSION || b->verdict == PG_VERDICT_INCONCLUSIVE)
+                return true;
+        for (size_t k = 0; k < b->hotspots.n; k++)
+                if (b->hotspots.items[k].kind == PG_HOTSPOT_REGRESSED)
+                        return true;
+        return false;
+}
+
+/* Run pairs until a look decides or the budget is spent. */
+static int pg_confirm_timing(struct pg_paired *p, const struct pg_confirm_opts *co,
+                             const struct pg_confirm_budget *budget, struct pg_bench_confirm *c,
+                             const char *name)
+{
+        unsigned look = 1;
+        double *d = NULL;
+        size_t cap_pairs = budget->pairs ? budget->pairs : 2000;
+        int error = 0;
+
+        for (;;) {
+                size_t next = pg_confirm_look_pairs(look);
+                bool out_of_budget;
+                struct pg_confirm_look lk;
+                double per_block_s =
+                    p->n ? (double) p->elapsed_ns / 1e9 / ((double) p->n / 2.0) : 0.0;
+
+                out_of_budget = p->n + 2 > cap_pairs ||
+                                (budget->seconds > 0 && p->n &&
+                                 (double) p->elapsed_ns / 1e9 + per_block_s > budget->seconds);
+                if (p->n < next && !out_of_budget) {
+                        if ((error = pg_paired_block(p)) < 0)
+                                break;
+                        continue;
+                }
+                if (p->n == 0)
+                        break;
+                d = pg_xreallocarray(d, p->n, sizeof(double));
+                for (size_t i = 0; i < p->n; i++)
+                        d[i] = log(p->pairs[i].head_ns / p->pairs[i].base_ns);
+                if ((error = pg_confirm_judge(d, p->n, look, co, &lk)) < 0)
+                        break;
+                c->has_interval = true;
+                c->estimate = lk.estimate;
+                c->lo = lk.lo;
+                c->hi = lk.hi;
+                c->level = lk.level;
+                c->pairs = p->n;
+                c->outcome = lk.outcome;
+                fprintf(
+                    stderr,
+                    "perfgate: confirm '%s': look %u, %zu pairs: %+.2f%% [%+.2f%%, %+.2f%%]%s\n",
+                    name, look, p->n, 100 * lk.estimate, 100 * lk.lo, 100 * lk.hi,
+                    lk.outcome == PG_CONFIRM_UNDECIDED ? "" : " - decided");
+                look++;
+                if (lk.outcome != PG_CONFIRM_UNDECIDED)
+                        break;
+                if (out_of_budget) {
+                        c->outcome = PG_CONFIRM_INCONCLUSIVE;
+                        break;
+                }
+        }
+        free(d);
+        c->discarded = p->ndiscarded;
+        c->seconds = (double) p->elapsed_ns / 1e9;
+        return error;
+}
+
+/* Sampled pairs and the paired hotspot test. */
+static int pg_confirm_hot(struct pg_paired *p, const struct pg_confirm_opts *co,
+                          struct pg_bench_confirm *c)
+{
+        struct pg_profile base[2 * PG_CONFIRM_HOT_BLOCKS], head[2 * PG_CONFIRM_HOT_BLOCKS];
+        struct pg_buf warnings = PG_BUF_INIT;
+        size_t n = 0;
+        uint64_t t0 = p->elapsed_ns;
+        int error = 0;
+
+        for (int k = 0; k < PG_CONFIRM_HOT_BLOCKS; k++) {
+                if ((error = pg_paired_profile_block(p, &base[n], &head[n], &warnings)) < 0)
+                        break;
+                n += 2;
+        }
+        if (error == 0)
+                error = pg_confirm_hotspots(base, head, n, PG_CONFIRM_HOT_CANDIDATES, co->alpha,
+                                            &c->hotspots);
+        if (error < 0 && error != PG_EINTR) {
+                pg_cli_warn("hotspots not confirmed: %s", pg_error_last());
+                error = 0;
+        }
+        for (size_t i = 0; i < n; i++) {
+                pg_profile_release(&base[i]);
+                pg_profile_release(&head[i]);
+        }
+        pg_buf_release(&warnings);
+        c->seconds += (double) (p->elapsed_ns - t0) / 1e9;
+        return error;
+}
+
+/* The verdict that follows from the confirmation. */
+static void pg_confirm_apply(struct pg_bench_cmp *b, const struct pg_bench_confirm *c,
+                             double base_ns)
+{
+        bool hot = false;
+
+        for (size_t k = 0; k < c->hotspots.n; k++) {
+                const struct pg_confirm_hotspot *h = &c->hotspots.items[k];
+                /* a confirmed hotspot gates when its own time grew beyond the floor */
+                if (h->confirmed && h->self_growth_ns > c->floor * base_ns)
+                        hot = true;
+        }
+        switch (c->outcome) {
+        case PG_CONFIRM_REGRESSION:
+                b->verdict = PG_VERDICT_REGRESSION;
+                break;
+        case PG_CONFIRM_NO_REGRESSION:
+                b->verdict = hot                 ? PG_VERDICT_REGRESSION
+                             : c->hi < -c->floor ? PG_VERDICT_IMPROVEMENT
+                                                 : PG_VERDICT_UNCHANGED;
+                break;
+        case PG_CONFIRM_INCONCLUSIVE:
+                b->verdict = hot ? PG_VERDICT_REGRESSION : PG_VERDICT_INCONCLUSIVE;
+                break;
+        default:
+                break;
+        }
+}
+
+static void pg_mark_unconfirmed(struct pg_comparison *cmp, bool all, const char *why)
+{
+        for (size_t i = 0; i < cmp->n; i++) {
+                struct pg_bench_cmp *b = &cmp->benches[i];
+                if (!pg_in_scope(b, all) || b->confirm)
+                        continue;
+                b->confirm = pg_bench_confirm_new();
+                b->confirm->stored = pg_xstrdup(pg_verdict_name(b->verdict));
+                b->confirm->note = pg_xstrdup(why);
+        }
+}
+
+/* What both modes need: the repository, the benchmarks of the config, the
+ * base commit built, and a CPU to pin to. */
+struct pg_confirm_env {
+        struct pg_repo_state rs;
+        struct pg_built built;
+        struct pg_bench_list benches;
+        char *cwd;
+        int cpu;
+};
+
+static void pg_confirm_env_release(struct pg_confirm_env *e)
+{
+        pg_bench_list_release(&e->benches);
+        pg_built_release(&e->built);
+        pg_repo_state_release(&e->rs);
+        free(e->cwd);
+}
+
+static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm_cli *o)
+{
+        struct pg_build_opts bo = { NULL, NULL, o->build_command };
+        struct pg_build_ctx bctx;
+        char *log_dir = NULL, *log_path = NULL, *what = NULL;
+        const char *cfg = o->config_path;
+        int error;
+
+        memset(e, 0, sizeof(*e));
+        e->cpu = -1;
+        if ((error = pg_repo_state_get(NULL, &e->rs)) < 0)
+                goto done;
+        if (e->rs.dirty)
+                fprintf(stderr,
+                        "perfgate: note: tracked files have uncommitted changes (%s); head is "
+                        "measured as built in the work tree, with them, and base is commit "
+                        "%.12s as committed\n",
+                        e->rs.changed ? e->rs.changed : "?", o->base_commit);
+        if ((error = pg_run_discover(&e->benches, &cfg, 1)) < 0)
+                goto done;
+        log_dir = pg_path_join(e->rs.top, PG_BUILD_CACHE_DIR);
+        if ((error = pg_mkdir_p(log_dir)) < 0)
+                goto done;
+        log_path = pg_xasprintf("%s/%.12s.log", log_dir, o->base_commit);
+        what = pg_xasprintf("the build of base commit %.12s", o->base_commit);
+        (void) unlink(log_path);
+        bctx = (struct pg_build_ctx){ o->build_command, o->build_timeout_sec, log_path, what };
+        fprintf(stderr, "perfgate: building base %.12s with '%s' (log: %s)\n", o->base_commit,
+                o->build_command, log_path);
+        if ((error = pg_build_commit(&bo, o->base_commit, pg_confirm_build_cb, &bctx, &e->built)) <
+            0)
+                goto done;
+        if (e->built.cached)
+                fprintf(stderr, "perfgate: base %.12s: using the cached build %s\n", o->base_commit,
+                        e->built.dir);
+        e->cwd = getcwd(NULL, 0);
+        e->cpu = pg_paired_pick_cpu();
+        if (e->cpu < 0)
+                pg_cli_warn("cannot pin benchmarks to a CPU here (sched_setaffinity refused); "
+                            "pairs are kept only when both runs were on the same CPU");
+        pg_launch_install_signal_handlers();
+done:
+        free(log_dir);
+        free(log_path);
+        free(what);
+        return error;
+}
+
+/* Head benchmark @name of the config and its base twin in @bb (free
+ * bb->exec_path and bb->cwd). *why: NULL, or why it cannot be paired. */
+static const struct pg_bench *pg_confirm_pair_of(const struct pg_confirm_env *e,
+                                                 const struct pg_confirm_cli *o, const char *name,
+                                                 struct pg_bench *bb, char **why, bool *new_at_base)
+{
+        const struct pg_bench *h = NULL;
+
+        *why = NULL;
+        *new_at_base = false;
+        memset(bb, 0, sizeof(*bb));
+        for (size_t k = 0; k < e->benches.n; k++)
+                if (strcmp(e->benches.items[k].name, name) == 0)
+                        h = &e->benches.items[k];
+        if (!h) {
+                *why = pg_xasprintf("'%s' is not in '%s'", name, o->config_path);
+                return NULL;
+        }
+        pg_base_bench(bb, h, e->rs.top, e->built.dir, e->cwd);
+        if (strchr(h->argv[0], '/') && access(bb->exec_path, X_OK) != 0) {
+                *why = pg_xasprintf("'%s' does not exist in the build of base %.12s: new at base",
+                                    h->argv[0], o->base_commit);
+                *new_at_base = true;
+                free(bb->exec_path);
+                free(bb->cwd);
+                memset(bb, 0, sizeof(*bb));
+                return NULL;
+        }
+        return h;
+}
+
+/* The two sides' output logs of one benchmark: .perfgate/confirm/<name>.
+ * {base,head}.log under the work tree's top. */
+struct pg_pair_logs {
+        char *path[2];
+        struct pg_bench_log log[2];
+};
+
+static int pg_pair_logs_open(struct pg_pair_logs *l, const struct pg_confirm_env *e,
+                             const char *name)
+{
+        char *dir = pg_xasprintf("%s/.perfgate/confirm", e->rs.top);
+        int error;
+
+        memset(l, 0, sizeof(*l));
+        l->log[0].fd = l->log[1].fd = -1;
+        if ((error = pg_mkdir_p(dir)) < 0)
+                goto done;
+        for (int k = 0; k < 2; k++) {
+                l->path[k] = pg_xasprintf("%s/%s.%s.log", dir, name, k ? "head" : "base");
+                l->log[k].path = l->path[k];
+                if ((error = pg_bench_log_open(&l->log[k])) < 0)
+                        goto done;
+        }
+done:
+        free(dir);
+        return error;
+}
+
+static void pg_pair_logs_close(struct pg_pair_logs *l)
+{
+        for (int k = 0; k < 2; k++) {
+                if (l->log[k].fd >= 0)
+                        close(l->log[k].fd);
+                free(l->path[k]);
+        }
+        memset(l, 0, sizeof(*l));
+}
+
+static void pg_confirm_paired_opts(struct pg_paired_opts *po, const struct pg_confirm_env *e,
+                                   const struct pg_confirm_cli *o, const struct pg_bench *bb,
+                                   const struct pg_bench *h, bool exclude_kernel,
+                                   const struct pg_pair_logs *logs)
+{
+        memset(po, 0, sizeof(*po));
+        po->base_log = &logs->log[0];
+        po->head_log = &logs->log[1];
+        po->base = bb;
+        po->head = h;
+        po->cpu = e->cpu;
+        po->timeout_ns = h->timeout_sec > 0 ? (uint64_t) (h->timeout_sec * 1e9) : 0;
+        po->seed = o->seed ? o->seed : ((uint64_t) time(NULL) << 20) ^ (uint64_t) getpid();
+        po->exclude_kernel = exclude_kernel;
+}
+
+int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
+{
+        struct pg_confirm_env e;
+        struct pg_confirm_opts co = { PG_CONFIRM_DEFAULT_FLOOR, PG_CONFIRM_DEFAULT_ALPHA };
+        int error;
+
+        if (o->floor > 0)
+                co.floor = o->floor;
+        if ((error = pg_confirm_env_init(&e, o)) < 0)
+                goto fail;
+        for (size_t i = 0; i < cmp->n; i++) {
+                struct pg_bench_cmp *b = &cmp->benches[i];
+                const struct pg_bench *h;
+                const struct pg_metric *tc;
+                struct pg_bench bb;
+                struct pg_paired p;
+                struct pg_paired_opts po;
+                struct pg_confirm_opts bco = co;
+                struct pg_bench_confirm *c;
+                struct pg_pair_logs logs;
+                double base_ns;
+                bool new_at_base;
+
+                if (!pg_in_scope(b, o->all))
+                        continue;
+                c = b->confirm = pg_bench_confirm_new();
+                c->stored = pg_xstrdup(pg_verdict_name(b->verdict));
+                if (!(h = pg_confirm_pair_of(&e, o, b->name, &bb, &c->note, &new_at_base))) {
+                        if (new_at_base)
+                                b->verdict = PG_VERDICT_NEW;
+                        continue;
+                }
+                c->floor = co.floor;
+                if (b->base->noise.present &&
+                    PG_CONFIRM_NOISE_K * b->base->noise.paired_sd > c->floor)
+                        c->floor = PG_CONFIRM_NOISE_K * b->base->noise.paired_sd;
+                bco.floor = c->floor;
+                if ((error = pg_pair_logs_open(&logs, &e, b->name)) < 0) {
+                        free(bb.exec_path);
+                        free(bb.cwd);
+                        pg_pair_logs_close(&logs);
+                        goto fail;
+                }
+                pg_confirm_paired_opts(&po, &e, o, &bb, h, b->head->host.exclude_kernel, &logs);
+                pg_paired_init(&p, &po);
+                c->cpu = e.cpu;
+                fprintf(stderr,
+                        "perfgate: confirming '%s' (%s against the stored baseline): base and "
+                        "head in interleaved pairs%s\n",
+                        b->name, c->stored, e.cpu >= 0 ? " on one CPU" : "");
+                error = pg_confirm_timing(&p, &bco, &o->budget, c, b->name);
+                tc = pg_result_find_metric(b->base, "task-clock");
+                base_ns = p.n ? p.pairs[0].base_ns : 0.0;
+                if (tc && tc->nvalues)
+                        base_ns = pg_stats_median(tc->values, tc->nvalues);
+                if (error == 0 && b->head->profile.present &&
+                    (c->outcome == PG_CONFIRM_REGRESSION ||
+                     (!o->all && b->verdict != PG_VERDICT_REGRESSION &&
+                      b->verdict != PG_VERDICT_INCONCLUSIVE)))
+                        error = pg_confirm_hot(&p, &bco, c);
+                pg_paired_release(&p);
+                pg_pair_logs_close(&logs);
+                free(bb.exec_path);
+                free(bb.cwd);
+                if (error < 0) {
+                        c->outcome = PG_CONFIRM_NOT_CONFIRMED;
+                        c->note = pg_xstrdup(pg_error_last());
+                        if (error == PG_EINTR)
+                                goto fail;
+                        pg_cli_warn("'%s' not confirmed: %s", b->name, pg_error_last());
+                        error = 0;
+                        continue;
+                }
+                pg_confirm_apply(b, c, base_ns);
+        }
+        pg_comparison_resort(cmp);
+        goto done;
+fail:
+        if (error != PG_EINTR) {
+                char *why = pg_xstrdup(pg_error_last());
+                pg_mark_unconfirmed(cmp, o->all, why);
+                pg_error_set(error, "%s", why);
+                free(why);
+        } else {
+                pg_mark_unconfirmed(cmp, o->all, "interrupted");
+        }
+done:
+        pg_confirm_env_release(&e);
+        return error;
+}
+
+int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
+                         const struct pg_confirm_cli *o)
+{
+        struct pg_confirm_env e;
+        size_t pairs = o->budget.pairs ? o->budget.pairs : PG_CALIBRATE_DEFAULT_PAIRS;
+        int error;
+
+        if ((error = pg_confirm_env_init(&e, o)) < 0)
+                goto done;
+        for (size_t i = 0; i < head->n; i++) {
+                struct pg_result *r = &head->items[i];
+                const struct pg_bench *h;
+                struct pg_bench bb;
+                struct pg_paired p;
+                struct pg_paired_opts po;
+                struct pg_pair_logs logs;
+                char *why = NULL, *path;
+                bool new_at_base;
+                double *d, sd;
+
+                if (!(h = pg_confirm_pair_of(&e, o, r->name, &bb, &why, &new_at_base))) {
+                        pg_cli_warn("'%s' not calibrated: %s", r->name, why);
+                        free(why);
+                        continue;
+                }
+                if ((error = pg_pair_logs_open(&logs, &e, r->name)) < 0) {
+                        free(bb.exec_path);
+                        free(bb.cwd);
+                        pg_pair_logs_close(&logs);
+                        goto done;
+                }
+                pg_confirm_paired_opts(&po, &e, o, &bb, h, r->host.exclude_kernel, &logs);
+                pg_paired_init(&p, &po);
+                while (error == 0 && p.n < pairs)
+                        error = pg_paired_block(&p);
+                pg_pair_logs_close(&logs);
+                free(bb.exec_path);
+                free(bb.cwd);
+                if (error < 0 || p.n < 2) {
+                        pg_paired_release(&p);
+                        if (error == 0)
+                                error = pg_error_set(
+                                    PG_EMEASURE, "'%s': fewer than 2 pairs on one CPU", r->name);
+                        goto done;
+                }
+                d = pg_xmalloc(p.n * sizeof(double));
+                for (size_t k = 0; k < p.n; k++)
+                        d[k] = log(p.pairs[k].head_ns / p.pairs[k].base_ns);
+                /* 1.4826 x MAD: the standard deviation of a normal sample,
+                 * robust to the odd disturbed pair (Hampel 1974) */
+                sd = 1.4826 * pg_stats_mad(d, p.n);
+                free(r->noise.metric);
+                r->noise.present = true;
+                r->noise.metric = pg_xstrdup("task-clock");
+                r->noise.pairs = p.n;
+                r->noise.paired_sd = sd;
+                path = pg_xasprintf("%s/%s.json", results_dir, r->name);
+                error = pg_result_save(r, path);
+                printf("calibrated %-24s paired noise %.2f%% (%zu pairs, median A/A %+.2f%%, "
+                       "%.0f s); --confirm floor max(%.1f%%, %.1f x noise) = %.2f%%\n",
+                       r->name, 100 * sd, p.n, 100 * expm1(pg_stats_median(d, p.n)),
+                       (double) p.elapsed_ns / 1e9, 100 * PG_CONFIRM_DEFAULT_FLOOR,
+                       PG_CONFIRM_NOISE_K,
+                       100 * fmax(PG_CONFIRM_DEFAULT_FLOOR, PG_CONFIRM_NOISE_K * sd));
+                free(path);
+                free(d);
+                pg_paired_release(&p);
+                if (error < 0)
+                        goto done;
+        }
+done:
+        pg_confirm_env_release(&e);
+        return error;
+}

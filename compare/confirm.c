@@ -1,0 +1,484 @@
+/*
+ * confirm.c - sequential paired test and paired hotspot test (confirm.h).
+ * The signed-rank null distributions are computed exactly by dynamic
+ * programming over (doubled) ranks, in doubles: counts of subsets divided
+ * by 2^n, which stay finite for the n allowed here.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buf.h"
+#include "common/error.h"
+#include "compare/confirm.h"
+#include "compare/report.h"
+#include "compare/stats.h"
+
+#define PG_SIGNED_RANK_MAX 2000
+
+const char *pg_confirm_outcome_name(enum pg_confirm_outcome o)
+{
+        switch (o) {
+        case PG_CONFIRM_REGRESSION:
+                return "regression";
+        case PG_CONFIRM_NO_REGRESSION:
+                return "no regression";
+        case PG_CONFIRM_INCONCLUSIVE:
+                return "inconclusive";
+        case PG_CONFIRM_NOT_CONFIRMED:
+                return "unconfirmed";
+        case PG_CONFIRM_UNDECIDED:
+        default:
+                return "undecided";
+        }
+}
+
+size_t pg_confirm_look_pairs(unsigned k)
+{
+        size_t base;
+        if (k < 1)
+                k = 1;
+        if (k > 40)
+                k = 40;
+        base = (size_t) 8 << ((k - 1) / 2);
+        return (k % 2 == 0) ? base + base / 2 : base;
+}
+
+double pg_confirm_look_alpha(double alpha, unsigned k)
+{
+        if (k < 1)
+                k = 1;
+        return alpha * 6.0 / (M_PI * M_PI * (double) k * (double) k);
+}
+
+static int pg_cmp_double(const void *a, const void *b)
+{
+        double x = *(const double *) a, y = *(const double *) b;
+        return (x > y) - (x < y);
+}
+
+/* P(T+ = t) for t = 0..n(n+1)/2 without ties: the number of subsets of
+ * {1..n} summing to t, over 2^n. Returns a new array of M+1 entries. */
+static double *pg_signed_rank_pmf(size_t n)
+{
+        size_t m = n * (n + 1) / 2;
+        double *f = pg_xcalloc(m + 1, sizeof(double));
+
+        f[0] = 1.0;
+        for (size_t r = 1; r <= n; r++) {
+                size_t top = r * (r + 1) / 2;
+                for (size_t t = top; t >= r; t--) {
+                        f[t] = 0.5 * (f[t] + f[t - r]);
+                        if (t == r)
+                                break;
+                }
+                for (size_t t = 0; t < r && t <= top; t++)
+                        f[t] *= 0.5;
+        }
+        return f;
+}
+
+int pg_stats_hl_signed_rank(const double *d, size_t n, double conf, struct pg_hl1 *out)
+{
+        size_t m, k = 1, idx = 0;
+        double *w, *pmf, cdf = 0.0, tail;
+
+        if (n == 0 || n > PG_SIGNED_RANK_MAX)
+                return pg_error_set(PG_EINPUT, "signed-rank interval needs 1 to %d values, got %zu",
+                                    PG_SIGNED_RANK_MAX, n);
+        if (!(conf > 0.0 && conf < 1.0))
+                return pg_error_set(PG_EINPUT, "confidence level %g is not in (0, 1)", conf);
+        m = n * (n + 1) / 2;
+        w = pg_xmalloc(m * sizeof(double));
+        for (size_t i = 0; i < n; i++)
+                for (size_t j = i; j < n; j++)
+                        w[idx++] = 0.5 * (d[i] + d[j]);
+        qsort(w, m, sizeof(double), pg_cmp_double);
+        pmf = pg_signed_rank_pmf(n);
+        tail = (1.0 - conf) / 2.0;
+        /* largest k with P(T+ <= k - 1) <= tail (k = 1 when even the full
+         * range covers less); k <= (m + 1) / 2 */
+        for (size_t t = 0; t < m; t++) {
+                if (cdf + pmf[t] > tail * (1.0 + 1e-12))
+                        break;
+                cdf += pmf[t];
+                k = t + 1;
+        }
+        if (k > (m + 1) / 2)
+                k = (m + 1) / 2;
+        if (k < 1)
+                k = 1;
+        out->estimate = (m % 2) ? w[m / 2] : 0.5 * (w[m / 2 - 1] + w[m / 2]);
+        out->lo = w[k - 1];
+        out->hi = w[m - k];
+        {
+                double below = 0.0;
+                for (size_t t = 0; t < k; t++)
+                        below += pmf[t];
+                out->conf = 1.0 - 2.0 * below;
+        }
+        free(pmf);
+        free(w);
+        return 0;
+}
+
+struct pg_absval {
+        double a;
+        bool pos;
+};
+
+static int pg_cmp_abs(const void *x, const void *y)
+{
+        double a = ((const struct pg_absval *) x)->a, b = ((const struct pg_absval *) y)->a;
+        return (a > b) - (a < b);
+}
+
+double pg_stats_signed_rank_greater(const double *d, size_t n)
+{
+        struct pg_absval *v;
+        unsigned *r2; /* doubled mid-ranks */
+        size_t nz = 0, sum2 = 0, obs2 = 0;
+        double *f, p = 0.0;
+
+        if (n == 0 || n > PG_SIGNED_RANK_MAX)
+                return 1.0;
+        v = pg_xmalloc(n * sizeof(*v));
+        for (size_t i = 0; i < n; i++)
+                if (d[i] != 0.0) {
+                        v[nz].a = fabs(d[i]);
+                        v[nz].pos = d[i] > 0.0;
+                        nz++;
+                }
+        if (nz == 0) {
+                free(v);
+                return 1.0;
+        }
+        qsort(v, nz, sizeof(*v), pg_cmp_abs);
+        r2 = pg_xmalloc(nz * sizeof(*r2));
+        for (size_t i = 0; i < nz;) {
+                size_t j = i;
+                while (j + 1 < nz && v[j + 1].a == v[i].a)
+                        j++;
+                for (size_t t = i; t <= j; t++)
+                        r2[t] = (unsigned) (i + j + 2); /* 2 x mid-rank of positions i..j */
+                i = j + 1;
+        }
+        for (size_t i = 0; i < nz; i++) {
+                sum2 += r2[i];
+                if (v[i].pos)
+                        obs2 += r2[i];
+        }
+        /* exact null: each rank is positive with probability 1/2 */
+        f = pg_xcalloc(sum2 + 1, sizeof(double));
+        f[0] = 1.0;
+        for (size_t i = 0; i < nz; i++) {
+                for (size_t t = sum2; t + 1 > r2[i]; t--)
+                        f[t] = 0.5 * (f[t] + f[t - r2[i]]);
+                for (size_t t = 0; t < r2[i] && t <= sum2; t++)
+                        f[t] *= 0.5;
+        }
+        for (size_t t = obs2; t <= sum2; t++)
+                p += f[t];
+        free(f);
+        free(r2);
+        free(v);
+        return p > 1.0 ? 1.0 : p;
+}
+
+struct pg_pidx {
+        double p;
+        size_t i;
+};
+
+static int pg_cmp_pidx(const void *a, const void *b)
+{
+        const struct pg_pidx *x = a, *y = b;
+        if (x->p != y->p)
+                return (x->p > y->p) - (x->p < y->p);
+        return (x->i > y->i) - (x->i < y->i);
+}
+
+void pg_stats_holm(const double *p, size_t n, double *adj)
+{
+        struct pg_pidx *s;
+        double run = 0.0;
+
+        if (n == 0)
+                return;
+        s = pg_xmalloc(n * sizeof(*s));
+        for (size_t i = 0; i < n; i++)
+                s[i] = (struct pg_pidx){ p[i], i };
+        qsort(s, n, sizeof(*s), pg_cmp_pidx);
+        for (size_t j = 0; j < n; j++) {
+                double a = (double) (n - j) * s[j].p;
+                if (a > 1.0)
+                        a = 1.0;
+                if (a > run)
+                        run = a;
+                adj[s[j].i] = run;
+        }
+        free(s);
+}
+
+int pg_confirm_judge(const double *d, size_t n, unsigned look, const struct pg_confirm_opts *o,
+                     struct pg_confirm_look *out)
+{
+        struct pg_hl1 hl;
+        double a, fl;
+        int error;
+
+        if (!o || !(o->floor > 0.0) || !(o->alpha > 0.0 && o->alpha < 1.0))
+                return pg_error_set(PG_EINPUT,
+                                    "confirmation needs a floor > 0 and alpha in (0, 1)");
+        a = pg_confirm_look_alpha(o->alpha, look);
+        if ((error = pg_stats_hl_signed_rank(d, n, 1.0 - a, &hl)) < 0)
+                return error;
+        fl = log1p(o->floor);
+        memset(out, 0, sizeof(*out));
+        out->look = look;
+        out->pairs = n;
+        out->level = hl.conf;
+        out->estimate = expm1(hl.estimate);
+        out->lo = expm1(hl.lo);
+        out->hi = expm1(hl.hi);
+        if (hl.lo > fl)
+                out->outcome = PG_CONFIRM_REGRESSION;
+        else if (hl.hi < fl)
+                out->outcome = PG_CONFIRM_NO_REGRESSION;
+        else
+                out->outcome = PG_CONFIRM_UNDECIDED;
+        return 0;
+}
+
+/* ---- hotspots ----------------------------------------------------------- */
+
+void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h)
+{
+        for (size_t i = 0; i < h->n; i++)
+                free(h->items[i].function);
+        free(h->items);
+        memset(h, 0, sizeof(*h));
+}
+
+/* The leaf frame of folded key @k (the comm alone has no function). */
+static const char *pg_leaf(const char *k, size_t *len)
+{
+        const char *semi = strrchr(k, ';');
+        if (!semi)
+                return NULL;
+        *len = strlen(semi + 1);
+        return semi + 1;
+}
+
+/* Self samples of @fn in @p. */
+static double pg_self_samples(const struct pg_profile *p, const char *fn)
+{
+        size_t fl = strlen(fn), len;
+        double s = 0.0;
+        for (size_t i = 0; i < p->nstacks; i++) {
+                const char *leaf = pg_leaf(p->stacks[i].frames, &len);
+                if (leaf && len == fl && memcmp(leaf, fn, fl) == 0)
+                        s += (double) p->stacks[i].count;
+        }
+        return s;
+}
+
+struct pg_cand {
+        char *fn;
+        double samples;
+};
+
+static int pg_cmp_cand(const void *a, const void *b)
+{
+        const struct pg_cand *x = a, *y = b;
+        if (x->samples != y->samples)
+                return x->samples < y->samples ? 1 : -1;
+        return strcmp(x->fn, y->fn);
+}
+
+static int pg_cmp_hot(const void *a, const void *b)
+{
+        const struct pg_confirm_hotspot *x = a, *y = b;
+        if (x->confirmed != y->confirmed)
+                return x->confirmed ? -1 : 1;
+        if (x->self_growth_ns != y->self_growth_ns)
+                return x->self_growth_ns < y->self_growth_ns ? 1 : -1;
+        return strcmp(x->function, y->function);
+}
+
+int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *head, size_t npairs,
+                        size_t max_candidates, double alpha, struct pg_confirm_hotspots *out)
+{
+        struct pg_cand *c = NULL;
+        size_t nc = 0, cap = 0;
+        double *d, *g, *tg, *bs, *hs, *p, *adj;
+
+        memset(out, 0, sizeof(*out));
+        if (npairs < 2)
+                return pg_error_set(PG_EINPUT, "hotspot confirmation needs 2 pairs or more");
+        for (size_t i = 0; i < npairs; i++)
+                if (!base[i].samples || !head[i].samples)
+                        return pg_error_set(PG_EINPUT, "a sampled run of pair %zu has no samples",
+                                            i + 1);
+        /* candidates: leaves of the head profiles, by pooled self samples */
+        for (size_t r = 0; r < npairs; r++)
+                for (size_t i = 0; i < head[r].nstacks; i++) {
+                        size_t len, k;
+                        const char *leaf = pg_leaf(head[r].stacks[i].frames, &len);
+                        if (!leaf || !len)
+                                continue;
+                        for (k = 0; k < nc; k++)
+                                if (strlen(c[k].fn) == len && memcmp(c[k].fn, leaf, len) == 0)
+                                        break;
+                        if (k == nc) {
+                                if (nc == cap) {
+                                        cap = cap ? 2 * cap : 64;
+                                        c = pg_xreallocarray(c, cap, sizeof(*c));
+                                }
+                                c[nc].fn = pg_xstrndup(leaf, len);
+                                c[nc].samples = 0.0;
+                                nc++;
+                        }
+                        c[k].samples += (double) head[r].stacks[i].count;
+                }
+        if (nc)
+                qsort(c, nc, sizeof(*c), pg_cmp_cand);
+        out->pairs = npairs;
+        out->n = nc < max_candidates ? nc : max_candidates;
+        out->items = pg_xcalloc(out->n ? out->n : 1, sizeof(*out->items));
+        d = pg_xmalloc(npairs * sizeof(double));
+        g = pg_xmalloc(npairs * sizeof(double));
+        tg = pg_xmalloc(npairs * sizeof(double));
+        bs = pg_xmalloc(npairs * sizeof(double));
+        hs = pg_xmalloc(npairs * sizeof(double));
+        p = pg_xmalloc((out->n ? out->n : 1) * sizeof(double));
+        adj = pg_xmalloc((out->n ? out->n : 1) * sizeof(double));
+        for (size_t k = 0; k < out->n; k++) {
+                struct pg_confirm_hotspot *h = &out->items[k];
+                h->function = c[k].fn;
+                c[k].fn = NULL;
+                for (size_t r = 0; r < npairs; r++) {
+                        double fb = base[r].frequency_hz ? (double) base[r].frequency_hz : 999.0;
+                        double fh = head[r].frequency_hz ? (double) head[r].frequency_hz : 999.0;
+                        double sb = pg_self_samples(&base[r], h->function);
+                        double sh = pg_self_samples(&head[r], h->function);
+                        bs[r] = sb / (double) base[r].samples;
+                        hs[r] = sh / (double) head[r].samples;
+                        d[r] = hs[r] - bs[r];
+                        g[r] = (sh / fh - sb / fb) * 1e9;
+                        tg[r] =
+                            ((double) head[r].samples / fh - (double) base[r].samples / fb) * 1e9;
+                }
+                h->base_share = pg_stats_median(bs, npairs);
+                h->head_share = pg_stats_median(hs, npairs);
+                h->p_value = pg_stats_signed_rank_greater(d, npairs);
+                h->self_growth_ns = pg_stats_median(g, npairs);
+                h->total_growth_ns = pg_stats_median(tg, npairs);
+                p[k] = h->p_value;
+        }
+        pg_stats_holm(p, out->n, adj);
+        for (size_t k = 0; k < out->n; k++) {
+                struct pg_confirm_hotspot *h = &out->items[k];
+                h->p_holm = adj[k];
+                h->confirmed = h->p_holm <= alpha && h->self_growth_ns > 0.0;
+                h->cause = h->confirmed && h->total_growth_ns > 0.0 &&
+                           h->self_growth_ns > 0.5 * h->total_growth_ns;
+        }
+        if (out->n)
+                qsort(out->items, out->n, sizeof(*out->items), pg_cmp_hot);
+        for (size_t k = 0; k < nc; k++)
+                free(c[k].fn);
+        free(c);
+        free(d);
+        free(g);
+        free(tg);
+        free(bs);
+        free(hs);
+        free(p);
+        free(adj);
+        return 0;
+}
+
+/* ---- one benchmark's confirmation --------------------------------------- */
+
+struct pg_bench_confirm *pg_bench_confirm_new(void)
+{
+        struct pg_bench_confirm *c = pg_xcalloc(1, sizeof(*c));
+        c->outcome = PG_CONFIRM_NOT_CONFIRMED;
+        c->cpu = -1;
+        return c;
+}
+
+void pg_bench_confirm_free(struct pg_bench_confirm *c)
+{
+        if (!c)
+                return;
+        free(c->stored);
+        free(c->note);
+        pg_confirm_hotspots_release(&c->hotspots);
+        free(c);
+}
+
+static void pg_esc_or_copy(struct pg_buf *out, const char *s,
+                           void (*esc)(struct pg_buf *, const char *))
+{
+        if (esc)
+                esc(out, s);
+        else
+                pg_buf_puts(out, s);
+}
+
+/* A function name in a code span, as report_text.c writes causes: control
+ * bytes escaped and backticks made quotes, so it is the same in text and
+ * Markdown. */
+static void pg_code_span(struct pg_buf *out, const char *name)
+{
+        struct pg_buf t = PG_BUF_INIT;
+        pg_report_escape_ctl(&t, name);
+        pg_buf_putc(out, '`');
+        for (char *p = t.ptr; p && *p; p++)
+                pg_buf_putc(out, *p == '`' ? '\'' : *p);
+        pg_buf_putc(out, '`');
+        pg_buf_release(&t);
+}
+
+void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm *c,
+                               void (*esc)(struct pg_buf *, const char *))
+{
+        size_t shown = 0;
+
+        if (c->outcome == PG_CONFIRM_NOT_CONFIRMED || c->outcome == PG_CONFIRM_UNDECIDED)
+                pg_buf_puts(out, "unconfirmed");
+        else
+                pg_buf_printf(out, "confirmed %s", pg_confirm_outcome_name(c->outcome));
+        if (c->outcome == PG_CONFIRM_INCONCLUSIVE)
+                pg_buf_puts(out, " at the budget");
+        if (c->has_interval)
+                pg_buf_printf(out,
+                              ": %+.2f%% [%+.2f%%, %+.2f%%] (%.1f%% interval), %zu pairs in "
+                              "%.0f s, floor %+.1f%%",
+                              100 * c->estimate, 100 * c->lo, 100 * c->hi, 100 * c->level, c->pairs,
+                              c->seconds, 100 * c->floor);
+        if (c->discarded)
+                pg_buf_printf(out, " (%zu pairs dropped: runs on different CPUs)", c->discarded);
+        if (c->note) {
+                pg_buf_puts(out, c->has_interval ? "; " : ": ");
+                pg_esc_or_copy(out, c->note, esc);
+        }
+        for (size_t k = 0; k < c->hotspots.n && shown < 3; k++) {
+                const struct pg_confirm_hotspot *h = &c->hotspots.items[k];
+                if (!h->confirmed)
+                        continue;
+                pg_buf_puts(out, shown++ ? ", " : "; confirmed hotspot ");
+                pg_code_span(out, h->function);
+                pg_buf_printf(out,
+                              " %.2f%% -> %.2f%% (p = %.2g Holm), own time %+.1f ms of "
+                              "%+.1f ms%s",
+                              100 * h->base_share, 100 * h->head_share, h->p_holm,
+                              h->self_growth_ns / 1e6, h->total_growth_ns / 1e6,
+                              h->cause ? ": the cause" : "");
+        }
+        if (c->hotspots.pairs && !shown)
+                pg_buf_printf(out, "; no hotspot confirmed in %zu sampled pairs",
+                              c->hotspots.pairs);
+}

@@ -1,0 +1,106 @@
+/*
+ * paired.h - interleaved paired runs of two builds of one benchmark ("base"
+ * and "head") on the same CPU, in randomized ABBA blocks: each block runs
+ * either base, head, head, base or head, base, base, head (a fair coin), and
+ * yields two pairs of adjacent runs. Adjacent runs share the machine's
+ * state at that moment (other tenants, frequency, the vCPU's host core), so
+ * their ratio is free of most of the drift that separates batches taken
+ * minutes apart; the random order keeps a periodic disturbance from
+ * favouring one side. Method: Abedi & Brecht, "Conducting repeatable
+ * experiments in highly variable cloud computing environments", ICPE 2017
+ * (randomized multiple interleaved trials); Laaber et al., "Software
+ * microbenchmarking in the cloud. How bad is it really?", EMSE 2019
+ * (same-instance, randomized order).
+ *
+ * CPU: both sides are pinned to one CPU (sched_setaffinity) when the
+ * process may do so (pg_paired_pick_cpu); otherwise each run's CPU is read
+ * from /proc/PID/stat (field 39, "processor") while it runs, the most seen
+ * one is the run's CPU, and a pair whose runs were on different CPUs is
+ * discarded (counted in ndiscarded).
+ *
+ * What a pair holds: the task-clock of each run (ns, perf_event software
+ * counter, runner/counting.h), or with pg_paired_profile_block() the
+ * sampled profile of each run (runner/sample.h), for per-run shares.
+ *
+ * The library never prints. Ownership: struct pg_paired owns its pairs;
+ * the benchmarks in its options are borrowed and must outlive it.
+ */
+#ifndef PG_RUNNER_PAIRED_H
+#define PG_RUNNER_PAIRED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "baselines/result.h"
+#include "runner/events.h"
+#include "runner/run.h"
+#include "runner/sample.h"
+
+/** One pair of adjacent runs. */
+struct pg_pair {
+        double base_ns, head_ns; /* task-clock of each run, ns (> 0) */
+        int cpu;                 /* the CPU both ran on; -1 unknown */
+        bool head_first;         /* head ran first in this pair */
+};
+
+struct pg_paired_opts {
+        const struct pg_bench *base, *head;             /* the two builds (borrowed) */
+        const struct pg_bench_log *base_log, *head_log; /* open logs (run.h); NULL:
+                                                           /dev/null */
+        int cpu;             /* CPU to pin to; -1: do not pin, record CPUs */
+        uint64_t timeout_ns; /* per run; 0: none */
+        uint64_t seed;       /* of the block order; any value */
+        /* sampled blocks (pg_paired_profile_block) */
+        uint64_t freq_hz;              /* 0: 999 */
+        enum pg_call_graph call_graph; /* fp or dwarf */
+        bool exclude_kernel;
+};
+
+struct pg_paired {
+        struct pg_paired_opts o;
+        uint64_t rng;
+        struct pg_event_list events; /* task-clock */
+        bool warmed;
+        size_t n, cap;
+        struct pg_pair *pairs; /* n pairs, in the order they were run */
+        size_t ndiscarded;     /* pairs dropped: their runs were on different CPUs */
+        uint64_t elapsed_ns;   /* wall time spent in blocks */
+};
+
+/**
+ * A CPU this process may pin benchmarks to, or -1 when sched_setaffinity(2)
+ * is refused (a container's cpuset, a seccomp filter). Picks the last CPU
+ * of the allowed set (CPU 0 takes most device interrupts on small VMs).
+ */
+int pg_paired_pick_cpu(void);
+
+/** Prepare @p (no run yet). @o is copied; its pointers are borrowed. */
+void pg_paired_init(struct pg_paired *p, const struct pg_paired_opts *o);
+
+/** Free what @p owns. */
+void pg_paired_release(struct pg_paired *p);
+
+/**
+ * Run one randomized ABBA block of counted runs (the first call runs each
+ * side once more before it, unmeasured, as a warmup) and append its two
+ * pairs to p->pairs (fewer when a pair is discarded for its CPUs).
+ * Errors: PG_EMEASURE when a run fails (exits non-zero, crashes, times
+ * out; message names the side, "base" or "head", and has the log tail),
+ * PG_ENOTFOUND when a program is missing, PG_EPERM when counters cannot be
+ * opened, PG_EINTR on SIGINT/SIGTERM, PG_EIO.
+ */
+int pg_paired_block(struct pg_paired *p);
+
+/**
+ * Run one randomized ABBA block of sampled runs (one sampling run each):
+ * @base and @head get the profiles of the block's two pairs, in pair order
+ * (initialised here; release each with pg_profile_release(), baselines/result.h); @warnings
+ * gets the sampler's warning lines. Pinned like counted runs; CPUs are not
+ * recorded for sampled runs.
+ * Errors: as pg_paired_block(), and those of pg_sample_profile().
+ */
+int pg_paired_profile_block(struct pg_paired *p, struct pg_profile base[2],
+                            struct pg_profile head[2], struct pg_buf *warnings);
+
+#endif

@@ -1,0 +1,400 @@
+/*
+ * test_confirm_cli.c - `perfgate compare --confirm` end to end in real git
+ * repositories (built with the git command in a sandbox) with a benchmark
+ * compiled by the repository's own "build" command: a 3x slowdown is
+ * confirmed and the base build is cached per tree and reused; the user's
+ * work tree and index are left alone; a base build that fails gives exit 3
+ * with its log tail and keeps the stored verdict, marked unconfirmed; a
+ * hanging build is stopped at --build-timeout; a full disk while caching
+ * leaves nothing behind; a shallow clone says which fetch to run; a
+ * benchmark added in head is new; --confirm without a build command or
+ * against a results path is a usage error.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baselines/result.h"
+#include "common/buf.h"
+#include "tests/util/testutil.h"
+
+/* Run @script with /bin/sh -e in the sandbox; its exit status. */
+static int sh(struct pg_run_out *o, const char *script)
+{
+        char *const argv[] = { "/bin/sh", "-ec", (char *) script, NULL };
+        return pg_test_run(o, NULL, argv);
+}
+
+static void sh_ok(const char *script)
+{
+        struct pg_run_out o;
+        if (sh(&o, script) != 0)
+                fail_msg("script failed (%d): %s\nstdout: %s\nstderr: %s", o.status, script,
+                         o.out.ptr ? o.out.ptr : "", o.err.ptr ? o.err.ptr : "");
+        pg_run_out_release(&o);
+}
+
+#define SPIN_C                                                                                     \
+        "#include <stdio.h>\n"                                                                     \
+        "#ifndef N\n#define N 4000000\n#endif\n"                                                   \
+        "static unsigned long long __attribute__((noinline)) spin(unsigned long long n) {\n"       \
+        "  unsigned long long x = 1;\n"                                                            \
+        "  for (unsigned long long i = 0; i < n; i++) x = x * 6364136223846793005ull + 1;\n"       \
+        "  return x;\n}\n"                                                                         \
+        "int main(void) { printf(\"%llu\\n\", spin(N) & 1); return 0; }\n"
+
+static const char *pg_build_cmd = "cc -O1 -g -fno-omit-frame-pointer -o bench/spin src/spin.c";
+
+/* A repository whose main has the benchmark and its recorded baseline;
+ * @build: the "build" of perfgate.json (NULL: none). */
+static void make_repo(const char *build)
+{
+        char *cfg, *script;
+
+        sh_ok("git init -q -b main . && git config user.name t && git config user.email t@t "
+              "&& mkdir -p src bench && printf 'bench/spin\\nbench/other\\n.perfgate/\\n' "
+              ">.gitignore && printf 'readme\\n' >README");
+        pg_test_write("src/spin.c", SPIN_C);
+        cfg = pg_xasprintf("{\n%s%s%s\"defaults\": {\"repeat\": 5, \"warmup\": 0},\n"
+                           "\"benchmarks\": [{\"name\": \"spin\", \"argv\": [\"./spin\"]}]\n}\n",
+                           build ? "\"build\": \"" : "", build ? build : "", build ? "\",\n" : "");
+        pg_test_write("bench/perfgate.json", cfg);
+        script =
+            pg_xasprintf("git add -A && git commit -qm base && %s && %s run bench/ -q "
+                         "--no-profile && %s baseline save >/dev/null",
+                         pg_build_cmd, pg_test_env("PERFGATE_BIN"), pg_test_env("PERFGATE_BIN"));
+        sh_ok(script);
+        free(script);
+        free(cfg);
+}
+
+/* Commit a head whose spin does @factor times the work, build it in the
+ * work tree and run it. */
+static void make_head(int factor)
+{
+        char *script = pg_xasprintf(
+            "git checkout -q -b head && sed -i 's/#define N 4000000/#define N %d000000/' "
+            "src/spin.c && printf '/* head */\\n' >>src/spin.c && git commit -qam head && %s && "
+            "%s run bench/ -q --no-profile",
+            4 * factor, pg_build_cmd, pg_test_env("PERFGATE_BIN"));
+        sh_ok(script);
+        free(script);
+}
+
+/* Entries of .perfgate/builds that are directories (cache entries or work
+ * directories). */
+static size_t build_dirs(void)
+{
+        DIR *d = opendir(".perfgate/builds");
+        struct dirent *e;
+        size_t n = 0;
+        if (!d)
+                return 0;
+        while ((e = readdir(d)))
+                if (e->d_name[0] != '.' && e->d_type == DT_DIR)
+                        n++;
+        closedir(d);
+        return n;
+}
+
+static int setup(void **state)
+{
+        (void) state;
+        pg_test_sandbox();
+        return 0;
+}
+
+static int teardown(void **state)
+{
+        (void) state;
+        pg_test_sandbox_remove();
+        return 0;
+}
+
+static void test_confirm_cli_regression_cached_and_tree_untouched(void **state)
+{
+        struct pg_run_out o, st0, st1;
+        char *v;
+        (void) state;
+        make_repo(pg_build_cmd);
+        make_head(3);
+        /* uncommitted changes, staged and not, must survive untouched */
+        sh_ok("printf 'edited\\n' >README && printf 'x\\n' >staged && git add staged");
+        sh(&st0, "git status --porcelain; git diff; git diff --cached; git rev-parse HEAD");
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "8", "--json",
+                         ".perfgate/v.json", NULL);
+        if (o.status != 1)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        assert_non_null(strstr(o.out.ptr, "confirmed regression: +"));
+        assert_non_null(strstr(o.err.ptr, "tracked files have uncommitted changes"));
+        v = pg_test_read(".perfgate/v.json");
+        assert_non_null(strstr(v, "\"outcome\": \"regression\""));
+        assert_non_null(strstr(v, "\"stored_verdict\": \"regression\""));
+        free(v);
+        assert_int_equal(build_dirs(), 1);
+        sh(&st1, "git status --porcelain; git diff; git diff --cached; git rev-parse HEAD");
+        assert_string_equal(st0.out.ptr, st1.out.ptr);
+        pg_run_out_release(&o);
+        /* the second time the base build comes from the cache */
+        pg_test_perfgate(&o, "compare", "main", "--confirm=all", "--confirm-budget", "8", NULL);
+        assert_int_equal(o.status, 1);
+        assert_non_null(strstr(o.err.ptr, "using the cached build"));
+        assert_int_equal(build_dirs(), 1);
+        pg_run_out_release(&o);
+        pg_run_out_release(&st0);
+        pg_run_out_release(&st1);
+}
+
+static void test_confirm_cli_base_build_fails(void **state)
+{
+        struct pg_run_out o;
+        char *s;
+        (void) state;
+        make_repo(pg_build_cmd);
+        /* head's build needs a file that base does not have */
+        pg_test_write("bench/perfgate.json",
+                      "{\"build\": \"cc -O1 -o bench/spin src/spin.c src/helper.c\",\n"
+                      "\"defaults\": {\"repeat\": 5, \"warmup\": 0},\n"
+                      "\"benchmarks\": [{\"name\": \"spin\", \"argv\": [\"./spin\"]}]}\n");
+        pg_test_write("src/helper.c", "int helper(void) { return 1; }\n");
+        s = pg_xasprintf("git checkout -q -b head && sed -i 's/#define N 4000000/#define N "
+                         "12000000/' src/spin.c && git add -A && git commit -qm head && cc -O1 -o "
+                         "bench/spin src/spin.c src/helper.c && %s run bench/ -q --no-profile",
+                         pg_test_env("PERFGATE_BIN"));
+        sh_ok(s);
+        free(s);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--json", "v.json", NULL);
+        if (o.status != 3)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        assert_non_null(strstr(o.err.ptr, "exited with status"));
+        assert_non_null(strstr(o.err.ptr, "last lines of"));
+        assert_non_null(strstr(o.err.ptr, "helper.c"));
+        /* the stored verdict is kept and said to be unconfirmed */
+        assert_non_null(strstr(o.out.ptr, "regression    spin"));
+        assert_non_null(strstr(o.out.ptr, "unconfirmed"));
+        {
+                char *v = pg_test_read("v.json");
+                assert_non_null(strstr(v, "\"confirmed\": false"));
+                assert_non_null(strstr(v, "\"verdict\": \"regression\""));
+                free(v);
+        }
+        assert_int_equal(build_dirs(), 0);
+        pg_run_out_release(&o);
+}
+
+static void test_confirm_cli_build_timeout(void **state)
+{
+        struct pg_run_out o;
+        time_t t0;
+        (void) state;
+        make_repo("sleep 60; cc -o bench/spin src/spin.c");
+        make_head(3);
+        t0 = time(NULL);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--build-timeout", "1", NULL);
+        if (o.status != 3)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        assert_true(time(NULL) - t0 < 30);
+        assert_non_null(strstr(o.err.ptr, "did not finish within 1 s"));
+        assert_non_null(strstr(o.out.ptr, "unconfirmed"));
+        assert_int_equal(build_dirs(), 0);
+        /* the build's process group is gone: no sleep 60 left behind */
+        pg_run_out_release(&o);
+        sh(&o, "pgrep -f 'slee[p] 60; cc -o bench/spin' || true");
+        assert_string_equal(o.out.ptr ? o.out.ptr : "", "");
+        pg_run_out_release(&o);
+}
+
+static void test_confirm_cli_full_disk(void **state)
+{
+        struct pg_run_out o;
+        char *script;
+        (void) state;
+        if (sh(&o, "unshare -rm sh -c 'mount -t tmpfs -o size=64k tmpfs /mnt' 2>&1") != 0) {
+                pg_run_out_release(&o);
+                skip();
+        }
+        pg_run_out_release(&o);
+        make_repo(pg_build_cmd);
+        /* head carries 1 MiB of data: its checkout cannot fit in 64 KiB */
+        sh_ok("head -c 1048576 /dev/urandom >data.bin && git add data.bin && git commit -qm data "
+              "&& git update-ref refs/heads/big HEAD");
+        script = pg_xasprintf(
+            "mkdir -p .perfgate/builds && unshare -rm sh -c 'mount -t tmpfs -o size=64k tmpfs "
+            ".perfgate/builds && %s compare big --confirm=all; echo rc=$?; echo LS; ls -A "
+            ".perfgate/builds'",
+            pg_test_env("PERFGATE_BIN"));
+        /* the baseline is filed under main's first commit; 'big' is its child */
+        sh_ok("git checkout -q big && git show HEAD:src/spin.c >/dev/null");
+        {
+                char *s = pg_xasprintf("%s run bench/ -q --no-profile && %s baseline save "
+                                       ">/dev/null",
+                                       pg_test_env("PERFGATE_BIN"), pg_test_env("PERFGATE_BIN"));
+                sh_ok(s);
+                free(s);
+        }
+        sh(&o, script);
+        free(script);
+        assert_non_null(strstr(o.out.ptr, "rc=4"));
+        assert_non_null(strstr(o.err.ptr, "No space left on device"));
+        /* nothing half-written: at most the (empty) build log, no directory */
+        {
+                const char *ls = strstr(o.out.ptr, "LS\n") + 3;
+                char *copy = pg_xstrdup(ls), *line, *save = NULL;
+                for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+                        assert_non_null(strstr(line, ".log"));
+                free(copy);
+        }
+        pg_run_out_release(&o);
+}
+
+static void test_confirm_cli_shallow_clone(void **state)
+{
+        struct pg_run_out o;
+        char *s;
+        (void) state;
+        make_repo(pg_build_cmd);
+        make_head(1);
+        sh_ok("git clone -q --bare . remote.git && git push -q remote.git perfgate-baselines");
+        s = pg_xasprintf("git clone -q --depth 1 --branch head file://$PWD/remote.git shallow && "
+                         "cd shallow && git fetch -q origin perfgate-baselines:perfgate-baselines "
+                         "--depth 1 && %s && %s run bench/ -q --no-profile",
+                         pg_build_cmd, pg_test_env("PERFGATE_BIN"));
+        sh_ok(s);
+        free(s);
+        assert_int_equal(chdir("shallow"), 0);
+        pg_test_perfgate(&o, "compare", "origin/main", "--confirm", NULL);
+        if (o.status != 2)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        assert_non_null(strstr(o.err.ptr, "shallow clone"));
+        assert_non_null(strstr(o.err.ptr, "git fetch"));
+        pg_run_out_release(&o);
+        assert_int_equal(chdir(".."), 0);
+}
+
+static void test_confirm_cli_new_benchmark(void **state)
+{
+        struct pg_run_out o;
+        char *s;
+        (void) state;
+        make_repo("cc -O1 -o bench/spin src/spin.c && if [ -f src/other.c ]; then cc -O1 -o "
+                  "bench/other src/other.c; fi");
+        pg_test_write("bench/perfgate.json",
+                      "{\"build\": \"cc -O1 -o bench/spin src/spin.c && if [ -f src/other.c ]; "
+                      "then cc -O1 -o bench/other src/other.c; fi\",\n"
+                      "\"defaults\": {\"repeat\": 3, \"warmup\": 0},\n"
+                      "\"benchmarks\": [{\"name\": \"spin\", \"argv\": [\"./spin\"]},\n"
+                      "  {\"name\": \"other\", \"argv\": [\"./other\"]}]}\n");
+        s = pg_xasprintf("cp src/spin.c src/other.c && git checkout -q -b head && git add -A && "
+                         "git commit -qm other && cc -O1 -o bench/spin src/spin.c && cc -O1 -o "
+                         "bench/other src/other.c && %s run bench/ -q --no-profile",
+                         pg_test_env("PERFGATE_BIN"));
+        sh_ok(s);
+        free(s);
+        pg_test_perfgate(&o, "compare", "main", "--confirm=all", "--confirm-budget", "8", NULL);
+        if (o.status != 0 && o.status != 1)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        assert_non_null(strstr(o.out.ptr, "new           other"));
+        assert_null(strstr(o.err.ptr, "error"));
+        pg_run_out_release(&o);
+}
+
+/* --calibrate stores the paired noise in the results, baseline save keeps
+ * it, and --confirm's floor is max(1%, k x that noise). */
+static void test_confirm_cli_calibrate(void **state)
+{
+        struct pg_run_out o;
+        struct pg_result r;
+        double sd, floor_used;
+        char *v, *s;
+        (void) state;
+        make_repo(pg_build_cmd);
+        pg_test_perfgate(&o, "compare", "--calibrate", "--confirm-budget", "8", NULL);
+        if (o.status != 0)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        assert_non_null(strstr(o.out.ptr, "calibrated spin"));
+        pg_run_out_release(&o);
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, ".perfgate/results/spin.json"), 0);
+        assert_true(r.noise.present);
+        assert_string_equal(r.noise.metric, "task-clock");
+        assert_true(r.noise.pairs >= 8);
+        sd = r.noise.paired_sd;
+        assert_true(sd >= 0 && sd < 1);
+        pg_result_release(&r);
+        s = pg_xasprintf("%s baseline save >/dev/null", pg_test_env("PERFGATE_BIN"));
+        sh_ok(s);
+        free(s);
+        make_head(3);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "8", "--json",
+                         ".perfgate/v.json", NULL);
+        assert_int_equal(o.status, 1);
+        pg_run_out_release(&o);
+        v = pg_test_read(".perfgate/v.json");
+        assert_non_null(strstr(v, "\"floor\": "));
+        floor_used = strtod(strstr(v, "\"floor\": ") + 9, NULL);
+        assert_true(fabs(floor_used - (sd > 0.01 ? sd : 0.01)) < 1e-9);
+        free(v);
+        /* --calibrate refuses a BASE and needs a build command */
+        pg_test_perfgate(&o, "compare", "main", "--calibrate", NULL);
+        assert_int_equal(o.status, 2);
+        pg_run_out_release(&o);
+}
+
+static void test_confirm_cli_usage_errors(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+        make_repo(NULL);
+        make_head(1);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "--confirm needs a \"build\" command"));
+        pg_run_out_release(&o);
+        pg_test_write("bench/perfgate.json",
+                      "{\"build\": \"true\", \"benchmarks\": [{\"name\": \"spin\", "
+                      "\"argv\": [\"./spin\"]}]}\n");
+        pg_test_perfgate(&o, "compare", ".perfgate/results", "--confirm", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "--confirm needs BASE to be a git revision"));
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "compare", "main", "--confirm=some", NULL);
+        assert_int_equal(o.status, 2);
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "3", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "--confirm-budget '3'"));
+        pg_run_out_release(&o);
+        pg_test_write("bench/perfgate.json", "{\"build\": 5, \"benchmarks\": [{\"name\": \"spin\", "
+                                             "\"argv\": [\"./spin\"]}]}\n");
+        pg_test_perfgate(&o, "compare", "main", "--confirm", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "\"build\" must be a string"));
+        pg_run_out_release(&o);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test_setup_teardown(
+                    test_confirm_cli_regression_cached_and_tree_untouched, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_base_build_fails, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_build_timeout, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_full_disk, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_shallow_clone, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_new_benchmark, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_calibrate, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_usage_errors, setup, teardown),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
