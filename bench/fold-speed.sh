@@ -14,6 +14,14 @@
 # clock, and user+sys CPU time, which a busy shared machine disturbs less),
 # the rates, and the peak RSS of one fold (memory must not grow with the
 # input). The goal is judged on the wall-clock median.
+#
+# The anchor: with STACKCOLLAPSE=/path/to/stackcollapse-perf.pl (Brendan
+# Gregg's FlameGraph, https://github.com/brendangregg/FlameGraph; not
+# shipped here) it also runs PAIRS (default 5) pairs of perfgate fold and the
+# Perl script on the same text, in alternating order, checks that their
+# outputs are byte-identical, and prints each pair's ratio Perl/perfgate in
+# wall-clock and in CPU time, and their medians (goal: >= 30x). On a loaded
+# machine the paired CPU-time ratio is the steadier figure.
 # Build perfgate optimized first:
 #   cmake -S . -B build-rel -DCMAKE_BUILD_TYPE=Release && cmake --build build-rel
 #   bench/fold-speed.sh build-rel
@@ -21,6 +29,8 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 min_samples=${2:-50000}
+pairs=${PAIRS:-5}
+perl_sc=${STACKCOLLAPSE:-}
 case $build in /*) ;; *) build="$here/$build" ;; esac
 pg="$build/perfgate"
 [ -x "$pg" ] || { echo "fold-speed: no perfgate binary at '$pg'; build it first" >&2; exit 2; }
@@ -115,3 +125,41 @@ awk -v s="$samples" -v b="$bytes" -v ns="$median_ns" -v st="$stacks" -v src="$so
     printf "peak RSS: %s (one fold of the whole input)\n", rss;
     printf "goal:     >= 300000 samples/s: %s\n", ((rate >= 300000) ? "met" : "NOT met");
 }'
+
+[ -n "$perl_sc" ] || { echo "anchor:   not run (set STACKCOLLAPSE=/path/to/stackcollapse-perf.pl)"; exit 0; }
+[ -r "$perl_sc" ] || { echo "fold-speed: cannot read '$perl_sc'" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "fold-speed: the anchor needs /usr/bin/time (Debian package time)" >&2; exit 2; }
+perl "$perl_sc" "$big" > "$tmp/perl.folded"
+cmp -s "$tmp/perl.folded" "$tmp/out.folded" ||
+    { echo "fold-speed: perfgate fold and $perl_sc differ on this input" >&2; exit 1; }
+echo "anchor:   $perl_sc, output byte-identical; $pairs pairs in alternating order"
+one_run() { # command... -> "wall_s cpu_s" (cpu: perf stat's task-clock, else /usr/bin/time)
+    if perf stat -x, -e task-clock -o "$tmp/stat.txt" -- true >/dev/null 2>&1; then
+        t0=$(date +%s%N)
+        perf stat -x, -e task-clock -o "$tmp/stat.txt" -- "$@" >/dev/null 2>&1
+        t1=$(date +%s%N)
+        awk -F, -v ns=$((t1 - t0)) '$3 == "task-clock" { printf "%.4f %.4f\n", ns / 1e9, $1 / 1000 }' "$tmp/stat.txt"
+    else
+        /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%s %.2f\n", $1, $2 + $3 }'
+    fi
+}
+wr=""
+cr=""
+i=1
+while [ $i -le "$pairs" ]; do
+    if [ $((i % 2)) -eq 1 ]; then
+        a=$(one_run "$pg" fold "$big"); b=$(one_run perl "$perl_sc" "$big")
+    else
+        b=$(one_run perl "$perl_sc" "$big"); a=$(one_run "$pg" fold "$big")
+    fi
+    line=$(echo "$a $b" | awk '{ w = ($1 > 0) ? $3 / $1 : 0; c = ($2 > 0) ? $4 / $2 : 0;
+        printf "%.1f %.1f perfgate %6.3f s wall %6.3f s cpu   perl %6.2f s wall %5.2f s cpu", w, c, $1, $2, $3, $4 }')
+    set -- $line
+    wr="$wr $1"
+    cr="$cr $2"
+    shift 2
+    echo "pair $i:   $*   ratio $(echo "$line" | awk '{ printf "%sx wall, %sx cpu", $1, $2 }')"
+    i=$((i + 1))
+done
+med() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+echo "median ratio perl/perfgate: $(med $wr)x wall, $(med $cr)x cpu (goal >= 30x; load average $(cut -d' ' -f1 /proc/loadavg), a loaded machine)"

@@ -3,14 +3,18 @@
 #
 #   bench/overhead.sh [-n PAIRS] [-p PERFGATE] [-r R] BENCHMARK [ARGS...]
 #
-# Runs PAIRS (default 11) pairs: the bare benchmark, and the whole
+# Runs PAIRS (default 11) rounds: the bare benchmark, the whole
 #   perfgate run --repeat 1 --warmup 0 --no-profile -q
-# on the same command (through a one-benchmark manifest), in alternating
-# order so drift hits both sides alike. Wall time of each side comes from
+# on the same command (through a one-benchmark manifest), and the anchor
+#   perf stat -d -d -- BENCHMARK
+# (when perf is installed), in an order that rotates every round so drift
+# hits every side alike; each side's ratio is taken against the bare run of
+# its own round. Wall time of each side comes from
 # bash's $EPOCHREALTIME (no fork of its own). Prints each pair's ratio and
 # the median ratio perfgate/bare (goal: <= 1.01x), and the median extra
-# milliseconds (the fixed cost of one invocation: process start-up, libgit2,
-# the atomic result write; counting adds next to nothing per run). Both
+# milliseconds (the fixed cost of one invocation: process start-up, the git
+# commit probe, the atomic result write; counting adds next to nothing per
+# run), and the same two figures for `perf stat -d -d`. Both
 # sides send the benchmark's output to a file, so terminal speed does not
 # count.
 # With -r R (>= 2) it also times `--repeat R` runs and reports the cost of
@@ -28,7 +32,7 @@ while getopts "n:p:r:h" opt; do
     n) pairs=$OPTARG ;;
     r) reps=$OPTARG ;;
     p) pg=$OPTARG ;;
-    h) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: $0 [-n PAIRS] [-p PERFGATE] [-r R] BENCHMARK [ARGS...]" >&2; exit 2 ;;
   esac
 done
@@ -84,27 +88,60 @@ counted() { # [REPEAT]
   echo $((t1 - t0))
 }
 
-# one untimed round of each, so caches and page cache are warm for both
+anchored() { # perf stat -d -d on the same command, its report to a file
+  local t0 t1
+  t0=$(now_ns)
+  perf stat -d -d -o "$tmp/stat.txt" -- "$bench" "$@" >"$tmp/stat.log" 2>&1 \
+    || { echo "overhead.sh: perf stat failed" >&2; exit 3; }
+  t1=$(now_ns)
+  echo $((t1 - t0))
+}
+have_perf=0
+command -v perf >/dev/null && perf stat -o /dev/null -- true >/dev/null 2>&1 && have_perf=1
+
+# one untimed round of each, so caches and page cache are warm for all
 bare "$@" >/dev/null
 counted >/dev/null
+((have_perf)) && anchored "$@" >/dev/null
 
 ratios=()
 extras=()
+aratios=()
+aextras=()
+ms() { awk -v v="$1" 'BEGIN { printf "%8.2f", v / 1e6 }'; }
 for ((i = 1; i <= pairs; i++)); do
-  if ((i % 2)); then b=$(bare "$@"); c=$(counted); else c=$(counted); b=$(bare "$@"); fi
+  a=0
+  case $(( i % 3 )) in
+    1) b=$(bare "$@"); c=$(counted); ((have_perf)) && a=$(anchored "$@") ;;
+    2) c=$(counted); ((have_perf)) && a=$(anchored "$@"); b=$(bare "$@") ;;
+    0) ((have_perf)) && a=$(anchored "$@"); b=$(bare "$@"); c=$(counted) ;;
+  esac
   r=$(awk -v c="$c" -v b="$b" 'BEGIN { printf "%.4f", c / b }')
   ratios+=("$r")
   extras+=("$(awk -v c="$c" -v b="$b" 'BEGIN { printf "%.2f", (c - b) / 1e6 }')")
-  printf 'pair %2d: bare %8.2f ms  perfgate %8.2f ms  ratio %s\n' "$i" \
-    "$(awk -v v="$b" 'BEGIN { print v / 1e6 }')" "$(awk -v v="$c" 'BEGIN { print v / 1e6 }')" "$r"
+  line=$(printf 'round %2d: bare %s ms  perfgate %s ms  ratio %s' "$i" "$(ms "$b")" "$(ms "$c")" "$r")
+  if ((have_perf)); then
+    ar=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", a / b }')
+    aratios+=("$ar")
+    aextras+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (a - b) / 1e6 }')")
+    line="$line  perf-stat $(ms "$a") ms  ratio $ar"
+  fi
+  echo "$line"
 done
 median() {
   sort -n | awk '{ v[NR] = $1 }
     END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (figures from a loaded machine are noisy; the ratios are paired)"
 echo "median extra time of perfgate: $(printf '%s\n' "${extras[@]}" | median) ms per invocation"
-echo "median ratio perfgate/bare over $pairs pairs: $(printf '%s\n' "${ratios[@]}" | median)x" \
+echo "median ratio perfgate/bare over $pairs rounds: $(printf '%s\n' "${ratios[@]}" | median)x" \
   "(goal <= 1.01x)"
+if ((have_perf)); then
+  echo "median extra time of perf stat -d -d: $(printf '%s\n' "${aextras[@]}" | median) ms per invocation"
+  echo "median ratio perf-stat/bare over $pairs rounds: $(printf '%s\n' "${aratios[@]}" | median)x (the anchor)"
+else
+  echo "perf stat: not available here, no anchor measured"
+fi
 
 if ((reps >= 2)); then
   per=()

@@ -45,8 +45,15 @@ uint64_t pg_hash_bytes(const void *p, size_t n)
                 h ^= h >> 29;
         }
         if (i < n) {
+                /* the last 8 bytes (overlapping the words above) when there
+                 * are 8, so no variable-length copy runs per key */
                 uint64_t w = 0;
-                memcpy(&w, s + i, n - i);
+                if (n >= 8) {
+                        memcpy(&w, s + n - 8, 8);
+                } else {
+                        for (size_t j = i; j < n; j++)
+                                w |= (uint64_t) s[j] << (8 * (j - i));
+                }
                 h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
         }
         return pg_hash_u64(h);

@@ -30,6 +30,19 @@
 
 enum pg_ps_state { PG_PS_IDLE = 0, PG_PS_RECORD, PG_PS_SKIP };
 
+/* Distinct frame lines remembered (pg_ps_cached_frame()); past it lines are
+ * parsed every time, so memory stays bounded on inputs with ever-new lines. */
+#define PG_PS_FC_MAX_LINES (1u << 20)
+#define PG_PS_FC_MAX_TEXT  (256u << 20)
+
+/* One cached frame line: its parts (usually one; more for "a->b" Java inline
+ * chains; none for a skipped process name) and its kernel-frame counts. */
+struct pg_ps_fc {
+        uint32_t text_off, text_len; /* in fc_text */
+        uint32_t ends_off, nparts;   /* in fc_ends */
+        uint8_t kernel, unresolved;  /* added to the stats per occurrence */
+};
+
 struct pg_perfscript {
         struct pg_perfscript_options opt;
         char *filter_copy; /* event_filter, split in place at ',' */
@@ -53,6 +66,27 @@ struct pg_perfscript {
         struct pg_buf key;
         struct pg_buf tmp;
         struct pg_buf dm[2]; /* a mangled Rust symbol: NUL-terminated copy, demangled */
+
+        /* frame-line cache: a frame line's bytes (after a byte for the Java
+         * tidy) -> what pg_ps_add_frame() made of it, so each distinct line
+         * is parsed and tidied once (PG_PS_FC_MAX_LINES at most) */
+        struct pg_strmap fc_lines;
+        struct pg_ps_fc *fc; /* indexed like fc_lines */
+        size_t capfc;
+        struct pg_buf fc_text; /* the tidied frames, leaf first, back to back */
+        uint32_t *fc_ends;     /* each part's end, relative to its entry's text */
+        size_t nfc_ends, capfc_ends;
+        struct pg_buf fc_key;
+
+        /* the open record as frame-line cache ids: its folded comm, then one
+         * uint32_t per frame line; nuncached counts its frames that have no
+         * id. Such a key maps straight to the stack's index in `stacks`
+         * (idstack), so a stack seen before is neither joined nor hashed as text. */
+        struct pg_buf ids;
+        size_t nuncached;
+        struct pg_strmap idstacks;
+        uint32_t *idstack;
+        size_t capidstack;
 
         struct pg_strmap stacks; /* folded key -> index in counts */
         uint64_t *counts;
@@ -143,14 +177,14 @@ static void pg_ps_odd(struct pg_perfscript *ps, enum pg_perfscript_odd kind, uin
 
 /* ---- the stack table ---------------------------------------------------- */
 
-static void pg_ps_table_add(struct pg_perfscript *ps, const char *key, size_t len, uint64_t count)
+static size_t pg_ps_table_add(struct pg_perfscript *ps, const char *key, size_t len, uint64_t count)
 {
         bool added;
         size_t i = pg_strmap_intern(&ps->stacks, key, len, &added);
 
         if (!added) {
                 ps->counts[i] += count;
-                return;
+                return i;
         }
         if (i == ps->capcounts) {
                 ps->capcounts = ps->capcounts ? ps->capcounts * 2 : 1024;
@@ -158,6 +192,7 @@ static void pg_ps_table_add(struct pg_perfscript *ps, const char *key, size_t le
         }
         ps->counts[i] = count;
         ps->st.stacks = ps->stacks.n;
+        return i;
 }
 
 /* ---- records ------------------------------------------------------------- */
@@ -176,17 +211,27 @@ static void pg_ps_end_record(struct pg_perfscript *ps)
         if (ps->state == PG_PS_RECORD) {
                 struct pg_buf *k = &ps->key;
                 bool truncated = ps->opt.max_stack > 0 && ps->nraw >= ps->opt.max_stack;
+                bool by_ids = ps->nuncached == 0 && ps->nframes > 0;
+                size_t idx;
 
+                if (truncated)
+                        pg_ps_odd(ps, PG_PS_ODD_TRUNCATED, ps->rec_line, "", 0);
+                if (by_ids) {
+                        pg_buf_putc(&ps->ids, truncated ? 'T' : '-');
+                        if (pg_strmap_find(&ps->idstacks, ps->ids.ptr, ps->ids.len, &idx)) {
+                                ps->counts[ps->idstack[idx]] += ps->weight;
+                                ps->st.samples++;
+                                ps->st.weight_total += ps->weight;
+                                goto done;
+                        }
+                }
                 pg_buf_reset(k);
                 if (ps->opt.comm != PG_COMM_NONE)
                         pg_buf_add(k, ps->comm.ptr, ps->comm.len);
-                if (truncated) {
-                        pg_ps_odd(ps, PG_PS_ODD_TRUNCATED, ps->rec_line, "", 0);
-                        if (ps->opt.mark_truncated) {
-                                if (k->len)
-                                        pg_buf_putc(k, ';');
-                                pg_buf_puts(k, "[truncated]");
-                        }
+                if (truncated && ps->opt.mark_truncated) {
+                        if (k->len)
+                                pg_buf_putc(k, ';');
+                        pg_buf_puts(k, "[truncated]");
                 }
                 for (size_t i = ps->nframes; i > 0; i--) {
                         if (k->len)
@@ -196,15 +241,28 @@ static void pg_ps_end_record(struct pg_perfscript *ps)
                 if (k->len == 0) {
                         pg_ps_odd(ps, PG_PS_ODD_NO_FRAMES, ps->rec_line, "", 0);
                 } else {
-                        pg_ps_table_add(ps, k->ptr, k->len, ps->weight);
+                        size_t t = pg_ps_table_add(ps, k->ptr, k->len, ps->weight);
                         ps->st.samples++;
                         ps->st.weight_total += ps->weight;
+                        if (by_ids) {
+                                idx =
+                                    pg_strmap_intern(&ps->idstacks, ps->ids.ptr, ps->ids.len, NULL);
+                                if (idx == ps->capidstack) {
+                                        ps->capidstack = ps->capidstack ? ps->capidstack * 2 : 1024;
+                                        ps->idstack = pg_xreallocarray(ps->idstack, ps->capidstack,
+                                                                       sizeof(*ps->idstack));
+                                }
+                                ps->idstack[idx] = (uint32_t) t;
+                        }
                 }
         }
+done:
         ps->state = PG_PS_IDLE;
         ps->nframes = 0;
         ps->off[0] = 0;
         ps->nraw = 0;
+        ps->nuncached = 0;
+        pg_buf_reset(&ps->ids);
         pg_buf_reset(&ps->frames);
 }
 
@@ -251,6 +309,7 @@ static void pg_ps_add_frame(struct pg_perfscript *ps, const char *pc, size_t pc_
         size_t start[16], len[16], parts;
 
         ps->nraw++;
+        ps->nuncached++; /* pg_ps_cached_frame() takes it back when it caches the line */
         if (sym_len == 0) {
                 /* old perf printed "ADDR  (MODULE)"; the reference folds it as " " */
                 sym = " ";
@@ -356,6 +415,80 @@ static bool pg_ps_parse_frame(const char *s, size_t n, const char **pc, size_t *
         *sym_len = n - b;
         *mod = "";
         *mod_len = 0;
+        return true;
+}
+
+/*
+ * A frame line of an open record (@s, @n bytes, trimmed): replayed from the
+ * frame-line cache when this line was seen before, else parsed, added, and
+ * remembered. Returns false when @s is not a frame line. The result of
+ * pg_ps_add_frame() depends only on the line, the options and the record's
+ * Java flag, so the cache key is the line behind that flag.
+ */
+static bool pg_ps_cached_frame(struct pg_perfscript *ps, const char *s, size_t n)
+{
+        const char *pc, *sym, *mod;
+        size_t pc_len, sym_len, mod_len, idx;
+        struct pg_buf *k = &ps->fc_key;
+
+        pg_buf_reset(k);
+        pg_buf_putc(k, ps->java ? 'J' : '-');
+        pg_buf_add(k, s, n);
+        if (pg_strmap_find(&ps->fc_lines, k->ptr, k->len, &idx)) {
+                const struct pg_ps_fc *e = &ps->fc[idx];
+                size_t base = ps->frames.len;
+
+                uint32_t id = (uint32_t) idx;
+
+                if (ps->state != PG_PS_RECORD)
+                        return true;
+                pg_buf_add(&ps->ids, &id, sizeof(id));
+                ps->nraw++;
+                ps->st.kernel_frames += e->kernel;
+                ps->st.kernel_unresolved += e->unresolved;
+                pg_buf_add(&ps->frames, ps->fc_text.ptr + e->text_off, e->text_len);
+                for (uint32_t i = 0; i < e->nparts; i++) {
+                        ps->frames.len = base + ps->fc_ends[e->ends_off + i];
+                        pg_ps_frame_mark(ps);
+                }
+                ps->frames.len = base + e->text_len;
+                return true;
+        }
+        if (s[n - 1] == ':' || pg_ps_has_pair(s, n, ':', ' ') ||
+            !pg_ps_parse_frame(s, n, &pc, &pc_len, &sym, &sym_len, &mod, &mod_len))
+                return false;
+        if (ps->state != PG_PS_RECORD)
+                return true;
+
+        size_t base = ps->frames.len, f0 = ps->nframes;
+        uint64_t kf = ps->st.kernel_frames, ku = ps->st.kernel_unresolved;
+        pg_ps_add_frame(ps, pc, pc_len, sym, sym_len, mod, mod_len);
+        if (ps->fc_lines.n >= PG_PS_FC_MAX_LINES ||
+            ps->fc_text.len + (ps->frames.len - base) > PG_PS_FC_MAX_TEXT)
+                return true;
+        if (ps->fc_lines.n == ps->capfc) {
+                ps->capfc = ps->capfc ? ps->capfc * 2 : 1024;
+                ps->fc = pg_xreallocarray(ps->fc, ps->capfc, sizeof(*ps->fc));
+        }
+        size_t nparts = ps->nframes - f0;
+        if (ps->nfc_ends + nparts > ps->capfc_ends) {
+                while (ps->nfc_ends + nparts > ps->capfc_ends)
+                        ps->capfc_ends = ps->capfc_ends ? ps->capfc_ends * 2 : 1024;
+                ps->fc_ends = pg_xreallocarray(ps->fc_ends, ps->capfc_ends, sizeof(*ps->fc_ends));
+        }
+        uint32_t id = (uint32_t) pg_strmap_intern(&ps->fc_lines, k->ptr, k->len, NULL);
+        struct pg_ps_fc *e = &ps->fc[id];
+        ps->nuncached--;
+        pg_buf_add(&ps->ids, &id, sizeof(id));
+        e->text_off = (uint32_t) ps->fc_text.len;
+        e->text_len = (uint32_t) (ps->frames.len - base);
+        e->ends_off = (uint32_t) ps->nfc_ends;
+        e->nparts = (uint32_t) nparts;
+        e->kernel = (uint8_t) (ps->st.kernel_frames - kf);
+        e->unresolved = (uint8_t) (ps->st.kernel_unresolved - ku);
+        for (size_t i = 0; i < nparts; i++)
+                ps->fc_ends[ps->nfc_ends++] = (uint32_t) (ps->off[f0 + 1 + i] - base);
+        pg_buf_add(&ps->fc_text, ps->frames.ptr + base, e->text_len);
         return true;
 }
 
@@ -558,6 +691,11 @@ static bool pg_ps_try_header(struct pg_perfscript *ps, const char *s, size_t n)
         pg_buf_reset(&ps->comm);
         pg_fold_append_comm(&ps->comm, b->ptr, b->len,
                             ps->opt.comm == PG_COMM_NONE ? PG_COMM_KEEP : ps->opt.comm);
+        /* the ids key starts with the comm, its length first (comm.len < 2^32:
+         * a line is at most PG_PERFSCRIPT_MAX_LINE_BYTES) */
+        uint32_t comm_len32 = (uint32_t) ps->comm.len;
+        pg_buf_add(&ps->ids, &comm_len32, sizeof(comm_len32));
+        pg_buf_add(&ps->ids, ps->comm.ptr, ps->comm.len);
 
         /* a single-line sample (perf script without -g): "... EVENT:  ADDR SYM (MOD)" */
         size_t rest_len = (size_t) (s + n - rest);
@@ -630,13 +768,8 @@ static int pg_ps_line(struct pg_perfscript *ps, const char *s, size_t n)
         }
         indented = pg_ps_space(s[0]);
         /* the hot path: a frame line inside a record */
-        if (indented && ps->state != PG_PS_IDLE && s[n - 1] != ':' &&
-            !pg_ps_has_pair(s, n, ':', ' ') &&
-            pg_ps_parse_frame(s, n, &pc, &pc_len, &sym, &sym_len, &mod, &mod_len)) {
-                if (ps->state == PG_PS_RECORD)
-                        pg_ps_add_frame(ps, pc, pc_len, sym, sym_len, mod, mod_len);
+        if (indented && ps->state != PG_PS_IDLE && pg_ps_cached_frame(ps, s, n))
                 return 0;
-        }
         if (memmem(s, n, "PERF_RECORD_", 12)) {
                 pg_ps_end_record(ps);
                 pg_ps_odd(ps, PG_PS_ODD_NON_SAMPLE, ps->lineno, s, n);
@@ -677,6 +810,9 @@ int pg_perfscript_new(struct pg_perfscript **out, const struct pg_perfscript_opt
         pg_buf_init(&ps->frames);
         pg_buf_init(&ps->key);
         pg_buf_init(&ps->tmp);
+        pg_buf_init(&ps->fc_text);
+        pg_buf_init(&ps->fc_key);
+        pg_buf_init(&ps->ids);
         pg_buf_init(&ps->dm[0]);
         pg_buf_init(&ps->dm[1]);
         ps->capframes = 256;
@@ -712,6 +848,14 @@ void pg_perfscript_free(struct pg_perfscript *ps)
         if (!ps)
                 return;
         pg_strmap_release(&ps->stacks);
+        pg_strmap_release(&ps->fc_lines);
+        pg_strmap_release(&ps->idstacks);
+        free(ps->idstack);
+        pg_buf_release(&ps->ids);
+        free(ps->fc);
+        free(ps->fc_ends);
+        pg_buf_release(&ps->fc_text);
+        pg_buf_release(&ps->fc_key);
         free(ps->counts);
         free(ps->off);
         free(ps->filters);

@@ -12,7 +12,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <git2.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <regex.h>
@@ -26,6 +25,7 @@
 #include <unistd.h>
 
 #include "baselines/config.h"
+#include "baselines/worktree.h"
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/json.h"
@@ -386,8 +386,9 @@ struct pg_run_state {
         struct pg_event_list events;
         struct pg_host host;
         bool has_git;
-        char git_commit[GIT_OID_HEXSZ + 1];
+        char git_commit[41]; /* 40 hex digits */
         bool git_dirty;
+        bool git_probed;     /* pg_git_probe() ran */
         bool exclude_kernel; /* learnt from the first open; kept for every later one */
         bool no_group_read;
         bool warned_user_fallback;
@@ -501,33 +502,26 @@ int pg_bench_log_open(struct pg_bench_log *log)
         return 0;
 }
 
-/* The commit of perfgate's working directory, when it is in a repository.
- * Why untracked files do not make it dirty: the results directory and build
- * outputs usually are untracked, and they do not change what was measured. */
+/* The commit of perfgate's working directory, when it is in a repository
+ * with a work tree (pg_repo_state_get(), baselines/worktree.h). Asked once,
+ * when the first result is filled in: after that benchmark ran, so
+ * libgit2's start-up (git_libgit2_init() with the mbedTLS backend parses the
+ * whole system CA bundle) never delays a benchmark. */
 static void pg_git_probe(struct pg_run_state *st)
 {
-        git_repository *repo = NULL;
-        git_status_list *status = NULL;
-        git_status_options so;
-        git_oid oid;
+        struct pg_repo_state rs;
 
-        git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
-
-        git_libgit2_init();
-        if (git_repository_open_ext(&repo, ".", 0, NULL) < 0)
-                goto done;
-        if (git_reference_name_to_id(&oid, repo, "HEAD") < 0)
-                goto done;
-        git_oid_tostr(st->git_commit, sizeof(st->git_commit), &oid);
-        st->has_git = true;
-        so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
-        so.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
-        if (!git_repository_is_bare(repo) && git_status_list_new(&status, repo, &so) == 0)
-                st->git_dirty = git_status_list_entrycount(status) > 0;
-done:
-        git_status_list_free(status);
-        git_repository_free(repo);
-        git_libgit2_shutdown();
+        if (st->git_probed)
+                return;
+        st->git_probed = true;
+        if (pg_repo_state_get(".", &rs) < 0)
+                return;
+        if (rs.head && strlen(rs.head) < sizeof(st->git_commit)) {
+                memcpy(st->git_commit, rs.head, strlen(rs.head) + 1);
+                st->has_git = true;
+                st->git_dirty = rs.dirty;
+        }
+        pg_repo_state_release(&rs);
 }
 
 static char *pg_utc_now(void)
@@ -697,6 +691,7 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         res->ncommand = b->argc;
         res->command = pg_strv_dup(b->argv, b->argc);
         res->created = pg_utc_now();
+        pg_git_probe(st);
         res->has_git = st->has_git;
         res->git_commit = st->has_git ? pg_xstrdup(st->git_commit) : NULL;
         res->git_dirty = st->git_dirty;
@@ -915,7 +910,6 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         }
         pg_perf_warm_start(&warm);
         pg_host_probe(&st.host);
-        pg_git_probe(&st);
         pg_perf_warm_join(&warm);
         /* Decided up front as case 28 asks (perf_event_open(2): paranoid >= 2
          * refuses kernel counting to the unprivileged); the EACCES fallback in

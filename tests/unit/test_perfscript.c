@@ -298,6 +298,54 @@ static void test_perfscript_deep_and_truncated(void **state)
         pg_buf_release(&in);
 }
 
+/* A frame line seen before is replayed, not parsed again: the replay must
+ * give what parsing gives, whatever record it is in (a Java record tidies
+ * the same line differently), and count kernel frames every time. */
+static void test_perfscript_repeated_lines(void **state)
+{
+        static const char java[] = "java 1/1 [000] 1.000001:    1 cpu-clock: \n"
+                                   "\tffffffff81000010 do_syscall_64+0x10 ([kernel.kallsyms])\n"
+                                   "\t    7f0000001000 Lcom/x/Foo;.bar (/tmp/perf-1.map)\n"
+                                   "\t    7f0000002000 [unknown] (/tmp/perf-1.map)\n"
+                                   "\n";
+        static const char app[] = "app 2/2 [000] 1.000002:    1 cpu-clock: \n"
+                                  "\tffffffff81000010 do_syscall_64+0x10 ([kernel.kallsyms])\n"
+                                  "\t    7f0000001000 Lcom/x/Foo;.bar (/tmp/perf-1.map)\n"
+                                  "\t    7f0000002000 [unknown] (/tmp/perf-1.map)\n"
+                                  "\n";
+        struct pg_perfscript_options o = { .include_addrs = true };
+        struct pg_perfscript_stats st1, st;
+        struct pg_buf all = PG_BUF_INIT;
+        (void) state;
+
+        char *j1 = pg_fold_text(&o, java, 0, &st1);
+        char *a1 = pg_fold_text(&o, app, 0, NULL);
+        assert_int_equal(st1.kernel_frames, 1);
+        /* the Java tidy applies to the java record only */
+        assert_string_not_equal(strchr(j1, ';'), strchr(a1, ';'));
+        pg_buf_printf(&all, "%s%s%s%s%s", java, app, app, java, java);
+        char *mixed = pg_fold_text(&o, all.ptr, 0, &st);
+        /* the same stacks as each record folded alone, with their counts */
+        j1[strlen(j1) - 2] = '3';
+        a1[strlen(a1) - 2] = '2';
+        assert_non_null(strstr(mixed, j1));
+        assert_non_null(strstr(mixed, a1));
+        assert_int_equal(strlen(mixed), strlen(j1) + strlen(a1));
+        assert_int_equal(st.samples, 5);
+        assert_int_equal(st.kernel_frames, 5);
+        assert_int_equal(st.stacks, 2);
+        /* and in any chunking */
+        for (size_t chunk = 1; chunk < 64; chunk += 7) {
+                char *part = pg_fold_text(&o, all.ptr, chunk, NULL);
+                assert_string_equal(part, mixed);
+                free(part);
+        }
+        free(mixed);
+        free(j1);
+        free(a1);
+        pg_buf_release(&all);
+}
+
 static void test_perfscript_perf_data_refused(void **state)
 {
         struct pg_perfscript_options o = { 0 };
@@ -397,6 +445,7 @@ int main(void)
                 cmocka_unit_test(test_perfscript_single_line_samples),
                 cmocka_unit_test(test_perfscript_rust_mangled),
                 cmocka_unit_test(test_perfscript_deep_and_truncated),
+                cmocka_unit_test(test_perfscript_repeated_lines),
                 cmocka_unit_test(test_perfscript_perf_data_refused),
                 cmocka_unit_test(test_perfscript_memory_bounded),
                 cmocka_unit_test(test_perfscript_read_and_write),

@@ -388,26 +388,19 @@ static void test_too_short(void **state)
 }
 
 /*
- * Unprivileged (uid 65534, perf_event_paranoid 2) with no locked-memory
+ * Unprivileged (an unused uid, perf_event_paranoid 2) with no locked-memory
  * allowance beyond perf_event_mlock_kb: opening with kernel frames fails
  * with EACCES and falls back to user-only stacks with a warning, and the
  * DWARF-mode buffers get EPERM from mmap and are shrunk until they fit.
+ * The kernel counts that allowance per user across the whole machine, so
+ * the uid is one no other process uses (not 65534, which a concurrent test
+ * run may be using at the same moment).
  */
 static void test_unprivileged(void **state)
 {
-        char bench[4096], fix[4096];
-        char *argv[] = { "prlimit",
-                         "--memlock=0:0",
-                         "setpriv",
-                         "--reuid=65534",
-                         "--regid=65534",
-                         "--clear-groups",
-                         bench,
-                         "run",
-                         "--dwarf",
-                         "--stacks",
-                         "--",
-                         fix,
+        char bench[4096], fix[4096], reuid[32], regid[32];
+        char *argv[] = { "prlimit", "--memlock=0:0", "setpriv", reuid,      regid, "--clear-groups",
+                         bench,     "run",           "--dwarf", "--stacks", "--",  fix,
                          NULL };
         struct pg_run_out o;
         const char *box;
@@ -419,7 +412,9 @@ static void test_unprivileged(void **state)
                 fprintf(stderr, "skipped: needs root, setpriv and prlimit to drop privileges\n");
                 skip();
         }
-        /* uid 65534 may not reach the build tree (a clone under /root): run copies */
+        snprintf(reuid, sizeof(reuid), "--reuid=%ld", 3000000L + (long) getpid());
+        snprintf(regid, sizeof(regid), "--regid=%ld", 3000000L + (long) getpid());
+        /* that uid may not reach the build tree (a clone under /root): run copies */
         box = pg_test_sandbox();
         assert_int_equal(chmod(box, 0755), 0);
         copy = pg_test_copy_program(pg_test_fixture("pg-sample-bench"), box);
