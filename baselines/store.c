@@ -18,8 +18,10 @@
 #include "baselines/store.h"
 #include "baselines/store_git.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <git2.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,6 +31,7 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
 
 #define PG_STORE_MAX_RETRIES 64
 
@@ -745,45 +748,117 @@ static int pg_store_union(git_repository *repo, git_tree *base, git_tree *other,
         return error;
 }
 
-/* Build one commit for the save on the current tips and try to move the
- * branch to it. Returns 0 when the ref moved, PG_ECONFLICT when another
- * writer moved it first (the caller retries), another PG_E* on failure. */
-static int pg_store_save_once(git_repository *repo, const char *branch, const char *machine,
-                              const char *head_hex, const struct pg_result_set *results,
-                              const git_oid *blobs, const git_signature *sig,
-                              struct pg_store_save_info *info)
+/* The edits of one commit: upserts and removals relative to the tree it is
+ * built on, with the paths they point to (owned). */
+struct pg_tree_edits {
+        git_tree_update *u;
+        size_t n;
+        char **paths;
+        size_t npaths;
+};
+
+static void pg_tree_edits_add(struct pg_tree_edits *e, git_tree_update_t action, const git_oid *id,
+                              char *path)
 {
+        e->u = pg_xreallocarray(e->u, e->n + 1, sizeof(*e->u));
+        e->u[e->n] = (git_tree_update){ action, { { 0 } }, GIT_FILEMODE_BLOB, path };
+        if (id)
+                e->u[e->n].id = *id;
+        e->n++;
+        e->paths = pg_xreallocarray(e->paths, e->npaths + 1, sizeof(*e->paths));
+        e->paths[e->npaths++] = path;
+}
+
+static void pg_tree_edits_release(struct pg_tree_edits *e)
+{
+        for (size_t i = 0; i < e->npaths; i++)
+                free(e->paths[i]);
+        free(e->paths);
+        free(e->u);
+        memset(e, 0, sizeof(*e));
+}
+
+/*
+ * One commit on a data branch, made by pg_store_commit(). @build fills the
+ * edits (relative to @base, the tree built on) and the message; @other is
+ * the tree of a diverged local tip that becomes the second parent (only with
+ * @merge_diverged; otherwise a diverged local tip is dropped and the commit
+ * built on origin). It may be called again on a newer tip.
+ */
+struct pg_commit_plan {
+        const char *branch;
+        const char *reflog;
+        bool merge_diverged;
+        size_t max_history; /* > 0: squash (see store.h, pg_assets_publish()) */
+        int (*build)(void *ctx, git_repository *repo, git_tree *base, git_tree *other,
+                     struct pg_tree_edits *e, struct pg_buf *msg);
+        void *ctx;
+};
+
+struct pg_commit_done {
+        git_oid id;
+        bool created_branch, from_remote, merged_local, squashed;
+};
+
+/* Whether the first-parent history from @tip holds at least @n commits. */
+static bool pg_history_reaches(git_repository *repo, const git_oid *tip, size_t n)
+{
+        git_commit *c = NULL, *p = NULL;
+        size_t count = 0;
+
+        if (git_commit_lookup(&c, repo, tip) < 0) {
+                git_error_clear();
+                return false;
+        }
+        while (c && ++count < n) {
+                if (git_commit_parentcount(c) == 0 || git_commit_parent(&p, c, 0) < 0)
+                        break;
+                git_commit_free(c);
+                c = p;
+                p = NULL;
+        }
+        git_commit_free(c);
+        git_error_clear();
+        return count >= n;
+}
+
+/* Build one commit of @plan on the current tips and try to move the branch
+ * to it. Returns 0 when the ref moved, PG_ECONFLICT when another writer
+ * moved it first (the caller retries), another PG_E* on failure. */
+static int pg_store_commit_once(git_repository *repo, const struct pg_commit_plan *plan,
+                                const git_signature *sig, struct pg_commit_done *done)
+{
+        const char *branch = plan->branch;
         char *lref = pg_xasprintf("refs/heads/%s", branch);
         struct pg_tips t;
         git_commit *parents[2] = { NULL, NULL };
-        size_t nparents = 0, nupdates = 0, npaths = 0;
+        size_t nparents = 0;
         git_tree *base = NULL, *other = NULL, *tree = NULL, *empty = NULL;
-        git_tree_update *updates = NULL;
-        char **paths = NULL;
-        git_oid tree_id, commit_id;
+        struct pg_tree_edits edits = { 0 };
+        git_oid tree_id;
         git_reference *ref = NULL;
         struct pg_buf msg = PG_BUF_INIT;
         int rc, error;
 
-        info->created_branch = info->from_remote = info->merged_local = false;
-        info->nreplaced = 0;
+        memset(done, 0, sizeof(*done));
         if ((error = pg_store_tips(repo, branch, &t)) < 0)
                 goto done;
         if (t.has_remote && pg_remote_ahead(repo, &t)) {
                 rc = git_commit_lookup(&parents[nparents++], repo, &t.remote);
-                info->from_remote = true;
+                done->from_remote = true;
         } else if (t.has_local && t.has_remote && !git_oid_equal(&t.local, &t.remote) &&
                    git_graph_descendant_of(repo, &t.local, &t.remote) != 1) {
-                /* diverged: build on origin and carry the local-only baselines over */
+                /* diverged: build on origin (and carry the local tip over) */
                 rc = git_commit_lookup(&parents[nparents++], repo, &t.remote);
-                if (rc == 0)
+                if (rc == 0 && plan->merge_diverged)
                         rc = git_commit_lookup(&parents[nparents++], repo, &t.local);
-                info->from_remote = info->merged_local = true;
+                done->from_remote = true;
+                done->merged_local = plan->merge_diverged;
         } else if (t.has_local) {
                 rc = git_commit_lookup(&parents[nparents++], repo, &t.local);
         } else {
                 rc = 0;
-                info->created_branch = true;
+                done->created_branch = true;
         }
         if (rc < 0) {
                 error = pg_git_err(PG_EIO, "cannot read the tip of '%s'", branch);
@@ -807,58 +882,31 @@ static int pg_store_save_once(git_repository *repo, const char *branch, const ch
                 base = empty;
                 empty = NULL;
         }
-        if (nparents == 2) {
-                if (git_commit_tree(&other, parents[1]) < 0) {
-                        error = pg_git_err(PG_EIO, "cannot read the tree of '%s'", branch);
-                        goto done;
-                }
-                if ((error = pg_store_union(repo, base, other, &updates, &nupdates, &paths,
-                                            &npaths)) < 0)
-                        goto done;
-        }
-        for (size_t i = 0; i < results->n; i++) {
-                char *path =
-                    pg_xasprintf("%s/%s/%s.json", machine, head_hex, results->items[i].name);
-                git_tree_entry *have = NULL;
-                bool dup = false;
-                if (git_tree_entry_bypath(&have, base, path) == 0) {
-                        info->nreplaced++;
-                        git_tree_entry_free(have);
-                }
-                git_error_clear();
-                for (size_t j = 0; j < nupdates; j++) {
-                        if (strcmp(updates[j].path, path) == 0) { /* ours wins over the union */
-                                updates[j].id = blobs[i];
-                                info->nreplaced++;
-                                dup = true;
-                        }
-                }
-                paths = pg_xreallocarray(paths, npaths + 1, sizeof(*paths));
-                paths[npaths++] = path;
-                if (dup)
-                        continue;
-                updates = pg_xreallocarray(updates, nupdates + 1, sizeof(*updates));
-                updates[nupdates++] =
-                    (git_tree_update){ GIT_TREE_UPDATE_UPSERT, blobs[i], GIT_FILEMODE_BLOB, path };
-        }
-        info->replaced = info->nreplaced > 0;
-        if (git_tree_create_updated(&tree_id, repo, base, nupdates, updates) < 0 ||
-            git_tree_lookup(&tree, repo, &tree_id) < 0) {
-                error = pg_git_err(PG_EIO, "cannot write the baseline tree");
+        if (nparents == 2 && git_commit_tree(&other, parents[1]) < 0) {
+                error = pg_git_err(PG_EIO, "cannot read the tree of '%s'", branch);
                 goto done;
         }
-        pg_buf_printf(&msg, "perfgate baseline: %s at %.12s%s\n\n", machine, head_hex,
-                      info->replaced ? " (replaced)" : "");
-        pg_buf_printf(&msg, "commit: %s\nmachine: %s\nbenchmarks:", head_hex, machine);
-        for (size_t i = 0; i < results->n; i++)
-                pg_buf_printf(&msg, " %s", results->items[i].name);
-        pg_buf_puts(&msg, "\n");
-        if (info->merged_local)
-                pg_buf_printf(&msg, "\nbuilt on origin/%s, with the local baselines merged in\n",
-                              branch);
-        if (git_commit_create(&commit_id, repo, NULL, sig, sig, NULL, msg.ptr, tree, nparents,
+        if ((error = plan->build(plan->ctx, repo, base, other, &edits, &msg)) < 0)
+                goto done;
+        if (git_tree_create_updated(&tree_id, repo, base, edits.n, edits.u) < 0 ||
+            git_tree_lookup(&tree, repo, &tree_id) < 0) {
+                error = pg_git_err(PG_EIO, "cannot write the tree of '%s'", branch);
+                goto done;
+        }
+        /* Squash: a root commit holding the whole tree, so the branch's
+         * history never grows past max_history commits. */
+        if (plan->max_history > 0 && nparents == 1 &&
+            pg_history_reaches(repo, git_commit_id(parents[0]), plan->max_history)) {
+                done->squashed = true;
+                nparents = 0;
+                pg_buf_printf(&msg,
+                              "\nhistory squashed: the previous %zu or more commits are "
+                              "left out\n",
+                              plan->max_history);
+        }
+        if (git_commit_create(&done->id, repo, NULL, sig, sig, NULL, msg.ptr, tree, nparents,
                               (const git_commit **) parents) < 0) {
-                error = pg_git_err(PG_EIO, "cannot write the baseline commit");
+                error = pg_git_err(PG_EIO, "cannot write the commit on '%s'", branch);
                 goto done;
         }
         /* The ref moves last, and only from the tip this commit was built on:
@@ -870,9 +918,8 @@ static int pg_store_save_once(git_repository *repo, const char *branch, const ch
         {
                 git_oid zero;
                 memset(&zero, 0, sizeof(zero));
-                rc = git_reference_create_matching(&ref, repo, lref, &commit_id, 1,
-                                                   t.has_local ? &t.local : &zero,
-                                                   "perfgate baseline save");
+                rc = git_reference_create_matching(&ref, repo, lref, &done->id, 1,
+                                                   t.has_local ? &t.local : &zero, plan->reflog);
         }
         if (rc == GIT_ELOCKED) {
                 error = pg_git_err(PG_ECONFLICT,
@@ -890,15 +937,10 @@ static int pg_store_save_once(git_repository *repo, const char *branch, const ch
                 error = pg_git_err(PG_EIO, "cannot update branch '%s'", branch);
                 goto done;
         }
-        free(info->commit);
-        info->commit = pg_oid_hex(&commit_id);
 done:
         pg_buf_release(&msg);
         git_reference_free(ref);
-        for (size_t i = 0; i < npaths; i++)
-                free(paths[i]);
-        free(paths);
-        free(updates);
+        pg_tree_edits_release(&edits);
         git_tree_free(tree);
         git_tree_free(other);
         git_tree_free(base);
@@ -907,6 +949,94 @@ done:
         git_commit_free(parents[1]);
         free(lref);
         return error;
+}
+
+static void pg_store_backoff(unsigned attempt);
+
+/* The commit signature: git config user.name/email, else perfgate
+ * <perfgate@localhost>. */
+static int pg_store_signature(git_repository *repo, git_signature **sig)
+{
+        if (git_signature_default(sig, repo) < 0 &&
+            git_signature_now(sig, "perfgate", "perfgate@localhost") < 0)
+                return pg_git_err(PG_ERROR, "cannot make a commit signature");
+        git_error_clear();
+        return 0;
+}
+
+/* pg_store_commit_once() until the ref moves, retrying a lost
+ * compare-and-swap on the new tip up to PG_STORE_MAX_RETRIES times;
+ * *retries counts them. */
+static int pg_store_commit(git_repository *repo, const struct pg_commit_plan *plan,
+                           const git_signature *sig, struct pg_commit_done *done, unsigned *retries)
+{
+        int error;
+
+        for (unsigned attempt = 0;; attempt++) {
+                error = pg_store_commit_once(repo, plan, sig, done);
+                if (error != PG_ECONFLICT)
+                        return error;
+                if (attempt + 1 >= PG_STORE_MAX_RETRIES)
+                        return pg_error_prefix(error, "gave up after %u attempts", attempt + 1);
+                (*retries)++;
+                pg_store_backoff(attempt);
+        }
+}
+
+/* The baseline save's edits: `<machine>/<head>/<name>.json` for each result
+ * (and, on a diverged local branch, its baselines carried over). */
+struct pg_save_ctx {
+        const char *machine, *head_hex, *branch;
+        const struct pg_result_set *results;
+        const git_oid *blobs;
+        struct pg_store_save_info *info;
+};
+
+static int pg_store_save_build(void *vctx, git_repository *repo, git_tree *base, git_tree *other,
+                               struct pg_tree_edits *e, struct pg_buf *msg)
+{
+        struct pg_save_ctx *x = vctx;
+        struct pg_store_save_info *info = x->info;
+        int error;
+
+        info->nreplaced = 0;
+        if (other &&
+            (error = pg_store_union(repo, base, other, &e->u, &e->n, &e->paths, &e->npaths)) < 0)
+                return error;
+        for (size_t i = 0; i < x->results->n; i++) {
+                char *path = pg_xasprintf("%s/%s/%s.json", x->machine, x->head_hex,
+                                          x->results->items[i].name);
+                git_tree_entry *have = NULL;
+                bool dup = false;
+                if (git_tree_entry_bypath(&have, base, path) == 0) {
+                        info->nreplaced++;
+                        git_tree_entry_free(have);
+                }
+                git_error_clear();
+                for (size_t j = 0; j < e->n; j++) {
+                        if (strcmp(e->u[j].path, path) == 0) { /* ours wins over the union */
+                                e->u[j].id = x->blobs[i];
+                                info->nreplaced++;
+                                dup = true;
+                        }
+                }
+                if (dup) {
+                        free(path);
+                        continue;
+                }
+                pg_tree_edits_add(e, GIT_TREE_UPDATE_UPSERT, &x->blobs[i], path);
+        }
+        info->replaced = info->nreplaced > 0;
+        pg_buf_printf(msg, "perfgate baseline: %s at %.12s%s\n\n", x->machine, x->head_hex,
+                      info->replaced ? " (replaced)" : "");
+        pg_buf_printf(msg, "commit: %s\nmachine: %s\nbenchmarks:", x->head_hex, x->machine);
+        for (size_t i = 0; i < x->results->n; i++)
+                pg_buf_printf(msg, " %s", x->results->items[i].name);
+        pg_buf_puts(msg, "\n");
+        if (other)
+                pg_buf_printf(msg, "\nbuilt on origin/%s, with the local baselines merged in\n",
+                              x->branch);
+        return 0;
 }
 
 /* A short random pause before retrying a lost compare-and-swap, so two
@@ -977,26 +1107,24 @@ int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *res
                         goto done;
                 }
         }
-        if (git_signature_default(&sig, repo) < 0 &&
-            git_signature_now(&sig, "perfgate", "perfgate@localhost") < 0) {
-                error = pg_git_err(PG_ERROR, "cannot make a commit signature");
+        if ((error = pg_store_signature(repo, &sig)) < 0)
                 goto done;
-        }
         info->branch = pg_xstrdup(branch);
         info->head = pg_xstrdup(head_hex);
         info->machine = pg_xstrdup(machine);
         info->saved = results->n;
-        for (unsigned attempt = 0;; attempt++) {
-                error =
-                    pg_store_save_once(repo, branch, machine, head_hex, results, blobs, sig, info);
-                if (error != PG_ECONFLICT)
-                        break;
-                if (attempt + 1 >= PG_STORE_MAX_RETRIES) {
-                        pg_error_prefix(error, "gave up after %u attempts", attempt + 1);
-                        break;
+        {
+                struct pg_save_ctx x = { machine, head_hex, branch, results, blobs, info };
+                struct pg_commit_plan plan = { branch, "perfgate baseline save", true,
+                                               0,      pg_store_save_build,      &x };
+                struct pg_commit_done d;
+                error = pg_store_commit(repo, &plan, sig, &d, &info->retries);
+                if (error == 0) {
+                        info->commit = pg_oid_hex(&d.id);
+                        info->created_branch = d.created_branch;
+                        info->from_remote = d.from_remote;
+                        info->merged_local = d.merged_local;
                 }
-                info->retries++;
-                pg_store_backoff(attempt);
         }
 done:
         if (error)
@@ -1009,4 +1137,192 @@ done:
         git_repository_free(repo);
         git_libgit2_shutdown();
         return error;
+}
+
+/* ---- assets ----------------------------------------------------------------- */
+
+void pg_assets_info_release(struct pg_assets_info *info)
+{
+        if (!info)
+                return;
+        free(info->commit);
+        memset(info, 0, sizeof(*info));
+}
+
+/* A relative path of safe components: no empty, "." or ".." component, no
+ * byte a URL or a shell would need to quote. */
+static int pg_assets_check_prefix(const char *prefix)
+{
+        const char *p = prefix;
+        if (!*p)
+                goto bad;
+        while (*p) {
+                size_t n = strcspn(p, "/");
+                if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+                        goto bad;
+                for (size_t i = 0; i < n; i++)
+                        if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
+                              (p[i] >= '0' && p[i] <= '9') || p[i] == '.' || p[i] == '_' ||
+                              p[i] == '-'))
+                                goto bad;
+                p += n;
+                if (*p == '/' && !*++p)
+                        goto bad;
+        }
+        return 0;
+bad:
+        return pg_error_set(PG_EINPUT,
+                            "invalid assets path '%s'; use components of letters, digits, '.', "
+                            "'_' and '-' separated by '/' (e.g. pr-12/1a2b3c)",
+                            prefix);
+}
+
+struct pg_assets_ctx {
+        const char *prefix;
+        size_t n;
+        char **names;
+        git_oid *blobs;
+        bool prune;
+};
+
+static int pg_assets_build(void *vctx, git_repository *repo, git_tree *base, git_tree *other,
+                           struct pg_tree_edits *e, struct pg_buf *msg)
+{
+        struct pg_assets_ctx *x = vctx;
+        (void) repo;
+        (void) other;
+        if (x->prune) {
+                git_tree_entry *have = NULL;
+                if (git_tree_entry_bypath(&have, base, x->prefix) < 0) {
+                        git_error_clear();
+                        return PG_ENOTFOUND; /* nothing to remove: no commit */
+                }
+                git_tree_entry_free(have);
+                pg_tree_edits_add(e, GIT_TREE_UPDATE_REMOVE, NULL, pg_xstrdup(x->prefix));
+                pg_buf_printf(msg, "perfgate assets: remove %s\n", x->prefix);
+                return 0;
+        }
+        for (size_t i = 0; i < x->n; i++)
+                pg_tree_edits_add(e, GIT_TREE_UPDATE_UPSERT, &x->blobs[i],
+                                  pg_xasprintf("%s/%s", x->prefix, x->names[i]));
+        pg_buf_printf(msg, "perfgate assets: %s (%zu file%s)\n", x->prefix, x->n,
+                      x->n == 1 ? "" : "s");
+        return 0;
+}
+
+static int pg_name_cmp(const void *a, const void *b)
+{
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* The regular files directly in @dir, sorted, into x->names. */
+static int pg_assets_list(const char *dir, struct pg_assets_ctx *x)
+{
+        DIR *d = opendir(dir);
+        struct dirent *de;
+
+        if (!d)
+                return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO,
+                                    "cannot read directory '%s': %s", dir, strerror(errno));
+        while ((de = readdir(d)) != NULL) {
+                struct stat st;
+                char *path;
+                if (de->d_name[0] == '.')
+                        continue;
+                path = pg_path_join(dir, de->d_name);
+                if (lstat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+                        x->names = pg_xreallocarray(x->names, x->n + 1, sizeof(*x->names));
+                        x->names[x->n++] = pg_xstrdup(de->d_name);
+                }
+                free(path);
+        }
+        closedir(d);
+        qsort(x->names, x->n, sizeof(*x->names), pg_name_cmp);
+        if (x->n == 0)
+                return pg_error_set(PG_EINPUT, "no files to publish in '%s'", dir);
+        return 0;
+}
+
+static int pg_assets_run(const struct pg_assets_opts *o, const char *dir, const char *prefix,
+                         struct pg_assets_info *info)
+{
+        const char *branch = o && o->branch ? o->branch : PG_ASSETS_DEFAULT_BRANCH;
+        struct pg_assets_ctx x = { prefix, 0, NULL, NULL, dir == NULL };
+        struct pg_store_opts so = { o ? o->repo_path : NULL, branch, NULL };
+        git_repository *repo = NULL;
+        git_signature *sig = NULL;
+        struct pg_buf data = PG_BUF_INIT;
+        int error;
+
+        memset(info, 0, sizeof(*info));
+        git_libgit2_init();
+        if ((error = pg_store_check_branch(branch)) < 0 ||
+            (error = pg_assets_check_prefix(prefix)) < 0)
+                goto done;
+        if (dir && (error = pg_assets_list(dir, &x)) < 0)
+                goto done;
+        if ((error = pg_store_open(&repo, &so)) < 0)
+                goto done;
+        x.blobs = pg_xcalloc(x.n ? x.n : 1, sizeof(*x.blobs));
+        for (size_t i = 0; i < x.n; i++) {
+                char *path = pg_path_join(dir, x.names[i]);
+                pg_buf_reset(&data);
+                error = pg_read_file(path, &data);
+                free(path);
+                if (error < 0)
+                        goto done;
+                if (git_blob_create_from_buffer(&x.blobs[i], repo, data.ptr, data.len) < 0) {
+                        error = pg_git_err(PG_EIO, "cannot write '%s' to the object database",
+                                           x.names[i]);
+                        goto done;
+                }
+        }
+        if ((error = pg_store_signature(repo, &sig)) < 0)
+                goto done;
+        {
+                struct pg_commit_plan plan = {
+                        branch,          dir ? "perfgate assets publish" : "perfgate assets prune",
+                        false,           o ? o->max_history : 0,
+                        pg_assets_build, &x
+                };
+                struct pg_commit_done d;
+                error = pg_store_commit(repo, &plan, sig, &d, &info->retries);
+                if (error == PG_ENOTFOUND && !dir) { /* nothing to prune */
+                        pg_error_clear();
+                        error = 0;
+                } else if (error == 0) {
+                        info->commit = pg_oid_hex(&d.id);
+                        info->created_branch = d.created_branch;
+                        info->from_remote = d.from_remote;
+                        info->squashed = d.squashed;
+                        info->files = x.n;
+                }
+        }
+done:
+        if (error)
+                pg_assets_info_release(info);
+        for (size_t i = 0; i < x.n; i++)
+                free(x.names[i]);
+        free(x.names);
+        free(x.blobs);
+        pg_buf_release(&data);
+        git_signature_free(sig);
+        git_repository_free(repo);
+        git_libgit2_shutdown();
+        return error;
+}
+
+int pg_assets_publish(const struct pg_assets_opts *o, const char *dir, const char *prefix,
+                      struct pg_assets_info *info)
+{
+        if (!dir) {
+                memset(info, 0, sizeof(*info));
+                return pg_error_set(PG_EINPUT, "no directory to publish");
+        }
+        return pg_assets_run(o, dir, prefix, info);
+}
+
+int pg_assets_prune(const struct pg_assets_opts *o, const char *prefix, struct pg_assets_info *info)
+{
+        return pg_assets_run(o, NULL, prefix, info);
 }

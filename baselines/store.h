@@ -143,4 +143,56 @@ int pg_store_list_load(const struct pg_store_opts *o, struct pg_store_list *l);
 
 void pg_store_list_release(struct pg_store_list *l);
 
+/* ---- assets: files published for PR/MR comments ------------------------- */
+
+#define PG_ASSETS_DEFAULT_BRANCH "perfgate-assets"
+
+struct pg_assets_opts {
+        const char *repo_path; /* NULL: discover the repository from the cwd */
+        const char *branch;    /* NULL: PG_ASSETS_DEFAULT_BRANCH */
+        size_t max_history;    /* > 0: when the branch already has this many commits, the
+                                  new commit is a root commit holding the whole tree (the
+                                  history is squashed, so it never grows without bound) */
+};
+
+/** What pg_assets_publish() / pg_assets_prune() did. Owned; pg_assets_info_release(). */
+struct pg_assets_info {
+        char *commit;        /* the new commit (hex); NULL: nothing to do (prune) */
+        bool created_branch; /* the branch was created as an orphan */
+        bool from_remote;    /* built on origin/<branch> (ahead, or the local one diverged:
+                                then the local tip is dropped) */
+        bool squashed;       /* the new commit has no parent (o->max_history reached) */
+        size_t files;        /* files written (publish) */
+        unsigned retries;    /* compare-and-swap retries after a concurrent update */
+};
+
+void pg_assets_info_release(struct pg_assets_info *info);
+
+/**
+ * Commit every regular file directly in @dir (not symlinks, not
+ * subdirectories, not names starting with '.') as `<prefix>/<name>` on the
+ * assets branch, in one commit, with the same machinery as pg_store_save():
+ * objects first, the ref moved compare-and-swap on the tip it was built on
+ * (retried on a concurrent update), never the work tree, index or HEAD;
+ * built on origin/<branch> when that is ahead or the local branch diverged.
+ * Files already under @prefix with other names stay.
+ * @prefix: a relative path of '/'-separated components of [A-Za-z0-9._-],
+ * none empty, "." or "..", e.g. "pr-12/<head-sha>".
+ * Errors: PG_ENOTFOUND (not a git repository, @dir missing), PG_EINPUT (bad
+ * prefix or branch name, no file in @dir), PG_EIO (reading a file, libgit2
+ * writing), PG_ECONFLICT (losing the race after every retry).
+ */
+int pg_assets_publish(const struct pg_assets_opts *o, const char *dir, const char *prefix,
+                      struct pg_assets_info *info);
+
+/**
+ * Remove @prefix (a file or a whole directory, e.g. "pr-12") from the assets
+ * branch in one commit, as pg_assets_publish() commits. No branch or no such
+ * path: nothing to do, info->commit is NULL and 0 is returned.
+ * Errors: PG_ENOTFOUND (not a git repository), PG_EINPUT (bad prefix or
+ * branch name), PG_EIO, PG_ECONFLICT.
+ */
+int pg_assets_prune(const struct pg_assets_opts *o, const char *prefix,
+                    struct pg_assets_info *info);
+
 #endif

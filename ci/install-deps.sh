@@ -34,7 +34,7 @@ if [ "$what" = test ]; then
   pkgs="$pkgs lintian man-db"
 fi
 if [ "$what" = ci ] || [ "$what" = test ]; then
-  pkgs="$pkgs curl jq ca-certificates"
+  pkgs="$pkgs curl jq ca-certificates librsvg2-bin"
 fi
 # node and npm may come from elsewhere than Debian (NodeSource's nodejs
 # bundles npm and conflicts with Debian's npm): what counts is the commands.

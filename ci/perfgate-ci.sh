@@ -4,7 +4,10 @@
 # runs and is tested outside either CI system (tests/ci/).
 #
 #   perfgate-ci.sh pr       fetch base + data branch, run, compare, write the
-#                           reports into the output dir, job summary, comment
+#                           reports into the output dir, publish the flame
+#                           graph images (GitHub: the assets branch; GitLab:
+#                           project uploads), job summary, comment
+#   perfgate-ci.sh prune    remove a closed PR's images from the assets branch
 #   perfgate-ci.sh main     run, `perfgate baseline save`, push the data branch
 #                           (a rejected push: fetch, save again on the new tip,
 #                           retry, bounded)
@@ -14,6 +17,10 @@
 # Invariants:
 # - Exactly one PR/MR comment carries the marker "<!-- perfgate -->" at the
 #   very start of its body; it is updated in place, never duplicated.
+# - No stale verdicts: a job whose measured head is no longer the PR/MR's
+#   head does not touch the comment (a newer job owns it).
+# - Images come from the user's own repository and CI platform only, and
+#   only from files perfgate drew in this job (never from an artifact).
 # - The exit status is perfgate's (README.md, Exit status): 0 pass, 1 regression,
 #   2 usage/bad input, 3 cannot measure, 4 internal/I-O. A regression exits 0
 #   only with --fail-on-regression false. A comment that cannot be posted never
@@ -41,7 +48,11 @@ modes:
   main      perfgate run, perfgate baseline save, push the data branch
             (rejected push: fetch, save again on the new tip, retry)
   run       perfgate run only (a shard of a matrix), results in OUT/results
-  comment   post or update the comment from --body FILE
+  comment   post or update the comment from --body FILE; with --from DIR
+            holding results/ (a fork PR's artifact) and --regenerate, draw the
+            report and images again from those results with this perfgate
+  prune     remove pull request --pr N's images from the assets branch and
+            push it (when the PR closes)
 
 options (environment variable in brackets):
   --benchmarks "P..."       benchmark paths, blank-separated [PERFGATE_BENCHMARKS] (bench/)
@@ -58,6 +69,17 @@ options (environment variable in brackets):
   --fail-on-regression B    true: a regression fails the job [PERFGATE_FAIL_ON_REGRESSION] (true)
   --baseline-branch NAME    data branch [PERFGATE_BASELINE_BRANCH] (perfgate-baselines)
   --link-base URL           where the flame graph SVGs will be served [PERFGATE_LINK_BASE]
+                            (default on GitHub: published by --images)
+  --images auto|off         GitHub: commit the images to the assets branch and
+                            show them in the comment; GitLab: upload PNGs of
+                            them with the project uploads API [PERFGATE_IMAGES]
+                            (auto: on, except GitHub fork PRs, whose images the
+                            workflow_run poster draws, and private repositories,
+                            which get a link to a single-file artifact)
+  --assets-branch NAME      GitHub images branch [PERFGATE_ASSETS_BRANCH] (perfgate-assets)
+  --assets-max-history N    squash the images branch into one commit when it
+                            has N commits [PERFGATE_ASSETS_MAX_HISTORY] (100)
+  --regenerate              comment mode: redraw from --from DIR's results
   --out DIR                 output dir [PERFGATE_OUT] (.perfgate/ci)
   --remote NAME             git remote [PERFGATE_REMOTE] (origin)
   --push-url URL            push the data branch here instead [PERFGATE_PUSH_URL]
@@ -126,9 +148,9 @@ case $mode in
         usage
         exit 0
         ;;
-pr | main | run | comment) shift ;;
-"") usage_error "a mode is required: pr, main, run or comment" ;;
-*) usage_error "unknown mode '$mode' (pr, main, run or comment)" ;;
+pr | main | run | comment | prune) shift ;;
+"") usage_error "a mode is required: pr, main, run, comment or prune" ;;
+*) usage_error "unknown mode '$mode' (pr, main, run, comment or prune)" ;;
 esac
 
 PERFGATE=${PERFGATE:-perfgate}
@@ -154,6 +176,12 @@ body_file=""
 from_dir=""
 pr=${PERFGATE_PR:-}
 head_sha=""
+cmp_inputs=()
+cmp_extra=()
+images=${PERFGATE_IMAGES:-auto}
+assets_branch=${PERFGATE_ASSETS_BRANCH:-perfgate-assets}
+assets_max_history=${PERFGATE_ASSETS_MAX_HISTORY:-100}
+regenerate=false
 results=()
 set -f
 # shellcheck disable=SC2206
@@ -186,6 +214,10 @@ while [ $# -gt 0 ]; do
         --from) need_arg "$@"; from_dir=$2; shift 2 ;;
         --pr) need_arg "$@"; pr=$2; shift 2 ;;
         --head-sha) need_arg "$@"; head_sha=$2; shift 2 ;;
+        --images) need_arg "$@"; images=$2; shift 2 ;;
+        --assets-branch) need_arg "$@"; assets_branch=$2; shift 2 ;;
+        --assets-max-history) need_arg "$@"; assets_max_history=$2; shift 2 ;;
+        --regenerate) regenerate=true; shift ;;
         -h | --help) usage; exit 0 ;;
         *) usage_error "unknown option '$1'" ;;
         esac
@@ -205,6 +237,13 @@ fail_on_regression=$(bool fail-on-regression "$fail_on_regression") || exit 2
 fetch=$(bool fetch "$fetch") || exit 2
 case $push_retries in
 '' | *[!0-9]* | 0) usage_error "'--push-retries' must be a positive integer, not '$push_retries'" ;;
+esac
+case $images in
+auto | off) ;;
+*) usage_error "'--images' must be auto or off, not '$images'" ;;
+esac
+case $assets_max_history in
+'' | *[!0-9]*) usage_error "'--assets-max-history' must be a number of commits, not '$assets_max_history'" ;;
 esac
 case $push_backoff in
 '' | *[!0-9]*) usage_error "'PERFGATE_PUSH_BACKOFF' must be a number of seconds, not '$push_backoff'" ;;
@@ -294,9 +333,9 @@ detect_pr() {
 is_fork_pr() {
         [ "$platform" = github ] || return 1
         [ "${GITHUB_EVENT_NAME:-pull_request}" = pull_request ] || return 1
-        event_json | jq -e '.pull_request != null and
-                ((.pull_request.head.repo.full_name // "") != (.pull_request.base.repo.full_name // ""))' \
-                >/dev/null 2>&1
+        # jq 1.6's -e exits 0 on empty input: compare the printed value.
+        [ "$(event_json | jq -r '.pull_request != null and
+                ((.pull_request.head.repo.full_name // "") != (.pull_request.base.repo.full_name // ""))' 2>/dev/null)" = true ]
 }
 
 pr_head_sha() {
@@ -317,6 +356,18 @@ write_comment_artifact() {
         printf '%s\n' "$2" >"$d/pr-number"
         printf '%s\n' "$(pr_head_sha)" >"$d/head-sha"
         printf '%s\n' "${GITHUB_REPOSITORY:-${CI_PROJECT_PATH:-}}" >"$d/repository"
+        # The results, so the trusted poster can draw the report and the
+        # images again with its own perfgate (never trusting files drawn here),
+        # and the baseline it was compared with.
+        rm -rf "$d/results"
+        if [ "$mode" = pr ] && [ ${#results[@]} -gt 0 ]; then
+                mkdir -p "$d/results"
+                local r
+                for r in "${results[@]}"; do
+                        if [ -d "$r" ]; then cp "$r"/*.json "$d/results/" 2>/dev/null; else cp "$r" "$d/results/" 2>/dev/null; fi
+                done
+                [ -f "$out/report.json" ] && jq -r '.baseline // empty' "$out/report.json" >"$d/baseline" 2>/dev/null
+        fi
         log "$3"
         log "comment body written to '$d/body.md' (PR/MR ${2:-unknown}); upload '$d' as an artifact and post it from a privileged job (ci/github/examples/fork-comment.yml)"
 }
@@ -372,14 +423,22 @@ github_comment() {
         (umask 077 && printf 'Authorization: Bearer %s\nAccept: application/vnd.github+json\nX-GitHub-Api-Version: 2022-11-28\nContent-Type: application/json\nUser-Agent: perfgate-ci\n' \
                 "$token" >"$tmp/gh.headers") || die 4 "cannot write a temporary file"
 
-        if [ -n "$head_sha" ]; then
+        # No stale verdicts: only the job that measured the PR's current head
+        # writes the comment (an older job, finishing late, leaves it alone).
+        local want=${head_sha:-$(pr_head_sha)}
+        if [ -n "$want" ]; then
                 http GET "$api/repos/$repo/pulls/$n" "$tmp/gh.headers"
                 [ "$http_status" = 200 ] ||
                         die 4 "cannot read pull request #$n (HTTP $http_status: $(api_message))"
                 local actual
                 actual=$(jq -r '.head.sha // empty' "$tmp/resp")
-                [ "$actual" = "$head_sha" ] ||
+                if [ -n "$head_sha" ] && [ "$actual" != "$head_sha" ]; then
                         die 2 "pull request #$n is at '${actual:-?}', not '$head_sha': the artifact is stale or not from this pull request; not posting"
+                fi
+                if [ -n "$actual" ] && [ "$actual" != "$want" ]; then
+                        log "pull request #$n is now at ${actual:0:12}; this job measured ${want:0:12}: not updating the comment (the newer head's job does)"
+                        return 0
+                fi
         fi
 
         local page=1 id="" count
@@ -451,6 +510,16 @@ gitlab_note() {
         fi
         (umask 077 && printf 'PRIVATE-TOKEN: %s\nContent-Type: application/json\nUser-Agent: perfgate-ci\n' \
                 "$token" >"$tmp/gl.headers") || die 4 "cannot write a temporary file"
+        local want=${head_sha:-${CI_COMMIT_SHA:-}}
+        if [ -n "$want" ]; then
+                http GET "$api/projects/$project/merge_requests/$n" "$tmp/gl.headers"
+                local actual=""
+                [ "$http_status" = 200 ] && actual=$(jq -r '.sha // empty' "$tmp/resp" 2>/dev/null)
+                if [ -n "$actual" ] && [ "$actual" != "$want" ]; then
+                        log "merge request !$n is now at ${actual:0:12}; this job measured ${want:0:12}: not updating the note (the newer head's pipeline does)"
+                        return 0
+                fi
+        fi
         local base_url="$api/projects/$project/merge_requests/$n/notes"
         local page=1 id="" count
         while :; do
@@ -606,6 +675,243 @@ run_url() {
         esac
 }
 
+# ---------------------------------------------------------------- images
+# compare --flamegraph-dir draws <benchmark>.image.svg (and .focus.svg) for
+# each regression: static SVGs that read well with scripts and styles removed.
+# GitHub shows SVG files committed to the repository through its image proxy
+# (scripts removed), so they are committed to the assets branch and the
+# comment names them by a raw URL pinned to that commit. GitLab serves an
+# uploaded SVG as a download, not inline, so a PNG drawn from it without a
+# browser (rsvg-convert) is uploaded and the returned Markdown goes in the note.
+
+# The placeholder link base of the GitLab pass, replaced by upload URLs.
+UPLOAD_BASE=https://perfgate.invalid/upload
+
+has_images() { compgen -G "$1/*.image.svg" >/dev/null; }
+
+repo_is_private() {
+        [ "$platform" = github ] || return 1
+        [ "${PERFGATE_PRIVATE:-}" = true ] && return 0
+        [ "$(event_json | jq -r '.repository.private == true' 2>/dev/null)" = true ]
+}
+
+# The commit the results measured: the PR head (event), else HEAD.
+measured_head() {
+        local h
+        h=$(pr_head_sha)
+        [ -n "$h" ] || h=$(git rev-parse -q --verify HEAD 2>/dev/null)
+        printf '%s' "$h"
+}
+
+# rerun_compare MD FGDIR LINKBASE: compare again, writing only the Markdown
+# (and the flame graphs, the same bytes: drawing is deterministic) with
+# --link-base. 0 when MD was written.
+rerun_compare() {
+        local args=(compare "${cmp_inputs[@]}" ${cmp_extra[@]+"${cmp_extra[@]}"} --markdown "$1" --flamegraph-dir "$2" --link-base "$3")
+        log "+ perfgate ${args[*]}"
+        "$PERFGATE" "${args[@]}" >"$tmp/compare2.txt" 2>&1
+        case $? in
+        0 | 1) [ -s "$1" ] ;;
+        *)
+                warn "perfgate compare --link-base failed: $(tail -n 1 "$tmp/compare2.txt")"
+                return 1
+                ;;
+        esac
+}
+
+# fetch_assets_branch: refs/remotes/$remote/$assets_branch as on the remote
+# (deleted when the remote has none), also under --no-fetch: the lease and a
+# retry after a lost race need the remote's current tip. 1 when the remote
+# cannot be read.
+fetch_assets_branch() {
+        has_remote || return 0
+        git ls-remote --exit-code --heads "$remote" "refs/heads/$assets_branch" >/dev/null 2>&1
+        case $? in
+        0) git fetch --no-tags --quiet "$remote" "+refs/heads/$assets_branch:refs/remotes/$remote/$assets_branch" ;;
+        2) git update-ref -d "refs/remotes/$remote/$assets_branch" 2>/dev/null || true ;;
+        *) return 1 ;;
+        esac
+}
+
+# commit_assets PERFGATE-ASSETS-ARGS...: one `perfgate assets` commit built on
+# the remote's tip, pushed with a lease on that tip; a lost race is fetched
+# and done again (bounded). Prints the commit; 1 (warned) on failure.
+commit_assets() {
+        local attempt=1 expected st
+        while :; do
+                fetch_assets_branch || {
+                        warn "cannot read '$assets_branch' from '$remote'"
+                        return 1
+                }
+                expected=$(git rev-parse -q --verify "refs/remotes/$remote/$assets_branch" 2>/dev/null) || expected=""
+                # Build on what the remote has, never on a local leftover.
+                git update-ref -d "refs/heads/$assets_branch" 2>/dev/null || true
+                "$PERFGATE" assets "$@" --branch "$assets_branch" --max-history "$assets_max_history" \
+                        >"$tmp/assets.out" 2>"$tmp/assets.err" || {
+                        warn "perfgate assets $1 failed: $(tail -n 1 "$tmp/assets.err")"
+                        return 1
+                }
+                sed 's/^/perfgate-ci: /' "$tmp/assets.err" >&2
+                local commit
+                commit=$(sed -n 's/^commit //p' "$tmp/assets.out")
+                if [ "$commit" = none ]; then
+                        echo none
+                        return 0
+                fi
+                if ! has_remote && [ -z "$push_url" ]; then
+                        log "no git remote '$remote': '$assets_branch' committed locally only"
+                        echo "$commit"
+                        return 0
+                fi
+                log "+ git push --force-with-lease $remote $assets_branch (attempt $attempt of $push_retries)"
+                push_branch "$assets_branch" "$expected"
+                st=$?
+                if [ $st = 0 ]; then
+                        echo "$commit"
+                        return 0
+                fi
+                if [ $st != 1 ]; then
+                        warn "cannot push '$assets_branch' to '$remote': $(push_hint)"
+                        return 1
+                fi
+                if [ "$attempt" -ge "$push_retries" ]; then
+                        warn "push of '$assets_branch' rejected $attempt times (other jobs pushing)"
+                        return 1
+                fi
+                log "push rejected: another job pushed '$assets_branch' first; committing again on the new tip"
+                sleep $((push_backoff * attempt + RANDOM % (push_backoff + 1)))
+                attempt=$((attempt + 1))
+        done
+}
+
+# github_images MD N: publish the images as pr-N/<head>/ on the assets branch
+# and write MD again showing them from the raw URL pinned to that commit.
+github_images() {
+        local md=$1 n=$2 head commit raw
+        head=$(measured_head)
+        case $head in
+        '' | *[!0-9a-f]*)
+                warn "no head commit to file the images under; the comment names the files"
+                return 1
+                ;;
+        esac
+        commit=$(commit_assets publish "$out/flamegraphs" --path "pr-$n/$head") || return 1
+        raw=${PERFGATE_RAW_URL:-${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/raw}
+        local lb="${raw%/}/$commit/pr-$n/$head"
+        rerun_compare "$tmp/report-images.md" "$tmp/fg-images" "$lb" || return 1
+        cp "$tmp/report-images.md" "$md" || die 4 "cannot write '$md'"
+        log "images published on '$assets_branch' at ${commit:0:12}: $lb/"
+        set_output assets-commit "$commit"
+        set_output link-base "$lb"
+}
+
+# gitlab_upload FILE: POST FILE to the project uploads API; the response
+# ({"url", "markdown", ...}) in $tmp/resp. 0 on HTTP 201. The file goes up
+# under a name of safe bytes only (curl -F gives ';' and ',' a meaning).
+gitlab_upload() {
+        local safe
+        safe=$(basename "$1" | LC_ALL=C tr -c 'A-Za-z0-9._\n-' '_')
+        { mkdir -p "$tmp/up" && cp "$1" "$tmp/up/$safe"; } || die 4 "cannot write a temporary file"
+        http_status=$(curl -sS --retry 2 --retry-delay 1 --connect-timeout 10 --max-time 120 \
+                -o "$tmp/resp" -w '%{http_code}' -X POST -H "@$tmp/gl.up.headers" \
+                -F "file=@$tmp/up/$safe" "${CI_API_V4_URL%/}/projects/${CI_PROJECT_ID}/uploads" 2>"$tmp/curl.err") || true
+        rm -f "$tmp/up/$safe"
+        [ "$http_status" = 201 ] || [ "$http_status" = 200 ]
+}
+
+# urldecode S (the %XX of compare's file names)
+urldecode() { printf '%b' "${1//%/\\x}"; }
+
+# gitlab_images MD: upload PNGs of the images (rsvg-convert, no browser) and
+# the interactive SVGs, and write MD again with the returned Markdown.
+gitlab_images() {
+        local md=$1
+        if [ -z "${PERFGATE_GITLAB_TOKEN:-}" ] || [ -z "${CI_API_V4_URL:-}" ] || [ -z "${CI_PROJECT_ID:-}" ]; then
+                return 1 # gitlab_note says what is missing
+        fi
+        command -v rsvg-convert >/dev/null 2>&1 || {
+                warn "rsvg-convert is not installed (Debian: librsvg2-bin; ci/install-deps.sh ci installs it): the MR note names the flame graph files instead of showing them"
+                return 1
+        }
+        rerun_compare "$tmp/report-upload.md" "$tmp/fg-upload" "$UPLOAD_BASE" || return 1
+        (umask 077 && printf 'PRIVATE-TOKEN: %s\nUser-Agent: perfgate-ci\n' "$PERFGATE_GITLAB_TOKEN" >"$tmp/gl.up.headers") ||
+                die 4 "cannot write a temporary file"
+        local names name file png
+        declare -A url=() mdimg=()
+        mapfile -t names < <(grep -o "$UPLOAD_BASE/[^\"]*" "$tmp/report-upload.md" | sed 's#.*/##' | sort -u)
+        mkdir -p "$tmp/png"
+        for name in "${names[@]}"; do
+                file=$tmp/fg-upload/$(urldecode "$name")
+                [ -f "$file" ] || { warn "no file '$file' for the MR note"; return 1; }
+                case $name in
+                *.image.svg | *.focus.svg)
+                        png=$tmp/png/$(basename "${file%.svg}").png
+                        rsvg-convert -f png -o "$png" "$file" 2>"$tmp/rsvg.err" || {
+                                warn "rsvg-convert failed on '$file': $(head -c 200 "$tmp/rsvg.err")"
+                                return 1
+                        }
+                        gitlab_upload "$png" || {
+                                warn "cannot upload '$png' (HTTP $http_status: $(api_message)); the MR note names the files"
+                                return 1
+                        }
+                        mdimg[$name]=$(jq -r '.markdown // empty' "$tmp/resp")
+                        ;;
+                *)
+                        gitlab_upload "$file" || {
+                                warn "cannot upload '$file' (HTTP $http_status: $(api_message)); the MR note names the files"
+                                return 1
+                        }
+                        url[$name]=$(jq -r '.url // empty' "$tmp/resp")
+                        ;;
+                esac
+        done
+        # An image line of compare's Markdown becomes [returned Markdown](SVG
+        # upload): the PNG shown, the click opening the interactive SVG.
+        local line re="^<a href=\"$UPLOAD_BASE/([^\"]+)\"><img src=\"$UPLOAD_BASE/([^\"]+)\" alt=\"[^\"]*\"></a>$"
+        : >"$tmp/report-gl.md"
+        while IFS= read -r line || [ -n "$line" ]; do
+                if [[ $line =~ $re ]] && [ -n "${mdimg[${BASH_REMATCH[2]}]:-}" ]; then
+                        line="[${mdimg[${BASH_REMATCH[2]}]}](${url[${BASH_REMATCH[1]}]:-})"
+                else
+                        for name in "${!url[@]}"; do
+                                line=${line//"$UPLOAD_BASE/$name"/"${url[$name]}"}
+                        done
+                fi
+                printf '%s\n' "$line" >>"$tmp/report-gl.md"
+        done <"$tmp/report-upload.md"
+        cp "$tmp/report-gl.md" "$md" || die 4 "cannot write '$md'"
+        log "uploaded ${#names[@]} files for the MR note"
+}
+
+# show_images MD: put the regressions' flame graphs into the comment where
+# this platform can show them; otherwise leave MD as compare wrote it.
+show_images() {
+        local md=$1 n
+        [ "$images" = auto ] && [ -z "$link_base" ] || return 0
+        has_images "$out/flamegraphs" || return 0
+        n=$(detect_pr)
+        case $platform in
+        github)
+                if is_fork_pr; then
+                        log "fork pull request: the trusted workflow_run poster draws and publishes the images (ci/github/examples/fork-comment.yml)"
+                elif repo_is_private; then
+                        # Images of a private repository may not render in
+                        # comments: a one-click link to a single-file artifact
+                        # instead (the action uploads it, unzipped).
+                        local f
+                        f=$(jq -r '[.benchmarks[] | select(.verdict == "regression" and (.flamegraphs.diff // null) != null)][0].flamegraphs.diff // empty' \
+                                "$out/report.json" 2>/dev/null)
+                        [ -n "$f" ] && set_output flamegraph "$out/flamegraphs/$f"
+                        log "private repository: no images in the comment; the action links the flame graph as a single-file artifact"
+                elif [ -n "$n" ]; then
+                        github_images "$md" "$n" || true
+                fi
+                ;;
+        gitlab) gitlab_images "$md" || true ;;
+        esac
+        return 0
+}
+
 set_output() {
         [ -n "${GITHUB_OUTPUT:-}" ] && printf '%s=%s\n' "$1" "$2" >>"$GITHUB_OUTPUT"
         return 0
@@ -643,6 +949,7 @@ publish_report() {
         if [ -n "$url" ]; then
                 printf '\n<sub>perfgate · reports, results and flame graphs: [%s](%s)</sub>\n' "artifacts of this run" "$url" >>"$out/comment.md"
         fi
+        # The job summary gets the same report, images included.
         if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
                 cat "$1" >>"$GITHUB_STEP_SUMMARY" || warn "cannot append to \$GITHUB_STEP_SUMMARY"
         fi
@@ -684,28 +991,35 @@ mode_pr() {
         local md="$out/report.md"
         rm -f "$md" "$out/report.json" "$out/junit.xml" "$out/metrics.txt"
         rm -rf "$out/flamegraphs" "$out/comment"
-        local args=(compare "$base_arg" --markdown "$md" --json "$out/report.json" --junit "$out/junit.xml"
+        cmp_inputs=("$base_arg")
+        local d
+        for d in "${results[@]}"; do cmp_inputs+=(--results "$d"); done
+        local args=(compare "${cmp_inputs[@]}" --markdown "$md" --json "$out/report.json" --junit "$out/junit.xml"
                 --openmetrics "$out/metrics.txt" --flamegraph-dir "$out/flamegraphs")
         [ -n "$link_base" ] && args+=(--link-base "$link_base")
         # a "build" command in perfgate.json lets compare confirm each suspect by
         # interleaved runs of base and head (docs/compare.md, "--confirm");
         # PERFGATE_CONFIRM=0 turns it off
         local cfg
+        cmp_extra=()
         for cfg in perfgate.json bench/perfgate.json; do
                 if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ -f "$cfg" ] &&
                         grep -Eq '"build"[[:space:]]*:' "$cfg"; then
-                        args+=(--confirm)
+                        cmp_extra+=(--confirm)
                         break
                 fi
         done
-        local d
-        for d in "${results[@]}"; do args+=(--results "$d"); done
+        args+=(${cmp_extra[@]+"${cmp_extra[@]}"})
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"
         local cmp_status=${PIPESTATUS[0]}
         log "perfgate compare exited with status $cmp_status"
 
-        [ -s "$md" ] || fallback_report "$md" "$cmp_status" compare "$out/compare.txt"
+        if [ -s "$md" ]; then
+                { [ "$cmp_status" = 0 ] || [ "$cmp_status" = 1 ]; } && show_images "$md"
+        else
+                fallback_report "$md" "$cmp_status" compare "$out/compare.txt"
+        fi
         publish_report "$md"
 
         local final=$cmp_status
@@ -729,26 +1043,42 @@ mode_run() {
         return "$run_status"
 }
 
-# push_data_branch: 0 pushed, 1 rejected (someone else pushed first), else dies.
-push_data_branch() {
-        local target=${push_url:-$remote}
-        local outp
-        outp=$(git push --porcelain "$target" "refs/heads/$data_branch:refs/heads/$data_branch" 2>&1)
-        local st=$?
-        if [ $st = 0 ]; then
-                return 0
-        fi
+# push_branch BRANCH [LEASE]: push BRANCH; with a second argument, with
+# --force-with-lease on that remote tip (empty: the branch must not exist
+# yet), so a squashed (root) commit replaces exactly the tip it was built on.
+# 0 pushed, 1 rejected (someone else pushed first), 2 other failure (git's
+# error lines printed, URLs masked).
+push_branch() {
+        local target=${push_url:-$remote} outp st
+        local args=(--porcelain)
+        [ $# -ge 2 ] && args+=("--force-with-lease=refs/heads/$1:$2")
+        outp=$(git push "${args[@]}" "$target" "refs/heads/$1:refs/heads/$1" 2>&1)
+        st=$?
+        [ $st = 0 ] && return 0
         # Never print a push URL (it may carry a token): only git's status lines.
         if printf '%s' "$outp" | grep -qE '\[rejected\]|\[remote rejected\].*(fetch first|non-fast-forward|stale|failed to update ref|cannot lock ref)|non-fast-forward|fetch first'; then
                 return 1
         fi
         printf '%s\n' "$outp" | grep -E '^(!|error|fatal|remote:)' | sed -e 's#://[^@/]*@#://***@#g' >&2
-        local hint="give the job write access to the repository"
+        return 2
+}
+
+push_hint() {
         case $platform in
-        github) hint="give the job 'permissions: contents: write' and keep actions/checkout's persist-credentials" ;;
-        gitlab) hint="set PERFGATE_GITLAB_TOKEN (project access token, scopes api + write_repository, role Developer or Maintainer) so the job can push" ;;
+        github) echo "give the job 'permissions: contents: write' and keep actions/checkout's persist-credentials" ;;
+        gitlab) echo "set PERFGATE_GITLAB_TOKEN (project access token, scopes api + write_repository, role Developer or Maintainer) so the job can push" ;;
+        *) echo "give the job write access to the repository" ;;
         esac
-        die 4 "cannot push '$data_branch' to '$remote': $hint"
+}
+
+# push_data_branch: 0 pushed, 1 rejected (someone else pushed first), else dies.
+push_data_branch() {
+        push_branch "$data_branch"
+        case $? in
+        0) return 0 ;;
+        1) return 1 ;;
+        esac
+        die 4 "cannot push '$data_branch' to '$remote': $(push_hint)"
 }
 
 mode_main() {
@@ -805,7 +1135,59 @@ mode_main() {
         done
 }
 
+# regenerate_from_artifact: the trusted poster of a fork PR draws the report
+# and the images again from the artifact's results/ with its own perfgate,
+# against the baseline read from this repository's own data branch (the one
+# the fork's job named), then publishes and posts as the PR job would.
+regenerate_from_artifact() {
+        if [ -z "$from_dir" ] || [ ! -d "$from_dir/results" ]; then
+                usage_error "'--regenerate' needs '--from DIR' holding the results/ of the PR's job"
+        fi
+        in_git || die 2 "not a git repository: '$(pwd)'; run the poster in a checkout of the base repository"
+        local first machine c12 ref dir f
+        first=$(compgen -G "$from_dir/results/*.json" | head -n 1)
+        [ -n "$first" ] || die 2 "no result files in '$from_dir/results'"
+        machine=$(jq -r '.machine // "default"' "$first" 2>/dev/null)
+        [[ $machine =~ ^[A-Za-z0-9._-]+$ ]] || die 2 "bad machine name in '$first'"
+        c12=$(head -c 300 "$from_dir/baseline" 2>/dev/null | grep -oE '@ [0-9a-f]{12}' | head -n 1 | cut -c3-)
+        [ -n "$c12" ] || die 2 "'$from_dir/baseline' names no baseline commit; nothing to compare"
+        prepare_out
+        fetch_data_branch >/dev/null || true
+        ref=refs/remotes/$remote/$data_branch
+        git rev-parse -q --verify "$ref" >/dev/null || ref=refs/heads/$data_branch
+        dir=$(git ls-tree --name-only "$ref:$machine/" 2>/dev/null | grep "^$c12" | head -n 1)
+        [ -n "$dir" ] || die 2 "no baseline $c12 for machine '$machine' on '$data_branch'"
+        mkdir -p "$tmp/base"
+        while IFS= read -r f; do
+                case $f in *.json) git show "$ref:$machine/$dir/$f" >"$tmp/base/$f" || die 4 "cannot read '$machine/$dir/$f'" ;; esac
+        done < <(git ls-tree --name-only "$ref:$machine/$dir/")
+        base=$tmp/base
+        results=("$from_dir/results")
+        local st=0
+        mode_pr || st=$?
+        [ "$st" = 1 ] && st=0 # the PR's verdict, not the poster's failure
+        return "$st"
+}
+
+# mode_prune: remove pull request N's images from the assets branch.
+mode_prune() {
+        in_git || die 2 "not a git repository: '$(pwd)'"
+        local n commit
+        n=$(detect_pr)
+        [ -n "$n" ] || usage_error "prune needs the pull request: pass '--pr N' (or PERFGATE_PR)"
+        commit=$(commit_assets prune --path "pr-$n") || die 4 "cannot remove pr-$n from '$assets_branch'"
+        if [ "$commit" = none ]; then
+                log "'$assets_branch' holds nothing for pull request #$n"
+        else
+                log "removed pr-$n from '$assets_branch' (${commit:0:12})"
+        fi
+}
+
 mode_comment() {
+        if [ "$regenerate" = true ]; then
+                regenerate_from_artifact
+                return
+        fi
         [ -n "$body_file" ] || usage_error "comment mode needs '--body FILE' or '--from DIR'"
         { [ -f "$body_file" ] && [ -r "$body_file" ]; } || usage_error "cannot read the comment body '$body_file'"
         prepare_out
@@ -825,4 +1207,5 @@ pr) mode_pr ;;
 main) mode_main ;;
 run) mode_run ;;
 comment) mode_comment ;;
+prune) mode_prune ;;
 esac

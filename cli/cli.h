@@ -25,6 +25,7 @@ struct pg_command {
 PG_DECLARE_COMMAND(run);
 PG_DECLARE_COMMAND(compare);
 PG_DECLARE_COMMAND(baseline);
+PG_DECLARE_COMMAND(assets);
 PG_DECLARE_COMMAND(show);
 PG_DECLARE_COMMAND(flamegraph);
 PG_DECLARE_COMMAND(diff);

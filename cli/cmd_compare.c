@@ -442,8 +442,10 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                         fo.highlight = culprit;
                         fo.image = v >= PG_FG_IMAGE;
                         fo.focus = v == PG_FG_FOCUS;
-                        if (fo.image)
+                        if (fo.image) { /* frames under 2 px are only noise in a picture */
                                 fo.width_px = PG_COMMENT_IMAGE_PX;
+                                fo.minwidth_px = 2.0;
+                        }
                         pg_buf_reset(&svg);
                         error = pg_flamegraph_diff_svg(
                             &svg, b->base->profile.stacks, b->base->profile.nstacks,

@@ -20,6 +20,8 @@ const struct pg_command pg_commands[] = {
           pg_usage_compare },
         { "baseline", cmd_baseline, "save, list and show baselines stored in git",
           pg_usage_baseline },
+        { "assets", cmd_assets, "publish flame graph images for PR/MR comments on a data branch",
+          pg_usage_assets },
         { "show", cmd_show, "print a result as a perf stat table and hotspot list", pg_usage_show },
         { "flamegraph", cmd_flamegraph, "draw a flame graph (SVG) from a result or folded stacks",
           pg_usage_flamegraph },

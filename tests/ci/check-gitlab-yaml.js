@@ -3,7 +3,8 @@
 // expanded from the example .gitlab-ci.yml + the perfgate template (includes
 // and extends resolved): both jobs present with their rules, the MR job's
 // JUnit and metrics reports and exposed artifacts, the baseline job's
-// resource group, every job running ci/perfgate-ci.sh in the right mode.
+// resource group, the MR job interruptible and the baseline job not, every
+// job running ci/perfgate-ci.sh in the right mode.
 // Prints each problem; exit 1 if any.
 'use strict';
 const fs = require('fs');
@@ -26,11 +27,13 @@ if (mr) {
   need(mr.artifacts && mr.artifacts.expose_as && (mr.artifacts.paths || []).includes('.perfgate/ci/'), 'perfgate-mr: SVGs and reports not exposed');
   need((mr.needs || []).some((n) => (n.job || n) === 'build-benchmarks'), 'perfgate-mr: the example override (needs) was not merged');
   need(mr.variables && String(mr.variables.GIT_DEPTH) === '0', 'perfgate-mr: GIT_DEPTH is not 0 (merge-base needs history)');
+  need(mr.interruptible === true, 'perfgate-mr: not interruptible (a newer MR pipeline should cancel it)');
 }
 if (bl) {
   need(JSON.stringify(bl.rules || []).includes('CI_DEFAULT_BRANCH'), 'perfgate-baseline: not limited to the default branch');
   need((bl.script || []).some((l) => /perfgate-ci\.sh|PERFGATE_CI/.test(l) && /\bmain\b/.test(l)), 'perfgate-baseline: does not run perfgate-ci.sh main');
   need(bl.resource_group, 'perfgate-baseline: no resource_group');
+  need(bl.interruptible !== true, 'perfgate-baseline: interruptible (a commit would lose its baseline)');
 }
 const pages = doc.pages;
 need(pages, 'no job pages (the trends site)');

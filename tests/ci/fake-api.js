@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // fake-api.js - a local stand-in for the REST endpoints ci/perfgate-ci.sh
 // calls, for the tests in tests/ci/: GitHub issue comments (list, create,
-// update) and pull requests (head sha), GitLab merge request notes (list,
-// create, update). Listens on 127.0.0.1 on a free port (written to
+// update) and pull requests (head sha), GitLab merge requests (head sha),
+// notes (list, create, update) and project uploads (multipart POST, served
+// back as GitLab does: images inline, SVG and the rest as attachments), and,
+// with --git-dir, GitHub's raw file URLs (/OWNER/REPO/raw/COMMIT/PATH) read
+// from a real bare repository with git. Listens on 127.0.0.1 on a free port (written to
 // --port-file once listening), keeps comments in memory, and appends every
 // request as one JSON line (method, url, the headers that matter, raw body)
-// to --log. GET /_state returns the stored comments and notes.
+// to --log. GET /_state returns the stored comments, notes and uploads;
+// POST /_head {"sha"} moves every PR/MR to a new head.
 //
 // Options:
 //   --port-file F      where to write the port (required)
@@ -14,13 +18,18 @@
 //   --gitlab-token T   the only accepted GitLab token (PRIVATE-TOKEN: T)
 //   --readonly         GitHub writes answer 403 "Resource not accessible by integration"
 //   --seed N           pre-load N unrelated comments/notes on PR/MR 7 (pagination)
-//   --head-sha SHA     head.sha of every pull request (GET /repos/o/r/pulls/N)
+//   --head-sha SHA     head.sha of every pull request (GET /repos/o/r/pulls/N) and
+//                      sha of every merge request (GET .../merge_requests/N)
+//   --git-dir DIR      serve GET /OWNER/REPO/raw/COMMIT/PATH from DIR (git cat-file)
 // Invariants: answers only 127.0.0.1; bodies are stored exactly as received.
 'use strict';
 const http = require('http');
 const fs = require('fs');
 
-const opt = { token: '', gitlabToken: '', readonly: false, seed: 0, headSha: '' };
+const { execFileSync } = require('child_process');
+const crypto = require('crypto');
+
+const opt = { token: '', gitlabToken: '', readonly: false, seed: 0, headSha: '', gitDir: '' };
 for (let i = 2; i < process.argv.length; i++) {
   const a = process.argv[i];
   const v = () => process.argv[++i];
@@ -31,6 +40,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--readonly') opt.readonly = true;
   else if (a === '--seed') opt.seed = parseInt(v(), 10);
   else if (a === '--head-sha') opt.headSha = v();
+  else if (a === '--git-dir') opt.gitDir = v();
   else { console.error(`fake-api: unknown option '${a}'`); process.exit(2); }
 }
 if (!opt.portFile || !opt.log) { console.error('fake-api: --port-file and --log are required'); process.exit(2); }
@@ -38,6 +48,36 @@ if (!opt.portFile || !opt.log) { console.error('fake-api: --port-file and --log 
 let nextId = 1000;
 const comments = []; // {id, pr, repo, body, user}
 const notes = [];    // {id, iid, project, body, system}
+const uploads = [];  // {project, secret, filename, size, contentType}
+const uploadData = new Map(); // "/uploads/<secret>/<filename>" -> Buffer
+
+// The file parts of a multipart/form-data body: [{name, filename, type, data}].
+function multipart(raw, contentType) {
+  const m = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType || '');
+  if (!m) return null;
+  const sep = Buffer.from('--' + (m[1] || m[2]));
+  const parts = [];
+  let pos = raw.indexOf(sep);
+  while (pos >= 0) {
+    const start = pos + sep.length;
+    if (raw.slice(start, start + 2).toString() === '--') break;
+    const next = raw.indexOf(sep, start);
+    if (next < 0) return null;
+    const part = raw.slice(start + 2, next - 2); // CRLF after the boundary, before the next
+    const hend = part.indexOf('\r\n\r\n');
+    if (hend < 0) return null;
+    const head = part.slice(0, hend).toString('utf8');
+    const disp = /content-disposition:[^\r\n]*?; name="([^"]*)"/i.exec(head);
+    const fname = /content-disposition:[^\r\n]*?; filename="([^"]*)"/i.exec(head);
+    const type = /content-type:\s*([^\r\n]+)/i.exec(head);
+    parts.push({ name: disp ? disp[1] : '', filename: fname ? fname[1] : undefined,
+                 type: type ? type[1] : '', data: part.slice(hend + 4) });
+    pos = next;
+  }
+  return parts;
+}
+
+const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
 for (let i = 0; i < opt.seed; i++) {
   // Unrelated chatter, one quoting the marker not at the start.
   const body = i === 3 ? '> <!-- perfgate -->\n> quoted by a human' : `comment ${i} \u00e9`;
@@ -76,12 +116,40 @@ const server = http.createServer((req, res) => {
       body: raw.toString('utf8'),
     }) + '\n');
     let body = null;
-    if (raw.length) {
+    const isMultipart = /^multipart\/form-data/.test(h['content-type'] || '');
+    if (raw.length && !isMultipart) {
       try { body = JSON.parse(raw.toString('utf8')); } catch (e) { return send(res, 400, { message: 'Problems parsing JSON' }); }
     }
     const p = url.pathname;
     let m;
-    if (p === '/_state') return send(res, 200, { comments, notes });
+    if (p === '/_state') return send(res, 200, { comments, notes, uploads });
+    if (p === '/_head' && req.method === 'POST') { // the PR/MR moved to a new head
+      opt.headSha = (body && body.sha) || '';
+      return send(res, 200, { sha: opt.headSha });
+    }
+
+    // ---- GitHub raw files from the bare repository (what the image proxy fetches)
+    if (opt.gitDir && req.method === 'GET' && (m = p.match(/^\/([^/]+)\/([^/]+)\/raw\/([0-9a-f]{40})\/(.+)$/))) {
+      let data;
+      try {
+        data = execFileSync('git', ['--git-dir', opt.gitDir, 'cat-file', 'blob', `${m[3]}:${decodeURIComponent(m[4])}`],
+                            { stdio: ['ignore', 'pipe', 'ignore'] });
+      } catch (e) { return send(res, 404, { message: 'Not Found' }); }
+      res.writeHead(200, { 'Content-Type': /\.svg$/.test(m[4]) ? 'image/svg+xml' : 'application/octet-stream',
+                           'Content-Length': data.length });
+      return res.end(data);
+    }
+
+    // ---- GitLab uploads served back: images inline, anything else (SVG
+    // included: a "dangerous" type to GitLab) as an attachment
+    if (req.method === 'GET' && uploadData.has(p)) {
+      const data = uploadData.get(p);
+      const hdr = { 'Content-Length': data.length };
+      if (IMAGE_EXT.test(p)) hdr['Content-Type'] = /\.png$/i.test(p) ? 'image/png' : 'image/*';
+      else { hdr['Content-Type'] = 'application/octet-stream'; hdr['Content-Disposition'] = 'attachment'; }
+      res.writeHead(200, hdr);
+      return res.end(data);
+    }
 
     // ---- GitHub
     if ((m = p.match(/^\/repos\/([^/]+\/[^/]+)\/(issues|pulls)\//))) {
@@ -114,6 +182,27 @@ const server = http.createServer((req, res) => {
     }
 
     // ---- GitLab
+    if ((m = p.match(/^\/api\/v4\/projects\/([^/]+)\/(merge_requests\/\d+|uploads)$/))) {
+      if (h['private-token'] !== opt.gitlabToken) return send(res, 401, { message: '401 Unauthorized' });
+      const project = decodeURIComponent(m[1]);
+      if (m[2] !== 'uploads' && req.method === 'GET') {
+        return send(res, 200, { iid: +m[2].split('/')[1], project_id: project, sha: opt.headSha || null });
+      }
+      if (m[2] === 'uploads' && req.method === 'POST') {
+        const parts = isMultipart ? multipart(raw, h['content-type']) : null;
+        const file = parts && parts.find((x) => x.name === 'file' && x.filename !== undefined);
+        if (!file) return send(res, 400, { message: 'file is missing' });
+        const secret = crypto.randomBytes(16).toString('hex');
+        const url = `/uploads/${secret}/${file.filename}`;
+        uploadData.set(url, file.data);
+        uploads.push({ project, secret, filename: file.filename, size: file.data.length, contentType: file.type });
+        const alt = file.filename.replace(/\.[^.]*$/, '');
+        return send(res, 201, {
+          id: nextId++, alt, url, full_path: `/-/project/${project}/uploads/${secret}/${file.filename}`,
+          markdown: IMAGE_EXT.test(file.filename) ? `![${alt}](${url})` : `[${file.filename}](${url})`,
+        });
+      }
+    }
     if ((m = p.match(/^\/api\/v4\/projects\/([^/]+)\/merge_requests\/(\d+)\/notes(?:\/(\d+))?$/))) {
       if (h['private-token'] !== opt.gitlabToken) return send(res, 401, { message: '401 Unauthorized' });
       const project = decodeURIComponent(m[1]), iid = +m[2];

@@ -5,9 +5,17 @@
 #   2. main job: perfgate-ci.sh main (run, baseline save, push)
 #   3. PR branch with bench/regression.h's injected regression switched on:
 #      PR job exits 1; the Markdown has the marker, the regressed benchmark
-#      and the injected function; JUnit has a failure; the comment is created
-#      on the fake API (auth header, body intact), then updated by a rerun
-#   4. a fix commit: PR job exits 0, the same comment updated to the pass
+#      and the injected function; JUnit has a failure; the flame graph images
+#      are committed to origin's perfgate-assets branch and the comment (and
+#      the job summary) shows them from the raw URL pinned to that commit,
+#      served from origin by the fake API as GitHub serves raw files; real
+#      Chromium renders the comment with scripts off and the first screen
+#      shows the differential flame graph naming the injected function; the
+#      comment is created on the fake API (auth header, body intact), then
+#      updated by a rerun
+#   4. a fix commit: PR job exits 0, the same comment updated to the pass; the
+#      older head's job finishing late does not overwrite it; the PR closes
+#      and its images are pruned from perfgate-assets
 #   5. two main jobs in separate clones saving and pushing at once: both
 #      baselines end up on origin
 # Exits 77 (CTest: skipped) with the reason while `perfgate compare`,
@@ -114,9 +122,16 @@ git checkout -q -b pr/regression
 set_inject 1
 git commit -qam "bench: inject the demo regression" && git push -q origin pr/regression 2>/dev/null
 build_bench work
-start_server --token "$TOKEN"
-pr_env=(env GITHUB_API_URL="$API" GITHUB_REPOSITORY=octo/proj GITHUB_TOKEN="$TOKEN" GITHUB_EVENT_NAME=pull_request
-        GITHUB_STEP_SUMMARY="$scratch/summary.md")
+head1=$(git rev-parse HEAD)
+# write_event SHA: the pull_request event of PR 1 at head SHA (same repository)
+write_event() {
+        jq -n --arg sha "$1" '{pull_request: {number: 1, head: {sha: $sha, repo: {full_name: "octo/proj"}},
+                base: {repo: {full_name: "octo/proj"}}}, repository: {private: false}}' >"$scratch/event.json"
+}
+write_event "$head1"
+start_server --token "$TOKEN" --git-dir "$origin" --head-sha "$head1"
+pr_env=(env GITHUB_API_URL="$API" GITHUB_SERVER_URL="$API" GITHUB_REPOSITORY=octo/proj GITHUB_TOKEN="$TOKEN"
+        GITHUB_EVENT_NAME=pull_request GITHUB_EVENT_PATH="$scratch/event.json" GITHUB_STEP_SUMMARY="$scratch/summary.md")
 out="$scratch/out-pr"
 "${pr_env[@]}" "$SCRIPT" pr "${common[@]}" --base main --pr 1 --out "$out" >"$scratch/pr1.log" 2>&1
 st=$?
@@ -133,6 +148,37 @@ check "JUnit has a failure" test "$(xmllint --xpath 'count(//failure)' "$out/jun
 check "OpenMetrics written" test -s "$out/metrics.txt"
 check "a differential flame graph written" test -n "$(find "$out/flamegraphs" -name '*.svg' 2>/dev/null | head -n 1)"
 check_grep "job summary has the report" '<!-- perfgate -->' "$scratch/summary.md"
+# the images: committed to origin's perfgate-assets, shown from the pinned raw URL
+assets=$(git -C "$origin" rev-parse -q --verify perfgate-assets)
+check "origin has the perfgate-assets branch" test -n "$assets"
+check "the image is on perfgate-assets as pr-1/<head>/" \
+        git -C "$origin" cat-file -e "perfgate-assets:pr-1/$head1/$regressed_bench.image.svg"
+img_url="$API/octo/proj/raw/$assets/pr-1/$head1/$regressed_bench.image.svg"
+check_grep "comment shows the image from the raw URL pinned to the assets commit" "<img src=\"$img_url\"" "$out/comment.md"
+check_grep "the image links to the interactive graph" "<a href=\"$API/octo/proj/raw/$assets/pr-1/$head1/$regressed_bench.diff.svg\">" "$out/comment.md"
+check_grep "job summary shows the same image" "<img src=\"$img_url\"" "$scratch/summary.md"
+check "the image comes before the first <details>" test "$(grep -n '<img src=' "$out/comment.md" | head -n 1 | cut -d: -f1)" -lt \
+        "$(grep -n '<details>' "$out/comment.md" | head -n 1 | cut -d: -f1)"
+check_grep "comment names the head commit it measured" "Head: $head1" "$out/comment.md"
+curl -sS -o "$scratch/published.svg" -w '%{http_code} %{content_type}' "$img_url" >"$scratch/published.status" 2>&1
+check_eq "the published address serves the SVG" "200 image/svg+xml" "$(cat "$scratch/published.status")"
+check_grep "the published image is the regression's graph" "data-n=\"$regressed_fn\"" "$scratch/published.svg"
+check_nogrep "the published image has no script" "<script" "$scratch/published.svg"
+if command -v node >/dev/null; then
+        node "$SRC/tests/browser/lib/render-comment.mjs" --source "$SRC" --markdown "$out/comment.md" \
+                --expect-text "$regressed_fn" --screenshot "$scratch/comment.png" >"$scratch/chromium.log" 2>&1
+        st=$?
+        sed 's/^/# chromium: /' "$scratch/chromium.log"
+        if [ "$st" = 77 ]; then
+                echo "# skipped the Chromium check: $(tail -n 1 "$scratch/chromium.log")"
+        else
+                check_eq "Chromium, scripts off: the first screen shows the flame graph naming $regressed_fn" 0 "$st"
+        fi
+fi
+if [ -n "${REHEARSAL_KEEP_COMMENT:-}" ]; then
+        mkdir -p "$REHEARSAL_KEEP_COMMENT" && cp "$out/comment.md" "$scratch/comment.png" "$REHEARSAL_KEEP_COMMENT/" 2>/dev/null
+        cp "$scratch/pr1.log" "$REHEARSAL_KEEP_COMMENT/" 2>/dev/null
+fi
 check_eq "comment created" "1 0" "$(requests POST) $(requests PATCH)"
 check_eq "comment auth header" "Bearer $TOKEN" "$(jq -rs 'map(select(.method=="POST"))[0].headers.authorization' "$REQLOG")"
 check "comment body intact" cmp "$out/comment.md" <(state | jq -j '.comments[0].body')
@@ -151,6 +197,9 @@ check_eq "comment rerun updates the same comment" "/repos/octo/proj/issues/comme
 cp "$out/comment.md" "$scratch/regression-comment.md"
 set_inject 0
 git commit -qam "bench: fix the regression" && git push -q origin pr/regression 2>/dev/null
+head2=$(git rev-parse HEAD)
+write_event "$head2"
+curl -sS -X POST -d "{\"sha\":\"$head2\"}" "$API/_head" >/dev/null
 build_bench work
 : >"$REQLOG"
 "${pr_env[@]}" "$SCRIPT" pr "${common[@]}" --base main --pr 1 --out "$out" >"$scratch/pr2.log" 2>&1
@@ -163,6 +212,19 @@ check_eq "fix: the same comment updated" "0 1 /repos/octo/proj/issues/comments/$
 check "fix: comment now carries the passing report" cmp "$out/comment.md" <(state | jq -j '.comments[0].body')
 check "fix: comment changed from the regression report" test "$(state | jq -j '.comments[0].body' | md5sum)" != "$(md5sum <"$scratch/regression-comment.md")"
 check_eq "fix: still one comment" 1 "$(state | jq '.comments | length')"
+# the regression's job finishing late (it measured head1): no stale verdict
+write_event "$head1"
+: >"$REQLOG"
+"${pr_env[@]}" "$SCRIPT" comment --body "$scratch/regression-comment.md" --pr 1 --out "$scratch/out-late" >"$scratch/late.log" 2>&1
+check_eq "late job for the older head exits 0" 0 $?
+check_eq "late job for the older head does not touch the comment" "0 0" "$(requests POST) $(requests PATCH)"
+check_grep "late job says why" "not updating the comment" "$scratch/late.log"
+check "the comment still carries the newer head's pass" cmp "$out/comment.md" <(state | jq -j '.comments[0].body')
+# the PR closes: its images leave the assets branch
+"${pr_env[@]}" "$SCRIPT" prune --pr 1 --out "$scratch/out-prune" >"$scratch/prune.log" 2>&1
+check_eq "prune exits 0" 0 $?
+check "closed PR's images pruned from origin's perfgate-assets" \
+        test -z "$(git -C "$origin" ls-tree --name-only perfgate-assets pr-1 2>/dev/null)"
 elapsed "PR job (fixed)"
 
 # ---- 5. two main jobs at once (the PR merged, then one more commit on main)

@@ -38,13 +38,34 @@ say(!/run:[^\n]*\$\{\{\s*inputs\./.test(text) && !a.runs.steps.some((s) => /\$\{
 const ex = (n) => yaml.load(fs.readFileSync(path.join(exDir, n), 'utf8'));
 const steps = (w) => Object.values(w.jobs).flatMap((j) => j.steps || []);
 const usesAction = (w) => steps(w).filter((s) => /\/perfgate\/ci\/github@/.test(s.uses || ''));
-for (const n of ['pr-gate.yml', 'main-baseline.yml', 'fork-comment.yml', 'sharded-matrix.yml'])
+for (const n of ['pr-gate.yml', 'main-baseline.yml', 'fork-comment.yml', 'sharded-matrix.yml', 'pr-closed.yml'])
   say(usesAction(ex(n)).length > 0, `${n} uses <owner>/perfgate/ci/github@<ref>`);
 const fc = ex('fork-comment.yml');
 say(fc.on.workflow_run, 'fork-comment.yml triggers on workflow_run');
 say(steps(fc).some((s) => s.with && s.with.name === 'perfgate-comment'), 'fork-comment.yml downloads the perfgate-comment artifact');
 say(usesAction(fc).some((s) => s.with.mode === 'comment' && /workflow_run\.head_sha/.test(s.with['head-sha'])), 'fork-comment.yml posts with the run\'s trusted head sha');
-say(!steps(fc).some((s) => (s.uses || '').startsWith('actions/checkout')), 'fork-comment.yml never checks out the fork');
+say(!steps(fc).some((s) => (s.uses || '').startsWith('actions/checkout') && s.with &&
+      (s.with.ref || s.with.repository)), 'fork-comment.yml never checks out the fork (only the base repository)');
+say(usesAction(fc).some((s) => String(s.with.regenerate) === 'true'), 'fork-comment.yml draws the images again with its own perfgate');
+say(ex('fork-comment.yml').permissions.contents === 'write', 'fork-comment.yml can publish the images it drew');
+// action hygiene: no Node 20 actions/*@v4 (deprecated runtime), outputs the script writes
+const allUses = [text, ...fs.readdirSync(exDir).map((n) => fs.readFileSync(path.join(exDir, n), 'utf8'))]
+  .join('\n').match(/uses:\s*actions\/[a-z-]+@v\d+/g) || [];
+// the first majors whose runtime is Node 24 (the Node 20 based ones are deprecated)
+const node24 = { checkout: 5, 'upload-artifact': 6, 'download-artifact': 7 };
+const old = allUses.filter((u) => { const m = /actions\/([a-z-]+)@v(\d+)/.exec(u); return node24[m[1]] && +m[2] < node24[m[1]]; });
+say(allUses.length > 0 && old.length === 0, `checkout/upload-artifact/download-artifact at Node 24 majors${old.length ? ': not ' + old.join(', ') : ''}`);
+for (const o of ['status', 'report', 'results', 'baseline-commit', 'assets-commit', 'link-base'])
+  say(a.outputs && a.outputs[o], `action output '${o}' declared`);
+say(a.inputs.perfgate, "action input 'perfgate' (an installed binary) declared");
+for (const n of ['pr-gate.yml', 'sharded-matrix.yml']) {
+  const c = ex(n).concurrency;
+  say(c && c['cancel-in-progress'], `${n} cancels the run of an older head (concurrency)`);
+}
+const pc = ex('pr-closed.yml');
+say(pc.on.pull_request_target && pc.on.pull_request_target.types.includes('closed'), 'pr-closed.yml runs when a PR closes');
+say(usesAction(pc).some((s) => s.with.mode === 'prune'), 'pr-closed.yml prunes the images');
+say(!steps(pc).some((s) => s.with && (s.with.ref || s.with.repository)), 'pr-closed.yml checks out no PR code');
 say(text.includes('name: perfgate-comment'), 'action uploads the comment artifact under the name fork-comment.yml downloads');
 const sm = ex('sharded-matrix.yml');
 say(usesAction(sm).some((s) => s.with.mode === 'run' && /matrix\.shard/.test(s.with.shard)), 'sharded-matrix.yml runs one shard per matrix job');

@@ -112,4 +112,49 @@ else
         check_eq "origin has the baseline (machine from the example)" "bare-metal-1/$head/parse.json" \
                 "$(git -C "$origin" ls-tree -r --name-only perfgate-baselines 2>/dev/null)"
 fi
+
+# ---- images in the MR note: GitLab serves an uploaded SVG as an attachment
+# (a "dangerous" type), so each image is uploaded as a PNG drawn without a
+# browser (rsvg-convert) and the note carries the Markdown the uploads API
+# returned, linking to the uploaded interactive SVG; the older pipeline of
+# a moved MR leaves the note alone.
+if command -v rsvg-convert >/dev/null; then
+        golden="$SRC/tests/golden/compare"
+        mr_head=$(git rev-parse HEAD)
+        start_server --gitlab-token glpat-up --head-sha "$mr_head"
+        gl_env=(env GITLAB_CI=true CI_API_V4_URL="$API/api/v4" CI_PROJECT_ID=77 CI_MERGE_REQUEST_IID=6
+                CI_COMMIT_SHA="$mr_head" PERFGATE_GITLAB_TOKEN=glpat-up PERFGATE="$PERFGATE_BIN")
+        "${gl_env[@]}" "$SCRIPT" pr --no-fetch --base "$golden/base" --results "$golden/head" --out "$scratch/out-up" \
+                >"$scratch/up.log" 2>&1
+        check_eq "MR with regressions exits 1" 1 $?
+        check_eq "uploads: one PNG per image, one SVG per linked graph" "2 4" \
+                "$(state | jq -r '[.uploads[] | select(.filename | endswith(".png"))] | length') $(state | jq -r '[.uploads[] | select(.filename | endswith(".svg"))] | length')"
+        check_eq "uploads went to project 77 with the token" "77" "$(state | jq -r '[.uploads[].project] | unique | join(",")')"
+        note=$(state | jq -r '.notes[] | select(.iid == 6) | .body')
+        printf '%s' "$note" >"$scratch/note.md"
+        png_md=$(jq -rs 'map(select(.method == "POST" and .path == "/api/v4/projects/77/uploads"))|length' "$REQLOG")
+        check_eq "uploads API called once per file" 6 "$png_md"
+        check "note shows the uploaded PNG linking to the uploaded SVG" \
+                grep -Eq '^\[!\[parse\.image\]\(/uploads/[0-9a-f]{32}/parse\.image\.png\)\]\(/uploads/[0-9a-f]{32}/parse\.diff\.svg\)$' "$scratch/note.md"
+        check_nogrep "no placeholder address left in the note" "perfgate.invalid" "$scratch/note.md"
+        check "the image comes before the first <details>" test "$(grep -n '/uploads/.*\.png' "$scratch/note.md" | head -n 1 | cut -d: -f1)" -lt \
+                "$(grep -n '<details>' "$scratch/note.md" | head -n 1 | cut -d: -f1)"
+        png=$(grep -o '/uploads/[0-9a-f]*/parse\.image\.png' "$scratch/note.md" | head -n 1)
+        curl -sS -D "$scratch/png.h" -o "$scratch/parse.png" "$API$png"
+        check_eq "the uploaded PNG is a PNG" "89504e470d0a1a0a" "$(head -c 8 "$scratch/parse.png" | od -An -tx1 | tr -d ' \n')"
+        check_grep "the PNG is served inline" "image/png" "$scratch/png.h"
+        check "the PNG is 880 px wide" test "$(od -An -tu1 -j16 -N4 "$scratch/parse.png" | awk '{print $1*16777216+$2*65536+$3*256+$4}')" = 880
+        svg=$(grep -o '/uploads/[0-9a-f]*/parse\.diff\.svg' "$scratch/note.md" | head -n 1)
+        curl -sS -D "$scratch/svg.h" -o /dev/null "$API$svg"
+        check_grep "an uploaded SVG is served as an attachment (why the image is a PNG)" "attachment" "$scratch/svg.h"
+        check_nogrep "token not in the log" "glpat-up" "$scratch/up.log"
+        # the MR moved on: this (older) pipeline does not update the note
+        curl -sS -X POST -d '{"sha":"'"$(printf 'f%.0s' {1..40})"'"}' "$API/_head" >/dev/null
+        : >"$REQLOG"
+        "${gl_env[@]}" "$SCRIPT" comment --body "$scratch/out-up/comment.md" --out "$scratch/out-up2" >"$scratch/up2.log" 2>&1
+        check_eq "older pipeline: no note written" "0 0" "$(requests POST) $(requests PUT)"
+        check_grep "older pipeline: says why" "not updating the note" "$scratch/up2.log"
+else
+        echo "# rsvg-convert missing (ci/install-deps.sh ci installs librsvg2-bin): MR note images not checked"
+fi
 finish

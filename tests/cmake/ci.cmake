@@ -7,10 +7,16 @@
 set(PG_CI_TEST_DIR ${CMAKE_SOURCE_DIR}/tests/ci)
 find_program(PG_BASH bash REQUIRED)
 
-foreach(t comment push-retry github-yaml action-steps gitlab)
+foreach(t comment push-retry github-yaml action-steps gitlab images)
   string(REPLACE "-" "_" tname "ci_${t}")
   add_test(NAME ${tname} COMMAND ${PG_BASH} ${PG_CI_TEST_DIR}/test-${t}.sh)
-  set_tests_properties(${tname} PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 120 LABELS ci)
+  # gitlab-ci-local runs whole jobs: slow on a loaded 2-core machine
+  if(t STREQUAL "gitlab")
+    set(tlimit 400)
+  else()
+    set(tlimit 180)
+  endif()
+  set_tests_properties(${tname} PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT ${tlimit} LABELS ci)
 endforeach()
 # test-gitlab.sh runs about ten pipelines, each a Node.js start that loads
 # gitlab-ci-local's modules and compiles GitLab's CI schema (about 1 s of
@@ -24,6 +30,7 @@ if(PG_SHELLCHECK)
                    ${PG_CI_TEST_DIR}/lib.sh ${PG_CI_TEST_DIR}/test-comment.sh
                    ${PG_CI_TEST_DIR}/test-push-retry.sh ${PG_CI_TEST_DIR}/test-github-yaml.sh
                    ${PG_CI_TEST_DIR}/test-action-steps.sh ${PG_CI_TEST_DIR}/test-gitlab.sh
+                   ${PG_CI_TEST_DIR}/test-images.sh
                    ${PG_CI_TEST_DIR}/stub-baseline-save.sh ${PG_CI_TEST_DIR}/rehearsal.sh
            WORKING_DIRECTORY ${PG_CI_TEST_DIR})
   set_tests_properties(ci_shellcheck PROPERTIES LABELS ci TIMEOUT 60)

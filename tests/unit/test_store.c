@@ -1201,6 +1201,97 @@ static void test_store_list_and_load_commit(void **state)
         fx_history_free(&h);
 }
 
+/* Assets: publish commits a directory's regular files under a path of the
+ * assets branch without touching HEAD; --max-history squashes into a root
+ * commit holding the whole tree; prune removes a directory, and nothing to
+ * remove is no commit; bad paths are refused. */
+static void test_store_assets_publish_squash_prune(void **state)
+{
+        const char *sb = fx_sandbox();
+        char *path = pg_xasprintf("%s/repo", sb), *dir = pg_xasprintf("%s/fg", sb);
+        char *file, *paths, *blob, *link;
+        struct pg_assets_opts o = { path, NULL, 3 };
+        struct pg_assets_info info;
+        git_repository *repo = fx_init(path, false);
+        git_oid head, tip, h2;
+        (void) state;
+
+        fx_commit(repo, "refs/heads/main", NULL, 0, "src.c", "int x;\n", 1000, &head);
+        fx_checkout(repo, "main");
+        assert_int_equal(pg_mkdir_p(dir), 0);
+        file = pg_path_join(dir, "w.image.svg");
+        assert_int_equal(pg_write_file_atomic(file, "<svg/>\n", 7), 0);
+        free(file);
+        file = pg_path_join(dir, ".hidden");
+        assert_int_equal(pg_write_file_atomic(file, "x", 1), 0);
+        free(file);
+        link = pg_path_join(dir, "secret.svg"); /* a symlink is never followed */
+        assert_int_equal(symlink("/etc/passwd", link), 0);
+        free(link);
+
+        if (pg_assets_publish(&o, dir, "pr-7/abc", &info) != 0)
+                fail_msg("publish: %s", pg_error_last());
+        assert_true(info.created_branch);
+        assert_false(info.squashed);
+        assert_int_equal(info.files, 1);
+        fx_ref(repo, "refs/heads/perfgate-assets", &tip);
+        assert_string_equal(info.commit, fx_hex(&tip));
+        paths = fx_paths(repo, &tip);
+        assert_string_equal(paths, "pr-7/abc/w.image.svg\n");
+        free(paths);
+        blob = fx_blob_at(repo, &tip, "pr-7/abc/w.image.svg");
+        assert_string_equal(blob, "<svg/>\n");
+        free(blob);
+        pg_assets_info_release(&info);
+        fx_ref(repo, "HEAD", &h2);
+        assert_true(git_oid_equal(&h2, &head));
+
+        /* commits 2 and 3 chain; the 4th finds 3 commits and squashes */
+        assert_int_equal(pg_assets_publish(&o, dir, "pr-7/def", &info), 0);
+        assert_false(info.squashed);
+        pg_assets_info_release(&info);
+        assert_int_equal(pg_assets_publish(&o, dir, "pr-8/abc", &info), 0);
+        assert_false(info.squashed);
+        fx_ref(repo, "refs/heads/perfgate-assets", &tip);
+        assert_int_equal(fx_parentcount(repo, &tip), 1);
+        pg_assets_info_release(&info);
+        assert_int_equal(pg_assets_publish(&o, dir, "pr-9/abc", &info), 0);
+        assert_true(info.squashed);
+        fx_ref(repo, "refs/heads/perfgate-assets", &tip);
+        assert_int_equal(fx_parentcount(repo, &tip), 0);
+        paths = fx_paths(repo, &tip);
+        assert_string_equal(paths, "pr-7/abc/w.image.svg\npr-7/def/w.image.svg\n"
+                                   "pr-8/abc/w.image.svg\npr-9/abc/w.image.svg\n");
+        free(paths);
+        pg_assets_info_release(&info);
+
+        /* prune a pull request's folder; again: nothing to do */
+        assert_int_equal(pg_assets_prune(&o, "pr-7", &info), 0);
+        assert_non_null(info.commit);
+        fx_ref(repo, "refs/heads/perfgate-assets", &tip);
+        paths = fx_paths(repo, &tip);
+        assert_string_equal(paths, "pr-8/abc/w.image.svg\npr-9/abc/w.image.svg\n");
+        free(paths);
+        pg_assets_info_release(&info);
+        assert_int_equal(pg_assets_prune(&o, "pr-7", &info), 0);
+        assert_null(info.commit);
+
+        /* refused */
+        assert_int_equal(pg_assets_publish(&o, dir, "../x", &info), PG_EINPUT);
+        assert_int_equal(pg_assets_publish(&o, dir, "a//b", &info), PG_EINPUT);
+        assert_int_equal(pg_assets_publish(&o, dir, "a/", &info), PG_EINPUT);
+        assert_int_equal(pg_assets_publish(&o, dir, "a b", &info), PG_EINPUT);
+        assert_int_equal(pg_assets_prune(&o, "", &info), PG_EINPUT);
+        file = pg_xasprintf("%s/empty", sb);
+        assert_int_equal(pg_mkdir_p(file), 0);
+        assert_int_equal(pg_assets_publish(&o, file, "x", &info), PG_EINPUT);
+        free(file);
+        free(dir);
+        free(path);
+        git_repository_free(repo);
+        pg_test_sandbox_remove();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -1222,6 +1313,7 @@ int main(void)
                 cmocka_unit_test(test_store_shallow_clone_cut_before_a_baseline),
                 cmocka_unit_test(test_store_repository_owned_by_another_user),
                 cmocka_unit_test(test_store_list_and_load_commit),
+                cmocka_unit_test(test_store_assets_publish_squash_prune),
         };
         return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }

@@ -33,14 +33,22 @@ export function loadChromium() {
   return chromium;
 }
 
-/** Headless chromium with the fresh user-data-dir @profile (a persistent context). */
-export function launch(chromium, profile, viewport) {
+/** Chromium's flags: headless, no sandbox (root in CI), nothing phoning home. */
+export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+  "--no-first-run", "--disable-background-networking", "--disable-component-update",
+  "--disable-sync"];
+
+/**
+ * Headless chromium with the fresh user-data-dir @profile (a persistent
+ * context); @extra: more context options (javaScriptEnabled: false, ...).
+ */
+export function launch(chromium, profile, viewport, extra = {}) {
   return chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
     viewport,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: CHROMIUM_ARGS,
+    ...extra,
   });
 }
 
