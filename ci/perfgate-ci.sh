@@ -177,6 +177,7 @@ from_dir=""
 pr=${PERFGATE_PR:-}
 head_sha=""
 cmp_inputs=()
+cmp_extra=()
 images=${PERFGATE_IMAGES:-auto}
 assets_branch=${PERFGATE_ASSETS_BRANCH:-perfgate-assets}
 assets_max_history=${PERFGATE_ASSETS_MAX_HISTORY:-100}
@@ -706,7 +707,7 @@ measured_head() {
 # (and the flame graphs, the same bytes: drawing is deterministic) with
 # --link-base. 0 when MD was written.
 rerun_compare() {
-        local args=(compare "${cmp_inputs[@]}" --markdown "$1" --flamegraph-dir "$2" --link-base "$3")
+        local args=(compare "${cmp_inputs[@]}" ${cmp_extra[@]+"${cmp_extra[@]}"} --markdown "$1" --flamegraph-dir "$2" --link-base "$3")
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" >"$tmp/compare2.txt" 2>&1
         case $? in
@@ -1000,13 +1001,15 @@ mode_pr() {
         # interleaved runs of base and head (docs/compare.md, "--confirm");
         # PERFGATE_CONFIRM=0 turns it off
         local cfg
+        cmp_extra=()
         for cfg in perfgate.json bench/perfgate.json; do
                 if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ -f "$cfg" ] &&
                         grep -Eq '"build"[[:space:]]*:' "$cfg"; then
-                        args+=(--confirm)
+                        cmp_extra+=(--confirm)
                         break
                 fi
         done
+        args+=(${cmp_extra[@]+"${cmp_extra[@]}"})
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"
         local cmp_status=${PIPESTATUS[0]}

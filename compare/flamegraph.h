@@ -1,6 +1,6 @@
 /*
  * flamegraph.h - flame graphs and differential flame graphs as standalone
- * SVG 1.1, after Brendan Gregg's flamegraph.pl and difffolded.pl.
+ * SVG 1.1 (docs/flamegraph.md).
  * Input is folded stacks (struct pg_stack, root first, ';'-separated).
  * The SVG format (data attributes, colours, name rules, URL parameters) is
  * documented in docs/flamegraph.md and docs/diff.md.
@@ -70,8 +70,8 @@ int pg_flame_opts_set(struct pg_flame_opts *o, const char *name, const char *val
  * @stacks: folded keys (root first, ';'-separated, any bytes; duplicates are
  *          merged) with their counts; not modified, not kept.
  * @o: options, or NULL for the defaults.
- * Layout, colour and text rules: flamegraph.pl's (brendangregg/FlameGraph),
- * with the changes listed in docs/flamegraph.md.
+ * Layout, colour and text rules: those of flamegraph.pl (brendangregg/
+ * FlameGraph) with the changes listed in docs/flamegraph.md.
  * Errors: PG_EINPUT when the stacks hold no samples, the counts add up to more
  * than 2^64, or an option is out of range (unknown palette, width, height,
  * minwidth, max_depth); @out is then left as it was.
@@ -83,8 +83,8 @@ int pg_flamegraph_svg(struct pg_buf *out, const struct pg_stack *stacks, size_t 
  * Append a differential flame graph SVG to @out: HEAD's shape (or BASE's with
  * o->negate), colour = change of each frame's self share
  * (h/T_H - b/T_B; red grew, blue shrank). Deterministic bytes.
- * Formula and palette: Gregg's difffolded.pl -n | flamegraph.pl, without
- * its integer truncation (docs/diff.md): with M
+ * Formula and palette: Gregg's difffolded.pl -n | flamegraph.pl
+ * (brendangregg/FlameGraph) without its integer truncation: with M
  * the largest |delta| drawn, c = floor(210 * (1 - |delta| / M)), growth
  * rgb(255,c,c), shrinkage rgb(c,c,255), zero (or below o->noise_floor)
  * white. With o->raw_delta the counts are compared as given (flamegraph.pl's

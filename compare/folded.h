@@ -2,7 +2,7 @@
  * folded.h - reading folded-stack text (the format of stackcollapse-perf.pl
  * and `perfgate fold`): one `stack count` line per stack, frames root first
  * and separated by ';'. Also reads difffolded.pl's two-column form
- * `stack before after`.
+ * `stack before after` (brendangregg/FlameGraph).
  *
  * Rules (documented in docs/flamegraph.md):
  *  - a line is "everything up to the last run of blanks, then a count"; a

@@ -4,8 +4,8 @@
  * child, read them after it is reaped, and turn each reading into a state
  * (counted, scaled with coverage, not supported, not counted, kernel-only).
  *
- * Attributes (as `perf stat` asks for a workload: tools/perf/builtin-stat.c
- * and man 2 perf_event_open): pid = child, cpu = -1, inherit = 1 on every event so
+ * Attributes (perf_event_open(2), as `perf stat`
+ * asks for a workload): pid = child, cpu = -1, inherit = 1 on every event so
  * threads and child processes count; leaders disabled = 1 and
  * enable_on_exec = 1 so counting starts exactly at exec; members follow
  * their leader; read_format = GROUP | TOTAL_TIME_ENABLED |

@@ -2,7 +2,8 @@
  * doctor.c - machine and binary checks behind `perfgate doctor` (doctor.h).
  * Sources: perf_event_open(2) for paranoid levels and errno meanings;
  * Documentation/admin-guide/sysctl/kernel.rst for the kernel.* knobs;
- * docs/doctor.md for what each means here. Each check owns its strings; nothing here prints.
+ * docs/doctor.md for what each means
+ * here. Each check owns its strings; nothing here prints.
  */
 #include "runner/doctor.h"
 

@@ -18,7 +18,8 @@
  * outermost trailing parameter list (and what follows it: " const", a JVM
  * return type, "[clone .cold]"), found by balancing parentheses from the
  * end, so "(" inside template arguments, "(anonymous namespace)",
- * "operator()", "{lambda(int)#1}" and Go's "pkg.(*T).M" survive; '"' and '\'' are deleted as stackcollapse-perf.pl does.
+ * "operator()", "{lambda(int)#1}" and Go's "pkg.(*T).M" survive
+ * (tests/data/cases/01); '"' and '\'' are deleted as stackcollapse-perf.pl does.
  */
 #ifndef PG_RUNNER_FOLD_H
 #define PG_RUNNER_FOLD_H
@@ -29,7 +30,7 @@
 #include "baselines/frame.h"
 #include "common/buf.h"
 
-/** How the comm (first frame) is written (stackcollapse-perf.pl --pid/--tid). */
+/** How the comm (first frame) is written (tests/data/cases/13). */
 enum pg_comm_mode {
         PG_COMM_KEEP = 0,  /* as is, spaces -> '_' (stackcollapse-perf default) */
         PG_COMM_NORMALIZE, /* trailing digits after '-', '_', '/', '#' or ' ' -> '*' */
@@ -72,7 +73,7 @@ void pg_fold_append_symbol(struct pg_buf *out, const char *sym, size_t len, bool
  * Append the frame of an unresolved address: "[<basename of @module>]", or
  * "[unknown]" when @module is NULL, empty or "[unknown]"; a kernel
  * pseudo-module ("[kernel.kallsyms]", "[kernel.*]", "[guest.kernel.*]")
- * keeps its single brackets (as perf prints it) while other bracketed modules
+ * keeps its single brackets (tests/data/cases/10) while other bracketed modules
  * get the reference's double brackets ("[[vdso]]"). @pc (may be NULL): the
  * address as text, written as "[module <pc>]" (stackcollapse-perf --addrs).
  * Then @kind's annotation.
@@ -85,7 +86,7 @@ void pg_fold_append_unresolved(struct pg_buf *out, const char *module, size_t mo
  * annotation: stackcollapse-perf.pl's rule (starts with '[' or ends with
  * "vmlinux", and does not contain "unknown"; this includes "[vdso]") plus
  * inferno's extensions (a versioned "vmlinux-*", a "*.ko[.xz|.gz|.zst]"
- * module, a "bpf_prog_*" pseudo-module).
+ * module, a "bpf_prog_*" pseudo-module; tests/data/cases/10).
  */
 bool pg_fold_module_is_kernel(const char *mod, size_t len);
 

@@ -1,7 +1,7 @@
 /*
  * jitmap.h - JIT symbol maps, /tmp/perf-PID.map (the format perf reads:
  * one symbol per line, "START SIZE NAME", START and SIZE in hex with or
- * without "0x"; tools/perf/util/symbol.c, dso__load_perf_map()).
+ * without "0x"; tools/perf/util/symbol.c in the Linux source).
  * Lines that do not parse are skipped; later entries win on overlap.
  */
 #ifndef PG_RUNNER_JITMAP_H

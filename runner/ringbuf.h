@@ -3,21 +3,21 @@
  * that write into them.
  *
  * Ring buffer protocol (linux/perf_event.h, struct perf_event_mmap_page):
- * data_head is read with an
- * acquire load, records are consumed from data_tail, and data_tail is
- * published with a release store after the data was copied, so the kernel
- * never overwrites unread bytes. A record that wraps around the end of the
- * data area is linearised into a scratch buffer before it is handed on.
+ * data_head is read with an acquire load, records are consumed from
+ * data_tail, and data_tail is published with a release store after the data
+ * was copied, so the kernel never overwrites unread bytes. A record that
+ * wraps around the end of the data area is linearised into a scratch buffer
+ * before it is handed on.
  *
- * Sampling events: one event per CPU (pid=benchmark,
+ * Sampling events (perf_event_open(2)): one event per CPU (pid=benchmark,
  * cpu=i, inherit=1, enable_on_exec=1) because inherited per-task events
  * cannot be mmapped; the tracking bits (mmap2, comm, task, ...) are set on
  * every per-CPU event since each CPU has exactly one event and one buffer.
  * In frame-pointer mode a sample also carries BP, SP, IP and 128 bytes of
  * user stack: with them the symbolizer recovers the caller of a leaf
  * function that sets up no frame (gcc omits it even with
- * -fno-omit-frame-pointer), which the kernel's frame-pointer
- * walk skips.
+ * -fno-omit-frame-pointer, unless -mno-omit-leaf-frame-pointer is given),
+ * which the kernel's frame-pointer walk skips.
  */
 #ifndef PG_RUNNER_RINGBUF_H
 #define PG_RUNNER_RINGBUF_H

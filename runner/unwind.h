@@ -1,7 +1,7 @@
 /*
  * unwind.h - DWARF call-graph unwinding of PERF_SAMPLE_REGS_USER +
- * PERF_SAMPLE_STACK_USER samples with libdwfl (as tools/perf/util/unwind-libdw.c
- * does): one dwfl_attach_state() per address space, then per sample
+ * PERF_SAMPLE_STACK_USER samples with libdwfl (elfutils libdwfl.h; as perf's
+ * tools/perf/util/unwind-libdw.c): one dwfl_attach_state() per address space, then per sample
  * dwfl_getthread_frames() with the sample's registers as the initial state
  * and its stack copy as the only readable memory.
  *

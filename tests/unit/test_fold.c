@@ -1,8 +1,8 @@
 /*
  * test_fold.c - the frame-name rules of runner/fold.h: offsets, parameter
- * lists (C++ templates, lambdas, operators, Java signatures, Go receivers),
- * quotes, separators, unresolved frames, kernel/JIT module detection and the
- * comm modes.
+ * lists (C++ templates, lambdas, operators, Java signatures, Go receivers;
+ * tests/data/cases/01), quotes, separators, unresolved frames (tests/data/cases/10),
+ * kernel/JIT module detection and the comm modes (tests/data/cases/13).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,7 +41,7 @@ static void test_fold_strip_offset(void **state)
 static void test_fold_params_cpp_templates(void **state)
 {
         (void) state;
-        /* never cut inside <...> (C++ template arguments) */
+        /* tests/data/cases/01: never cut inside <...> */
         pg_check_symbol("void run_task<void (*)()>(void (*)())+0x20", false,
                         "void run_task<void (*)()>");
         pg_check_symbol("Holder<(Mode)0>::step+0x16", false, "Holder<(Mode)0>::step");
@@ -122,11 +122,11 @@ static void test_fold_unresolved(void **state)
         pg_check_unresolved("[unknown]", NULL, PG_FRAME_USER, "[unknown]");
         pg_check_unresolved(NULL, NULL, PG_FRAME_USER, "[unknown]");
         pg_check_unresolved("[unknown]", "552f0000552f", PG_FRAME_USER, "[unknown <552f0000552f>]");
-        /* single brackets for the kernel, the reference's double for vdso */
+        /* tests/data/cases/10: single brackets for the kernel, the reference's double for vdso */
         pg_check_unresolved("[kernel.kallsyms]", NULL, PG_FRAME_KERNEL, "[kernel.kallsyms]_[k]");
         pg_check_unresolved("[vdso]", NULL, PG_FRAME_KERNEL, "[[vdso]]_[k]");
         pg_check_unresolved("[vdso]", "7fffa95fe250", PG_FRAME_USER, "[[vdso] <7fffa95fe250>]");
-        /* ';' in a module name */
+        /* tests/data/cases/05: ';' in a module name */
         pg_check_unresolved("/usr/lib64/libpthread-2.17.so;5d1f2a10", NULL, PG_FRAME_USER,
                             "[libpthread-2.17.so:5d1f2a10]");
 }

@@ -91,7 +91,8 @@ static void test_fold_cli_conformance_78(void **state)
 
 static void test_fold_cli_conformance_totals(void **state)
 {
-        /* stackcollapse-perf.pl flushes the last record at EOF; totals and event selection */
+        /* the last record counts without a trailing blank line (--all totals of
+         * tests/data/conformance/README.md), and event selection */
         static const struct {
                 const char *stem;
                 unsigned long long total;
@@ -413,7 +414,7 @@ static void test_fold_cli_io_paths(void **state)
         assert_string_equal(o.out.ptr, "app;f 5\n");
         assert_string_equal(o.err.ptr, "");
         pg_run_out_release(&o);
-        /* most kernel frames unresolved: one warning that says why */
+        /* most kernel frames unresolved: one warning that says why (tests/data/cases/10) */
         char *argv5[] = { (char *) pg_test_env("PERFGATE_BIN"), "fold", NULL };
         assert_int_equal(
             pg_test_run(&o,

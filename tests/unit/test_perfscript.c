@@ -1,9 +1,9 @@
 /*
  * test_perfscript.c - the streaming perf script importer (runner/perfscript.h):
- * header parsing from the pid/time anchor, records split
+ * header parsing from the pid/time anchor (tests/data/cases/03), records split
  * across any chunk boundary, the final record without a blank line, weights,
  * event selection, odd lines counted once per kind, deep and truncated call
- * chains, single-line samples, the perf.data mistake, and
+ * chains (tests/data/cases/18), single-line samples, the perf.data mistake, and
  * memory that does not grow with the input.
  */
 #include <setjmp.h>
@@ -273,7 +273,7 @@ static void test_perfscript_deep_and_truncated(void **state)
         struct pg_perfscript_stats st;
         struct pg_buf in = PG_BUF_INIT;
         (void) state;
-        /* 3000-deep recursion folds whole; 127 frames count as cut */
+        /* tests/data/cases/18: 3000-deep recursion folds whole; 127 frames count as cut */
         pg_buf_puts(&in, "deep 9 [0] 1.0: cpu-clock:u:\n\t1150 spin+0x10 (/d)\n");
         for (int i = 0; i < 3000; i++)
                 pg_buf_puts(&in, "\t1183 rec+0x3a (/d)\n");
