@@ -26,7 +26,6 @@ const char *pg_store_branch(const struct pg_store_opts *o);
 /** PG_EINPUT unless refs/heads/@branch is a valid ref name. */
 int pg_store_check_branch(const char *branch);
 
-
 /**
  * Open the repository containing o->repo_path (or the cwd), searching
  * upwards. Errors: PG_ENOTFOUND (not a repository), PG_EINPUT (owned by
