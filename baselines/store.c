@@ -1264,9 +1264,9 @@ static int pg_assets_list(const char *dir, struct pg_assets_ctx *x)
                 free(path);
         }
         closedir(d);
-        qsort(x->names, x->n, sizeof(*x->names), pg_name_cmp);
-        if (x->n == 0)
+        if (x->n == 0) /* qsort() of a NULL array is undefined even for 0 items */
                 return pg_error_set(PG_EINPUT, "no files to publish in '%s'", dir);
+        qsort(x->names, x->n, sizeof(*x->names), pg_name_cmp);
         return 0;
 }
 
