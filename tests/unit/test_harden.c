@@ -678,6 +678,7 @@ static void test_harden_change_points_null_after_overflow(void **state)
         struct pg_metric *m;
         struct pg_run_out o;
         cJSON *root, *it, *found = NULL;
+        char *text;
         (void) state;
 
         pg_test_sandbox();
@@ -694,7 +695,9 @@ static void test_harden_change_points_null_after_overflow(void **state)
                 pg_result_release(&r);
         }
         pg_test_perfgate(&o, "compare", "b", "--results", "h", "--json", "c.json", NULL);
-        root = cJSON_Parse(pg_test_read("c.json"));
+        text = pg_test_read("c.json");
+        root = cJSON_Parse(text);
+        free(text);
         assert_non_null(root);
         /* find the task-clock metric object anywhere in the report */
         {
