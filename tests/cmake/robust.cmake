@@ -21,8 +21,9 @@ if(TARGET replay_folded)
 endif()
 
 # A line longer than PG_PERFSCRIPT_MAX_LINE_BYTES (16 MiB) is refused, exit 2.
+# Its files are its own: robust_limit_errors runs beside it in the same directory.
 add_test(NAME robust_fold_line_limit
-         COMMAND sh -c "head -c 17000000 /dev/zero | tr '\\\\0' a | \"$0\" fold >out.txt 2>err.txt; rc=$?; cat err.txt; [ $rc -eq 2 ] && grep -q \"line 1 is longer than 16 MiB; this is not 'perf script' output\" err.txt && [ ! -s out.txt ]"
+         COMMAND sh -c "head -c 17000000 /dev/zero | tr '\\\\0' a | \"$0\" fold >fold-limit-out.txt 2>fold-limit-err.txt; rc=$?; cat fold-limit-err.txt; [ $rc -eq 2 ] && grep -q \"line 1 is longer than 16 MiB; this is not 'perf script' output\" fold-limit-err.txt && [ ! -s fold-limit-out.txt ]"
                  $<TARGET_FILE:perfgate>
          WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(robust_fold_line_limit PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 120)
