@@ -179,7 +179,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                 }
                 s->st.frames++;
                 s->st.unresolved += r->unresolved;
-                rooted = r->root;
+                rooted = rooted || r->root;
                 segs[nsegs++] = (struct pg_seg){ pool, r->off, r->len };
                 if (pc == ip && !s->o.dwarf && smp->abi != 0 && nsegs < PG_MAX_FRAMES) {
                         uint64_t caller = pg_leaf_caller(s, as, smp, ip);
@@ -189,7 +189,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                                 r = pg_frame_resolve(s, as, pid, caller, &pool);
                                 s->st.frames++;
                                 s->st.unresolved += r->unresolved;
-                                rooted = r->root;
+                                rooted = rooted || r->root;
                                 segs[nsegs++] = (struct pg_seg){ pool, r->off, r->len };
                         }
                 }
@@ -214,7 +214,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                         r = pg_frame_resolve(s, as, pid, s->pcs[i], &pool);
                         s->st.frames++;
                         s->st.unresolved += r->unresolved;
-                        rooted = r->root;
+                        rooted = rooted || r->root;
                         segs[nsegs++] = (struct pg_seg){ pool, r->off, r->len };
                 }
         }
@@ -222,6 +222,9 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                 truncated = true;
                 s->st.truncated++;
         }
+        /* a stack reaches main or a thread entry when any of its frames is
+         * one: the frames outside it (__libc_start_call_main, a local symbol
+         * of libc without its debuginfo) may have no name */
         s->st.rooted += rooted && !truncated;
         pg_buf_reset(&s->key);
         if (t && t->folded_len)

@@ -58,7 +58,7 @@ struct pg_symbolize_stats {
         uint64_t truncated;  /* chains cut at max_stack */
         uint64_t frames;     /* user frames looked up */
         uint64_t unresolved; /* of those, without a function name */
-        uint64_t rooted;     /* samples whose outermost frame is a process or thread entry */
+        uint64_t rooted;     /* samples with a frame that is a process or thread entry */
         uint64_t malformed;  /* records that did not decode */
         bool kernel_frames;  /* kernel frames were folded (kallsyms visible) */
         const char

@@ -415,6 +415,46 @@ static size_t build_id_of(const char *path, uint8_t *out)
  * an ELF file cut short, and a file replaced after the run (its build-id is
  * not the MMAP2 record's) are each named "[module]" and counted unresolved.
  */
+/*
+ * A stack reaches main when any frame is main, even when the frames outside
+ * it have no name (__libc_start_call_main is a local symbol of libc, named
+ * only with libc's debuginfo): such stacks must not count as cut short, or
+ * `run` warns "frame pointers are missing" about a program built with them.
+ */
+static void test_rooted_past_unnamed_outer_frames(void **state)
+{
+        char *bin = strdup(pg_test_fixture("sample_callpath"));
+        const uint64_t base = 0x555555554000ULL;
+        uint64_t inner = base + sym_addr(bin, "inner"), outer = base + sym_addr(bin, "outer");
+        uint64_t mainf = base + sym_addr(bin, "main");
+        /* callers outside main: an address of the binary's mapping in no
+         * function (its ELF header), as an unnamed libc frame would be */
+        uint64_t chain[] = { (uint64_t) PERF_CONTEXT_USER, inner + 2, outer + 5, mainf + 5,
+                             base + 0x21 };
+        struct pg_symbolizer_opts o = { 0 };
+        struct pg_symbolizer *s;
+        struct pg_record_log log;
+        struct pg_profile p = { 0 };
+
+        (void) state;
+        assert_int_equal(pg_symbolizer_new(&s, &o), 0);
+        pg_record_log_init(&log);
+        rec_comm(&log, 100, 100, "bench", true, 10);
+        rec_mmap2(&log, 100, base, 0x10000, bin, 20);
+        rec_sample(&log, 100, 100, chain, 5, 30);
+        pg_record_log_sort(&log);
+        pg_symbolizer_process(s, &log, &fmt);
+        pg_symbolizer_export(s, &p);
+        if (stack_count(&p, "bench;[sample_callpath];main;outer;inner") != 1)
+                dump(&p);
+        assert_int_equal(stack_count(&p, "bench;[sample_callpath];main;outer;inner"), 1);
+        assert_int_equal(pg_symbolizer_stats(s)->rooted, 1);
+        pg_profile_release(&p);
+        pg_record_log_release(&log);
+        pg_symbolizer_free(s);
+        free(bin);
+}
+
 static void test_bad_files(void **state)
 {
         const char *dir = pg_test_sandbox();
@@ -505,9 +545,13 @@ static void test_plt_stub(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_demangle),  cmocka_unit_test(test_jitmap),
-                cmocka_unit_test(test_kallsyms),  cmocka_unit_test(test_bookkeeping),
-                cmocka_unit_test(test_bad_files), cmocka_unit_test(test_plt_stub),
+                cmocka_unit_test(test_demangle),
+                cmocka_unit_test(test_jitmap),
+                cmocka_unit_test(test_kallsyms),
+                cmocka_unit_test(test_bookkeeping),
+                cmocka_unit_test(test_rooted_past_unnamed_outer_frames),
+                cmocka_unit_test(test_bad_files),
+                cmocka_unit_test(test_plt_stub),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
