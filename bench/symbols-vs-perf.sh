@@ -1,5 +1,5 @@
 #!/bin/sh
-# symbols-vs-perf.sh [--check] [--programs DIR] [--modes "fp dwarf"] [--freq HZ] [BUILD_DIR]
+# symbols-vs-perf.sh [--check] [--names] [--programs DIR] [--modes "fp dwarf"] [--freq HZ] [BUILD_DIR]
 #
 # Differential test of perfgate's symbolization against perf's: each program
 # of a matrix (C by gcc and by clang+lld, C++ by g++ and by clang++ with lld,
@@ -36,15 +36,24 @@
 # as they are, except that an ELF symbol version suffix (cfree@GLIBC_2.2.5)
 # is dropped from perf's names, as perfgate drops it (runner/demangle.h).
 #
+# --names: the verdict judges names only: every function above 5% self in
+# perf's profile is a function of perfgate's, every function above 5% in
+# perfgate's is one of perf's (a wrongly named frame fails both ways), and
+# perfgate's unresolved share is at most perf's + 1 point; the shares are
+# still printed. The share criteria above are statistical (a few thousand
+# samples of workloads whose own run-to-run L1 is 0.1-0.26) and fail at
+# random on a busy machine, so `make test` uses --names.
+#
 # --check: a failing row is measured once more (this machine's load moves
 # shares by a few points between runs); exit 1 when it fails twice, 77
 # (skipped) when perf cannot record here (no perf, or perf_event not
 # permitted), with the reason on stderr.
 set -eu
-check=0 programs="" modes="fp dwarf" freq=9999
+check=0 names=0 programs="" modes="fp dwarf" freq=9999
 while [ $# -gt 0 ]; do
   case $1 in
   --check) check=1 ;;
+  --names) names=1 ;;
   --programs) programs=$2; shift ;;
   --modes) modes=$2; shift ;;
   --freq) freq=$2; shift ;;
@@ -104,13 +113,13 @@ shares() {
 # small to resolve that, within 3 standard errors of two independent
 # samplings (sqrt(p(1-p)(1/na + 1/ng))).
 compare() {
-  awk -F '\t' -v mode="$4" '
+  awk -F '\t' -v mode="$4" -v names_only="$names" '
     FILENAME == ARGV[1] && $1 == "#" { na = $2; adeep = $3; next }
     FILENAME == ARGV[3] && $1 == "#" { ng = $2; next }
     $1 == "#" { next }
-    FILENAME == ARGV[1] { a[$1] = $2; ai[$1] = $3; names[$1] = 1; next }
-    FILENAME == ARGV[2] { b[$1] = $2; bi[$1] = $3; names[$1] = 1; next }
-    { g[$1] = $2; gi[$1] = $3; names[$1] = 1 }
+    FILENAME == ARGV[1] { a[$1] = $2; ai[$1] = $3; names[$1] = 1; ina[$1] = 1; next }
+    FILENAME == ARGV[2] { b[$1] = $2; bi[$1] = $3; names[$1] = 1; ina[$1] = 1; next }
+    { g[$1] = $2; gi[$1] = $3; names[$1] = 1; ing[$1] = 1 }
     function abs(x) { return x < 0 ? -x : x }
     function unres(n) { return n ~ /^\[.*\]$/ && n != "[kernel]" }
     function over(d, p, lim, pp, se) {
@@ -119,7 +128,11 @@ compare() {
       return d > (lim > se ? lim : se)
     }
     END {
-      bigbad = 0; inclbad = 0
+      bigbad = 0; inclbad = 0; namebad = 0
+      for (n in names)
+        if ((ina[n] && a[n] > 0.05 && !ing[n]) || (ing[n] && g[n] > 0.05 && !ina[n])) {
+          namebad = 1; bign = n
+        }
       for (n in names) {
         l1 += abs(a[n] - g[n]); l1pp += abs(a[n] - b[n])
         if (a[n] > 0.05 || g[n] > 0.05) {
@@ -144,6 +157,7 @@ compare() {
         if (over(d, (ai[best] + gi[best]) / 2, 0.03, abs(ai[best] - bi[best]))) { inclbad = 1; incln = best; incl = d }
       }
       ok = l1 <= l1pp + 0.10 && !bigbad && !inclbad && ug <= ua + 0.01
+      if (names_only) ok = !namebad && ug <= ua + 0.01
       printf "%.3f\t%.3f\t%.1f\t%s\t%.1f/%.1f\t%s\t%s\t%s\n", l1, l1pp, big * 100,
              cut ? "cut" : sprintf("%.1f", incl * 100), ua * 100, ug * 100, ok ? "ok" : "FAIL",
              bign, incln
