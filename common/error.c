@@ -51,11 +51,6 @@ const char *pg_error_last(void)
         return pg_errmsg[0] ? pg_errmsg : "unknown error";
 }
 
-int pg_error_last_code(void)
-{
-        return pg_errcode;
-}
-
 void pg_error_clear(void)
 {
         pg_errmsg[0] = '\0';

@@ -52,9 +52,6 @@ int pg_error_prefix(int code, const char *fmt, ...) __attribute__((format(printf
 /** The calling thread's last message (borrowed; valid until the next pg_error_*). */
 const char *pg_error_last(void);
 
-/** The code given to the last pg_error_set() on this thread (0 if none). */
-int pg_error_last_code(void);
-
 /** Forget the current message. */
 void pg_error_clear(void);
 
