@@ -754,7 +754,7 @@ static void test_counting_attr_golden(void **state)
         assert_int_equal(pg_count(&s, &ex, &l, &o, argv), 0);
         pg_buf_puts(&out, "# perf_event_attr perfgate asks for when counting the default events\n"
                           "# (one per perf_event_open call, in order; see "
-                          "tests/unit/test_counting.c)\n\n");
+                          "tests/runner/test_counting.c)\n\n");
         pg_buf_add(&out, rec.text.ptr, rec.text.len);
         path = pg_xasprintf("%s/tests/golden/attr-default.txt", pg_test_env("PG_SOURCE_DIR"));
         if (getenv("PG_BLESS"))

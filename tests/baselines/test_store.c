@@ -22,7 +22,7 @@
 
 #include "baselines/store.h"
 #include "common/error.h"
-#include "tests/unit/test_store_fixture.h"
+#include "tests/util/store_fixture.h"
 #include "tests/util/testutil.h"
 
 /*
