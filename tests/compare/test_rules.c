@@ -21,6 +21,7 @@
 #include "common/json.h"
 #include "compare/rules.h"
 #include "compare/verdict.h"
+#include "tests/util/cases.h"
 
 static struct pg_metric pg_m(const char *name, const char *unit, double *v, size_t n)
 {
@@ -299,9 +300,8 @@ struct pg_side {
         enum pg_metric_status status;
         bool absent;
 };
-#define PG_N(a)       (sizeof(a) / sizeof((a)[0]))
-#define SIDE(a)       .v = (a), .n = PG_N(a)
-#define COVERED(a, c) .v = (a), .n = PG_N(a), .coverage = (c)
+#define SIDE(a)       .v = (a), .n = PG_NELEMS(a)
+#define COVERED(a, c) .v = (a), .n = PG_NELEMS(a), .coverage = (c)
 #define ABSENT        .absent = true
 #define NOT_SUPPORTED .status = PG_METRIC_NOT_SUPPORTED
 
@@ -455,8 +455,6 @@ static const struct pg_judge_case pg_judge_cases[] = {
           .host_diff = "cpu model 'A' vs 'B'", .cpu_differs = true },
 };
 
-#define PG_NJUDGE_CASES (sizeof(pg_judge_cases) / sizeof(pg_judge_cases[0]))
-
 static struct pg_metric pg_side_metric(const struct pg_judge_case *c, const struct pg_side *s)
 {
         struct pg_metric m = pg_m(c->metric, c->unit, s->v, s->n);
@@ -606,13 +604,7 @@ int main(void)
                 cmocka_unit_test(test_rules_check_names),
                 cmocka_unit_test(test_verdict_sets_and_exit_status),
         };
-        struct CMUnitTest all[sizeof(tests) / sizeof(tests[0]) + PG_NJUDGE_CASES];
-        size_t n = 0;
-
-        for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-                all[n++] = tests[i];
-        for (size_t i = 0; i < PG_NJUDGE_CASES; i++)
-                all[n++] = (struct CMUnitTest){ pg_judge_cases[i].what, test_rules_judge_case, NULL,
-                                                NULL, (void *) &pg_judge_cases[i] };
-        return cmocka_run_group_tests(all, NULL, NULL);
+        return pg_run_tests_and_cases(tests, PG_NELEMS(tests), test_rules_judge_case,
+                                      pg_judge_cases, sizeof(pg_judge_cases[0]),
+                                      PG_NELEMS(pg_judge_cases));
 }
