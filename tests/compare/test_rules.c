@@ -604,7 +604,7 @@ int main(void)
                 cmocka_unit_test(test_rules_check_names),
                 cmocka_unit_test(test_verdict_sets_and_exit_status),
         };
-        return pg_run_tests_and_cases(tests, PG_NELEMS(tests), test_rules_judge_case,
+        return pg_run_tests_and_cases(tests, PG_NELEMS(tests), test_rules_judge_case, NULL, NULL,
                                       pg_judge_cases, sizeof(pg_judge_cases[0]),
                                       PG_NELEMS(pg_judge_cases));
 }

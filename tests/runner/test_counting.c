@@ -795,7 +795,7 @@ int main(void)
                 cmocka_unit_test(test_counting_host_fingerprint),
                 cmocka_unit_test(test_counting_attr_golden),
         };
-        return pg_run_tests_and_cases(tests, PG_NELEMS(tests), test_counting_failing_open,
-                                      pg_fail_cases, sizeof(pg_fail_cases[0]),
+        return pg_run_tests_and_cases(tests, PG_NELEMS(tests), test_counting_failing_open, NULL,
+                                      NULL, pg_fail_cases, sizeof(pg_fail_cases[0]),
                                       PG_NELEMS(pg_fail_cases));
 }
