@@ -132,6 +132,23 @@ static void test_rules_overrides(void **state)
         pg_rules_release(&r);
 }
 
+/*
+ * Each config of @bad (n rows: JSON text, a part of the message) is refused
+ * with PG_EINPUT, a message containing that part and naming @file.
+ */
+static void pg_assert_refused(const char *const (*bad)[2], size_t n, const char *file)
+{
+        for (size_t i = 0; i < n; i++) {
+                struct pg_rules r;
+                assert_int_equal(pg_load_rules(&r, bad[i][0]), PG_EINPUT);
+                if (!strstr(pg_error_last(), bad[i][1]))
+                        fail_msg("config %s: message '%s' lacks '%s'", bad[i][0], pg_error_last(),
+                                 bad[i][1]);
+                assert_non_null(strstr(pg_error_last(), file));
+                pg_rules_release(&r);
+        }
+}
+
 static void test_rules_override_errors(void **state)
 {
         static const char *const bad[][2] = {
@@ -146,15 +163,7 @@ static void test_rules_override_errors(void **state)
                 { "{\"compare\": []}", "\"compare\" must be an object" },
         };
         (void) state;
-        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-                struct pg_rules r;
-                assert_int_equal(pg_load_rules(&r, bad[i][0]), PG_EINPUT);
-                if (!strstr(pg_error_last(), bad[i][1]))
-                        fail_msg("config %s: message '%s' lacks '%s'", bad[i][0], pg_error_last(),
-                                 bad[i][1]);
-                assert_non_null(strstr(pg_error_last(), "perfgate.json"));
-                pg_rules_release(&r);
-        }
+        pg_assert_refused(bad, PG_NELEMS(bad), "perfgate.json");
 }
 
 /* A typo anywhere in "compare" is refused, naming the key, where it is, the
@@ -183,15 +192,7 @@ static void test_rules_unknown_keys_and_empty_gate(void **state)
                   "compare.benchmarks.parse.gate is empty" },
         };
         (void) state;
-        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-                struct pg_rules r;
-                assert_int_equal(pg_load_rules(&r, bad[i][0]), PG_EINPUT);
-                if (!strstr(pg_error_last(), bad[i][1]))
-                        fail_msg("config %s: message '%s' lacks '%s'", bad[i][0], pg_error_last(),
-                                 bad[i][1]);
-                assert_non_null(strstr(pg_error_last(), "'perfgate.json'"));
-                pg_rules_release(&r);
-        }
+        pg_assert_refused(bad, PG_NELEMS(bad), "'perfgate.json'");
 }
 
 static void pg_add(struct pg_result_set *s, const char *name, const char *cpu, const double *tc,
