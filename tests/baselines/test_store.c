@@ -970,7 +970,7 @@ static char *fx_shallow_clone(struct fx_remote *r, const char *depth, const char
         char *shallow = pg_xasprintf("%s/shallow", r->h.sandbox);
         const char *clone[] = { "git",      "clone", "-q", "--depth", depth,
                                 "--branch", branch,  url,  shallow,   NULL };
-        const char *fetch[10];
+        const char *fetch[11]; /* the most it holds, NULL included */
         size_t n = 0;
 
         fetch[n++] = "git";
