@@ -157,6 +157,16 @@ static int pg_online_cpus(int **cpus, size_t *n)
         return 0;
 }
 
+/* The side-band records the symbolizer needs (sample.h). */
+static void pg_attr_track(struct perf_event_attr *a)
+{
+        a->mmap = 1;
+        a->mmap2 = 1;
+        a->comm = 1;
+        a->comm_exec = 1;
+        a->task = 1;
+}
+
 static void pg_attr_fill(struct perf_event_attr *a, const struct pg_sampling_cfg *cfg, bool cycles,
                          bool exclude_kernel, size_t data_bytes)
 {
@@ -187,15 +197,12 @@ static void pg_attr_fill(struct perf_event_attr *a, const struct pg_sampling_cfg
                 a->sample_stack_user = PG_SAMPLE_STACK_LEAF_BYTES;
         }
         a->disabled = 1;
-        a->enable_on_exec = 1;
+        a->enable_on_exec = !cfg->start_disabled;
         a->inherit = 1;
         a->exclude_kernel = exclude_kernel;
         a->exclude_hv = exclude_kernel;
-        a->mmap = 1;
-        a->mmap2 = 1;
-        a->comm = 1;
-        a->comm_exec = 1;
-        a->task = 1;
+        if (!cfg->start_disabled)
+                pg_attr_track(a);
         a->sample_id_all = 1;
         a->build_id = 1;
         a->watermark = 1;
@@ -219,8 +226,12 @@ void pg_sampling_close(struct pg_sampling *s)
                         pg_ringbuf_unmap(&s->rbs[i]);
                 if (s->fds && s->fds[i] >= 0)
                         close(s->fds[i]);
+                if (s->track_fds && s->track_fds[i] >= 0)
+                        close(s->track_fds[i]);
         }
         free(s->fds);
+        free(s->track_fds);
+        s->track_fds = NULL;
         free(s->rbs);
         s->fds = NULL;
         s->rbs = NULL;
@@ -286,7 +297,39 @@ static void pg_sampling_close_events(struct pg_sampling *s)
                 if (s->fds[i] >= 0)
                         close(s->fds[i]);
                 s->fds[i] = -1;
+                if (s->track_fds && s->track_fds[i] >= 0)
+                        close(s->track_fds[i]);
+                if (s->track_fds)
+                        s->track_fds[i] = -1;
         }
+}
+
+/*
+ * start_disabled: the per-CPU dummy tracking events (see ringbuf.h), with
+ * the sampling events' sample_type (@a) so that every record of a buffer
+ * decodes with one format, each redirected into its CPU's mapped buffer.
+ */
+static int pg_sampling_open_track(struct pg_sampling *s, pid_t pid, const int *cpus,
+                                  const struct perf_event_attr *a)
+{
+        for (size_t i = 0; i < s->n; i++) {
+                struct perf_event_attr t = *a;
+
+                t.type = PERF_TYPE_SOFTWARE;
+                t.config = PERF_COUNT_SW_DUMMY;
+                t.freq = 0;
+                t.sample_period = 1;
+                t.enable_on_exec = 1;
+                pg_attr_track(&t);
+                s->track_fds[i] = pg_open_one(&t, pid, cpus[i]);
+                if (s->track_fds[i] < 0 ||
+                    ioctl(s->track_fds[i], PERF_EVENT_IOC_SET_OUTPUT, s->fds[i]) < 0)
+                        return pg_error_set(PG_ENOTSUP,
+                                            "cannot open the tracking event of a region of "
+                                            "interest on cpu %d: %s",
+                                            cpus[i], strerror(errno));
+        }
+        return 0;
 }
 
 int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_cfg *cfg)
@@ -305,8 +348,13 @@ int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_
         pg_raise_nofile(ncpus);
         s->fds = pg_xcalloc(ncpus, sizeof(int));
         s->rbs = pg_xcalloc(ncpus, sizeof(*s->rbs));
-        for (size_t i = 0; i < ncpus; i++)
+        if (cfg->start_disabled)
+                s->track_fds = pg_xcalloc(ncpus, sizeof(int));
+        for (size_t i = 0; i < ncpus; i++) {
                 s->fds[i] = -1;
+                if (s->track_fds)
+                        s->track_fds[i] = -1;
+        }
         s->n = ncpus;
         s->cycles = cfg->use_cycles;
         s->exclude_kernel = cfg->exclude_kernel;
@@ -327,6 +375,8 @@ int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_
                 rc = pg_error_set(PG_EPERM, "cannot lock memory for the sampling buffers: raise "
                                             "'ulimit -l' or the sysctl "
                                             "'kernel.perf_event_mlock_kb'");
+        if (rc == 0 && cfg->start_disabled)
+                rc = pg_sampling_open_track(s, pid, cpus, &a);
         if (rc < 0)
                 goto done;
         s->data_pages = pages;

@@ -28,15 +28,34 @@
 #include "common/fsutil.h"
 #include "common/json.h"
 #include "common/strv.h"
+#include "runner/control.h"
 #include "runner/host.h"
 #include "runner/simulate.h"
 
 /* ---- one counting run -------------------------------------------------- */
 
-int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
-                      uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex)
+struct pg_count_ctx {
+        struct pg_control *ctl;
+        int *slot; /* the control fd's entry in the polled fds */
+};
+
+static int pg_count_poll_cb(void *arg)
+{
+        struct pg_count_ctx *x = arg;
+        int error = pg_control_poll(x->ctl);
+        *x->slot = x->ctl->ctl_rd;
+        return error;
+}
+
+/* One counting run whose benchmark speaks the control protocol; @ctl is
+ * finished (its counts valid) on return, also on error. */
+static int pg_run_count_ctl(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
+                            uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex,
+                            struct pg_control *ctl)
 {
         char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
+        int leaders[PG_EVENTS_MAX], poll_fd = -1;
+        struct pg_count_ctx cx = { ctl, &poll_fd };
         struct pg_launch_opts lo;
         struct pg_child child;
         int error;
@@ -49,22 +68,43 @@ int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, siz
                                       .env = b->env,
                                       .log_fd = log_fd,
                                       .cpus = cpus,
-                                      .ncpus = ncpus };
+                                      .ncpus = ncpus,
+                                      .ctl_fds = ctl->child_fds };
         if ((error = pg_launch_prepare(&child, &lo)) < 0)
                 goto done;
         if ((error = pg_counter_set_open(s, child.pid)) < 0) {
                 pg_launch_cancel(&child);
                 goto done;
         }
+        pg_control_set_targets(ctl, leaders, pg_counter_set_leader_fds(s, leaders));
         if ((error = pg_launch_start(&child, b->argv[0])) < 0)
                 goto done;
-        if ((error = pg_launch_wait(&child, timeout_ns, NULL, 0, NULL, NULL, ex)) < 0)
+        pg_control_start(ctl, child.start_ns);
+        poll_fd = ctl->ctl_rd;
+        error = pg_launch_wait(&child, timeout_ns, &poll_fd, 1, pg_count_poll_cb, &cx, ex);
+        if (pg_control_finish(ctl, child.start_ns + ex->wall_ns) < 0 && !error)
+                error = PG_EIO;
+        if (error < 0)
                 goto done;
         error = pg_counter_set_read(s);
 done:
+        pg_control_close(ctl);
         pg_counter_set_close(s);
         free(argv);
         return error;
+}
+
+int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
+                      uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex)
+{
+        struct pg_control ctl;
+        int error;
+
+        if ((error = pg_control_open(&ctl, !s->start_disabled)) < 0) {
+                pg_counter_set_close(s);
+                return error;
+        }
+        return pg_run_count_ctl(b, log_fd, cpus, ncpus, timeout_ns, s, ex, &ctl);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -284,6 +324,60 @@ static bool pg_is_software(const struct pg_event_def *d)
         return !d->hardware;
 }
 
+/* What the control protocol showed over a benchmark's counting runs. */
+struct pg_roi_seen {
+        bool used;          /* "roi" is set, or some run sent a command */
+        bool exited_inside; /* some run exited inside its region */
+        bool never_enabled; /* some run disabled counting and never enabled it again */
+        uint64_t unknown;   /* commands that were neither enable, disable nor ping */
+};
+
+/* After one counting run: fold @ctl into @seen; a benchmark with "roi" that
+ * never enabled counting failed (@why): its counters would all be empty. */
+static int pg_roi_check(struct pg_run_state *st, const struct pg_bench *b,
+                        const struct pg_control *ctl, struct pg_roi_seen *seen, char **why)
+{
+        (void) st;
+        if (b->roi && ctl->enables == 0) {
+                *why = pg_xasprintf("benchmark '%s' has \"roi\": true but never wrote 'enable' "
+                                    "to the descriptor in PERF_CTL_FD, so nothing was counted; "
+                                    "call perfgate_roi_begin() (include/perfgate.h) where the "
+                                    "measured work starts, or remove \"roi\"",
+                                    b->name);
+                return pg_error_set(PG_EMEASURE, "%s", *why);
+        }
+        seen->used |= b->roi || ctl->commands > 0;
+        seen->exited_inside |= ctl->exited_enabled;
+        seen->never_enabled |= ctl->ended_disabled;
+        seen->unknown += ctl->unknown;
+        return 0;
+}
+
+/* One warning per kind of region trouble a benchmark showed. */
+static void pg_roi_warn(struct pg_run_state *st, const struct pg_bench *b,
+                        const struct pg_roi_seen *seen)
+{
+        if (seen->exited_inside)
+                pg_warn(st, b->name,
+                        "the benchmark exited inside its region of interest (no "
+                        "'disable' / perfgate_roi_end() after the last 'enable'): the region "
+                        "was closed at its exit, so it also covers the benchmark's teardown");
+        if (seen->never_enabled)
+                pg_warn(st, b->name,
+                        "the benchmark disabled counting and never enabled it again: the "
+                        "results cover only the run's start up to its 'disable' (set "
+                        "\"roi\": true in perfgate.json so that counting starts at the "
+                        "first 'enable')");
+        if (seen->unknown) {
+                char *m = pg_xasprintf("the benchmark wrote %llu commands to PERF_CTL_FD that "
+                                       "perfgate ignores (only 'enable', 'disable' and 'ping' "
+                                       "act); each was answered with 'ack'",
+                                       (unsigned long long) seen->unknown);
+                pg_warn(st, b->name, m);
+                free(m);
+        }
+}
+
 /* Measure one benchmark: returns 0 with @res filled, PG_EMEASURE with @why
  * set for a benchmark failure, or another error that stops the whole run. */
 static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
@@ -302,7 +396,9 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         struct pg_count_reading *readings = pg_xcalloc(repeat * (ne ? ne : 1), sizeof(*readings));
         double *dur = pg_xcalloc(repeat, sizeof(double)), *ut = pg_xcalloc(repeat, sizeof(double));
         double *syst = pg_xcalloc(repeat, sizeof(double)),
-               *rss = pg_xcalloc(repeat, sizeof(double));
+               *rss = pg_xcalloc(repeat, sizeof(double)),
+               *roi_share = pg_xcalloc(repeat, sizeof(double));
+        struct pg_roi_seen roi = { 0 };
         struct pg_buf warnings = PG_BUF_INIT;
         bool hw_counted = false;
         int error = 0;
@@ -312,8 +408,10 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         for (uint64_t k = 0; k < warmup + repeat; k++) {
                 struct pg_counter_opts co = { .exclude_kernel = st->exclude_kernel,
                                               .no_group_read = st->no_group_read,
+                                              .start_disabled = b->roi,
                                               .open_fn = o->open_fn,
                                               .open_ctx = o->open_ctx };
+                struct pg_control ctl;
                 struct pg_run_event ev = { .kind = PG_RUN_EV_START, .name = b->name };
                 struct pg_counter_set s;
                 struct pg_exit ex;
@@ -329,8 +427,10 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                 pg_report(st, &ev);
 
                 pg_counter_set_init(&s, &st->events, &co);
-                error = pg_run_count_once(b, log->fd, o->cpus, o->ncpus,
-                                          (uint64_t) (timeout_sec * 1e9), &s, &ex);
+                if ((error = pg_control_open(&ctl, !b->roi)) < 0)
+                        goto done;
+                error = pg_run_count_ctl(b, log->fd, o->cpus, o->ncpus,
+                                         (uint64_t) (timeout_sec * 1e9), &s, &ex, &ctl);
                 if (error == PG_ENOTFOUND || error == PG_EMEASURE) {
                         *why = pg_xasprintf("benchmark '%s': %s", b->name, pg_error_last());
                         error = PG_EMEASURE;
@@ -367,8 +467,14 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                         error = PG_EMEASURE;
                         goto done;
                 }
+                if ((error = pg_roi_check(st, b, &ctl, &roi, why)) < 0)
+                        goto done;
                 if (k < warmup)
                         continue;
+                roi_share[k - warmup] =
+                    ex.wall_ns ? (double) ctl.region_ns / (double) ex.wall_ns : 0.0;
+                if (roi_share[k - warmup] > 1.0)
+                        roi_share[k - warmup] = 1.0;
                 for (size_t e = 0; e < ne; e++) {
                         readings[(k - warmup) * ne + e] = s.c[e].r;
                         if (s.c[e].def->hardware && s.c[e].r.state == PG_COUNT_OK)
@@ -407,9 +513,14 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         pg_result_add_metric(res, "user-time", "ns", PG_METRIC_OK, ut, NULL, repeat, NULL);
         pg_result_add_metric(res, "system-time", "ns", PG_METRIC_OK, syst, NULL, repeat, NULL);
         pg_result_add_metric(res, "max-rss", "bytes", PG_METRIC_OK, rss, NULL, repeat, NULL);
+        if (roi.used)
+                pg_result_add_metric(res, "roi-share", "ratio", PG_METRIC_OK, roi_share, NULL,
+                                     repeat, NULL);
         pg_result_derive(res);
         pg_warn_lines(st, b->name, &warnings);
+        pg_roi_warn(st, b, &roi);
 done:
+        free(roi_share);
         free(readings);
         free(dur);
         free(ut);
@@ -492,6 +603,7 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b,
         so.exclude_kernel = st->exclude_kernel;
         so.debug_dir = o->debug_dir;
         so.use_cycles = st->host.npmu > 0;
+        so.roi = b->roi;
         error = pg_sample_profile(&so, &res->profile, &warnings);
         if (error == PG_EMEASURE) {
                 *why = pg_xasprintf("benchmark '%s' failed while sampling: %s", b->name,
