@@ -33,6 +33,11 @@ const char pg_usage_run[] =
     "file directly in it, sorted by name), a manifest file (*.json, the\n"
     "perfgate.json format) or an executable. Default: bench/\n"
     "\n"
+    "A benchmark can limit counting and sampling to its region of interest with\n"
+    "perf's control protocol: it writes enable/disable to the descriptor in\n"
+    "PERF_CTL_FD and reads ack from PERF_CTL_ACK_FD (include/perfgate.h does this);\n"
+    "\"roi\": true in perfgate.json starts counting disabled (docs/run.md).\n"
+    "\n"
     "options:\n"
     "  --out DIR            where results go (default .perfgate/results)\n"
     "  --repeat N           measured repetitions (default 5, or perfgate.json's)\n"
@@ -57,7 +62,8 @@ const char pg_usage_run[] =
     "\n"
     "exit status: 0 all benchmarks measured; 2 usage error or bad input (options,\n"
     "perfgate.json, a benchmark path missing or not executable, unknown event);\n"
-    "3 cannot measure (a benchmark crashed, exited non-zero or timed out; no\n"
+    "3 cannot measure (a benchmark crashed, exited non-zero or timed out, or has\n"
+    "\"roi\": true but never enabled counting; no\n"
     "perf_event access; valgrind missing or unable to run a benchmark); 4 internal\n"
     "or I/O error (e.g. an unreadable cachegrind file); 130 interrupted.\n";
 
