@@ -29,6 +29,7 @@ void pg_config_init(struct pg_config *c)
         c->defaults.repeat = c->defaults.warmup = -1;
         c->defaults.timeout_sec = -1;
         c->defaults.roi = -1;
+        c->defaults.off_cpu = -1;
 }
 
 static void pg_bench_release(struct pg_config_bench *b)
@@ -196,6 +197,17 @@ static int pg_field_roi(const struct pg_config *c, const cJSON *it, const char *
         return 0;
 }
 
+static int pg_field_off_cpu(const struct pg_config *c, const cJSON *it, const char *where,
+                            const char *key, struct pg_config_bench *b)
+{
+        if (!cJSON_IsBool(it))
+                return pg_bad_field(c, where, key,
+                                    "must be true (record where threads block, as "
+                                    "--off-cpu) or false");
+        b->off_cpu = cJSON_IsTrue(it) ? 1 : 0;
+        return 0;
+}
+
 static int pg_field_cwd(const struct pg_config *c, const cJSON *it, const char *where,
                         const char *key, struct pg_config_bench *b)
 {
@@ -240,6 +252,7 @@ static const struct pg_field pg_fields[] = {
         { "warmup", pg_field_warmup, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
         { "timeout", pg_field_timeout, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
         { "roi", pg_field_roi, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+        { "off_cpu", pg_field_off_cpu, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
 };
 
 #define PG_NFIELDS (sizeof(pg_fields) / sizeof(pg_fields[0]))
@@ -324,6 +337,7 @@ static int pg_top_benchmarks(struct pg_config *c, const cJSON *it)
                 b->repeat = b->warmup = -1;
                 b->timeout_sec = -1;
                 b->roi = -1;
+                b->off_cpu = -1;
                 error = pg_parse_fields(c, o, where, PG_FIELD_BENCH, b);
                 free(where);
                 if (error < 0)

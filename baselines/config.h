@@ -52,6 +52,7 @@ struct pg_config_bench {
         int64_t warmup;     /* -1: unset */
         double timeout_sec; /* < 0: unset; 0: no timeout; else >= PG_TIMEOUT_MIN_SEC */
         int roi;            /* "roi": -1 unset, 0 false, 1 true (runner/control.h) */
+        int off_cpu;        /* "off_cpu": -1 unset, 0 false, 1 true (runner/offcpu.h) */
 };
 
 struct pg_config {

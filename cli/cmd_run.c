@@ -53,6 +53,9 @@ const char pg_usage_run[] =
     "                       (default 2000; at most 20 s of sampling per benchmark)\n"
     "  --debug-dir DIR      also look for separate debuginfo under DIR (by build-id)\n"
     "  --no-profile         count only; store no sampled profile\n"
+    "  --off-cpu            also record where threads block (context switches with\n"
+    "                       call chains; needs kernel sampling: paranoid <= 1 or\n"
+    "                       CAP_PERFMON)\n"
     "  --cpus LIST          pin benchmarks to these CPUs (e.g. 2,3 or 2-5)\n"
     "  --filter REGEX       run only benchmarks whose name matches (POSIX ERE)\n"
     "  --shard I/N          run only the I-th of N slices of the benchmarks (1-based)\n"
@@ -78,6 +81,7 @@ enum {
         OPT_MIN_SAMPLES,
         OPT_DEBUG_DIR,
         OPT_NO_PROFILE,
+        OPT_OFF_CPU,
         OPT_TIMEOUT,
         OPT_CPUS,
         OPT_FILTER,
@@ -96,6 +100,7 @@ static const struct option pg_run_options[] = {
         { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
         { "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
         { "no-profile", no_argument, NULL, OPT_NO_PROFILE },
+        { "off-cpu", no_argument, NULL, OPT_OFF_CPU },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
         { "cpus", required_argument, NULL, OPT_CPUS },
         { "filter", required_argument, NULL, OPT_FILTER },
@@ -351,6 +356,9 @@ int cmd_run(int argc, char **argv)
                         break;
                 case OPT_NO_PROFILE:
                         o.no_profile = true;
+                        break;
+                case OPT_OFF_CPU:
+                        o.off_cpu = true;
                         break;
                 case OPT_TIMEOUT: {
                         char *end;

@@ -172,15 +172,23 @@ static void pg_attr_fill(struct perf_event_attr *a, const struct pg_sampling_cfg
 {
         memset(a, 0, sizeof(*a));
         a->size = sizeof(*a);
-        if (cycles) {
+        if (cfg->off_cpu) {
+                a->type = PERF_TYPE_SOFTWARE;
+                a->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+        } else if (cycles) {
                 a->type = PERF_TYPE_HARDWARE;
                 a->config = PERF_COUNT_HW_CPU_CYCLES;
         } else {
                 a->type = PERF_TYPE_SOFTWARE;
                 a->config = PERF_COUNT_SW_CPU_CLOCK;
         }
-        a->freq = 1;
-        a->sample_freq = cfg->freq_hz ? cfg->freq_hz : 999;
+        if (cfg->off_cpu) {
+                a->sample_period = 1; /* every switch-out */
+                a->context_switch = 1;
+        } else {
+                a->freq = 1;
+                a->sample_freq = cfg->freq_hz ? cfg->freq_hz : 999;
+        }
         a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
                          PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
                          PERF_SAMPLE_CALLCHAIN;
@@ -238,6 +246,20 @@ void pg_sampling_close(struct pg_sampling *s)
         s->n = 0;
 }
 
+/* kernel.perf_event_paranoid as text, for messages (static buffer). */
+static const char *pg_paranoid_text(void)
+{
+        static char buf[16];
+        struct pg_buf t = PG_BUF_INIT;
+
+        snprintf(buf, sizeof(buf), "?");
+        if (pg_read_file("/proc/sys/kernel/perf_event_paranoid", &t) == 0 && t.len)
+                snprintf(buf, sizeof(buf), "%.*s", (int) strcspn(t.ptr, "\n"), t.ptr);
+        pg_buf_release(&t);
+        pg_error_clear();
+        return buf;
+}
+
 static int pg_open_one(struct perf_event_attr *a, pid_t pid, int cpu)
 {
         return (int) syscall(SYS_perf_event_open, a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -266,6 +288,16 @@ static int pg_sampling_open_events(struct pg_sampling *s, pid_t pid,
                                 s->cycles = false; /* no PMU: perf's evsel__fallback */
                                 continue;
                         }
+                        if (cfg->off_cpu && (errno == EACCES || errno == EPERM))
+                                return pg_error_set(
+                                    PG_EPERM,
+                                    "--off-cpu: cannot sample context switches: %s; they "
+                                    "happen in the kernel, which kernel.perf_event_paranoid=%s "
+                                    "keeps from unprivileged users (with exclude_kernel every "
+                                    "switch would be dropped); lower it to 1 (sysctl "
+                                    "kernel.perf_event_paranoid=1), or run as root or with "
+                                    "CAP_PERFMON (setcap cap_perfmon+ep perfgate)",
+                                    strerror(errno), pg_paranoid_text());
                         if (i == 0 && errno == EACCES && !s->exclude_kernel) {
                                 s->exclude_kernel = true; /* perf_event_paranoid >= 2 */
                                 continue;

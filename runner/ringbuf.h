@@ -67,6 +67,8 @@ struct pg_sampling_cfg {
         const int *cpus;     /* NULL: all online CPUs */
         size_t ncpus;
         bool start_disabled; /* sampling starts at the first PERF_EVENT_IOC_ENABLE */
+        bool off_cpu;        /* sample context-switches (period 1) with context_switch
+                                records, kernel included (runner/offcpu.h) */
 };
 
 /** The per-CPU events of one sampling run and their buffers. */
@@ -96,7 +98,9 @@ struct pg_sampling {
  * buffers while mmap says EPERM (down to 8 pages), and raises RLIMIT_NOFILE
  * when the fds do not fit.
  * Errors: PG_EPERM (perf_event_paranoid or locked-memory limits; message says
- * what to do), PG_ENOTSUP (no usable event), PG_EIO.
+ * what to do; with off_cpu, any refusal of kernel sampling, since a
+ * context switch happens in the kernel and exclude_kernel would drop every
+ * sample), PG_ENOTSUP (no usable event), PG_EIO.
  */
 int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_cfg *cfg);
 

@@ -124,6 +124,7 @@ struct pg_run_state {
         bool no_group_read;
         bool warned_user_fallback;
         bool warned_profile;
+        bool warned_offcpu;
         bool warned_no_counters;
         bool warned_group_read;
         char *valgrind; /* --counters simulated: valgrind's path */
@@ -639,6 +640,64 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b,
         return error;
 }
 
+/* --off-cpu: sampling runs of context switches into @res->offcpu
+ * (runner/offcpu.h); a host that refuses kernel sampling gets one warning
+ * and no off-CPU profile. */
+static int pg_run_offcpu(struct pg_run_state *st, const struct pg_bench *b,
+                         const struct pg_bench_log *log, struct pg_result *res, char **why)
+{
+        const struct pg_run_opts *o = st->o;
+        struct pg_buf warnings = PG_BUF_INIT;
+        char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
+        double timeout_sec =
+            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
+        struct pg_sample_opts so = { 0 };
+        int error;
+
+        memcpy(argv, b->argv, b->argc * sizeof(char *));
+        argv[0] = b->exec_path;
+        so.argv = argv;
+        so.cwd = b->cwd;
+        so.env = b->env;
+        so.log_fd = log->fd;
+        so.cpus = o->cpus;
+        so.ncpus = o->ncpus;
+        so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
+        /* DWARF whatever --call-graph says: a thread blocks inside a libc
+         * system-call wrapper, and Debian's libc has no frame pointers, so a
+         * frame-pointer walk would skip the wrapper's caller - the very
+         * function that took the lock */
+        so.call_graph = PG_CALL_GRAPH_DWARF;
+        /* a fixed number of runs: blocked time, unlike a sample count, says
+         * nothing about when enough was seen */
+        so.min_samples = UINT64_MAX;
+        so.budget_ns = PG_RUN_PROFILE_BUDGET_NS;
+        so.max_runs = PG_RUN_OFFCPU_RUNS;
+        so.debug_dir = o->debug_dir;
+        so.off_cpu = true;
+        so.roi = b->roi;
+        error = pg_sample_profile(&so, &res->offcpu, &warnings);
+        if (error == PG_EMEASURE) {
+                *why = pg_xasprintf("benchmark '%s' failed while recording off-CPU time: %s",
+                                    b->name, pg_error_last());
+        } else if (error == PG_ENOTSUP || error == PG_EPERM || error == PG_EIO ||
+                   error == PG_ERROR) {
+                if (!st->warned_offcpu) {
+                        char *m = pg_xasprintf("no off-CPU profile stored: %s", pg_error_last());
+                        pg_warn(st, NULL, m);
+                        free(m);
+                        st->warned_offcpu = true;
+                }
+                pg_profile_release(&res->offcpu);
+                error = 0;
+        } else if (error == 0) {
+                pg_warn_lines(st, b->name, &warnings);
+        }
+        pg_buf_release(&warnings);
+        free(argv);
+        return error;
+}
+
 /*
  * Why: the first per-task perf event after a second without any makes the
  * kernel enable its scheduler hooks and wait in synchronize_rcu()
@@ -779,6 +838,8 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                         error = pg_run_simulated(&st, b, &log, &res, &why);
                 if (!error && !o->no_profile)
                         error = pg_run_profile(&st, b, &log, &res, &why);
+                if (!error && (o->off_cpu || b->off_cpu))
+                        error = pg_run_offcpu(&st, b, &log, &res, &why);
                 if (!error)
                         error = pg_result_save(&res, res_path);
                 if (!error) {

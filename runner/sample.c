@@ -22,6 +22,7 @@
 #include "common/error.h"
 #include "runner/control.h"
 #include "runner/launch.h"
+#include "runner/offcpu.h"
 #include "runner/records.h"
 #include "runner/ringbuf.h"
 #include "runner/symbolize.h"
@@ -259,10 +260,14 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         cfg.cpus = o->cpus;
         cfg.ncpus = o->ncpus;
         cfg.start_disabled = o->roi;
+        cfg.off_cpu = o->off_cpu;
+        if (o->off_cpu)
+                exclude_kernel = false; /* a switch happens in the kernel */
         so.debug_dir = o->debug_dir;
         so.dwarf = cfg.dwarf;
         so.kernel = true; /* kernel frames arrive only when exclude_kernel is off */
         so.regs_user_mask = cfg.dwarf ? PG_SAMPLE_REGS_USER_MASK : PG_SAMPLE_REGS_LEAF_MASK;
+        so.weight_by_period = o->off_cpu;
         rc = pg_symbolizer_new(&sym, &so);
         if (rc < 0)
                 goto done;
@@ -286,6 +291,8 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                         continue;
                 }
                 pg_record_log_sort(&log);
+                if (o->off_cpu)
+                        pg_offcpu_weigh(&log, &smp.fmt, NULL);
                 pg_symbolizer_process(sym, &log, &smp.fmt);
                 runs++;
                 st = pg_symbolizer_stats(sym);
@@ -302,8 +309,8 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         free(out->event);
         free(out->call_graph);
         out->present = true;
-        out->event = pg_xstrdup(cycles ? "cycles" : "cpu-clock");
-        out->frequency_hz = cfg.freq_hz;
+        out->event = pg_xstrdup(o->off_cpu ? "context-switches" : cycles ? "cycles" : "cpu-clock");
+        out->frequency_hz = o->off_cpu ? 0 : cfg.freq_hz;
         out->call_graph = pg_xstrdup(cfg.dwarf ? "dwarf" : "fp");
         out->samples = st->samples;
         out->lost = st->lost;
@@ -314,7 +321,20 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         out->runs = runs;
         out->kernel = !exclude_kernel && pg_kallsyms_addresses_visible();
         pg_symbolizer_export(sym, out);
-        pg_sample_warnings(o, out, st, exclude_kernel && !o->exclude_kernel, warnings);
+        if (o->off_cpu) {
+                /* weights are ns: "samples" is their sum (result.h) */
+                out->samples = 0;
+                for (size_t i = 0; i < out->nstacks; i++)
+                        out->samples += out->stacks[i].count;
+                if (out->samples == 0 && warnings)
+                        pg_buf_printf(warnings,
+                                      "no thread of '%s' blocked (no voluntary context switch "
+                                      "was followed by a switch-in): the off-CPU profile is "
+                                      "empty\n",
+                                      o->argv[0]);
+        } else {
+                pg_sample_warnings(o, out, st, exclude_kernel && !o->exclude_kernel, warnings);
+        }
 done:
         pg_symbolizer_free(sym);
         pg_record_log_release(&log);
