@@ -31,6 +31,7 @@
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/hashmap.h"
+#include "compare/offcpu.h"
 #include "compare/profile.h"
 #include "compare/report.h"
 #include "compare/stats.h"
@@ -541,26 +542,10 @@ static void pg_print_blocking_paths(FILE *f, const struct pg_profile *p, uint64_
         size_t n = 0;
 
         for (size_t i = 0; i < p->nstacks; i++) {
-                const char *fr = strchr(p->stacks[i].frames, ';'); /* the comm is skipped */
                 size_t idx;
                 bool added;
 
-                pg_buf_reset(&key);
-                while (fr) {
-                        const char *start = fr + 1, *end = strchr(start, ';');
-                        size_t len = end ? (size_t) (end - start) : strlen(start);
-                        enum pg_frame_kind kind;
-
-                        pg_frame_strip(start, len, &kind);
-                        if (kind == PG_FRAME_KERNEL)
-                                break;
-                        if (key.len)
-                                pg_buf_puts(&key, " > ");
-                        pg_buf_add(&key, start, len);
-                        fr = end;
-                }
-                if (!key.len)
-                        pg_buf_puts(&key, "[kernel]");
+                pg_offcpu_path(&key, p->stacks[i].frames);
                 idx = pg_strmap_intern(&names, key.ptr, key.len, &added);
                 if (added)
                         paths[n++] = (struct pg_block_path){ NULL, 0 };
