@@ -186,26 +186,31 @@ static int pg_field_timeout(const struct pg_config *c, const cJSON *it, const ch
         return 0;
 }
 
+/* A true/false field into @out (1/0); @what says what true does. */
+static int pg_flag(const struct pg_config *c, const cJSON *it, const char *where, const char *key,
+                   const char *what, int *out)
+{
+        if (!cJSON_IsBool(it)) {
+                char *m = pg_xasprintf("must be true (%s) or false", what);
+                int error = pg_bad_field(c, where, key, m);
+                free(m);
+                return error;
+        }
+        *out = cJSON_IsTrue(it) ? 1 : 0;
+        return 0;
+}
+
 static int pg_field_roi(const struct pg_config *c, const cJSON *it, const char *where,
                         const char *key, struct pg_config_bench *b)
 {
-        if (!cJSON_IsBool(it))
-                return pg_bad_field(c, where, key,
-                                    "must be true (counting starts at the benchmark's first "
-                                    "'enable') or false");
-        b->roi = cJSON_IsTrue(it) ? 1 : 0;
-        return 0;
+        return pg_flag(c, it, where, key, "counting starts at the benchmark's first 'enable'",
+                       &b->roi);
 }
 
 static int pg_field_off_cpu(const struct pg_config *c, const cJSON *it, const char *where,
                             const char *key, struct pg_config_bench *b)
 {
-        if (!cJSON_IsBool(it))
-                return pg_bad_field(c, where, key,
-                                    "must be true (record where threads block, as "
-                                    "--off-cpu) or false");
-        b->off_cpu = cJSON_IsTrue(it) ? 1 : 0;
-        return 0;
+        return pg_flag(c, it, where, key, "record where threads block, as --off-cpu", &b->off_cpu);
 }
 
 static int pg_field_cwd(const struct pg_config *c, const cJSON *it, const char *where,

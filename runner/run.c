@@ -573,16 +573,20 @@ static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b,
         return error;
 }
 
-/* Sample a profile into @res unless --no-profile; sampling problems other
- * than a benchmark failure or an interrupt become one warning. */
-static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b,
-                          const struct pg_bench_log *log, struct pg_result *res, char **why)
+/* Sample a profile into @res (with @off_cpu, its off-CPU profile:
+ * runner/offcpu.h); sampling problems other than a benchmark failure or an
+ * interrupt become one warning per kind and no such profile. */
+static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
+                          const struct pg_bench_log *log, struct pg_result *res, bool off_cpu,
+                          char **why)
 {
         const struct pg_run_opts *o = st->o;
         struct pg_buf warnings = PG_BUF_INIT;
         char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
         double timeout_sec =
             o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
+        struct pg_profile *out = off_cpu ? &res->offcpu : &res->profile;
+        bool *warned = off_cpu ? &st->warned_offcpu : &st->warned_profile;
         struct pg_sample_opts so = { 0 };
         int error;
 
@@ -595,103 +599,60 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b,
         so.cpus = o->cpus;
         so.ncpus = o->ncpus;
         so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
-        so.freq_hz = o->freq_hz ? o->freq_hz : 999;
-        so.call_graph = o->call_graph;
-        so.min_samples = o->min_samples ? o->min_samples : PG_RUN_MIN_SAMPLES;
+        so.debug_dir = o->debug_dir;
+        so.roi = b->roi;
         /* repeat sampling runs until min_samples, within a wall-time budget */
         so.budget_ns = PG_RUN_PROFILE_BUDGET_NS;
-        so.max_runs = PG_RUN_PROFILE_MAX_RUNS;
-        so.exclude_kernel = st->exclude_kernel;
-        so.debug_dir = o->debug_dir;
-        so.use_cycles = st->host.npmu > 0;
-        so.roi = b->roi;
-        error = pg_sample_profile(&so, &res->profile, &warnings);
+        if (off_cpu) {
+                /* DWARF whatever --call-graph says: a thread blocks inside a
+                 * libc system-call wrapper, and Debian's libc has no frame
+                 * pointers, so a frame-pointer walk would skip the wrapper's
+                 * caller - the very function that took the lock */
+                so.call_graph = PG_CALL_GRAPH_DWARF;
+                /* a fixed number of runs: blocked time, unlike a sample
+                 * count, says nothing about when enough was seen */
+                so.min_samples = UINT64_MAX;
+                so.max_runs = PG_RUN_OFFCPU_RUNS;
+                so.off_cpu = true;
+        } else {
+                so.freq_hz = o->freq_hz ? o->freq_hz : 999;
+                so.call_graph = o->call_graph;
+                so.min_samples = o->min_samples ? o->min_samples : PG_RUN_MIN_SAMPLES;
+                so.max_runs = PG_RUN_PROFILE_MAX_RUNS;
+                so.exclude_kernel = st->exclude_kernel;
+                so.use_cycles = st->host.npmu > 0;
+        }
+        error = pg_sample_profile(&so, out, &warnings);
         if (error == PG_EMEASURE) {
-                *why = pg_xasprintf("benchmark '%s' failed while sampling: %s", b->name,
-                                    pg_error_last());
+                *why =
+                    pg_xasprintf("benchmark '%s' failed while %s: %s", b->name,
+                                 off_cpu ? "recording off-CPU time" : "sampling", pg_error_last());
         } else if (error == PG_ENOTSUP || error == PG_EPERM || error == PG_EIO ||
                    error == PG_ERROR) {
-                if (!st->warned_profile) {
-                        char *m = pg_xasprintf("no profile stored: %s", pg_error_last());
+                if (!*warned) {
+                        char *m =
+                            pg_xasprintf("no %s stored: %s",
+                                         off_cpu ? "off-CPU profile" : "profile", pg_error_last());
                         pg_warn(st, NULL, m);
                         free(m);
-                        st->warned_profile = true;
+                        *warned = true;
                 }
-                res->profile.present = false;
+                pg_profile_release(out);
                 error = 0;
         } else if (error == 0) {
                 pg_warn_lines(st, b->name, &warnings);
-                if (res->profile.samples > 0 && res->profile.samples < so.min_samples) {
+                if (!off_cpu && out->samples > 0 && out->samples < so.min_samples) {
                         char *m = pg_xasprintf(
                             "the profile has %llu samples, fewer than --min-samples %llu, after "
                             "%llu sampling runs (at most %llu s or %d runs per benchmark); raise "
                             "--freq or lengthen the benchmark",
-                            (unsigned long long) res->profile.samples,
-                            (unsigned long long) so.min_samples,
-                            (unsigned long long) res->profile.runs,
+                            (unsigned long long) out->samples, (unsigned long long) so.min_samples,
+                            (unsigned long long) out->runs,
                             (unsigned long long) (so.budget_ns / 1000000000ull),
                             PG_RUN_PROFILE_MAX_RUNS);
                         pg_warn(st, b->name, m);
                         free(m);
                 }
-        }
-        pg_buf_release(&warnings);
-        free(argv);
-        return error;
-}
-
-/* --off-cpu: sampling runs of context switches into @res->offcpu
- * (runner/offcpu.h); a host that refuses kernel sampling gets one warning
- * and no off-CPU profile. */
-static int pg_run_offcpu(struct pg_run_state *st, const struct pg_bench *b,
-                         const struct pg_bench_log *log, struct pg_result *res, char **why)
-{
-        const struct pg_run_opts *o = st->o;
-        struct pg_buf warnings = PG_BUF_INIT;
-        char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
-        double timeout_sec =
-            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
-        struct pg_sample_opts so = { 0 };
-        int error;
-
-        memcpy(argv, b->argv, b->argc * sizeof(char *));
-        argv[0] = b->exec_path;
-        so.argv = argv;
-        so.cwd = b->cwd;
-        so.env = b->env;
-        so.log_fd = log->fd;
-        so.cpus = o->cpus;
-        so.ncpus = o->ncpus;
-        so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
-        /* DWARF whatever --call-graph says: a thread blocks inside a libc
-         * system-call wrapper, and Debian's libc has no frame pointers, so a
-         * frame-pointer walk would skip the wrapper's caller - the very
-         * function that took the lock */
-        so.call_graph = PG_CALL_GRAPH_DWARF;
-        /* a fixed number of runs: blocked time, unlike a sample count, says
-         * nothing about when enough was seen */
-        so.min_samples = UINT64_MAX;
-        so.budget_ns = PG_RUN_PROFILE_BUDGET_NS;
-        so.max_runs = PG_RUN_OFFCPU_RUNS;
-        so.debug_dir = o->debug_dir;
-        so.off_cpu = true;
-        so.roi = b->roi;
-        error = pg_sample_profile(&so, &res->offcpu, &warnings);
-        if (error == PG_EMEASURE) {
-                *why = pg_xasprintf("benchmark '%s' failed while recording off-CPU time: %s",
-                                    b->name, pg_error_last());
-        } else if (error == PG_ENOTSUP || error == PG_EPERM || error == PG_EIO ||
-                   error == PG_ERROR) {
-                if (!st->warned_offcpu) {
-                        char *m = pg_xasprintf("no off-CPU profile stored: %s", pg_error_last());
-                        pg_warn(st, NULL, m);
-                        free(m);
-                        st->warned_offcpu = true;
-                }
-                pg_profile_release(&res->offcpu);
-                error = 0;
-        } else if (error == 0) {
-                pg_warn_lines(st, b->name, &warnings);
         }
         pg_buf_release(&warnings);
         free(argv);
@@ -837,9 +798,9 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 if (!error && o->counters == PG_COUNTERS_SIMULATED)
                         error = pg_run_simulated(&st, b, &log, &res, &why);
                 if (!error && !o->no_profile)
-                        error = pg_run_profile(&st, b, &log, &res, &why);
+                        error = pg_run_sampled(&st, b, &log, &res, false, &why);
                 if (!error && (o->off_cpu || b->off_cpu))
-                        error = pg_run_offcpu(&st, b, &log, &res, &why);
+                        error = pg_run_sampled(&st, b, &log, &res, true, &why);
                 if (!error)
                         error = pg_result_save(&res, res_path);
                 if (!error) {

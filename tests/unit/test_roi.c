@@ -242,6 +242,22 @@ static void test_roi_never_enabled_fails(void **state)
         pg_test_sandbox_remove();
 }
 
+static void test_roi_config_must_be_bool(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_sb = pg_test_sandbox();
+        pg_test_write("perfgate.json",
+                      "{\"benchmarks\": [{\"argv\": [\"/bin/true\"], \"roi\": \"yes\"}]}\n");
+        pg_test_perfgate(&o, "run", "--no-profile", "perfgate.json", NULL);
+        assert_int_equal(o.status, 2);
+        pg_assert_has(o.err.ptr, "benchmarks[0].roi must be true");
+        assert_false(pg_test_exists(".perfgate/results/true.json"));
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
 static void test_roi_unprivileged(void **state)
 {
         double region[PG_REPS], setup[PG_REPS];
@@ -281,6 +297,7 @@ int main(void)
                 cmocka_unit_test(test_roi_exit_inside_region_warns),
                 cmocka_unit_test(test_roi_disable_never_enabled_warns),
                 cmocka_unit_test(test_roi_never_enabled_fails),
+                cmocka_unit_test(test_roi_config_must_be_bool),
                 cmocka_unit_test(test_roi_unprivileged),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
