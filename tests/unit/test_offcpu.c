@@ -128,13 +128,18 @@ static void test_offcpu_names_the_contended_lock(void **state)
         free(json);
 
         /* compare flags head and names the lock's caller */
-        pg_test_perfgate(&o, "compare", "./base/res", "--results", "head/res", NULL);
+        pg_test_perfgate(&o, "compare", "./base/res", "--results", "head/res", "--markdown", "c.md",
+                         NULL);
         if (o.status != 1)
                 fail_msg("compare: exit %d, want 1:\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
         pg_assert_has(o.out.ptr, "Off-CPU changes");
         pg_assert_has(o.out.ptr, "regressed\n      in ");
         pg_assert_has(o.out.ptr, PG_CONTENDED);
         pg_run_out_release(&o);
+        json = pg_test_read("c.md"); /* the PR/MR comment names it too */
+        pg_assert_has(json, "#### Off-CPU time (ms blocked per run)");
+        pg_assert_has(json, "update&#95;table &gt; pthread&#95;mutex&#95;lock");
+        free(json);
 
         /* the on-CPU profile alone: no hotspot or off-CPU entry names it */
         pg_strip_offcpu("base/res/contend.json", "base-oncpu");
