@@ -121,6 +121,11 @@ void pg_offcpu_compare(const struct pg_profile *base, const struct pg_profile *h
         qsort(out->items, out->n, sizeof(*out->items), pg_offcpu_item_cmp);
 }
 
+bool pg_offcpu_path_listed(const struct pg_offcpu_path *p)
+{
+        return p->regressed || p->delta_ms >= PG_OFFCPU_MIN_MS || p->delta_ms <= -PG_OFFCPU_MIN_MS;
+}
+
 const struct pg_offcpu_path *pg_offcpu_culprit(const struct pg_offcpu_cmp *c)
 {
         return c->judged && c->n && c->items[0].regressed ? &c->items[0] : NULL;

@@ -64,6 +64,9 @@ void pg_offcpu_path(struct pg_buf *out, const char *frames);
 void pg_offcpu_compare(const struct pg_profile *base, const struct pg_profile *head,
                        struct pg_offcpu_cmp *out);
 
+/** Whether reports list @p: regressed, or moved by PG_OFFCPU_MIN_MS or more per run. */
+bool pg_offcpu_path_listed(const struct pg_offcpu_path *p);
+
 /** The regressed path that grew most, or NULL. */
 const struct pg_offcpu_path *pg_offcpu_culprit(const struct pg_offcpu_cmp *c);
 
