@@ -215,8 +215,7 @@ static void pg_md_offcpu(struct pg_buf *out, const struct pg_comparison *c, size
 
                 for (size_t k = 0; b->offcpu.judged && k < b->offcpu.n && shown < maxh; k++) {
                         const struct pg_offcpu_path *p = &b->offcpu.items[k];
-                        if (!p->regressed &&
-                            !(p->delta_ms >= PG_OFFCPU_MIN_MS || p->delta_ms <= -PG_OFFCPU_MIN_MS))
+                        if (!pg_offcpu_path_listed(p))
                                 continue;
                         if (!any)
                                 pg_buf_puts(out, "\n#### Off-CPU time (ms blocked per run)\n\n"
