@@ -25,6 +25,7 @@
 
 #include "baselines/result.h"
 #include "common/buf.h"
+#include "runner/paired.h"
 #include "common/fsutil.h"
 #include "tests/util/testutil.h"
 
@@ -242,6 +243,55 @@ static void test_roi_never_enabled_fails(void **state)
         pg_test_sandbox_remove();
 }
 
+static void test_roi_paired_runs_count_the_region(void **state)
+{
+        char *report, *argv[4];
+        struct pg_bench b;
+        struct pg_paired_opts po;
+        struct pg_paired p;
+        double region[6], setup[6], lo = 1e18, hi = 0;
+        (void) state;
+
+        /* compare --confirm's paired runs measure what run measured */
+        pg_sb = pg_test_sandbox();
+        report = pg_xasprintf("%s/report.txt", pg_sb);
+        argv[0] = (char *) pg_test_fixture("roi_work");
+        argv[1] = "region";
+        argv[2] = report;
+        argv[3] = NULL;
+        memset(&b, 0, sizeof(b));
+        b.name = "roi";
+        b.argc = 3;
+        b.argv = argv;
+        b.exec_path = argv[0];
+        b.repeat = b.warmup = -1;
+        b.timeout_sec = -1;
+        b.roi = true;
+        memset(&po, 0, sizeof(po));
+        po.base = po.head = &b;
+        po.cpu = -1;
+        po.timeout_ns = 120000000000ull;
+        pg_paired_init(&p, &po);
+        assert_int_equal(pg_paired_block(&p), 0);
+        pg_read_report("report.txt", 6, region, setup); /* 2 warmups, then the block */
+        for (size_t i = 0; i < 6; i++) {
+                lo = region[i] < lo ? region[i] : lo;
+                hi = region[i] > hi ? region[i] : hi;
+        }
+        for (size_t i = 0; i < p.n; i++) {
+                const double v[2] = { p.pairs[i].base_ns, p.pairs[i].head_ns };
+                for (int k = 0; k < 2; k++)
+                        if (!(v[k] > 0.7 * lo - 3e7 && v[k] < 1.3 * hi + 3e7))
+                                fail_msg("pair %zu: task-clock %.0f ns, the regions took %.0f to "
+                                         "%.0f ns of CPU",
+                                         i, v[k], lo, hi);
+        }
+        assert_true(p.n > 0 || p.ndiscarded > 0);
+        pg_paired_release(&p);
+        free(report);
+        pg_test_sandbox_remove();
+}
+
 static void test_roi_config_must_be_bool(void **state)
 {
         struct pg_run_out o;
@@ -297,6 +347,7 @@ int main(void)
                 cmocka_unit_test(test_roi_exit_inside_region_warns),
                 cmocka_unit_test(test_roi_disable_never_enabled_warns),
                 cmocka_unit_test(test_roi_never_enabled_fails),
+                cmocka_unit_test(test_roi_paired_runs_count_the_region),
                 cmocka_unit_test(test_roi_config_must_be_bool),
                 cmocka_unit_test(test_roi_unprivileged),
         };
