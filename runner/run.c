@@ -549,6 +549,10 @@ static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b,
 
         ev.elapsed_ns = pg_now_ns() - st->bench_start_ns;
         pg_report(st, &ev);
+        if (b->roi)
+                pg_warn(st, b->name,
+                        "the simulated counters cover the whole run: under valgrind the "
+                        "benchmark gets no PERF_CTL_FD, so its region markers do nothing");
         memcpy(argv, b->argv, b->argc * sizeof(char *));
         argv[0] = b->exec_path;
         so.valgrind = st->valgrind;
