@@ -107,8 +107,7 @@ struct pg_buf;
  * -PG_EXIT_USAGE after printing the usage error for @cmd.
  */
 int pg_cli_flame_options(const char *cmd, int argc, char **argv, struct pg_flame_opts *o,
-                         bool *off_cpu,
-                         const char **output);
+                         bool *off_cpu, const char **output);
 
 /**
  * Write @data to @path atomically, or to stdout when @path is NULL or "-".
