@@ -28,6 +28,8 @@ void pg_config_init(struct pg_config *c)
         memset(c, 0, sizeof(*c));
         c->defaults.repeat = c->defaults.warmup = -1;
         c->defaults.timeout_sec = -1;
+        c->defaults.roi = -1;
+        c->defaults.off_cpu = -1;
 }
 
 static void pg_bench_release(struct pg_config_bench *b)
@@ -184,6 +186,33 @@ static int pg_field_timeout(const struct pg_config *c, const cJSON *it, const ch
         return 0;
 }
 
+/* A true/false field into @out (1/0); @what says what true does. */
+static int pg_flag(const struct pg_config *c, const cJSON *it, const char *where, const char *key,
+                   const char *what, int *out)
+{
+        if (!cJSON_IsBool(it)) {
+                char *m = pg_xasprintf("must be true (%s) or false", what);
+                int error = pg_bad_field(c, where, key, m);
+                free(m);
+                return error;
+        }
+        *out = cJSON_IsTrue(it) ? 1 : 0;
+        return 0;
+}
+
+static int pg_field_roi(const struct pg_config *c, const cJSON *it, const char *where,
+                        const char *key, struct pg_config_bench *b)
+{
+        return pg_flag(c, it, where, key, "counting starts at the benchmark's first 'enable'",
+                       &b->roi);
+}
+
+static int pg_field_off_cpu(const struct pg_config *c, const cJSON *it, const char *where,
+                            const char *key, struct pg_config_bench *b)
+{
+        return pg_flag(c, it, where, key, "record where threads block, as --off-cpu", &b->off_cpu);
+}
+
 static int pg_field_cwd(const struct pg_config *c, const cJSON *it, const char *where,
                         const char *key, struct pg_config_bench *b)
 {
@@ -227,6 +256,8 @@ static const struct pg_field pg_fields[] = {
         { "repeat", pg_field_repeat, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
         { "warmup", pg_field_warmup, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
         { "timeout", pg_field_timeout, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+        { "roi", pg_field_roi, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+        { "off_cpu", pg_field_off_cpu, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
 };
 
 #define PG_NFIELDS (sizeof(pg_fields) / sizeof(pg_fields[0]))
@@ -310,6 +341,8 @@ static int pg_top_benchmarks(struct pg_config *c, const cJSON *it)
                 c->nbench = i + 1;
                 b->repeat = b->warmup = -1;
                 b->timeout_sec = -1;
+                b->roi = -1;
+                b->off_cpu = -1;
                 error = pg_parse_fields(c, o, where, PG_FIELD_BENCH, b);
                 free(where);
                 if (error < 0)

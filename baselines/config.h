@@ -8,7 +8,7 @@
  *     "defaults":   {"repeat": 5, "warmup": 1, "timeout": 60, "cwd": ".", "env": {}},
  *     "benchmarks": [{"name": "parse", "argv": ["./parse", "300000"],
  *                     "cwd": ".", "env": {"K": "V"}, "repeat": 7, "warmup": 1,
- *                     "timeout": 30}],
+ *                     "timeout": 30, "roi": false}],
  *     "compare":    {...}
  *   }
  *
@@ -51,6 +51,8 @@ struct pg_config_bench {
         int64_t repeat;     /* -1: unset */
         int64_t warmup;     /* -1: unset */
         double timeout_sec; /* < 0: unset; 0: no timeout; else >= PG_TIMEOUT_MIN_SEC */
+        int roi;            /* "roi": -1 unset, 0 false, 1 true (runner/control.h) */
+        int off_cpu;        /* "off_cpu": -1 unset, 0 false, 1 true (runner/offcpu.h) */
 };
 
 struct pg_config {

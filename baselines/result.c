@@ -133,6 +133,7 @@ void pg_result_release(struct pg_result *r)
                 pg_metric_release(&r->metrics[i]);
         free(r->metrics);
         pg_profile_release(&r->profile);
+        pg_profile_release(&r->offcpu);
         pg_functions_release(&r->functions);
         free(r->noise.metric);
         pg_result_init(r);
@@ -246,6 +247,30 @@ static cJSON *pg_number_array(const double *v, size_t n)
         return a;
 }
 
+/* The profile @p as the object @key of @root ("profile", "offcpu"). */
+static void pg_profile_to_json(cJSON *root, const char *key, const struct pg_profile *p)
+{
+        cJSON *o = cJSON_AddObjectToObject(root, key), *so;
+
+        cJSON_AddStringToObject(o, "event", p->event ? p->event : "");
+        cJSON_AddNumberToObject(o, "frequency_hz", (double) p->frequency_hz);
+        cJSON_AddStringToObject(o, "call_graph", p->call_graph ? p->call_graph : "fp");
+        cJSON_AddNumberToObject(o, "samples", (double) p->samples);
+        cJSON_AddNumberToObject(o, "lost", (double) p->lost);
+        cJSON_AddNumberToObject(o, "throttled", (double) p->throttled);
+        cJSON_AddNumberToObject(o, "truncated", (double) p->truncated);
+        if (p->frames > 0) { /* absent: not recorded (older results, folded input) */
+                cJSON_AddNumberToObject(o, "frames", (double) p->frames);
+                cJSON_AddNumberToObject(o, "unresolved", (double) p->unresolved);
+        }
+        cJSON_AddNumberToObject(o, "runs", (double) p->runs);
+        cJSON_AddBoolToObject(o, "kernel", p->kernel);
+        so = cJSON_AddObjectToObject(o, "stacks");
+        for (size_t i = 0; i < p->nstacks; i++)
+                cJSON_AddItemToObject(so, p->stacks[i].frames,
+                                      cJSON_CreateNumber((double) p->stacks[i].count));
+}
+
 static cJSON *pg_result_to_tree(const struct pg_result *r)
 {
         cJSON *root = cJSON_CreateObject(), *o, *a;
@@ -293,28 +318,10 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 }
                 cJSON_AddItemToObject(o, m->name, mo);
         }
-        if (r->profile.present) {
-                const struct pg_profile *p = &r->profile;
-                cJSON *so;
-                o = cJSON_AddObjectToObject(root, "profile");
-                cJSON_AddStringToObject(o, "event", p->event ? p->event : "");
-                cJSON_AddNumberToObject(o, "frequency_hz", (double) p->frequency_hz);
-                cJSON_AddStringToObject(o, "call_graph", p->call_graph ? p->call_graph : "fp");
-                cJSON_AddNumberToObject(o, "samples", (double) p->samples);
-                cJSON_AddNumberToObject(o, "lost", (double) p->lost);
-                cJSON_AddNumberToObject(o, "throttled", (double) p->throttled);
-                cJSON_AddNumberToObject(o, "truncated", (double) p->truncated);
-                if (p->frames > 0) { /* absent: not recorded (older results, folded input) */
-                        cJSON_AddNumberToObject(o, "frames", (double) p->frames);
-                        cJSON_AddNumberToObject(o, "unresolved", (double) p->unresolved);
-                }
-                cJSON_AddNumberToObject(o, "runs", (double) p->runs);
-                cJSON_AddBoolToObject(o, "kernel", p->kernel);
-                so = cJSON_AddObjectToObject(o, "stacks");
-                for (size_t i = 0; i < p->nstacks; i++)
-                        cJSON_AddItemToObject(so, p->stacks[i].frames,
-                                              cJSON_CreateNumber((double) p->stacks[i].count));
-        }
+        if (r->profile.present)
+                pg_profile_to_json(root, "profile", &r->profile);
+        if (r->offcpu.present)
+                pg_profile_to_json(root, "offcpu", &r->offcpu);
         if (r->noise.present) {
                 o = cJSON_AddObjectToObject(root, "noise");
                 cJSON_AddStringToObject(o, "metric", r->noise.metric ? r->noise.metric : "");
@@ -384,6 +391,12 @@ static char *pg_dup_utf8(const char *s)
 static int pg_bad(const struct pg_loader *ld, const char *field, const char *what)
 {
         return pg_error_set(PG_EINPUT, "'%s': field '%s' %s", ld->origin, field, what);
+}
+
+/* pg_bad() for the field @sub of the object @key ("profile.stacks"). */
+static int pg_bad_in(const struct pg_loader *ld, const char *key, const char *sub, const char *what)
+{
+        return pg_error_set(PG_EINPUT, "'%s': field '%s.%s' %s", ld->origin, key, sub, what);
 }
 
 static int pg_get_str(const struct pg_loader *ld, const cJSON *obj, const char *key, bool required,
@@ -601,7 +614,7 @@ done:
 /* "samples" is the sum of the stack counts: the sampler adds 1 to both for
  * every sample it folds (runner/symbolize.c), so any other total was not
  * produced by perfgate and would skew every share computed from it. */
-static int pg_check_samples(const struct pg_loader *ld, const struct pg_profile *p)
+static int pg_check_samples(const struct pg_loader *ld, const struct pg_profile *p, const char *key)
 {
         uint64_t sum = 0;
         char *what;
@@ -609,8 +622,8 @@ static int pg_check_samples(const struct pg_loader *ld, const struct pg_profile 
 
         for (size_t i = 0; i < p->nstacks; i++) {
                 if (p->stacks[i].count > UINT64_MAX - sum)
-                        return pg_bad(ld, "profile.stacks",
-                                      "has counts that add up to more than 2^64");
+                        return pg_bad_in(ld, key, "stacks",
+                                         "has counts that add up to more than 2^64");
                 sum += p->stacks[i].count;
         }
         if (sum == p->samples)
@@ -618,7 +631,7 @@ static int pg_check_samples(const struct pg_loader *ld, const struct pg_profile 
         what = pg_xasprintf("is %llu but the stack counts add up to %llu; 'samples' must be "
                             "their sum",
                             (unsigned long long) p->samples, (unsigned long long) sum);
-        error = pg_bad(ld, "profile.samples", what);
+        error = pg_bad_in(ld, key, "samples", what);
         free(what);
         return error;
 }
@@ -644,14 +657,15 @@ static int pg_load_noise(const struct pg_loader *ld, struct pg_noise *n, const c
         return 0;
 }
 
-static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po)
+static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po,
+                           const char *key)
 {
         const cJSON *so, *c;
         int error = 0;
         size_t n = 0, i = 0;
 
         if (!cJSON_IsObject(po))
-                return pg_bad(ld, "profile", "must be an object");
+                return pg_bad(ld, key, "must be an object");
         p->present = true;
         if ((error = pg_get_str(ld, po, "event", true, &p->event)) < 0 ||
             (error = pg_get_str(ld, po, "call_graph", false, &p->call_graph)) < 0 ||
@@ -667,9 +681,9 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 return error;
         so = cJSON_GetObjectItemCaseSensitive(po, "stacks");
         if (!so)
-                return pg_check_samples(ld, p);
+                return pg_check_samples(ld, p, key);
         if (!cJSON_IsObject(so))
-                return pg_bad(ld, "profile.stacks", "must be an object");
+                return pg_bad_in(ld, key, "stacks", "must be an object");
         cJSON_ArrayForEach(c, so) n++;
         p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
         cJSON_ArrayForEach(c, so)
@@ -678,8 +692,8 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 if (!cJSON_IsNumber(c) || !isfinite(v) || v < 1 || v != floor(v) ||
                     v > 9007199254740992.0 || !c->string || !*c->string) {
                         p->nstacks = i;
-                        return pg_bad(ld, "profile.stacks",
-                                      "must map non-empty stacks to positive integer counts");
+                        return pg_bad_in(ld, key, "stacks",
+                                         "must map non-empty stacks to positive integer counts");
                 }
                 p->stacks[i].frames = pg_dup_utf8(c->string);
                 p->stacks[i].count = (uint64_t) v;
@@ -688,8 +702,8 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
         qsort(p->stacks, p->nstacks, sizeof(*p->stacks), pg_stack_cmp);
         for (i = 1; i < p->nstacks; i++)
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
-                        return pg_bad(ld, "profile.stacks", "has a stack twice");
-        return pg_check_samples(ld, p);
+                        return pg_bad_in(ld, key, "stacks", "has a stack twice");
+        return pg_check_samples(ld, p, key);
 }
 
 static int pg_strp_cmp(const void *a, const void *b)
@@ -865,7 +879,11 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         }
         it = cJSON_GetObjectItemCaseSensitive(root, "profile");
         if (it && !cJSON_IsNull(it))
-                if ((error = pg_load_profile(ld, &r->profile, it)) < 0)
+                if ((error = pg_load_profile(ld, &r->profile, it, "profile")) < 0)
+                        return error;
+        it = cJSON_GetObjectItemCaseSensitive(root, "offcpu");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_profile(ld, &r->offcpu, it, "offcpu")) < 0)
                         return error;
         it = cJSON_GetObjectItemCaseSensitive(root, "functions");
         if (it && !cJSON_IsNull(it))

@@ -130,6 +130,9 @@ struct pg_result {
         size_t nmetrics;
         struct pg_metric *metrics; /* any order in memory; written sorted by name */
         struct pg_profile profile;
+        struct pg_profile offcpu;      /* optional ("offcpu", run --off-cpu): where threads
+                                     blocked; stack counts are ns blocked, "samples"
+                                     their sum, event "context-switches" */
         struct pg_functions functions; /* optional; present with --counters simulated */
         struct pg_noise noise;         /* optional; present after calibration */
 };

@@ -100,11 +100,14 @@ struct pg_buf;
  * Parse the drawing options shared by `flamegraph` and `diff` (--title
  * --subtitle --width --height --minwidth --countname --colors --max-depth
  * --noise-floor --inverted --reverse --negate, -o/--output) into @o and
- * *output (NULL: stdout). Returns the index of the first operand, or
+ * *output (NULL: stdout). --off-cpu sets *off_cpu (the inputs' off-CPU
+ * profiles are drawn) and, unless given, the title "Off-CPU Time Flame
+ * Graph", --countname ns and --colors io (FlameGraph's off-CPU
+ * conventions, flamegraph.pl). Returns the index of the first operand, or
  * -PG_EXIT_USAGE after printing the usage error for @cmd.
  */
 int pg_cli_flame_options(const char *cmd, int argc, char **argv, struct pg_flame_opts *o,
-                         const char **output);
+                         bool *off_cpu, const char **output);
 
 /**
  * Write @data to @path atomically, or to stdout when @path is NULL or "-".

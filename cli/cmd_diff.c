@@ -32,6 +32,7 @@ const char pg_usage_diff[] =
     "      --negate           the companion graph: BASE's shape, same colours, so\n"
     "                         paths that vanished in HEAD are seen (dashed)\n"
     "      --noise-floor PP   changes smaller than PP percentage points stay white\n"
+    "      --off-cpu          compare the results' off-CPU profiles (run --off-cpu)\n"
     "      --title TEXT  --subtitle TEXT  --width PX  --height PX  --minwidth PX|N%\n"
     "      --countname TEXT  --colors PALETTE  --inverted  --reverse  --max-depth N\n"
     "                         as for 'perfgate flamegraph'\n"
@@ -41,10 +42,10 @@ const char pg_usage_diff[] =
     "included: nothing is written); 4 I/O error. See docs/diff.md.\n";
 
 /* Load one side; a two-column file is refused (it already is a diff). */
-static int pg_diff_load(struct pg_folded *f, const char *path, const char *side)
+static int pg_diff_load(struct pg_folded *f, const char *path, const char *side, bool off_cpu)
 {
         const char *origin = strcmp(path, "-") == 0 ? "stdin" : path;
-        int error = pg_folded_load(f, path, NULL);
+        int error = pg_folded_load_profile(f, path, off_cpu, NULL);
         if (error < 0)
                 return pg_error_prefix(error, "cannot read %s profile", side);
         for (size_t i = 0; i < f->nwarnings; i++)
@@ -68,13 +69,14 @@ int cmd_diff(int argc, char **argv)
         struct pg_folded base, head;
         struct pg_buf svg = PG_BUF_INIT;
         const char *output = NULL;
+        bool off_cpu;
         int error, status = 0;
 
         if (pg_cli_wants_help(argc, argv, pg_usage_diff))
                 return 0;
         pg_folded_init(&base);
         pg_folded_init(&head);
-        optind = pg_cli_flame_options("diff", argc, argv, &o, &output);
+        optind = pg_cli_flame_options("diff", argc, argv, &o, &off_cpu, &output);
         if (optind < 0)
                 return -optind;
         if (argc - optind != 2)
@@ -84,8 +86,8 @@ int cmd_diff(int argc, char **argv)
                                           argc - optind, argc - optind == 1 ? "" : "s");
         if (strcmp(argv[optind], "-") == 0 && strcmp(argv[optind + 1], "-") == 0)
                 return pg_cli_usage_error("diff", "BASE and HEAD cannot both be stdin");
-        if ((error = pg_diff_load(&base, argv[optind], "base")) < 0 ||
-            (error = pg_diff_load(&head, argv[optind + 1], "head")) < 0)
+        if ((error = pg_diff_load(&base, argv[optind], "base", off_cpu)) < 0 ||
+            (error = pg_diff_load(&head, argv[optind + 1], "head", off_cpu)) < 0)
                 goto fail;
         o.base_name = strcmp(argv[optind], "-") == 0 ? "stdin" : pg_basename(argv[optind]);
         o.head_name = strcmp(argv[optind + 1], "-") == 0 ? "stdin" : pg_basename(argv[optind + 1]);

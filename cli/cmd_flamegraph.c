@@ -38,6 +38,9 @@ const char pg_usage_flamegraph[] =
     "                         yellow, purple, orange; _[k] _[j] _[i] frames are\n"
     "                         always orange, green, aqua\n"
     "      --inverted         icicle graph (root at the top)\n"
+    "      --off-cpu          draw a result's off-CPU profile (run --off-cpu): time\n"
+    "                         blocked in ns, palette io, title \"Off-CPU Time Flame\n"
+    "                         Graph\" unless --colors/--countname/--title say otherwise\n"
     "      --reverse          reverse every stack before merging (callers at the top)\n"
     "      --max-depth N      draw at most N frames above the root, then a\n"
     "                         \"[M more frames]\" marker (default 512)\n"
@@ -57,12 +60,13 @@ int cmd_flamegraph(int argc, char **argv)
         struct pg_buf svg = PG_BUF_INIT;
         const char *output = NULL, *input;
         char *info = NULL;
+        bool off_cpu;
         int error, status = 0;
 
         if (pg_cli_wants_help(argc, argv, pg_usage_flamegraph))
                 return 0;
         pg_folded_init(&f);
-        optind = pg_cli_flame_options("flamegraph", argc, argv, &o, &output);
+        optind = pg_cli_flame_options("flamegraph", argc, argv, &o, &off_cpu, &output);
         if (optind < 0)
                 return -optind;
         if (argc - optind != 1)
@@ -73,7 +77,7 @@ int cmd_flamegraph(int argc, char **argv)
                                           argc - optind);
         input = argv[optind];
 
-        if ((error = pg_folded_load(&f, input, &info)) < 0)
+        if ((error = pg_folded_load_profile(&f, input, off_cpu, &info)) < 0)
                 goto fail;
         for (size_t i = 0; i < f.nwarnings; i++)
                 pg_cli_warn("%s: %s", strcmp(input, "-") == 0 ? "stdin" : input, f.warnings[i]);

@@ -33,6 +33,11 @@ const char pg_usage_run[] =
     "file directly in it, sorted by name), a manifest file (*.json, the\n"
     "perfgate.json format) or an executable. Default: bench/\n"
     "\n"
+    "A benchmark can limit counting and sampling to its region of interest with\n"
+    "perf's control protocol: it writes enable/disable to the descriptor in\n"
+    "PERF_CTL_FD and reads ack from PERF_CTL_ACK_FD (include/perfgate.h does this);\n"
+    "\"roi\": true in perfgate.json starts counting disabled (docs/run.md).\n"
+    "\n"
     "options:\n"
     "  --out DIR            where results go (default .perfgate/results)\n"
     "  --repeat N           measured repetitions (default 5, or perfgate.json's)\n"
@@ -48,6 +53,9 @@ const char pg_usage_run[] =
     "                       (default 2000; at most 20 s of sampling per benchmark)\n"
     "  --debug-dir DIR      also look for separate debuginfo under DIR (by build-id)\n"
     "  --no-profile         count only; store no sampled profile\n"
+    "  --off-cpu            also record where threads block (context switches with\n"
+    "                       call chains; needs kernel sampling: paranoid <= 1 or\n"
+    "                       CAP_PERFMON)\n"
     "  --cpus LIST          pin benchmarks to these CPUs (e.g. 2,3 or 2-5)\n"
     "  --filter REGEX       run only benchmarks whose name matches (POSIX ERE)\n"
     "  --shard I/N          run only the I-th of N slices of the benchmarks (1-based)\n"
@@ -57,7 +65,8 @@ const char pg_usage_run[] =
     "\n"
     "exit status: 0 all benchmarks measured; 2 usage error or bad input (options,\n"
     "perfgate.json, a benchmark path missing or not executable, unknown event);\n"
-    "3 cannot measure (a benchmark crashed, exited non-zero or timed out; no\n"
+    "3 cannot measure (a benchmark crashed, exited non-zero or timed out, or has\n"
+    "\"roi\": true but never enabled counting; no\n"
     "perf_event access; valgrind missing or unable to run a benchmark); 4 internal\n"
     "or I/O error (e.g. an unreadable cachegrind file); 130 interrupted.\n";
 
@@ -72,6 +81,7 @@ enum {
         OPT_MIN_SAMPLES,
         OPT_DEBUG_DIR,
         OPT_NO_PROFILE,
+        OPT_OFF_CPU,
         OPT_TIMEOUT,
         OPT_CPUS,
         OPT_FILTER,
@@ -90,6 +100,7 @@ static const struct option pg_run_options[] = {
         { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
         { "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
         { "no-profile", no_argument, NULL, OPT_NO_PROFILE },
+        { "off-cpu", no_argument, NULL, OPT_OFF_CPU },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
         { "cpus", required_argument, NULL, OPT_CPUS },
         { "filter", required_argument, NULL, OPT_FILTER },
@@ -345,6 +356,9 @@ int cmd_run(int argc, char **argv)
                         break;
                 case OPT_NO_PROFILE:
                         o.no_profile = true;
+                        break;
+                case OPT_OFF_CPU:
+                        o.off_cpu = true;
                         break;
                 case OPT_TIMEOUT: {
                         char *end;

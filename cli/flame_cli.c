@@ -27,17 +27,19 @@ static const struct option pg_flame_options[] = {
         { "inverted", no_argument, NULL, 0 },
         { "reverse", no_argument, NULL, 0 },
         { "negate", no_argument, NULL, 0 },
+        { "off-cpu", no_argument, NULL, 0 },
         { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 },
 };
 
 int pg_cli_flame_options(const char *cmd, int argc, char **argv, struct pg_flame_opts *o,
-                         const char **output)
+                         bool *off_cpu, const char **output)
 {
         int c, idx;
 
         pg_flame_opts_init(o);
         *output = NULL;
+        *off_cpu = false;
         optind = 1;
         opterr = 0;
         while ((c = getopt_long(argc, argv, ":o:h", pg_flame_options, &idx)) != -1) {
@@ -61,9 +63,21 @@ int pg_cli_flame_options(const char *cmd, int argc, char **argv, struct pg_flame
                         o->reverse = true;
                 else if (strcmp(name, "negate") == 0)
                         o->negate = true;
+                else if (strcmp(name, "off-cpu") == 0)
+                        *off_cpu = true;
                 else if (pg_flame_opts_set(o, strcmp(name, "color") == 0 ? "colors" : name,
                                            optarg) < 0)
                         return -pg_cli_usage_error(cmd, "%s", pg_error_last());
+        }
+        if (*off_cpu) {
+                if (!o->colors)
+                        o->colors = "io";
+                if (!o->countname)
+                        o->countname = "ns";
+                if (!o->title)
+                        o->title = strcmp(cmd, "diff") == 0
+                                       ? "Differential Off-CPU Time Flame Graph"
+                                       : "Off-CPU Time Flame Graph";
         }
         return optind;
 }

@@ -30,14 +30,17 @@
 #include "baselines/result.h"
 #include "cli/cli.h"
 #include "common/buf.h"
+#include "common/hashmap.h"
+#include "compare/offcpu.h"
 #include "compare/profile.h"
 #include "compare/report.h"
 #include "compare/stats.h"
 
-#define PG_SHOW_TOP      20 /* functions in the hotspot list */
-#define PG_SHOW_PATH_MAX 16 /* frames in one hottest path */
-#define PG_SHOW_NAME_MAX 60 /* width cap of the function column */
-#define PG_SHOW_METRIC_W 36 /* width of the "# ..." column, as perf stat's */
+#define PG_SHOW_TOP         20 /* functions in the hotspot list */
+#define PG_SHOW_BLOCK_PATHS 10 /* paths in the off-CPU list */
+#define PG_SHOW_PATH_MAX    16 /* frames in one hottest path */
+#define PG_SHOW_NAME_MAX    60 /* width cap of the function column */
+#define PG_SHOW_METRIC_W    36 /* width of the "# ..." column, as perf stat's */
 
 #define PG_ANSI_RED   "\033[31m"
 #define PG_ANSI_GREEN "\033[32m"
@@ -513,19 +516,81 @@ static void pg_print_hot_path(FILE *f, const struct pg_profile_funcs *pf,
                 (double) weight * 100 / (double) pf->total);
 }
 
-static void pg_print_profile(FILE *f, const struct pg_profile *p, bool color)
+/* A blocking path as shown: the user frames of off-CPU stacks (the comm
+ * and every kernel frame dropped), their blocked time summed. */
+struct pg_block_path {
+        char *path;
+        uint64_t ns;
+};
+
+static int pg_block_path_cmp(const void *a, const void *b)
+{
+        const struct pg_block_path *x = a, *y = b;
+        if (x->ns != y->ns)
+                return x->ns > y->ns ? -1 : 1;
+        return strcmp(x->path, y->path);
+}
+
+/* The off-CPU profile's heaviest blocking paths, " > "-joined user frames,
+ * with ms blocked per run and the share of all blocked time. */
+static void pg_print_blocking_paths(FILE *f, const struct pg_profile *p, uint64_t total)
+{
+        struct pg_strmap names = { 0 };
+        struct pg_block_path *paths = pg_xcalloc(p->nstacks + 1, sizeof(*paths));
+        struct pg_buf key = PG_BUF_INIT;
+        uint64_t runs = p->runs ? p->runs : 1;
+        size_t n = 0;
+
+        for (size_t i = 0; i < p->nstacks; i++) {
+                size_t idx;
+                bool added;
+
+                pg_offcpu_path(&key, p->stacks[i].frames);
+                idx = pg_strmap_intern(&names, key.ptr, key.len, &added);
+                if (added)
+                        paths[n++] = (struct pg_block_path){ NULL, 0 };
+                paths[idx].ns += p->stacks[i].count;
+        }
+        for (size_t i = 0; i < n; i++)
+                paths[i].path = pg_shown_name(names.keys[i].ptr);
+        qsort(paths, n, sizeof(*paths), pg_block_path_cmp);
+        fprintf(f, "\n  Blocked/run   Share  Top blocking paths (user frames, root first)\n");
+        for (size_t i = 0; i < n && i < PG_SHOW_BLOCK_PATHS; i++)
+                fprintf(f, "  %9.2f ms  %5.1f%%  %s\n", (double) paths[i].ns / 1e6 / (double) runs,
+                        100.0 * (double) paths[i].ns / (double) total, paths[i].path);
+        for (size_t i = 0; i < n; i++)
+                free(paths[i].path);
+        free(paths);
+        pg_buf_release(&key);
+        pg_strmap_release(&names);
+}
+
+/* The function list of @p (on-CPU samples, or off-CPU ns when @offcpu). */
+static void pg_print_profile(FILE *f, const struct pg_profile *p, bool offcpu, bool color)
 {
         struct pg_profile_funcs pf;
         struct pg_shown_func *funcs = NULL;
         size_t nshow, name_w = 8;
         bool any_module = false;
 
-        fprintf(f, "\n %sProfile%s: %llu samples of %s at %llu Hz, call graph %s, %llu run%s, ",
-                color ? PG_ANSI_BOLD : "", color ? PG_ANSI_RESET : "",
-                (unsigned long long) p->samples, p->event ? p->event : "?",
-                (unsigned long long) p->frequency_hz, p->call_graph ? p->call_graph : "?",
-                (unsigned long long) p->runs, p->runs == 1 ? "" : "s");
-        fprintf(f, "%s\n", p->kernel ? "user and kernel frames" : "user-space frames only");
+        if (offcpu) {
+                uint64_t runs = p->runs ? p->runs : 1;
+                fprintf(f,
+                        "\n %sOff-CPU%s: %.2f ms blocked per run (all threads), %llu run%s, "
+                        "switch-out stacks of %s, call graph %s\n",
+                        color ? PG_ANSI_BOLD : "", color ? PG_ANSI_RESET : "",
+                        (double) p->samples / 1e6 / (double) runs, (unsigned long long) p->runs,
+                        p->runs == 1 ? "" : "s", p->event ? p->event : "?",
+                        p->call_graph ? p->call_graph : "?");
+        } else {
+                fprintf(
+                    f, "\n %sProfile%s: %llu samples of %s at %llu Hz, call graph %s, %llu run%s, ",
+                    color ? PG_ANSI_BOLD : "", color ? PG_ANSI_RESET : "",
+                    (unsigned long long) p->samples, p->event ? p->event : "?",
+                    (unsigned long long) p->frequency_hz, p->call_graph ? p->call_graph : "?",
+                    (unsigned long long) p->runs, p->runs == 1 ? "" : "s");
+                fprintf(f, "%s\n", p->kernel ? "user and kernel frames" : "user-space frames only");
+        }
         fprintf(f, " lost %llu, throttled %llu, truncated %llu", (unsigned long long) p->lost,
                 (unsigned long long) p->throttled, (unsigned long long) p->truncated);
         if (p->frames > 0)
@@ -535,7 +600,15 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool color)
 
         pg_profile_funcs_scan(&pf, p);
         if (!pf.total) {
-                fputs("\n No samples: the benchmark ran too briefly to be sampled.\n", f);
+                fputs(offcpu ? "\n No thread blocked.\n"
+                             : "\n No samples: the benchmark ran too briefly to be sampled.\n",
+                      f);
+                goto done;
+        }
+        if (offcpu) {
+                /* every off-CPU stack ends in the scheduler: a function list
+                 * would be led by kernel frames at 100%; the paths say where */
+                pg_print_blocking_paths(f, p, pf.total);
                 goto done;
         }
         funcs = pg_xcalloc(pf.names.n ? pf.names.n : 1, sizeof(*funcs));
@@ -588,5 +661,7 @@ void pg_cli_print_result(FILE *f, const struct pg_result *r, bool color)
         pg_print_header(f, r, color);
         pg_print_counters(f, r);
         if (r->profile.present)
-                pg_print_profile(f, &r->profile, color);
+                pg_print_profile(f, &r->profile, false, color);
+        if (r->offcpu.present)
+                pg_print_profile(f, &r->offcpu, true, color);
 }

@@ -49,6 +49,7 @@ static const struct pg_default_rule pg_defaults[] = {
         { "L1-dcache-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 2.0, false },
         { "LLC-miss-rate", PG_DIR_LOWER_IS_BETTER, PG_THRESHOLD_POINTS, 2.0, false },
         { "cpus-utilized", PG_DIR_NONE, PG_THRESHOLD_RELATIVE, 0.10, false },
+        { "roi-share", PG_DIR_NONE, PG_THRESHOLD_RELATIVE, 0.10, false },
 };
 
 /*
@@ -147,6 +148,7 @@ static const char *const pg_known_metrics[] = {
         "L1-dcache-miss-rate",
         "LLC-miss-rate",
         "cpus-utilized",
+        "roi-share",
 };
 
 const char *const *pg_metric_builtin_names(size_t *n)

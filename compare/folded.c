@@ -319,11 +319,22 @@ done:
         return error;
 }
 
-static char *pg_profile_info(const struct pg_result *r)
+static char *pg_profile_info(const struct pg_result *r, const struct pg_profile *p)
 {
         struct pg_buf b = PG_BUF_INIT;
         char num[32];
-        int n = snprintf(num, sizeof(num), "%llu", (unsigned long long) r->profile.samples);
+        int n;
+
+        if (p == &r->offcpu) {
+                pg_buf_printf(&b, "%s: %.3f s blocked in %llu run%s (off-CPU, context switches)",
+                              r->name ? r->name : "result", (double) p->samples / 1e9,
+                              (unsigned long long) p->runs, p->runs == 1 ? "" : "s");
+                if (r->has_git && r->git_commit)
+                        pg_buf_printf(&b, ", commit %.7s%s", r->git_commit,
+                                      r->git_dirty ? " (dirty)" : "");
+                return pg_buf_detach(&b, NULL);
+        }
+        n = snprintf(num, sizeof(num), "%llu", (unsigned long long) r->profile.samples);
 
         pg_buf_printf(&b, "%s: ", r->name ? r->name : "result");
         for (int i = 0; i < n; i++) {
@@ -341,6 +352,12 @@ static char *pg_profile_info(const struct pg_result *r)
 
 int pg_folded_load(struct pg_folded *f, const char *path, char **info)
 {
+        return pg_folded_load_profile(f, path, false, info);
+}
+
+int pg_folded_load_profile(struct pg_folded *f, const char *path, bool off_cpu, char **info)
+{
+        const struct pg_profile *p;
         struct pg_buf text = PG_BUF_INIT;
         struct pg_result r;
         const char *origin = strcmp(path, "-") == 0 ? "stdin" : path;
@@ -367,17 +384,25 @@ int pg_folded_load(struct pg_folded *f, const char *path, char **info)
         }
         if ((error = pg_result_from_json(&r, text.ptr, text.len, origin)) < 0)
                 goto done;
-        if (!r.profile.present) {
+        p = off_cpu ? &r.offcpu : &r.profile;
+        if (off_cpu && !p->present) {
+                error = pg_error_set(PG_EINPUT,
+                                     "result '%s' has no off-CPU profile; record one with "
+                                     "'perfgate run --off-cpu'",
+                                     origin);
+                goto done;
+        }
+        if (!p->present) {
                 error = pg_error_set(PG_EINPUT,
                                      "result '%s' has no profile (recorded with --no-profile?); "
                                      "run 'perfgate run' with sampling to get one",
                                      origin);
                 goto done;
         }
-        f->stacks = pg_xcalloc(r.profile.nstacks + 1, sizeof(*f->stacks));
+        f->stacks = pg_xcalloc(p->nstacks + 1, sizeof(*f->stacks));
         f->before = pg_xcalloc(1, sizeof(*f->before));
-        for (size_t k = 0; k < r.profile.nstacks; k++) {
-                const struct pg_stack *s = &r.profile.stacks[k];
+        for (size_t k = 0; k < p->nstacks; k++) {
+                const struct pg_stack *s = &p->stacks[k];
                 if (s->count == 0)
                         continue;
                 if (s->count > UINT64_MAX - f->total) {
@@ -392,7 +417,7 @@ int pg_folded_load(struct pg_folded *f, const char *path, char **info)
         }
         f->nlines = f->nstacks;
         if (info)
-                *info = pg_profile_info(&r);
+                *info = pg_profile_info(&r, p);
         error = 0;
 done:
         if (error) {

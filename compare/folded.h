@@ -66,16 +66,21 @@ int pg_folded_key_cmp(const char *a, size_t alen, const char *b, size_t blen);
 
 /**
  * Read a profile from @path ("-" reads stdin): a perfgate result file (the
- * first non-blank byte is '{'; its profile's stacks, through
- * pg_result_from_json) or folded text (pg_folded_parse).
+ * first non-blank byte is '{'; its profile's stacks, or with @off_cpu its
+ * off-CPU profile's, weights in ns; through pg_result_from_json) or folded
+ * text (pg_folded_parse).
  * @info: NULL, or receives a one-line description of a result's profile for
  *        a subtitle ("parse: 12,345 samples of cpu-clock at 999 Hz, commit
  *        9f1c2ab"), or NULL for folded text; the caller frees it.
  * Errors: PG_ENOTFOUND (no such file), PG_EIO, PG_EINPUT (an invalid result,
- * a result recorded without a profile, counts beyond 2^64, @path a
+ * a result recorded without a profile (or, with @off_cpu, without --off-cpu),
+ * counts beyond 2^64, @path a
  * directory). An input without samples is not an error here (f->total == 0
  * and f->total_before == 0).
  */
+int pg_folded_load_profile(struct pg_folded *f, const char *path, bool off_cpu, char **info);
+
+/** pg_folded_load_profile() of a result's (on-CPU) profile. */
 int pg_folded_load(struct pg_folded *f, const char *path, char **info);
 
 #endif

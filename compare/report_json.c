@@ -106,6 +106,29 @@ static cJSON *pg_judgement_json(const struct pg_judgement *j)
         return m;
 }
 
+/* The off-CPU comparison (compare/offcpu.h): every path, ms per run. */
+static cJSON *pg_offcpu_json(const struct pg_offcpu_cmp *c)
+{
+        cJSON *o = cJSON_CreateObject(), *ps;
+
+        cJSON_AddBoolToObject(o, "judged", c->judged);
+        pg_add_str_or_null(o, "reason", c->reason);
+        cJSON_AddNumberToObject(o, "base_ms", c->base_total_ms);
+        cJSON_AddNumberToObject(o, "head_ms", c->head_total_ms);
+        ps = cJSON_AddArrayToObject(o, "paths");
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_offcpu_path *p = &c->items[i];
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "path", p->path);
+                cJSON_AddNumberToObject(x, "base_ms", p->base_ms);
+                cJSON_AddNumberToObject(x, "head_ms", p->head_ms);
+                cJSON_AddNumberToObject(x, "delta_ms", p->delta_ms);
+                cJSON_AddBoolToObject(x, "regressed", p->regressed);
+                cJSON_AddItemToArray(ps, x);
+        }
+        return o;
+}
+
 static cJSON *pg_hotspots_json(const struct pg_hotspots *h)
 {
         cJSON *o = cJSON_CreateObject(), *arr;
@@ -212,6 +235,8 @@ int pg_report_json(struct pg_buf *out, const struct pg_comparison *c,
                         cJSON_AddItemToObject(bo, "hotspots", pg_hotspots_json(&b->hotspots));
                 else
                         cJSON_AddNullToObject(bo, "hotspots");
+                if (b->offcpu.judged || b->offcpu.reason)
+                        cJSON_AddItemToObject(bo, "offcpu", pg_offcpu_json(&b->offcpu));
                 fg = cJSON_AddObjectToObject(bo, "flamegraphs");
                 pg_add_str_or_null(fg, "diff", b->flamegraph_diff);
                 pg_add_str_or_null(fg, "base", b->flamegraph_base);

@@ -203,6 +203,38 @@ static void pg_md_image(struct pg_buf *out, const struct pg_report_opts *o,
         pg_buf_puts(out, "\"></a>\n\n");
 }
 
+/* The blocking paths whose off-CPU time moved by PG_OFFCPU_MIN_MS or more
+ * per run (compare/offcpu.h), regressed first, at most @maxh per benchmark. */
+static void pg_md_offcpu(struct pg_buf *out, const struct pg_comparison *c, size_t maxh)
+{
+        bool any = false;
+
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                size_t shown = 0;
+
+                for (size_t k = 0; b->offcpu.judged && k < b->offcpu.n && shown < maxh; k++) {
+                        const struct pg_offcpu_path *p = &b->offcpu.items[k];
+                        if (!pg_offcpu_path_listed(p))
+                                continue;
+                        if (!any)
+                                pg_buf_puts(out, "\n#### Off-CPU time (ms blocked per run)\n\n"
+                                                 "| benchmark | blocking path | base ms | head ms "
+                                                 "| change | |\n"
+                                                 "|---|---|--:|--:|--:|---|\n");
+                        any = true;
+                        pg_buf_puts(out, "| ");
+                        pg_md_escape(out, b->name);
+                        pg_buf_puts(out, " | ");
+                        pg_md_escape(out, p->path);
+                        pg_buf_printf(out, " | %.1f | %.1f | %+.1f | %s |\n", p->base_ms,
+                                      p->head_ms, p->delta_ms,
+                                      p->regressed ? "regressed" : "not gating");
+                        shown++;
+                }
+        }
+}
+
 /*
  * The regressions' flame graphs as images, worst first: a static image
  * (labels drawn as text, no script: image proxies strip scripts), then its
@@ -436,6 +468,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         shown++;
                 }
         }
+        pg_md_offcpu(out, c, maxh);
         pg_buf_puts(out, "\n");
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];

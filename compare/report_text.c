@@ -162,6 +162,49 @@ static const char *pg_verdict_color(enum pg_verdict v)
         }
 }
 
+/* The blocking paths whose off-CPU time moved by PG_OFFCPU_MIN_MS or more
+ * per run (regressed first), at most @maxh per benchmark. */
+static void pg_offcpu_section(struct pg_buf *out, const struct pg_comparison *c, size_t maxh)
+{
+        bool any = false;
+
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                size_t shown = 0;
+
+                if (!b->offcpu.judged && b->offcpu.reason) {
+                        pg_buf_puts(out, any ? "" : "\nOff-CPU changes (ms blocked per run):\n");
+                        any = true;
+                        pg_buf_puts(out, "  ");
+                        pg_report_escape_ctl(out, b->name);
+                        pg_buf_puts(out, ": not compared: ");
+                        pg_report_escape_ctl(out, b->offcpu.reason);
+                        pg_buf_putc(out, '\n');
+                        continue;
+                }
+                for (size_t k = 0; k < b->offcpu.n && shown < maxh; k++) {
+                        const struct pg_offcpu_path *p = &b->offcpu.items[k];
+                        if (!pg_offcpu_path_listed(p))
+                                continue;
+                        if (!any)
+                                pg_buf_puts(out, "\nOff-CPU changes (ms blocked per run):\n");
+                        any = true;
+                        if (!shown) {
+                                pg_buf_puts(out, "  ");
+                                pg_report_escape_ctl(out, b->name);
+                                pg_buf_printf(out, " (%.1f -> %.1f ms blocked per run)\n",
+                                              b->offcpu.base_total_ms, b->offcpu.head_total_ms);
+                        }
+                        pg_buf_printf(out, "    %+.1f ms (%.1f -> %.1f ms) %s\n      in ",
+                                      p->delta_ms, p->base_ms, p->head_ms,
+                                      p->regressed ? "regressed" : "changed, not gating");
+                        pg_report_escape_ctl(out, p->path);
+                        pg_buf_putc(out, '\n');
+                        shown++;
+                }
+        }
+}
+
 /* The biggest changes of @b on one line: up to three judged metrics. */
 static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
 {
@@ -446,6 +489,7 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         shown++;
                 }
         }
+        pg_offcpu_section(out, c, maxh);
         size_t nflame = 0;
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];

@@ -39,6 +39,7 @@ void pg_comparison_release(struct pg_comparison *c)
                         pg_judgement_release(&b->judgements[j]);
                 free(b->judgements);
                 pg_hotspots_release(&b->hotspots);
+                pg_offcpu_cmp_release(&b->offcpu);
                 free(b->flamegraph_diff);
                 free(b->flamegraph_base);
                 free(b->flamegraph_image);
@@ -347,6 +348,9 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         pg_hotspots_init(&b->hotspots);
         pg_hotspots_compare(&base->profile, &head->profile, base_tc, head_tc, &rules->hotspots,
                             &b->hotspots);
+        pg_offcpu_cmp_init(&b->offcpu);
+        if (base->offcpu.present || head->offcpu.present)
+                pg_offcpu_compare(&base->offcpu, &head->offcpu, &b->offcpu);
 
         if (!any_ok) {
                 b->verdict = PG_VERDICT_FAILED;
@@ -385,6 +389,15 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                                 reg = true;
                                 break;
                         }
+        if (pg_offcpu_culprit(&b->offcpu)) {
+                const struct pg_offcpu_path *p = pg_offcpu_culprit(&b->offcpu);
+                if (!reg)
+                        why_owned = (free(why_owned),
+                                     pg_xasprintf("off-CPU time grew by %.1f ms per run (%.1f -> "
+                                                  "%.1f ms) blocked in %s",
+                                                  p->delta_ms, p->base_ms, p->head_ms, p->path));
+                reg = true;
+        }
         if (reg) {
                 b->verdict = PG_VERDICT_REGRESSION;
                 b->reason = why ? pg_xasprintf("%s regressed", why) : why_owned;

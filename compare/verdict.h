@@ -24,6 +24,7 @@
 #include "baselines/result.h"
 #include "compare/confirm.h"
 #include "compare/hotspot.h"
+#include "compare/offcpu.h"
 #include "compare/rules.h"
 
 /* Ordered worst first: reports sort by it. */
@@ -51,6 +52,8 @@ struct pg_bench_cmp {
         size_t njudgements;
         struct pg_judgement *judgements; /* sorted: gating first, then worst, then name */
         struct pg_hotspots hotspots;
+        struct pg_offcpu_cmp offcpu;      /* blocking paths (compare/offcpu.h); a regressed one
+                                        fails the benchmark */
         char *flamegraph_diff;            /* file name of the differential SVG, when written */
         char *flamegraph_base;            /* file name of the baseline-shape SVG, when written */
         char *flamegraph_image;           /* file name of the static image of the differential SVG

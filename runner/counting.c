@@ -35,9 +35,10 @@ static int pg_perf_open_sys(void *ctx, struct perf_event_attr *attr, pid_t pid, 
  * @leader: the event leads its group (disabled = 1, enable_on_exec = 1).
  * @group_read: read_format includes PERF_FORMAT_GROUP.
  * @exclude_kernel: exclude_kernel = exclude_hv = 1.
+ * @start_disabled: a leader gets no enable_on_exec (perf stat --delay=-1).
  */
 static void pg_counter_attr(struct perf_event_attr *a, const struct pg_event_def *d, bool leader,
-                            bool group_read, bool exclude_kernel)
+                            bool group_read, bool exclude_kernel, bool start_disabled)
 {
         memset(a, 0, sizeof(*a));
         a->size = sizeof(*a);
@@ -45,7 +46,7 @@ static void pg_counter_attr(struct perf_event_attr *a, const struct pg_event_def
         a->config = d->config;
         a->read_format = PG_READ_FORMAT_BASE | (group_read ? PERF_FORMAT_GROUP : 0);
         a->disabled = leader;
-        a->enable_on_exec = leader;
+        a->enable_on_exec = leader && !start_disabled;
         a->inherit = 1;
         a->exclude_kernel = exclude_kernel;
         a->exclude_hv = exclude_kernel;
@@ -63,6 +64,7 @@ void pg_counter_set_init(struct pg_counter_set *s, const struct pg_event_list *l
         }
         s->exclude_kernel = o && o->exclude_kernel;
         s->group_read = !(o && o->no_group_read);
+        s->start_disabled = o && o->start_disabled;
         s->open_fn = o && o->open_fn ? o->open_fn : pg_perf_open_sys;
         s->open_ctx = o ? o->open_ctx : NULL;
 }
@@ -74,6 +76,15 @@ void pg_counter_set_close(struct pg_counter_set *s)
                         close(s->c[i].fd);
                 s->c[i].fd = -1;
         }
+}
+
+size_t pg_counter_set_leader_fds(const struct pg_counter_set *s, int *out)
+{
+        size_t n = 0;
+        for (size_t i = 0; i < s->n; i++)
+                if (s->c[i].fd >= 0 && s->c[i].leader == (int) i)
+                        out[n++] = s->c[i].fd;
+        return n;
 }
 
 bool pg_counter_set_any_open(const struct pg_counter_set *s)
@@ -95,7 +106,8 @@ static bool pg_errno_unsupported(int e)
 static int pg_open_one(struct pg_counter_set *s, size_t i, pid_t pid, int group_fd, bool leader)
 {
         struct perf_event_attr a;
-        pg_counter_attr(&a, s->c[i].def, leader, s->group_read, s->exclude_kernel);
+        pg_counter_attr(&a, s->c[i].def, leader, s->group_read, s->exclude_kernel,
+                        s->start_disabled);
         return s->open_fn(s->open_ctx, &a, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 

@@ -79,6 +79,8 @@ typedef int (*pg_perf_open_fn)(void *ctx, struct perf_event_attr *attr, pid_t pi
 struct pg_counter_opts {
         bool exclude_kernel;     /* start with exclude_kernel = exclude_hv = 1 */
         bool no_group_read;      /* start without PERF_FORMAT_GROUP */
+        bool start_disabled;     /* leaders without enable_on_exec: counting starts at
+                                    the first PERF_EVENT_IOC_ENABLE (runner/control.h) */
         pg_perf_open_fn open_fn; /* NULL: the real syscall */
         void *open_ctx;
 };
@@ -90,6 +92,7 @@ struct pg_counter_set {
         bool fell_back_user;  /* exclude_kernel was forced by EACCES/EPERM */
         bool group_read;      /* PERF_FORMAT_GROUP is in use */
         bool fell_back_group; /* GROUP was dropped after EINVAL */
+        bool start_disabled;  /* leaders open without enable_on_exec */
         pg_perf_open_fn open_fn;
         void *open_ctx;
 };
@@ -117,6 +120,13 @@ int pg_counter_set_read(struct pg_counter_set *s);
 
 /** Close every fd of @s (safe to call twice). */
 void pg_counter_set_close(struct pg_counter_set *s);
+
+/**
+ * The descriptors of the open group leaders of @s (what PERF_EVENT_IOC_ENABLE
+ * and _DISABLE switch, members following), into @out (room for s->n).
+ * Returns how many.
+ */
+size_t pg_counter_set_leader_fds(const struct pg_counter_set *s, int *out);
 
 /** Whether any event of @s is open. */
 bool pg_counter_set_any_open(const struct pg_counter_set *s);

@@ -145,6 +145,8 @@ static int pg_add_config(struct pg_bench_list *out, const char *path)
                 b->repeat = cb->repeat >= 0 ? cb->repeat : c.defaults.repeat;
                 b->warmup = cb->warmup >= 0 ? cb->warmup : c.defaults.warmup;
                 b->timeout_sec = cb->timeout_sec >= 0 ? cb->timeout_sec : c.defaults.timeout_sec;
+                b->roi = (cb->roi >= 0 ? cb->roi : c.defaults.roi) == 1;
+                b->off_cpu = (cb->off_cpu >= 0 ? cb->off_cpu : c.defaults.off_cpu) == 1;
                 if (b->cwd && !pg_is_dir(b->cwd)) {
                         error = pg_error_set(PG_EINPUT,
                                              "'%s': benchmark '%s' has cwd '%s', which is not a "

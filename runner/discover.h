@@ -21,6 +21,8 @@ struct pg_bench {
         int64_t repeat;     /* -1: unset */
         int64_t warmup;     /* -1: unset */
         double timeout_sec; /* < 0: unset; 0: none */
+        bool roi;           /* counting starts disabled (perfgate.json "roi") */
+        bool off_cpu;       /* record an off-CPU profile (perfgate.json "off_cpu") */
 };
 
 struct pg_bench_list {

@@ -120,6 +120,49 @@ static int pg_probe_open(const struct pg_event_def *e, bool exclude_kernel)
         return 0;
 }
 
+/*
+ * Whether an off-CPU profile can be recorded (runner/offcpu.h): the
+ * context-switches event sampled with kernel included and context_switch
+ * records, opened on this process as `perfgate run --off-cpu` opens it.
+ */
+static void pg_check_offcpu(struct pg_doctor *d)
+{
+        struct perf_event_attr a;
+        char value[96];
+        int fd, err = 0;
+
+        memset(&a, 0, sizeof(a));
+        a.size = sizeof(a);
+        a.type = PERF_TYPE_SOFTWARE;
+        a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+        a.sample_period = 1;
+        a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CALLCHAIN;
+        a.context_switch = 1;
+        a.disabled = 1;
+        fd = (int) syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0)
+                err = errno;
+        else
+                close(fd);
+        if (err == 0) {
+                pg_add(d, "off-cpu", PG_CHECK_OK, "allowed",
+                       "run --off-cpu can record where threads block (context switches "
+                       "sampled in the kernel)",
+                       NULL);
+                return;
+        }
+        snprintf(value, sizeof(value), "%s (%s)",
+                 err == EACCES || err == EPERM ? "permission denied" : "not supported",
+                 strerrorname_np(err) ? strerrorname_np(err) : "?");
+        pg_add(d, "off-cpu", PG_CHECK_WARN, value,
+               "run --off-cpu stores no off-CPU profile: a context switch happens in the "
+               "kernel, and an event that excludes the kernel never sees one",
+               err == EACCES || err == EPERM
+                   ? "sudo sysctl kernel.perf_event_paranoid=1, or grant the perfgate binary "
+                     "CAP_PERFMON: sudo setcap cap_perfmon+ep $(command -v perfgate)"
+                   : "check that the kernel has CONFIG_PERF_EVENTS");
+}
+
 static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid, bool has_pmu)
 {
         bool exclude_kernel = !privileged && paranoid >= 2;
@@ -280,6 +323,7 @@ static void pg_check_machine(struct pg_doctor *d)
                "sudo sysctl kernel.perf_event_mlock_kb=2048");
 
         pg_check_events(d, privileged, paranoid, has_pmu);
+        pg_check_offcpu(d);
 
         /* CPU frequency and topology */
         s = pg_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");

@@ -26,6 +26,7 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "runner/control.h"
 
 #define PG_KILL_GRACE_NS 500000000ull
 
@@ -78,7 +79,7 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
 {
         char b;
         ssize_t r;
-        int fd, e;
+        int fd, e, ctl[2] = { -1, -1 };
 
         /* its own session: no controlling terminal (a read of /dev/tty
          * fails with ENXIO instead of stopping it with SIGTTIN), and its own
@@ -94,6 +95,11 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
         while (r < 0 && errno == EINTR);
         if (r != 1)
                 _exit(127);
+        if (o->ctl_fds) /* kept clear of the stdio slots about to be replaced */
+                for (int k = 0; k < 2; k++)
+                        ctl[k] = o->ctl_fds[k] > STDERR_FILENO
+                                     ? o->ctl_fds[k]
+                                     : fcntl(o->ctl_fds[k], F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
         fd = open("/dev/null", O_RDONLY);
         if (fd >= 0) {
                 dup2(fd, STDIN_FILENO);
@@ -117,6 +123,18 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
         }
         for (char *const *p = o->env; p && *p; p++)
                 putenv(*p);
+        if (o->ctl_fds) {
+                /* perf's names for the control descriptors (perf-stat(1),
+                 * --control fd:ctl-fd,ack-fd); they stay open across exec */
+                char num[16];
+                for (int k = 0; k < 2; k++)
+                        if (fcntl(ctl[k], F_SETFD, 0) < 0)
+                                goto fail;
+                snprintf(num, sizeof(num), "%d", ctl[0]);
+                setenv(PG_CTL_FD_ENV, num, 1);
+                snprintf(num, sizeof(num), "%d", ctl[1]);
+                setenv(PG_CTL_ACK_FD_ENV, num, 1);
+        }
         if (o->cwd && chdir(o->cwd) < 0)
                 goto fail;
         execvp(o->argv[0], o->argv);
@@ -128,9 +146,10 @@ fail:
 
 /* ---- the spawner (see pg_launch_spawner_start) -------------------------
  * Protocol over a SOCK_SEQPACKET socketpair, one request and one reply each:
- *   SPAWN: u32 type, u32 pad, u32 ncpus, u32 nargv, u32 nenv, u32 flags (1 cwd, 2 log),
- *          i32 cpus[ncpus], then NUL-terminated argv..., env..., cwd; with
- *          flag 2, SCM_RIGHTS carries the log's descriptor.
+ *   SPAWN: u32 type, u32 pad, u32 ncpus, u32 nargv, u32 nenv, u32 flags (1 cwd, 2 log,
+ *          4 control), i32 cpus[ncpus], then NUL-terminated argv..., env...,
+ *          cwd; SCM_RIGHTS carries the log's descriptor (flag 2), then the
+ *          two control descriptors (flag 4).
  *          Reply: struct pg_sp_reply (pid or err) with SCM_RIGHTS carrying
  *          the go pipe's write end and the exec-errno pipe's read end.
  *   WAIT:  u32 type, i32 pid, u32 flags (1 WNOHANG, 2 WUNTRACED). Reply:
@@ -174,9 +193,10 @@ static void pg_sp_send(int sock, const struct pg_sp_reply *r, const int *fds, si
                 ;
 }
 
-/* Runs in the spawner: fork one benchmark from the request in @req, its
- * output going to @log_fd (-1: /dev/null; closed by the caller). */
-static void pg_sp_spawn(int sock, char *req, size_t len, int log_fd)
+/* Runs in the spawner: fork one benchmark from the request in @req, with
+ * the descriptors @rfds (@nrfds) that came with it: the log (its output;
+ * else /dev/null), then the control pair. The caller closes them. */
+static void pg_sp_spawn(int sock, char *req, size_t len, const int *rfds, size_t nrfds)
 {
         struct pg_sp_reply r = { 0 };
         uint32_t h[5];
@@ -212,7 +232,13 @@ static void pg_sp_spawn(int sock, char *req, size_t len, int log_fd)
         o.env = &strs[h[2] + 1];
         i = (size_t) h[2] + 1 + h[3];
         o.cwd = (h[4] & 1) ? strs[i++] : NULL;
-        o.log_fd = (h[4] & 2) ? log_fd : -1;
+        {
+                size_t want = ((h[4] & 2) ? 1u : 0u) + ((h[4] & 4) ? 2u : 0u);
+                if (nrfds != want)
+                        goto bad;
+                o.log_fd = (h[4] & 2) ? rfds[0] : -1;
+                o.ctl_fds = (h[4] & 4) ? rfds + want - 2 : NULL;
+        }
         strs[h[2] + 1 + h[3]] = NULL; /* terminate env (cwd already read) */
         o.cpus = h[1] ? cpus : NULL;
         o.ncpus = h[1];
@@ -312,13 +338,14 @@ static void pg_spawner_main(int sock)
         for (;;) {
                 union {
                         struct cmsghdr h;
-                        char buf[CMSG_SPACE(sizeof(int))];
+                        char buf[CMSG_SPACE(3 * sizeof(int))];
                 } cm;
                 struct iovec iov = { buf, PG_SP_MAX };
                 struct msghdr m = { 0 };
                 ssize_t n;
                 uint32_t type;
-                int log_fd = -1;
+                int rfds[3];
+                size_t nrfds = 0;
 
                 m.msg_iov = &iov;
                 m.msg_iovlen = 1;
@@ -331,11 +358,15 @@ static void pg_spawner_main(int sock)
                         _exit(0); /* perfgate closed the socket or is gone */
                 for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
                         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-                            c->cmsg_len == CMSG_LEN(sizeof(int)))
-                                memcpy(&log_fd, CMSG_DATA(c), sizeof(int));
+                            c->cmsg_len >= CMSG_LEN(sizeof(int)) &&
+                            c->cmsg_len <= CMSG_LEN(3 * sizeof(int)) && !nrfds) {
+                                nrfds = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+                                memcpy(rfds, CMSG_DATA(c), nrfds * sizeof(int));
+                        }
                 memcpy(&type, buf, sizeof(type));
                 if (type == PG_SP_SPAWN) {
-                        pg_sp_spawn(sock, buf + sizeof(type), (size_t) n - sizeof(type), log_fd);
+                        pg_sp_spawn(sock, buf + sizeof(type), (size_t) n - sizeof(type), rfds,
+                                    nrfds);
                 } else if (type == PG_SP_WAIT && n >= 12) {
                         struct pg_sp_reply r = { 0 };
                         int32_t pid;
@@ -355,8 +386,8 @@ static void pg_spawner_main(int sock)
                                 pg_sp_kill_orphans(); /* nothing outlives the benchmark */
                         pg_sp_send(sock, &r, NULL, 0);
                 }
-                if (log_fd >= 0)
-                        close(log_fd);
+                for (size_t k = 0; k < nrfds; k++)
+                        close(rfds[k]);
         }
 }
 
@@ -398,14 +429,14 @@ void pg_launch_spawner_stop(void)
         pg_spawner_pid = -1;
 }
 
-/* One request/reply round trip; @send_fd (>= 0) travels with the request,
- * the reply's fds (if any) go to @fds. */
-static int pg_sp_call(const void *req, size_t len, int send_fd, struct pg_sp_reply *r, int *fds,
-                      size_t nfds)
+/* One request/reply round trip; @send_fds (@nsend, at most 3) travel with
+ * the request, the reply's fds (if any) go to @fds. */
+static int pg_sp_call(const void *req, size_t len, const int *send_fds, size_t nsend,
+                      struct pg_sp_reply *r, int *fds, size_t nfds)
 {
         union {
                 struct cmsghdr h;
-                char buf[CMSG_SPACE(2 * sizeof(int))];
+                char buf[CMSG_SPACE(3 * sizeof(int))];
         } cm;
         struct iovec iov = { (void *) req, len };
         struct msghdr m = { 0 };
@@ -413,14 +444,14 @@ static int pg_sp_call(const void *req, size_t len, int send_fd, struct pg_sp_rep
 
         m.msg_iov = &iov;
         m.msg_iovlen = 1;
-        if (send_fd >= 0) {
+        if (nsend) {
                 memset(&cm, 0, sizeof(cm));
                 m.msg_control = cm.buf;
-                m.msg_controllen = CMSG_SPACE(sizeof(int));
+                m.msg_controllen = CMSG_SPACE(nsend * sizeof(int));
                 cm.h.cmsg_level = SOL_SOCKET;
                 cm.h.cmsg_type = SCM_RIGHTS;
-                cm.h.cmsg_len = CMSG_LEN(sizeof(int));
-                memcpy(CMSG_DATA(&cm.h), &send_fd, sizeof(int));
+                cm.h.cmsg_len = CMSG_LEN(nsend * sizeof(int));
+                memcpy(CMSG_DATA(&cm.h), send_fds, nsend * sizeof(int));
         }
         while ((n = sendmsg(pg_spawner_sock, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
                 ;
@@ -450,13 +481,20 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                 PG_SP_SPAWN, 0, (uint32_t) o->ncpus, 0, 0, 0
         }; /* type, pad, then the 5 words pg_sp_spawn reads */
         struct pg_sp_reply r;
-        int fds[2] = { -1, -1 }, error = 0;
+        int fds[2] = { -1, -1 }, send[3], error = 0;
+        size_t nsend = 0;
 
         for (char *const *a = o->argv; *a; a++)
                 h[3]++;
         for (char *const *e = o->env; e && *e; e++)
                 h[4]++;
-        h[5] = (o->cwd ? 1u : 0u) | (o->log_fd > STDERR_FILENO ? 2u : 0u);
+        h[5] = (o->cwd ? 1u : 0u) | (o->log_fd > STDERR_FILENO ? 2u : 0u) | (o->ctl_fds ? 4u : 0u);
+        if (o->log_fd > STDERR_FILENO)
+                send[nsend++] = o->log_fd;
+        if (o->ctl_fds) {
+                send[nsend++] = o->ctl_fds[0];
+                send[nsend++] = o->ctl_fds[1];
+        }
         pg_buf_add(&req, h, sizeof(h));
         if (o->ncpus)
                 pg_buf_add(&req, o->cpus, o->ncpus * sizeof(int));
@@ -471,9 +509,8 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                                      "the benchmark's command line and environment "
                                      "are too long (%zu bytes)",
                                      req.len);
-        } else if (pg_sp_call(req.ptr, req.len, o->log_fd > STDERR_FILENO ? o->log_fd : -1, &r, fds,
-                              2) < 0 ||
-                   r.err || r.pid <= 0 || fds[0] < 0 || fds[1] < 0) {
+        } else if (pg_sp_call(req.ptr, req.len, send, nsend, &r, fds, 2) < 0 || r.err ||
+                   r.pid <= 0 || fds[0] < 0 || fds[1] < 0) {
                 error = pg_error_set(PG_EIO, "cannot fork the benchmark: %s",
                                      strerror(r.err ? r.err : EIO));
                 for (int k = 0; k < 2; k++)
@@ -501,7 +538,7 @@ static pid_t pg_reap(struct pg_child *c, int *status, struct rusage *ru, int opt
         if (!c->via_spawner)
                 return wait4(c->pid, status, options, ru);
         memcpy(&req[1], &pid, sizeof(pid));
-        if (pg_sp_call(req, sizeof(req), -1, &r, NULL, 0) < 0) {
+        if (pg_sp_call(req, sizeof(req), NULL, 0, &r, NULL, 0) < 0) {
                 errno = EIO;
                 return -1;
         }

@@ -30,6 +30,10 @@ struct pg_launch_opts {
                                  inherited, never reopened by name); <= 2: /dev/null */
         const int *cpus;   /* NULL, or ncpus CPU numbers to pin the benchmark to */
         size_t ncpus;
+        const int *ctl_fds; /* NULL, or the benchmark's ends of a control channel
+                               (runner/control.h): {commands it writes, acks it
+                               reads}; inherited by the benchmark and named in its
+                               environment as PERF_CTL_FD and PERF_CTL_ACK_FD */
 };
 
 /* A benchmark log keeps its first and last bytes; the middle is dropped
@@ -78,8 +82,10 @@ void pg_launch_cancel(struct pg_child *c);
  * Wait for the child to exit.
  * @timeout_ns: 0 for none; else SIGTERM to the group at the deadline and
  *              SIGKILL 500 ms later.
- * @fds, @nfds: extra fds to poll (ring buffers); @cb (may be NULL) is called
- *              when one is readable and at least every 100 ms.
+ * @fds, @nfds: extra fds to poll (ring buffers, a control pipe); @cb (may
+ *              be NULL) is called when one is readable and at least every
+ *              100 ms. The array is read again before every poll: an entry
+ *              its owner set to -1 (an fd at EOF) is no longer polled.
  * An error from @cb stops waiting: the group is killed and the error returned.
  * After the child is reaped its log is capped (pg_log_cap()).
  * A child that stops (WIFSTOPPED: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) is

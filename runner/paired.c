@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "common/error.h"
+#include "runner/control.h"
 #include "runner/counting.h"
 #include "runner/launch.h"
 #include "runner/paired.h"
@@ -110,7 +111,27 @@ static int pg_paired_log_fd(const struct pg_paired *p, bool head)
         return log ? log->fd : -1;
 }
 
-/* One counted run of @b: its task-clock (ns) and CPU. */
+/* While a paired run waits: the benchmark's control commands (its region
+ * of interest, runner/control.h), and its CPU when it is not pinned. */
+struct pg_paired_poll {
+        struct pg_control *ctl;
+        int *slot; /* the control fd's entry in the polled fds */
+        struct pg_cpu_watch *w;
+};
+
+static int pg_paired_poll_cb(void *arg)
+{
+        struct pg_paired_poll *x = arg;
+        int error = pg_control_poll(x->ctl);
+
+        *x->slot = x->ctl->ctl_rd;
+        if (x->w)
+                pg_cpu_watch_cb(x->w);
+        return error;
+}
+
+/* One counted run of @b: its task-clock (ns) and CPU; with "roi", of its
+ * region only, as `perfgate run` counts it. */
 static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
 {
         const struct pg_bench *b = head ? p->o.head : p->o.base;
@@ -121,9 +142,17 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
         struct pg_child child;
         struct pg_cpu_watch w;
         struct pg_exit ex;
+        struct pg_counter_opts co = { .start_disabled = b->roi };
+        struct pg_control ctl;
+        int leaders[PG_EVENTS_MAX], ctl_fd = -1;
+        struct pg_paired_poll pp = { &ctl, &ctl_fd, p->o.cpu >= 0 ? NULL : &w };
         int error;
 
         memset(&w, 0, sizeof(w));
+        if ((error = pg_control_open(&ctl, !b->roi)) < 0) {
+                free(argv);
+                return error;
+        }
         memcpy(argv, b->argv, b->argc * sizeof(char *));
         argv[0] = b->exec_path;
         lo = (struct pg_launch_opts){ .argv = argv,
@@ -131,19 +160,24 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
                                       .env = b->env,
                                       .log_fd = pg_paired_log_fd(p, head),
                                       .cpus = p->o.cpu >= 0 ? &p->o.cpu : NULL,
-                                      .ncpus = p->o.cpu >= 0 ? 1 : 0 };
-        pg_counter_set_init(&s, &p->events, NULL);
+                                      .ncpus = p->o.cpu >= 0 ? 1 : 0,
+                                      .ctl_fds = ctl.child_fds };
+        pg_counter_set_init(&s, &p->events, &co);
         if ((error = pg_launch_prepare(&child, &lo)) < 0)
                 goto done;
         if ((error = pg_counter_set_open(&s, child.pid)) < 0) {
                 pg_launch_cancel(&child);
                 goto done;
         }
+        pg_control_set_targets(&ctl, leaders, pg_counter_set_leader_fds(&s, leaders));
         w.pid = child.pid;
         if ((error = pg_launch_start(&child, b->argv[0])) < 0)
                 goto done;
-        error = pg_launch_wait(&child, p->o.timeout_ns, NULL, 0,
-                               p->o.cpu >= 0 ? NULL : pg_cpu_watch_cb, &w, &ex);
+        pg_control_start(&ctl, child.start_ns);
+        ctl_fd = ctl.ctl_rd;
+        error = pg_launch_wait(&child, p->o.timeout_ns, &ctl_fd, 1, pg_paired_poll_cb, &pp, &ex);
+        if (pg_control_finish(&ctl, child.start_ns + ex.wall_ns) < 0 && !error)
+                error = PG_EIO;
         if (error < 0)
                 goto done;
         if ((error = pg_counter_set_read(&s)) < 0)
@@ -166,6 +200,7 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
         *ns = s.c[0].r.value;
         *cpu = p->o.cpu >= 0 ? p->o.cpu : pg_cpu_watch_result(&w);
 done:
+        pg_control_close(&ctl);
         pg_counter_set_close(&s);
         free(argv);
         if (error < 0 && error != PG_EINTR && error != PG_EMEASURE)
@@ -246,6 +281,7 @@ static int pg_paired_sample(struct pg_paired *p, bool head, struct pg_profile *o
         so.budget_ns = 0;
         so.max_runs = 1;
         so.exclude_kernel = p->o.exclude_kernel;
+        so.roi = b->roi;
         memset(out, 0, sizeof(*out));
         error = pg_sample_profile(&so, out, warnings);
         free(argv);

@@ -157,20 +157,38 @@ static int pg_online_cpus(int **cpus, size_t *n)
         return 0;
 }
 
+/* The side-band records the symbolizer needs (sample.h). */
+static void pg_attr_track(struct perf_event_attr *a)
+{
+        a->mmap = 1;
+        a->mmap2 = 1;
+        a->comm = 1;
+        a->comm_exec = 1;
+        a->task = 1;
+}
+
 static void pg_attr_fill(struct perf_event_attr *a, const struct pg_sampling_cfg *cfg, bool cycles,
                          bool exclude_kernel, size_t data_bytes)
 {
         memset(a, 0, sizeof(*a));
         a->size = sizeof(*a);
-        if (cycles) {
+        if (cfg->off_cpu) {
+                a->type = PERF_TYPE_SOFTWARE;
+                a->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+        } else if (cycles) {
                 a->type = PERF_TYPE_HARDWARE;
                 a->config = PERF_COUNT_HW_CPU_CYCLES;
         } else {
                 a->type = PERF_TYPE_SOFTWARE;
                 a->config = PERF_COUNT_SW_CPU_CLOCK;
         }
-        a->freq = 1;
-        a->sample_freq = cfg->freq_hz ? cfg->freq_hz : 999;
+        if (cfg->off_cpu) {
+                a->sample_period = 1; /* every switch-out */
+                a->context_switch = 1;
+        } else {
+                a->freq = 1;
+                a->sample_freq = cfg->freq_hz ? cfg->freq_hz : 999;
+        }
         a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
                          PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
                          PERF_SAMPLE_CALLCHAIN;
@@ -187,15 +205,12 @@ static void pg_attr_fill(struct perf_event_attr *a, const struct pg_sampling_cfg
                 a->sample_stack_user = PG_SAMPLE_STACK_LEAF_BYTES;
         }
         a->disabled = 1;
-        a->enable_on_exec = 1;
+        a->enable_on_exec = !cfg->start_disabled;
         a->inherit = 1;
         a->exclude_kernel = exclude_kernel;
         a->exclude_hv = exclude_kernel;
-        a->mmap = 1;
-        a->mmap2 = 1;
-        a->comm = 1;
-        a->comm_exec = 1;
-        a->task = 1;
+        if (!cfg->start_disabled)
+                pg_attr_track(a);
         a->sample_id_all = 1;
         a->build_id = 1;
         a->watermark = 1;
@@ -219,12 +234,30 @@ void pg_sampling_close(struct pg_sampling *s)
                         pg_ringbuf_unmap(&s->rbs[i]);
                 if (s->fds && s->fds[i] >= 0)
                         close(s->fds[i]);
+                if (s->track_fds && s->track_fds[i] >= 0)
+                        close(s->track_fds[i]);
         }
         free(s->fds);
+        free(s->track_fds);
+        s->track_fds = NULL;
         free(s->rbs);
         s->fds = NULL;
         s->rbs = NULL;
         s->n = 0;
+}
+
+/* kernel.perf_event_paranoid as text, for messages (static buffer). */
+static const char *pg_paranoid_text(void)
+{
+        static char buf[16];
+        struct pg_buf t = PG_BUF_INIT;
+
+        snprintf(buf, sizeof(buf), "?");
+        if (pg_read_file("/proc/sys/kernel/perf_event_paranoid", &t) == 0 && t.len)
+                snprintf(buf, sizeof(buf), "%.*s", (int) strcspn(t.ptr, "\n"), t.ptr);
+        pg_buf_release(&t);
+        pg_error_clear();
+        return buf;
 }
 
 static int pg_open_one(struct perf_event_attr *a, pid_t pid, int cpu)
@@ -255,6 +288,16 @@ static int pg_sampling_open_events(struct pg_sampling *s, pid_t pid,
                                 s->cycles = false; /* no PMU: perf's evsel__fallback */
                                 continue;
                         }
+                        if (cfg->off_cpu && (errno == EACCES || errno == EPERM))
+                                return pg_error_set(
+                                    PG_EPERM,
+                                    "--off-cpu: cannot sample context switches: %s; they "
+                                    "happen in the kernel, which kernel.perf_event_paranoid=%s "
+                                    "keeps from unprivileged users (with exclude_kernel every "
+                                    "switch would be dropped); lower it to 1 (sysctl "
+                                    "kernel.perf_event_paranoid=1), or run as root or with "
+                                    "CAP_PERFMON (setcap cap_perfmon+ep perfgate)",
+                                    strerror(errno), pg_paranoid_text());
                         if (i == 0 && errno == EACCES && !s->exclude_kernel) {
                                 s->exclude_kernel = true; /* perf_event_paranoid >= 2 */
                                 continue;
@@ -286,7 +329,39 @@ static void pg_sampling_close_events(struct pg_sampling *s)
                 if (s->fds[i] >= 0)
                         close(s->fds[i]);
                 s->fds[i] = -1;
+                if (s->track_fds && s->track_fds[i] >= 0)
+                        close(s->track_fds[i]);
+                if (s->track_fds)
+                        s->track_fds[i] = -1;
         }
+}
+
+/*
+ * start_disabled: the per-CPU dummy tracking events (see ringbuf.h), with
+ * the sampling events' sample_type (@a) so that every record of a buffer
+ * decodes with one format, each redirected into its CPU's mapped buffer.
+ */
+static int pg_sampling_open_track(struct pg_sampling *s, pid_t pid, const int *cpus,
+                                  const struct perf_event_attr *a)
+{
+        for (size_t i = 0; i < s->n; i++) {
+                struct perf_event_attr t = *a;
+
+                t.type = PERF_TYPE_SOFTWARE;
+                t.config = PERF_COUNT_SW_DUMMY;
+                t.freq = 0;
+                t.sample_period = 1;
+                t.enable_on_exec = 1;
+                pg_attr_track(&t);
+                s->track_fds[i] = pg_open_one(&t, pid, cpus[i]);
+                if (s->track_fds[i] < 0 ||
+                    ioctl(s->track_fds[i], PERF_EVENT_IOC_SET_OUTPUT, s->fds[i]) < 0)
+                        return pg_error_set(PG_ENOTSUP,
+                                            "cannot open the tracking event of a region of "
+                                            "interest on cpu %d: %s",
+                                            cpus[i], strerror(errno));
+        }
+        return 0;
 }
 
 int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_cfg *cfg)
@@ -305,8 +380,13 @@ int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_
         pg_raise_nofile(ncpus);
         s->fds = pg_xcalloc(ncpus, sizeof(int));
         s->rbs = pg_xcalloc(ncpus, sizeof(*s->rbs));
-        for (size_t i = 0; i < ncpus; i++)
+        if (cfg->start_disabled)
+                s->track_fds = pg_xcalloc(ncpus, sizeof(int));
+        for (size_t i = 0; i < ncpus; i++) {
                 s->fds[i] = -1;
+                if (s->track_fds)
+                        s->track_fds[i] = -1;
+        }
         s->n = ncpus;
         s->cycles = cfg->use_cycles;
         s->exclude_kernel = cfg->exclude_kernel;
@@ -327,6 +407,8 @@ int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_
                 rc = pg_error_set(PG_EPERM, "cannot lock memory for the sampling buffers: raise "
                                             "'ulimit -l' or the sysctl "
                                             "'kernel.perf_event_mlock_kb'");
+        if (rc == 0 && cfg->start_disabled)
+                rc = pg_sampling_open_track(s, pid, cpus, &a);
         if (rc < 0)
                 goto done;
         s->data_pages = pages;

@@ -18,6 +18,15 @@
  * function that sets up no frame (gcc omits it even with
  * -fno-omit-frame-pointer, unless -mno-omit-leaf-frame-pointer is given),
  * which the kernel's frame-pointer walk skips.
+ *
+ * Starting disabled (a region of interest, runner/control.h): a disabled
+ * event receives no side-band records (kernel/events/core.c,
+ * perf_iterate_ctx() skips events below PERF_EVENT_STATE_INACTIVE), so the
+ * mappings made before the region would be missing. As `perf record
+ * --delay` does with its dummy tracking event, the tracking bits then go
+ * to one PERF_COUNT_SW_DUMMY event per CPU, enabled at exec and writing
+ * into the sampling event's buffer (PERF_EVENT_IOC_SET_OUTPUT); the
+ * sampling events carry none and start disabled without enable_on_exec.
  */
 #ifndef PG_RUNNER_RINGBUF_H
 #define PG_RUNNER_RINGBUF_H
@@ -57,12 +66,16 @@ struct pg_sampling_cfg {
         size_t data_pages;   /* per-CPU buffer, power of two */
         const int *cpus;     /* NULL: all online CPUs */
         size_t ncpus;
+        bool start_disabled; /* sampling starts at the first PERF_EVENT_IOC_ENABLE */
+        bool off_cpu;        /* sample context-switches (period 1) with context_switch
+                                records, kernel included (runner/offcpu.h) */
 };
 
 /** The per-CPU events of one sampling run and their buffers. */
 struct pg_sampling {
         size_t n;
-        int *fds;
+        int *fds;       /* the sampling events (what the control protocol switches) */
+        int *track_fds; /* start_disabled: per-CPU dummy events for the side-band, or NULL */
         struct pg_ringbuf *rbs;
         struct pg_perf_format fmt;
         bool exclude_kernel; /* what the events ended up with */
@@ -85,7 +98,9 @@ struct pg_sampling {
  * buffers while mmap says EPERM (down to 8 pages), and raises RLIMIT_NOFILE
  * when the fds do not fit.
  * Errors: PG_EPERM (perf_event_paranoid or locked-memory limits; message says
- * what to do), PG_ENOTSUP (no usable event), PG_EIO.
+ * what to do; with off_cpu, any refusal of kernel sampling, since a
+ * context switch happens in the kernel and exclude_kernel would drop every
+ * sample), PG_ENOTSUP (no usable event), PG_EIO.
  */
 int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_cfg *cfg);
 

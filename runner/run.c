@@ -28,15 +28,34 @@
 #include "common/fsutil.h"
 #include "common/json.h"
 #include "common/strv.h"
+#include "runner/control.h"
 #include "runner/host.h"
 #include "runner/simulate.h"
 
 /* ---- one counting run -------------------------------------------------- */
 
-int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
-                      uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex)
+struct pg_count_ctx {
+        struct pg_control *ctl;
+        int *slot; /* the control fd's entry in the polled fds */
+};
+
+static int pg_count_poll_cb(void *arg)
+{
+        struct pg_count_ctx *x = arg;
+        int error = pg_control_poll(x->ctl);
+        *x->slot = x->ctl->ctl_rd;
+        return error;
+}
+
+/* One counting run whose benchmark speaks the control protocol; @ctl is
+ * finished (its counts valid) on return, also on error. */
+static int pg_run_count_ctl(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
+                            uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex,
+                            struct pg_control *ctl)
 {
         char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
+        int leaders[PG_EVENTS_MAX], poll_fd = -1;
+        struct pg_count_ctx cx = { ctl, &poll_fd };
         struct pg_launch_opts lo;
         struct pg_child child;
         int error;
@@ -49,22 +68,43 @@ int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, siz
                                       .env = b->env,
                                       .log_fd = log_fd,
                                       .cpus = cpus,
-                                      .ncpus = ncpus };
+                                      .ncpus = ncpus,
+                                      .ctl_fds = ctl->child_fds };
         if ((error = pg_launch_prepare(&child, &lo)) < 0)
                 goto done;
         if ((error = pg_counter_set_open(s, child.pid)) < 0) {
                 pg_launch_cancel(&child);
                 goto done;
         }
+        pg_control_set_targets(ctl, leaders, pg_counter_set_leader_fds(s, leaders));
         if ((error = pg_launch_start(&child, b->argv[0])) < 0)
                 goto done;
-        if ((error = pg_launch_wait(&child, timeout_ns, NULL, 0, NULL, NULL, ex)) < 0)
+        pg_control_start(ctl, child.start_ns);
+        poll_fd = ctl->ctl_rd;
+        error = pg_launch_wait(&child, timeout_ns, &poll_fd, 1, pg_count_poll_cb, &cx, ex);
+        if (pg_control_finish(ctl, child.start_ns + ex->wall_ns) < 0 && !error)
+                error = PG_EIO;
+        if (error < 0)
                 goto done;
         error = pg_counter_set_read(s);
 done:
+        pg_control_close(ctl);
         pg_counter_set_close(s);
         free(argv);
         return error;
+}
+
+int pg_run_count_once(const struct pg_bench *b, int log_fd, const int *cpus, size_t ncpus,
+                      uint64_t timeout_ns, struct pg_counter_set *s, struct pg_exit *ex)
+{
+        struct pg_control ctl;
+        int error;
+
+        if ((error = pg_control_open(&ctl, !s->start_disabled)) < 0) {
+                pg_counter_set_close(s);
+                return error;
+        }
+        return pg_run_count_ctl(b, log_fd, cpus, ncpus, timeout_ns, s, ex, &ctl);
 }
 
 /* ---- the run ------------------------------------------------------------ */
@@ -84,6 +124,7 @@ struct pg_run_state {
         bool no_group_read;
         bool warned_user_fallback;
         bool warned_profile;
+        bool warned_offcpu;
         bool warned_no_counters;
         bool warned_group_read;
         char *valgrind; /* --counters simulated: valgrind's path */
@@ -284,6 +325,60 @@ static bool pg_is_software(const struct pg_event_def *d)
         return !d->hardware;
 }
 
+/* What the control protocol showed over a benchmark's counting runs. */
+struct pg_roi_seen {
+        bool used;          /* "roi" is set, or some run sent a command */
+        bool exited_inside; /* some run exited inside its region */
+        bool never_enabled; /* some run disabled counting and never enabled it again */
+        uint64_t unknown;   /* commands that were neither enable, disable nor ping */
+};
+
+/* After one counting run: fold @ctl into @seen; a benchmark with "roi" that
+ * never enabled counting failed (@why): its counters would all be empty. */
+static int pg_roi_check(struct pg_run_state *st, const struct pg_bench *b,
+                        const struct pg_control *ctl, struct pg_roi_seen *seen, char **why)
+{
+        (void) st;
+        if (b->roi && ctl->enables == 0) {
+                *why = pg_xasprintf("benchmark '%s' has \"roi\": true but never wrote 'enable' "
+                                    "to the descriptor in PERF_CTL_FD, so nothing was counted; "
+                                    "call perfgate_roi_begin() (include/perfgate.h) where the "
+                                    "measured work starts, or remove \"roi\"",
+                                    b->name);
+                return pg_error_set(PG_EMEASURE, "%s", *why);
+        }
+        seen->used |= b->roi || ctl->commands > 0;
+        seen->exited_inside |= ctl->exited_enabled;
+        seen->never_enabled |= ctl->ended_disabled;
+        seen->unknown += ctl->unknown;
+        return 0;
+}
+
+/* One warning per kind of region trouble a benchmark showed. */
+static void pg_roi_warn(struct pg_run_state *st, const struct pg_bench *b,
+                        const struct pg_roi_seen *seen)
+{
+        if (seen->exited_inside)
+                pg_warn(st, b->name,
+                        "the benchmark exited inside its region of interest (no "
+                        "'disable' / perfgate_roi_end() after the last 'enable'): the region "
+                        "was closed at its exit, so it also covers the benchmark's teardown");
+        if (seen->never_enabled)
+                pg_warn(st, b->name,
+                        "the benchmark disabled counting and never enabled it again: the "
+                        "results cover only the run's start up to its 'disable' (set "
+                        "\"roi\": true in perfgate.json so that counting starts at the "
+                        "first 'enable')");
+        if (seen->unknown) {
+                char *m = pg_xasprintf("the benchmark wrote %llu commands to PERF_CTL_FD that "
+                                       "perfgate ignores (only 'enable', 'disable' and 'ping' "
+                                       "act); each was answered with 'ack'",
+                                       (unsigned long long) seen->unknown);
+                pg_warn(st, b->name, m);
+                free(m);
+        }
+}
+
 /* Measure one benchmark: returns 0 with @res filled, PG_EMEASURE with @why
  * set for a benchmark failure, or another error that stops the whole run. */
 static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
@@ -302,7 +397,9 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         struct pg_count_reading *readings = pg_xcalloc(repeat * (ne ? ne : 1), sizeof(*readings));
         double *dur = pg_xcalloc(repeat, sizeof(double)), *ut = pg_xcalloc(repeat, sizeof(double));
         double *syst = pg_xcalloc(repeat, sizeof(double)),
-               *rss = pg_xcalloc(repeat, sizeof(double));
+               *rss = pg_xcalloc(repeat, sizeof(double)),
+               *roi_share = pg_xcalloc(repeat, sizeof(double));
+        struct pg_roi_seen roi = { 0 };
         struct pg_buf warnings = PG_BUF_INIT;
         bool hw_counted = false;
         int error = 0;
@@ -312,8 +409,10 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         for (uint64_t k = 0; k < warmup + repeat; k++) {
                 struct pg_counter_opts co = { .exclude_kernel = st->exclude_kernel,
                                               .no_group_read = st->no_group_read,
+                                              .start_disabled = b->roi,
                                               .open_fn = o->open_fn,
                                               .open_ctx = o->open_ctx };
+                struct pg_control ctl;
                 struct pg_run_event ev = { .kind = PG_RUN_EV_START, .name = b->name };
                 struct pg_counter_set s;
                 struct pg_exit ex;
@@ -329,8 +428,10 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                 pg_report(st, &ev);
 
                 pg_counter_set_init(&s, &st->events, &co);
-                error = pg_run_count_once(b, log->fd, o->cpus, o->ncpus,
-                                          (uint64_t) (timeout_sec * 1e9), &s, &ex);
+                if ((error = pg_control_open(&ctl, !b->roi)) < 0)
+                        goto done;
+                error = pg_run_count_ctl(b, log->fd, o->cpus, o->ncpus,
+                                         (uint64_t) (timeout_sec * 1e9), &s, &ex, &ctl);
                 if (error == PG_ENOTFOUND || error == PG_EMEASURE) {
                         *why = pg_xasprintf("benchmark '%s': %s", b->name, pg_error_last());
                         error = PG_EMEASURE;
@@ -367,8 +468,14 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                         error = PG_EMEASURE;
                         goto done;
                 }
+                if ((error = pg_roi_check(st, b, &ctl, &roi, why)) < 0)
+                        goto done;
                 if (k < warmup)
                         continue;
+                roi_share[k - warmup] =
+                    ex.wall_ns ? (double) ctl.region_ns / (double) ex.wall_ns : 0.0;
+                if (roi_share[k - warmup] > 1.0)
+                        roi_share[k - warmup] = 1.0;
                 for (size_t e = 0; e < ne; e++) {
                         readings[(k - warmup) * ne + e] = s.c[e].r;
                         if (s.c[e].def->hardware && s.c[e].r.state == PG_COUNT_OK)
@@ -407,9 +514,14 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         pg_result_add_metric(res, "user-time", "ns", PG_METRIC_OK, ut, NULL, repeat, NULL);
         pg_result_add_metric(res, "system-time", "ns", PG_METRIC_OK, syst, NULL, repeat, NULL);
         pg_result_add_metric(res, "max-rss", "bytes", PG_METRIC_OK, rss, NULL, repeat, NULL);
+        if (roi.used)
+                pg_result_add_metric(res, "roi-share", "ratio", PG_METRIC_OK, roi_share, NULL,
+                                     repeat, NULL);
         pg_result_derive(res);
         pg_warn_lines(st, b->name, &warnings);
+        pg_roi_warn(st, b, &roi);
 done:
+        free(roi_share);
         free(readings);
         free(dur);
         free(ut);
@@ -437,6 +549,10 @@ static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b,
 
         ev.elapsed_ns = pg_now_ns() - st->bench_start_ns;
         pg_report(st, &ev);
+        if (b->roi)
+                pg_warn(st, b->name,
+                        "the simulated counters cover the whole run: under valgrind the "
+                        "benchmark gets no PERF_CTL_FD, so its region markers do nothing");
         memcpy(argv, b->argv, b->argc * sizeof(char *));
         argv[0] = b->exec_path;
         so.valgrind = st->valgrind;
@@ -461,16 +577,20 @@ static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b,
         return error;
 }
 
-/* Sample a profile into @res unless --no-profile; sampling problems other
- * than a benchmark failure or an interrupt become one warning. */
-static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b,
-                          const struct pg_bench_log *log, struct pg_result *res, char **why)
+/* Sample a profile into @res (with @off_cpu, its off-CPU profile:
+ * runner/offcpu.h); sampling problems other than a benchmark failure or an
+ * interrupt become one warning per kind and no such profile. */
+static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
+                          const struct pg_bench_log *log, struct pg_result *res, bool off_cpu,
+                          char **why)
 {
         const struct pg_run_opts *o = st->o;
         struct pg_buf warnings = PG_BUF_INIT;
         char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
         double timeout_sec =
             o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
+        struct pg_profile *out = off_cpu ? &res->offcpu : &res->profile;
+        bool *warned = off_cpu ? &st->warned_offcpu : &st->warned_profile;
         struct pg_sample_opts so = { 0 };
         int error;
 
@@ -483,39 +603,55 @@ static int pg_run_profile(struct pg_run_state *st, const struct pg_bench *b,
         so.cpus = o->cpus;
         so.ncpus = o->ncpus;
         so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
-        so.freq_hz = o->freq_hz ? o->freq_hz : 999;
-        so.call_graph = o->call_graph;
-        so.min_samples = o->min_samples ? o->min_samples : PG_RUN_MIN_SAMPLES;
+        so.debug_dir = o->debug_dir;
+        so.roi = b->roi;
         /* repeat sampling runs until min_samples, within a wall-time budget */
         so.budget_ns = PG_RUN_PROFILE_BUDGET_NS;
-        so.max_runs = PG_RUN_PROFILE_MAX_RUNS;
-        so.exclude_kernel = st->exclude_kernel;
-        so.debug_dir = o->debug_dir;
-        so.use_cycles = st->host.npmu > 0;
-        error = pg_sample_profile(&so, &res->profile, &warnings);
+        if (off_cpu) {
+                /* DWARF whatever --call-graph says: a thread blocks inside a
+                 * libc system-call wrapper, and Debian's libc has no frame
+                 * pointers, so a frame-pointer walk would skip the wrapper's
+                 * caller - the very function that took the lock */
+                so.call_graph = PG_CALL_GRAPH_DWARF;
+                /* a fixed number of runs: blocked time, unlike a sample
+                 * count, says nothing about when enough was seen */
+                so.min_samples = UINT64_MAX;
+                so.max_runs = PG_RUN_OFFCPU_RUNS;
+                so.off_cpu = true;
+        } else {
+                so.freq_hz = o->freq_hz ? o->freq_hz : 999;
+                so.call_graph = o->call_graph;
+                so.min_samples = o->min_samples ? o->min_samples : PG_RUN_MIN_SAMPLES;
+                so.max_runs = PG_RUN_PROFILE_MAX_RUNS;
+                so.exclude_kernel = st->exclude_kernel;
+                so.use_cycles = st->host.npmu > 0;
+        }
+        error = pg_sample_profile(&so, out, &warnings);
         if (error == PG_EMEASURE) {
-                *why = pg_xasprintf("benchmark '%s' failed while sampling: %s", b->name,
-                                    pg_error_last());
+                *why =
+                    pg_xasprintf("benchmark '%s' failed while %s: %s", b->name,
+                                 off_cpu ? "recording off-CPU time" : "sampling", pg_error_last());
         } else if (error == PG_ENOTSUP || error == PG_EPERM || error == PG_EIO ||
                    error == PG_ERROR) {
-                if (!st->warned_profile) {
-                        char *m = pg_xasprintf("no profile stored: %s", pg_error_last());
+                if (!*warned) {
+                        char *m =
+                            pg_xasprintf("no %s stored: %s",
+                                         off_cpu ? "off-CPU profile" : "profile", pg_error_last());
                         pg_warn(st, NULL, m);
                         free(m);
-                        st->warned_profile = true;
+                        *warned = true;
                 }
-                res->profile.present = false;
+                pg_profile_release(out);
                 error = 0;
         } else if (error == 0) {
                 pg_warn_lines(st, b->name, &warnings);
-                if (res->profile.samples > 0 && res->profile.samples < so.min_samples) {
+                if (!off_cpu && out->samples > 0 && out->samples < so.min_samples) {
                         char *m = pg_xasprintf(
                             "the profile has %llu samples, fewer than --min-samples %llu, after "
                             "%llu sampling runs (at most %llu s or %d runs per benchmark); raise "
                             "--freq or lengthen the benchmark",
-                            (unsigned long long) res->profile.samples,
-                            (unsigned long long) so.min_samples,
-                            (unsigned long long) res->profile.runs,
+                            (unsigned long long) out->samples, (unsigned long long) so.min_samples,
+                            (unsigned long long) out->runs,
                             (unsigned long long) (so.budget_ns / 1000000000ull),
                             PG_RUN_PROFILE_MAX_RUNS);
                         pg_warn(st, b->name, m);
@@ -666,7 +802,9 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 if (!error && o->counters == PG_COUNTERS_SIMULATED)
                         error = pg_run_simulated(&st, b, &log, &res, &why);
                 if (!error && !o->no_profile)
-                        error = pg_run_profile(&st, b, &log, &res, &why);
+                        error = pg_run_sampled(&st, b, &log, &res, false, &why);
+                if (!error && (o->off_cpu || b->off_cpu))
+                        error = pg_run_sampled(&st, b, &log, &res, true, &why);
                 if (!error)
                         error = pg_result_save(&res, res_path);
                 if (!error) {

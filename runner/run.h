@@ -16,6 +16,11 @@
  * (runner/simulate.h) adds the simulated counters (one value each: they are
  * deterministic), the per-function costs, and counters = "simulated".
  *
+ * --off-cpu (or a benchmark's "off_cpu"): after the profile, sampling runs of
+ * context switches (runner/offcpu.h) store where its threads blocked in
+ * the result's "offcpu" profile. A host that refuses kernel sampling gets
+ * one warning and no off-CPU profile.
+ *
  * The library never prints: progress, warnings, failures and finished
  * benchmarks are reported through the caller's callback. A benchmark that
  * fails (exits non-zero, is killed by a signal, times out) gets no result
@@ -70,6 +75,9 @@ struct pg_run_event {
 /** Progress callback; called on the running thread, must not longjmp. */
 typedef void (*pg_run_report_fn)(void *ctx, const struct pg_run_event *ev);
 
+/* --off-cpu: sampling runs of context switches per benchmark. */
+#define PG_RUN_OFFCPU_RUNS 3
+
 /* Sampling: runs repeat until this many samples (--min-samples) ... */
 #define PG_RUN_MIN_SAMPLES 2000
 /* ... or until this much wall time went into sampling one benchmark, */
@@ -85,6 +93,8 @@ struct pg_run_opts {
         const struct pg_event_list *events; /* NULL: the default set */
         enum pg_counters_mode counters;
         bool no_profile;
+        bool off_cpu;     /* also record an off-CPU profile (runner/offcpu.h) of every benchmark
+                         (a benchmark's "off_cpu": true asks for its own) */
         uint64_t freq_hz; /* sampling frequency (999) */
         enum pg_call_graph call_graph;
         uint64_t min_samples;  /* 0: PG_RUN_MIN_SAMPLES */

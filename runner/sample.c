@@ -20,7 +20,9 @@
 #include <linux/perf_event.h>
 
 #include "common/error.h"
+#include "runner/control.h"
 #include "runner/launch.h"
+#include "runner/offcpu.h"
 #include "runner/records.h"
 #include "runner/ringbuf.h"
 #include "runner/symbolize.h"
@@ -31,15 +33,23 @@ struct pg_run_ctx {
         struct pg_sampling *smp;
         struct pg_record_log *log;
         struct pg_symbolizer *sym;
-        size_t scanned; /* log refs already looked at for MMAP2 records */
+        size_t scanned;         /* log refs already looked at for MMAP2 records */
+        struct pg_control *ctl; /* the run's control channel */
+        int *ctl_slot;          /* its entry in the polled fds (-1 once at EOF) */
 };
 
-/* Drain the buffers and hand new executable mappings to the prefetcher. */
+/* Answer the benchmark's commands, drain the buffers and hand new
+ * executable mappings to the prefetcher. */
 static int pg_drain_cb(void *ctx)
 {
         struct pg_run_ctx *c = ctx;
         struct pg_perf_record rec;
+        int error = 0;
 
+        if (c->ctl) {
+                error = pg_control_poll(c->ctl);
+                *c->ctl_slot = c->ctl->ctl_rd;
+        }
         pg_sampling_drain(c->smp, c->log);
         for (; c->scanned < c->log->nrefs; c->scanned++) {
                 const struct pg_record_ref *ref = &c->log->refs[c->scanned];
@@ -53,7 +63,7 @@ static int pg_drain_cb(void *ctx)
                         continue;
                 pg_symbolizer_prefetch(c->sym, rec.u.mmap.filename, rec.u.mmap.filename_len);
         }
-        return 0;
+        return error;
 }
 
 /* Samples and lost samples in a run's log, for the retry decision. */
@@ -115,27 +125,41 @@ static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sa
                                      .ncpus = o->ncpus };
         struct pg_child c;
         struct pg_exit ex;
-        struct pg_run_ctx ctx = { smp, log, sym, 0 };
+        struct pg_control ctl;
+        struct pg_run_ctx ctx = { smp, log, sym, 0, &ctl, NULL };
         int *fds = NULL, rc;
 
-        rc = pg_launch_prepare(&c, &lo);
-        if (rc < 0)
+        if ((rc = pg_control_open(&ctl, !o->roi)) < 0)
                 return rc;
+        lo.ctl_fds = ctl.child_fds;
+        rc = pg_launch_prepare(&c, &lo);
+        if (rc < 0) {
+                pg_control_close(&ctl);
+                return rc;
+        }
         rc = pg_sampling_open(smp, c.pid, cfg);
         if (rc < 0) {
                 pg_launch_cancel(&c);
+                pg_control_close(&ctl);
                 return rc;
         }
+        pg_control_set_targets(&ctl, smp->fds, smp->n);
         *exclude_kernel = smp->exclude_kernel;
         *cycles = smp->cycles;
         *pages = smp->data_pages;
         rc = pg_launch_start(&c, o->argv[0]);
         if (rc < 0)
                 goto done;
-        fds = pg_xcalloc(smp->n, sizeof(int));
+        pg_control_start(&ctl, c.start_ns);
+        fds = pg_xcalloc(smp->n + 1, sizeof(int));
         for (size_t i = 0; i < smp->n; i++)
                 fds[i] = smp->fds[i];
-        rc = pg_launch_wait(&c, o->timeout_ns, fds, smp->n, pg_drain_cb, &ctx, &ex);
+        fds[smp->n] = ctl.ctl_rd;
+        ctx.ctl_slot = &fds[smp->n];
+        rc = pg_launch_wait(&c, o->timeout_ns, fds, smp->n + 1, pg_drain_cb, &ctx, &ex);
+        ctx.ctl = NULL;
+        if (pg_control_finish(&ctl, pg_now_ns()) < 0 && rc == 0)
+                rc = PG_EIO;
         pg_drain_cb(&ctx);
         if (rc < 0)
                 goto done;
@@ -151,6 +175,7 @@ static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sa
                                   pg_describe_status(ex.status));
         }
 done:
+        pg_control_close(&ctl);
         free(fds);
         pg_sampling_close(smp);
         return rc;
@@ -234,10 +259,15 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         cfg.dwarf = o->call_graph == PG_CALL_GRAPH_DWARF;
         cfg.cpus = o->cpus;
         cfg.ncpus = o->ncpus;
+        cfg.start_disabled = o->roi;
+        cfg.off_cpu = o->off_cpu;
+        if (o->off_cpu)
+                exclude_kernel = false; /* a switch happens in the kernel */
         so.debug_dir = o->debug_dir;
         so.dwarf = cfg.dwarf;
         so.kernel = true; /* kernel frames arrive only when exclude_kernel is off */
         so.regs_user_mask = cfg.dwarf ? PG_SAMPLE_REGS_USER_MASK : PG_SAMPLE_REGS_LEAF_MASK;
+        so.weight_by_period = o->off_cpu;
         rc = pg_symbolizer_new(&sym, &so);
         if (rc < 0)
                 goto done;
@@ -261,6 +291,8 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                         continue;
                 }
                 pg_record_log_sort(&log);
+                if (o->off_cpu)
+                        pg_offcpu_weigh(&log, &smp.fmt, NULL);
                 pg_symbolizer_process(sym, &log, &smp.fmt);
                 runs++;
                 st = pg_symbolizer_stats(sym);
@@ -277,8 +309,8 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         free(out->event);
         free(out->call_graph);
         out->present = true;
-        out->event = pg_xstrdup(cycles ? "cycles" : "cpu-clock");
-        out->frequency_hz = cfg.freq_hz;
+        out->event = pg_xstrdup(o->off_cpu ? "context-switches" : cycles ? "cycles" : "cpu-clock");
+        out->frequency_hz = o->off_cpu ? 0 : cfg.freq_hz;
         out->call_graph = pg_xstrdup(cfg.dwarf ? "dwarf" : "fp");
         out->samples = st->samples;
         out->lost = st->lost;
@@ -289,7 +321,20 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         out->runs = runs;
         out->kernel = !exclude_kernel && pg_kallsyms_addresses_visible();
         pg_symbolizer_export(sym, out);
-        pg_sample_warnings(o, out, st, exclude_kernel && !o->exclude_kernel, warnings);
+        if (o->off_cpu) {
+                /* weights are ns: "samples" is their sum (result.h) */
+                out->samples = 0;
+                for (size_t i = 0; i < out->nstacks; i++)
+                        out->samples += out->stacks[i].count;
+                if (out->samples == 0 && warnings)
+                        pg_buf_printf(warnings,
+                                      "no thread of '%s' blocked (no voluntary context switch "
+                                      "was followed by a switch-in): the off-CPU profile is "
+                                      "empty\n",
+                                      o->argv[0]);
+        } else {
+                pg_sample_warnings(o, out, st, exclude_kernel && !o->exclude_kernel, warnings);
+        }
 done:
         pg_symbolizer_free(sym);
         pg_record_log_release(&log);

@@ -33,6 +33,13 @@ struct pg_sample_opts {
         bool exclude_kernel;   /* open with exclude_kernel=1, exclude_hv=1 */
         bool use_cycles;       /* a PMU exists: sample "cycles", else "cpu-clock" */
         const char *debug_dir; /* extra debuginfo root searched by build-id, or NULL */
+        bool off_cpu;          /* an off-CPU profile instead (runner/offcpu.h): context-switches
+                         sampled at period 1, stacks weighted by ns blocked; the
+                         profile's "samples" is then their sum in ns; needs kernel
+                         sampling (PG_EPERM otherwise) */
+        bool roi;              /* sampling starts disabled; the benchmark switches it with
+                                  the control protocol (runner/control.h), which every
+                                  run speaks */
 };
 
 /**

@@ -135,6 +135,8 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
         bool first_in_ctx = true, truncated = false, rooted = false, astray = false;
         const struct pg_buf *pool = NULL;
 
+        if (s->o.weight_by_period && smp->period == 0)
+                return; /* weighed to nothing (runner/offcpu.h) */
         if (t == NULL || t->comm_len == 0)
                 t = pg_thread_get(s, pid, false);
         pg_buf_reset(&s->kscratch);
@@ -243,7 +245,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                 pg_buf_putc(&s->key, ';');
                 pg_buf_add(&s->key, p + segs[i].off, segs[i].len);
         }
-        pg_stacks_add(s, s->key.ptr, s->key.len, 1);
+        pg_stacks_add(s, s->key.ptr, s->key.len, s->o.weight_by_period ? smp->period : 1);
         s->st.samples++;
 }
 

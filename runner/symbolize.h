@@ -49,6 +49,8 @@ struct pg_symbolizer_opts {
         unsigned max_stack;        /* kernel.perf_event_max_stack; 0: read it */
         const char *kallsyms_path; /* NULL: /proc/kallsyms */
         const char *jitmap_dir;    /* NULL: /tmp (perf-PID.map files) */
+        bool weight_by_period;     /* a sample adds its PERIOD to its stack (samples of
+                                      period 0 are skipped), not 1: runner/offcpu.h */
 };
 
 struct pg_symbolize_stats {
