@@ -533,7 +533,7 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool color)
                         (unsigned long long) p->frames);
         fprintf(f, "\n");
 
-        pg_profile_funcs_scan(&pf, p);
+        pg_profile_funcs_scan_paths(&pf, p);
         if (!pf.total) {
                 fputs("\n No samples: the benchmark ran too briefly to be sampled.\n", f);
                 goto done;
