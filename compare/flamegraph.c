@@ -1,10 +1,10 @@
 /*
  * flamegraph.c - flame graphs and differential flame graphs as SVG 1.1.
  *
- * Pipeline: (stack, head count, base count) rows -> one prefix tree holding,
- * per node, the inclusive and self weights of both profiles (a row's frames
- * found by (parent, name) in a hash index, so rows need no sorting and equal
- * keys merge by themselves) -> siblings ordered by the bytes of their names
+ * Pipeline: the stacks of head (and base) -> one prefix tree holding, per
+ * node, the inclusive and self weights of both profiles (a stack's frames
+ * found by (parent, name) in a hash index, so stacks need no sorting and
+ * equal keys merge by themselves) -> siblings ordered by the bytes of their names
  * (a name before its extensions: the order pg_folded_key_cmp() gives whole
  * stacks) and nodes renumbered in that pre-order -> two walks over the drawn
  * part of the tree (the first measures depth and the largest |delta|, the
@@ -59,18 +59,11 @@ struct fg_node {
         uint64_t s[2]; /* self weight */
 };
 
-struct fg_row {
-        const char *key; /* the caller's string, or a reversed copy when owned */
-        size_t len;
-        uint64_t c[2];
-        bool owned;
-};
-
 struct fg_tree {
-        struct fg_node *nodes;
+        struct fg_node *nodes; /* names point into the stacks' keys, or into owned */
         size_t n, cap;
-        struct fg_row *rows;
-        size_t nrows;
+        char **owned; /* reversed keys (opts->reverse) */
+        size_t nowned;
 };
 
 struct fg_ctx {
@@ -117,10 +110,9 @@ static char *fg_reverse_key(const char *s, size_t len)
 
 static void fg_tree_release(struct fg_tree *t)
 {
-        for (size_t i = 0; i < t->nrows; i++)
-                if (t->rows[i].owned)
-                        free((char *) t->rows[i].key);
-        free(t->rows);
+        for (size_t i = 0; i < t->nowned; i++)
+                free(t->owned[i]);
+        free(t->owned);
         free(t->nodes);
         memset(t, 0, sizeof(*t));
 }
@@ -152,27 +144,6 @@ static int fg_node_new(struct fg_tree *t, uint32_t parent, const char *name, siz
         }
         *out = id;
         return 0;
-}
-
-/*
- * Collect rows from both inputs (set @which to 0 for head, 1 for base),
- * reversing keys when asked; empty keys carry no frame and are skipped.
- */
-static void fg_rows_add(struct fg_tree *t, const struct pg_stack *s, size_t n, int which,
-                        bool reverse)
-{
-        t->rows = pg_xreallocarray(t->rows, t->nrows + n + 1, sizeof(*t->rows));
-        for (size_t i = 0; i < n; i++) {
-                size_t len = strlen(s[i].frames);
-                if (s[i].count == 0 || len == 0)
-                        continue;
-                struct fg_row *r = &t->rows[t->nrows++];
-                r->key = reverse ? fg_reverse_key(s[i].frames, len) : s[i].frames;
-                r->owned = reverse;
-                r->len = len;
-                r->c[0] = r->c[1] = 0;
-                r->c[which] = s[i].count;
-        }
 }
 
 static int fg_add_checked(uint64_t *a, uint64_t b)
@@ -328,8 +299,66 @@ static void fg_tree_order(struct fg_tree *t)
         free(newid);
 }
 
-/* Build the prefix tree (root "all" = node 0) from the rows, in any order. */
-static int fg_tree_build(struct fg_tree *t)
+/* Add one stack (@key, @len bytes) with @count samples of profile @k;
+ * path[0 .. *open) is the previous stack's chain of nodes. */
+static int fg_tree_add(struct fg_tree *t, struct fg_index *x, uint32_t **pathp, size_t *pathcap,
+                       size_t *open, const char *key, size_t len, int k, uint64_t count)
+{
+        uint32_t *path = *pathp;
+        size_t depth = 0, pos = 0;
+        bool same = true;
+        int error;
+
+        while (pos <= len) {
+                const char *f = key + pos;
+                const char *semi = memchr(f, ';', len - pos);
+                size_t flen = semi ? (size_t) (semi - f) : len - pos;
+                depth++;
+                if (depth >= *pathcap) {
+                        *pathcap *= 2;
+                        path = *pathp = pg_xreallocarray(path, *pathcap, sizeof(*path));
+                }
+                /* consecutive stacks mostly share their first frames */
+                if (same && depth < *open) {
+                        const struct fg_node *n = &t->nodes[path[depth]];
+                        if (n->len != flen || memcmp(n->name, f, flen) != 0)
+                                same = false;
+                } else {
+                        same = false;
+                }
+                if (!same) {
+                        uint32_t parent = path[depth - 1], tag;
+                        struct fg_slot *slot;
+                        fg_index_reserve(x, t);
+                        tag = fg_child_tag(parent, f, flen);
+                        slot = fg_index_slot(x, t, parent, f, flen, tag);
+                        if (!slot->id) {
+                                uint32_t id = 0;
+                                if ((error = fg_node_new(t, parent, f, flen, &id)) < 0)
+                                        return error;
+                                slot->id = id + 1;
+                                slot->tag = tag;
+                        }
+                        path[depth] = slot->id - 1;
+                }
+                pos += flen + 1;
+        }
+        *open = depth + 1;
+        t->nodes[path[depth]].s[k] += count;
+        for (size_t d = 0; d <= depth; d++)
+                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], count)) < 0)
+                        return error;
+        return 0;
+}
+
+/*
+ * Build the prefix tree (root "all" = node 0) from the stacks of @nsrc
+ * profiles (stacks[k], n[k]: the weights w[k], s[k]), in any order, reversing
+ * keys when asked; stacks with count 0 or an empty key carry no frame and are
+ * skipped.
+ */
+static int fg_tree_build(struct fg_tree *t, const struct pg_stack *const stacks[2],
+                         const size_t n[2], int nsrc, bool reverse)
 {
         struct fg_index x = { 0 };
         uint32_t *path = NULL, root = 0;
@@ -341,52 +370,21 @@ static int fg_tree_build(struct fg_tree *t)
         path = pg_xmalloc(pathcap * sizeof(*path));
         path[0] = root;
         size_t open = 1; /* path[0..open) is the previous row's chain */
-        for (size_t i = 0; i < t->nrows; i++) {
-                const struct fg_row *r = &t->rows[i];
-                size_t depth = 0, pos = 0;
-                bool same = true;
-                while (pos <= r->len) {
-                        const char *f = r->key + pos;
-                        const char *semi = memchr(f, ';', r->len - pos);
-                        size_t flen = semi ? (size_t) (semi - f) : r->len - pos;
-                        depth++;
-                        if (depth >= pathcap) {
-                                pathcap *= 2;
-                                path = pg_xreallocarray(path, pathcap, sizeof(*path));
-                        }
-                        /* consecutive rows mostly share their first frames */
-                        if (same && depth < open) {
-                                const struct fg_node *n = &t->nodes[path[depth]];
-                                if (n->len != flen || memcmp(n->name, f, flen) != 0)
-                                        same = false;
-                        } else {
-                                same = false;
-                        }
-                        if (!same) {
-                                uint32_t parent = path[depth - 1], tag;
-                                struct fg_slot *slot;
-                                fg_index_reserve(&x, t);
-                                tag = fg_child_tag(parent, f, flen);
-                                slot = fg_index_slot(&x, t, parent, f, flen, tag);
-                                if (!slot->id) {
-                                        uint32_t id = 0;
-                                        if ((error = fg_node_new(t, parent, f, flen, &id)) < 0)
-                                                goto done;
-                                        slot->id = id + 1;
-                                        slot->tag = tag;
-                                }
-                                path[depth] = slot->id - 1;
-                        }
-                        pos += flen + 1;
-                }
-                open = depth + 1;
-                for (int k = 0; k < 2; k++) {
-                        if (r->c[k] == 0)
+        for (int src = 0; src < nsrc; src++) {
+                if (reverse)
+                        t->owned =
+                            pg_xreallocarray(t->owned, t->nowned + n[src] + 1, sizeof(*t->owned));
+                for (size_t i = 0; i < n[src]; i++) {
+                        const struct pg_stack *st = &stacks[src][i];
+                        size_t len = strlen(st->frames);
+                        const char *key = st->frames;
+                        if (st->count == 0 || len == 0)
                                 continue;
-                        t->nodes[path[depth]].s[k] += r->c[k];
-                        for (size_t d = 0; d <= depth; d++)
-                                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], r->c[k])) < 0)
-                                        goto done;
+                        if (reverse)
+                                key = t->owned[t->nowned++] = fg_reverse_key(st->frames, len);
+                        if ((error = fg_tree_add(t, &x, &path, &pathcap, &open, key, len, src,
+                                                 st->count)) < 0)
+                                goto done;
                 }
         }
         free(x.slot);
@@ -1172,11 +1170,11 @@ static int fg_tree_new(struct fg_tree *t, const struct pg_stack *head, size_t nh
 {
         int error;
 
+        const struct pg_stack *const stacks[2] = { head, base };
+        const size_t n[2] = { nhead, nbase };
+
         memset(t, 0, sizeof(*t));
-        fg_rows_add(t, head, nhead, 0, reverse);
-        if (diff)
-                fg_rows_add(t, base, nbase, 1, reverse);
-        if ((error = fg_tree_build(t)) < 0)
+        if ((error = fg_tree_build(t, stacks, n, diff ? 2 : 1, reverse)) < 0)
                 fg_tree_release(t);
         return error;
 }
