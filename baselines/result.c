@@ -699,7 +699,13 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 p->stacks[i].count = (uint64_t) v;
                 p->nstacks = ++i;
         }
-        qsort(p->stacks, p->nstacks, sizeof(*p->stacks), pg_stack_cmp);
+        /* perfgate writes the stacks in this order: sort only when a stack
+         * is out of it (one pass finds that, and finds duplicates) */
+        for (i = 1; i < p->nstacks; i++)
+                if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) >= 0)
+                        break;
+        if (i < p->nstacks)
+                qsort(p->stacks, p->nstacks, sizeof(*p->stacks), pg_stack_cmp);
         for (i = 1; i < p->nstacks; i++)
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
                         return pg_bad_in(ld, key, "stacks", "has a stack twice");

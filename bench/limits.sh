@@ -107,23 +107,7 @@ fi
 
 # ---- 2. a million distinct stacks ------------------------------------------
 # result NAME MS SHIFT > FILE: STACKS distinct stacks; SHIFT moves weight.
-result() {
-  awk -v n="$stacks" -v name="$1" -v ms="$2" -v shift="$3" 'BEGIN {
-    printf "{\"schema\": \"perfgate/result/1\", \"name\": \"%s\", \"command\": [\"x\"],\n", name
-    printf " \"created\": \"2026-11-29T10:00:00Z\", \"machine\": \"default\", \"counters\": \"software\",\n"
-    printf " \"repeat\": 5, \"warmup\": 1, \"metrics\": {\"task-clock\": {\"unit\": \"ns\", \"values\": ["
-    for (i = 0; i < 5; i++) printf "%s%d", i ? ", " : "", (ms + i * 0.1) * 1000000
-    printf "]}},\n \"profile\": {\"event\": \"cpu-clock\", \"frequency_hz\": 999, \"call_graph\": \"fp\",\n"
-    total = 0
-    for (i = 0; i < n; i++) total += 1 + (i % 7) + (i % 13 == 0 ? shift : 0)
-    printf "  \"lost\": 0, \"truncated\": 0, \"samples\": %d, \"stacks\": {\n", total
-    for (i = 0; i < n; i++) {
-      c = 1 + (i % 7) + (i % 13 == 0 ? shift : 0)
-      printf "   \"x;main;mod_%d;fn_%d;leaf_%d\": %d%s\n", i % 100, i % 10007, i, c, i + 1 < n ? "," : ""
-    }
-    printf "  }}}\n"
-  }'
-}
+result() { "$here/bench/gen-large-result.sh" "$stacks" "$@"; }
 mkdir -p "$work/base" "$work/head" "$work/fg"
 result big 100 0 >"$work/base/big.json"
 result big 120 5 >"$work/head/big.json"

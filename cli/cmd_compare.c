@@ -376,6 +376,7 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                 char **slot[PG_FG_NVIEWS] = { &b->flamegraph_diff, &b->flamegraph_base,
                                               &b->flamegraph_image, &b->flamegraph_focus };
                 struct pg_buf svg = PG_BUF_INIT;
+                struct pg_flame_tree *tree = NULL;
                 const char *culprit;
 
                 if (!b->base || !b->head || !b->base->profile.present || !b->head->profile.present)
@@ -383,6 +384,13 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                 if (b->verdict != PG_VERDICT_REGRESSION && !pg_hotspots_changed(&b->hotspots))
                         continue;
                 culprit = pg_hotspots_culprit(&b->hotspots);
+                /* the views differ in drawing only: merge the stacks once */
+                if ((error = pg_flame_tree_new(&tree, b->base->profile.stacks,
+                                               b->base->profile.nstacks, b->head->profile.stacks,
+                                               b->head->profile.nstacks, false)) < 0) {
+                        pg_cli_warn("no flame graph for '%s': %s", b->name, pg_error_last());
+                        continue;
+                }
                 for (int v = 0; v < PG_FG_NVIEWS; v++) {
                         struct pg_flame_opts fo;
                         char *title, *file, *path;
@@ -412,9 +420,7 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                                 fo.minwidth_px = 2.0;
                         }
                         pg_buf_reset(&svg);
-                        error = pg_flamegraph_diff_svg(
-                            &svg, b->base->profile.stacks, b->base->profile.nstacks,
-                            b->head->profile.stacks, b->head->profile.nstacks, &fo);
+                        error = pg_flamegraph_diff_svg_tree(&svg, tree, &fo);
                         free(title);
                         if (error < 0) {
                                 pg_cli_warn("no flame graph for '%s': %s", b->name,
@@ -429,6 +435,7 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                                 free(file);
                                 free(path);
                                 pg_buf_release(&svg);
+                                pg_flame_tree_free(tree);
                                 return error;
                         } else {
                                 *slot[v] = file;
@@ -438,6 +445,7 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                                 break;
                 }
                 pg_buf_release(&svg);
+                pg_flame_tree_free(tree);
         }
         return 0;
 }

@@ -449,17 +449,6 @@ struct pg_shown_func {
         uint64_t children, self;
 };
 
-static int pg_shown_cmp(const void *a, const void *b)
-{
-        const struct pg_shown_func *x = a, *y = b;
-
-        if (x->children != y->children)
-                return x->children > y->children ? -1 : 1;
-        if (x->self != y->self)
-                return x->self > y->self ? -1 : 1;
-        return strcmp(x->name, y->name);
-}
-
 /* @name with control bytes shown as \n, \x1b: nothing a name holds can move
  * the cursor or colour the terminal (the same rule as the compare text
  * report). */
@@ -468,6 +457,47 @@ static char *pg_shown_name(const char *name)
         struct pg_buf esc = PG_BUF_INIT;
         pg_report_escape_ctl(&esc, name);
         return pg_buf_detach(&esc, NULL);
+}
+
+/* List order of functions @a and @b of @pf: children, then self (both
+ * descending), then shown name, then index (the order a stable sort of all
+ * functions gives). */
+static int pg_shown_order(const struct pg_profile_funcs *pf, size_t a, size_t b)
+{
+        const struct pg_profile_func *x = &pf->funcs[a], *y = &pf->funcs[b];
+        char *na, *nb;
+        int c;
+
+        if (x->incl != y->incl)
+                return x->incl > y->incl ? -1 : 1;
+        if (x->self != y->self)
+                return x->self > y->self ? -1 : 1;
+        na = pg_shown_name(pf->names.keys[a].ptr);
+        nb = pg_shown_name(pf->names.keys[b].ptr);
+        c = strcmp(na, nb);
+        free(na);
+        free(nb);
+        return c ? c : (a > b) - (a < b);
+}
+
+/* The first (at most) @n functions of @pf in list order, into @top; returns
+ * how many. One pass with an insertion into a sorted @n-array: a profile of
+ * a million functions is not sorted to print twenty of them. */
+static size_t pg_shown_top(const struct pg_profile_funcs *pf, size_t n, size_t *top)
+{
+        size_t k = 0;
+
+        for (size_t i = 0; i < pf->names.n; i++) {
+                size_t j;
+                if (k == n && pg_shown_order(pf, i, top[k - 1]) > 0)
+                        continue;
+                if (k < n)
+                        k++;
+                for (j = k - 1; j > 0 && pg_shown_order(pf, i, top[j - 1]) < 0; j--)
+                        top[j] = top[j - 1];
+                top[j] = i;
+        }
+        return k;
 }
 
 /* Module of a folded frame, from its annotation or an unresolved "[module]". */
@@ -570,7 +600,7 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool offcpu, b
 {
         struct pg_profile_funcs pf;
         struct pg_shown_func *funcs = NULL;
-        size_t nshow, name_w = 8;
+        size_t nshow = 0, name_w = 8, top[PG_SHOW_TOP];
         bool any_module = false;
 
         if (offcpu) {
@@ -598,7 +628,7 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool offcpu, b
                         (unsigned long long) p->frames);
         fprintf(f, "\n");
 
-        pg_profile_funcs_scan(&pf, p);
+        pg_profile_funcs_scan_paths(&pf, p);
         if (!pf.total) {
                 fputs(offcpu ? "\n No thread blocked.\n"
                              : "\n No samples: the benchmark ran too briefly to be sampled.\n",
@@ -611,15 +641,14 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool offcpu, b
                 pg_print_blocking_paths(f, p, pf.total);
                 goto done;
         }
-        funcs = pg_xcalloc(pf.names.n ? pf.names.n : 1, sizeof(*funcs));
-        for (size_t i = 0; i < pf.names.n; i++) {
-                funcs[i].name = pg_shown_name(pf.names.keys[i].ptr);
-                funcs[i].id = i;
-                funcs[i].children = pf.funcs[i].incl;
-                funcs[i].self = pf.funcs[i].self;
+        nshow = pg_shown_top(&pf, PG_SHOW_TOP, top);
+        funcs = pg_xcalloc(nshow ? nshow : 1, sizeof(*funcs));
+        for (size_t i = 0; i < nshow; i++) {
+                funcs[i].name = pg_shown_name(pf.names.keys[top[i]].ptr);
+                funcs[i].id = top[i];
+                funcs[i].children = pf.funcs[top[i]].incl;
+                funcs[i].self = pf.funcs[top[i]].self;
         }
-        qsort(funcs, pf.names.n, sizeof(*funcs), pg_shown_cmp);
-        nshow = pf.names.n < PG_SHOW_TOP ? pf.names.n : PG_SHOW_TOP;
         for (size_t i = 0; i < nshow; i++) {
                 char mb[256];
                 size_t w = strlen(funcs[i].name);
@@ -650,7 +679,7 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool offcpu, b
                 fprintf(f, "  (%zu more functions; 'perfgate show --stacks' lists every stack)\n",
                         pf.names.n - nshow);
 done:
-        for (size_t i = 0; funcs && i < pf.names.n; i++)
+        for (size_t i = 0; funcs && i < nshow; i++)
                 free(funcs[i].name);
         free(funcs);
         pg_profile_funcs_release(&pf);

@@ -1,12 +1,14 @@
 /*
  * flamegraph.c - flame graphs and differential flame graphs as SVG 1.1.
  *
- * Pipeline: (stack, head count, base count) rows -> sorted frame by frame
- * (';' ranks below every byte, so siblings come out in byte order of their
- * names and a parent before its children) -> duplicate keys merged -> one
- * prefix tree holding, per node, the inclusive and self weights of both
- * profiles -> two walks over the drawn part of the tree (the first measures
- * depth and the largest |delta|, the second writes the SVG).
+ * Pipeline: the stacks of head (and base) -> one prefix tree holding, per
+ * node, the inclusive and self weights of both profiles (a stack's frames
+ * found by (parent, name) in a hash index, so stacks need no sorting and
+ * equal keys merge by themselves) -> siblings ordered by the bytes of their names
+ * (a name before its extensions: the order pg_folded_key_cmp() gives whole
+ * stacks) and nodes renumbered in that pre-order -> two walks over the drawn
+ * part of the tree (the first measures depth and the largest |delta|, the
+ * second writes the SVG).
  *
  * Invariants: a node's inclusive weight is the sum of its self weight and
  * its children's inclusive weights (pruned children included, so pruning
@@ -29,6 +31,7 @@
 
 #include "baselines/frame.h"
 #include "common/error.h"
+#include "common/hashmap.h"
 #include "common/json.h"
 #include "common/xml.h"
 #include "compare/folded.h"
@@ -56,18 +59,11 @@ struct fg_node {
         uint64_t s[2]; /* self weight */
 };
 
-struct fg_row {
-        const char *key; /* the caller's string, or a reversed copy when owned */
-        size_t len;
-        uint64_t c[2];
-        bool owned;
-};
-
 struct fg_tree {
-        struct fg_node *nodes;
+        struct fg_node *nodes; /* names point into the stacks' keys, or into owned */
         size_t n, cap;
-        struct fg_row *rows;
-        size_t nrows;
+        char **owned; /* reversed keys (opts->reverse) */
+        size_t nowned;
 };
 
 struct fg_ctx {
@@ -94,13 +90,6 @@ struct fg_ctx {
 
 /* ---- rows and tree ------------------------------------------------------ */
 
-/* Frame-by-frame byte order of names (pg_folded_key_cmp()). */
-static int fg_row_cmp(const void *pa, const void *pb)
-{
-        const struct fg_row *a = pa, *b = pb;
-        return pg_folded_key_cmp(a->key, a->len, b->key, b->len);
-}
-
 static char *fg_reverse_key(const char *s, size_t len)
 {
         char *r = pg_xmalloc(len + 1);
@@ -121,10 +110,9 @@ static char *fg_reverse_key(const char *s, size_t len)
 
 static void fg_tree_release(struct fg_tree *t)
 {
-        for (size_t i = 0; i < t->nrows; i++)
-                if (t->rows[i].owned)
-                        free((char *) t->rows[i].key);
-        free(t->rows);
+        for (size_t i = 0; i < t->nowned; i++)
+                free(t->owned[i]);
+        free(t->owned);
         free(t->nodes);
         memset(t, 0, sizeof(*t));
 }
@@ -158,27 +146,6 @@ static int fg_node_new(struct fg_tree *t, uint32_t parent, const char *name, siz
         return 0;
 }
 
-/*
- * Collect rows from both inputs (set @which to 0 for head, 1 for base),
- * reversing keys when asked; empty keys carry no frame and are skipped.
- */
-static void fg_rows_add(struct fg_tree *t, const struct pg_stack *s, size_t n, int which,
-                        bool reverse)
-{
-        t->rows = pg_xreallocarray(t->rows, t->nrows + n + 1, sizeof(*t->rows));
-        for (size_t i = 0; i < n; i++) {
-                size_t len = strlen(s[i].frames);
-                if (s[i].count == 0 || len == 0)
-                        continue;
-                struct fg_row *r = &t->rows[t->nrows++];
-                r->key = reverse ? fg_reverse_key(s[i].frames, len) : s[i].frames;
-                r->owned = reverse;
-                r->len = len;
-                r->c[0] = r->c[1] = 0;
-                r->c[which] = s[i].count;
-        }
-}
-
 static int fg_add_checked(uint64_t *a, uint64_t b)
 {
         if (*a > UINT64_MAX - b)
@@ -187,110 +154,245 @@ static int fg_add_checked(uint64_t *a, uint64_t b)
         return 0;
 }
 
-/*
- * Stacks from pg_folded_parse() already come in this order, and a diff
- * appends two such runs: detect up to two sorted runs and merge them in
- * linear time; anything else is sorted with qsort.
- */
-static void fg_rows_sort(struct fg_row *rows, size_t n)
+/* (parent, name) -> child, while the tree is built: open addressing; a
+ * slot holds a node id + 1 (0: empty) and the upper half of the key's hash,
+ * which also picks the slot, so growing needs no hashing and a probe reads
+ * a node only when the halves match. */
+struct fg_slot {
+        uint32_t id, tag;
+};
+
+struct fg_index {
+        struct fg_slot *slot;
+        size_t cap;
+};
+
+static uint32_t fg_child_tag(uint32_t parent, const char *name, size_t len)
 {
-        size_t split = 0;
-        for (size_t i = 1; i < n; i++) {
-                if (fg_row_cmp(&rows[i - 1], &rows[i]) <= 0)
-                        continue;
-                if (split) {
-                        qsort(rows, n, sizeof(*rows), fg_row_cmp);
-                        return;
-                }
-                split = i;
-        }
-        if (!split)
-                return;
-        struct fg_row *tmp = pg_xmalloc(n * sizeof(*tmp));
-        size_t i = 0, j = split, k = 0;
-        while (i < split && j < n)
-                tmp[k++] = fg_row_cmp(&rows[i], &rows[j]) <= 0 ? rows[i++] : rows[j++];
-        while (i < split)
-                tmp[k++] = rows[i++];
-        while (j < n)
-                tmp[k++] = rows[j++];
-        memcpy(rows, tmp, n * sizeof(*tmp));
-        free(tmp);
+        return (uint32_t) ((pg_hash_bytes(name, len) ^ pg_hash_u64(parent)) >> 32);
 }
 
-/* Sort, merge equal keys, and build the prefix tree (root "all" = node 0). */
-static int fg_tree_build(struct fg_tree *t)
+/* The slot holding the child @name of @parent, or the empty slot for it. */
+static struct fg_slot *fg_index_slot(struct fg_index *x, const struct fg_tree *t, uint32_t parent,
+                                     const char *name, size_t len, uint32_t tag)
 {
-        uint32_t *path = NULL, root = 0;
-        size_t pathcap = 64, m = 0;
-        int error;
+        size_t mask = x->cap - 1;
 
-        fg_rows_sort(t->rows, t->nrows);
-        for (size_t i = 0; i < t->nrows; i++) {
-                if (m > 0 && t->rows[m - 1].len == t->rows[i].len &&
-                    memcmp(t->rows[m - 1].key, t->rows[i].key, t->rows[i].len) == 0) {
-                        for (int k = 0; k < 2; k++)
-                                if ((error =
-                                         fg_add_checked(&t->rows[m - 1].c[k], t->rows[i].c[k])) < 0)
-                                        return error;
-                        if (t->rows[i].owned)
-                                free((char *) t->rows[i].key);
-                        t->rows[i].key = NULL;
-                        t->rows[i].owned = false;
-                } else {
-                        struct fg_row r = t->rows[i];
-                        t->rows[i].key = NULL;
-                        t->rows[i].owned = false;
-                        t->rows[m++] = r;
+        for (size_t i = tag & mask;; i = (i + 1) & mask) {
+                const struct fg_node *n;
+                if (!x->slot[i].id)
+                        return &x->slot[i];
+                if (x->slot[i].tag != tag)
+                        continue;
+                n = &t->nodes[x->slot[i].id - 1];
+                if (n->parent == parent && n->len == len && memcmp(n->name, name, len) == 0)
+                        return &x->slot[i];
+        }
+}
+
+/* Room for one more node at a load of at most 0.7 (a tag indexes 2^32 slots). */
+static void fg_index_reserve(struct fg_index *x, const struct fg_tree *t)
+{
+        size_t ncap;
+        struct fg_slot *ns;
+
+        if ((t->n + 1) * 10 <= x->cap * 7)
+                return;
+        ncap = x->cap ? 2 * x->cap : 1024;
+        ns = pg_xcalloc(ncap, sizeof(*ns));
+        for (size_t i = 0; i < x->cap; i++) {
+                size_t j;
+                if (!x->slot[i].id)
+                        continue;
+                for (j = x->slot[i].tag & (ncap - 1); ns[j].id; j = (j + 1) & (ncap - 1))
+                        ;
+                ns[j] = x->slot[i];
+        }
+        free(x->slot);
+        x->slot = ns;
+        x->cap = ncap;
+}
+
+struct fg_sib {
+        const char *name;
+        uint32_t len, id;
+};
+
+/* Sibling order: bytes of the names, a name before its extensions (in a
+ * folded key a name ends at ';' or at the end, both below every byte). */
+static int fg_sib_cmp(const void *pa, const void *pb)
+{
+        const struct fg_sib *a = pa, *b = pb;
+        int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+        if (c)
+                return c;
+        return (a->len > b->len) - (a->len < b->len);
+}
+
+/*
+ * Order every node's children by fg_sib_cmp() and renumber the nodes in
+ * pre-order (a parent before its children, siblings in order): the numbering
+ * building the tree from sorted stacks would give.
+ */
+static void fg_tree_order(struct fg_tree *t)
+{
+        struct fg_sib *sib = NULL;
+        size_t sibcap = 0;
+        uint32_t *newid, next = 0;
+
+        for (size_t p = 0; p < t->n; p++) {
+                size_t k = 0;
+                bool sorted = true;
+                for (uint32_t c = t->nodes[p].child; c != FG_NONE; c = t->nodes[c].next) {
+                        if (k == sibcap) {
+                                sibcap = sibcap ? 2 * sibcap : 64;
+                                sib = pg_xreallocarray(sib, sibcap, sizeof(*sib));
+                        }
+                        sib[k].name = t->nodes[c].name;
+                        sib[k].len = t->nodes[c].len;
+                        sib[k].id = c;
+                        if (k && fg_sib_cmp(&sib[k - 1], &sib[k]) > 0)
+                                sorted = false;
+                        k++;
+                }
+                if (sorted)
+                        continue;
+                qsort(sib, k, sizeof(*sib), fg_sib_cmp);
+                t->nodes[p].child = sib[0].id;
+                t->nodes[p].last = sib[k - 1].id;
+                for (size_t i = 0; i < k; i++)
+                        t->nodes[sib[i].id].next = i + 1 < k ? sib[i + 1].id : FG_NONE;
+        }
+        free(sib);
+        /* pre-order walk from the root (node 0) */
+        newid = pg_xmalloc(t->n * sizeof(*newid));
+        for (uint32_t id = 0; id != FG_NONE;) {
+                newid[id] = next++;
+                if (t->nodes[id].child != FG_NONE) {
+                        id = t->nodes[id].child;
+                        continue;
+                }
+                while (id != FG_NONE && t->nodes[id].next == FG_NONE)
+                        id = t->nodes[id].parent;
+                if (id != FG_NONE)
+                        id = t->nodes[id].next;
+        }
+        /* links first, then the nodes moved in place cycle by cycle (a copy
+         * of the node array would double the peak memory) */
+        for (size_t i = 0; i < t->n; i++) {
+                struct fg_node *n = &t->nodes[i];
+                n->parent = n->parent == FG_NONE ? FG_NONE : newid[n->parent];
+                n->child = n->child == FG_NONE ? FG_NONE : newid[n->child];
+                n->last = n->last == FG_NONE ? FG_NONE : newid[n->last];
+                n->next = n->next == FG_NONE ? FG_NONE : newid[n->next];
+        }
+        for (uint32_t i = 0; i < t->n; i++) {
+                while (newid[i] != i) {
+                        uint32_t j = newid[i];
+                        struct fg_node tmp = t->nodes[j];
+                        t->nodes[j] = t->nodes[i];
+                        t->nodes[i] = tmp;
+                        newid[i] = newid[j];
+                        newid[j] = j;
                 }
         }
-        t->nrows = m;
+        free(newid);
+}
+
+/* Add one stack (@key, @len bytes) with @count samples of profile @k;
+ * path[0 .. *open) is the previous stack's chain of nodes. */
+static int fg_tree_add(struct fg_tree *t, struct fg_index *x, uint32_t **pathp, size_t *pathcap,
+                       size_t *open, const char *key, size_t len, int k, uint64_t count)
+{
+        uint32_t *path = *pathp;
+        size_t depth = 0, pos = 0;
+        bool same = true;
+        int error;
+
+        while (pos <= len) {
+                const char *f = key + pos;
+                const char *semi = memchr(f, ';', len - pos);
+                size_t flen = semi ? (size_t) (semi - f) : len - pos;
+                depth++;
+                if (depth >= *pathcap) {
+                        *pathcap *= 2;
+                        path = *pathp = pg_xreallocarray(path, *pathcap, sizeof(*path));
+                }
+                /* consecutive stacks mostly share their first frames */
+                if (same && depth < *open) {
+                        const struct fg_node *n = &t->nodes[path[depth]];
+                        if (n->len != flen || memcmp(n->name, f, flen) != 0)
+                                same = false;
+                } else {
+                        same = false;
+                }
+                if (!same) {
+                        uint32_t parent = path[depth - 1], tag;
+                        struct fg_slot *slot;
+                        fg_index_reserve(x, t);
+                        tag = fg_child_tag(parent, f, flen);
+                        slot = fg_index_slot(x, t, parent, f, flen, tag);
+                        if (!slot->id) {
+                                uint32_t id = 0;
+                                if ((error = fg_node_new(t, parent, f, flen, &id)) < 0)
+                                        return error;
+                                slot->id = id + 1;
+                                slot->tag = tag;
+                        }
+                        path[depth] = slot->id - 1;
+                }
+                pos += flen + 1;
+        }
+        *open = depth + 1;
+        t->nodes[path[depth]].s[k] += count;
+        for (size_t d = 0; d <= depth; d++)
+                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], count)) < 0)
+                        return error;
+        return 0;
+}
+
+/*
+ * Build the prefix tree (root "all" = node 0) from the stacks of @nsrc
+ * profiles (stacks[k], n[k]: the weights w[k], s[k]), in any order, reversing
+ * keys when asked; stacks with count 0 or an empty key carry no frame and are
+ * skipped.
+ */
+static int fg_tree_build(struct fg_tree *t, const struct pg_stack *const stacks[2],
+                         const size_t n[2], int nsrc, bool reverse)
+{
+        struct fg_index x = { 0 };
+        uint32_t *path = NULL, root = 0;
+        size_t pathcap = 64;
+        int error;
 
         if ((error = fg_node_new(t, FG_NONE, "all", 3, &root)) < 0)
                 return error;
         path = pg_xmalloc(pathcap * sizeof(*path));
         path[0] = root;
         size_t open = 1; /* path[0..open) is the previous row's chain */
-        for (size_t i = 0; i < t->nrows; i++) {
-                const struct fg_row *r = &t->rows[i];
-                size_t depth = 0, pos = 0;
-                bool same = true;
-                while (pos <= r->len) {
-                        const char *f = r->key + pos;
-                        const char *semi = memchr(f, ';', r->len - pos);
-                        size_t flen = semi ? (size_t) (semi - f) : r->len - pos;
-                        depth++;
-                        if (depth >= pathcap) {
-                                pathcap *= 2;
-                                path = pg_xreallocarray(path, pathcap, sizeof(*path));
-                        }
-                        if (same && depth < open) {
-                                const struct fg_node *n = &t->nodes[path[depth]];
-                                if (n->len != flen || memcmp(n->name, f, flen) != 0)
-                                        same = false;
-                        } else {
-                                same = false;
-                        }
-                        if (!same) {
-                                uint32_t id = 0;
-                                if ((error = fg_node_new(t, path[depth - 1], f, flen, &id)) < 0)
-                                        goto done;
-                                path[depth] = id;
-                        }
-                        pos += flen + 1;
-                }
-                open = depth + 1;
-                for (int k = 0; k < 2; k++) {
-                        if (r->c[k] == 0)
+        for (int src = 0; src < nsrc; src++) {
+                if (reverse)
+                        t->owned =
+                            pg_xreallocarray(t->owned, t->nowned + n[src] + 1, sizeof(*t->owned));
+                for (size_t i = 0; i < n[src]; i++) {
+                        const struct pg_stack *st = &stacks[src][i];
+                        size_t len = strlen(st->frames);
+                        const char *key = st->frames;
+                        if (st->count == 0 || len == 0)
                                 continue;
-                        t->nodes[path[depth]].s[k] += r->c[k];
-                        for (size_t d = 0; d <= depth; d++)
-                                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], r->c[k])) < 0)
-                                        goto done;
+                        if (reverse)
+                                key = t->owned[t->nowned++] = fg_reverse_key(st->frames, len);
+                        if ((error = fg_tree_add(t, &x, &path, &pathcap, &open, key, len, src,
+                                                 st->count)) < 0)
+                                goto done;
                 }
         }
+        free(x.slot);
+        x.slot = NULL;
+        fg_tree_order(t);
         error = 0;
 done:
+        free(x.slot);
         free(path);
         return error;
 }
@@ -1057,12 +1159,33 @@ static uint32_t fg_focus_root(const struct fg_ctx *c, uint32_t target)
         return root;
 }
 
-static int fg_render(struct pg_buf *out, const struct pg_stack *head, size_t nhead,
-                     const struct pg_stack *base, size_t nbase, bool diff,
+struct pg_flame_tree {
+        struct fg_tree t;
+        bool reverse;
+};
+
+/* The tree of @head (profile 0) and, for a differential graph, @base. */
+static int fg_tree_new(struct fg_tree *t, const struct pg_stack *head, size_t nhead,
+                       const struct pg_stack *base, size_t nbase, bool diff, bool reverse)
+{
+        int error;
+
+        const struct pg_stack *const stacks[2] = { head, base };
+        const size_t n[2] = { nhead, nbase };
+
+        memset(t, 0, sizeof(*t));
+        if ((error = fg_tree_build(t, stacks, n, diff ? 2 : 1, reverse)) < 0)
+                fg_tree_release(t);
+        return error;
+}
+
+/* Draw tree @t (fg_tree_new() with opts->reverse; a NULL @t is built here). */
+static int fg_render(struct pg_buf *out, struct fg_tree *t, const struct pg_stack *head,
+                     size_t nhead, const struct pg_stack *base, size_t nbase, bool diff,
                      const struct pg_flame_opts *opts)
 {
         struct pg_flame_opts defaults;
-        struct fg_tree t = { 0 };
+        struct fg_tree own = { 0 };
         struct fg_ctx c;
         int error;
 
@@ -1076,14 +1199,14 @@ static int fg_render(struct pg_buf *out, const struct pg_stack *head, size_t nhe
                 goto done;
         c.diff = diff;
         c.k = diff && opts->negate ? 1 : 0;
-        c.t = &t;
-        fg_rows_add(&t, head, nhead, 0, opts->reverse);
-        if (diff)
-                fg_rows_add(&t, base, nbase, 1, opts->reverse);
-        if ((error = fg_tree_build(&t)) < 0)
-                goto done;
-        c.total[0] = t.nodes[0].w[0];
-        c.total[1] = t.nodes[0].w[1];
+        if (!t) {
+                if ((error = fg_tree_new(&own, head, nhead, base, nbase, diff, opts->reverse)) < 0)
+                        goto done;
+                t = &own;
+        }
+        c.t = t;
+        c.total[0] = t->nodes[0].w[0];
+        c.total[1] = t->nodes[0].w[1];
         if (!diff && c.total[0] == 0) {
                 error = pg_error_set(PG_EINPUT, "the profile holds no samples; nothing to draw");
                 goto done;
@@ -1104,8 +1227,8 @@ static int fg_render(struct pg_buf *out, const struct pg_stack *head, size_t nhe
                                 goto done;
                         }
                         c.root = root;
-                        c.root_depth = t.nodes[root].depth;
-                        c.span = t.nodes[root].w[c.k];
+                        c.root_depth = t->nodes[root].depth;
+                        c.span = t->nodes[root].w[c.k];
                 }
         } else if (opts->focus) {
                 error = 0;
@@ -1117,20 +1240,55 @@ static int fg_render(struct pg_buf *out, const struct pg_stack *head, size_t nhe
         fg_document(&c, out);
         error = 0;
 done:
-        fg_tree_release(&t);
+        fg_tree_release(&own);
         pg_buf_release(&c.tmp);
         free(c.onpath);
         return error;
 }
 
+int pg_flame_tree_new(struct pg_flame_tree **out, const struct pg_stack *base, size_t nbase,
+                      const struct pg_stack *head, size_t nhead, bool reverse)
+{
+        struct pg_flame_tree *ft = pg_xcalloc(1, sizeof(*ft));
+        int error = fg_tree_new(&ft->t, head, nhead, base, nbase, true, reverse);
+
+        if (error < 0) {
+                free(ft);
+                ft = NULL;
+        } else {
+                ft->reverse = reverse;
+        }
+        *out = ft;
+        return error;
+}
+
+void pg_flame_tree_free(struct pg_flame_tree *ft)
+{
+        if (!ft)
+                return;
+        fg_tree_release(&ft->t);
+        free(ft);
+}
+
+int pg_flamegraph_diff_svg_tree(struct pg_buf *out, struct pg_flame_tree *ft,
+                                const struct pg_flame_opts *o)
+{
+        if ((o && o->reverse) != ft->reverse)
+                return pg_error_set(PG_ERROR,
+                                    "flame graph tree built with reverse=%d drawn with "
+                                    "reverse=%d",
+                                    (int) ft->reverse, (int) (o && o->reverse));
+        return fg_render(out, &ft->t, NULL, 0, NULL, 0, true, o);
+}
+
 int pg_flamegraph_svg(struct pg_buf *out, const struct pg_stack *stacks, size_t n,
                       const struct pg_flame_opts *o)
 {
-        return fg_render(out, stacks, n, NULL, 0, false, o);
+        return fg_render(out, NULL, stacks, n, NULL, 0, false, o);
 }
 
 int pg_flamegraph_diff_svg(struct pg_buf *out, const struct pg_stack *base, size_t nbase,
                            const struct pg_stack *head, size_t nhead, const struct pg_flame_opts *o)
 {
-        return fg_render(out, head, nhead, base, nbase, true, o);
+        return fg_render(out, NULL, head, nhead, base, nbase, true, o);
 }

@@ -104,4 +104,30 @@ int pg_flamegraph_diff_svg(struct pg_buf *out, const struct pg_stack *base, size
                            const struct pg_stack *head, size_t nhead,
                            const struct pg_flame_opts *o);
 
+/** The prefix tree of a differential flame graph, built once and drawn as often as needed. */
+struct pg_flame_tree;
+
+/**
+ * Build the tree pg_flamegraph_diff_svg() would build from @base and @head
+ * (the same arguments; @reverse: o->reverse of every drawing), so that
+ * several drawings of one pair (head shape, baseline shape, image, focus)
+ * merge the stacks once: pg_flamegraph_diff_svg_tree().
+ * The tree borrows the stacks' strings: they must outlive it.
+ * *out: the tree (free with pg_flame_tree_free()), NULL on error.
+ * Errors: PG_EINPUT when the counts add up to more than 2^64 or there are
+ * more than 2^32 - 2 distinct frames.
+ */
+int pg_flame_tree_new(struct pg_flame_tree **out, const struct pg_stack *base, size_t nbase,
+                      const struct pg_stack *head, size_t nhead, bool reverse);
+
+/** Free @t (NULL: nothing). */
+void pg_flame_tree_free(struct pg_flame_tree *t);
+
+/**
+ * pg_flamegraph_diff_svg() drawn from tree @t: the same bytes and errors.
+ * @t is not changed. PG_ERROR when o->reverse differs from the tree's.
+ */
+int pg_flamegraph_diff_svg_tree(struct pg_buf *out, struct pg_flame_tree *t,
+                                const struct pg_flame_opts *o);
+
 #endif

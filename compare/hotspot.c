@@ -72,8 +72,8 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                          double base_task_clock_ns, double head_task_clock_ns,
                          const struct pg_hotspot_rule *rule, struct pg_hotspots *out)
 {
-        struct pg_profile_funcs sides[2];
-        struct pg_strmap names = PG_STRMAP_INIT; /* the union of both sides' functions */
+        struct pg_profile_funcs sides[2]; /* one name table: sides[0].names */
+        const struct pg_strmap *names = &sides[0].names;
         const char *bp, *hp;
         size_t k = 0;
 
@@ -102,28 +102,17 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                 return;
         }
         out->judged = true;
-        pg_profile_funcs_scan(&sides[0], base);
-        pg_profile_funcs_scan(&sides[1], head);
-        for (int sd = 0; sd < 2; sd++)
-                for (size_t i = 0; i < sides[sd].names.n; i++)
-                        pg_strmap_intern(&names, sides[sd].names.keys[i].ptr,
-                                         sides[sd].names.keys[i].len, NULL);
-        out->items = pg_xcalloc(names.n ? names.n : 1, sizeof(*out->items));
-        for (size_t i = 0; i < names.n; i++) {
-                static const struct pg_profile_func none;
-                const struct pg_profile_func *e[2] = { &none, &none };
+        pg_profile_funcs_scan_pair(sides, base, head);
+        out->items = pg_xcalloc(names->n ? names->n : 1, sizeof(*out->items));
+        for (size_t i = 0; i < names->n; i++) {
+                const struct pg_profile_func *e[2] = { &sides[0].funcs[i], &sides[1].funcs[i] };
                 const struct pg_profile *hp_side;
                 const char *frames, *from;
                 struct pg_hotspot *h;
                 struct pg_prop_test pt;
-                size_t idx;
                 int sd;
-                for (sd = 0; sd < 2; sd++)
-                        if (pg_strmap_find(&sides[sd].names, names.keys[i].ptr, names.keys[i].len,
-                                           &idx))
-                                e[sd] = &sides[sd].funcs[idx];
                 h = &out->items[k++];
-                h->function = pg_xstrndup(names.keys[i].ptr, names.keys[i].len);
+                h->function = pg_xstrndup(names->keys[i].ptr, names->keys[i].len);
                 h->base_self = e[0]->self;
                 h->head_self = e[1]->self;
                 h->base_incl = e[0]->incl;
@@ -184,7 +173,6 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
         }
         out->n = k;
         qsort(out->items, out->n, sizeof(*out->items), pg_hotspot_cmp);
-        pg_strmap_release(&names);
         pg_profile_funcs_release(&sides[0]);
         pg_profile_funcs_release(&sides[1]);
 }

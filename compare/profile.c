@@ -18,44 +18,67 @@ uint64_t pg_profile_total(const struct pg_profile *p)
         return t;
 }
 
-static struct pg_profile_func *pg_func_get(struct pg_profile_funcs *pf, const char *name,
-                                           size_t len)
+/* Make funcs[0 .. n) valid: entries not counted yet are zero. */
+static void pg_funcs_extend(struct pg_profile_funcs *pf, size_t n)
 {
-        bool added;
-        size_t i = pg_strmap_intern(&pf->names, name, len, &added);
-
-        if (added) {
-                if (i == pf->cap) {
+        if (n <= pf->n)
+                return;
+        if (n > pf->cap) {
+                while (pf->cap < n)
                         pf->cap = pf->cap ? pf->cap * 2 : 256;
-                        pf->funcs = pg_xreallocarray(pf->funcs, pf->cap, sizeof(*pf->funcs));
-                }
-                memset(&pf->funcs[i], 0, sizeof(pf->funcs[i]));
+                pf->funcs = pg_xreallocarray(pf->funcs, pf->cap, sizeof(*pf->funcs));
         }
-        return &pf->funcs[i];
+        memset(&pf->funcs[pf->n], 0, (n - pf->n) * sizeof(*pf->funcs));
+        pf->n = n;
 }
 
-void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p)
+/* The entry of @name, interned in @names (@pf's own map or a shared one). */
+static size_t pg_func_get(struct pg_profile_funcs *pf, struct pg_strmap *names, const char *name,
+                          size_t len)
 {
-        memset(out, 0, sizeof(*out));
+        size_t i = pg_strmap_intern(names, name, len, NULL);
+
+        pg_funcs_extend(pf, i + 1);
+        return i;
+}
+
+static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p, bool keep_ids,
+                          struct pg_strmap *names)
+{
+        size_t nids = 0, capids = 0;
+
         if (!p || !p->present)
                 return;
         out->total = pg_profile_total(p);
+        if (keep_ids)
+                out->starts = pg_xmalloc((p->nstacks + 1) * sizeof(*out->starts));
         for (size_t si = 0; si < p->nstacks; si++) {
                 const char *key = p->stacks[si].frames, *f, *semi;
                 uint64_t count = p->stacks[si].count;
 
+                if (keep_ids)
+                        out->starts[si] = nids;
                 f = strchr(key, ';'); /* skip the comm frame */
                 if (!f)
                         continue;
                 for (f = f + 1;; f = semi + 1) {
-                        size_t len;
+                        size_t len, id;
                         struct pg_profile_func *e;
                         bool leaf;
 
                         semi = strchr(f, ';');
                         len = semi ? (size_t) (semi - f) : strlen(f);
                         leaf = semi == NULL;
-                        e = pg_func_get(out, f, len);
+                        id = pg_func_get(out, names, f, len);
+                        e = &out->funcs[id];
+                        if (keep_ids) {
+                                if (nids == capids) {
+                                        capids = capids ? 2 * capids : 1024;
+                                        out->ids =
+                                            pg_xreallocarray(out->ids, capids, sizeof(*out->ids));
+                                }
+                                out->ids[nids++] = (uint32_t) id;
+                        }
                         if (e->last_stack != si + 1) {
                                 e->last_stack = si + 1;
                                 e->incl += count;
@@ -74,60 +97,78 @@ void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile
                                 break;
                 }
         }
+        if (keep_ids)
+                out->starts[p->nstacks] = nids;
+}
+
+void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p)
+{
+        memset(out, 0, sizeof(*out));
+        pg_funcs_scan(out, p, false, &out->names);
+}
+
+void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_profile *p)
+{
+        memset(out, 0, sizeof(*out));
+        pg_funcs_scan(out, p, true, &out->names);
+}
+
+void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_profile *a,
+                                const struct pg_profile *b)
+{
+        memset(out, 0, 2 * sizeof(*out));
+        pg_funcs_scan(&out[0], a, false, &out[0].names);
+        pg_funcs_scan(&out[1], b, false, &out[0].names);
+        pg_funcs_extend(&out[0], out[0].names.n);
+        pg_funcs_extend(&out[1], out[0].names.n);
 }
 
 void pg_profile_funcs_release(struct pg_profile_funcs *pf)
 {
         pg_strmap_release(&pf->names);
         free(pf->funcs);
+        free(pf->ids);
+        free(pf->starts);
         memset(pf, 0, sizeof(*pf));
-}
-
-/* Function index of the frame at @f (up to ';' or the end). */
-static size_t pg_frame_id(const struct pg_profile_funcs *pf, const char *f, const char **next)
-{
-        const char *semi = strchr(f, ';');
-        size_t len = semi ? (size_t) (semi - f) : strlen(f), id = SIZE_MAX;
-
-        (void) pg_strmap_find(&pf->names, f, len, &id);
-        *next = semi ? semi + 1 : NULL;
-        return id;
 }
 
 size_t pg_profile_callee_path(const struct pg_profile_funcs *pf, const struct pg_profile *p,
                               size_t fn, size_t max_depth, size_t *path, bool *cut,
                               uint64_t *weight)
 {
-        size_t n = p->nstacks ? p->nstacks : 1, depth = 0;
-        const char **pos = pg_xcalloc(n, sizeof(*pos)); /* next frame; NULL: off the path */
-        uint64_t *w = pg_xcalloc(pf->names.n ? pf->names.n : 1, sizeof(*w));
-        size_t *touched = pg_xcalloc(n, sizeof(*touched));
+        size_t n = p->nstacks, depth = 0, nactive = 0;
+        size_t *active, *pos; /* stacks still on the path; the ids index of each one's next frame */
+        uint64_t *w;
+        uint32_t *touched;
 
         *weight = 0;
         *cut = false;
-        for (size_t i = 0; i < p->nstacks; i++) {
-                const char *f = strchr(p->stacks[i].frames, ';');
-                while (f) {
-                        if (pg_frame_id(pf, f + 1, &f) == fn) {
-                                pos[i] = f ? f : ""; /* "": the function is the leaf */
+        if (!pf->starts || !n)
+                return 0;
+        active = pg_xmalloc(n * sizeof(*active));
+        pos = pg_xmalloc(n * sizeof(*pos));
+        w = pg_xcalloc(pf->names.n ? pf->names.n : 1, sizeof(*w));
+        touched = pg_xmalloc(n * sizeof(*touched));
+        /* each stack from the function's outermost frame */
+        for (size_t i = 0; i < n; i++)
+                for (size_t j = pf->starts[i]; j < pf->starts[i + 1]; j++)
+                        if (pf->ids[j] == fn) {
+                                active[nactive] = i;
+                                pos[nactive++] = j + 1;
                                 break;
                         }
-                        f = f ? f - 1 : NULL;
-                }
-        }
         for (;;) {
-                size_t best = SIZE_MAX, nt = 0;
+                size_t best = SIZE_MAX, nt = 0, kept = 0;
                 uint64_t best_w = 0;
 
                 /* heaviest next frame among the stacks still on the path */
-                for (size_t i = 0; i < p->nstacks; i++) {
-                        const char *next;
-                        size_t id;
-                        if (!pos[i] || !*pos[i])
-                                continue;
-                        id = pg_frame_id(pf, pos[i], &next);
+                for (size_t a = 0; a < nactive; a++) {
+                        size_t i = active[a], id;
+                        if (pos[a] == pf->starts[i + 1])
+                                continue; /* the function path ends here: its leaf */
+                        id = pf->ids[pos[a]];
                         if (!w[id])
-                                touched[nt++] = id;
+                                touched[nt++] = (uint32_t) id;
                         w[id] += p->stacks[i].count;
                 }
                 for (size_t k = 0; k < nt; k++) {
@@ -150,18 +191,18 @@ size_t pg_profile_callee_path(const struct pg_profile_funcs *pf, const struct pg
                         *cut = true;
                         break;
                 }
-                for (size_t i = 0; i < p->nstacks; i++) {
-                        const char *next;
-                        if (!pos[i])
-                                continue;
-                        if (*pos[i] && pg_frame_id(pf, pos[i], &next) == best)
-                                pos[i] = next ? next : "";
-                        else
-                                pos[i] = NULL;
+                for (size_t a = 0; a < nactive; a++) {
+                        size_t i = active[a];
+                        if (pos[a] < pf->starts[i + 1] && pf->ids[pos[a]] == best) {
+                                active[kept] = i;
+                                pos[kept++] = pos[a] + 1;
+                        }
                 }
+                nactive = kept;
                 path[depth++] = best;
                 *weight = best_w;
         }
+        free(active);
         free(pos);
         free(w);
         free(touched);

@@ -40,12 +40,19 @@ struct pg_profile_func {
         size_t last_stack; /* stack index + 1 that last counted incl (scan only) */
 };
 
-/** The functions of one profile; function i is names.keys[i] and funcs[i]. */
+/** The functions of one profile; function i is names.keys[i] and funcs[i] (but see
+ * pg_profile_funcs_scan_pair()). */
 struct pg_profile_funcs {
         struct pg_strmap names;
-        struct pg_profile_func *funcs; /* names.n entries */
+        struct pg_profile_func *funcs; /* n entries */
+        size_t n;                      /* names.n (of the first of a pair) */
         size_t cap;
         uint64_t total; /* samples of all stacks */
+        /* pg_profile_funcs_scan_paths() only (NULL otherwise): every stack as
+         * the function ids of its frames, root first, the comm frame left out;
+         * stack i is ids[starts[i]] .. ids[starts[i + 1] - 1] (profile order) */
+        uint32_t *ids;
+        size_t *starts;
 };
 
 /**
@@ -53,7 +60,22 @@ struct pg_profile_funcs {
  * Never fails; allocation failure aborts.
  */
 void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p);
+/**
+ * pg_profile_funcs_scan(), also keeping every stack as an array of function
+ * ids (ids, starts: 4 bytes per frame and 8 per stack more), which
+ * pg_profile_callee_path() walks without hashing a name again.
+ */
+void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_profile *p);
 
+/**
+ * pg_profile_funcs_scan() of two profiles with one name table, so a function
+ * has one index on both sides: out[0].names holds the functions of @a and
+ * then those only in @b; out[0].funcs and out[1].funcs both have
+ * out[0].names.n entries (all zero for a function the side lacks);
+ * out[1].names stays empty. Release both.
+ */
+void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_profile *a,
+                                const struct pg_profile *b);
 /** Free what @pf owns and leave it empty. */
 void pg_profile_funcs_release(struct pg_profile_funcs *pf);
 
@@ -61,7 +83,8 @@ void pg_profile_funcs_release(struct pg_profile_funcs *pf);
 uint64_t pg_profile_total(const struct pg_profile *p);
 
 /**
- * The hottest callee path below function @fn of @pf (scanned from @p): from
+ * The hottest callee path below function @fn of @pf (scanned from @p with
+ * pg_profile_funcs_scan_paths(); without its ids there is no path: 0): from
  * the function's outermost occurrence in each stack, follow the heaviest
  * next frame (samples summed over the stacks still on the path; ties: the
  * bytewise first name) while it carries at least a tenth of the function's
