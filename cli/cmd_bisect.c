@@ -343,8 +343,6 @@ static void pg_bx_paired_opts(struct pg_paired_opts *po, struct pg_bx *x,
  * or the budget is spent (then out->outcome is INCONCLUSIVE). Per pair:
  * d = log(head / base) of task-clock, or of the function's self share
  * (samples + 1/2 over samples + 1/2, so a share of 0 stays finite).
- * @hot/@nhot: when not NULL, the sampled profiles of up to 2 x
- * PG_BISECT_HOT_BLOCKS pairs are kept there for the caller (release them).
  */
 static int pg_bx_compare(struct pg_bx *x, const struct pg_bx_side *base,
                          const struct pg_bx_side *head, double floor_frac,
@@ -709,17 +707,11 @@ static int pg_bisect_range(struct pg_bx *x)
                 size_t lo, hi;
 
                 snprintf(label, sizeof(label), "step %zu (%zu left)", ++step, pg_bisect_left(&bs));
+                /* not built, or its benchmark fails: skipped */
                 error = pg_bx_build(x, r.commits[m - 1], &sides[m]);
-                if (error == PG_EMEASURE) {
-                        pg_bx_warn_skip(label, r.commits[m - 1]);
-                        bs.marks[m] = PG_BISECT_SKIP;
-                        skipped++;
-                        continue;
-                }
-                if (error < 0)
-                        goto fail;
-                error = pg_bx_classify(x, &sides[0], &sides[r.n], &sides[m], half_log, label, &mark,
-                                       &guessed);
+                if (error == 0)
+                        error = pg_bx_classify(x, &sides[0], &sides[r.n], &sides[m], half_log,
+                                               label, &mark, &guessed);
                 if (error == PG_EMEASURE) {
                         pg_bx_warn_skip(label, r.commits[m - 1]);
                         bs.marks[m] = PG_BISECT_SKIP;
@@ -810,14 +802,13 @@ static int pg_bisect_run_step(struct pg_bx *x)
                         status ? "BAD" : "GOOD");
                 goto done;
         }
-        error = pg_bx_build(x, h, &head);
+        if ((error = pg_bx_build(x, h, &head)) < 0 && error != PG_EMEASURE)
+                goto fail;
         if (error == PG_EMEASURE) {
                 pg_bx_warn_skip("HEAD", h);
                 status = PG_BISECT_RUN_SKIP;
                 goto done;
         }
-        if (error < 0)
-                goto fail;
         if ((error = pg_bx_build_end(x, b, "BAD", &bad)) < 0 ||
             (error = pg_bx_build_end(x, g, "GOOD", &good)) < 0)
                 goto fail;
