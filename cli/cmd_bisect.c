@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baselines/history.h"
 #include "baselines/revrange.h"
 #include "baselines/worktree.h"
 #include "cli/cli.h"
@@ -29,6 +30,7 @@
 #include "compare/confirm.h"
 #include "compare/flamegraph.h"
 #include "compare/rules.h"
+#include "compare/stats.h"
 #include "runner/build.h"
 #include "runner/discover.h"
 #include "runner/launch.h"
@@ -63,6 +65,8 @@ const char pg_usage_bisect[] =
     "  --floor PCT          smallest GOOD..BAD slowdown bisected (default 1%)\n"
     "  --config FILE        perfgate.json (default ./perfgate.json, bench/perfgate.json)\n"
     "  --build-timeout SEC  stop a build that runs longer (default 600)\n"
+    "  --machine NAME       whose stored baselines order the first tests (default\n"
+    "                       default); they never decide a commit\n"
     "  -o, --output FILE    the differential flame graph (default\n"
     "                       .perfgate/bisect/<benchmark>-<commit>.svg)\n"
     "  --run                one step of 'git bisect run': compare HEAD with the\n"
@@ -79,7 +83,7 @@ const char pg_usage_bisect[] =
     "run then stops). See docs/bisect.md.\n";
 
 struct pg_bisect_args {
-        const char *good, *bad, *benchmark, *metric, *config, *output;
+        const char *good, *bad, *benchmark, *metric, *config, *output, *machine;
         size_t budget;
         double floor, build_timeout_sec;
         bool run;
@@ -114,7 +118,8 @@ enum {
         OPT_TIMEOUT,
         OPT_RUN,
         OPT_GOOD,
-        OPT_BAD
+        OPT_BAD,
+        OPT_MACHINE
 };
 
 static int pg_bisect_parse(struct pg_bisect_args *a, int argc, char **argv)
@@ -130,6 +135,7 @@ static int pg_bisect_parse(struct pg_bisect_args *a, int argc, char **argv)
                 { "run", no_argument, NULL, OPT_RUN },
                 { "good", required_argument, NULL, OPT_GOOD },
                 { "bad", required_argument, NULL, OPT_BAD },
+                { "machine", required_argument, NULL, OPT_MACHINE },
                 { NULL, 0, NULL, 0 },
         };
         int c;
@@ -166,6 +172,9 @@ static int pg_bisect_parse(struct pg_bisect_args *a, int argc, char **argv)
                         break;
                 case OPT_BAD:
                         a->bad = optarg;
+                        break;
+                case OPT_MACHINE:
+                        a->machine = optarg;
                         break;
                 case OPT_BUDGET:
                 case OPT_FLOOR:
@@ -672,6 +681,61 @@ static int pg_bx_no_change(const struct pg_bx *x, const struct pg_confirm_look *
         return status;
 }
 
+/*
+ * The stored baselines of the range (machine --machine) as a hint: the two
+ * stored commits between which the stored median task-clock rose most, by
+ * at least half the measured change. Only orders the tests: a wrong hint
+ * costs at most two builds, and each commit is still classed by paired
+ * runs. Unreadable baselines only warn.
+ */
+static bool pg_bx_hint(struct pg_bx *x, const struct pg_rev_range *r, double half_log, size_t *lo,
+                       size_t *hi)
+{
+        struct pg_store_opts so = { NULL, NULL, x->a->machine };
+        struct pg_history h;
+        size_t *idx = NULL, n = 0, k = 0;
+        double *v = NULL;
+        bool found = false;
+
+        if (pg_bx_function_metric(x))
+                return false;
+        pg_history_init(&h);
+        if (pg_history_load(&so, r->commits[r->n - 1], r->n + 1, &h) < 0) {
+                pg_cli_warn("stored baselines not read: %s", pg_error_last());
+                goto done;
+        }
+        idx = pg_xcalloc(h.n + 1, sizeof(*idx));
+        v = pg_xcalloc(h.n + 1, sizeof(*v));
+        for (size_t i = 0; i < h.n; i++) {
+                const struct pg_history_point *p = &h.points[i];
+                const struct pg_metric *tc = NULL;
+                /* both lists are oldest first along the same line */
+                while (k <= r->n && strcmp(k ? r->commits[k - 1] : r->good, p->commit) != 0)
+                        k++;
+                if (k > r->n)
+                        break;
+                for (size_t j = 0; j < p->results.n && !tc; j++)
+                        if (strcmp(p->results.items[j].name, x->proto->name) == 0)
+                                tc = pg_result_find_metric(&p->results.items[j], "task-clock");
+                if (tc && tc->nvalues) {
+                        idx[n] = k;
+                        v[n++] = pg_stats_median(tc->values, tc->nvalues);
+                }
+        }
+        found = pg_bisect_hint(idx, v, n, half_log, lo, hi);
+        if (found)
+                fprintf(stderr,
+                        "perfgate: bisect: stored baselines (%zu of these commits, machine "
+                        "'%s') rise most between %.12s and %.12s: testing those first\n",
+                        n, x->a->machine ? x->a->machine : "default",
+                        *lo ? r->commits[*lo - 1] : r->good, r->commits[*hi - 1]);
+done:
+        free(idx);
+        free(v);
+        pg_history_release(&h);
+        return found;
+}
+
 static int pg_bisect_range(struct pg_bx *x)
 {
         struct pg_rev_range r;
@@ -679,7 +743,7 @@ static int pg_bisect_range(struct pg_bx *x)
         struct pg_bx_side *sides = NULL;
         struct pg_confirm_look lk;
         double half_log;
-        size_t first, nskipped, step = 0, skipped = 0;
+        size_t first, nskipped, step = 0, skipped = 0, hint[2], nhint = 0, khint = 0;
         int error, status = PG_EXIT_OK;
 
         memset(&bs, 0, sizeof(bs));
@@ -700,11 +764,23 @@ static int pg_bisect_range(struct pg_bx *x)
                 goto done;
         }
         pg_bisect_init(&bs, r.n);
-        for (size_t m; (m = pg_bisect_next(&bs)) != 0;) {
+        if (pg_bx_hint(x, &r, half_log, &hint[0], &hint[1]))
+                nhint = 2;
+        for (;;) {
                 char label[64];
                 enum pg_bisect_mark mark;
                 bool guessed;
-                size_t lo, hi;
+                size_t lo, hi, m = 0;
+
+                /* the hinted commits first, while they are inside the bounds */
+                pg_bisect_bounds(&bs, &lo, &hi);
+                while (!m && khint < nhint) {
+                        size_t c = hint[khint++];
+                        if (c > lo && c < hi && bs.marks[c] == PG_BISECT_UNTESTED)
+                                m = c;
+                }
+                if (!m && (m = pg_bisect_next(&bs)) == 0)
+                        break;
 
                 snprintf(label, sizeof(label), "step %zu (%zu left)", ++step, pg_bisect_left(&bs));
                 /* not built, or its benchmark fails: skipped */

@@ -94,3 +94,24 @@ enum pg_bisect_mark pg_bisect_classify(const struct pg_confirm_look *vs_good,
         *guessed = true;
         return log1p(vs_good->estimate) > half_log ? PG_BISECT_BAD : PG_BISECT_GOOD;
 }
+
+bool pg_bisect_hint(const size_t *idx, const double *value, size_t n, double min_log, size_t *lo,
+                    size_t *hi)
+{
+        double best = 0;
+        bool found = false;
+
+        for (size_t k = 1; k < n; k++) {
+                double r;
+                if (!(value[k] > 0) || !(value[k - 1] > 0))
+                        continue;
+                r = log(value[k] / value[k - 1]);
+                if (r >= min_log && (!found || r > best)) {
+                        best = r;
+                        *lo = idx[k - 1];
+                        *hi = idx[k];
+                        found = true;
+                }
+        }
+        return found;
+}

@@ -9,6 +9,10 @@
  * inside the final interval, the first bad commit is any of them or the
  * bad end (git bisect prints "the first bad commit could be any of").
  *
+ * Stored baselines can only order the tests, never decide them: the step
+ * between two stored commits where the stored values rose most is tested
+ * first (pg_bisect_hint), and every commit is still classed by paired runs.
+ *
  * Also the rule that classes a commit between GOOD and BAD from its paired
  * comparisons (compare/confirm.h) with each end.
  *
@@ -59,6 +63,20 @@ size_t pg_bisect_left(const struct pg_bisect *b);
  * 0: *first is the answer).
  */
 void pg_bisect_result(const struct pg_bisect *b, size_t *first, size_t *nskipped);
+
+/**
+ * Where stored values suggest the change: of the @n commits @idx (indexes
+ * 0..b->n, ascending) with stored values @value (> 0, e.g. the median
+ * task-clock of a stored baseline), the consecutive pair whose log ratio
+ * value[k] / value[k - 1] is largest. *lo = idx[k - 1], *hi = idx[k]: test
+ * those two first; if *lo is like GOOD and *hi like BAD, the first bad
+ * commit is in (*lo, *hi]. Returns false (nothing to suggest) when fewer
+ * than two values are given or no rise reaches @min_log (a log ratio, e.g.
+ * half the measured change of the range: a smaller step is noise of the
+ * stored runs).
+ */
+bool pg_bisect_hint(const size_t *idx, const double *value, size_t n, double min_log, size_t *lo,
+                    size_t *hi);
 
 /**
  * Class a commit M from the look of "M against GOOD" @vs_good (head M,

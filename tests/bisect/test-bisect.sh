@@ -8,6 +8,8 @@
 #    flame graph written; exit 1;
 #  - a range with no change (commits 1..10) says so and blames nothing; exit 0;
 #  - commit 12 does not build: it is skipped and commit 11 still named;
+#  - with a stored baseline for every commit, commits 10 and 11 are tested
+#    first and commit 11 is named in 4 builds;
 #  - `git bisect run perfgate bisect --run` on that repository ends at
 #    commit 11 with commit 12 skipped (exit 125) and the others good (0) or
 #    bad (1), as `git bisect log` records them;
@@ -46,7 +48,24 @@ cat "$e" "$o"
 grep -q "^no change in this range" "$o" || err "no-change range not reported"
 grep -q "first bad commit" "$o" && err "a commit was blamed in a range without change"
 
-# 3. usage errors
+# 3. stored baselines of every commit put the rise between commits 10 and
+# 11: those are tested first, and commit 11 is named in 4 builds
+for c in $(git rev-list --reverse main); do
+        git checkout -q "$c" && cc -O1 -g -fno-omit-frame-pointer -o bench/spin src/spin.c &&
+                "$pg" run bench/ -q --no-profile --repeat 5 >/dev/null 2>&1 &&
+                "$pg" baseline save >/dev/null 2>&1 || err "cannot store the baseline of $c"
+done
+git checkout -q main
+rm -rf .perfgate
+"$pg" bisect main~15 main >"$o" 2>"$e"; rc=$?
+cat "$e" "$o"
+[ $rc -eq 1 ] || err "with baselines: exit $rc, want 1"
+grep -q "^first bad commit: $c11 commit 11\$" "$o" || err "with baselines: commit 11 not named"
+grep -q "stored baselines (16 of these commits" "$e" || err "the stored baselines were not used"
+builds=$(sed -n 's/^builds: \([0-9]*\) .*/\1/p' "$o")
+[ -n "$builds" ] && [ "$builds" -le 4 ] || err "with baselines: builds '$builds', want at most 4"
+
+# 4. usage errors
 "$pg" bisect main >/dev/null 2>&1; [ $? -eq 2 ] || err "one operand must exit 2"
 "$pg" bisect --budget 3 main~15 main >/dev/null 2>&1; [ $? -eq 2 ] || err "--budget 3 must exit 2"
 "$pg" bisect --run main >/dev/null 2>&1; [ $? -eq 128 ] || err "--run with operands must exit 128"
@@ -55,7 +74,7 @@ grep -q "first bad commit" "$o" && err "a commit was blamed in a range without c
 "$pg" bisect main~5 main~10 >/dev/null 2>"$e"; rc=$?
 [ $rc -eq 2 ] && grep -q "not an ancestor" "$e" || err "reversed range: exit $rc"
 
-# 4. commit 12 does not build: skipped
+# 5. commit 12 does not build: skipped
 "$src/tests/bisect/make-repo.sh" "$tmp/b" 30 12 >/dev/null || exit 1
 cd "$tmp/b"
 c11=$(git rev-parse main~5); c12=$(git rev-parse main~4)
@@ -66,7 +85,7 @@ grep -q "^first bad commit: $c11 " "$o" || err "skip: commit 11 not named"
 grep -q "$(echo "$c12" | cut -c1-12): skipped: " "$e" || err "commit 12 not reported skipped"
 grep -q "1 skipped" "$o" || err "skip count"
 
-# 5. under git bisect run
+# 6. under git bisect run
 git bisect start main main~15 >/dev/null
 git bisect run "$pg" bisect --run >"$tmp/run.txt" 2>&1; rc=$?
 cat "$tmp/run.txt"

@@ -3,7 +3,7 @@
  * (GOOD, 14 between, BAD) every first bad commit is found in at most 4
  * tests, as git bisect does; a skipped commit is stepped around and, when it
  * is left inside the final interval, reported as a possible first bad
- * commit; and the classing rule of a commit from its comparisons.
+ * commit; the hint of stored values; and the classing rule of a commit from its comparisons.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -106,6 +106,23 @@ static void test_bisect_classify(void **state)
         assert_true(guessed);
 }
 
+static void test_bisect_hint_largest_rise(void **state)
+{
+        /* stored at commits 0, 3, 6, 9, 12, 15: the rise is between 9 and 12 */
+        const size_t idx[] = { 0, 3, 6, 9, 12, 15 };
+        const double v[] = { 100, 99, 101, 100, 105.5, 104 };
+        const double flat[] = { 100, 99, 98, 97, 96, 95 };
+        size_t lo = 0, hi = 0;
+        (void) state;
+        assert_true(pg_bisect_hint(idx, v, 6, 0.02, &lo, &hi));
+        assert_int_equal(lo, 9);
+        assert_int_equal(hi, 12);
+        assert_false(pg_bisect_hint(idx, flat, 6, 0.02, &lo, &hi));
+        /* a rise below the floor is noise of the stored runs */
+        assert_false(pg_bisect_hint(idx, v, 6, 0.06, &lo, &hi));
+        assert_false(pg_bisect_hint(idx, v, 1, 0.02, &lo, &hi));
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -113,6 +130,7 @@ int main(void)
                 cmocka_unit_test(test_bisect_steps_around_a_skipped_commit),
                 cmocka_unit_test(test_bisect_range_of_one_commit_needs_no_test),
                 cmocka_unit_test(test_bisect_classify),
+                cmocka_unit_test(test_bisect_hint_largest_rise),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
