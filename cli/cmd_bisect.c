@@ -878,6 +878,10 @@ static int pg_bisect_run_step(struct pg_bx *x)
                         status ? "BAD" : "GOOD");
                 goto done;
         }
+        /* BAD first: the benchmark is the one of its perfgate.json */
+        if ((error = pg_bx_build_end(x, b, "BAD", &bad)) < 0 ||
+            (error = pg_bx_build_end(x, g, "GOOD", &good)) < 0)
+                goto fail;
         if ((error = pg_bx_build(x, h, &head)) < 0 && error != PG_EMEASURE)
                 goto fail;
         if (error == PG_EMEASURE) {
@@ -885,9 +889,6 @@ static int pg_bisect_run_step(struct pg_bx *x)
                 status = PG_BISECT_RUN_SKIP;
                 goto done;
         }
-        if ((error = pg_bx_build_end(x, b, "BAD", &bad)) < 0 ||
-            (error = pg_bx_build_end(x, g, "GOOD", &good)) < 0)
-                goto fail;
         if ((error = pg_bx_range_effect(x, &good, &bad, &half_log, &lk)) < 0)
                 goto fail;
         if (lk.outcome != PG_CONFIRM_REGRESSION) {

@@ -10,6 +10,7 @@
 #  - commit 12 does not build: it is skipped and commit 11 still named;
 #  - with a stored baseline for every commit, commits 10 and 11 are tested
 #    first and commit 11 is named in 4 builds;
+#  - --metric parse (its self share) across commit 11 alone names it;
 #  - `git bisect run perfgate bisect --run` on that repository ends at
 #    commit 11 with commit 12 skipped (exit 125) and the others good (0) or
 #    bad (1), as `git bisect log` records them;
@@ -65,7 +66,14 @@ grep -q "stored baselines (16 of these commits" "$e" || err "the stored baseline
 builds=$(sed -n 's/^builds: \([0-9]*\) .*/\1/p' "$o")
 [ -n "$builds" ] && [ "$builds" -le 4 ] || err "with baselines: builds '$builds', want at most 4"
 
-# 4. usage errors
+# 4. --metric FUNCTION: the self share of parse, across commit 11 alone
+"$pg" bisect --metric parse --budget 8 main~6 main~5 >"$o" 2>"$e"; rc=$?
+cat "$e" "$o"
+[ $rc -eq 1 ] || err "--metric parse: exit $rc, want 1"
+grep -q "^first bad commit: $c11 commit 11\$" "$o" || err "--metric parse: commit 11 not named"
+grep -q "^  parse of 'spin' against " "$o" || err "--metric parse: no effect on parse's share"
+
+# 5. usage errors
 "$pg" bisect main >/dev/null 2>&1; [ $? -eq 2 ] || err "one operand must exit 2"
 "$pg" bisect --budget 3 main~15 main >/dev/null 2>&1; [ $? -eq 2 ] || err "--budget 3 must exit 2"
 "$pg" bisect --run main >/dev/null 2>&1; [ $? -eq 128 ] || err "--run with operands must exit 128"
@@ -74,7 +82,7 @@ builds=$(sed -n 's/^builds: \([0-9]*\) .*/\1/p' "$o")
 "$pg" bisect main~5 main~10 >/dev/null 2>"$e"; rc=$?
 [ $rc -eq 2 ] && grep -q "not an ancestor" "$e" || err "reversed range: exit $rc"
 
-# 5. commit 12 does not build: skipped
+# 6. commit 12 does not build: skipped
 "$src/tests/bisect/make-repo.sh" "$tmp/b" 30 12 >/dev/null || exit 1
 cd "$tmp/b"
 c11=$(git rev-parse main~5); c12=$(git rev-parse main~4)
@@ -85,7 +93,7 @@ grep -q "^first bad commit: $c11 " "$o" || err "skip: commit 11 not named"
 grep -q "$(echo "$c12" | cut -c1-12): skipped: " "$e" || err "commit 12 not reported skipped"
 grep -q "1 skipped" "$o" || err "skip count"
 
-# 6. under git bisect run
+# 7. under git bisect run
 git bisect start main main~15 >/dev/null
 git bisect run "$pg" bisect --run >"$tmp/run.txt" 2>&1; rc=$?
 cat "$tmp/run.txt"
