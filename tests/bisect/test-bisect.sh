@@ -11,6 +11,7 @@
 #  - with a stored baseline for every commit, commits 10 and 11 are tested
 #    first and commit 11 is named in 4 builds;
 #  - --metric parse (its self share) across commit 11 alone names it;
+#  - GOOD that does not build: exit 3 with the build's log;
 #  - `git bisect run perfgate bisect --run` on that repository ends at
 #    commit 11 with commit 12 skipped (exit 125) and the others good (0) or
 #    bad (1), as `git bisect log` records them;
@@ -92,6 +93,10 @@ cat "$e" "$o"
 grep -q "^first bad commit: $c11 " "$o" || err "skip: commit 11 not named"
 grep -q "$(echo "$c12" | cut -c1-12): skipped: " "$e" || err "commit 12 not reported skipped"
 grep -q "1 skipped" "$o" || err "skip count"
+# an end that does not build cannot be bisected: exit 3, with the build log
+"$pg" bisect main~4 main >"$o" 2>"$e"; rc=$?
+[ $rc -eq 3 ] && grep -q "GOOD $(echo "$c12" | cut -c1-12) cannot be measured" "$e" &&
+        grep -q "#error this commit does not build" "$e" || err "GOOD that does not build: exit $rc"
 
 # 7. under git bisect run
 git bisect start main main~15 >/dev/null
