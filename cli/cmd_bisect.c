@@ -669,8 +669,10 @@ static int pg_bx_no_change(const struct pg_bx *x, const struct pg_confirm_look *
         pg_bx_describe(&b, lk);
         if (lk->outcome == PG_CONFIRM_NO_REGRESSION) {
                 printf("no change in this range: %s of '%s' at %.12s against %.12s is %s, "
-                       "within the floor of %+.1f%%; no commit is blamed\n",
-                       pg_bx_metric(x), x->proto->name, bad, good, b.ptr, 100 * x->a->floor);
+                       "%s the floor of %+.1f%%; no commit is blamed\n",
+                       pg_bx_metric(x), x->proto->name, bad, good, b.ptr,
+                       lk->hi < -x->a->floor ? "faster, not slower: below" : "within",
+                       100 * x->a->floor);
         } else {
                 pg_cli_error("cannot tell whether %.12s is slower than %.12s within --budget %zu "
                              "pairs: %s of '%s' %s; raise --budget or --floor",
