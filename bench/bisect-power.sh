@@ -11,7 +11,9 @@
 # `perfgate bisect --budget PAIRS main~15 main` (default budget: perfgate's),
 # and records the commit named (or "none"), the builds used and the wall
 # time. Prints one line per trial, then how often commit 11 was named and the
-# builds used (median, largest). Exit status: 0 done, 2 bad usage.
+# builds used by the trials that named a commit (median, largest). A trial
+# that exits 3 could not tell within the budget whether the range got slower.
+# Exit status: 0 done, 2 bad usage.
 set -eu
 
 trials=10
@@ -22,7 +24,7 @@ work=""
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
-        sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
         exit 2
 }
 while getopts n:e:b:p:o:h o; do
@@ -60,11 +62,11 @@ while [ "$i" -le "$trials" ]; do
         builds=$(sed -n 's/^builds: \([0-9]*\) .*/\1/p' "$work/out")
         guesses=$(grep -c "a guess" "$work/err" || true)
         [ "$named" = "commit 11" ] && hits=$((hits + 1))
-        echo "${builds:-?}" >>"$work/builds"
+        [ -n "$builds" ] && echo "$builds" >>"$work/builds"
         printf 'trial %2d: exit %d, named %-10s builds %-2s guessed steps %s, %.0f s\n' "$i" "$rc" \
                 "${named:-none}" "${builds:-?}" "$guesses" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')"
         i=$((i + 1))
 done
-med=$(sort -n "$work/builds" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+med=$(sort -n "$work/builds" | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "-" }')
 max=$(sort -n "$work/builds" | tail -1)
-echo "bisect-power: commit 11 named in $hits of $trials trials; builds median $med, largest $max"
+echo "bisect-power: commit 11 named in $hits of $trials trials; builds (of the trials that named a commit) median $med, largest ${max:--}"
