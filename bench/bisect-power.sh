@@ -24,7 +24,7 @@ work=""
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
-        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
         exit 2
 }
 while getopts n:e:b:p:o:h o; do
