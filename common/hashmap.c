@@ -36,13 +36,27 @@ uint64_t pg_hash_bytes(const void *p, size_t n)
 {
         const unsigned char *s = p;
         uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+        uint64_t h2 = 0xc2b2ae3d27d4eb4fULL ^ n;
         size_t i = 0;
 
-        for (; i + 8 <= n; i += 8) {
+        /* two independent multiply chains over 16-byte steps: a key costs
+         * about half the multiply latency of one chain (frame lines and
+         * stacks are tens to hundreds of bytes) */
+        for (; i + 16 <= n; i += 16) {
+                uint64_t w, w2;
+                memcpy(&w, s + i, 8);
+                memcpy(&w2, s + i + 8, 8);
+                h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
+                h2 = (h2 ^ w2) * 0x94d049bb133111ebULL;
+                h ^= h >> 29;
+                h2 ^= h2 >> 31;
+        }
+        if (i + 8 <= n) {
                 uint64_t w;
                 memcpy(&w, s + i, 8);
                 h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
                 h ^= h >> 29;
+                i += 8;
         }
         if (i < n) {
                 /* the last 8 bytes (overlapping the words above) when there
@@ -56,7 +70,7 @@ uint64_t pg_hash_bytes(const void *p, size_t n)
                 }
                 h = (h ^ w) * 0xbf58476d1ce4e5b9ULL;
         }
-        return pg_hash_u64(h);
+        return pg_hash_u64(h ^ (h2 * 0xff51afd7ed558ccdULL));
 }
 
 /* ---- pg_strmap ----------------------------------------------------------- */

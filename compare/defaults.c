@@ -54,7 +54,7 @@ static const struct pg_default_rule pg_defaults[] = {
 /*
  * Defaults when both sides are simulated (cachegrind): deterministic counts,
  * so the thresholds are tight and there is no significance test. A/A on the
- * bundled benchmarks gives identical counts (tests/unit/test_simulate.c);
+ * bundled benchmarks gives identical counts (tests/cli/test_simulate.c);
  * 0.5% on instructions catches a 1% increase every time
  * (bench/simulated-acceptance.sh). The counts that depend on cache
  * behaviour move with code layout (an unrelated change shifts cache hits),

@@ -166,6 +166,7 @@ static const char *pg_verdict_color(enum pg_verdict v)
 static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
 {
         size_t shown = 0;
+        bool gated_reg = false;
 
         if (b->verdict == PG_VERDICT_NEW || b->verdict == PG_VERDICT_MISSING ||
             b->verdict == PG_VERDICT_FAILED) {
@@ -183,10 +184,14 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 if (j->outcome != PG_OUTCOME_UNCHANGED)
                         pg_buf_printf(out, " (%s%s)", pg_outcome_name(j->outcome),
                                       j->rule.gate ? "" : ", not gating");
+                gated_reg |= j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION;
                 shown++;
         }
         if (!shown)
                 pg_buf_puts(out, b->reason ? b->reason : "no comparable metric");
+        else if (b->verdict == PG_VERDICT_REGRESSION && !gated_reg && b->reason)
+                /* the regression came from elsewhere (a gating hotspot): say so */
+                pg_buf_printf(out, "; %s", b->reason);
         /* data that vanished is never passed over in silence (case 32) */
         shown = 0;
         for (size_t i = 0; i < b->njudgements; i++) {

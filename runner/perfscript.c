@@ -67,16 +67,18 @@ struct pg_perfscript {
         struct pg_buf tmp;
         struct pg_buf dm[2]; /* a mangled Rust symbol: NUL-terminated copy, demangled */
 
-        /* frame-line cache: a frame line's bytes (after a byte for the Java
-         * tidy) -> what pg_ps_add_frame() made of it, so each distinct line
-         * is parsed and tidied once (PG_PS_FC_MAX_LINES at most) */
-        struct pg_strmap fc_lines;
-        struct pg_ps_fc *fc; /* indexed like fc_lines */
-        size_t capfc;
+        /* frame-line cache: a frame line's bytes -> what pg_ps_add_frame()
+         * made of it, so each distinct line is parsed and tidied once
+         * (PG_PS_FC_MAX_LINES at most). One map per Java flag (the tidy
+         * differs), each index -> an entry of fc. */
+        struct pg_strmap fc_lines[2];
+        uint32_t *fc_id[2];
+        size_t capfc_id[2];
+        struct pg_ps_fc *fc;
+        size_t nfc, capfc;
         struct pg_buf fc_text; /* the tidied frames, leaf first, back to back */
         uint32_t *fc_ends;     /* each part's end, relative to its entry's text */
         size_t nfc_ends, capfc_ends;
-        struct pg_buf fc_key;
 
         /* the open record as frame-line cache ids: its folded comm, then one
          * uint32_t per frame line; nuncached counts its frames that have no
@@ -84,6 +86,11 @@ struct pg_perfscript {
          * (idstack), so a stack seen before is neither joined nor hashed as text. */
         struct pg_buf ids;
         size_t nuncached;
+        /* cached frames are kept as ids only until the record needs its text
+         * (a frame that is not cached, or a stack not found by its ids):
+         * lazy_parts counts the frames not yet written into `frames` */
+        bool eager;
+        size_t lazy_parts;
         struct pg_strmap idstacks;
         uint32_t *idstack;
         size_t capidstack;
@@ -157,6 +164,23 @@ static bool pg_ps_has_pair(const char *s, size_t n, char a, char b)
         return false;
 }
 
+/* Whether @needle (@k >= 1 bytes, its first byte rare in perf script
+ * headers) occurs in @s (@n bytes): memchr() on the first byte, then
+ * memcmp(); several times faster than memmem() on lines that hold it nowhere. */
+static bool pg_ps_contains(const char *s, size_t n, const char *needle, size_t k)
+{
+        const char *end = s + n, *p = s;
+
+        while (n >= k && (p = memchr(p, needle[0], (size_t) (end - p) - (k - 1))) != NULL) {
+                if (memcmp(p + 1, needle + 1, k - 1) == 0)
+                        return true;
+                p++;
+                if ((size_t) (end - p) < k)
+                        break;
+        }
+        return false;
+}
+
 /* ---- odd input --------------------------------------------------------- */
 
 static void pg_ps_odd(struct pg_perfscript *ps, enum pg_perfscript_odd kind, uint64_t line,
@@ -206,13 +230,49 @@ static void pg_ps_frame_mark(struct pg_perfscript *ps)
         ps->off[++ps->nframes] = ps->frames.len;
 }
 
+/* Append cached entry @e's frames to the open record's `frames`. */
+static void pg_ps_put_cached(struct pg_perfscript *ps, const struct pg_ps_fc *e)
+{
+        size_t base = ps->frames.len;
+
+        pg_buf_add(&ps->frames, ps->fc_text.ptr + e->text_off, e->text_len);
+        for (uint32_t i = 0; i < e->nparts; i++) {
+                ps->frames.len = base + ps->fc_ends[e->ends_off + i];
+                pg_ps_frame_mark(ps);
+        }
+        ps->frames.len = base + e->text_len;
+}
+
+/*
+ * Write the frames the open record holds as ids only (ids[.. @ids_end), after
+ * the comm) into `frames`, and keep writing them from now on.
+ */
+static void pg_ps_materialize(struct pg_perfscript *ps, size_t ids_end)
+{
+        uint32_t comm_len;
+
+        if (ps->eager)
+                return;
+        ps->eager = true;
+        if (ps->lazy_parts == 0 || ps->ids.len < sizeof(comm_len))
+                return;
+        memcpy(&comm_len, ps->ids.ptr, sizeof(comm_len));
+        for (size_t at = sizeof(comm_len) + comm_len; at + sizeof(uint32_t) <= ids_end;
+             at += sizeof(uint32_t)) {
+                uint32_t id;
+                memcpy(&id, ps->ids.ptr + at, sizeof(id));
+                pg_ps_put_cached(ps, &ps->fc[id]);
+        }
+        ps->lazy_parts = 0;
+}
+
 static void pg_ps_end_record(struct pg_perfscript *ps)
 {
         if (ps->state == PG_PS_RECORD) {
                 struct pg_buf *k = &ps->key;
                 bool truncated = ps->opt.max_stack > 0 && ps->nraw >= ps->opt.max_stack;
-                bool by_ids = ps->nuncached == 0 && ps->nframes > 0;
-                size_t idx;
+                bool by_ids = ps->nuncached == 0 && ps->nframes + ps->lazy_parts > 0;
+                size_t idx, ids_len = ps->ids.len;
 
                 if (truncated)
                         pg_ps_odd(ps, PG_PS_ODD_TRUNCATED, ps->rec_line, "", 0);
@@ -225,6 +285,7 @@ static void pg_ps_end_record(struct pg_perfscript *ps)
                                 goto done;
                         }
                 }
+                pg_ps_materialize(ps, ids_len);
                 pg_buf_reset(k);
                 if (ps->opt.comm != PG_COMM_NONE)
                         pg_buf_add(k, ps->comm.ptr, ps->comm.len);
@@ -262,6 +323,8 @@ done:
         ps->off[0] = 0;
         ps->nraw = 0;
         ps->nuncached = 0;
+        ps->eager = false;
+        ps->lazy_parts = 0;
         pg_buf_reset(&ps->ids);
         pg_buf_reset(&ps->frames);
 }
@@ -308,6 +371,7 @@ static void pg_ps_add_frame(struct pg_perfscript *ps, const char *pc, size_t pc_
         enum pg_frame_kind kind = PG_FRAME_USER;
         size_t start[16], len[16], parts;
 
+        pg_ps_materialize(ps, ps->ids.len);
         ps->nraw++;
         ps->nuncached++; /* pg_ps_cached_frame() takes it back when it caches the line */
         if (sym_len == 0) {
@@ -423,22 +487,17 @@ static bool pg_ps_parse_frame(const char *s, size_t n, const char **pc, size_t *
  * frame-line cache when this line was seen before, else parsed, added, and
  * remembered. Returns false when @s is not a frame line. The result of
  * pg_ps_add_frame() depends only on the line, the options and the record's
- * Java flag, so the cache key is the line behind that flag.
+ * Java flag, so the cache is the line in that flag's map.
  */
 static bool pg_ps_cached_frame(struct pg_perfscript *ps, const char *s, size_t n)
 {
         const char *pc, *sym, *mod;
         size_t pc_len, sym_len, mod_len, idx;
-        struct pg_buf *k = &ps->fc_key;
+        struct pg_strmap *lines = &ps->fc_lines[ps->java];
 
-        pg_buf_reset(k);
-        pg_buf_putc(k, ps->java ? 'J' : '-');
-        pg_buf_add(k, s, n);
-        if (pg_strmap_find(&ps->fc_lines, k->ptr, k->len, &idx)) {
-                const struct pg_ps_fc *e = &ps->fc[idx];
-                size_t base = ps->frames.len;
-
-                uint32_t id = (uint32_t) idx;
+        if (pg_strmap_find(lines, s, n, &idx)) {
+                uint32_t id = ps->fc_id[ps->java][idx];
+                const struct pg_ps_fc *e = &ps->fc[id];
 
                 if (ps->state != PG_PS_RECORD)
                         return true;
@@ -446,12 +505,10 @@ static bool pg_ps_cached_frame(struct pg_perfscript *ps, const char *s, size_t n
                 ps->nraw++;
                 ps->st.kernel_frames += e->kernel;
                 ps->st.kernel_unresolved += e->unresolved;
-                pg_buf_add(&ps->frames, ps->fc_text.ptr + e->text_off, e->text_len);
-                for (uint32_t i = 0; i < e->nparts; i++) {
-                        ps->frames.len = base + ps->fc_ends[e->ends_off + i];
-                        pg_ps_frame_mark(ps);
-                }
-                ps->frames.len = base + e->text_len;
+                if (ps->eager)
+                        pg_ps_put_cached(ps, e);
+                else
+                        ps->lazy_parts += e->nparts;
                 return true;
         }
         if (s[n - 1] == ':' || pg_ps_has_pair(s, n, ':', ' ') ||
@@ -460,13 +517,14 @@ static bool pg_ps_cached_frame(struct pg_perfscript *ps, const char *s, size_t n
         if (ps->state != PG_PS_RECORD)
                 return true;
 
+        pg_ps_materialize(ps, ps->ids.len); /* before base and f0 are taken */
         size_t base = ps->frames.len, f0 = ps->nframes;
         uint64_t kf = ps->st.kernel_frames, ku = ps->st.kernel_unresolved;
         pg_ps_add_frame(ps, pc, pc_len, sym, sym_len, mod, mod_len);
-        if (ps->fc_lines.n >= PG_PS_FC_MAX_LINES ||
+        if (ps->nfc >= PG_PS_FC_MAX_LINES ||
             ps->fc_text.len + (ps->frames.len - base) > PG_PS_FC_MAX_TEXT)
                 return true;
-        if (ps->fc_lines.n == ps->capfc) {
+        if (ps->nfc == ps->capfc) {
                 ps->capfc = ps->capfc ? ps->capfc * 2 : 1024;
                 ps->fc = pg_xreallocarray(ps->fc, ps->capfc, sizeof(*ps->fc));
         }
@@ -476,8 +534,16 @@ static bool pg_ps_cached_frame(struct pg_perfscript *ps, const char *s, size_t n
                         ps->capfc_ends = ps->capfc_ends ? ps->capfc_ends * 2 : 1024;
                 ps->fc_ends = pg_xreallocarray(ps->fc_ends, ps->capfc_ends, sizeof(*ps->fc_ends));
         }
-        uint32_t id = (uint32_t) pg_strmap_intern(&ps->fc_lines, k->ptr, k->len, NULL);
+        idx = pg_strmap_intern(lines, s, n, NULL);
+        if (idx == ps->capfc_id[ps->java]) {
+                size_t *cap = &ps->capfc_id[ps->java];
+                *cap = *cap ? *cap * 2 : 1024;
+                ps->fc_id[ps->java] =
+                    pg_xreallocarray(ps->fc_id[ps->java], *cap, sizeof(*ps->fc_id[ps->java]));
+        }
+        uint32_t id = (uint32_t) ps->nfc++;
         struct pg_ps_fc *e = &ps->fc[id];
+        ps->fc_id[ps->java][idx] = id;
         ps->nuncached--;
         pg_buf_add(&ps->ids, &id, sizeof(id));
         e->text_off = (uint32_t) ps->fc_text.len;
@@ -770,7 +836,7 @@ static int pg_ps_line(struct pg_perfscript *ps, const char *s, size_t n)
         /* the hot path: a frame line inside a record */
         if (indented && ps->state != PG_PS_IDLE && pg_ps_cached_frame(ps, s, n))
                 return 0;
-        if (memmem(s, n, "PERF_RECORD_", 12)) {
+        if (pg_ps_contains(s, n, "PERF_RECORD_", 12)) {
                 pg_ps_end_record(ps);
                 pg_ps_odd(ps, PG_PS_ODD_NON_SAMPLE, ps->lineno, s, n);
                 return 0;
@@ -779,7 +845,7 @@ static int pg_ps_line(struct pg_perfscript *ps, const char *s, size_t n)
                 pg_ps_odd(ps, PG_PS_ODD_PERF_MESSAGE, ps->lineno, s, n);
                 return 0;
         }
-        if (memmem(s, n, "trace error", 11)) {
+        if (pg_ps_contains(s, n, "trace error", 11)) {
                 pg_ps_odd(ps, PG_PS_ODD_TRACE_ERROR, ps->lineno, s, n);
                 return 0;
         }
@@ -811,7 +877,6 @@ int pg_perfscript_new(struct pg_perfscript **out, const struct pg_perfscript_opt
         pg_buf_init(&ps->key);
         pg_buf_init(&ps->tmp);
         pg_buf_init(&ps->fc_text);
-        pg_buf_init(&ps->fc_key);
         pg_buf_init(&ps->ids);
         pg_buf_init(&ps->dm[0]);
         pg_buf_init(&ps->dm[1]);
@@ -848,14 +913,16 @@ void pg_perfscript_free(struct pg_perfscript *ps)
         if (!ps)
                 return;
         pg_strmap_release(&ps->stacks);
-        pg_strmap_release(&ps->fc_lines);
+        pg_strmap_release(&ps->fc_lines[0]);
+        pg_strmap_release(&ps->fc_lines[1]);
+        free(ps->fc_id[0]);
+        free(ps->fc_id[1]);
         pg_strmap_release(&ps->idstacks);
         free(ps->idstack);
         pg_buf_release(&ps->ids);
         free(ps->fc);
         free(ps->fc_ends);
         pg_buf_release(&ps->fc_text);
-        pg_buf_release(&ps->fc_key);
         free(ps->counts);
         free(ps->off);
         free(ps->filters);

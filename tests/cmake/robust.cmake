@@ -5,7 +5,7 @@
 # mutations since they are many), the importer's line limit is checked, and
 # a small version of bench/limits.sh asserts fold's memory does not grow
 # with its input.
-# test_hostile and test_interrupt are ordinary cmocka tests (tests/unit/).
+# test_hostile and test_interrupt are ordinary cmocka tests (tests/cli/).
 if(TARGET replay_folded)
   add_test(NAME fuzz_replay_folded_conformance
            COMMAND replay_folded --mutations=8

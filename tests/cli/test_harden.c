@@ -56,6 +56,7 @@
 #include "baselines/result.h"
 #include "common/error.h"
 #include "runner/simulate.h"
+#include "tests/util/cases.h"
 #include "tests/util/testutil.h"
 
 static void pg_assert_has(const char *hay, const char *needle)
@@ -809,34 +810,64 @@ static void pg_parse_variant(const char *path, size_t n, double v0, const char *
         free(src);
 }
 
-static void test_harden_compare_says_could_not_have_failed(void **state)
+/*
+ * `perfgate compare b --results h` on one benchmark whose samples are made
+ * for the case (pg_parse_variant: n values from v0 up by 1% each, in unit).
+ */
+struct pg_variant {
+        size_t n;
+        double v0;
+        const char *unit;
+};
+
+struct pg_compare_case {
+        const char *name;             /* the test's name in cmocka's output */
+        struct pg_variant base, head; /* b/parse.json, h/parse.json */
+        const char *config;           /* perfgate.json, or NULL */
+        int status;                   /* the exit status, or -1: not checked */
+        const char *out_has;          /* on stdout, or NULL */
+        const char *err_has[2];       /* on stderr */
+};
+
+static const struct pg_compare_case pg_compare_cases[] = {
+        { .name = "test_harden_compare_says_could_not_have_failed",
+          .base = { 3, 1e8, "ns" },
+          .head = { 3, 1e9, "ns" }, /* +900% */
+          .status = -1,
+          .out_has = "could not have failed: with 3 and 3 repetitions" },
+        { .name = "test_harden_compare_unit_mismatch_not_comparable",
+          .base = { 5, 1e8, "ns" },
+          .head = { 5, 1e8, "count" },
+          .status = -1,
+          .out_has = "units differ: 'ns' in the baseline, 'count' in head" },
+        { .name = "test_harden_points_threshold_on_time_metric_refused",
+          .base = { 5, 1e8, "ns" },
+          .head = { 5, 1.0018e8, "ns" },
+          .config = "{\"compare\": {\"metrics\": {\"task-clock\": {\"threshold\": \"5pp\"}}}}\n",
+          .status = 2,
+          .err_has = { "compare.metrics.task-clock.threshold is in percentage points",
+                       "'task-clock' is in 'ns'" } },
+};
+
+static void test_harden_compare_case(void **state)
 {
+        const struct pg_compare_case *c = *state;
         struct pg_run_out o;
-        (void) state;
 
         pg_test_sandbox();
         assert_int_equal(mkdir("b", 0755), 0);
         assert_int_equal(mkdir("h", 0755), 0);
-        pg_parse_variant("b/parse.json", 3, 1e8, "ns");
-        pg_parse_variant("h/parse.json", 3, 1e9, "ns"); /* +900% */
+        pg_parse_variant("b/parse.json", c->base.n, c->base.v0, c->base.unit);
+        pg_parse_variant("h/parse.json", c->head.n, c->head.v0, c->head.unit);
+        if (c->config)
+                pg_test_write("perfgate.json", c->config);
         pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
-        pg_assert_has(o.out.ptr, "could not have failed: with 3 and 3 repetitions");
-        pg_run_out_release(&o);
-        pg_test_sandbox_remove();
-}
-
-static void test_harden_compare_unit_mismatch_not_comparable(void **state)
-{
-        struct pg_run_out o;
-        (void) state;
-
-        pg_test_sandbox();
-        assert_int_equal(mkdir("b", 0755), 0);
-        assert_int_equal(mkdir("h", 0755), 0);
-        pg_parse_variant("b/parse.json", 5, 1e8, "ns");
-        pg_parse_variant("h/parse.json", 5, 1e8, "count");
-        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
-        pg_assert_has(o.out.ptr, "units differ: 'ns' in the baseline, 'count' in head");
+        if (c->status >= 0)
+                assert_int_equal(o.status, c->status);
+        if (c->out_has)
+                pg_assert_has(o.out.ptr, c->out_has);
+        for (size_t i = 0; i < 2 && c->err_has[i]; i++)
+                pg_assert_has(o.err.ptr, c->err_has[i]);
         pg_run_out_release(&o);
         pg_test_sandbox_remove();
 }
@@ -870,26 +901,6 @@ static void test_harden_compare_main_with_a_main_directory(void **state)
         pg_run_out_release(&o);
         pg_test_perfgate(&o, "compare", "./main", "--results", "h", NULL);
         pg_assert_has(o.out.ptr, "no baseline results in './main'");
-        pg_run_out_release(&o);
-        pg_test_sandbox_remove();
-}
-
-static void test_harden_points_threshold_on_time_metric_refused(void **state)
-{
-        struct pg_run_out o;
-        (void) state;
-
-        pg_test_sandbox();
-        assert_int_equal(mkdir("b", 0755), 0);
-        assert_int_equal(mkdir("h", 0755), 0);
-        pg_parse_variant("b/parse.json", 5, 1e8, "ns");
-        pg_parse_variant("h/parse.json", 5, 1.0018e8, "ns");
-        pg_test_write("perfgate.json",
-                      "{\"compare\": {\"metrics\": {\"task-clock\": {\"threshold\": \"5pp\"}}}}\n");
-        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "compare.metrics.task-clock.threshold is in percentage points");
-        pg_assert_has(o.err.ptr, "'task-clock' is in 'ns'");
         pg_run_out_release(&o);
         pg_test_sandbox_remove();
 }
@@ -928,11 +939,10 @@ int main(void)
                 cmocka_unit_test(test_harden_change_points_null_after_overflow),
                 cmocka_unit_test(test_harden_lock_error_has_a_reason),
                 cmocka_unit_test(test_harden_few_repetitions_warned),
-                cmocka_unit_test(test_harden_compare_says_could_not_have_failed),
-                cmocka_unit_test(test_harden_compare_unit_mismatch_not_comparable),
                 cmocka_unit_test(test_harden_compare_main_with_a_main_directory),
-                cmocka_unit_test(test_harden_points_threshold_on_time_metric_refused),
                 cmocka_unit_test(test_harden_doctor_device_is_not_a_script),
         };
-        return cmocka_run_group_tests(tests, NULL, NULL);
+        return pg_run_tests_and_cases(tests, PG_NELEMS(tests), test_harden_compare_case, NULL, NULL,
+                                      pg_compare_cases, sizeof(pg_compare_cases[0]),
+                                      PG_NELEMS(pg_compare_cases));
 }

@@ -22,7 +22,7 @@
 
 #include "baselines/store.h"
 #include "common/error.h"
-#include "tests/unit/test_store_fixture.h"
+#include "tests/util/store_fixture.h"
 #include "tests/util/testutil.h"
 
 /*
@@ -955,36 +955,55 @@ static int fx_git(const char *const *argv)
         return status;
 }
 
+#define FX_MAIN_REFSPEC      "+refs/heads/main:refs/remotes/origin/main"
+#define FX_BASELINES_REFSPEC "+refs/heads/perfgate-baselines:refs/remotes/origin/perfgate-baselines"
+
+/*
+ * Clones @r's @branch with the git CLI at @depth into <sandbox>/shallow and
+ * fetches the baselines branch, plus main at depth 1 when @with_main; returns
+ * the clone's path (the caller frees it).
+ */
+static char *fx_shallow_clone(struct fx_remote *r, const char *depth, const char *branch,
+                              bool with_main)
+{
+        char *url = pg_xasprintf("file://%s", r->url);
+        char *shallow = pg_xasprintf("%s/shallow", r->h.sandbox);
+        const char *clone[] = { "git",      "clone", "-q", "--depth", depth,
+                                "--branch", branch,  url,  shallow,   NULL };
+        const char *fetch[11]; /* the most it holds, NULL included */
+        size_t n = 0;
+
+        fetch[n++] = "git";
+        fetch[n++] = "-C";
+        fetch[n++] = shallow;
+        fetch[n++] = "fetch";
+        fetch[n++] = "-q";
+        if (with_main) {
+                fetch[n++] = "--depth";
+                fetch[n++] = "1";
+        }
+        fetch[n++] = "origin";
+        if (with_main)
+                fetch[n++] = FX_MAIN_REFSPEC;
+        fetch[n++] = FX_BASELINES_REFSPEC;
+        fetch[n] = NULL;
+        assert_int_equal(fx_git(clone), 0);
+        assert_int_equal(fx_git(fetch), 0);
+        free(url);
+        return shallow;
+}
+
 static void test_store_shallow_clone_without_merge_base(void **state)
 {
         struct fx_remote r;
         struct pg_store_opts o = { NULL, NULL, NULL };
         struct pg_result_set set;
         struct pg_store_lookup l;
-        char *url, *shallow;
+        char *shallow;
         (void) state;
 
         fx_remote_build(&r);
-        url = pg_xasprintf("file://%s", r.url);
-        shallow = pg_xasprintf("%s/shallow", r.h.sandbox);
-        {
-                const char *clone[] = { "git",      "clone",   "-q", "--depth", "1",
-                                        "--branch", "feature", url,  shallow,   NULL };
-                const char *fetch[] = { "git",
-                                        "-C",
-                                        shallow,
-                                        "fetch",
-                                        "-q",
-                                        "--depth",
-                                        "1",
-                                        "origin",
-                                        "+refs/heads/main:refs/remotes/origin/main",
-                                        "+refs/heads/perfgate-baselines:refs/remotes/origin/"
-                                        "perfgate-baselines",
-                                        NULL };
-                assert_int_equal(fx_git(clone), 0);
-                assert_int_equal(fx_git(fetch), 0);
-        }
+        shallow = fx_shallow_clone(&r, "1", "feature", true);
         o.repo_path = shallow;
         pg_result_set_init(&set);
         /* origin/main is there, but not the merge-base m2 */
@@ -1011,9 +1030,8 @@ static void test_store_shallow_clone_without_merge_base(void **state)
                                         "-q",
                                         "--unshallow",
                                         "origin",
-                                        "+refs/heads/main:refs/remotes/origin/main",
-                                        "+refs/heads/perfgate-baselines:refs/remotes/origin/"
-                                        "perfgate-baselines",
+                                        FX_MAIN_REFSPEC,
+                                        FX_BASELINES_REFSPEC,
                                         NULL };
                 assert_int_equal(fx_git(fetch), 0);
         }
@@ -1023,7 +1041,6 @@ static void test_store_shallow_clone_without_merge_base(void **state)
         assert_string_equal(l.source_ref, "origin/perfgate-baselines");
         pg_store_lookup_release(&l);
         pg_result_set_release(&set);
-        free(url);
         free(shallow);
         fx_remote_free(&r);
 }
@@ -1034,28 +1051,12 @@ static void test_store_shallow_clone_cut_before_a_baseline(void **state)
         struct pg_store_opts o = { NULL, NULL, "walk" };
         struct pg_result_set set;
         struct pg_store_lookup l;
-        char *url, *shallow;
+        char *shallow;
         (void) state;
 
         fx_remote_build(&r);
-        url = pg_xasprintf("file://%s", r.url);
-        shallow = pg_xasprintf("%s/shallow", r.h.sandbox);
-        {
-                /* main at depth 2: m5 and m4 are here, m4's parents are not */
-                const char *clone[] = { "git",      "clone", "-q", "--depth", "2",
-                                        "--branch", "main",  url,  shallow,   NULL };
-                const char *fetch[] = { "git",
-                                        "-C",
-                                        shallow,
-                                        "fetch",
-                                        "-q",
-                                        "origin",
-                                        "+refs/heads/perfgate-baselines:refs/remotes/origin/"
-                                        "perfgate-baselines",
-                                        NULL };
-                assert_int_equal(fx_git(clone), 0);
-                assert_int_equal(fx_git(fetch), 0);
-        }
+        /* main at depth 2: m5 and m4 are here, m4's parents are not */
+        shallow = fx_shallow_clone(&r, "2", "main", false);
         o.repo_path = shallow;
         pg_result_set_init(&set);
         /* the merge-base (m5) is here, but machine "walk" has only m0, beyond the cut */
@@ -1071,7 +1072,6 @@ static void test_store_shallow_clone_cut_before_a_baseline(void **state)
         assert_string_equal(l.used_commit, fx_hex(&r.h.m[5]));
         pg_store_lookup_release(&l);
         pg_result_set_release(&set);
-        free(url);
         free(shallow);
         fx_remote_free(&r);
 }

@@ -25,6 +25,7 @@
 #include "cli/cli.h"
 #include "common/error.h"
 #include "common/json.h"
+#include "tests/util/cases.h"
 #include "tests/util/testutil.h"
 
 static const char *pg_sb; /* this test's sandbox (its cwd) */
@@ -216,139 +217,128 @@ static int pg_teardown(void **state)
         return 0;
 }
 
-/* ---- the counter table -------------------------------------------------- */
+/* ---- what `perfgate show RESULT` prints: a table of cases ------------------ */
 
-static void test_show_hardware_table(void **state)
+static void pg_make_profiled(struct pg_result *r)
 {
+        pg_make_software(r);
+        pg_add_profile(r);
+}
+
+/* Lists end with NULL; an order list holds pairs (first before second). */
+#define PG_TEXTS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+struct pg_show_case {
+        const char *name;                  /* the test's name in cmocka's output */
+        void (*make)(struct pg_result *r); /* NULL: tests/golden/result-sample.json */
+        const char *file;                  /* where the made result is saved */
+        bool quiet;                        /* nothing on stderr */
+        const char *const *has;            /* the output contains each */
+        const char *const *lacks;          /* and none of these */
+        const char *const *order;          /* pairs: the first comes before the second */
+        bool finite;                       /* no nan/inf token */
+        const char *golden;                /* tests/golden/ file equal to the output */
+};
+
+static const struct pg_show_case pg_show_cases[] = {
+        { .name = "test_show_hardware_table",
+          .make = pg_make_hardware,
+          .file = "hardware.json",
+          .quiet = true,
+          .has = PG_TEXTS(
+              /* medians with separators, msec, the derived column as perf stat prints it */
+              "            990.00 msec task-clock", "#    1.98 CPUs utilized",
+              "     1,000,000,000      cycles", "#    1.010 GHz" /* 1e9 cycles / 990 ms */,
+              "       400,000,000      instructions", "#    0.40  insn per cycle",
+              "#   11.70% of all branches", "#   25.00% of all LL-cache accesses",
+              /* cycles 0.98,1,1,1.02,1.1 e9: |dev| 0.02,0,0,0.02,0.1 -> MAD 0.02e9 = 2.00% */
+              "( +-  2.00% )",
+              /* coverage: median of 0.5,0.632,0.632,0.632,0.7 */
+              "  (63.2%)", "     <not counted>      L1-dcache-loads",
+              /* page-faults per second of task-clock: 1500 / 0.99 s */
+              "#    1.515 K/sec", "User and kernel space counted (perf_event_paranoid -1)",
+              "       0.500000000 seconds time elapsed",
+              "       0.900000000 seconds user  ( +-  0.00% )\n",
+              /* system 80,90,90,90,100 ms: MAD 0 */
+              "       0.090000000 seconds sys  ( +-  0.00% )", "        45,678,592 bytes max-rss"),
+          /* derived metrics not shown as rows; everything was counted or not-counted */
+          .lacks = PG_TEXTS(" ipc", "cannot count", "Profile"),
+          /* perf stat -d -d order */
+          .order = PG_TEXTS("task-clock", "context-switches", "instructions", "branch-misses",
+                            "LLC-loads", "LLC-load-misses"),
+          .finite = true,
+          .golden = "show-hardware.txt" },
+        { .name = "test_show_software_statuses",
+          .make = pg_make_software,
+          .file = "software.json",
+          .has =
+              PG_TEXTS("     <kernel only>      context-switches\n",
+                       "     <kernel only>      cpu-migrations\n",
+                       "   <not supported>      cycles\n", "   <not supported>      instructions\n",
+                       "Kernel space excluded (exclude_kernel=1, "
+                       "perf_event_paranoid 2): user-space counts only.",
+                       "<not supported>: this host cannot count that event (it "
+                       "has no hardware PMU)"),
+          /* nothing derived from unsupported counters, no zero invented; no
+           * duration_time in this result: no CPUs utilized, no elapsed line */
+          .lacks = PG_TEXTS("insn per cycle", " GHz", "CPUs utilized", "time elapsed", "commit"),
+          .golden = "show-software.txt" },
+        { .name = "test_show_sample_golden",
+          .has = PG_TEXTS("(63.2%)", "#    0.40  insn per cycle"),
+          .golden = "show-sample.txt" },
+        { .name = "test_show_hotspots",
+          .make = pg_make_profiled,
+          .file = "prof.json",
+          .has = PG_TEXTS("Profile: 100 samples of cpu-clock at 999 Hz, call graph "
+                          "fp, 2 runs, user and kernel frames",
+                          "lost 1, throttled 0, truncated 0", "    95.00%     0.00%  main",
+                          "hottest path: main > a > b (60.00%)", "    70.00%    10.00%  a",
+                          "hottest path: a > b (60.00%)", "    60.00%    60.00%  b\n",
+                          /* recursion: 20 samples, not 60 */
+                          "    20.00%    20.00%  rec", "hottest path: rec > rec > rec (20.00%)",
+                          "     3.00%     3.00%  write_[k]", "[kernel]",
+                          "     4.00%     4.00%  [libc.so.6]", "libz.so.1\n"),
+          /* the process name is not a function */
+          .lacks = PG_TEXTS("%  prof"),
+          /* sorted by children: main before a before b */
+          .order = PG_TEXTS("%  main", "%  a\n", "%  a\n", "%  b\n"),
+          .golden = "show-profile.txt" },
+};
+
+/* One row of pg_show_cases: the result made, saved, shown, its output judged. */
+static void test_show_case(void **state)
+{
+        const struct pg_show_case *c = *state;
         struct pg_result r;
         struct pg_run_out o;
         char *path;
-        (void) state;
 
-        pg_make_hardware(&r);
-        path = pg_save(&r, "hardware.json");
+        if (c->make) {
+                c->make(&r);
+                path = pg_save(&r, c->file);
+        } else {
+                pg_result_init(&r);
+                path = pg_xasprintf("%s/tests/golden/result-sample.json",
+                                    pg_test_env("PG_SOURCE_DIR"));
+        }
         assert_int_equal(pg_test_perfgate(&o, "show", path, NULL), 0);
-        assert_string_equal(o.err.ptr, "");
-        /* medians with separators, msec, the derived column as perf stat prints it */
-        pg_assert_contains(o.out.ptr, "            990.00 msec task-clock");
-        pg_assert_contains(o.out.ptr, "#    1.98 CPUs utilized");
-        pg_assert_contains(o.out.ptr, "     1,000,000,000      cycles");
-        pg_assert_contains(o.out.ptr, "#    1.010 GHz"); /* 1e9 cycles / 990 ms */
-        pg_assert_contains(o.out.ptr, "       400,000,000      instructions");
-        pg_assert_contains(o.out.ptr, "#    0.40  insn per cycle");
-        pg_assert_contains(o.out.ptr, "#   11.70% of all branches");
-        pg_assert_contains(o.out.ptr, "#   25.00% of all LL-cache accesses");
-        /* cycles 0.98,1,1,1.02,1.1 e9: |dev| 0.02,0,0,0.02,0.1 -> MAD 0.02e9 = 2.00% */
-        pg_assert_contains(o.out.ptr, "( +-  2.00% )");
-        /* coverage: median of 0.5,0.632,0.632,0.632,0.7 */
-        pg_assert_contains(o.out.ptr, "  (63.2%)");
-        pg_assert_contains(o.out.ptr, "     <not counted>      L1-dcache-loads");
-        /* page-faults per second of task-clock: 1500 / 0.99 s */
-        pg_assert_contains(o.out.ptr, "#    1.515 K/sec");
-        pg_assert_contains(o.out.ptr, "User and kernel space counted (perf_event_paranoid -1)");
-        pg_assert_contains(o.out.ptr, "       0.500000000 seconds time elapsed");
-        pg_assert_contains(o.out.ptr, "       0.900000000 seconds user  ( +-  0.00% )\n");
-        /* system 80,90,90,90,100 ms: MAD 0 */
-        pg_assert_contains(o.out.ptr, "       0.090000000 seconds sys  ( +-  0.00% )");
-        pg_assert_contains(o.out.ptr, "        45,678,592 bytes max-rss");
-        /* perf stat -d -d order, derived metrics not shown as rows */
-        assert_true(strstr(o.out.ptr, "task-clock") < strstr(o.out.ptr, "context-switches"));
-        assert_true(strstr(o.out.ptr, "instructions") < strstr(o.out.ptr, "branch-misses"));
-        assert_true(strstr(o.out.ptr, "LLC-loads") < strstr(o.out.ptr, "LLC-load-misses"));
-        assert_null(strstr(o.out.ptr, " ipc"));
-        assert_null(strstr(o.out.ptr, "cannot count")); /* everything was counted or not-counted */
-        assert_null(strstr(o.out.ptr, "Profile"));
-        pg_assert_no_nonfinite(o.out.ptr);
-        pg_check_golden(o.out.ptr, "show-hardware.txt");
+        if (c->quiet)
+                assert_string_equal(o.err.ptr, "");
+        for (size_t i = 0; c->has && c->has[i]; i++)
+                pg_assert_contains(o.out.ptr, c->has[i]);
+        for (size_t i = 0; c->lacks && c->lacks[i]; i++)
+                assert_null(strstr(o.out.ptr, c->lacks[i]));
+        for (size_t i = 0; c->order && c->order[i]; i += 2)
+                assert_true(strstr(o.out.ptr, c->order[i]) < strstr(o.out.ptr, c->order[i + 1]));
+        if (c->finite)
+                pg_assert_no_nonfinite(o.out.ptr);
+        pg_check_golden(o.out.ptr, c->golden);
         pg_run_out_release(&o);
         pg_result_release(&r);
         free(path);
 }
 
-static void test_show_software_statuses(void **state)
-{
-        struct pg_result r;
-        struct pg_run_out o;
-        char *path;
-        (void) state;
-
-        pg_make_software(&r);
-        path = pg_save(&r, "software.json");
-        assert_int_equal(pg_test_perfgate(&o, "show", path, NULL), 0);
-        pg_assert_contains(o.out.ptr, "     <kernel only>      context-switches\n");
-        pg_assert_contains(o.out.ptr, "     <kernel only>      cpu-migrations\n");
-        pg_assert_contains(o.out.ptr, "   <not supported>      cycles\n");
-        pg_assert_contains(o.out.ptr, "   <not supported>      instructions\n");
-        pg_assert_contains(o.out.ptr, "Kernel space excluded (exclude_kernel=1, "
-                                      "perf_event_paranoid 2): user-space counts only.");
-        pg_assert_contains(o.out.ptr, "<not supported>: this host cannot count that event (it "
-                                      "has no hardware PMU)");
-        /* nothing derived from unsupported counters, no zero invented */
-        assert_null(strstr(o.out.ptr, "insn per cycle"));
-        assert_null(strstr(o.out.ptr, " GHz"));
-        /* no duration_time in this result: no CPUs utilized, no elapsed line */
-        assert_null(strstr(o.out.ptr, "CPUs utilized"));
-        assert_null(strstr(o.out.ptr, "time elapsed"));
-        assert_null(strstr(o.out.ptr, "commit"));
-        pg_check_golden(o.out.ptr, "show-software.txt");
-        pg_run_out_release(&o);
-        pg_result_release(&r);
-        free(path);
-}
-
-static void test_show_sample_golden(void **state)
-{
-        struct pg_run_out o;
-        char *path;
-        (void) state;
-
-        path = pg_xasprintf("%s/tests/golden/result-sample.json", pg_test_env("PG_SOURCE_DIR"));
-        assert_int_equal(pg_test_perfgate(&o, "show", path, NULL), 0);
-        pg_assert_contains(o.out.ptr, "(63.2%)");
-        pg_assert_contains(o.out.ptr, "#    0.40  insn per cycle");
-        pg_check_golden(o.out.ptr, "show-sample.txt");
-        pg_run_out_release(&o);
-        free(path);
-}
-
-/* ---- hotspots ------------------------------------------------------------ */
-
-static void test_show_hotspots(void **state)
-{
-        struct pg_result r;
-        struct pg_run_out o;
-        char *path;
-        (void) state;
-
-        pg_make_software(&r);
-        pg_add_profile(&r);
-        path = pg_save(&r, "prof.json");
-        assert_int_equal(pg_test_perfgate(&o, "show", path, NULL), 0);
-        pg_assert_contains(o.out.ptr, "Profile: 100 samples of cpu-clock at 999 Hz, call graph "
-                                      "fp, 2 runs, user and kernel frames");
-        pg_assert_contains(o.out.ptr, "lost 1, throttled 0, truncated 0");
-        pg_assert_contains(o.out.ptr, "    95.00%     0.00%  main");
-        pg_assert_contains(o.out.ptr, "hottest path: main > a > b (60.00%)");
-        pg_assert_contains(o.out.ptr, "    70.00%    10.00%  a");
-        pg_assert_contains(o.out.ptr, "hottest path: a > b (60.00%)");
-        pg_assert_contains(o.out.ptr, "    60.00%    60.00%  b\n");
-        /* recursion: 20 samples, not 60 */
-        pg_assert_contains(o.out.ptr, "    20.00%    20.00%  rec");
-        pg_assert_contains(o.out.ptr, "hottest path: rec > rec > rec (20.00%)");
-        pg_assert_contains(o.out.ptr, "     3.00%     3.00%  write_[k]");
-        pg_assert_contains(o.out.ptr, "[kernel]");
-        pg_assert_contains(o.out.ptr, "     4.00%     4.00%  [libc.so.6]");
-        pg_assert_contains(o.out.ptr, "libz.so.1\n");
-        /* the process name is not a function */
-        assert_null(strstr(o.out.ptr, "%  prof"));
-        /* sorted by children: main before a before b */
-        assert_true(strstr(o.out.ptr, "%  main") < strstr(o.out.ptr, "%  a\n"));
-        assert_true(strstr(o.out.ptr, "%  a\n") < strstr(o.out.ptr, "%  b\n"));
-        pg_check_golden(o.out.ptr, "show-profile.txt");
-        pg_run_out_release(&o);
-        pg_result_release(&r);
-        free(path);
-}
+/* ---- profiles ----------------------------------------------------------- */
 
 static void test_show_empty_profile(void **state)
 {
@@ -653,10 +643,6 @@ static void test_show_color(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test_setup_teardown(test_show_hardware_table, pg_setup, pg_teardown),
-                cmocka_unit_test_setup_teardown(test_show_software_statuses, pg_setup, pg_teardown),
-                cmocka_unit_test_setup_teardown(test_show_sample_golden, pg_setup, pg_teardown),
-                cmocka_unit_test_setup_teardown(test_show_hotspots, pg_setup, pg_teardown),
                 cmocka_unit_test_setup_teardown(test_show_empty_profile, pg_setup, pg_teardown),
                 cmocka_unit_test_setup_teardown(test_show_stacks, pg_setup, pg_teardown),
                 cmocka_unit_test_setup_teardown(test_show_directory, pg_setup, pg_teardown),
@@ -672,5 +658,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_show_usage_errors, pg_setup, pg_teardown),
                 cmocka_unit_test(test_show_color),
         };
-        return cmocka_run_group_tests(tests, NULL, NULL);
+        return pg_run_tests_and_cases(tests, PG_NELEMS(tests), test_show_case, pg_setup,
+                                      pg_teardown, pg_show_cases, sizeof(pg_show_cases[0]),
+                                      PG_NELEMS(pg_show_cases));
 }

@@ -291,44 +291,35 @@ static void test_run_cli_filter_and_shard(void **state)
 
 static void test_run_cli_missing_or_not_executable_is_2(void **state)
 {
+        /* what the sandbox holds (a file with its text; no text: a directory), the path
+         * run, the message */
+        static const struct {
+                const char *file, *text, *arg, *message;
+        } bad[] = {
+                { NULL, NULL, "nope/bench", "'nope/bench' does not exist" },
+                { "plain", "#!/bin/sh\nexit 0\n", "plain", "'plain' is not an executable file" },
+                { "m.json", "{\"benchmarks\": [{\"argv\": [\"./gone/prog\"]}]}", "m.json",
+                  "'./gone/prog' does not exist" },
+                { "e.json", "{\"benchmarks\": []}", "e.json", "'e.json' lists no benchmarks" },
+                { "empty", NULL, "empty", "'empty' has no perfgate.json and no executable files" },
+                { "n.json", "{\"benchmarks\": [{\"argv\": [\"no-such-program-pg\"]}]}", "n.json",
+                  "'no-such-program-pg' not found in PATH" },
+        };
         struct pg_run_out o;
         (void) state;
 
         pg_test_sandbox();
-        pg_test_perfgate(&o, "run", "nope/bench", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "'nope/bench' does not exist");
-        pg_run_out_release(&o);
-
-        pg_test_write("plain", "#!/bin/sh\nexit 0\n");
-        pg_test_perfgate(&o, "run", "plain", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "'plain' is not an executable file");
-        pg_run_out_release(&o);
-
-        pg_test_write("m.json", "{\"benchmarks\": [{\"argv\": [\"./gone/prog\"]}]}");
-        pg_test_perfgate(&o, "run", "m.json", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "'./gone/prog' does not exist");
-        pg_run_out_release(&o);
-
-        pg_test_write("e.json", "{\"benchmarks\": []}");
-        pg_test_perfgate(&o, "run", "e.json", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "'e.json' lists no benchmarks");
-        pg_run_out_release(&o);
-
-        assert_int_equal(pg_mkdir_p("empty"), 0);
-        pg_test_perfgate(&o, "run", "empty", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "'empty' has no perfgate.json and no executable files");
-        pg_run_out_release(&o);
-
-        pg_test_write("n.json", "{\"benchmarks\": [{\"argv\": [\"no-such-program-pg\"]}]}");
-        pg_test_perfgate(&o, "run", "n.json", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "'no-such-program-pg' not found in PATH");
-        pg_run_out_release(&o);
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                if (bad[i].file && !bad[i].text)
+                        assert_int_equal(pg_mkdir_p(bad[i].file), 0);
+                else if (bad[i].file)
+                        pg_test_write(bad[i].file, bad[i].text);
+                pg_test_perfgate(&o, "run", bad[i].arg, NULL);
+                if (o.status != 2)
+                        fail_msg("run %s: exit %d, want 2: %s", bad[i].arg, o.status, o.err.ptr);
+                pg_assert_has(o.err.ptr, bad[i].message);
+                pg_run_out_release(&o);
+        }
         assert_false(pg_test_exists(PG_RES));
         pg_test_sandbox_remove();
 }
@@ -412,30 +403,30 @@ static void test_run_cli_hang_times_out_is_3(void **state)
 
 static void test_run_cli_invalid_config_is_2_with_position(void **state)
 {
+        /* bench/perfgate.json, and what the message must say */
+        static const char *const bad[][2] = {
+                { "{\n  \"benchmarks\": [\n    {\"argv\": [\"x\"],}\n  ]\n}\n",
+                  "'bench/perfgate.json': invalid JSON at line 3, column" },
+                { "{\"benchmarks\": [{\"argv\": [\"x\"], \"repeat\": \"many\"}]}",
+                  "benchmarks[0].repeat" },
+                /* a cwd that does not exist is the config's fault (2), not a failed run (3) */
+                { "{\"benchmarks\": [{\"name\": \"a\", \"argv\": [\"/bin/true\"], \"cwd\": "
+                  "\"/nonexistent/dir\"}]}",
+                  "cwd '/nonexistent/dir', which is not a directory" },
+        };
         struct pg_run_out o;
         (void) state;
 
         pg_test_sandbox();
         assert_int_equal(pg_mkdir_p("bench"), 0);
-        pg_test_write("bench/perfgate.json",
-                      "{\n  \"benchmarks\": [\n    {\"argv\": [\"x\"],}\n  ]\n}\n");
-        pg_test_perfgate(&o, "run", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "'bench/perfgate.json': invalid JSON at line 3, column");
-        pg_run_out_release(&o);
-        pg_test_write("bench/perfgate.json", "{\"benchmarks\": [{\"argv\": [\"x\"], \"repeat\": "
-                                             "\"many\"}]}");
-        pg_test_perfgate(&o, "run", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "benchmarks[0].repeat");
-        pg_run_out_release(&o);
-        /* a cwd that does not exist is the config's fault (2), not a failed run (3) */
-        pg_test_write("bench/perfgate.json", "{\"benchmarks\": [{\"name\": \"a\", \"argv\": "
-                                             "[\"/bin/true\"], \"cwd\": \"/nonexistent/dir\"}]}");
-        pg_test_perfgate(&o, "run", NULL);
-        assert_int_equal(o.status, 2);
-        pg_assert_has(o.err.ptr, "cwd '/nonexistent/dir', which is not a directory");
-        pg_run_out_release(&o);
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                pg_test_write("bench/perfgate.json", bad[i][0]);
+                pg_test_perfgate(&o, "run", NULL);
+                if (o.status != 2)
+                        fail_msg("%s: exit %d, want 2: %s", bad[i][0], o.status, o.err.ptr);
+                pg_assert_has(o.err.ptr, bad[i][1]);
+                pg_run_out_release(&o);
+        }
         pg_test_sandbox_remove();
 }
 
@@ -692,31 +683,44 @@ static void pg_collect(void *ctx, const struct pg_run_event *ev)
                 seen->done++;
 }
 
-static void test_run_lib_no_counter_at_all_still_times(void **state)
+/*
+ * Runs the fixture @fx @repeat times (no warm-up, no profile) through the
+ * library with @open_fn in place of perf_event_open, results under res/,
+ * events into @seen; asserts the run returns 0.
+ */
+static void pg_run_lib(const char *fx, int repeat, pg_perf_open_fn open_fn, struct pg_seen *seen,
+                       struct pg_run_summary *sum)
 {
         struct pg_bench_list l;
         struct pg_run_opts o;
+        char *path = pg_fx(fx);
+        const char *paths[1] = { path };
+
+        assert_int_equal(pg_run_discover(&l, paths, 1), 0);
+        memset(&o, 0, sizeof(o));
+        o.out_dir = "res";
+        o.repeat = repeat;
+        o.warmup = 0;
+        o.timeout_sec = -1;
+        o.no_profile = true;
+        o.open_fn = open_fn;
+        o.report = pg_collect;
+        o.report_ctx = seen;
+        assert_int_equal(pg_run_benchmarks(&l, &o, sum), 0);
+        pg_bench_list_release(&l);
+        free(path);
+}
+
+static void test_run_lib_no_counter_at_all_still_times(void **state)
+{
         struct pg_run_summary sum;
         struct pg_seen seen = { PG_BUF_INIT, 0 };
         struct pg_result r;
-        const char *paths[1];
-        char *hello = pg_fx("runner-hello");
         const struct pg_metric *m;
         (void) state;
 
         pg_test_sandbox();
-        paths[0] = hello;
-        assert_int_equal(pg_run_discover(&l, paths, 1), 0);
-        memset(&o, 0, sizeof(o));
-        o.out_dir = "res";
-        o.repeat = 2;
-        o.warmup = 0;
-        o.timeout_sec = -1;
-        o.no_profile = true;
-        o.open_fn = pg_open_enosys;
-        o.report = pg_collect;
-        o.report_ctx = &seen;
-        assert_int_equal(pg_run_benchmarks(&l, &o, &sum), 0);
+        pg_run_lib("runner-hello", 2, pg_open_enosys, &seen, &sum);
         assert_int_equal(sum.ok, 1);
         assert_int_equal(seen.done, 1);
         /* said once, with the likely causes */
@@ -732,34 +736,17 @@ static void test_run_lib_no_counter_at_all_still_times(void **state)
         assert_null(pg_result_find_metric(&r, "cpus-utilized"));
         pg_result_release(&r);
         pg_buf_release(&seen.warnings);
-        pg_bench_list_release(&l);
-        free(hello);
         pg_test_sandbox_remove();
 }
 
 static void test_run_lib_old_kernel_says_so_and_counts(void **state)
 {
-        struct pg_bench_list l;
-        struct pg_run_opts o;
         struct pg_seen seen = { PG_BUF_INIT, 0 };
         struct pg_result r;
-        const char *paths[1];
-        char *busy = pg_fx("runner-busy");
         (void) state;
 
         pg_test_sandbox();
-        paths[0] = busy;
-        assert_int_equal(pg_run_discover(&l, paths, 1), 0);
-        memset(&o, 0, sizeof(o));
-        o.out_dir = "res";
-        o.repeat = 3;
-        o.warmup = 0;
-        o.timeout_sec = -1;
-        o.no_profile = true;
-        o.open_fn = pg_open_old_kernel;
-        o.report = pg_collect;
-        o.report_ctx = &seen;
-        assert_int_equal(pg_run_benchmarks(&l, &o, NULL), 0);
+        pg_run_lib("runner-busy", 3, pg_open_old_kernel, &seen, NULL);
         assert_int_equal(pg_count_str(seen.warnings.ptr, "PERF_FORMAT_GROUP"), 1);
         pg_result_init(&r);
         assert_int_equal(pg_result_load(&r, "res/runner-busy.json"), 0);
@@ -768,8 +755,6 @@ static void test_run_lib_old_kernel_says_so_and_counts(void **state)
         assert_int_equal(pg_result_find_metric(&r, "page-faults")->status, PG_METRIC_OK);
         pg_result_release(&r);
         pg_buf_release(&seen.warnings);
-        pg_bench_list_release(&l);
-        free(busy);
         pg_test_sandbox_remove();
 }
 

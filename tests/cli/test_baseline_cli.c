@@ -22,7 +22,7 @@
 
 #include "baselines/store.h"
 #include "common/error.h"
-#include "tests/unit/test_store_fixture.h"
+#include "tests/util/store_fixture.h"
 #include "tests/util/testutil.h"
 
 /* A repository "work" with two commits on main, checked out, the sandbox's

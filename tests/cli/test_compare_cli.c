@@ -807,18 +807,34 @@ static void test_compare_cli_color_tty_only(void **state)
         free(cmd);
 }
 
+/* Write result @name into @dir: task-clock values @values (a JSON array) and
+ * a cpu-clock profile of @samples samples whose stacks are @stacks (a JSON
+ * object), or no profile when @stacks is NULL. */
+static void pg_write_tc_profile(const char *dir, const char *name, const char *values,
+                                const char *stacks, int samples)
+{
+        char *path = pg_xasprintf("%s/%s.json", dir, name);
+        char *profile = stacks ? pg_xasprintf(", \"profile\": {\"call_graph\": \"fp\", "
+                                              "\"event\": \"cpu-clock\", \"frequency_hz\": 999, "
+                                              "\"lost\": 0, \"runs\": 1, \"samples\": %d, "
+                                              "\"stacks\": %s}",
+                                              samples, stacks)
+                               : pg_xstrdup("");
+        char *text =
+            pg_xasprintf("{\"schema\": \"perfgate/result/1\", \"name\": \"%s\", "
+                         "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", \"values\": %s}}%s}",
+                         name, values, profile);
+        mkdir(dir, 0755);
+        pg_test_write(path, text);
+        free(profile);
+        free(text);
+        free(path);
+}
+
 /* Write result @name into @dir with task-clock values @values (a JSON array). */
 static void pg_write_tc(const char *dir, const char *name, const char *values)
 {
-        char *path = pg_xasprintf("%s/%s.json", dir, name);
-        char *text = pg_xasprintf("{\"schema\": \"perfgate/result/1\", \"name\": \"%s\", "
-                                  "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", "
-                                  "\"values\": %s}}}",
-                                  name, values);
-        mkdir(dir, 0755);
-        pg_test_write(path, text);
-        free(text);
-        free(path);
+        pg_write_tc_profile(dir, name, values, NULL, 0);
 }
 
 /* A typo in the config must not silently disable the gate: without the
@@ -875,6 +891,33 @@ static void test_compare_cli_config_typos(void **state)
         pg_test_perfgate(&o, "compare", "./empty", "--results", "h", "--config", "cx.json", NULL);
         assert_int_equal(o.status, 2);
         assert_non_null(strstr(o.err.ptr, "unknown metric 'task-clok'"));
+        pg_run_out_release(&o);
+}
+
+/* A hotspot that regressed while task-clock did not move (a batch measured on
+ * a slower machine hides the time, never the share): listed but not gating by
+ * default (exit 0); with "hotspots": {"gate": true} the build fails (exit 1)
+ * and the summary line says which function. */
+static void test_compare_cli_hotspot_gate(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+        pg_write_tc_profile("b", "x", "[100e6, 101e6, 99e6, 100.5e6, 100.2e6]",
+                            "{\"x;main;split\": 240, \"x;main;count\": 1760}", 2000);
+        pg_write_tc_profile("h", "x", "[100.3e6, 100.9e6, 99.2e6, 100.4e6, 100.1e6]",
+                            "{\"x;main;split\": 660, \"x;main;count\": 1340}", 2000);
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
+        assert_int_equal(o.status, 0);
+        assert_non_null(strstr(o.out.ptr, "\nunchanged     x "));
+        assert_non_null(strstr(o.out.ptr, "    split  12.00% -> 33.00% (+21.00 pp"));
+        assert_null(strstr(o.out.ptr, "hotspot 'split' grew"));
+        pg_run_out_release(&o);
+        pg_test_write("cx.json", "{\"compare\": {\"hotspots\": {\"gate\": true}}}");
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--config", "cx.json", NULL);
+        assert_int_equal(o.status, 1);
+        assert_non_null(strstr(o.out.ptr, "\nregression    x "));
+        assert_non_null(strstr(o.out.ptr, "task-clock +0.1%; hotspot 'split' grew\n"));
+        assert_non_null(strstr(o.out.ptr, "1 regression in 1 benchmark"));
         pg_run_out_release(&o);
 }
 
@@ -950,31 +993,19 @@ static void test_compare_cli_help(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                T(test_compare_cli_golden_reports),
-                T(test_compare_cli_text_content),
-                T(test_compare_cli_junit_valid),
-                T(test_compare_cli_markdown_hostile_names),
-                T(test_compare_cli_openmetrics_syntax),
-                T(test_compare_cli_json_strict_parse),
-                T(test_compare_cli_exit_0_aa),
-                T(test_compare_cli_sharded_results),
-                T(test_compare_cli_bad_input_exit_2),
-                T(test_compare_cli_no_baseline),
-                T(test_compare_cli_git_revision),
-                T(test_compare_cli_io_error_exit_4),
-                T(test_compare_cli_flamegraphs),
-                T(test_compare_cli_case26_no_nan),
-                T(test_compare_cli_case26_strict),
-                T(test_compare_cli_case32_missing_and_new),
-                T(test_compare_cli_case34_direction),
-                T(test_compare_cli_failed_benchmark),
-                T(test_compare_cli_host_mismatch),
-                T(test_compare_cli_markdown_size_limit),
-                T(test_compare_cli_color_tty_only),
-                T(test_compare_cli_config_typos),
-                T(test_compare_cli_overflow_no_inf),
-                T(test_compare_cli_diff_directory),
-                T(test_compare_cli_help),
+                T(test_compare_cli_golden_reports),     T(test_compare_cli_text_content),
+                T(test_compare_cli_junit_valid),        T(test_compare_cli_markdown_hostile_names),
+                T(test_compare_cli_openmetrics_syntax), T(test_compare_cli_json_strict_parse),
+                T(test_compare_cli_exit_0_aa),          T(test_compare_cli_sharded_results),
+                T(test_compare_cli_bad_input_exit_2),   T(test_compare_cli_no_baseline),
+                T(test_compare_cli_git_revision),       T(test_compare_cli_io_error_exit_4),
+                T(test_compare_cli_flamegraphs),        T(test_compare_cli_case26_no_nan),
+                T(test_compare_cli_case26_strict),      T(test_compare_cli_case32_missing_and_new),
+                T(test_compare_cli_case34_direction),   T(test_compare_cli_failed_benchmark),
+                T(test_compare_cli_host_mismatch),      T(test_compare_cli_markdown_size_limit),
+                T(test_compare_cli_color_tty_only),     T(test_compare_cli_config_typos),
+                T(test_compare_cli_hotspot_gate),       T(test_compare_cli_overflow_no_inf),
+                T(test_compare_cli_diff_directory),     T(test_compare_cli_help),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

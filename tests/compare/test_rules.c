@@ -21,6 +21,7 @@
 #include "common/json.h"
 #include "compare/rules.h"
 #include "compare/verdict.h"
+#include "tests/util/cases.h"
 
 static struct pg_metric pg_m(const char *name, const char *unit, double *v, size_t n)
 {
@@ -32,17 +33,6 @@ static struct pg_metric pg_m(const char *name, const char *unit, double *v, size
         m.values = v;
         m.nvalues = n;
         return m;
-}
-
-static void pg_judge(const char *name, const struct pg_metric *b, const struct pg_metric *h,
-                     struct pg_judgement *j)
-{
-        struct pg_rules r;
-        struct pg_metric_rule rule;
-        pg_rules_init(&r);
-        pg_rules_get(&r, "bench", name, &rule);
-        pg_judge_metric(name, b, h, &rule, NULL, false, j);
-        pg_rules_release(&r);
 }
 
 static void pg_assert_finite(const struct pg_judgement *j)
@@ -142,6 +132,23 @@ static void test_rules_overrides(void **state)
         pg_rules_release(&r);
 }
 
+/*
+ * Each config of @bad (n rows: JSON text, a part of the message) is refused
+ * with PG_EINPUT, a message containing that part and naming @file.
+ */
+static void pg_assert_refused(const char *const (*bad)[2], size_t n, const char *file)
+{
+        for (size_t i = 0; i < n; i++) {
+                struct pg_rules r;
+                assert_int_equal(pg_load_rules(&r, bad[i][0]), PG_EINPUT);
+                if (!strstr(pg_error_last(), bad[i][1]))
+                        fail_msg("config %s: message '%s' lacks '%s'", bad[i][0], pg_error_last(),
+                                 bad[i][1]);
+                assert_non_null(strstr(pg_error_last(), file));
+                pg_rules_release(&r);
+        }
+}
+
 static void test_rules_override_errors(void **state)
 {
         static const char *const bad[][2] = {
@@ -156,15 +163,7 @@ static void test_rules_override_errors(void **state)
                 { "{\"compare\": []}", "\"compare\" must be an object" },
         };
         (void) state;
-        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-                struct pg_rules r;
-                assert_int_equal(pg_load_rules(&r, bad[i][0]), PG_EINPUT);
-                if (!strstr(pg_error_last(), bad[i][1]))
-                        fail_msg("config %s: message '%s' lacks '%s'", bad[i][0], pg_error_last(),
-                                 bad[i][1]);
-                assert_non_null(strstr(pg_error_last(), "perfgate.json"));
-                pg_rules_release(&r);
-        }
+        pg_assert_refused(bad, PG_NELEMS(bad), "perfgate.json");
 }
 
 /* A typo anywhere in "compare" is refused, naming the key, where it is, the
@@ -193,15 +192,7 @@ static void test_rules_unknown_keys_and_empty_gate(void **state)
                   "compare.benchmarks.parse.gate is empty" },
         };
         (void) state;
-        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-                struct pg_rules r;
-                assert_int_equal(pg_load_rules(&r, bad[i][0]), PG_EINPUT);
-                if (!strstr(pg_error_last(), bad[i][1]))
-                        fail_msg("config %s: message '%s' lacks '%s'", bad[i][0], pg_error_last(),
-                                 bad[i][1]);
-                assert_non_null(strstr(pg_error_last(), "'perfgate.json'"));
-                pg_rules_release(&r);
-        }
+        pg_assert_refused(bad, PG_NELEMS(bad), "'perfgate.json'");
 }
 
 static void pg_add(struct pg_result_set *s, const char *name, const char *cpu, const double *tc,
@@ -276,240 +267,238 @@ static void test_rules_check_names(void **state)
         pg_result_set_release(&head);
 }
 
-/* A change no double can hold is not comparable, never inf. */
-static void test_rules_overflow_not_comparable(void **state)
+/* --- one metric's judgement: a table of cases ----------------------------- */
+
+/* Samples of the cases (per repetition, base units). */
+static double v_tiny[] = { 1e-300, 1e-300, 1e-300, 1e-300, 1e-300 };
+static double v_huge[] = { 1e308, 1e308, 1e308, 1e308, 1e308 };
+static double v_neg[] = { -1e308, -1e308, -1e308, -1e308, -1e308 };
+static double v_zero5[] = { 0, 0, 0, 0, 0 };
+static double v_mixed[] = { 1e308, -1e308, 1e308, -1e308, 1e308 };
+static double v_base[] = { 100, 101, 99, 100.5, 100.2 };
+static double v_slow[] = { 125, 126, 124, 125.5, 125.2 };
+static double v_fast[] = { 70, 71, 69, 70.5, 70.2 };
+static double v_same[] = { 101, 100, 99.5, 100.8, 100.1 };
+static double v_ipc[] = { 2.0, 2.01, 1.99, 2.0, 2.0 };
+static double v_ipc_lower[] = { 1.8, 1.79, 1.81, 1.8, 1.8 };
+static double v_rate1[] = { 0.010, 0.0101, 0.0099, 0.010, 0.010 };
+static double v_rate2[] = { 0.020, 0.0201, 0.0199, 0.020, 0.020 };
+static double v_noisy_b[] = { 100, 140, 95, 130, 98 };
+static double v_noisy_h[] = { 120, 96, 150, 99, 135 };
+static double v_wide[] = { 80, 100, 120, 90, 110 };
+static double v_up[] = { 121, 122, 123, 124, 125 };
+static double v_one_b[] = { 100 };
+static double v_one_h[] = { 150 };
+static double v_zero3[] = { 0, 0, 0 };
+static double v_some[] = { 800000, 801000, 799000 };
+static double v_cov_low[] = { 1, 0.4, 1 };
+
+/* One side of a case: its samples, or absent, or counted with another status. */
+struct pg_side {
+        double *v;
+        size_t n;
+        double *coverage;
+        enum pg_metric_status status;
+        bool absent;
+};
+#define SIDE(a)       .v = (a), .n = PG_NELEMS(a)
+#define COVERED(a, c) .v = (a), .n = PG_NELEMS(a), .coverage = (c)
+#define ABSENT        .absent = true
+#define NOT_SUPPORTED .status = PG_METRIC_NOT_SUPPORTED
+
+enum pg_tri { ANY = 0, YES, NO }; /* a boolean the case checks, or not */
+#define ANY_OUTCOME (-1)
+
+struct pg_judge_case {
+        const char *what; /* the test's name in cmocka's output */
+        const char *metric, *unit;
+        struct pg_side base, head;
+        const char *host_diff; /* NULL: same host */
+        bool cpu_differs;
+        int outcome;               /* enum pg_outcome, or ANY_OUTCOME */
+        const char *reason;        /* the exact reason, or NULL */
+        const char *reason_has[2]; /* parts the reason must contain */
+        enum pg_tri blocks, has_rel;
+        bool finite;                                 /* every figure of the judgement is finite */
+        void (*check)(const struct pg_judgement *j); /* what only this case asserts */
+};
+
+static void check_regression(const struct pg_judgement *j)
 {
-        double tiny[] = { 1e-300, 1e-300, 1e-300, 1e-300, 1e-300 };
-        double huge[] = { 1e308, 1e308, 1e308, 1e308, 1e308 };
-        double neg[] = { -1e308, -1e308, -1e308, -1e308, -1e308 };
-        double zero[] = { 0, 0, 0, 0, 0 };
-        double mixed[] = { 1e308, -1e308, 1e308, -1e308, 1e308 };
-        struct pg_metric b, h;
-        struct pg_judgement j;
-        (void) state;
-        b = pg_m("task-clock", "ns", tiny, 5);
-        h = pg_m("task-clock", "ns", huge, 5);
-        pg_judge("task-clock", &b, &h, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_COMPARABLE);
-        assert_false(j.has_rel);
-        assert_true(j.blocks);
-        assert_non_null(strstr(j.reason, "change too large to compute"));
-        pg_assert_finite(&j);
-        pg_judgement_release(&j);
+        assert_true(fabs(j->rel_change - (125.2 / 100.2 - 1)) < 1e-12);
+        assert_true(j->has_p && j->p_value < 0.01 && j->exact);
+        assert_true(j->badness > 1 && j->has_hl && j->hl_shift > 0);
+}
+
+static void check_identical(const struct pg_judgement *j)
+{
+        assert_true(j->p_value == 1 && j->rel_change == 0);
+}
+
+static void check_one_point(const struct pg_judgement *j)
+{
+        assert_true(fabs(j->pp_change - 1.0) < 1e-9);
+}
+
+static void check_significant(const struct pg_judgement *j)
+{
+        assert_true(j->p_value < 0.05);
+}
+
+/* The parts every case names: test name, metric, unit, the two sides, outcome. */
+#define JUDGE(w, m, u, b, h, o)                                                                    \
+        .what = (w), .metric = (m), .unit = (u), .base = { b }, .head = { h }, .outcome = (o)
+
+static const struct pg_judge_case pg_judge_cases[] = {
+        /* a change no double can hold is not comparable, never inf */
+        { JUDGE("test_rules_judge_overflow_not_comparable", "task-clock", "ns", SIDE(v_tiny),
+                SIDE(v_huge), PG_OUTCOME_NOT_COMPARABLE),
+          .reason_has = { "change too large to compute" }, .blocks = YES, .has_rel = NO,
+          .finite = true },
         /* in memory (the loader refuses negatives): still finite */
-        b = pg_m("task-clock", "ns", huge, 5);
-        h = pg_m("task-clock", "ns", neg, 5);
-        pg_judge("task-clock", &b, &h, &j);
-        pg_assert_finite(&j);
-        pg_judgement_release(&j);
-        b = pg_m("task-clock", "ns", mixed, 5);
-        h = pg_m("task-clock", "ns", huge, 5);
-        pg_judge("task-clock", &b, &h, &j);
-        pg_assert_finite(&j);
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_overflow_negative_finite", "task-clock", "ns", SIDE(v_huge),
+                SIDE(v_neg), ANY_OUTCOME),
+          .finite = true },
+        { JUDGE("test_rules_judge_overflow_mixed_signs_finite", "task-clock", "ns", SIDE(v_mixed),
+                SIDE(v_huge), ANY_OUTCOME),
+          .finite = true },
         /* a rate: the change in points overflows */
-        b = pg_m("branch-miss-rate", "ratio", zero, 5);
-        h = pg_m("branch-miss-rate", "ratio", huge, 5);
-        pg_judge("branch-miss-rate", &b, &h, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_COMPARABLE);
-        pg_assert_finite(&j);
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_overflow_rate_points", "branch-miss-rate", "ratio", SIDE(v_zero5),
+                SIDE(v_huge), PG_OUTCOME_NOT_COMPARABLE),
+          .finite = true },
         /* a relative metric with a zero baseline keeps its own reason */
-        b = pg_m("task-clock", "ns", zero, 5);
-        h = pg_m("task-clock", "ns", huge, 5);
-        pg_judge("task-clock", &b, &h, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_COMPARABLE);
-        assert_string_equal(j.reason, "zero baseline");
-        pg_assert_finite(&j);
-        pg_judgement_release(&j);
-}
+        { JUDGE("test_rules_judge_overflow_zero_baseline", "task-clock", "ns", SIDE(v_zero5),
+                SIDE(v_huge), PG_OUTCOME_NOT_COMPARABLE),
+          .reason = "zero baseline", .finite = true },
 
-static void test_rules_regression_improvement_unchanged(void **state)
-{
-        double b[] = { 100, 101, 99, 100.5, 100.2 }, slow[] = { 125, 126, 124, 125.5, 125.2 };
-        double fast[] = { 70, 71, 69, 70.5, 70.2 }, same[] = { 101, 100, 99.5, 100.8, 100.1 };
-        struct pg_metric mb = pg_m("task-clock", "ns", b, 5), mh;
-        struct pg_judgement j;
-        (void) state;
-        mh = pg_m("task-clock", "ns", slow, 5);
-        pg_judge("task-clock", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_REGRESSION);
-        assert_true(fabs(j.rel_change - (125.2 / 100.2 - 1)) < 1e-12);
-        assert_true(j.has_p && j.p_value < 0.01 && j.exact);
-        assert_true(j.badness > 1 && j.has_hl && j.hl_shift > 0);
-        pg_assert_finite(&j);
-        pg_judgement_release(&j);
-        mh = pg_m("task-clock", "ns", fast, 5);
-        pg_judge("task-clock", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_IMPROVEMENT);
-        pg_judgement_release(&j);
-        mh = pg_m("task-clock", "ns", same, 5);
-        pg_judge("task-clock", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_UNCHANGED);
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_regression", "task-clock", "ns", SIDE(v_base), SIDE(v_slow),
+                PG_OUTCOME_REGRESSION),
+          .finite = true, .check = check_regression },
+        { JUDGE("test_rules_judge_improvement", "task-clock", "ns", SIDE(v_base), SIDE(v_fast),
+                PG_OUTCOME_IMPROVEMENT) },
+        { JUDGE("test_rules_judge_unchanged", "task-clock", "ns", SIDE(v_base), SIDE(v_same),
+                PG_OUTCOME_UNCHANGED) },
         /* identical samples: unchanged, p = 1 */
-        pg_judge("task-clock", &mb, &mb, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_UNCHANGED);
-        assert_true(j.p_value == 1 && j.rel_change == 0);
-        pg_judgement_release(&j);
-}
+        { JUDGE("test_rules_judge_identical_samples", "task-clock", "ns", SIDE(v_base),
+                SIDE(v_base), PG_OUTCOME_UNCHANGED),
+          .check = check_identical },
 
-static void test_rules_direction(void **state)
-{
-        double b[] = { 2.0, 2.01, 1.99, 2.0, 2.0 }, lower[] = { 1.8, 1.79, 1.81, 1.8, 1.8 };
-        double br[] = { 0.010, 0.0101, 0.0099, 0.010, 0.010 };
-        double brh[] = { 0.020, 0.0201, 0.0199, 0.020, 0.020 };
-        struct pg_metric mb = pg_m("ipc", "ratio", b, 5), mh = pg_m("ipc", "ratio", lower, 5);
-        struct pg_judgement j;
-        (void) state;
         /* ipc is higher-is-better: a drop is the regression */
-        pg_judge("ipc", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_REGRESSION);
-        pg_judgement_release(&j);
-        pg_judge("ipc", &mh, &mb, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_IMPROVEMENT);
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_direction_ipc_drops", "ipc", "ratio", SIDE(v_ipc),
+                SIDE(v_ipc_lower), PG_OUTCOME_REGRESSION) },
+        { JUDGE("test_rules_judge_direction_ipc_rises", "ipc", "ratio", SIDE(v_ipc_lower),
+                SIDE(v_ipc), PG_OUTCOME_IMPROVEMENT) },
         /* a rate in percentage points: 1% -> 2% is +1 pp > 0.5 pp */
-        mb = pg_m("branch-miss-rate", "ratio", br, 5);
-        mh = pg_m("branch-miss-rate", "ratio", brh, 5);
-        pg_judge("branch-miss-rate", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_REGRESSION);
-        assert_true(fabs(j.pp_change - 1.0) < 1e-9);
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_direction_rate_in_points", "branch-miss-rate", "ratio",
+                SIDE(v_rate1), SIDE(v_rate2), PG_OUTCOME_REGRESSION),
+          .check = check_one_point },
         /* no direction: informational, never a regression */
-        mb = pg_m("my-custom", "count", b, 5);
-        mh = pg_m("my-custom", "count", br, 5);
-        pg_judge("my-custom", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_UNCHANGED);
-        assert_non_null(j.reason);
-        assert_non_null(strstr(j.reason, "no direction"));
-        pg_judgement_release(&j);
-}
+        { JUDGE("test_rules_judge_direction_none", "my-custom", "count", SIDE(v_ipc), SIDE(v_rate1),
+                PG_OUTCOME_UNCHANGED),
+          .reason_has = { "no direction" } },
 
-static void test_rules_inconclusive(void **state)
-{
-        double b[] = { 100, 140, 95, 130, 98 }, h[] = { 120, 96, 150, 99, 135 };
-        double wide[] = { 80, 100, 120, 90, 110 }, up[] = { 121, 122, 123, 124, 125 };
-        double one_b[] = { 100 }, one_h[] = { 150 };
-        struct pg_metric mb = pg_m("task-clock", "ns", b, 5), mh = pg_m("task-clock", "ns", h, 5);
-        struct pg_judgement j;
-        (void) state;
         /* beyond threshold, not significant */
-        pg_judge("task-clock", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_INCONCLUSIVE);
-        assert_non_null(strstr(j.reason, "rerun with more repetitions"));
-        assert_non_null(strstr(j.reason, "not significant"));
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_inconclusive_not_significant", "task-clock", "ns",
+                SIDE(v_noisy_b), SIDE(v_noisy_h), PG_OUTCOME_INCONCLUSIVE),
+          .reason_has = { "rerun with more repetitions", "not significant" } },
         /* significant (separated) but within 3x the baseline's relative MAD (10%) */
-        mb = pg_m("task-clock", "ns", wide, 5);
-        mh = pg_m("task-clock", "ns", up, 5);
-        pg_judge("task-clock", &mb, &mh, &j);
-        assert_true(j.p_value < 0.05);
-        assert_int_equal(j.outcome, PG_OUTCOME_INCONCLUSIVE);
-        assert_non_null(strstr(j.reason, "within noise"));
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_inconclusive_within_noise", "task-clock", "ns", SIDE(v_wide),
+                SIDE(v_up), PG_OUTCOME_INCONCLUSIVE),
+          .reason_has = { "within noise" }, .check = check_significant },
         /* one repetition per side: a 50% change can never be significant */
-        mb = pg_m("task-clock", "ns", one_b, 1);
-        mh = pg_m("task-clock", "ns", one_h, 1);
-        pg_judge("task-clock", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_INCONCLUSIVE);
-        pg_assert_finite(&j);
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_inconclusive_one_repetition", "task-clock", "ns", SIDE(v_one_b),
+                SIDE(v_one_h), PG_OUTCOME_INCONCLUSIVE),
+          .finite = true },
         /* an improvement that is not significant is not "inconclusive" */
-        mb = pg_m("task-clock", "ns", one_h, 1);
-        mh = pg_m("task-clock", "ns", one_b, 1);
-        pg_judge("task-clock", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_UNCHANGED);
-        pg_judgement_release(&j);
-}
+        { JUDGE("test_rules_judge_improvement_not_significant", "task-clock", "ns", SIDE(v_one_h),
+                SIDE(v_one_b), PG_OUTCOME_UNCHANGED) },
 
-static void test_rules_zero_and_missing(void **state)
-{
-        double zero[] = { 0, 0, 0 }, some[] = { 800000, 801000, 799000 };
-        double cov_low[] = { 1, 0.4, 1 };
-        struct pg_metric mb = pg_m("task-clock", "ns", zero, 3),
-                         mh = pg_m("task-clock", "ns", some, 3);
-        struct pg_metric ns;
-        struct pg_judgement j;
-        (void) state;
-        pg_judge("task-clock", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_COMPARABLE);
-        assert_string_equal(j.reason, "zero baseline");
-        assert_true(j.blocks && !j.has_rel);
-        pg_assert_finite(&j);
-        pg_judgement_release(&j);
-        pg_judge("task-clock", &mb, &mb, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_UNCHANGED);
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_zero_baseline", "task-clock", "ns", SIDE(v_zero3), SIDE(v_some),
+                PG_OUTCOME_NOT_COMPARABLE),
+          .reason = "zero baseline", .blocks = YES, .has_rel = NO, .finite = true },
+        { JUDGE("test_rules_judge_zero_both_sides", "task-clock", "ns", SIDE(v_zero3),
+                SIDE(v_zero3), PG_OUTCOME_UNCHANGED) },
         /* present in the baseline, missing in head: never a silent pass */
-        mb = pg_m("task-clock", "ns", some, 3);
-        pg_judge("task-clock", &mb, NULL, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_JUDGED);
-        assert_true(j.blocks);
-        assert_non_null(strstr(j.reason, "missing in head"));
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_missing_in_head", "task-clock", "ns", SIDE(v_some), ABSENT,
+                PG_OUTCOME_NOT_JUDGED),
+          .reason_has = { "missing in head" }, .blocks = YES },
         /* new in head: reported, does not block */
-        pg_judge("task-clock", NULL, &mb, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_JUDGED);
-        assert_false(j.blocks);
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_new_in_head", "task-clock", "ns", ABSENT, SIDE(v_some),
+                PG_OUTCOME_NOT_JUDGED),
+          .blocks = NO },
         /* a derived ratio absent on one side is not comparable */
-        mh = pg_m("ipc", "ratio", some, 3);
-        pg_judge("ipc", NULL, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_COMPARABLE);
-        assert_string_equal(j.reason, "undefined in the baseline");
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_ratio_undefined_in_base", "ipc", "ratio", ABSENT, SIDE(v_some),
+                PG_OUTCOME_NOT_COMPARABLE),
+          .reason = "undefined in the baseline" },
         /* status differs: not judged, with both statuses named */
-        memset(&ns, 0, sizeof(ns));
-        ns.name = "cycles";
-        ns.unit = "count";
-        ns.status = PG_METRIC_NOT_SUPPORTED;
-        mb = pg_m("cycles", "count", some, 3);
-        pg_judge("cycles", &mb, &ns, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_JUDGED);
-        assert_string_equal(j.reason, "status 'ok' in the baseline, 'not-supported' in head");
-        pg_judgement_release(&j);
-        pg_judge("cycles", &ns, &ns, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_MEASURED);
-        assert_false(j.blocks);
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_status_differs", "cycles", "count", SIDE(v_some), NOT_SUPPORTED,
+                PG_OUTCOME_NOT_JUDGED),
+          .reason = "status 'ok' in the baseline, 'not-supported' in head" },
+        { JUDGE("test_rules_judge_not_supported_both_sides", "cycles", "count", NOT_SUPPORTED,
+                NOT_SUPPORTED, PG_OUTCOME_NOT_MEASURED),
+          .blocks = NO },
         /* coverage below 50% in one repetition: multiplexed, not judged */
-        mh = pg_m("cycles", "count", some, 3);
-        mh.coverage = cov_low;
-        pg_judge("cycles", &mb, &mh, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_NOT_JUDGED);
-        assert_non_null(strstr(j.reason, "40%"));
-        assert_non_null(strstr(j.reason, "head"));
-        pg_judgement_release(&j);
+        { JUDGE("test_rules_judge_low_coverage", "cycles", "count", SIDE(v_some),
+                COVERED(v_some, v_cov_low), PG_OUTCOME_NOT_JUDGED),
+          .reason_has = { "40%", "head" } },
+
+        /* PMU or counters mode differ: time is still judged */
+        { JUDGE("test_rules_judge_host_pmu_differs_time", "task-clock", "ns", SIDE(v_base),
+                SIDE(v_slow), PG_OUTCOME_REGRESSION),
+          .host_diff = "pmu [cpu] vs []" },
+        /* ... but counters are not */
+        { JUDGE("test_rules_judge_host_pmu_differs_counters", "instructions", "ns", SIDE(v_base),
+                SIDE(v_slow), PG_OUTCOME_INCONCLUSIVE),
+          .host_diff = "pmu [cpu] vs []", .reason_has = { "hosts differ (pmu [cpu] vs [])" } },
+        /* another CPU model: nothing is judged */
+        { JUDGE("test_rules_judge_host_cpu_model_differs", "task-clock", "ns", SIDE(v_base),
+                SIDE(v_slow), PG_OUTCOME_INCONCLUSIVE),
+          .host_diff = "cpu model 'A' vs 'B'", .cpu_differs = true },
+};
+
+static struct pg_metric pg_side_metric(const struct pg_judge_case *c, const struct pg_side *s)
+{
+        struct pg_metric m = pg_m(c->metric, c->unit, s->v, s->n);
+        m.coverage = s->coverage;
+        m.status = s->status;
+        return m;
 }
 
-static void test_rules_host_mismatch(void **state)
+static void pg_assert_tri(enum pg_tri want, bool got)
 {
-        double b[] = { 100, 101, 99, 100.5, 100.2 }, slow[] = { 125, 126, 124, 125.5, 125.2 };
-        struct pg_metric mb = pg_m("task-clock", "ns", b, 5),
-                         mh = pg_m("task-clock", "ns", slow, 5);
+        if (want != ANY)
+                assert_int_equal(got, want == YES);
+}
+
+/* One row of pg_judge_cases: the metric judged with the default rules. */
+static void test_rules_judge_case(void **state)
+{
+        const struct pg_judge_case *c = *state;
+        struct pg_metric b = pg_side_metric(c, &c->base), h = pg_side_metric(c, &c->head);
         struct pg_rules r;
         struct pg_metric_rule rule;
         struct pg_judgement j;
-        (void) state;
+
         pg_rules_init(&r);
-        pg_rules_get(&r, "x", "task-clock", &rule);
-        /* PMU or counters mode differ: time is still judged */
-        pg_judge_metric("task-clock", &mb, &mh, &rule, "pmu [cpu] vs []", false, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_REGRESSION);
-        pg_judgement_release(&j);
-        /* ... but counters are not */
-        pg_rules_get(&r, "x", "instructions", &rule);
-        pg_judge_metric("instructions", &mb, &mh, &rule, "pmu [cpu] vs []", false, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_INCONCLUSIVE);
-        assert_non_null(strstr(j.reason, "hosts differ (pmu [cpu] vs [])"));
-        pg_judgement_release(&j);
-        /* another CPU model: nothing is judged */
-        pg_rules_get(&r, "x", "task-clock", &rule);
-        pg_judge_metric("task-clock", &mb, &mh, &rule, "cpu model 'A' vs 'B'", true, &j);
-        assert_int_equal(j.outcome, PG_OUTCOME_INCONCLUSIVE);
-        pg_judgement_release(&j);
+        pg_rules_get(&r, "bench", c->metric, &rule);
+        pg_judge_metric(c->metric, c->base.absent ? NULL : &b, c->head.absent ? NULL : &h, &rule,
+                        c->host_diff, c->cpu_differs, &j);
         pg_rules_release(&r);
+        if (c->outcome != ANY_OUTCOME)
+                assert_int_equal(j.outcome, c->outcome);
+        if (c->reason)
+                assert_string_equal(j.reason, c->reason);
+        for (size_t i = 0; i < 2 && c->reason_has[i]; i++) {
+                assert_non_null(j.reason);
+                assert_non_null(strstr(j.reason, c->reason_has[i]));
+        }
+        pg_assert_tri(c->blocks, j.blocks);
+        pg_assert_tri(c->has_rel, j.has_rel);
+        if (c->finite)
+                pg_assert_finite(&j);
+        if (c->check)
+                c->check(&j);
+        pg_judgement_release(&j);
 }
 
 /* --- verdicts over result sets ------------------------------------------ */
@@ -614,13 +603,9 @@ int main(void)
                 cmocka_unit_test(test_rules_override_errors),
                 cmocka_unit_test(test_rules_unknown_keys_and_empty_gate),
                 cmocka_unit_test(test_rules_check_names),
-                cmocka_unit_test(test_rules_overflow_not_comparable),
-                cmocka_unit_test(test_rules_regression_improvement_unchanged),
-                cmocka_unit_test(test_rules_direction),
-                cmocka_unit_test(test_rules_inconclusive),
-                cmocka_unit_test(test_rules_zero_and_missing),
-                cmocka_unit_test(test_rules_host_mismatch),
                 cmocka_unit_test(test_verdict_sets_and_exit_status),
         };
-        return cmocka_run_group_tests(tests, NULL, NULL);
+        return pg_run_tests_and_cases(tests, PG_NELEMS(tests), test_rules_judge_case, NULL, NULL,
+                                      pg_judge_cases, sizeof(pg_judge_cases[0]),
+                                      PG_NELEMS(pg_judge_cases));
 }

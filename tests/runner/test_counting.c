@@ -34,6 +34,7 @@
 #include "runner/events.h"
 #include "runner/host.h"
 #include "runner/run.h"
+#include "tests/util/cases.h"
 #include "tests/util/testutil.h"
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -479,59 +480,63 @@ static int pg_open_failing(void *ctx, struct perf_event_attr *a, pid_t pid, int 
         return pg_real_open(a, pid, cpu, group_fd, flags);
 }
 
-static void test_counting_failing_member_does_not_sink_group(void **state)
+/*
+ * One event's perf_event_open fails with a chosen errno: the group around
+ * it is rebuilt and the other events still count (runner-pages 300 touches
+ * 300 pages, so page-faults >= 300 whatever else happened).
+ */
+struct pg_fail_case {
+        const char *name;         /* the test's name in cmocka's output */
+        const char *events;       /* --events */
+        struct pg_fail_spec fail; /* which open fails, how */
+        const char *refused;      /* event reported not supported, or NULL */
+        int refused_errno;        /* its open_errno, or 0: not checked */
+        const char *ok;           /* another event that must count, or NULL */
+        const int *leaders;       /* leader index of counters 0.., -1: not checked; or NULL */
+};
+
+static const struct pg_fail_case pg_fail_cases[] = {
+        { .name = "test_counting_failing_member_does_not_sink_group",
+          .events = "task-clock,context-switches,page-faults",
+          .fail = { PERF_COUNT_SW_CONTEXT_SWITCHES, ENOENT, false, 0 },
+          .refused = "context-switches",
+          .refused_errno = ENOENT,
+          .ok = "task-clock" },
+        { .name = "test_counting_failing_leader_next_one_leads",
+          .events = "task-clock,context-switches,page-faults",
+          .fail = { PERF_COUNT_SW_TASK_CLOCK, EOPNOTSUPP, false, 0 },
+          .refused = "task-clock",
+          .leaders = (const int[]){ -1, 1, 1 } },
+        /* a member refused with EINVAL is opened alone: its own group now */
+        { .name = "test_counting_member_einval_counts_alone",
+          .events = "task-clock,page-faults",
+          .fail = { PERF_COUNT_SW_PAGE_FAULTS, EINVAL, true, 0 },
+          .leaders = (const int[]){ -1, 1 } },
+};
+
+static void test_counting_failing_open(void **state)
 {
+        const struct pg_fail_case *c = *state;
         const char *argv[] = { "runner-pages", "300", NULL };
-        struct pg_fail_spec f = { PERF_COUNT_SW_CONTEXT_SWITCHES, ENOENT, false, 0 };
+        struct pg_fail_spec f = c->fail;
         struct pg_counter_opts o = { .open_fn = pg_open_failing, .open_ctx = &f };
         struct pg_counter_set s;
         struct pg_event_list l;
         struct pg_exit ex;
-        (void) state;
 
-        assert_int_equal(pg_events_parse(&l, "task-clock,context-switches,page-faults"), 0);
+        assert_int_equal(pg_events_parse(&l, c->events), 0);
         assert_int_equal(pg_count(&s, &ex, &l, &o, argv), 0);
-        assert_int_equal(pg_get(&s, "context-switches")->state, PG_COUNT_NOT_SUPPORTED);
-        assert_int_equal(pg_get(&s, "context-switches")->open_errno, ENOENT);
-        assert_int_equal(pg_get(&s, "task-clock")->state, PG_COUNT_OK);
+        if (c->refused)
+                assert_int_equal(pg_get(&s, c->refused)->state, PG_COUNT_NOT_SUPPORTED);
+        if (c->refused_errno)
+                assert_int_equal(pg_get(&s, c->refused)->open_errno, c->refused_errno);
+        if (c->ok)
+                assert_int_equal(pg_get(&s, c->ok)->state, PG_COUNT_OK);
+        for (size_t i = 0; c->leaders && i < l.n; i++)
+                if (c->leaders[i] >= 0)
+                        assert_int_equal(s.c[i].leader, c->leaders[i]);
         assert_int_equal(pg_get(&s, "page-faults")->state, PG_COUNT_OK);
         assert_true(pg_get(&s, "page-faults")->value >= 300);
-}
-
-static void test_counting_failing_leader_next_one_leads(void **state)
-{
-        const char *argv[] = { "runner-pages", "300", NULL };
-        struct pg_fail_spec f = { PERF_COUNT_SW_TASK_CLOCK, EOPNOTSUPP, false, 0 };
-        struct pg_counter_opts o = { .open_fn = pg_open_failing, .open_ctx = &f };
-        struct pg_counter_set s;
-        struct pg_event_list l;
-        struct pg_exit ex;
-        (void) state;
-
-        assert_int_equal(pg_events_parse(&l, "task-clock,context-switches,page-faults"), 0);
-        assert_int_equal(pg_count(&s, &ex, &l, &o, argv), 0);
-        assert_int_equal(pg_get(&s, "task-clock")->state, PG_COUNT_NOT_SUPPORTED);
-        assert_int_equal(s.c[1].leader, 1);
-        assert_int_equal(s.c[2].leader, 1);
-        assert_int_equal(pg_get(&s, "page-faults")->state, PG_COUNT_OK);
-        assert_true(pg_get(&s, "page-faults")->value >= 300);
-}
-
-static void test_counting_member_einval_counts_alone(void **state)
-{
-        const char *argv[] = { "runner-pages", "300", NULL };
-        struct pg_fail_spec f = { PERF_COUNT_SW_PAGE_FAULTS, EINVAL, true, 0 };
-        struct pg_counter_opts o = { .open_fn = pg_open_failing, .open_ctx = &f };
-        struct pg_counter_set s;
-        struct pg_event_list l;
-        struct pg_exit ex;
-        (void) state;
-
-        assert_int_equal(pg_events_parse(&l, "task-clock,page-faults"), 0);
-        assert_int_equal(pg_count(&s, &ex, &l, &o, argv), 0);
-        assert_int_equal(pg_get(&s, "page-faults")->state, PG_COUNT_OK);
-        assert_true(pg_get(&s, "page-faults")->value >= 300);
-        assert_int_equal(s.c[1].leader, 1); /* its own group now */
 }
 
 /* paranoid=2 for an unprivileged user, as seen by root: EACCES with kernel. */
@@ -754,7 +759,7 @@ static void test_counting_attr_golden(void **state)
         assert_int_equal(pg_count(&s, &ex, &l, &o, argv), 0);
         pg_buf_puts(&out, "# perf_event_attr perfgate asks for when counting the default events\n"
                           "# (one per perf_event_open call, in order; see "
-                          "tests/unit/test_counting.c)\n\n");
+                          "tests/runner/test_counting.c)\n\n");
         pg_buf_add(&out, rec.text.ptr, rec.text.len);
         path = pg_xasprintf("%s/tests/golden/attr-default.txt", pg_test_env("PG_SOURCE_DIR"));
         if (getenv("PG_BLESS"))
@@ -785,13 +790,12 @@ int main(void)
                 cmocka_unit_test(test_counting_case30_group_read_cases),
                 cmocka_unit_test(test_counting_decode_refuses_short_buffer),
                 cmocka_unit_test(test_counting_old_kernel_reads_without_group),
-                cmocka_unit_test(test_counting_failing_member_does_not_sink_group),
-                cmocka_unit_test(test_counting_failing_leader_next_one_leads),
-                cmocka_unit_test(test_counting_member_einval_counts_alone),
                 cmocka_unit_test(test_counting_eacces_falls_back_to_user),
                 cmocka_unit_test(test_counting_no_access_at_all_is_eperm),
                 cmocka_unit_test(test_counting_host_fingerprint),
                 cmocka_unit_test(test_counting_attr_golden),
         };
-        return cmocka_run_group_tests(tests, NULL, NULL);
+        return pg_run_tests_and_cases(tests, PG_NELEMS(tests), test_counting_failing_open, NULL,
+                                      NULL, pg_fail_cases, sizeof(pg_fail_cases[0]),
+                                      PG_NELEMS(pg_fail_cases));
 }

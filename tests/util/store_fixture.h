@@ -1,5 +1,5 @@
 /*
- * test_store_fixture.h - git repositories for the baseline-store tests, built
+ * store_fixture.h - git repositories for the baseline-store tests, built
  * with libgit2 inside the test's sandbox (never the project's repository):
  * commits with a fixed author and time on any ref, checkouts, lightweight
  * tags, pushes to a bare "remote" and clones, and result files written with
