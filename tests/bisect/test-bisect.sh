@@ -23,11 +23,11 @@ fail=0
 err() { echo "test-bisect: FAIL: $*" >&2; fail=1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export HOME=$tmp TZ=UTC LC_ALL=C GIT_CONFIG_NOSYSTEM=1
+export HOME="$tmp" TZ=UTC LC_ALL=C GIT_CONFIG_NOSYSTEM=1
 
 # 1. the regression at commit 11
 "$src/tests/bisect/make-repo.sh" "$tmp/a" 30 >/dev/null || { echo "cannot make the repository" >&2; exit 1; }
-cd "$tmp/a"
+cd "$tmp/a" || exit 1
 o=$tmp/out.txt e=$tmp/err.txt
 c11=$(git rev-parse main~5)
 "$pg" bisect main~15 main >"$o" 2>"$e"; rc=$?
@@ -85,7 +85,7 @@ grep -q "^  parse of 'spin' against " "$o" || err "--metric parse: no effect on 
 
 # 6. commit 12 does not build: skipped
 "$src/tests/bisect/make-repo.sh" "$tmp/b" 30 12 >/dev/null || exit 1
-cd "$tmp/b"
+cd "$tmp/b" || exit 1
 c11=$(git rev-parse main~5); c12=$(git rev-parse main~4)
 "$pg" bisect main~15 main >"$o" 2>"$e"; rc=$?
 cat "$e" "$o"
