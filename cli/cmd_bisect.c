@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,7 +347,7 @@ static void pg_bx_paired_opts(struct pg_paired_opts *po, struct pg_bx *x,
 }
 
 /*
- * Run @base and @head in pairs until the paired test against @floor decides
+ * Run @base and @head in pairs until the paired test against @floor_frac (a fraction) decides
  * or the budget is spent (then out->outcome is INCONCLUSIVE). Per pair:
  * d = log(head / base) of task-clock, or of the function's self share
  * (samples + 1/2 over samples + 1/2, so a share of 0 stays finite).
