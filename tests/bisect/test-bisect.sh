@@ -43,8 +43,10 @@ grep -q "parse" "$svg" || err "the flame graph has no parse frame"
 [ "$(grep -c 'perfgate: bisect: step ' "$e")" -ge 3 ] || err "fewer than 3 progress lines"
 [ -z "$(git status --porcelain)" ] || err "the work tree was changed"
 
-# 2. no change between commits 1 and 10 (builds come from the cache)
-"$pg" bisect main~15 main~6 >"$o" 2>"$e"; rc=$?
+# 2. no change between commits 1 and 10 (builds come from the cache); the
+# floor is 5%, a sixth of this suite's effect: at the default 1% a 12 ms
+# benchmark on a loaded machine may stay undecided within the budget (exit 3)
+"$pg" bisect --floor 5 main~15 main~6 >"$o" 2>"$e"; rc=$?
 cat "$e" "$o"
 [ $rc -eq 0 ] || err "no-change range: exit $rc, want 0"
 grep -q "^no change in this range" "$o" || err "no-change range not reported"
@@ -68,7 +70,7 @@ builds=$(sed -n 's/^builds: \([0-9]*\) .*/\1/p' "$o")
 [ -n "$builds" ] && [ "$builds" -le 4 ] || err "with baselines: builds '$builds', want at most 4"
 
 # 4. --metric FUNCTION: the self share of parse, across commit 11 alone
-"$pg" bisect --metric parse --budget 8 main~6 main~5 >"$o" 2>"$e"; rc=$?
+"$pg" bisect --metric parse --budget 32 main~6 main~5 >"$o" 2>"$e"; rc=$?
 cat "$e" "$o"
 [ $rc -eq 1 ] || err "--metric parse: exit $rc, want 1"
 grep -q "^first bad commit: $c11 commit 11\$" "$o" || err "--metric parse: commit 11 not named"
