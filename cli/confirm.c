@@ -58,14 +58,7 @@ bad:
                             s);
 }
 
-struct pg_build_ctx {
-        const char *command;
-        double timeout_sec;
-        const char *log_path;
-        const char *what;
-};
-
-static int pg_confirm_build_cb(void *ctx, const char *dir)
+int pg_confirm_build_cb(void *ctx, const char *dir)
 {
         struct pg_build_ctx *b = ctx;
         return pg_build_run(b->command, dir, b->timeout_sec, b->log_path, b->what);
@@ -82,10 +75,8 @@ static char *pg_remap(const char *path, const char *top, const char *dir)
         return pg_xstrdup(path);
 }
 
-/* The base twin of head benchmark @h: the same command at the same paths
- * relative to the checkout of the base build at @dir. */
-static void pg_base_bench(struct pg_bench *out, const struct pg_bench *h, const char *top,
-                          const char *dir, const char *cwd)
+void pg_confirm_twin_bench(struct pg_bench *out, const struct pg_bench *h, const char *top,
+                           const char *dir, const char *cwd)
 {
         memset(out, 0, sizeof(*out));
         *out = *h;
@@ -321,7 +312,7 @@ static const struct pg_bench *pg_confirm_pair_of(const struct pg_confirm_env *e,
                 *why = pg_xasprintf("'%s' is not in '%s'", name, o->config_path);
                 return NULL;
         }
-        pg_base_bench(bb, h, e->rs.top, e->built.dir, e->cwd);
+        pg_confirm_twin_bench(bb, h, e->rs.top, e->built.dir, e->cwd);
         if (strchr(h->argv[0], '/') && access(bb->exec_path, X_OK) != 0) {
                 *why = pg_xasprintf("'%s' does not exist in the build of base %.12s: new at base",
                                     h->argv[0], o->base_commit);

@@ -12,6 +12,31 @@
 
 #include "compare/verdict.h"
 
+struct pg_bench;
+
+/** What pg_confirm_build_cb() runs: perfgate.json's "build" (runner/build.h). */
+struct pg_build_ctx {
+        const char *command;
+        double timeout_sec;
+        const char *log_path; /* NULL: /dev/null */
+        const char *what;     /* names the build in messages */
+};
+
+/**
+ * The pg_build_fn (baselines/worktree.h) of a checkout: runs @ctx (a
+ * struct pg_build_ctx) in @dir with pg_build_run(). Errors: as pg_build_run().
+ */
+int pg_confirm_build_cb(void *ctx, const char *dir);
+
+/**
+ * The twin of benchmark @h in another checkout: the same command at the
+ * same paths relative to @dir that @h has relative to @top (paths outside
+ * @top stay as they are; a NULL cwd counts as @cwd). Shallow copy of @h
+ * except out->exec_path and out->cwd, which are owned (free both).
+ */
+void pg_confirm_twin_bench(struct pg_bench *out, const struct pg_bench *h, const char *top,
+                           const char *dir, const char *cwd);
+
 /** Default --confirm-budget: seconds of paired runs per benchmark. */
 #define PG_CONFIRM_DEFAULT_BUDGET_SEC 120.0
 

@@ -29,6 +29,8 @@ const struct pg_command pg_commands[] = {
         { "fold", cmd_fold, "fold perf script output into folded stacks", pg_usage_fold },
         { "history", cmd_history, "chart every baseline along a branch and find change points",
           pg_usage_history },
+        { "bisect", cmd_bisect, "find the commit between GOOD and BAD that made a benchmark slower",
+          pg_usage_bisect },
         { "doctor", cmd_doctor, "check what this machine can measure and how to fix gaps",
           pg_usage_doctor },
         { NULL, NULL, NULL, NULL },
