@@ -18,7 +18,8 @@
 static const char *const pg_kind_names[] = { "regressed",       "new",
                                              "improved",        "vanished",
                                              "not significant", "tiny",
-                                             "unchanged",       "shifted (others changed)" };
+                                             "unchanged",       "shifted (others changed)",
+                                             "grew (own time)" };
 
 const char *pg_hotspot_kind_name(enum pg_hotspot_kind k)
 {
@@ -43,13 +44,22 @@ void pg_hotspots_release(struct pg_hotspots *h)
         memset(h, 0, sizeof(*h));
 }
 
+/* Listing order: a function that grew on its own comes right after the
+ * regressed ones, then the enum's order. */
+static int pg_kind_rank(enum pg_hotspot_kind k)
+{
+        if (k == PG_HOTSPOT_GREW)
+                return 1;
+        return 2 * (int) k;
+}
+
 static int pg_hotspot_cmp(const void *a, const void *b)
 {
         const struct pg_hotspot *x = a, *y = b;
         double dx = fabs(x->delta_self_pp), dy = fabs(y->delta_self_pp);
 
         if (x->kind != y->kind)
-                return (int) x->kind - (int) y->kind;
+                return pg_kind_rank(x->kind) - pg_kind_rank(y->kind);
         if (x->kind == PG_HOTSPOT_NEW || x->kind == PG_HOTSPOT_VANISHED) {
                 dx = fmax(dx, fabs(x->delta_incl_pp));
                 dy = fmax(dy, fabs(y->delta_incl_pp));
@@ -177,9 +187,64 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
         pg_profile_funcs_release(&sides[1]);
 }
 
+/* The heaviest stack of @p holding frame @fn, comm excluded, cut after @fn. */
+static char *pg_hot_path_to(const struct pg_profile *p, const char *fn)
+{
+        size_t fl = strlen(fn), best_end = 0;
+        const char *best = NULL;
+        uint64_t best_count = 0;
+
+        for (size_t i = 0; i < p->nstacks; i++) {
+                const char *f = p->stacks[i].frames, *at = strchr(f, ';');
+                while (at) {
+                        const char *s = at + 1, *e = strchr(s, ';');
+                        size_t n = e ? (size_t) (e - s) : strlen(s);
+                        if (n == fl && memcmp(s, fn, fl) == 0) {
+                                if (!best || p->stacks[i].count > best_count) {
+                                        best = f;
+                                        best_count = p->stacks[i].count;
+                                        best_end = (size_t) (s + n - f);
+                                }
+                                break;
+                        }
+                        at = e;
+                }
+        }
+        if (!best)
+                return NULL;
+        const char *from = strchr(best, ';') + 1;
+        return pg_xstrndup(from, best_end - (size_t) (from - best));
+}
+
+void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
+                           double base_task_clock_ns, double head_task_clock_ns,
+                           uint64_t min_samples)
+{
+        struct pg_hotspot *best = NULL;
+        double growth_ms = (head_task_clock_ns - base_task_clock_ns) / 1e6;
+
+        if (!h->judged || pg_hotspots_culprit(h) || !(growth_ms > 0))
+                return;
+        for (size_t i = 0; i < h->n; i++) {
+                struct pg_hotspot *x = &h->items[i];
+                if (!x->has_self_time || x->head_self < min_samples ||
+                    (x->kind != PG_HOTSPOT_UNCHANGED && x->kind != PG_HOTSPOT_NOT_SIGNIFICANT &&
+                     x->kind != PG_HOTSPOT_SHIFTED))
+                        continue;
+                if (!best || x->self_time_ms > best->self_time_ms)
+                        best = x;
+        }
+        if (!best || !(best->self_time_ms > 0.5 * growth_ms))
+                return;
+        best->kind = PG_HOTSPOT_GREW;
+        if (!best->path)
+                best->path = pg_hot_path_to(head, best->function);
+        qsort(h->items, h->n, sizeof(*h->items), pg_hotspot_cmp);
+}
+
 bool pg_hotspot_kind_listed(enum pg_hotspot_kind kind)
 {
-        return kind == PG_HOTSPOT_REGRESSED || kind == PG_HOTSPOT_NEW ||
+        return kind == PG_HOTSPOT_REGRESSED || kind == PG_HOTSPOT_NEW || kind == PG_HOTSPOT_GREW ||
                kind == PG_HOTSPOT_IMPROVED || kind == PG_HOTSPOT_VANISHED ||
                kind == PG_HOTSPOT_NOT_SIGNIFICANT;
 }
@@ -187,7 +252,8 @@ bool pg_hotspot_kind_listed(enum pg_hotspot_kind kind)
 const char *pg_hotspots_culprit(const struct pg_hotspots *h)
 {
         for (size_t i = 0; h->judged && i < h->n; i++)
-                if (h->items[i].kind == PG_HOTSPOT_REGRESSED || h->items[i].kind == PG_HOTSPOT_NEW)
+                if (h->items[i].kind == PG_HOTSPOT_REGRESSED ||
+                    h->items[i].kind == PG_HOTSPOT_NEW || h->items[i].kind == PG_HOTSPOT_GREW)
                         return h->items[i].function;
         return NULL;
 }
@@ -196,7 +262,8 @@ bool pg_hotspots_changed(const struct pg_hotspots *h)
 {
         for (size_t i = 0; i < h->n; i++)
                 if (h->items[i].kind == PG_HOTSPOT_REGRESSED ||
-                    h->items[i].kind == PG_HOTSPOT_NEW || h->items[i].kind == PG_HOTSPOT_IMPROVED ||
+                    h->items[i].kind == PG_HOTSPOT_GREW || h->items[i].kind == PG_HOTSPOT_NEW ||
+                    h->items[i].kind == PG_HOTSPOT_IMPROVED ||
                     h->items[i].kind == PG_HOTSPOT_VANISHED)
                         return true;
         return false;

@@ -32,8 +32,10 @@ enum pg_hotspot_kind {
         PG_HOTSPOT_NOT_SIGNIFICANT, /* changed beyond the threshold, test not significant */
         PG_HOTSPOT_TINY,            /* below min_samples on both sides: never judged */
         PG_HOTSPOT_UNCHANGED,
-        PG_HOTSPOT_SHIFTED /* share moved only because others changed: own time did not
+        PG_HOTSPOT_SHIFTED, /* share moved only because others changed: own time did not
                               move beyond the threshold (x task-clock) in that direction */
+        PG_HOTSPOT_GREW     /* set by pg_hotspots_mark_grew() only: its own time holds most
+                               of a regression its share cannot show (it is most of the run) */
 };
 
 /** Name of @k as written in reports ("regressed", "new", ...). */
@@ -89,6 +91,23 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
  * hotspot of @h (the items are sorted worst first), or NULL. Borrowed from @h.
  */
 const char *pg_hotspots_culprit(const struct pg_hotspots *h);
+
+/**
+ * When a benchmark regressed in time and no function's share regressed or is
+ * new (a function that is most of the run keeps its share when it gets
+ * slower), name the one that holds the growth: the function whose own time
+ * (self share x median task-clock) grew most, when that growth is more than
+ * half of (@head_task_clock_ns - @base_task_clock_ns) and it has at least
+ * min_samples self samples in head. Its kind becomes PG_HOTSPOT_GREW, its
+ * path the heaviest stack of @head that holds it (comm excluded, cut after
+ * it), and @h is sorted again. Call it only for a benchmark whose verdict is
+ * already a regression: own time moves with task-clock's noise, so on its
+ * own it proves nothing (docs/compare.md). Nothing changes when @h is not
+ * judged, has a culprit, or task-clock did not grow.
+ */
+void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
+                           double base_task_clock_ns, double head_task_clock_ns,
+                           uint64_t min_samples);
 
 /** Whether the hotspot changes of @h warrant a flame graph (any regressed/new/improved/vanished). */
 bool pg_hotspots_changed(const struct pg_hotspots *h);

@@ -921,6 +921,37 @@ static void test_compare_cli_hotspot_gate(void **state)
         pg_run_out_release(&o);
 }
 
+/* A function that is most of the run (97% of the samples) gets 2.8x slower:
+ * its share cannot move, so no share test names it; the report names it as
+ * "grew (own time)" with its path, in the text and the Markdown, because the
+ * benchmark's task-clock regressed. Without a task-clock regression (A/A) no
+ * function is named, whatever own time says. */
+static void test_compare_cli_dominant_function_grew(void **state)
+{
+        static const char *const stacks = "{\"x;main;hot\": 1940, \"x;main;other\": 60}";
+        struct pg_run_out o;
+        char *md;
+        (void) state;
+        pg_write_tc_profile("b", "x", "[100e6, 101e6, 99e6, 100.5e6, 100.2e6]", stacks, 2000);
+        pg_write_tc_profile("h", "x", "[280e6, 281e6, 279e6, 280.5e6, 280.2e6]", stacks, 2000);
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--markdown", "out.md", NULL);
+        assert_int_equal(o.status, 1);
+        assert_non_null(strstr(o.out.ptr, "    hot  97.00% -> 97.00% (+0.00 pp"));
+        assert_non_null(strstr(o.out.ptr, "own time +174.6 ms"));
+        assert_non_null(strstr(o.out.ptr, ") grew (own time)\n      via main > hot\n"));
+        pg_run_out_release(&o);
+        md = pg_test_read("out.md");
+        assert_non_null(strstr(md, "hot"));
+        assert_non_null(strstr(md, "grew (own time)"));
+        free(md);
+        /* A/A in time, same profiles: nothing is named */
+        pg_write_tc_profile("h", "x", "[100.3e6, 100.9e6, 99.2e6, 100.4e6, 100.1e6]", stacks, 2000);
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
+        assert_int_equal(o.status, 0);
+        assert_null(strstr(o.out.ptr, "grew (own time)"));
+        pg_run_out_release(&o);
+}
+
 /* Values at the ends of the double range: no report prints inf or nan, the
  * JSON is written, and the change is "not comparable". */
 static void test_compare_cli_overflow_no_inf(void **state)
@@ -993,19 +1024,33 @@ static void test_compare_cli_help(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                T(test_compare_cli_golden_reports),     T(test_compare_cli_text_content),
-                T(test_compare_cli_junit_valid),        T(test_compare_cli_markdown_hostile_names),
-                T(test_compare_cli_openmetrics_syntax), T(test_compare_cli_json_strict_parse),
-                T(test_compare_cli_exit_0_aa),          T(test_compare_cli_sharded_results),
-                T(test_compare_cli_bad_input_exit_2),   T(test_compare_cli_no_baseline),
-                T(test_compare_cli_git_revision),       T(test_compare_cli_io_error_exit_4),
-                T(test_compare_cli_flamegraphs),        T(test_compare_cli_case26_no_nan),
-                T(test_compare_cli_case26_strict),      T(test_compare_cli_case32_missing_and_new),
-                T(test_compare_cli_case34_direction),   T(test_compare_cli_failed_benchmark),
-                T(test_compare_cli_host_mismatch),      T(test_compare_cli_markdown_size_limit),
-                T(test_compare_cli_color_tty_only),     T(test_compare_cli_config_typos),
-                T(test_compare_cli_hotspot_gate),       T(test_compare_cli_overflow_no_inf),
-                T(test_compare_cli_diff_directory),     T(test_compare_cli_help),
+                T(test_compare_cli_golden_reports),
+                T(test_compare_cli_text_content),
+                T(test_compare_cli_junit_valid),
+                T(test_compare_cli_markdown_hostile_names),
+                T(test_compare_cli_openmetrics_syntax),
+                T(test_compare_cli_json_strict_parse),
+                T(test_compare_cli_exit_0_aa),
+                T(test_compare_cli_sharded_results),
+                T(test_compare_cli_bad_input_exit_2),
+                T(test_compare_cli_no_baseline),
+                T(test_compare_cli_git_revision),
+                T(test_compare_cli_io_error_exit_4),
+                T(test_compare_cli_flamegraphs),
+                T(test_compare_cli_case26_no_nan),
+                T(test_compare_cli_case26_strict),
+                T(test_compare_cli_case32_missing_and_new),
+                T(test_compare_cli_case34_direction),
+                T(test_compare_cli_failed_benchmark),
+                T(test_compare_cli_host_mismatch),
+                T(test_compare_cli_markdown_size_limit),
+                T(test_compare_cli_color_tty_only),
+                T(test_compare_cli_config_typos),
+                T(test_compare_cli_hotspot_gate),
+                T(test_compare_cli_dominant_function_grew),
+                T(test_compare_cli_overflow_no_inf),
+                T(test_compare_cli_diff_directory),
+                T(test_compare_cli_help),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
