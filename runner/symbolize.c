@@ -169,8 +169,19 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                         s->st.kernel_frames = true;
                         continue;
                 }
-                if (ctx != PERF_CONTEXT_USER || !pg_user_addr_plausible(ip))
+                if (ctx != PERF_CONTEXT_USER)
                         continue;
+                if (!pg_user_addr_plausible(ip)) {
+                        /* a return address no user code can have (0x10, a
+                         * kernel address): the walk left the frame chain, and
+                         * what follows is junk; counted to max_stack, it is not
+                         * a truncated chain */
+                        if (pc != ip) {
+                                astray = true;
+                                break;
+                        }
+                        continue;
+                }
                 r = pg_frame_resolve(s, as, pid, pc, &pool);
                 if (r->nomap && pc != ip) {
                         /* a return address in no mapping: the frame-pointer walk

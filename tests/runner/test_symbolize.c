@@ -267,6 +267,10 @@ static void test_bookkeeping(void **state)
          * then junk; 4 real frames = max_stack, yet not a truncated chain */
         uint64_t junk[] = { (uint64_t) PERF_CONTEXT_USER, inner + 2, outer + 5, 0x1234567890ULL,
                             outer + 5 };
+        /* the same with a return address no user code can have: also cut
+         * there, and not counted as truncated (a process-exit stack of 11
+         * frames was reported as cut at perf_event_max_stack) */
+        uint64_t junk2[] = { (uint64_t) PERF_CONTEXT_USER, inner + 2, outer + 5, 0x10, outer + 5 };
         struct pg_symbolizer_opts o = { .kernel = true, .max_stack = 4, .jitmap_dir = dir };
         struct pg_symbolizer *s;
         struct pg_record_log log;
@@ -294,6 +298,7 @@ static void test_bookkeeping(void **state)
         rec_sample(&log, 100, 100, deep, 5, 58); /* 4 real frames = max_stack */
         rec_sample(&log, 100, 100, kern, 5, 59);
         rec_sample(&log, 100, 100, junk, 5, 59);
+        rec_sample(&log, 100, 100, junk2, 5, 59);
         rec_comm(&log, 200, 200, "other", true, 60); /* exec: the old maps are gone */
         rec_sample(&log, 200, 200, fp, 3, 70);
         rec_simple(&log, PERF_RECORD_LOST, 1, 5, 80);
@@ -307,9 +312,9 @@ static void test_bookkeeping(void **state)
         pg_symbolizer_process(s, &log, &fmt);
         pg_symbolizer_export(s, &p);
         st = pg_symbolizer_stats(s);
-        if (stack_count(&p, "bench;outer;inner") != 3)
+        if (stack_count(&p, "bench;outer;inner") != 4)
                 dump(&p);
-        assert_int_equal(stack_count(&p, "bench;outer;inner"), 3); /* junk cut off */
+        assert_int_equal(stack_count(&p, "bench;outer;inner"), 4); /* junk cut off */
         assert_int_equal(stack_count(&p, "helper;outer;inner"), 1);
         assert_int_equal(stack_count(&p, "bench;[truncated];outer;outer;outer;inner"), 1);
         assert_int_equal(stack_count(&p, "bench;outer;inner;do_syscall_64_[k]"), 1);
@@ -317,7 +322,7 @@ static void test_bookkeeping(void **state)
          * stops at the first caller in no mapping */
         assert_int_equal(stack_count(&p, "other;[unknown]"), 1);
         assert_int_equal(stack_count(&p, "jitter;inner;jit_fn_[j]"), 1);
-        assert_int_equal(st->samples, 8);
+        assert_int_equal(st->samples, 9);
         assert_int_equal(st->truncated, 1);
         assert_int_equal(st->lost, 5);
         assert_int_equal(st->throttled, 1);
@@ -330,7 +335,7 @@ static void test_bookkeeping(void **state)
         pg_symbolizer_process(s, &log, &fmt);
         pg_symbolizer_export(s, &p);
         assert_int_equal(stack_count(&p, "[unknown];[unknown]"), 1); /* no comm, no maps */
-        assert_int_equal(stack_count(&p, "bench;outer;inner"), 3);   /* accumulated */
+        assert_int_equal(stack_count(&p, "bench;outer;inner"), 4);   /* accumulated */
 
         for (size_t i = 0; i < p.nstacks; i++)
                 free(p.stacks[i].frames);
