@@ -158,7 +158,7 @@ static void pg_print_help(FILE *f)
               "'perfgate help <command>' or 'perfgate <command> --help' describes one command.\n"
               "\n"
               "exit status: 0 no regression, 1 regression found, 2 usage error or bad input,\n"
-              "3 cannot measure, 4 internal or I/O error\n",
+              "3 cannot measure, 4 internal or I/O error, 130 interrupted\n",
               f);
 }
 
