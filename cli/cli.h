@@ -32,6 +32,7 @@ PG_DECLARE_COMMAND(diff);
 PG_DECLARE_COMMAND(fold);
 PG_DECLARE_COMMAND(doctor);
 PG_DECLARE_COMMAND(history);
+PG_DECLARE_COMMAND(record);
 
 /**
  * perfgate's exact version, e.g. "0.2.0" on a release tag or

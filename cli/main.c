@@ -29,6 +29,8 @@ const struct pg_command pg_commands[] = {
         { "fold", cmd_fold, "fold perf script output into folded stacks", pg_usage_fold },
         { "history", cmd_history, "chart every baseline along a branch and find change points",
           pg_usage_history },
+        { "record", cmd_record, "sample a running process, the system or a command into a result",
+          pg_usage_record },
         { "doctor", cmd_doctor, "check what this machine can measure and how to fix gaps",
           pg_usage_doctor },
         { NULL, NULL, NULL, NULL },
