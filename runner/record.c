@@ -324,6 +324,8 @@ int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_
         memset(info, 0, sizeof(*info));
         if (targets != 1)
                 return pg_error_set(PG_EINPUT, "give exactly one target: -p PID, -a or -- COMMAND");
+        if ((rc = pg_sample_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0)
+                return rc;
         pg_record_log_init(&log);
         /* libdw would ask debuginfod servers (network) per module */
         unsetenv("DEBUGINFOD_URLS");

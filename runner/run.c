@@ -574,28 +574,6 @@ static void pg_perf_warm_join(struct pg_perf_warm *w)
         w->started = false;
 }
 
-/* The kernel refuses sample_freq above kernel.perf_event_max_sample_rate
- * with EINVAL (perf_event_open(2); kernel/events/core.c): say so before
- * anything runs, naming the sysctl and its value. */
-static int pg_check_freq(uint64_t freq_hz)
-{
-        FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
-        unsigned long long max = 0;
-        int n = f ? fscanf(f, "%llu", &max) : 0;
-
-        if (f)
-                fclose(f);
-        if (n == 1 && max > 0 && freq_hz > max)
-                return pg_error_set(
-                    PG_EINPUT,
-                    "--freq %llu is above kernel.perf_event_max_sample_rate (%llu), "
-                    "the most samples per second this kernel takes; use --freq "
-                    "%llu or less, or raise the limit: sudo sysctl "
-                    "kernel.perf_event_max_sample_rate=%llu",
-                    (unsigned long long) freq_hz, max, max, (unsigned long long) freq_hz);
-        return 0;
-}
-
 int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o,
                       struct pg_run_summary *sum)
 {
@@ -627,7 +605,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                                     o->counters == PG_COUNTERS_SIMULATED ? "simulated"
                                                                          : "software");
         }
-        if (!o->no_profile && (error = pg_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0) {
+        if (!o->no_profile && (error = pg_sample_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0) {
                 free(st.valgrind);
                 return error;
         }

@@ -222,6 +222,25 @@ void pg_sample_warnings(const char *what, enum pg_call_graph call_graph, bool ex
                                  "them); stacks show user space only\n");
 }
 
+int pg_sample_check_freq(uint64_t freq_hz)
+{
+        FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+        unsigned long long max = 0;
+        int n = f ? fscanf(f, "%llu", &max) : 0;
+
+        if (f)
+                fclose(f);
+        if (n == 1 && max > 0 && freq_hz > max)
+                return pg_error_set(
+                    PG_EINPUT,
+                    "--freq %llu is above kernel.perf_event_max_sample_rate (%llu), "
+                    "the most samples per second this kernel takes; use --freq "
+                    "%llu or less, or raise the limit: sudo sysctl "
+                    "kernel.perf_event_max_sample_rate=%llu",
+                    (unsigned long long) freq_hz, max, max, (unsigned long long) freq_hz);
+        return 0;
+}
+
 int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                       struct pg_buf *warnings)
 {

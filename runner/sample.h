@@ -50,6 +50,13 @@ struct pg_sample_opts {
 int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                       struct pg_buf *warnings);
 
+/**
+ * Check @freq_hz against kernel.perf_event_max_sample_rate, which the kernel
+ * enforces with EINVAL (perf_event_open(2); kernel/events/core.c), before
+ * anything runs. Errors: PG_EINPUT naming the sysctl, its value and the fix.
+ */
+int pg_sample_check_freq(uint64_t freq_hz);
+
 struct pg_symbolizer;
 struct pg_symbolize_stats;
 struct pg_sampling_cfg;
