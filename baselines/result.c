@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,59 @@ void pg_profile_release(struct pg_profile *p)
         for (size_t i = 0; i < p->nstacks; i++)
                 free(p->stacks[i].frames);
         free(p->stacks);
+        for (size_t i = 0; i < p->naddrs; i++) {
+                free(p->addrs[i].function);
+                free(p->addrs[i].module);
+                free(p->addrs[i].addrs);
+        }
+        free(p->addrs);
         memset(p, 0, sizeof(*p));
+}
+
+const struct pg_fn_addrs *pg_profile_find_addrs(const struct pg_profile *p, const char *function)
+{
+        const struct pg_fn_addrs *best = NULL;
+
+        for (size_t i = 0; i < p->naddrs; i++)
+                if (strcmp(p->addrs[i].function, function) == 0 &&
+                    (best == NULL || p->addrs[i].samples > best->samples))
+                        best = &p->addrs[i];
+        return best;
+}
+
+static int pg_addr_cmp(const void *a, const void *b)
+{
+        const struct pg_addr_count *x = a, *y = b;
+
+        return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int pg_fn_addrs_cmp(const void *a, const void *b)
+{
+        const struct pg_fn_addrs *x = a, *y = b;
+        int c = strcmp(x->function, y->function);
+
+        return c ? c : strcmp(x->module, y->module);
+}
+
+void pg_profile_sort_addrs(struct pg_profile *p)
+{
+        for (size_t i = 0; i < p->naddrs; i++) {
+                struct pg_fn_addrs *f = &p->addrs[i];
+                size_t w = 0;
+
+                qsort(f->addrs, f->n, sizeof(*f->addrs), pg_addr_cmp);
+                f->samples = 0;
+                for (size_t j = 0; j < f->n; j++) {
+                        if (w > 0 && f->addrs[w - 1].addr == f->addrs[j].addr)
+                                f->addrs[w - 1].count += f->addrs[j].count;
+                        else
+                                f->addrs[w++] = f->addrs[j];
+                        f->samples += f->addrs[j].count;
+                }
+                f->n = w;
+        }
+        qsort(p->addrs, p->naddrs, sizeof(*p->addrs), pg_fn_addrs_cmp);
 }
 
 void pg_functions_release(struct pg_functions *f)
@@ -314,6 +367,28 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 for (size_t i = 0; i < p->nstacks; i++)
                         cJSON_AddItemToObject(so, p->stacks[i].frames,
                                               cJSON_CreateNumber((double) p->stacks[i].count));
+                if (p->naddrs > 0) {
+                        cJSON *arr = cJSON_AddArrayToObject(o, "addresses");
+
+                        for (size_t i = 0; i < p->naddrs; i++) {
+                                const struct pg_fn_addrs *f = &p->addrs[i];
+                                cJSON *fo = cJSON_CreateObject(), *co;
+
+                                cJSON_AddStringToObject(fo, "function", f->function);
+                                cJSON_AddStringToObject(fo, "module", f->module);
+                                co = cJSON_AddObjectToObject(fo, "counts");
+                                for (size_t j = 0; j < f->n; j++) {
+                                        char key[24];
+
+                                        snprintf(key, sizeof(key), "%llx",
+                                                 (unsigned long long) f->addrs[j].addr);
+                                        cJSON_AddItemToObject(
+                                            co, key,
+                                            cJSON_CreateNumber((double) f->addrs[j].count));
+                                }
+                                cJSON_AddItemToArray(arr, fo);
+                        }
+                }
         }
         if (r->noise.present) {
                 o = cJSON_AddObjectToObject(root, "noise");
@@ -644,6 +719,57 @@ static int pg_load_noise(const struct pg_loader *ld, struct pg_noise *n, const c
         return 0;
 }
 
+/* The optional "addresses" of a profile (docs/result-format.md): an array of
+ * {"function", "module", "counts": {"hex address": count}}. */
+static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const cJSON *arr)
+{
+        const cJSON *fo;
+        size_t n = 0;
+
+        if (arr == NULL)
+                return 0;
+        if (!cJSON_IsArray(arr))
+                return pg_bad(ld, "profile.addresses", "must be an array");
+        cJSON_ArrayForEach(fo, arr) n++;
+        p->addrs = pg_xcalloc(n ? n : 1, sizeof(*p->addrs));
+        cJSON_ArrayForEach(fo, arr)
+        {
+                const cJSON *fn = cJSON_GetObjectItemCaseSensitive(fo, "function");
+                const cJSON *mod = cJSON_GetObjectItemCaseSensitive(fo, "module");
+                const cJSON *co = cJSON_GetObjectItemCaseSensitive(fo, "counts"), *c;
+                struct pg_fn_addrs *f = &p->addrs[p->naddrs];
+                size_t m = 0;
+
+                if (!cJSON_IsString(fn) || !*fn->valuestring || !cJSON_IsString(mod) ||
+                    !cJSON_IsObject(co))
+                        return pg_bad(ld, "profile.addresses",
+                                      "each entry needs a function, a module and counts");
+                f->function = pg_dup_utf8(fn->valuestring);
+                f->module = pg_dup_utf8(mod->valuestring);
+                p->naddrs++;
+                cJSON_ArrayForEach(c, co) m++;
+                f->addrs = pg_xcalloc(m ? m : 1, sizeof(*f->addrs));
+                cJSON_ArrayForEach(c, co)
+                {
+                        double v = c->valuedouble;
+                        char *end;
+                        unsigned long long a;
+
+                        errno = 0;
+                        a = c->string ? strtoull(c->string, &end, 16) : 0;
+                        if (!c->string || !*c->string || *end || errno || !cJSON_IsNumber(c) ||
+                            !isfinite(v) || v < 1 || v != floor(v) || v > 9007199254740992.0)
+                                return pg_bad(ld, "profile.addresses",
+                                              "counts must map hex addresses to positive "
+                                              "integer counts");
+                        f->addrs[f->n].addr = a;
+                        f->addrs[f->n++].count = (uint64_t) v;
+                }
+        }
+        pg_profile_sort_addrs(p);
+        return 0;
+}
+
 static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po)
 {
         const cJSON *so, *c;
@@ -689,6 +815,8 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
         for (i = 1; i < p->nstacks; i++)
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
                         return pg_bad(ld, "profile.stacks", "has a stack twice");
+        if ((error = pg_load_addrs(ld, p, cJSON_GetObjectItemCaseSensitive(po, "addresses"))) < 0)
+                return error;
         return pg_check_samples(ld, p);
 }
 

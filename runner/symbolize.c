@@ -122,6 +122,62 @@ static void *pg_ksyms_thread(void *arg)
         return NULL;
 }
 
+/*
+ * Count the sample's own instruction address under the function that holds
+ * it: the ELF symbol (the outermost name of the frames at that address,
+ * inlined callees aside) and the file, at its link-time address, which is
+ * the same in every run and in the file `perfgate annotate` reads.
+ */
+static void pg_count_leaf_address(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid,
+                                  uint64_t ip)
+{
+        const struct pg_buf *pool = NULL;
+        const struct pg_frame_res *r;
+        const struct pg_map *m;
+        struct pg_sym_hot *h;
+        const char *name;
+        size_t len, idx;
+        uint32_t at;
+        bool added;
+
+        if (!pg_user_addr_plausible(ip))
+                return;
+        r = pg_frame_resolve(s, as, pid, ip, &pool);
+        m = pg_aspace_find(as, ip);
+        if (r->unresolved || r->len == 0 || m == NULL || m->kind != PG_MAP_FILE || m->file < 0 ||
+            m->bad)
+                return;
+        name = pool->ptr + r->off;
+        len = strcspn(name, ";");
+        if (len > r->len)
+                len = r->len;
+        pg_buf_reset(&s->kscratch);
+        pg_buf_add(&s->kscratch, name, len);
+        pg_buf_putc(&s->kscratch, '\0');
+        pg_buf_puts(&s->kscratch, s->files[m->file].path);
+        idx = pg_strmap_intern(&s->hotkeys, s->kscratch.ptr, s->kscratch.len, &added);
+        if (added) {
+                if (idx >= s->caphot) {
+                        size_t old = s->caphot;
+
+                        s->caphot = s->caphot ? s->caphot * 2 : 16;
+                        s->hot = pg_xreallocarray(s->hot, s->caphot, sizeof(*s->hot));
+                        memset(s->hot + old, 0, (s->caphot - old) * sizeof(*s->hot));
+                }
+        }
+        h = &s->hot[idx];
+        if (pg_u64map_get(&h->at, ip - m->bias, &at)) {
+                h->v[at].count++;
+                return;
+        }
+        if (h->n == h->cap) {
+                h->cap = h->cap ? h->cap * 2 : 8;
+                h->v = pg_xreallocarray(h->v, h->cap, sizeof(*h->v));
+        }
+        h->v[h->n] = (struct pg_addr_count){ ip - m->bias, 1 };
+        pg_u64map_put(&h->at, ip - m->bias, (uint32_t) h->n++);
+}
+
 static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record *rec)
 {
         const struct pg_perf_sample *smp = &rec->u.sample;
@@ -245,6 +301,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
         }
         pg_stacks_add(s, s->key.ptr, s->key.len, 1);
         s->st.samples++;
+        pg_count_leaf_address(s, as, pid, smp->ip); /* 0 without PERF_SAMPLE_IP: skipped */
 }
 
 static void pg_apply(struct pg_symbolizer *s, const struct pg_perf_record *r)
@@ -423,6 +480,12 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
         free(s->procs);
         free(s->threads);
         pg_strmap_release(&s->stacks);
+        for (size_t i = 0; i < s->hotkeys.n; i++) {
+                pg_u64map_release(&s->hot[i].at);
+                free(s->hot[i].v);
+        }
+        free(s->hot);
+        pg_strmap_release(&s->hotkeys);
         free(s->counts);
         pg_buf_release(&s->key);
         pg_buf_release(&s->kscratch);
@@ -453,4 +516,23 @@ void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
         }
         pg_profile_set_stacks(p, v, s->stacks.n);
         free(v);
+        for (size_t i = 0; i < p->naddrs; i++) {
+                free(p->addrs[i].function);
+                free(p->addrs[i].module);
+                free(p->addrs[i].addrs);
+        }
+        free(p->addrs);
+        p->naddrs = s->hotkeys.n;
+        p->addrs = pg_xcalloc(p->naddrs ? p->naddrs : 1, sizeof(*p->addrs));
+        for (size_t i = 0; i < s->hotkeys.n; i++) {
+                const char *k = s->hotkeys.keys[i].ptr;
+                struct pg_fn_addrs *f = &p->addrs[i];
+
+                f->function = pg_xstrdup(k);
+                f->module = pg_xstrdup(k + strlen(k) + 1);
+                f->n = s->hot[i].n;
+                f->addrs = pg_xcalloc(f->n ? f->n : 1, sizeof(*f->addrs));
+                memcpy(f->addrs, s->hot[i].v, f->n * sizeof(*f->addrs));
+        }
+        pg_profile_sort_addrs(p);
 }
