@@ -7,6 +7,7 @@
 #include "runner/annotate.h"
 
 #include <capstone/capstone.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -150,20 +151,49 @@ static int pg_line_cmp(const void *x, const void *y)
         return a->line < b->line ? -1 : a->line > b->line;
 }
 
+/* The line of @addr found by scanning every CU for one whose ranges hold
+ * it: the lookup through .debug_aranges fails for objects built without
+ * that section (clang does not emit it by default). NULL when none. */
+static const char *pg_cu_scan_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
+{
+        Dwarf_Addr bias = 0;
+        Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+        Dwarf_Off off = 0, next;
+        size_t hsize;
+
+        if (dw == NULL)
+                return NULL;
+        while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+                Dwarf_Die cu;
+                Dwarf_Line *l;
+
+                if (dwarf_offdie(dw, off + hsize, &cu) != NULL &&
+                    dwarf_haspc(&cu, addr - bias) > 0 &&
+                    (l = dwarf_getsrc_die(&cu, addr - bias)) != NULL &&
+                    dwarf_lineno(l, lineno) == 0)
+                        return dwarf_linesrc(l, NULL, NULL);
+                off = next;
+        }
+        return NULL;
+}
+
 /* The source line of @addr: an index into @a->lines + 1 (added when new),
  * or 0 when the line table does not cover it. */
 static size_t pg_line_of(Dwfl_Module *mod, uint64_t addr, struct pg_annotation *a,
                          struct pg_strmap *seen, size_t *cap)
 {
         Dwfl_Line *l = dwfl_module_getsrc(mod, (Dwarf_Addr) addr);
-        const char *file;
+        const char *file = NULL;
         int lineno = 0;
         struct pg_buf key = PG_BUF_INIT;
         size_t idx;
         bool added;
 
-        if (l == NULL || (file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL)) == NULL ||
-            lineno <= 0)
+        if (l != NULL)
+                file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
+        else
+                file = pg_cu_scan_line(mod, addr, &lineno);
+        if (file == NULL || lineno <= 0)
                 return 0;
         pg_buf_printf(&key, "%d:%s", lineno, file);
         idx = pg_strmap_intern(seen, key.ptr, key.len, &added);

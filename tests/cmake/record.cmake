@@ -11,3 +11,26 @@ add_test(NAME record_live
          COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-record.sh
                  $<TARGET_FILE:record_service>)
 set_tests_properties(record_live PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
+
+# perfgate annotate: a known hot line, built by gcc and (when installed) clang.
+add_executable(annotate_hotline_gcc ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/record/hotline.c)
+set_target_properties(annotate_hotline_gcc PROPERTIES
+  COMPILE_OPTIONS "-O1;-g;-fno-omit-frame-pointer"
+  RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fixtures)
+set(PG_ANNOTATE_BINS $<TARGET_FILE:annotate_hotline_gcc>)
+find_program(PG_ANNOTATE_CLANG clang)
+if(PG_ANNOTATE_CLANG)
+  add_custom_command(
+    OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/fixtures/annotate_hotline_clang
+    COMMAND ${PG_ANNOTATE_CLANG} -O1 -g -fno-omit-frame-pointer
+            ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/record/hotline.c
+            -o ${CMAKE_CURRENT_BINARY_DIR}/fixtures/annotate_hotline_clang
+    DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/record/hotline.c VERBATIM)
+  add_custom_target(annotate_hotline_clang ALL
+                    DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/fixtures/annotate_hotline_clang)
+  list(APPEND PG_ANNOTATE_BINS ${CMAKE_CURRENT_BINARY_DIR}/fixtures/annotate_hotline_clang)
+endif()
+add_test(NAME annotate_hot_line
+         COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-annotate.sh
+                 ${CMAKE_C_COMPILER} ${PG_ANNOTATE_BINS})
+set_tests_properties(annotate_hot_line PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 300)
