@@ -238,13 +238,61 @@ static void pg_record_wait(struct pg_sample_drain_ctx *dc, int pidfd, uint64_t d
         free(pf);
 }
 
-static int pg_record_live(const struct pg_record_opts *o, const struct pg_sampling_cfg *cfg,
-                          struct pg_sampling *smp, struct pg_record_log *log,
-                          struct pg_symbolizer *sym, struct pg_record_info *info)
+/* Events into the log: every executable mapping and thread name of the
+ * target as it is now (time 0: before any record drained after it). */
+static void pg_live_synthesize(struct pg_live *l)
 {
-        struct pg_sample_drain_ctx dc = { smp, log, sym, 0 };
-        int pidfd = -1, rc;
+        if (l->o.pid > 0) {
+                pg_synthesize_process(&l->log, &l->smp.fmt, l->o.pid);
+        } else {
+                struct pg_tidset procs = { 0 };
 
+                pg_list_numeric("/proc", NULL, &procs);
+                for (size_t i = 0; i < procs.n; i++)
+                        pg_synthesize_process(&l->log, &l->smp.fmt, procs.v[i]);
+                free(procs.v);
+        }
+}
+
+/* What record and top share before any event is opened: the sampling
+ * configuration, the record log and the symbolizer. */
+static int pg_live_setup(struct pg_live *l, const struct pg_record_opts *o)
+{
+        struct pg_symbolizer_opts so = { 0 };
+        int rc;
+
+        memset(l, 0, sizeof(*l));
+        l->o = *o;
+        l->pidfd = -1;
+        pg_record_log_init(&l->log);
+        if ((rc = pg_sample_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0)
+                return rc;
+        /* libdw would ask debuginfod servers (network) per module */
+        unsetenv("DEBUGINFOD_URLS");
+        l->cfg.freq_hz = o->freq_hz ? o->freq_hz : 999;
+        l->cfg.dwarf = o->call_graph == PG_CALL_GRAPH_DWARF;
+        l->cfg.exclude_kernel = o->exclude_kernel;
+        l->cfg.data_pages = l->cfg.dwarf ? PG_RECORD_PAGES_DWARF : PG_RECORD_PAGES_FP;
+        l->cfg.attach = o->argv == NULL;
+        so.debug_dir = o->debug_dir;
+        so.dwarf = l->cfg.dwarf;
+        so.kernel = true;
+        so.regs_user_mask = l->cfg.dwarf ? PG_SAMPLE_REGS_USER_MASK : PG_SAMPLE_REGS_LEAF_MASK;
+        l->dc = (struct pg_sample_drain_ctx){ &l->smp, &l->log, NULL, 0 };
+        rc = pg_symbolizer_new(&l->sym, &so);
+        l->dc.sym = l->sym;
+        return rc;
+}
+
+int pg_live_open(struct pg_live *l, const struct pg_record_opts *o, struct pg_record_info *info)
+{
+        int rc;
+
+        memset(info, 0, sizeof(*info));
+        if ((rc = pg_live_setup(l, o)) < 0)
+                return rc;
+        if ((o->pid > 0) + o->system_wide != 1 || o->argv != NULL)
+                return pg_error_set(PG_EINPUT, "give exactly one target: -p PID or -a");
         if (o->pid > 0) {
                 char path[64];
 
@@ -255,10 +303,10 @@ static int pg_record_live(const struct pg_record_opts *o, const struct pg_sampli
                                             (int) o->pid);
                 snprintf(path, sizeof(path), "/proc/%d/comm", (int) o->pid);
                 pg_read_line(path, info->comm, sizeof(info->comm));
-                pidfd = (int) syscall(SYS_pidfd_open, o->pid, 0);
-                rc = pg_attach_process(smp, o->pid, cfg);
+                l->pidfd = (int) syscall(SYS_pidfd_open, o->pid, 0);
+                rc = pg_attach_process(&l->smp, o->pid, &l->cfg);
         } else {
-                rc = pg_sampling_open_tasks(smp, NULL, 0, cfg);
+                rc = pg_sampling_open_tasks(&l->smp, NULL, 0, &l->cfg);
                 if (rc == PG_EPERM)
                         rc = pg_error_set(PG_EPERM,
                                           "cannot record the whole system (-a): the kernel "
@@ -267,101 +315,97 @@ static int pg_record_live(const struct pg_record_opts *o, const struct pg_sampli
                                           "kernel.perf_event_paranoid=0), CAP_PERFMON or root");
         }
         if (rc < 0)
-                goto done;
-        if (o->pid > 0) {
-                pg_synthesize_process(log, &smp->fmt, o->pid);
-        } else {
-                struct pg_tidset procs = { 0 };
-
-                pg_list_numeric("/proc", NULL, &procs);
-                for (size_t i = 0; i < procs.n; i++)
-                        pg_synthesize_process(log, &smp->fmt, procs.v[i]);
-                free(procs.v);
-        }
-        pg_record_wait(&dc, pidfd, o->duration_ns, info);
-        info->event_count = pg_event_count(smp);
-        pg_sample_drain(&dc);
-done:
-        if (pidfd >= 0)
-                close(pidfd);
-        return rc;
+                return rc;
+        info->cycles = l->smp.cycles;
+        info->exclude_kernel = l->smp.exclude_kernel;
+        pg_live_synthesize(l);
+        return 0;
 }
 
-static int pg_record_command(const struct pg_record_opts *o, const struct pg_sampling_cfg *cfg,
-                             struct pg_sampling *smp, struct pg_record_log *log,
-                             struct pg_symbolizer *sym, struct pg_record_info *info)
+void pg_live_wait(struct pg_live *l, uint64_t duration_ns, struct pg_record_info *info)
 {
-        struct pg_sample_opts so = { .argv = o->argv,
-                                     .log_fd = o->log_fd,
-                                     .timeout_ns = o->duration_ns };
-        struct pg_exit ex;
-        int rc = pg_sample_run_once(&so, cfg, smp, log, sym, &ex);
+        pg_record_wait(&l->dc, l->pidfd, duration_ns, info);
+}
 
+void pg_live_fold(struct pg_live *l)
+{
+        pg_sample_drain(&l->dc);
+        pg_record_log_sort(&l->log);
+        pg_symbolizer_process(l->sym, &l->log, &l->smp.fmt);
+        pg_record_log_reset(&l->log);
+        l->dc.scanned = 0;
+        pg_live_synthesize(l);
+}
+
+void pg_live_close(struct pg_live *l)
+{
+        pg_sampling_close(&l->smp);
+        if (l->pidfd >= 0)
+                close(l->pidfd);
+        l->pidfd = -1;
+        pg_symbolizer_free(l->sym);
+        l->sym = NULL;
+        pg_record_log_release(&l->log);
+}
+
+static int pg_record_command(struct pg_live *l, struct pg_record_info *info)
+{
+        struct pg_sample_opts so = { .argv = l->o.argv,
+                                     .log_fd = l->o.log_fd,
+                                     .timeout_ns = l->o.duration_ns };
+        struct pg_exit ex;
+        int rc;
+
+        memset(info, 0, sizeof(*info));
+        rc = pg_sample_run_once(&so, &l->cfg, &l->smp, &l->log, l->sym, &ex);
         if (rc == PG_EINTR) {
                 info->interrupted = true;
                 rc = 0;
         }
         if (rc < 0)
                 return rc;
-        info->event_count = pg_event_count(smp);
+        info->event_count = pg_event_count(&l->smp);
         info->exit_status = ex.status;
         info->target_exited = !ex.timed_out && !ex.interrupted;
+        info->cycles = l->smp.cycles;
+        info->exclude_kernel = l->smp.exclude_kernel;
+        pg_record_log_sort(&l->log);
+        pg_symbolizer_process(l->sym, &l->log, &l->smp.fmt);
         return 0;
 }
 
 int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_record_info *info,
               struct pg_buf *warnings)
 {
-        struct pg_sampling_cfg cfg = { 0 };
-        struct pg_symbolizer_opts so = { 0 };
-        struct pg_symbolizer *sym = NULL;
-        struct pg_sampling smp = { 0 };
-        struct pg_record_log log;
-        uint64_t start;
-        int targets = (o->pid > 0) + o->system_wide + (o->argv != NULL && o->argv[0] != NULL);
+        struct pg_live l;
+        uint64_t start = pg_now_ns();
         int rc;
 
         memset(info, 0, sizeof(*info));
-        if (targets != 1)
+        if ((o->pid > 0) + o->system_wide + (o->argv != NULL && o->argv[0] != NULL) != 1)
                 return pg_error_set(PG_EINPUT, "give exactly one target: -p PID, -a or -- COMMAND");
-        if ((rc = pg_sample_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0)
-                return rc;
-        pg_record_log_init(&log);
-        /* libdw would ask debuginfod servers (network) per module */
-        unsetenv("DEBUGINFOD_URLS");
-        cfg.freq_hz = o->freq_hz ? o->freq_hz : 999;
-        cfg.dwarf = o->call_graph == PG_CALL_GRAPH_DWARF;
-        cfg.exclude_kernel = o->exclude_kernel;
-        cfg.data_pages = cfg.dwarf ? PG_RECORD_PAGES_DWARF : PG_RECORD_PAGES_FP;
-        cfg.attach = o->argv == NULL;
-        so.debug_dir = o->debug_dir;
-        so.dwarf = cfg.dwarf;
-        so.kernel = true;
-        so.regs_user_mask = cfg.dwarf ? PG_SAMPLE_REGS_USER_MASK : PG_SAMPLE_REGS_LEAF_MASK;
-        rc = pg_symbolizer_new(&sym, &so);
-        if (rc < 0)
-                goto done;
-        start = pg_now_ns();
-        if (o->argv != NULL)
-                rc = pg_record_command(o, &cfg, &smp, &log, sym, info);
-        else
-                rc = pg_record_live(o, &cfg, &smp, &log, sym, info);
+        if (o->argv != NULL) {
+                rc = pg_live_setup(&l, o);
+                if (rc == 0)
+                        rc = pg_record_command(&l, info);
+        } else {
+                rc = pg_live_open(&l, o, info);
+                if (rc == 0) {
+                        pg_live_wait(&l, o->duration_ns, info);
+                        info->event_count = pg_event_count(&l.smp);
+                        pg_live_fold(&l);
+                }
+        }
         info->wall_ns = pg_now_ns() - start;
-        info->cycles = smp.cycles;
-        info->exclude_kernel = smp.exclude_kernel;
-        pg_sampling_close(&smp);
         if (rc < 0)
                 goto done;
-        pg_record_log_sort(&log);
-        pg_symbolizer_process(sym, &log, &smp.fmt);
-        pg_sample_export(sym, &cfg, info->cycles, info->exclude_kernel, 1, out);
+        pg_sample_export(l.sym, &l.cfg, info->cycles, info->exclude_kernel, 1, out);
         pg_sample_warnings(o->argv      ? o->argv[0]
                            : o->pid > 0 ? info->comm
                                         : "the system",
-                           o->call_graph, o->exclude_kernel, out, pg_symbolizer_stats(sym),
+                           o->call_graph, o->exclude_kernel, out, pg_symbolizer_stats(l.sym),
                            info->exclude_kernel && !o->exclude_kernel, warnings);
 done:
-        pg_symbolizer_free(sym);
-        pg_record_log_release(&log);
+        pg_live_close(&l);
         return rc;
 }

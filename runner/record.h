@@ -24,6 +24,8 @@
 
 #include "baselines/result.h"
 #include "common/buf.h"
+#include "runner/records.h"
+#include "runner/ringbuf.h"
 #include "runner/sample.h"
 
 /* Per-CPU buffer pages: a live target cannot be re-run when a buffer
@@ -69,5 +71,47 @@ struct pg_record_info {
  */
 int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_record_info *info,
               struct pg_buf *warnings);
+
+struct pg_symbolizer;
+
+/**
+ * A live sampling session on a running target, for `record` and `top`:
+ * the events on the process's threads (or every task), their buffers, the
+ * records drained so far and the symbolizer that folds them.
+ */
+struct pg_live {
+        struct pg_record_opts o; /* a copy (o.argv is NULL) */
+        struct pg_sampling_cfg cfg;
+        struct pg_sampling smp;
+        struct pg_record_log log;
+        struct pg_symbolizer *sym; /* folded stacks accumulate here */
+        int pidfd;                 /* the process (-p), -1 otherwise */
+        struct pg_sample_drain_ctx dc;
+};
+
+/**
+ * Attach to @o->pid (every thread) or, with @o->system_wide, every task,
+ * and put the target's current mappings and thread names in the log.
+ * @info: comm (-p), what the events ended up with. On error the caller
+ * still calls pg_live_close(). Errors: as pg_record() for those targets.
+ */
+int pg_live_open(struct pg_live *l, const struct pg_record_opts *o, struct pg_record_info *info);
+
+/**
+ * Drain the buffers for @duration_ns (0: until the end), stopping early
+ * when the process exits (info->target_exited) or on SIGINT/SIGTERM
+ * (info->interrupted).
+ */
+void pg_live_wait(struct pg_live *l, uint64_t duration_ns, struct pg_record_info *info);
+
+/**
+ * Fold what was drained since the last call into l->sym's stacks and
+ * counters, then start the next interval's log with the target's mappings
+ * as they are now (the symbolizer forgets address spaces after each batch).
+ */
+void pg_live_fold(struct pg_live *l);
+
+/** Close the events and free everything (safe after a failed open). */
+void pg_live_close(struct pg_live *l);
 
 #endif
