@@ -34,6 +34,7 @@ PG_DECLARE_COMMAND(doctor);
 PG_DECLARE_COMMAND(history);
 PG_DECLARE_COMMAND(record);
 PG_DECLARE_COMMAND(annotate);
+PG_DECLARE_COMMAND(top);
 
 /**
  * perfgate's exact version, e.g. "0.2.0" on a release tag or

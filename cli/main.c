@@ -31,6 +31,8 @@ const struct pg_command pg_commands[] = {
           pg_usage_history },
         { "record", cmd_record, "sample a running process, the system or a command into a result",
           pg_usage_record },
+        { "top", cmd_top, "live snapshots of a process's or the system's hottest functions",
+          pg_usage_top },
         { "annotate", cmd_annotate, "show a function's samples by source line and instruction",
           pg_usage_annotate },
         { "doctor", cmd_doctor, "check what this machine can measure and how to fix gaps",

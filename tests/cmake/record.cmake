@@ -34,3 +34,9 @@ add_test(NAME annotate_hot_line
          COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-annotate.sh
                  ${CMAKE_C_COMPILER} ${PG_ANNOTATE_BINS})
 set_tests_properties(annotate_hot_line PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 300)
+
+# perfgate top --stdio on the same service.
+add_test(NAME top_stdio
+         COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-top.sh
+                 $<TARGET_FILE:record_service>)
+set_tests_properties(top_stdio PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
