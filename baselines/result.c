@@ -66,13 +66,23 @@ void pg_profile_release(struct pg_profile *p)
         for (size_t i = 0; i < p->nstacks; i++)
                 free(p->stacks[i].frames);
         free(p->stacks);
+        pg_profile_clear_addrs(p);
+        memset(p, 0, sizeof(*p));
+}
+
+void pg_profile_clear_addrs(struct pg_profile *p)
+{
         for (size_t i = 0; i < p->naddrs; i++) {
                 free(p->addrs[i].function);
                 free(p->addrs[i].module);
                 free(p->addrs[i].addrs);
+                for (size_t j = 0; j < p->addrs[i].nlines; j++)
+                        free(p->addrs[i].lines[j].where);
+                free(p->addrs[i].lines);
         }
         free(p->addrs);
-        memset(p, 0, sizeof(*p));
+        p->addrs = NULL;
+        p->naddrs = 0;
 }
 
 const struct pg_fn_addrs *pg_profile_find_addrs(const struct pg_profile *p, const char *function)
@@ -91,6 +101,12 @@ static int pg_addr_cmp(const void *a, const void *b)
         const struct pg_addr_count *x = a, *y = b;
 
         return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int pg_line_count_cmp(const void *a, const void *b)
+{
+        return strcmp(((const struct pg_line_count *) a)->where,
+                      ((const struct pg_line_count *) b)->where);
 }
 
 static int pg_fn_addrs_cmp(const void *a, const void *b)
@@ -117,6 +133,17 @@ void pg_profile_sort_addrs(struct pg_profile *p)
                         f->samples += f->addrs[j].count;
                 }
                 f->n = w;
+                qsort(f->lines, f->nlines, sizeof(*f->lines), pg_line_count_cmp);
+                w = 0;
+                for (size_t j = 0; j < f->nlines; j++) {
+                        if (w > 0 && strcmp(f->lines[w - 1].where, f->lines[j].where) == 0) {
+                                f->lines[w - 1].count += f->lines[j].count;
+                                free(f->lines[j].where);
+                        } else {
+                                f->lines[w++] = f->lines[j];
+                        }
+                }
+                f->nlines = w;
         }
         qsort(p->addrs, p->naddrs, sizeof(*p->addrs), pg_fn_addrs_cmp);
 }
@@ -385,6 +412,14 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                                         cJSON_AddItemToObject(
                                             co, key,
                                             cJSON_CreateNumber((double) f->addrs[j].count));
+                                }
+                                if (f->nlines) {
+                                        cJSON *lo = cJSON_AddObjectToObject(fo, "lines");
+
+                                        for (size_t j = 0; j < f->nlines; j++)
+                                                cJSON_AddItemToObject(
+                                                    lo, f->lines[j].where,
+                                                    cJSON_CreateNumber((double) f->lines[j].count));
                                 }
                                 cJSON_AddItemToArray(arr, fo);
                         }
@@ -764,6 +799,26 @@ static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const
                                               "integer counts");
                         f->addrs[f->n].addr = a;
                         f->addrs[f->n++].count = (uint64_t) v;
+                }
+                co = cJSON_GetObjectItemCaseSensitive(fo, "lines");
+                if (co == NULL)
+                        continue;
+                m = 0;
+                cJSON_ArrayForEach(c, co) m++;
+                if (!cJSON_IsObject(co))
+                        return pg_bad(ld, "profile.addresses", "lines must be an object");
+                f->lines = pg_xcalloc(m ? m : 1, sizeof(*f->lines));
+                cJSON_ArrayForEach(c, co)
+                {
+                        double v = c->valuedouble;
+
+                        if (!c->string || !*c->string || !cJSON_IsNumber(c) || !isfinite(v) ||
+                            v < 1 || v != floor(v) || v > 9007199254740992.0)
+                                return pg_bad(ld, "profile.addresses",
+                                              "lines must map \"file:line\" to positive "
+                                              "integer counts");
+                        f->lines[f->nlines].where = pg_dup_utf8(c->string);
+                        f->lines[f->nlines++].count = (uint64_t) v;
                 }
         }
         pg_profile_sort_addrs(p);

@@ -56,6 +56,12 @@ struct pg_addr_count {
         uint64_t count;
 };
 
+/** Samples of one source line ("file:line"). */
+struct pg_line_count {
+        char *where;
+        uint64_t count;
+};
+
 /**
  * Where in one function its own samples fell (optional "addresses" of a
  * profile): the sampled instruction addresses of the samples whose leaf is
@@ -68,6 +74,9 @@ struct pg_fn_addrs {
         uint64_t samples; /* sum of the counts */
         size_t n;
         struct pg_addr_count *addrs; /* sorted by addr, unique, counts > 0 */
+        size_t nlines;
+        struct pg_line_count *lines; /* the same samples by source line, "file:line"
+                                      * (sorted, unique); none without a line table */
 };
 
 struct pg_profile {
@@ -199,6 +208,9 @@ void pg_profile_release(struct pg_profile *p);
  * when several modules have a function of that name; NULL when none.
  */
 const struct pg_fn_addrs *pg_profile_find_addrs(const struct pg_profile *p, const char *function);
+
+/** Free @p's address histograms and leave it without any. */
+void pg_profile_clear_addrs(struct pg_profile *p);
 
 /**
  * Sort @p's address histograms by (function, module) and each one's

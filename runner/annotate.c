@@ -177,22 +177,28 @@ static const char *pg_cu_scan_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
         return NULL;
 }
 
+const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
+{
+        Dwfl_Line *l = dwfl_module_getsrc(mod, (Dwarf_Addr) addr);
+
+        *lineno = 0;
+        if (l != NULL)
+                return dwfl_lineinfo(l, NULL, lineno, NULL, NULL, NULL);
+        return pg_cu_scan_line(mod, addr, lineno);
+}
+
 /* The source line of @addr: an index into @a->lines + 1 (added when new),
  * or 0 when the line table does not cover it. */
 static size_t pg_line_of(Dwfl_Module *mod, uint64_t addr, struct pg_annotation *a,
                          struct pg_strmap *seen, size_t *cap)
 {
-        Dwfl_Line *l = dwfl_module_getsrc(mod, (Dwarf_Addr) addr);
         const char *file = NULL;
         int lineno = 0;
         struct pg_buf key = PG_BUF_INIT;
         size_t idx;
         bool added;
 
-        if (l != NULL)
-                file = dwfl_lineinfo(l, NULL, &lineno, NULL, NULL, NULL);
-        else
-                file = pg_cu_scan_line(mod, addr, &lineno);
+        file = pg_module_line(mod, addr, &lineno);
         if (file == NULL || lineno <= 0)
                 return 0;
         pg_buf_printf(&key, "%d:%s", lineno, file);

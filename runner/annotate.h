@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <elfutils/libdwfl.h>
+
 #include "baselines/result.h"
 
 /** Samples of one source line. */
@@ -59,6 +61,15 @@ struct pg_annotation {
  */
 int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
                 struct pg_annotation *out);
+
+/**
+ * The source line of link-time address @addr of @mod (a module reported at
+ * its link-time addresses): the file name as the line table gives it
+ * (borrowed from libdw), with *@lineno; NULL when no line covers it. Also
+ * finds lines of objects without .debug_aranges (clang's default), by
+ * scanning their CUs.
+ */
+const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno);
 
 /** Free what @a owns and zero it. */
 void pg_annotation_release(struct pg_annotation *a);

@@ -22,6 +22,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "runner/annotate.h"
 #include "runner/fold.h"
 #include "runner/sym_internal.h"
 
@@ -506,6 +507,31 @@ const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer 
         return &s->st;
 }
 
+/* @f's samples by source line ("file:line"), from the line table of its
+ * module as the symbolizer opened it (pg_module_line()). */
+static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f)
+{
+        struct pg_buf where = PG_BUF_INIT;
+        size_t idx;
+
+        if (!pg_strmap_find(&s->fileids, f->module, strlen(f->module), &idx) ||
+            s->files[idx].mod == NULL)
+                return;
+        f->lines = pg_xcalloc(f->n ? f->n : 1, sizeof(*f->lines));
+        for (size_t j = 0; j < f->n; j++) {
+                int lineno;
+                const char *file = pg_module_line(s->files[idx].mod, f->addrs[j].addr, &lineno);
+
+                if (file == NULL || lineno <= 0)
+                        continue;
+                pg_buf_reset(&where);
+                pg_buf_printf(&where, "%s:%d", file, lineno);
+                f->lines[f->nlines].where = pg_buf_detach(&where, NULL);
+                f->lines[f->nlines++].count = f->addrs[j].count;
+        }
+        pg_buf_release(&where);
+}
+
 void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
 {
         struct pg_stack *v = pg_xcalloc(s->stacks.n ? s->stacks.n : 1, sizeof(*v));
@@ -516,12 +542,7 @@ void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
         }
         pg_profile_set_stacks(p, v, s->stacks.n);
         free(v);
-        for (size_t i = 0; i < p->naddrs; i++) {
-                free(p->addrs[i].function);
-                free(p->addrs[i].module);
-                free(p->addrs[i].addrs);
-        }
-        free(p->addrs);
+        pg_profile_clear_addrs(p);
         p->naddrs = s->hotkeys.n;
         p->addrs = pg_xcalloc(p->naddrs ? p->naddrs : 1, sizeof(*p->addrs));
         for (size_t i = 0; i < s->hotkeys.n; i++) {
@@ -533,6 +554,7 @@ void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
                 f->n = s->hot[i].n;
                 f->addrs = pg_xcalloc(f->n ? f->n : 1, sizeof(*f->addrs));
                 memcpy(f->addrs, s->hot[i].v, f->n * sizeof(*f->addrs));
+                pg_export_lines(s, f);
         }
         pg_profile_sort_addrs(p);
 }

@@ -40,3 +40,16 @@ add_test(NAME top_stdio
          COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-top.sh
                  $<TARGET_FILE:record_service>)
 set_tests_properties(top_stdio PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
+
+# compare names the source line whose samples grew most in a regressed function.
+foreach(v base head)
+  add_executable(compare_regress_${v} ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/record/regress.c)
+  set_target_properties(compare_regress_${v} PROPERTIES
+    COMPILE_OPTIONS "-O1;-g;-fno-omit-frame-pointer"
+    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fixtures)
+endforeach()
+target_compile_definitions(compare_regress_head PRIVATE EXTRA=2)
+add_test(NAME compare_grown_line
+         COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-compare-line.sh
+                 $<TARGET_FILE:compare_regress_base> $<TARGET_FILE:compare_regress_head>)
+set_tests_properties(compare_grown_line PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
