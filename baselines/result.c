@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -57,6 +58,17 @@ static void pg_metric_release(struct pg_metric *m)
         free(m->coverage);
         free(m->reason);
         memset(m, 0, sizeof(*m));
+}
+
+char *pg_result_created_now(void)
+{
+        char buf[32];
+        time_t t = time(NULL);
+        struct tm tm;
+
+        gmtime_r(&t, &tm);
+        strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+        return pg_xstrdup(buf);
 }
 
 void pg_profile_release(struct pg_profile *p)

@@ -165,6 +165,12 @@ struct pg_result {
         struct pg_noise noise;         /* optional; present after calibration */
 };
 
+/**
+ * The `created` value of a result finished now: UTC,
+ * "YYYY-MM-DDTHH:MM:SSZ" (docs/result-format.md). Returns a new string.
+ */
+char *pg_result_created_now(void);
+
 /** Make @r empty (all zero). */
 void pg_result_init(struct pg_result *r);
 /** Free everything @r owns and make it empty again. */

@@ -8,6 +8,7 @@
 #define PG_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct pg_command {
@@ -79,6 +80,18 @@ bool pg_cli_color(int fd);
  * and return true (the caller returns 0).
  */
 bool pg_cli_wants_help(int argc, char **argv, const char *usage);
+
+/**
+ * Parse @s as a whole decimal number in [@min, @max] into *@out; false
+ * when it is not one (empty, a sign, other characters, out of range).
+ */
+bool pg_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/**
+ * Parse a --call-graph value: "fp" -> 0 (PG_CALL_GRAPH_FP), "dwarf" -> 1
+ * (PG_CALL_GRAPH_DWARF, runner/sample.h) into *@out; false otherwise.
+ */
+bool pg_cli_parse_call_graph(const char *s, int *out);
 
 struct pg_rules;
 

@@ -84,29 +84,6 @@ static const struct option pg_record_options[] = {
         { NULL, 0, NULL, 0 },
 };
 
-static bool pg_parse_whole(const char *s, unsigned long long min, unsigned long long max,
-                           unsigned long long *out)
-{
-        char *end;
-
-        if (!*s || *s == '-' || *s == '+')
-                return false;
-        errno = 0;
-        *out = strtoull(s, &end, 10);
-        return !errno && !*end && *out >= min && *out <= max;
-}
-
-static char *pg_utc_now(void)
-{
-        char buf[32];
-        time_t t = time(NULL);
-        struct tm tm;
-
-        gmtime_r(&t, &tm);
-        strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-        return pg_xstrdup(buf);
-}
-
 static char *pg_sanitized(const char *s, size_t len)
 {
         struct pg_buf b = PG_BUF_INIT;
@@ -159,7 +136,7 @@ int cmd_record(int argc, char **argv)
                    *machine = "default";
         char *path = NULL;
         bool quiet = false;
-        unsigned long long v;
+        uint64_t v;
         double dur;
         char *end;
         int c, error, status = 0;
@@ -174,7 +151,7 @@ int cmd_record(int argc, char **argv)
         while ((c = getopt_long(argc, argv, "+:p:aF:o:qh", pg_record_options, NULL)) != -1) {
                 switch (c) {
                 case 'p':
-                        if (!pg_parse_whole(optarg, 1, 0x7fffffff, &v))
+                        if (!pg_cli_parse_u64(optarg, 1, 0x7fffffff, &v))
                                 return pg_cli_usage_error(
                                     "record", "-p '%s' must be a process id (a whole number)",
                                     optarg);
@@ -194,21 +171,21 @@ int cmd_record(int argc, char **argv)
                         o.duration_ns = (uint64_t) (dur * 1e9);
                         break;
                 case 'F':
-                        if (!pg_parse_whole(optarg, 1, 1000000, &v))
+                        if (!pg_cli_parse_u64(optarg, 1, 1000000, &v))
                                 return pg_cli_usage_error(
                                     "record", "--freq '%s' must be a frequency in Hz from 1",
                                     optarg);
                         o.freq_hz = v;
                         break;
-                case OPT_CALL_GRAPH:
-                        if (strcmp(optarg, "fp") == 0)
-                                o.call_graph = PG_CALL_GRAPH_FP;
-                        else if (strcmp(optarg, "dwarf") == 0)
-                                o.call_graph = PG_CALL_GRAPH_DWARF;
-                        else
+                case OPT_CALL_GRAPH: {
+                        int cg;
+
+                        if (!pg_cli_parse_call_graph(optarg, &cg))
                                 return pg_cli_usage_error(
                                     "record", "--call-graph '%s' must be fp or dwarf", optarg);
+                        o.call_graph = (enum pg_call_graph) cg;
                         break;
+                }
                 case OPT_DEBUG_DIR:
                         o.debug_dir = optarg;
                         break;
@@ -298,7 +275,7 @@ int cmd_record(int argc, char **argv)
                 res.command[res.ncommand++] =
                     o.pid > 0 ? pg_xasprintf("pid:%d", (int) o.pid) : pg_xstrdup("-a");
         }
-        res.created = pg_utc_now();
+        res.created = pg_result_created_now();
         res.machine = pg_xstrdup(machine);
         pg_host_probe(&res.host);
         res.host.exclude_kernel = info.exclude_kernel;

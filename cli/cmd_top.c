@@ -63,18 +63,6 @@ static const struct option pg_top_options[] = {
         { NULL, 0, NULL, 0 },
 };
 
-static bool pg_whole(const char *s, unsigned long long min, unsigned long long max,
-                     unsigned long long *out)
-{
-        char *end;
-
-        if (!*s || *s == '-' || *s == '+')
-                return false;
-        errno = 0;
-        *out = strtoull(s, &end, 10);
-        return !errno && !*end && *out >= min && *out <= max;
-}
-
 static const char *const pg_top_headers[] = { "comm", "dso", "symbol" };
 
 static void pg_top_print(const struct pg_top *t, const struct pg_top_entry *const *e, size_t n,
@@ -117,7 +105,7 @@ int cmd_top(int argc, char **argv)
         struct pg_top t;
         enum pg_top_key keys[PG_TOP_MAX_KEYS] = { PG_TOP_COMM, PG_TOP_DSO, PG_TOP_SYM };
         size_t nkeys = 3, lines = 20;
-        unsigned long long v, iterations = 0;
+        uint64_t v, iterations = 0;
         double interval = 1;
         bool stdio_mode = false;
         char *end;
@@ -136,7 +124,7 @@ int cmd_top(int argc, char **argv)
                         stdio_mode = true;
                         break;
                 case 'p':
-                        if (!pg_whole(optarg, 1, 0x7fffffff, &v))
+                        if (!pg_cli_parse_u64(optarg, 1, 0x7fffffff, &v))
                                 return pg_cli_usage_error(
                                     "top", "-p '%s' must be a process id (a whole number)", optarg);
                         o.pid = (pid_t) v;
@@ -154,7 +142,7 @@ int cmd_top(int argc, char **argv)
                                     optarg);
                         break;
                 case OPT_ITERATIONS:
-                        if (!pg_whole(optarg, 1, 1000000000, &iterations))
+                        if (!pg_cli_parse_u64(optarg, 1, 1000000000, &iterations))
                                 return pg_cli_usage_error(
                                     "top", "--iterations '%s' must be a whole number from 1",
                                     optarg);
@@ -168,26 +156,26 @@ int cmd_top(int argc, char **argv)
                                                           optarg);
                         break;
                 case OPT_LINES:
-                        if (!pg_whole(optarg, 1, 100000, &v))
+                        if (!pg_cli_parse_u64(optarg, 1, 100000, &v))
                                 return pg_cli_usage_error(
                                     "top", "--lines '%s' must be a whole number from 1", optarg);
                         lines = (size_t) v;
                         break;
                 case 'F':
-                        if (!pg_whole(optarg, 1, 1000000, &v))
+                        if (!pg_cli_parse_u64(optarg, 1, 1000000, &v))
                                 return pg_cli_usage_error(
                                     "top", "--freq '%s' must be a frequency in Hz from 1", optarg);
                         o.freq_hz = v;
                         break;
-                case OPT_CALL_GRAPH:
-                        if (strcmp(optarg, "fp") == 0)
-                                o.call_graph = PG_CALL_GRAPH_FP;
-                        else if (strcmp(optarg, "dwarf") == 0)
-                                o.call_graph = PG_CALL_GRAPH_DWARF;
-                        else
+                case OPT_CALL_GRAPH: {
+                        int cg;
+
+                        if (!pg_cli_parse_call_graph(optarg, &cg))
                                 return pg_cli_usage_error(
                                     "top", "--call-graph '%s' must be fp or dwarf", optarg);
+                        o.call_graph = (enum pg_call_graph) cg;
                         break;
+                }
                 case ':':
                         return pg_cli_usage_error("top", "option '%s' needs a value",
                                                   argv[optind - 1]);
@@ -209,7 +197,7 @@ int cmd_top(int argc, char **argv)
                 goto done;
         }
         start = pg_now_ns();
-        for (unsigned long long i = 0; iterations == 0 || i < iterations; i++) {
+        for (uint64_t i = 0; iterations == 0 || i < iterations; i++) {
                 const struct pg_top_entry **e;
                 size_t n;
 

@@ -131,6 +131,32 @@ bool pg_cli_color(int fd)
         return isatty(fd);
 }
 
+bool pg_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+        char *end;
+        unsigned long long v;
+
+        if (!*s || *s == '-' || *s == '+')
+                return false;
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        if (errno || *end || v < min || v > max)
+                return false;
+        *out = v;
+        return true;
+}
+
+bool pg_cli_parse_call_graph(const char *s, int *out)
+{
+        if (strcmp(s, "fp") == 0)
+                *out = 0;
+        else if (strcmp(s, "dwarf") == 0)
+                *out = 1;
+        else
+                return false;
+        return true;
+}
+
 bool pg_cli_wants_help(int argc, char **argv, const char *usage)
 {
         for (int i = 1; i < argc; i++) {

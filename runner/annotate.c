@@ -19,6 +19,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/hashmap.h"
+#include "common/strdist.h"
 
 void pg_annotation_release(struct pg_annotation *a)
 {
@@ -32,41 +33,6 @@ void pg_annotation_release(struct pg_annotation *a)
         free(a->insns);
         free(a->disasm_error);
         memset(a, 0, sizeof(*a));
-}
-
-/* Levenshtein distance of @a and @b, or @cap + 1 when it is above @cap. */
-static size_t pg_edit_distance(const char *a, const char *b, size_t cap)
-{
-        size_t la = strlen(a), lb = strlen(b), *row, best = 0;
-
-        if ((la > lb ? la - lb : lb - la) > cap)
-                return cap + 1;
-        row = pg_xcalloc(lb + 1, sizeof(*row));
-        for (size_t j = 0; j <= lb; j++)
-                row[j] = j;
-        for (size_t i = 1; i <= la; i++) {
-                size_t diag = row[0];
-
-                row[0] = i;
-                best = row[0];
-                for (size_t j = 1; j <= lb; j++) {
-                        size_t up = row[j], v = diag + (a[i - 1] != b[j - 1]);
-
-                        if (up + 1 < v)
-                                v = up + 1;
-                        if (row[j - 1] + 1 < v)
-                                v = row[j - 1] + 1;
-                        diag = up;
-                        row[j] = v;
-                        if (v < best)
-                                best = v;
-                }
-                if (best > cap)
-                        break;
-        }
-        best = best > cap ? cap + 1 : row[lb];
-        free(row);
-        return best > cap ? cap + 1 : best;
 }
 
 struct pg_near {

@@ -225,16 +225,6 @@ static void pg_git_probe(struct pg_run_state *st)
         pg_repo_state_release(&rs);
 }
 
-static char *pg_utc_now(void)
-{
-        char buf[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-        return pg_xstrdup(buf);
-}
-
 static uint64_t pg_tv_ns(const struct timeval *tv)
 {
         return (uint64_t) tv->tv_sec * 1000000000ull + (uint64_t) tv->tv_usec * 1000ull;
@@ -391,7 +381,7 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         res->name = pg_xstrdup(b->name);
         res->ncommand = b->argc;
         res->command = pg_strv_dup(b->argv, b->argc);
-        res->created = pg_utc_now();
+        res->created = pg_result_created_now();
         pg_git_probe(st);
         res->has_git = st->has_git;
         res->git_commit = st->has_git ? pg_xstrdup(st->git_commit) : NULL;

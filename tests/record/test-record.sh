@@ -6,25 +6,10 @@
 # mid-recording; a PID that does not exist; another user's process (run as
 # nobody, exit 3 with the fix); -a; -- COMMAND; Ctrl-C; usage errors; two
 # recordings compared. Waits are bounded and generous; nothing is timed.
-set -u
-pg=$PERFGATE_BIN; svc=$1
-tmp=$(mktemp -d); chmod 755 "$tmp"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail=0
-err() { echo "FAIL: $*" >&2; fail=1; }
+svc=$1
+. "$(dirname "$0")/lib.sh"
 ok() { echo "ok: $*"; }
 
-# start_service LIFE [TRIGGER]: run the service, wait (<= 30 s) for "ready"
-start_service() {
-        local out=$tmp/svc.$RANDOM
-        "$svc" "$@" >"$out" 2>&1 &
-        svc_pid=$!
-        pids+=("$svc_pid")
-        for _ in $(seq 300); do grep -q ready "$out" && return 0; sleep 0.1; done
-        err "service did not start"; return 1
-}
 # stack_count FILE FUNCTION: samples of the stacks that end in FUNCTION
 stack_count() { "$pg" show --stacks "$1" | awk -v f="$2" '{n=split($1,a,";"); if (a[n]==f) s+=$2} END{print s+0}'; }
 

@@ -5,22 +5,8 @@
 # its own function; --sort changes the columns; the process exiting ends top
 # (exit 0, said on stderr); bad input exits 2, another user's process as
 # nobody exits 3. Snapshots are judged by content, never by time taken.
-set -u
-pg=$PERFGATE_BIN; svc=$1
-tmp=$(mktemp -d); chmod 755 "$tmp"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"; }
-trap cleanup EXIT
-fail=0
-err() { echo "FAIL: $*" >&2; fail=1; }
-start_service() {
-        local out=$tmp/svc.$RANDOM
-        "$svc" "$@" >"$out" 2>&1 &
-        svc_pid=$!
-        pids+=("$svc_pid")
-        for _ in $(seq 300); do grep -q ready "$out" && return 0; sleep 0.1; done
-        err "service did not start"; return 1
-}
+svc=$1
+. "$(dirname "$0")/lib.sh"
 # snapshot N FILE: the table of the N-th snapshot
 snapshot() { awk -v n="$1" '/^perfgate top:/{k++} k==n' "$2"; }
 
