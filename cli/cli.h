@@ -88,10 +88,14 @@ bool pg_cli_wants_help(int argc, char **argv, const char *usage);
 bool pg_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /**
- * Parse a --call-graph value: "fp" -> 0 (PG_CALL_GRAPH_FP), "dwarf" -> 1
- * (PG_CALL_GRAPH_DWARF, runner/sample.h) into *@out; false otherwise.
+ * The sampling options `run`, `record` and `top` share: parse a --freq
+ * value (1 to 1000000 Hz) into *@hz, or a --call-graph value ("fp" -> 0,
+ * PG_CALL_GRAPH_FP; "dwarf" -> 1, PG_CALL_GRAPH_DWARF; runner/sample.h) into
+ * *@mode. Return 0, or print the usage error for command @cmd and return
+ * PG_EXIT_USAGE.
  */
-bool pg_cli_parse_call_graph(const char *s, int *out);
+int pg_cli_freq_arg(const char *cmd, const char *arg, uint64_t *hz);
+int pg_cli_call_graph_arg(const char *cmd, const char *arg, int *mode);
 
 struct pg_rules;
 

@@ -171,18 +171,14 @@ int cmd_record(int argc, char **argv)
                         o.duration_ns = (uint64_t) (dur * 1e9);
                         break;
                 case 'F':
-                        if (!pg_cli_parse_u64(optarg, 1, 1000000, &v))
-                                return pg_cli_usage_error(
-                                    "record", "--freq '%s' must be a frequency in Hz from 1",
-                                    optarg);
-                        o.freq_hz = v;
+                        if (pg_cli_freq_arg("record", optarg, &o.freq_hz))
+                                return PG_EXIT_USAGE;
                         break;
                 case OPT_CALL_GRAPH: {
                         int cg;
 
-                        if (!pg_cli_parse_call_graph(optarg, &cg))
-                                return pg_cli_usage_error(
-                                    "record", "--call-graph '%s' must be fp or dwarf", optarg);
+                        if (pg_cli_call_graph_arg("record", optarg, &cg))
+                                return PG_EXIT_USAGE;
                         o.call_graph = (enum pg_call_graph) cg;
                         break;
                 }

@@ -278,17 +278,14 @@ int cmd_run(int argc, char **argv)
                         o.warmup = (int64_t) v;
                         break;
                 case OPT_FREQ:
-                        if (!pg_cli_parse_u64(optarg, 1, 1000000, &v))
-                                return pg_cli_usage_error(
-                                    "run", "--freq '%s' must be a frequency in Hz from 1", optarg);
-                        o.freq_hz = v;
+                        if (pg_cli_freq_arg("run", optarg, &o.freq_hz))
+                                return PG_EXIT_USAGE;
                         break;
                 case OPT_CALL_GRAPH: {
                         int cg;
 
-                        if (!pg_cli_parse_call_graph(optarg, &cg))
-                                return pg_cli_usage_error(
-                                    "run", "--call-graph '%s' must be fp or dwarf", optarg);
+                        if (pg_cli_call_graph_arg("run", optarg, &cg))
+                                return PG_EXIT_USAGE;
                         o.call_graph = (enum pg_call_graph) cg;
                         break;
                 }

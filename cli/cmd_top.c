@@ -162,17 +162,14 @@ int cmd_top(int argc, char **argv)
                         lines = (size_t) v;
                         break;
                 case 'F':
-                        if (!pg_cli_parse_u64(optarg, 1, 1000000, &v))
-                                return pg_cli_usage_error(
-                                    "top", "--freq '%s' must be a frequency in Hz from 1", optarg);
-                        o.freq_hz = v;
+                        if (pg_cli_freq_arg("top", optarg, &o.freq_hz))
+                                return PG_EXIT_USAGE;
                         break;
                 case OPT_CALL_GRAPH: {
                         int cg;
 
-                        if (!pg_cli_parse_call_graph(optarg, &cg))
-                                return pg_cli_usage_error(
-                                    "top", "--call-graph '%s' must be fp or dwarf", optarg);
+                        if (pg_cli_call_graph_arg("top", optarg, &cg))
+                                return PG_EXIT_USAGE;
                         o.call_graph = (enum pg_call_graph) cg;
                         break;
                 }

@@ -146,15 +146,22 @@ bool pg_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
         return true;
 }
 
-bool pg_cli_parse_call_graph(const char *s, int *out)
+int pg_cli_freq_arg(const char *cmd, const char *arg, uint64_t *hz)
 {
-        if (strcmp(s, "fp") == 0)
-                *out = 0;
-        else if (strcmp(s, "dwarf") == 0)
-                *out = 1;
+        if (!pg_cli_parse_u64(arg, 1, 1000000, hz))
+                return pg_cli_usage_error(cmd, "--freq '%s' must be a frequency in Hz from 1", arg);
+        return 0;
+}
+
+int pg_cli_call_graph_arg(const char *cmd, const char *arg, int *mode)
+{
+        if (strcmp(arg, "fp") == 0)
+                *mode = 0;
+        else if (strcmp(arg, "dwarf") == 0)
+                *mode = 1;
         else
-                return false;
-        return true;
+                return pg_cli_usage_error(cmd, "--call-graph '%s' must be fp or dwarf", arg);
+        return 0;
 }
 
 bool pg_cli_wants_help(int argc, char **argv, const char *usage)
