@@ -11,13 +11,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <curses.h>
+
 #include "cli/cli.h"
 #include "common/error.h"
 #include "runner/launch.h"
 #include "runner/top.h"
 
 const char pg_usage_top[] =
-    "usage: perfgate top --stdio [options] (-p PID | -a)\n"
+    "usage: perfgate top [--stdio] [options] (-p PID | -a)\n"
     "\n"
     "Sample a running process (every thread) or the whole system and print,\n"
     "every --interval seconds, its hottest functions by share of a decaying\n"
@@ -25,9 +27,13 @@ const char pg_usage_top[] =
     "with the samples of the last interval. Stops after --iterations\n"
     "snapshots, when the process exits, or on Ctrl-C.\n"
     "\n"
+    "On a terminal without --stdio the view is redrawn in place (ncurses):\n"
+    "q quits, p pauses and resumes the display, the arrow keys select an\n"
+    "entry and c shows or hides the hottest callers of its function.\n"
+    "\n"
     "options:\n"
     "  --stdio              plain text snapshots, one after the other (for logs\n"
-    "                       and scripts; the only view so far)\n"
+    "                       and scripts), instead of the terminal view\n"
     "  -p, --pid PID        sample this running process and its threads\n"
     "  -a, --all-cpus       sample every process (needs perf_event_paranoid <= 0,\n"
     "                       CAP_PERFMON or root)\n"
@@ -40,10 +46,12 @@ const char pg_usage_top[] =
     "  --call-graph MODE    fp | dwarf (default fp)\n"
     "  -h, --help           this text\n"
     "\n"
-    "exit status: 0 done (also on Ctrl-C or when the process exits); 2 usage\n"
-    "error or no such process; 3 cannot measure (perf_event access refused)\n"
+    "exit status: 0 done (also on q, Ctrl-C or when the process exits); 2 usage\n"
+    "error (no --stdio and no terminal), or no such process; 3 cannot measure\n"
+    "(perf_event access refused)\n"
     "\n"
     "examples:\n"
+    "  perfgate top -p \"$(pidof myservice)\"\n"
     "  perfgate top --stdio -p \"$(pidof myservice)\"\n"
     "  perfgate top --stdio --interval 2 --iterations 5 --sort dso,sym -a\n";
 
@@ -96,6 +104,117 @@ static void pg_top_print(const struct pg_top *t, const struct pg_top_entry *cons
         }
         putchar('\n');
         fflush(stdout);
+}
+
+/* The terminal view: the table of pg_top_print() drawn in place, keys read
+ * between 100 ms slices of sampling. */
+static void pg_top_draw(const struct pg_top *t, const struct pg_top_entry *const *e, size_t n,
+                        size_t sel, bool paused, bool callers, double elapsed_s)
+{
+        int rows = getmaxy(stdscr), y = 0;
+
+        erase();
+        mvprintw(y++, 0, "perfgate top: %.1f s, %llu samples in the last interval, %llu lost%s",
+                 elapsed_s, (unsigned long long) t->samples, (unsigned long long) t->lost,
+                 paused ? "  [paused]" : "");
+        mvprintw(y++, 0, "q quit  p pause  up/down select  c callers");
+        y++;
+        mvprintw(y++, 0, "   share  interval");
+        for (size_t k = 0; k < t->nkeys; k++)
+                printw("  %-24s", pg_top_headers[t->keys[k]]);
+        for (size_t i = 0; i < n && y < rows - (callers ? 8 : 1); i++, y++) {
+                if (i == sel)
+                        attron(A_REVERSE);
+                mvprintw(y, 0, " %6.2f%%  %8llu", 100.0 * e[i]->share,
+                         (unsigned long long) e[i]->interval);
+                for (size_t k = 0; k < t->nkeys; k++)
+                        printw("  %-24.80s", e[i]->fields[k]);
+                if (i == sel)
+                        attroff(A_REVERSE);
+        }
+        if (callers && sel < n) {
+                const char *sym = NULL;
+                struct pg_top_caller c[5];
+
+                for (size_t k = 0; k < t->nkeys; k++)
+                        if (t->keys[k] == PG_TOP_SYM)
+                                sym = e[sel]->fields[k];
+                y++;
+                if (sym == NULL) {
+                        mvprintw(y, 0, "callers need the sym key in --sort");
+                } else {
+                        size_t nc = pg_top_callers(t, sym, c, 5);
+
+                        mvprintw(y++, 0, "hottest callers of %s:", sym);
+                        for (size_t i = 0; i < nc; i++, y++) {
+                                mvprintw(y, 0, "  %8llu  %s", (unsigned long long) c[i].count,
+                                         c[i].name);
+                                free(c[i].name);
+                        }
+                }
+        }
+        refresh();
+}
+
+static int pg_top_tui(struct pg_top *t, double interval, uint64_t iterations,
+                      struct pg_record_info *info)
+{
+        const struct pg_top_entry **e = NULL;
+        size_t n = 0, sel = 0;
+        bool paused = false, callers = false, quit = false;
+        uint64_t start = pg_now_ns(), done = 0;
+
+        if (initscr() == NULL) {
+                pg_cli_error("cannot start the terminal view; use --stdio");
+                return PG_EXIT_USAGE;
+        }
+        cbreak();
+        noecho();
+        keypad(stdscr, TRUE);
+        timeout(0);
+        curs_set(0);
+        pg_top_draw(t, e, n, sel, paused, callers, 0);
+        while (!quit && (iterations == 0 || done < iterations)) {
+                uint64_t slice_end = pg_now_ns() + (uint64_t) (interval * 1e9);
+
+                while (!quit && pg_now_ns() < slice_end) {
+                        bool redraw = false;
+                        int ch;
+
+                        pg_live_wait(&t->live, 100000000ull, info);
+                        if (info->interrupted || info->target_exited)
+                                quit = true;
+                        while ((ch = getch()) != ERR) {
+                                redraw = true;
+                                if (ch == 'q' || ch == 'Q')
+                                        quit = true;
+                                else if (ch == 'p' || ch == 'P' || ch == ' ')
+                                        paused = !paused;
+                                else if (ch == 'c' || ch == 'C')
+                                        callers = !callers;
+                                else if (ch == KEY_UP && sel > 0)
+                                        sel--;
+                                else if (ch == KEY_DOWN && sel + 1 < n)
+                                        sel++;
+                        }
+                        if (redraw)
+                                pg_top_draw(t, e, n, sel, paused, callers,
+                                            (double) (pg_now_ns() - start) / 1e9);
+                }
+                if (quit)
+                        break;
+                if (!paused) {
+                        pg_top_update(t, &e, &n);
+                        done++;
+                        if (sel >= n)
+                                sel = n ? n - 1 : 0;
+                }
+                pg_top_draw(t, e, n, sel, paused, callers, (double) (pg_now_ns() - start) / 1e9);
+        }
+        endwin();
+        if (info->target_exited)
+                pg_cli_warn("the process exited");
+        return 0;
 }
 
 int cmd_top(int argc, char **argv)
@@ -184,13 +303,17 @@ int cmd_top(int argc, char **argv)
                 return pg_cli_usage_error("top", "unexpected operand '%s'", argv[optind]);
         if ((o.pid > 0) + o.system_wide != 1)
                 return pg_cli_usage_error("top", "give one target: -p PID or -a");
-        if (!stdio_mode)
-                return pg_cli_usage_error("top",
-                                          "only --stdio snapshots exist so far; add --stdio");
+        if (!stdio_mode && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+                return pg_cli_usage_error("top", "the live view needs a terminal; use --stdio "
+                                                 "for plain snapshots");
         pg_launch_install_signal_handlers();
         error = pg_top_open(&t, &o, keys, nkeys, &info);
         if (error < 0) {
                 status = pg_cli_fail(error);
+                goto done;
+        }
+        if (!stdio_mode) {
+                status = pg_top_tui(&t, interval, iterations, &info);
                 goto done;
         }
         start = pg_now_ns();

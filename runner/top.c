@@ -7,6 +7,7 @@
  */
 #include "runner/top.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,14 +169,21 @@ static void pg_top_add(struct pg_top *t, const struct pg_profile *p, const char 
 void pg_top_refresh(struct pg_top *t, uint64_t interval_ns, struct pg_record_info *info,
                     const struct pg_top_entry ***out, size_t *n)
 {
-        struct pg_profile p = { 0 };
+        pg_live_wait(&t->live, interval_ns, info);
+        pg_top_update(t, out, n);
+}
+
+void pg_top_update(struct pg_top *t, const struct pg_top_entry ***out, size_t *n)
+{
+        struct pg_profile *pp = &t->profile, p;
         struct pg_buf key = PG_BUF_INIT, dso = PG_BUF_INIT;
         double total = 0;
         size_t k = 0;
 
-        pg_live_wait(&t->live, interval_ns, info);
         pg_live_fold(&t->live);
-        pg_symbolizer_export(t->live.sym, &p);
+        pg_profile_release(pp);
+        pg_symbolizer_export(t->live.sym, pp);
+        p = *pp; /* a shallow view: t->profile owns it until the next update */
         t->lost = pg_symbolizer_stats(t->live.sym)->lost;
         for (size_t i = 0; i < t->entries.n; i++) {
                 t->ents[i].weight *= PG_TOP_DECAY;
@@ -218,7 +226,61 @@ void pg_top_refresh(struct pg_top *t, uint64_t interval_ns, struct pg_record_inf
         *n = k;
         pg_buf_release(&key);
         pg_buf_release(&dso);
-        pg_profile_release(&p);
+}
+
+size_t pg_top_callers(const struct pg_top *t, const char *sym, struct pg_top_caller *out,
+                      size_t max)
+{
+        struct pg_strmap names = PG_STRMAP_INIT;
+        uint64_t *counts = NULL;
+        size_t cap = 0, n = 0;
+
+        for (size_t i = 0; i < t->profile.nstacks; i++) {
+                const char *st = t->profile.stacks[i].frames, *leaf = strrchr(st, ';');
+                const char *c, *b;
+                size_t idx;
+
+                if (leaf == NULL || strcmp(leaf + 1, sym) != 0)
+                        continue;
+                c = leaf; /* the caller: the frame before the leaf, or "[root]" */
+                for (b = c; b > st && b[-1] != ';'; b--)
+                        ;
+                if (b == st) /* only the comm before the leaf */
+                        idx = pg_strmap_intern(&names, "[root]", 6, NULL);
+                else
+                        idx = pg_strmap_intern(&names, b, (size_t) (c - b), NULL);
+                if (idx >= cap) {
+                        size_t old = cap;
+
+                        cap = cap ? cap * 2 : 16;
+                        counts = pg_xreallocarray(counts, cap, sizeof(*counts));
+                        memset(counts + old, 0, (cap - old) * sizeof(*counts));
+                }
+                counts[idx] += t->profile.stacks[i].count;
+        }
+        /* the @max largest, by count then name: a selection over few callers */
+        for (; n < max; n++) {
+                size_t best = SIZE_MAX;
+
+                for (size_t i = 0; i < names.n; i++) {
+                        bool taken = false;
+
+                        for (size_t j = 0; j < n && !taken; j++)
+                                taken = strcmp(out[j].name, names.keys[i].ptr) == 0;
+                        if (!taken && counts[i] > 0 &&
+                            (best == SIZE_MAX || counts[i] > counts[best] ||
+                             (counts[i] == counts[best] &&
+                              strcmp(names.keys[i].ptr, names.keys[best].ptr) < 0)))
+                                best = i;
+                }
+                if (best == SIZE_MAX)
+                        break;
+                out[n].name = pg_xstrdup(names.keys[best].ptr);
+                out[n].count = counts[best];
+        }
+        free(counts);
+        pg_strmap_release(&names);
+        return n;
 }
 
 void pg_top_close(struct pg_top *t)
@@ -229,6 +291,7 @@ void pg_top_close(struct pg_top *t)
                         free((char *) t->ents[i].fields[j]);
         free(t->ents);
         free(t->ranked);
+        pg_profile_release(&t->profile);
         free(t->last_count);
         pg_strmap_release(&t->entries);
         pg_strmap_release(&t->last);

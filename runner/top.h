@@ -41,6 +41,7 @@ struct pg_top {
         struct pg_top_entry *ents;
         size_t cap_ents;
         const struct pg_top_entry **ranked; /* the last refresh's ranking */
+        struct pg_profile profile;          /* every stack so far (for callers) */
         uint64_t samples;                   /* in the last interval */
         uint64_t lost;                      /* in total */
         uint64_t refreshes;
@@ -63,6 +64,27 @@ int pg_top_open(struct pg_top *t, const struct pg_record_opts *o, const enum pg_
  */
 void pg_top_refresh(struct pg_top *t, uint64_t interval_ns, struct pg_record_info *info,
                     const struct pg_top_entry ***out, size_t *n);
+
+/**
+ * pg_top_refresh() without the wait: fold what pg_live_wait() on t->live
+ * drained, decay, add and rank (for a caller that waits in slices, e.g. to
+ * read keys).
+ */
+void pg_top_update(struct pg_top *t, const struct pg_top_entry ***out, size_t *n);
+
+/** A caller of a function and its samples. */
+struct pg_top_caller {
+        char *name; /* the calling frame, or "[root]" (free() it) */
+        uint64_t count;
+};
+
+/**
+ * The hottest callers of leaf frame @sym over every sample so far: the frame
+ * right above it in each stack that ends in it, summed, at most @max, by
+ * count (descending) then name. Returns how many were stored in @out.
+ */
+size_t pg_top_callers(const struct pg_top *t, const char *sym, struct pg_top_caller *out,
+                      size_t max);
 
 /** Stop sampling and free everything (safe after a failed open). */
 void pg_top_close(struct pg_top *t);

@@ -53,3 +53,9 @@ add_test(NAME compare_grown_line
          COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-compare-line.sh
                  $<TARGET_FILE:compare_regress_base> $<TARGET_FILE:compare_regress_head>)
 set_tests_properties(compare_grown_line PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
+
+# perfgate top's terminal view in a real terminal (tmux).
+add_test(NAME top_tmux
+         COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-top-tmux.sh
+                 $<TARGET_FILE:record_service>)
+set_tests_properties(top_tmux PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)

@@ -46,7 +46,7 @@ echo "ok: $(cat "$tmp/exit.err")"
 # bad input
 "$pg" top --stdio -p 99999999 --iterations 1 >/dev/null 2>"$tmp/none.err"
 st=$?; [ $st -eq 2 ] && grep -q "no process 99999999" "$tmp/none.err" || err "no such pid: exit $st"
-"$pg" top -p 1 --iterations 1 >/dev/null 2>&1; [ $? -eq 2 ] || err "without --stdio must exit 2"
+"$pg" top -p 1 --iterations 1 </dev/null >/dev/null 2>&1; [ $? -eq 2 ] || err "without --stdio and no terminal must exit 2"
 "$pg" top --stdio --sort sym,bogus -a >/dev/null 2>&1; [ $? -eq 2 ] || err "bad --sort must exit 2"
 "$pg" top --stdio --sort sym,sym -a >/dev/null 2>&1; [ $? -eq 2 ] || err "repeated --sort key must exit 2"
 "$pg" top --stdio >/dev/null 2>&1; [ $? -eq 2 ] || err "no target must exit 2"
