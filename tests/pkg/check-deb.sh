@@ -43,7 +43,7 @@ arch=$(dpkg --print-architecture)
 [ "${deb##*/}" = "perfgate_${base}_${ID}${VERSION_ID}_${arch}.deb" ] || err "file name ${deb##*/}"
 deps=$(field Depends)
 echo "Depends: $deps"
-for lib in libc6 libdw1 libelf1 libcjson1 libgit2-; do
+for lib in libc6 libdw1 libelf1 libcjson1 libgit2- libcapstone libncursesw; do
         [[ $deps == *"$lib"* ]] || err "Depends lacks $lib"
 done
 # only the shared libraries the binary needs: no -dev package, no compiler
