@@ -374,6 +374,31 @@ static int pg_record_command(struct pg_live *l, struct pg_record_info *info)
         return 0;
 }
 
+/* Record until the duration ends, the process exits or SIGINT, folding the
+ * records drained so far whenever they pass PG_RECORD_FOLD_BYTES, so that a
+ * long recording (8 KiB of stack per sample with --call-graph dwarf) does
+ * not hold every record in memory. */
+static void pg_record_live_loop(struct pg_live *l, struct pg_record_info *info)
+{
+        uint64_t start = pg_now_ns();
+
+        for (;;) {
+                uint64_t slice = 1000000000ull, spent = pg_now_ns() - start;
+
+                if (l->o.duration_ns) {
+                        if (spent >= l->o.duration_ns)
+                                break;
+                        if (l->o.duration_ns - spent < slice)
+                                slice = l->o.duration_ns - spent;
+                }
+                pg_live_wait(l, slice, info);
+                if (info->interrupted || info->target_exited)
+                        break;
+                if (l->log.arena_len > PG_RECORD_FOLD_BYTES)
+                        pg_live_fold(l);
+        }
+}
+
 int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_record_info *info,
               struct pg_buf *warnings)
 {
@@ -391,7 +416,7 @@ int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_
         } else {
                 rc = pg_live_open(&l, o, info);
                 if (rc == 0) {
-                        pg_live_wait(&l, o->duration_ns, info);
+                        pg_record_live_loop(&l, info);
                         info->event_count = pg_event_count(&l.smp);
                         pg_live_fold(&l);
                 }

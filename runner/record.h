@@ -34,6 +34,10 @@
 #define PG_RECORD_PAGES_FP    256
 #define PG_RECORD_PAGES_DWARF 1024
 
+/* A live recording folds what it drained once it holds this many bytes of
+ * records (memory stays bounded however long it lasts). */
+#define PG_RECORD_FOLD_BYTES (64u << 20)
+
 struct pg_record_opts {
         pid_t pid;            /* > 0: record this process */
         bool system_wide;     /* record every task (pid -1 on each CPU) */
