@@ -239,7 +239,11 @@ static void pg_record_wait(struct pg_sample_drain_ctx *dc, int pidfd, uint64_t d
 }
 
 /* Events into the log: every executable mapping and thread name of the
- * target as it is now (time 0: before any record drained after it). */
+ * target as it is now (time 0: before any record drained after it). They
+ * are not handed to the prefetcher: a live process maps many files it may
+ * never run in while recorded (loading a libc's DWARF takes seconds on a
+ * busy machine), so only the files samples land in are loaded, when the
+ * samples are folded; files mapped during the recording are prefetched. */
 static void pg_live_synthesize(struct pg_live *l)
 {
         if (l->o.pid > 0) {
@@ -252,6 +256,7 @@ static void pg_live_synthesize(struct pg_live *l)
                         pg_synthesize_process(&l->log, &l->smp.fmt, procs.v[i]);
                 free(procs.v);
         }
+        l->dc.scanned = l->log.nrefs;
 }
 
 /* What record and top share before any event is opened: the sampling
@@ -333,7 +338,6 @@ void pg_live_fold(struct pg_live *l)
         pg_record_log_sort(&l->log);
         pg_symbolizer_process(l->sym, &l->log, &l->smp.fmt);
         pg_record_log_reset(&l->log);
-        l->dc.scanned = 0;
         pg_live_synthesize(l);
 }
 
