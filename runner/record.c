@@ -432,8 +432,9 @@ int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_
         pg_sample_warnings(o->argv      ? o->argv[0]
                            : o->pid > 0 ? info->comm
                                         : "the system",
-                           o->call_graph, o->exclude_kernel, out, pg_symbolizer_stats(l.sym),
-                           info->exclude_kernel && !o->exclude_kernel, warnings);
+                           o->argv == NULL, o->call_graph, o->exclude_kernel, out,
+                           pg_symbolizer_stats(l.sym), info->exclude_kernel && !o->exclude_kernel,
+                           warnings);
 done:
         pg_live_close(&l);
         return rc;

@@ -167,13 +167,19 @@ done:
         return rc;
 }
 
-void pg_sample_warnings(const char *what, enum pg_call_graph call_graph, bool exclude_kernel,
-                        const struct pg_profile *p, const struct pg_symbolize_stats *st,
-                        bool fell_back_user, struct pg_buf *w)
+void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_graph,
+                        bool exclude_kernel, const struct pg_profile *p,
+                        const struct pg_symbolize_stats *st, bool fell_back_user, struct pg_buf *w)
 {
         if (w == NULL)
                 return;
-        if (p->samples == 0)
+        if (p->samples == 0 && live)
+                pg_buf_printf(w,
+                              "no samples were taken of '%s': it used no CPU time while it was "
+                              "recorded (samples count CPU time only; an idle or blocked "
+                              "process has none); record it while it works, or for longer\n",
+                              what);
+        else if (p->samples == 0)
                 pg_buf_printf(w,
                               "no samples were taken of '%s': it ran too briefly to be sampled "
                               "at %llu Hz; make it run longer (about 1 s of CPU time gives "
@@ -311,7 +317,7 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         }
         st = pg_symbolizer_stats(sym);
         pg_sample_export(sym, &cfg, cycles, exclude_kernel, runs, out);
-        pg_sample_warnings(o->argv[0], o->call_graph, o->exclude_kernel, out, st,
+        pg_sample_warnings(o->argv[0], false, o->call_graph, o->exclude_kernel, out, st,
                            exclude_kernel && !o->exclude_kernel, warnings);
 done:
         pg_symbolizer_free(sym);

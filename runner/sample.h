@@ -104,11 +104,12 @@ void pg_sample_export(const struct pg_symbolizer *sym, const struct pg_sampling_
  * Append to @w the warning lines a profile @p calls for (no samples, lost
  * samples, throttling, truncated chains, unresolved frames, missing frame
  * pointers, rejected debuginfo, kernel frames refused), one line each.
- * @what names the sampled program in messages; @exclude_kernel: user-only was
+ * @what names the sampled program in messages; @live: it was a running
+ * process or the system (not a command run for the purpose); @exclude_kernel: user-only was
  * asked for; @fell_back_user: the kernel refused kernel frames. @w may be NULL.
  */
-void pg_sample_warnings(const char *what, enum pg_call_graph call_graph, bool exclude_kernel,
-                        const struct pg_profile *p, const struct pg_symbolize_stats *st,
-                        bool fell_back_user, struct pg_buf *w);
+void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_graph,
+                        bool exclude_kernel, const struct pg_profile *p,
+                        const struct pg_symbolize_stats *st, bool fell_back_user, struct pg_buf *w);
 
 #endif

@@ -71,6 +71,15 @@ st=$?
         err "nonexistent pid: exit $st: $(cat "$tmp/none.err")"
 ok "nonexistent pid: $(cat "$tmp/none.err")"
 
+# 3b. an idle process: recorded, 0 samples, and the warning says why
+sleep 600 &
+pids+=("$!")
+"$pg" record -q -p "$!" --duration 0.5 -o "$tmp/idle.json" 2>"$tmp/idle.err"
+st=$?
+[ $st -eq 0 ] && grep -q "used no CPU time" "$tmp/idle.err" && grep -q '"samples": 0' "$tmp/idle.json" ||
+        err "idle process: exit $st: $(cat "$tmp/idle.err")"
+ok "idle process: $(cat "$tmp/idle.err")"
+
 # 4. another user's process, without permission: exit 3 with the fix
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
         chmod 777 "$tmp"
