@@ -10,8 +10,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -58,6 +60,17 @@ static void pg_metric_release(struct pg_metric *m)
         memset(m, 0, sizeof(*m));
 }
 
+char *pg_result_created_now(void)
+{
+        char buf[32];
+        time_t t = time(NULL);
+        struct tm tm;
+
+        gmtime_r(&t, &tm);
+        strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+        return pg_xstrdup(buf);
+}
+
 void pg_profile_release(struct pg_profile *p)
 {
         free(p->event);
@@ -65,7 +78,86 @@ void pg_profile_release(struct pg_profile *p)
         for (size_t i = 0; i < p->nstacks; i++)
                 free(p->stacks[i].frames);
         free(p->stacks);
+        pg_profile_clear_addrs(p);
         memset(p, 0, sizeof(*p));
+}
+
+void pg_profile_clear_addrs(struct pg_profile *p)
+{
+        for (size_t i = 0; i < p->naddrs; i++) {
+                free(p->addrs[i].function);
+                free(p->addrs[i].module);
+                free(p->addrs[i].addrs);
+                for (size_t j = 0; j < p->addrs[i].nlines; j++)
+                        free(p->addrs[i].lines[j].where);
+                free(p->addrs[i].lines);
+        }
+        free(p->addrs);
+        p->addrs = NULL;
+        p->naddrs = 0;
+}
+
+const struct pg_fn_addrs *pg_profile_find_addrs(const struct pg_profile *p, const char *function)
+{
+        const struct pg_fn_addrs *best = NULL;
+
+        for (size_t i = 0; i < p->naddrs; i++)
+                if (strcmp(p->addrs[i].function, function) == 0 &&
+                    (best == NULL || p->addrs[i].samples > best->samples))
+                        best = &p->addrs[i];
+        return best;
+}
+
+static int pg_addr_cmp(const void *a, const void *b)
+{
+        const struct pg_addr_count *x = a, *y = b;
+
+        return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int pg_line_count_cmp(const void *a, const void *b)
+{
+        return strcmp(((const struct pg_line_count *) a)->where,
+                      ((const struct pg_line_count *) b)->where);
+}
+
+static int pg_fn_addrs_cmp(const void *a, const void *b)
+{
+        const struct pg_fn_addrs *x = a, *y = b;
+        int c = strcmp(x->function, y->function);
+
+        return c ? c : strcmp(x->module, y->module);
+}
+
+void pg_profile_sort_addrs(struct pg_profile *p)
+{
+        for (size_t i = 0; i < p->naddrs; i++) {
+                struct pg_fn_addrs *f = &p->addrs[i];
+                size_t w = 0;
+
+                qsort(f->addrs, f->n, sizeof(*f->addrs), pg_addr_cmp);
+                f->samples = 0;
+                for (size_t j = 0; j < f->n; j++) {
+                        if (w > 0 && f->addrs[w - 1].addr == f->addrs[j].addr)
+                                f->addrs[w - 1].count += f->addrs[j].count;
+                        else
+                                f->addrs[w++] = f->addrs[j];
+                        f->samples += f->addrs[j].count;
+                }
+                f->n = w;
+                qsort(f->lines, f->nlines, sizeof(*f->lines), pg_line_count_cmp);
+                w = 0;
+                for (size_t j = 0; j < f->nlines; j++) {
+                        if (w > 0 && strcmp(f->lines[w - 1].where, f->lines[j].where) == 0) {
+                                f->lines[w - 1].count += f->lines[j].count;
+                                free(f->lines[j].where);
+                        } else {
+                                f->lines[w++] = f->lines[j];
+                        }
+                }
+                f->nlines = w;
+        }
+        qsort(p->addrs, p->naddrs, sizeof(*p->addrs), pg_fn_addrs_cmp);
 }
 
 void pg_functions_release(struct pg_functions *f)
@@ -269,6 +361,35 @@ static void pg_profile_to_json(cJSON *root, const char *key, const struct pg_pro
         for (size_t i = 0; i < p->nstacks; i++)
                 cJSON_AddItemToObject(so, p->stacks[i].frames,
                                       cJSON_CreateNumber((double) p->stacks[i].count));
+        if (p->naddrs > 0) {
+                cJSON *arr = cJSON_AddArrayToObject(o, "addresses");
+
+                for (size_t i = 0; i < p->naddrs; i++) {
+                        const struct pg_fn_addrs *f = &p->addrs[i];
+                        cJSON *fo = cJSON_CreateObject(), *co;
+
+                        cJSON_AddStringToObject(fo, "function", f->function);
+                        cJSON_AddStringToObject(fo, "module", f->module);
+                        co = cJSON_AddObjectToObject(fo, "counts");
+                        for (size_t j = 0; j < f->n; j++) {
+                                char hex[24];
+
+                                snprintf(hex, sizeof(hex), "%llx",
+                                         (unsigned long long) f->addrs[j].addr);
+                                cJSON_AddItemToObject(
+                                    co, hex, cJSON_CreateNumber((double) f->addrs[j].count));
+                        }
+                        if (f->nlines) {
+                                cJSON *lo = cJSON_AddObjectToObject(fo, "lines");
+
+                                for (size_t j = 0; j < f->nlines; j++)
+                                        cJSON_AddItemToObject(
+                                            lo, f->lines[j].where,
+                                            cJSON_CreateNumber((double) f->lines[j].count));
+                        }
+                        cJSON_AddItemToArray(arr, fo);
+                }
+        }
 }
 
 static cJSON *pg_result_to_tree(const struct pg_result *r)
@@ -657,6 +778,78 @@ static int pg_load_noise(const struct pg_loader *ld, struct pg_noise *n, const c
         return 0;
 }
 
+/* The optional "addresses" of a profile (docs/result-format.md): an array of
+ * {"function", "module", "counts": {"hex address": count}}. */
+static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const cJSON *arr,
+                         const char *key)
+{
+        const cJSON *fo;
+        size_t n = 0;
+
+        if (arr == NULL)
+                return 0;
+        if (!cJSON_IsArray(arr))
+                return pg_bad_in(ld, key, "addresses", "must be an array");
+        cJSON_ArrayForEach(fo, arr) n++;
+        p->addrs = pg_xcalloc(n ? n : 1, sizeof(*p->addrs));
+        cJSON_ArrayForEach(fo, arr)
+        {
+                const cJSON *fn = cJSON_GetObjectItemCaseSensitive(fo, "function");
+                const cJSON *mod = cJSON_GetObjectItemCaseSensitive(fo, "module");
+                const cJSON *co = cJSON_GetObjectItemCaseSensitive(fo, "counts"), *c;
+                struct pg_fn_addrs *f = &p->addrs[p->naddrs];
+                size_t m = 0;
+
+                if (!cJSON_IsString(fn) || !*fn->valuestring || !cJSON_IsString(mod) ||
+                    !cJSON_IsObject(co))
+                        return pg_bad_in(ld, key, "addresses",
+                                         "each entry needs a function, a module and counts");
+                f->function = pg_dup_utf8(fn->valuestring);
+                f->module = pg_dup_utf8(mod->valuestring);
+                p->naddrs++;
+                cJSON_ArrayForEach(c, co) m++;
+                f->addrs = pg_xcalloc(m ? m : 1, sizeof(*f->addrs));
+                cJSON_ArrayForEach(c, co)
+                {
+                        double v = c->valuedouble;
+                        char *end;
+                        unsigned long long a;
+
+                        errno = 0;
+                        a = c->string ? strtoull(c->string, &end, 16) : 0;
+                        if (!c->string || !*c->string || *end || errno || !cJSON_IsNumber(c) ||
+                            !isfinite(v) || v < 1 || v != floor(v) || v > 9007199254740992.0)
+                                return pg_bad_in(ld, key, "addresses",
+                                                 "counts must map hex addresses to positive "
+                                                 "integer counts");
+                        f->addrs[f->n].addr = a;
+                        f->addrs[f->n++].count = (uint64_t) v;
+                }
+                co = cJSON_GetObjectItemCaseSensitive(fo, "lines");
+                if (co == NULL)
+                        continue;
+                m = 0;
+                cJSON_ArrayForEach(c, co) m++;
+                if (!cJSON_IsObject(co))
+                        return pg_bad_in(ld, key, "addresses", "lines must be an object");
+                f->lines = pg_xcalloc(m ? m : 1, sizeof(*f->lines));
+                cJSON_ArrayForEach(c, co)
+                {
+                        double v = c->valuedouble;
+
+                        if (!c->string || !*c->string || !cJSON_IsNumber(c) || !isfinite(v) ||
+                            v < 1 || v != floor(v) || v > 9007199254740992.0)
+                                return pg_bad_in(ld, key, "addresses",
+                                                 "lines must map \"file:line\" to positive "
+                                                 "integer counts");
+                        f->lines[f->nlines].where = pg_dup_utf8(c->string);
+                        f->lines[f->nlines++].count = (uint64_t) v;
+                }
+        }
+        pg_profile_sort_addrs(p);
+        return 0;
+}
+
 static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po,
                            const char *key)
 {
@@ -709,6 +902,9 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
         for (i = 1; i < p->nstacks; i++)
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
                         return pg_bad_in(ld, key, "stacks", "has a stack twice");
+        if ((error = pg_load_addrs(ld, p, cJSON_GetObjectItemCaseSensitive(po, "addresses"), key)) <
+            0)
+                return error;
         return pg_check_samples(ld, p, key);
 }
 

@@ -50,6 +50,35 @@ struct pg_stack {
         uint64_t count; /* samples with exactly this stack */
 };
 
+/** Samples at one instruction address (the ELF's link-time address). */
+struct pg_addr_count {
+        uint64_t addr;
+        uint64_t count;
+};
+
+/** Samples of one source line ("file:line"). */
+struct pg_line_count {
+        char *where;
+        uint64_t count;
+};
+
+/**
+ * Where in one function its own samples fell (optional "addresses" of a
+ * profile): the sampled instruction addresses of the samples whose leaf is
+ * @function in @module, as link-time addresses of that ELF file (runtime
+ * address - load bias), for `perfgate annotate`.
+ */
+struct pg_fn_addrs {
+        char *function;   /* the symbol (the outermost name at the address) */
+        char *module;     /* absolute path of the ELF file */
+        uint64_t samples; /* sum of the counts */
+        size_t n;
+        struct pg_addr_count *addrs; /* sorted by addr, unique, counts > 0 */
+        size_t nlines;
+        struct pg_line_count *lines; /* the same samples by source line, "file:line"
+                                      * (sorted, unique); none without a line table */
+};
+
 struct pg_profile {
         bool present; /* false: no "profile" in the file (--no-profile) */
         char *event;  /* sampling event: "cpu-clock" or "cycles" */
@@ -66,6 +95,8 @@ struct pg_profile {
         bool kernel;         /* kernel frames were recorded and are in the stacks */
         size_t nstacks;
         struct pg_stack *stacks; /* sorted bytewise by frames */
+        size_t naddrs;
+        struct pg_fn_addrs *addrs; /* sorted by (function, module); NULL in older results */
 };
 
 /* Name of the entry that holds the functions below functions.min_share. */
@@ -137,6 +168,12 @@ struct pg_result {
         struct pg_noise noise;         /* optional; present after calibration */
 };
 
+/**
+ * The `created` value of a result finished now: UTC,
+ * "YYYY-MM-DDTHH:MM:SSZ" (docs/result-format.md). Returns a new string.
+ */
+char *pg_result_created_now(void);
+
 /** Make @r empty (all zero). */
 void pg_result_init(struct pg_result *r);
 /** Free everything @r owns and make it empty again. */
@@ -174,6 +211,22 @@ void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, 
 
 /** Free what @p owns and make it empty (not present). */
 void pg_profile_release(struct pg_profile *p);
+
+/**
+ * The address histogram of @function in @p: the entry with the most samples
+ * when several modules have a function of that name; NULL when none.
+ */
+const struct pg_fn_addrs *pg_profile_find_addrs(const struct pg_profile *p, const char *function);
+
+/** Free @p's address histograms and leave it without any. */
+void pg_profile_clear_addrs(struct pg_profile *p);
+
+/**
+ * Sort @p's address histograms by (function, module) and each one's
+ * addresses, merging duplicates; recomputes their samples. Used by the
+ * symbolizer's export and the loader.
+ */
+void pg_profile_sort_addrs(struct pg_profile *p);
 
 /** Free what @f owns and make it empty (not present). */
 void pg_functions_release(struct pg_functions *f);

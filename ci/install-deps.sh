@@ -10,7 +10,7 @@ set -eu
 what=${1:-build}
 # One list per purpose, all from Debian 12's own archive: perfgate and the
 # demo need only the first.
-pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev zlib1g-dev libcjson-dev libgit2-dev libiberty-dev"
+pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev zlib1g-dev libcjson-dev libgit2-dev libiberty-dev libcapstone-dev libncurses-dev"
 if [ "$what" = test ]; then
   # unit tests (cmocka) and the sanitizer build
   pkgs="$pkgs libcmocka-dev clang libclang-rt-14-dev"

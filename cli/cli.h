@@ -8,6 +8,7 @@
 #define PG_CLI_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct pg_command {
@@ -33,6 +34,9 @@ PG_DECLARE_COMMAND(fold);
 PG_DECLARE_COMMAND(doctor);
 PG_DECLARE_COMMAND(history);
 PG_DECLARE_COMMAND(bisect);
+PG_DECLARE_COMMAND(record);
+PG_DECLARE_COMMAND(annotate);
+PG_DECLARE_COMMAND(top);
 
 /**
  * perfgate's exact version, e.g. "0.2.0" on a release tag or
@@ -77,6 +81,22 @@ bool pg_cli_color(int fd);
  * and return true (the caller returns 0).
  */
 bool pg_cli_wants_help(int argc, char **argv, const char *usage);
+
+/**
+ * Parse @s as a whole decimal number in [@min, @max] into *@out; false
+ * when it is not one (empty, a sign, other characters, out of range).
+ */
+bool pg_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/**
+ * The sampling options `run`, `record` and `top` share: parse a --freq
+ * value (1 to 1000000 Hz) into *@hz, or a --call-graph value ("fp" -> 0,
+ * PG_CALL_GRAPH_FP; "dwarf" -> 1, PG_CALL_GRAPH_DWARF; runner/sample.h) into
+ * *@mode. Return 0, or print the usage error for command @cmd and return
+ * PG_EXIT_USAGE.
+ */
+int pg_cli_freq_arg(const char *cmd, const char *arg, uint64_t *hz);
+int pg_cli_call_graph_arg(const char *cmd, const char *arg, int *mode);
 
 struct pg_rules;
 

@@ -118,21 +118,6 @@ struct pg_run_cli {
         bool warned_few_repeats;
 };
 
-/* Parse a whole decimal number in [min, max]; false when it is not one. */
-static bool pg_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
-{
-        char *end;
-        unsigned long long v;
-        if (!*s || *s == '-' || *s == '+')
-                return false;
-        errno = 0;
-        v = strtoull(s, &end, 10);
-        if (errno || *end || v < min || v > max)
-                return false;
-        *out = v;
-        return true;
-}
-
 /* "0-3,5" -> CPU numbers; false on syntax errors or CPUs this machine lacks. */
 static bool pg_parse_cpus(const char *s, int **out, size_t *n)
 {
@@ -291,33 +276,30 @@ int cmd_run(int argc, char **argv)
                         o.out_dir = optarg;
                         break;
                 case OPT_REPEAT:
-                        if (!pg_parse_u64(optarg, 1, 1000000, &v))
+                        if (!pg_cli_parse_u64(optarg, 1, 1000000, &v))
                                 return pg_cli_usage_error(
                                     "run", "--repeat '%s' must be a whole number from 1 to 1000000",
                                     optarg);
                         o.repeat = (int64_t) v;
                         break;
                 case OPT_WARMUP:
-                        if (!pg_parse_u64(optarg, 0, 1000000, &v))
+                        if (!pg_cli_parse_u64(optarg, 0, 1000000, &v))
                                 return pg_cli_usage_error(
                                     "run", "--warmup '%s' must be a whole number from 0", optarg);
                         o.warmup = (int64_t) v;
                         break;
                 case OPT_FREQ:
-                        if (!pg_parse_u64(optarg, 1, 1000000, &v))
-                                return pg_cli_usage_error(
-                                    "run", "--freq '%s' must be a frequency in Hz from 1", optarg);
-                        o.freq_hz = v;
+                        if (pg_cli_freq_arg("run", optarg, &o.freq_hz))
+                                return PG_EXIT_USAGE;
                         break;
-                case OPT_CALL_GRAPH:
-                        if (strcmp(optarg, "fp") == 0)
-                                o.call_graph = PG_CALL_GRAPH_FP;
-                        else if (strcmp(optarg, "dwarf") == 0)
-                                o.call_graph = PG_CALL_GRAPH_DWARF;
-                        else
-                                return pg_cli_usage_error(
-                                    "run", "--call-graph '%s' must be fp or dwarf", optarg);
+                case OPT_CALL_GRAPH: {
+                        int cg;
+
+                        if (pg_cli_call_graph_arg("run", optarg, &cg))
+                                return PG_EXIT_USAGE;
+                        o.call_graph = (enum pg_call_graph) cg;
                         break;
+                }
                 case OPT_EVENTS:
                         if ((error = pg_events_parse(&events, optarg)) < 0) {
                                 status = pg_cli_fail(error);
@@ -342,7 +324,7 @@ int cmd_run(int argc, char **argv)
                                     optarg);
                         break;
                 case OPT_MIN_SAMPLES:
-                        if (!pg_parse_u64(optarg, 1, 1000000000, &v))
+                        if (!pg_cli_parse_u64(optarg, 1, 1000000000, &v))
                                 return pg_cli_usage_error(
                                     "run", "--min-samples '%s' must be a whole number from 1",
                                     optarg);

@@ -31,6 +31,12 @@ const struct pg_command pg_commands[] = {
           pg_usage_history },
         { "bisect", cmd_bisect, "find the commit between GOOD and BAD that made a benchmark slower",
           pg_usage_bisect },
+        { "record", cmd_record, "sample a running process, the system or a command into a result",
+          pg_usage_record },
+        { "top", cmd_top, "live snapshots of a process's or the system's hottest functions",
+          pg_usage_top },
+        { "annotate", cmd_annotate, "show a function's samples by source line and instruction",
+          pg_usage_annotate },
         { "doctor", cmd_doctor, "check what this machine can measure and how to fix gaps",
           pg_usage_doctor },
         { NULL, NULL, NULL, NULL },
@@ -125,6 +131,39 @@ bool pg_cli_color(int fd)
         if (term && strcmp(term, "dumb") == 0)
                 return false;
         return isatty(fd);
+}
+
+bool pg_cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+        char *end;
+        unsigned long long v;
+
+        if (!*s || *s == '-' || *s == '+')
+                return false;
+        errno = 0;
+        v = strtoull(s, &end, 10);
+        if (errno || *end || v < min || v > max)
+                return false;
+        *out = v;
+        return true;
+}
+
+int pg_cli_freq_arg(const char *cmd, const char *arg, uint64_t *hz)
+{
+        if (!pg_cli_parse_u64(arg, 1, 1000000, hz))
+                return pg_cli_usage_error(cmd, "--freq '%s' must be a frequency in Hz from 1", arg);
+        return 0;
+}
+
+int pg_cli_call_graph_arg(const char *cmd, const char *arg, int *mode)
+{
+        if (strcmp(arg, "fp") == 0)
+                *mode = 0;
+        else if (strcmp(arg, "dwarf") == 0)
+                *mode = 1;
+        else
+                return pg_cli_usage_error(cmd, "--call-graph '%s' must be fp or dwarf", arg);
+        return 0;
 }
 
 bool pg_cli_wants_help(int argc, char **argv, const char *usage)

@@ -8,10 +8,12 @@
 #include "compare/hotspot.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/hashmap.h"
 #include "compare/profile.h"
 #include "compare/stats.h"
 
@@ -38,6 +40,7 @@ void pg_hotspots_release(struct pg_hotspots *h)
         for (size_t i = 0; i < h->n; i++) {
                 free(h->items[i].function);
                 free(h->items[i].path);
+                free(h->items[i].line);
         }
         free(h->items);
         free(h->reason);
@@ -76,6 +79,68 @@ static const char *pg_profile_problem(const struct pg_profile *p, uint64_t total
         if (total == 0)
                 return "has 0 samples";
         return NULL;
+}
+
+/* Add @f's samples by line (every module of that name) to @lines, counts
+ * in @c[2 * i + side]. */
+static void pg_lines_add(const struct pg_profile *p, const char *fn, int side,
+                         struct pg_strmap *lines, uint64_t **c, size_t *cap)
+{
+        if (p == NULL || !p->present)
+                return;
+        for (size_t i = 0; i < p->naddrs; i++) {
+                const struct pg_fn_addrs *f = &p->addrs[i];
+
+                if (strcmp(f->function, fn) != 0)
+                        continue;
+                for (size_t j = 0; j < f->nlines; j++) {
+                        size_t idx = pg_strmap_intern(lines, f->lines[j].where,
+                                                      strlen(f->lines[j].where), NULL);
+
+                        if (2 * idx + 2 > *cap) {
+                                size_t old = *cap;
+
+                                *cap = *cap ? *cap * 2 : 32;
+                                while (*cap < 2 * idx + 2)
+                                        *cap *= 2;
+                                *c = pg_xreallocarray(*c, *cap, sizeof(**c));
+                                memset(*c + old, 0, (*cap - old) * sizeof(**c));
+                        }
+                        (*c)[2 * idx + (size_t) side] += f->lines[j].count;
+                }
+        }
+}
+
+/* The line of hotspot @h whose self share grew most (the first by name on
+ * a tie), when the profiles have line histograms for it. */
+static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profile *head,
+                            const struct pg_hotspots *hs, struct pg_hotspot *h)
+{
+        struct pg_strmap lines = PG_STRMAP_INIT;
+        uint64_t *c = NULL;
+        size_t cap = 0, best = SIZE_MAX;
+        double best_pp = 0;
+
+        pg_lines_add(base, h->function, 0, &lines, &c, &cap);
+        pg_lines_add(head, h->function, 1, &lines, &c, &cap);
+        for (size_t i = 0; i < lines.n && hs->head_total > 0; i++) {
+                double pp =
+                    100.0 * ((double) c[2 * i + 1] / (double) hs->head_total -
+                             (hs->base_total ? (double) c[2 * i] / (double) hs->base_total : 0));
+
+                if (pp > 0 &&
+                    (best == SIZE_MAX || pp > best_pp ||
+                     (pp == best_pp && strcmp(lines.keys[i].ptr, lines.keys[best].ptr) < 0))) {
+                        best = i;
+                        best_pp = pp;
+                }
+        }
+        if (best != SIZE_MAX) {
+                h->line = pg_xstrdup(lines.keys[best].ptr);
+                h->line_delta_pp = best_pp;
+        }
+        free(c);
+        pg_strmap_release(&lines);
 }
 
 void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile *head,
@@ -182,6 +247,10 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                 }
         }
         out->n = k;
+        for (size_t i = 0; i < k; i++)
+                if (out->items[i].kind == PG_HOTSPOT_REGRESSED ||
+                    out->items[i].kind == PG_HOTSPOT_NEW)
+                        pg_hotspot_line(base, head, out, &out->items[i]);
         qsort(out->items, out->n, sizeof(*out->items), pg_hotspot_cmp);
         pg_profile_funcs_release(&sides[0]);
         pg_profile_funcs_release(&sides[1]);

@@ -50,17 +50,22 @@ struct pg_hotspot {
         double base_incl_share, head_incl_share;
         double delta_self_pp; /* (head - base) self share, percentage points */
         double delta_incl_pp;
-        double p_value;      /* two-proportion test on the self counts */
-        bool has_est;        /* est_ms is defined (head task-clock known) */
-        double est_ms;       /* delta self share x median head task-clock, ms */
-        bool has_self_time;  /* self_time_ms is defined (task-clock known on both sides) */
-        double self_time_ms; /* estimated change of the function's own time, ms:
+        double p_value;       /* two-proportion test on the self counts */
+        bool has_est;         /* est_ms is defined (head task-clock known) */
+        double est_ms;        /* delta self share x median head task-clock, ms */
+        bool has_self_time;   /* self_time_ms is defined (task-clock known on both sides) */
+        double self_time_ms;  /* estimated change of the function's own time, ms:
                                 head share x head task-clock - base share x base
                                 task-clock; unlike est_ms it does not move when
                                 only other functions changed */
-        char *path;          /* hottest call path ending at the function, root first,
+        char *path;           /* hottest call path ending at the function, root first,
                                ';'-separated, comm excluded (head, or baseline if vanished);
                                NULL unless pg_hotspot_kind_listed(kind) */
+        char *line;           /* regressed or new: the source line ("file:line") whose
+                                self share grew most, from the profiles' address
+                                histograms (docs/result-format.md); NULL when they
+                                have none for the function */
+        double line_delta_pp; /* that growth, percentage points of all samples */
 };
 
 struct pg_hotspots {

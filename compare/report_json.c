@@ -160,6 +160,10 @@ static cJSON *pg_hotspots_json(const struct pg_hotspots *h)
                 pg_add_num_or_null(x, "est_ms", f->has_est, f->est_ms);
                 pg_add_num_or_null(x, "self_time_ms", f->has_self_time, f->self_time_ms);
                 cJSON_AddStringToObject(x, "path", f->path);
+                if (f->line) {
+                        cJSON_AddStringToObject(x, "line", f->line);
+                        cJSON_AddNumberToObject(x, "line_delta_pp", f->line_delta_pp);
+                }
                 cJSON_AddItemToArray(arr, x);
         }
         return o;

@@ -522,6 +522,11 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_md_escape(out, h->function);
                         pg_buf_printf(out, " (%s): ", pg_hotspot_kind_name(h->kind));
                         pg_md_path(out, h->path);
+                        if (h->line) {
+                                pg_buf_puts(out, "; grew most at ");
+                                pg_md_escape(out, h->line);
+                                pg_buf_printf(out, " (%+.2f pp)", h->line_delta_pp);
+                        }
                         pg_buf_puts(out, "\n");
                         shown++;
                 }

@@ -486,6 +486,11 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_puts(out, "      via ");
                         pg_path_arrows(out, h->path);
                         pg_buf_putc(out, '\n');
+                        if (h->line) {
+                                pg_buf_puts(out, "      grew most at ");
+                                pg_report_escape_ctl(out, h->line);
+                                pg_buf_printf(out, " (%+.2f pp)\n", h->line_delta_pp);
+                        }
                         shown++;
                 }
         }

@@ -13,6 +13,7 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/strdist.h"
 #include "common/json.h"
 #include "common/strv.h"
 #include "compare/stats.h"
@@ -400,35 +401,6 @@ static int pg_strp_cmp(const void *a, const void *b)
         return strcmp(*(const char *const *) a, *(const char *const *) b);
 }
 
-/* Levenshtein distance of @a and @b, capped: only "is it a near miss" matters. */
-static size_t pg_edit_distance(const char *a, const char *b)
-{
-        size_t la = strlen(a), lb = strlen(b), *row, d;
-
-        if (la > 64 || lb > 64)
-                return 99;
-        row = pg_xcalloc(lb + 1, sizeof(*row));
-        for (size_t j = 0; j <= lb; j++)
-                row[j] = j;
-        for (size_t i = 1; i <= la; i++) {
-                size_t diag = row[0];
-                row[0] = i;
-                for (size_t j = 1; j <= lb; j++) {
-                        size_t up = row[j];
-                        size_t best = diag + (a[i - 1] != b[j - 1]);
-                        if (up + 1 < best)
-                                best = up + 1;
-                        if (row[j - 1] + 1 < best)
-                                best = row[j - 1] + 1;
-                        row[j] = best;
-                        diag = up;
-                }
-        }
-        d = row[lb];
-        free(row);
-        return d;
-}
-
 /* The error for @metric named at compare.@where: the known names sorted,
  * with the nearest one suggested. */
 static int pg_unknown_metric(const struct pg_rules *r, const char *metric, const char *where,
@@ -462,7 +434,7 @@ static int pg_unknown_metric(const struct pg_rules *r, const char *metric, const
                 if (i && strcmp(names[i], names[i - 1]) == 0)
                         continue;
                 pg_buf_printf(&list, "%s%s", list.len ? ", " : "", names[i]);
-                d = pg_edit_distance(metric, names[i]);
+                d = pg_edit_distance(metric, names[i], 3); /* only a near miss (<= 2) matters */
                 if (d < best) {
                         best = d;
                         near = names[i];

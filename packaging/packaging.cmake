@@ -6,7 +6,8 @@
 #                                                           template and their scripts
 #   share/doc/perfgate/copyright, changelog.gz
 # The package's runtime dependencies are what dpkg-shlibdeps derives from
-# the libraries the binary links (libdw1, libelf1, libcjson1, libgit2, libc6;
+# the libraries the binary links (libdw1, libelf1, libcjson1, libgit2, libc6,
+# libcapstone4 for annotate, libncursesw6 for top;
 # libiberty is linked statically, zlib comes with libdw1/libelf1).
 set(PERFGATE_DEB_MAINTAINER "perfgate developers <perfgate@users.noreply.github.com>"
     CACHE STRING "Maintainer field of the Debian package (name <address>)")

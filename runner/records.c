@@ -342,3 +342,70 @@ void pg_record_log_sort(struct pg_record_log *log)
         if (log->nrefs > 1)
                 qsort(log->refs, log->nrefs, sizeof(*log->refs), pg_ref_cmp);
 }
+
+/* The sample_id trailer of a synthesized record: pid/tid, the rest zero. */
+static size_t pg_put_trailer(unsigned char *p, const struct pg_perf_format *fmt, uint32_t pid,
+                             uint32_t tid)
+{
+        size_t n = pg_trailer_bytes(fmt);
+
+        memset(p, 0, n);
+        if (n && (fmt->sample_type & PERF_SAMPLE_TID)) {
+                memcpy(p, &pid, 4);
+                memcpy(p + 4, &tid, 4);
+        }
+        return n;
+}
+
+/* The header, fixed part, NUL-padded string (to 8 bytes) and trailer. */
+static void pg_add_synth(struct pg_record_log *log, const struct pg_perf_format *fmt, uint32_t type,
+                         uint16_t misc, const void *fixed, size_t fixed_len, const char *str,
+                         uint32_t pid, uint32_t tid)
+{
+        size_t slen = strnlen(str, 4096), spad = (slen + 1 + 7) & ~(size_t) 7;
+        size_t len = 8 + fixed_len + spad + pg_trailer_bytes(fmt);
+        unsigned char *rec = pg_xcalloc(1, len);
+        struct perf_event_header h = { .type = type, .misc = misc, .size = (uint16_t) len };
+
+        memcpy(rec, &h, sizeof(h));
+        memcpy(rec + 8, fixed, fixed_len);
+        memcpy(rec + 8 + fixed_len, str, slen);
+        pg_put_trailer(rec + 8 + fixed_len + spad, fmt, pid, tid);
+        pg_record_log_add(log, rec, len, 0);
+        free(rec);
+}
+
+void pg_record_log_add_mmap2(struct pg_record_log *log, const struct pg_perf_format *fmt,
+                             const struct pg_perf_mmap *m)
+{
+        unsigned char fixed[72] = { 0 };
+        char name[4097];
+        size_t n = m->filename_len < 4096 ? m->filename_len : 4096;
+
+        memcpy(fixed, &m->pid, 4);
+        memcpy(fixed + 4, &m->tid, 4);
+        memcpy(fixed + 8, &m->addr, 8);
+        memcpy(fixed + 16, &m->len, 8);
+        memcpy(fixed + 24, &m->pgoff, 8);
+        if (m->has_build_id) {
+                fixed[32] = m->build_id_size;
+                memcpy(fixed + 36, m->build_id, 20);
+        }
+        memcpy(fixed + 56, &m->prot, 4);
+        memcpy(fixed + 60, &m->flags, 4);
+        memcpy(name, m->filename, n);
+        name[n] = '\0';
+        pg_add_synth(log, fmt, PERF_RECORD_MMAP2,
+                     PERF_RECORD_MISC_USER | (m->has_build_id ? PERF_RECORD_MISC_MMAP_BUILD_ID : 0),
+                     fixed, 64, name, m->pid, m->tid);
+}
+
+void pg_record_log_add_comm(struct pg_record_log *log, const struct pg_perf_format *fmt,
+                            uint32_t pid, uint32_t tid, const char *comm)
+{
+        unsigned char fixed[8];
+
+        memcpy(fixed, &pid, 4);
+        memcpy(fixed + 4, &tid, 4);
+        pg_add_synth(log, fmt, PERF_RECORD_COMM, PERF_RECORD_MISC_USER, fixed, 8, comm, pid, tid);
+}

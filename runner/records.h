@@ -150,6 +150,19 @@ void pg_record_log_reset(struct pg_record_log *log);
  */
 void pg_record_log_add(struct pg_record_log *log, const void *rec, size_t len, uint64_t time);
 
+/**
+ * Add a synthesized record to @log, as perf's util/synthetic-events.c makes
+ * them for tasks that ran before the events existed: an MMAP2 record of @m
+ * (pid, tid, addr, len, pgoff, prot, flags, filename; build-id when
+ * m->has_build_id) or a COMM record (not an exec). The sample_id trailer
+ * that @fmt selects holds the pid/tid and zeros, so the record sorts before
+ * every real one (time 0). Names longer than 4 KiB are cut.
+ */
+void pg_record_log_add_mmap2(struct pg_record_log *log, const struct pg_perf_format *fmt,
+                             const struct pg_perf_mmap *m);
+void pg_record_log_add_comm(struct pg_record_log *log, const struct pg_perf_format *fmt,
+                            uint32_t pid, uint32_t tid, const char *comm);
+
 /** Sort the refs by (time, seq). */
 void pg_record_log_sort(struct pg_record_log *log);
 

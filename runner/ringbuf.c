@@ -204,8 +204,10 @@ static void pg_attr_fill(struct perf_event_attr *a, const struct pg_sampling_cfg
                 a->sample_regs_user = PG_SAMPLE_REGS_LEAF_MASK;
                 a->sample_stack_user = PG_SAMPLE_STACK_LEAF_BYTES;
         }
-        a->disabled = 1;
-        a->enable_on_exec = !cfg->start_disabled;
+        /* attach: the tasks already run, enabled at once; start_disabled:
+         * at the first PERF_EVENT_IOC_ENABLE; else at the benchmark's exec */
+        a->disabled = !cfg->attach;
+        a->enable_on_exec = !cfg->attach && !cfg->start_disabled;
         a->inherit = 1;
         a->exclude_kernel = exclude_kernel;
         a->exclude_hv = exclude_kernel;
@@ -237,10 +239,17 @@ void pg_sampling_close(struct pg_sampling *s)
                 if (s->track_fds && s->track_fds[i] >= 0)
                         close(s->track_fds[i]);
         }
+        for (size_t i = 0; i < s->nmore; i++)
+                close(s->more_fds[i]);
+        free(s->more_fds);
+        free(s->cpu_ids);
         free(s->fds);
         free(s->track_fds);
         s->track_fds = NULL;
         free(s->rbs);
+        s->more_fds = NULL;
+        s->nmore = s->capmore = 0;
+        s->cpu_ids = NULL;
         s->fds = NULL;
         s->rbs = NULL;
         s->n = 0;
@@ -302,6 +311,10 @@ static int pg_sampling_open_events(struct pg_sampling *s, pid_t pid,
                                 s->exclude_kernel = true; /* perf_event_paranoid >= 2 */
                                 continue;
                         }
+                        if (errno == ESRCH)
+                                return pg_error_set(PG_ENOTFOUND,
+                                                    "process %d does not exist (or exited)",
+                                                    (int) pid);
                         if (errno == EMFILE || errno == ENFILE)
                                 return pg_error_set(PG_EIO,
                                                     "too many open files for %zu sampling "
@@ -366,6 +379,44 @@ static int pg_sampling_open_track(struct pg_sampling *s, pid_t pid, const int *c
 
 int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_cfg *cfg)
 {
+        return pg_sampling_open_tasks(s, &pid, 1, cfg);
+}
+
+int pg_sampling_add_task(struct pg_sampling *s, pid_t tid)
+{
+        struct perf_event_attr a;
+        struct pg_sampling_cfg cfg = { .freq_hz = s->freq_hz, .dwarf = s->dwarf, .attach = true };
+        long page = sysconf(_SC_PAGESIZE);
+
+        pg_attr_fill(&a, &cfg, s->cycles, s->exclude_kernel, s->data_pages * (size_t) page);
+        for (size_t i = 0; i < s->n; i++) {
+                int fd = pg_open_one(&a, tid, s->cpu_ids[i]);
+
+                if (fd < 0) {
+                        if (errno == ESRCH)
+                                return pg_error_set(PG_ENOTFOUND, "thread %d exited", (int) tid);
+                        if (errno == EACCES || errno == EPERM)
+                                return pg_error_set(PG_EPERM, "cannot sample thread %d: %s",
+                                                    (int) tid, strerror(errno));
+                        return pg_error_set(PG_EIO, "cannot sample thread %d: %s", (int) tid,
+                                            strerror(errno));
+                }
+                if (s->nmore == s->capmore) {
+                        s->capmore = s->capmore ? s->capmore * 2 : 16;
+                        s->more_fds = pg_xreallocarray(s->more_fds, s->capmore, sizeof(int));
+                }
+                s->more_fds[s->nmore++] = fd;
+                if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fds[i]) < 0)
+                        return pg_error_set(PG_EIO, "cannot share a sampling buffer: %s",
+                                            strerror(errno));
+        }
+        return 0;
+}
+
+int pg_sampling_open_tasks(struct pg_sampling *s, const pid_t *tids, size_t ntids,
+                           const struct pg_sampling_cfg *cfg)
+{
+        pid_t pid = ntids ? tids[0] : -1;
         int *online = NULL;
         const int *cpus = cfg->cpus;
         size_t ncpus = cfg->ncpus, pages = cfg->data_pages ? cfg->data_pages : 64;
@@ -412,6 +463,15 @@ int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_
         if (rc < 0)
                 goto done;
         s->data_pages = pages;
+        s->freq_hz = cfg->freq_hz;
+        s->dwarf = cfg->dwarf;
+        s->cpu_ids = pg_xcalloc(ncpus, sizeof(int));
+        memcpy(s->cpu_ids, cpus, ncpus * sizeof(int));
+        for (size_t t = 1; t < ntids && rc == 0; t++) {
+                rc = pg_sampling_add_task(s, tids[t]);
+                if (rc == PG_ENOTFOUND)
+                        rc = 0; /* a thread that ended since it was listed */
+        }
         s->fmt.sample_type = a.sample_type;
         s->fmt.regs_user_mask = a.sample_regs_user;
         s->fmt.sample_id_all = true;

@@ -69,6 +69,7 @@ struct pg_sampling_cfg {
         bool start_disabled; /* sampling starts at the first PERF_EVENT_IOC_ENABLE */
         bool off_cpu;        /* sample context-switches (period 1) with context_switch
                                 records, kernel included (runner/offcpu.h) */
+        bool attach;         /* the tasks already run: enabled at once, not at exec */
 };
 
 /** The per-CPU events of one sampling run and their buffers. */
@@ -81,6 +82,11 @@ struct pg_sampling {
         bool exclude_kernel; /* what the events ended up with */
         bool cycles;         /* the events count cycles (else cpu-clock) */
         size_t data_pages;   /* what the buffers ended up with */
+        int *cpu_ids;        /* the CPU of fds[i] */
+        uint64_t freq_hz;    /* as asked (cfg) */
+        bool dwarf;
+        int *more_fds; /* events of further tasks, writing into fds[]' buffers */
+        size_t nmore, capmore;
 };
 
 /** x86-64 REGS_USER mask: AX..SS and R8..R15 (DS/ES/FS/GS are invalid). */
@@ -103,6 +109,30 @@ struct pg_sampling {
  * sample), PG_ENOTSUP (no usable event), PG_EIO.
  */
 int pg_sampling_open(struct pg_sampling *s, pid_t pid, const struct pg_sampling_cfg *cfg);
+
+/**
+ * Open and map the sampling events of running tasks, as `perf record -p`
+ * does (tools/perf/util/evsel.c): @tids[0..@ntids) are thread ids (a
+ * process's threads from /proc/PID/task; every event has inherit, so threads
+ * and children they create later are sampled too), or @tids NULL and @ntids 0
+ * for every task of the system (pid -1; needs perf_event_paranoid <= 0 or
+ * CAP_PERFMON). One buffer per CPU: the first task's event on that CPU owns
+ * it, the others are redirected into it (PERF_EVENT_IOC_SET_OUTPUT).
+ * @cfg->attach should be true (events start enabled). Fallbacks as
+ * pg_sampling_open(). A task of the list that exited meanwhile (ESRCH) is
+ * skipped, unless it is the first.
+ * Errors: PG_ENOTFOUND (the first task does not exist), and those of
+ * pg_sampling_open() (PG_EPERM for a task perfgate may not observe).
+ */
+int pg_sampling_open_tasks(struct pg_sampling *s, const pid_t *tids, size_t ntids,
+                           const struct pg_sampling_cfg *cfg);
+
+/**
+ * Add task @tid (a thread found after pg_sampling_open_tasks()) to an open
+ * session, one event per CPU redirected into that CPU's buffer.
+ * Errors: PG_ENOTFOUND (it exited: ESRCH), PG_EPERM, PG_EIO.
+ */
+int pg_sampling_add_task(struct pg_sampling *s, pid_t tid);
 
 /** Unmap and close everything; safe on a zeroed or closed session. */
 void pg_sampling_close(struct pg_sampling *s);

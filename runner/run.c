@@ -266,16 +266,6 @@ static void pg_git_probe(struct pg_run_state *st)
         pg_repo_state_release(&rs);
 }
 
-static char *pg_utc_now(void)
-{
-        char buf[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-        return pg_xstrdup(buf);
-}
-
 static uint64_t pg_tv_ns(const struct timeval *tv)
 {
         return (uint64_t) tv->tv_sec * 1000000000ull + (uint64_t) tv->tv_usec * 1000ull;
@@ -498,7 +488,7 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         res->name = pg_xstrdup(b->name);
         res->ncommand = b->argc;
         res->command = pg_strv_dup(b->argv, b->argc);
-        res->created = pg_utc_now();
+        res->created = pg_result_created_now();
         pg_git_probe(st);
         res->has_git = st->has_git;
         res->git_commit = st->has_git ? pg_xstrdup(st->git_commit) : NULL;
@@ -710,28 +700,6 @@ static void pg_perf_warm_join(struct pg_perf_warm *w)
         w->started = false;
 }
 
-/* The kernel refuses sample_freq above kernel.perf_event_max_sample_rate
- * with EINVAL (perf_event_open(2); kernel/events/core.c): say so before
- * anything runs, naming the sysctl and its value. */
-static int pg_check_freq(uint64_t freq_hz)
-{
-        FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
-        unsigned long long max = 0;
-        int n = f ? fscanf(f, "%llu", &max) : 0;
-
-        if (f)
-                fclose(f);
-        if (n == 1 && max > 0 && freq_hz > max)
-                return pg_error_set(
-                    PG_EINPUT,
-                    "--freq %llu is above kernel.perf_event_max_sample_rate (%llu), "
-                    "the most samples per second this kernel takes; use --freq "
-                    "%llu or less, or raise the limit: sudo sysctl "
-                    "kernel.perf_event_max_sample_rate=%llu",
-                    (unsigned long long) freq_hz, max, max, (unsigned long long) freq_hz);
-        return 0;
-}
-
 int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o,
                       struct pg_run_summary *sum)
 {
@@ -763,7 +731,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                                     o->counters == PG_COUNTERS_SIMULATED ? "simulated"
                                                                          : "software");
         }
-        if (!o->no_profile && (error = pg_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0) {
+        if (!o->no_profile && (error = pg_sample_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0) {
                 free(st.valgrind);
                 return error;
         }

@@ -29,20 +29,11 @@
 
 #define PG_SAMPLE_MAX_PAGES 4096
 
-struct pg_run_ctx {
-        struct pg_sampling *smp;
-        struct pg_record_log *log;
-        struct pg_symbolizer *sym;
-        size_t scanned;         /* log refs already looked at for MMAP2 records */
-        struct pg_control *ctl; /* the run's control channel */
-        int *ctl_slot;          /* its entry in the polled fds (-1 once at EOF) */
-};
-
-/* Answer the benchmark's commands, drain the buffers and hand new
- * executable mappings to the prefetcher. */
-static int pg_drain_cb(void *ctx)
+/* Answer the benchmark's commands (when ctx->ctl is set), drain the buffers
+ * and hand new executable mappings to the prefetcher. */
+int pg_sample_drain(void *ctx)
 {
-        struct pg_run_ctx *c = ctx;
+        struct pg_sample_drain_ctx *c = ctx;
         struct pg_perf_record rec;
         int error = 0;
 
@@ -108,14 +99,50 @@ static bool pg_kallsyms_addresses_visible(void)
         return visible;
 }
 
-/*
- * One sampling run: launch, open and map the events on the child, release
- * it, drain while it runs, drain what is left after it exits.
- */
-static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_cfg *cfg,
-                              struct pg_sampling *smp, struct pg_record_log *log,
-                              struct pg_symbolizer *sym, bool *exclude_kernel, bool *cycles,
-                              size_t *pages)
+void pg_sample_export(const struct pg_symbolizer *sym, const struct pg_sampling_cfg *cfg,
+                      bool cycles, bool exclude_kernel, uint64_t runs, struct pg_profile *out)
+{
+        const struct pg_symbolize_stats *st = pg_symbolizer_stats(sym);
+
+        free(out->event);
+        free(out->call_graph);
+        out->present = true;
+        out->event = pg_xstrdup(cycles ? "cycles" : "cpu-clock");
+        out->frequency_hz = cfg->freq_hz;
+        out->call_graph = pg_xstrdup(cfg->dwarf ? "dwarf" : "fp");
+        out->samples = st->samples;
+        out->lost = st->lost;
+        out->throttled = st->throttled;
+        out->truncated = st->truncated;
+        out->frames = st->frames;
+        out->unresolved = st->unresolved;
+        out->runs = runs;
+        out->kernel = !exclude_kernel && pg_kallsyms_addresses_visible();
+        pg_symbolizer_export(sym, out);
+}
+
+/* Whether a sampling run's exit (@rc from pg_sample_run_once(), @ex) is a
+ * failure of the benchmark; sets the message. */
+static int pg_sample_judge(const struct pg_sample_opts *o, int rc, const struct pg_exit *ex)
+{
+        if (rc < 0)
+                return rc;
+        if (ex->interrupted)
+                return pg_error_set(PG_EINTR, "interrupted while sampling '%s'", o->argv[0]);
+        if (ex->timed_out)
+                return pg_error_set(PG_EMEASURE,
+                                    "benchmark '%s' timed out after %.1f s while sampling; raise "
+                                    "the timeout or shorten the benchmark",
+                                    o->argv[0], (double) o->timeout_ns / 1e9);
+        if (!WIFEXITED(ex->status) || WEXITSTATUS(ex->status) != 0)
+                return pg_error_set(PG_EMEASURE, "benchmark '%s' %s while sampling", o->argv[0],
+                                    pg_describe_status(ex->status));
+        return 0;
+}
+
+int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_cfg *cfg,
+                       struct pg_sampling *smp, struct pg_record_log *log,
+                       struct pg_symbolizer *sym, struct pg_exit *ex)
 {
         struct pg_launch_opts lo = { .argv = o->argv,
                                      .cwd = o->cwd,
@@ -124,11 +151,11 @@ static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sa
                                      .cpus = o->cpus,
                                      .ncpus = o->ncpus };
         struct pg_child c;
-        struct pg_exit ex;
         struct pg_control ctl;
-        struct pg_run_ctx ctx = { smp, log, sym, 0, &ctl, NULL };
+        struct pg_sample_drain_ctx ctx = { smp, log, sym, 0, &ctl, NULL };
         int *fds = NULL, rc;
 
+        memset(ex, 0, sizeof(*ex));
         if ((rc = pg_control_open(&ctl, !o->roi)) < 0)
                 return rc;
         lo.ctl_fds = ctl.child_fds;
@@ -144,9 +171,6 @@ static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sa
                 return rc;
         }
         pg_control_set_targets(&ctl, smp->fds, smp->n);
-        *exclude_kernel = smp->exclude_kernel;
-        *cycles = smp->cycles;
-        *pages = smp->data_pages;
         rc = pg_launch_start(&c, o->argv[0]);
         if (rc < 0)
                 goto done;
@@ -156,43 +180,35 @@ static int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sa
                 fds[i] = smp->fds[i];
         fds[smp->n] = ctl.ctl_rd;
         ctx.ctl_slot = &fds[smp->n];
-        rc = pg_launch_wait(&c, o->timeout_ns, fds, smp->n + 1, pg_drain_cb, &ctx, &ex);
+        rc = pg_launch_wait(&c, o->timeout_ns, fds, smp->n + 1, pg_sample_drain, &ctx, ex);
         ctx.ctl = NULL;
         if (pg_control_finish(&ctl, pg_now_ns()) < 0 && rc == 0)
                 rc = PG_EIO;
-        pg_drain_cb(&ctx);
-        if (rc < 0)
-                goto done;
-        if (ex.interrupted) {
-                rc = pg_error_set(PG_EINTR, "interrupted while sampling '%s'", o->argv[0]);
-        } else if (ex.timed_out) {
-                rc = pg_error_set(PG_EMEASURE,
-                                  "benchmark '%s' timed out after %.1f s while sampling; raise "
-                                  "the timeout or shorten the benchmark",
-                                  o->argv[0], (double) o->timeout_ns / 1e9);
-        } else if (!WIFEXITED(ex.status) || WEXITSTATUS(ex.status) != 0) {
-                rc = pg_error_set(PG_EMEASURE, "benchmark '%s' %s while sampling", o->argv[0],
-                                  pg_describe_status(ex.status));
-        }
+        pg_sample_drain(&ctx);
 done:
         pg_control_close(&ctl);
         free(fds);
-        pg_sampling_close(smp);
         return rc;
 }
 
-static void pg_sample_warnings(const struct pg_sample_opts *o, const struct pg_profile *p,
-                               const struct pg_symbolize_stats *st, bool fell_back_user,
-                               struct pg_buf *w)
+void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_graph,
+                        bool exclude_kernel, const struct pg_profile *p,
+                        const struct pg_symbolize_stats *st, bool fell_back_user, struct pg_buf *w)
 {
         if (w == NULL)
                 return;
-        if (p->samples == 0)
+        if (p->samples == 0 && live)
+                pg_buf_printf(w,
+                              "no samples were taken of '%s': it used no CPU time while it was "
+                              "recorded (samples count CPU time only; an idle or blocked "
+                              "process has none); record it while it works, or for longer\n",
+                              what);
+        else if (p->samples == 0)
                 pg_buf_printf(w,
                               "no samples were taken of '%s': it ran too briefly to be sampled "
                               "at %llu Hz; make it run longer (about 1 s of CPU time gives "
                               "1000 samples at 999 Hz) or raise --freq\n",
-                              o->argv[0], (unsigned long long) p->frequency_hz);
+                              what, (unsigned long long) p->frequency_hz);
         if (p->lost > 0)
                 pg_buf_printf(w,
                               "%llu samples were lost (%.1f%%): the sampling buffers filled "
@@ -218,7 +234,7 @@ static void pg_sample_warnings(const struct pg_sample_opts *o, const struct pg_p
                               "benchmark with -g and -fno-omit-frame-pointer, use "
                               "--call-graph dwarf, or install its debuginfo (--debug-dir)\n",
                               100.0 * (double) st->unresolved / (double) st->frames);
-        else if (o->call_graph == PG_CALL_GRAPH_FP && p->samples >= 20 &&
+        else if (call_graph == PG_CALL_GRAPH_FP && p->samples >= 20 &&
                  (p->samples - p->truncated) > 0 && st->rooted * 2 < p->samples - p->truncated)
                 pg_buf_printf(w,
                               "only %.0f%% of the stacks reach main or a thread entry: frame "
@@ -231,9 +247,28 @@ static void pg_sample_warnings(const struct pg_sample_opts *o, const struct pg_p
                               "does not match the binary that links to it); it was ignored, "
                               "so that binary's frames are unresolved\n",
                               st->rejected_debug);
-        if (fell_back_user && !o->exclude_kernel)
+        if (fell_back_user && !exclude_kernel)
                 pg_buf_printf(w, "kernel frames were not recorded (perf_event_paranoid forbids "
                                  "them); stacks show user space only\n");
+}
+
+int pg_sample_check_freq(uint64_t freq_hz)
+{
+        FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+        unsigned long long max = 0;
+        int n = f ? fscanf(f, "%llu", &max) : 0;
+
+        if (f)
+                fclose(f);
+        if (n == 1 && max > 0 && freq_hz > max)
+                return pg_error_set(
+                    PG_EINPUT,
+                    "--freq %llu is above kernel.perf_event_max_sample_rate (%llu), "
+                    "the most samples per second this kernel takes; use --freq "
+                    "%llu or less, or raise the limit: sudo sysctl "
+                    "kernel.perf_event_max_sample_rate=%llu",
+                    (unsigned long long) freq_hz, max, max, (unsigned long long) freq_hz);
+        return 0;
 }
 
 int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
@@ -244,6 +279,7 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         struct pg_symbolizer *sym = NULL;
         struct pg_sampling smp = { 0 };
         struct pg_record_log log;
+        struct pg_exit ex;
         const struct pg_symbolize_stats *st;
         uint64_t start_ns = pg_now_ns(), runs = 0, retries = 0;
         bool exclude_kernel = o->exclude_kernel, cycles = o->use_cycles;
@@ -278,7 +314,12 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                 cfg.exclude_kernel = exclude_kernel;
                 cfg.data_pages = pages;
                 pg_record_log_reset(&log);
-                rc = pg_sample_run_once(o, &cfg, &smp, &log, sym, &exclude_kernel, &cycles, &pages);
+                rc = pg_sample_run_once(o, &cfg, &smp, &log, sym, &ex);
+                exclude_kernel = smp.exclude_kernel;
+                cycles = smp.cycles;
+                pages = smp.data_pages;
+                pg_sampling_close(&smp);
+                rc = pg_sample_judge(o, rc, &ex);
                 if (rc < 0)
                         goto done;
                 pg_log_count(&log, &run_samples, &run_lost);
@@ -306,23 +347,14 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                 }
         }
         st = pg_symbolizer_stats(sym);
-        free(out->event);
-        free(out->call_graph);
-        out->present = true;
-        out->event = pg_xstrdup(o->off_cpu ? "context-switches" : cycles ? "cycles" : "cpu-clock");
-        out->frequency_hz = o->off_cpu ? 0 : cfg.freq_hz;
-        out->call_graph = pg_xstrdup(cfg.dwarf ? "dwarf" : "fp");
-        out->samples = st->samples;
-        out->lost = st->lost;
-        out->throttled = st->throttled;
-        out->truncated = st->truncated;
-        out->frames = st->frames;
-        out->unresolved = st->unresolved;
-        out->runs = runs;
-        out->kernel = !exclude_kernel && pg_kallsyms_addresses_visible();
-        pg_symbolizer_export(sym, out);
+        pg_sample_export(sym, &cfg, cycles, exclude_kernel, runs, out);
         if (o->off_cpu) {
-                /* weights are ns: "samples" is their sum (result.h) */
+                /* weights are ns: "samples" is their sum (result.h); the
+                 * event is the switch, sampled at every one */
+                free(out->event);
+                out->event = pg_xstrdup("context-switches");
+                out->frequency_hz = 0;
+                pg_profile_clear_addrs(out);
                 out->samples = 0;
                 for (size_t i = 0; i < out->nstacks; i++)
                         out->samples += out->stacks[i].count;
@@ -333,7 +365,8 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                                       "empty\n",
                                       o->argv[0]);
         } else {
-                pg_sample_warnings(o, out, st, exclude_kernel && !o->exclude_kernel, warnings);
+                pg_sample_warnings(o->argv[0], false, o->call_graph, o->exclude_kernel, out, st,
+                                   exclude_kernel && !o->exclude_kernel, warnings);
         }
 done:
         pg_symbolizer_free(sym);

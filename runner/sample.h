@@ -57,4 +57,71 @@ struct pg_sample_opts {
 int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                       struct pg_buf *warnings);
 
+/**
+ * Check @freq_hz against kernel.perf_event_max_sample_rate, which the kernel
+ * enforces with EINVAL (perf_event_open(2); kernel/events/core.c), before
+ * anything runs. Errors: PG_EINPUT naming the sysctl, its value and the fix.
+ */
+int pg_sample_check_freq(uint64_t freq_hz);
+
+struct pg_symbolizer;
+struct pg_symbolize_stats;
+struct pg_sampling_cfg;
+struct pg_sampling;
+struct pg_record_log;
+struct pg_exit;
+
+/** What pg_sample_drain() works on; @scanned starts at 0. */
+struct pg_control;
+
+struct pg_sample_drain_ctx {
+        struct pg_sampling *smp;
+        struct pg_record_log *log;
+        struct pg_symbolizer *sym;
+        size_t scanned;         /* log refs already looked at for MMAP2 records */
+        struct pg_control *ctl; /* NULL, or the run's control channel (runner/control.h) */
+        int *ctl_slot;          /* its entry in the polled fds (-1 once at EOF) */
+};
+
+/**
+ * Answer the benchmark's control commands (when ctx->ctl is set), drain every
+ * buffer of ctx->smp into ctx->log and hand the ELF files of new executable
+ * mappings to the symbolizer's prefetcher. A pg_launch_poll_cb (@ctx is a
+ * struct pg_sample_drain_ctx); returns 0, or pg_control_poll()'s error.
+ */
+int pg_sample_drain(void *ctx);
+
+/**
+ * One sampling run of @o->argv: launch it (runner/launch.h), open @smp on it
+ * with @cfg, release it and drain into @log until it exits (or
+ * @o->timeout_ns, or SIGINT), then drain what is left. @smp stays open
+ * (the caller reads what the events ended up with, then closes it).
+ * @ex: how it ended. Errors: those of pg_launch_prepare/start/wait
+ * (PG_EINTR when interrupted: @log holds what was drained) and
+ * pg_sampling_open(). A non-zero exit is not an error here.
+ */
+int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_cfg *cfg,
+                       struct pg_sampling *smp, struct pg_record_log *log,
+                       struct pg_symbolizer *sym, struct pg_exit *ex);
+
+/**
+ * Fill @out (present = true) from the stacks and counters @sym accumulated
+ * over @runs runs sampled with @cfg; @cycles, @exclude_kernel: what the
+ * events ended up with (struct pg_sampling). Replaces event and call_graph.
+ */
+void pg_sample_export(const struct pg_symbolizer *sym, const struct pg_sampling_cfg *cfg,
+                      bool cycles, bool exclude_kernel, uint64_t runs, struct pg_profile *out);
+
+/**
+ * Append to @w the warning lines a profile @p calls for (no samples, lost
+ * samples, throttling, truncated chains, unresolved frames, missing frame
+ * pointers, rejected debuginfo, kernel frames refused), one line each.
+ * @what names the sampled program in messages; @live: it was a running
+ * process or the system (not a command run for the purpose); @exclude_kernel: user-only was
+ * asked for; @fell_back_user: the kernel refused kernel frames. @w may be NULL.
+ */
+void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_graph,
+                        bool exclude_kernel, const struct pg_profile *p,
+                        const struct pg_symbolize_stats *st, bool fell_back_user, struct pg_buf *w);
+
 #endif

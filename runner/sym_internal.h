@@ -156,6 +156,14 @@ struct pg_symbolizer {
         uint64_t *counts;
         size_t capcounts;
         /* scratch */
+        /* per (function, module): the link-time addresses of leaf samples */
+        struct pg_strmap hotkeys; /* "function\0module" -> index in hot */
+        struct pg_sym_hot {
+                struct pg_u64map at; /* address -> index in v */
+                struct pg_addr_count *v;
+                size_t n, cap;
+        } * hot;
+        size_t caphot;
         struct pg_buf key, kscratch;
         uint64_t pcs[PG_MAX_FRAMES];
         struct pg_seg {

@@ -22,6 +22,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "runner/annotate.h"
 #include "runner/fold.h"
 #include "runner/sym_internal.h"
 
@@ -120,6 +121,62 @@ static void *pg_ksyms_thread(void *arg)
         pg_thread_background();
         pg_kallsyms_load(&s->ksyms, s->o.kallsyms_path ? s->o.kallsyms_path : "/proc/kallsyms");
         return NULL;
+}
+
+/*
+ * Count the sample's own instruction address under the function that holds
+ * it: the ELF symbol (the outermost name of the frames at that address,
+ * inlined callees aside) and the file, at its link-time address, which is
+ * the same in every run and in the file `perfgate annotate` reads.
+ */
+static void pg_count_leaf_address(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid,
+                                  uint64_t ip)
+{
+        const struct pg_buf *pool = NULL;
+        const struct pg_frame_res *r;
+        const struct pg_map *m;
+        struct pg_sym_hot *h;
+        const char *name;
+        size_t len, idx;
+        uint32_t at;
+        bool added;
+
+        if (!pg_user_addr_plausible(ip))
+                return;
+        r = pg_frame_resolve(s, as, pid, ip, &pool);
+        m = pg_aspace_find(as, ip);
+        if (r->unresolved || r->len == 0 || m == NULL || m->kind != PG_MAP_FILE || m->file < 0 ||
+            m->bad)
+                return;
+        name = pool->ptr + r->off;
+        len = strcspn(name, ";");
+        if (len > r->len)
+                len = r->len;
+        pg_buf_reset(&s->kscratch);
+        pg_buf_add(&s->kscratch, name, len);
+        pg_buf_putc(&s->kscratch, '\0');
+        pg_buf_puts(&s->kscratch, s->files[m->file].path);
+        idx = pg_strmap_intern(&s->hotkeys, s->kscratch.ptr, s->kscratch.len, &added);
+        if (added) {
+                if (idx >= s->caphot) {
+                        size_t old = s->caphot;
+
+                        s->caphot = s->caphot ? s->caphot * 2 : 16;
+                        s->hot = pg_xreallocarray(s->hot, s->caphot, sizeof(*s->hot));
+                        memset(s->hot + old, 0, (s->caphot - old) * sizeof(*s->hot));
+                }
+        }
+        h = &s->hot[idx];
+        if (pg_u64map_get(&h->at, ip - m->bias, &at)) {
+                h->v[at].count++;
+                return;
+        }
+        if (h->n == h->cap) {
+                h->cap = h->cap ? h->cap * 2 : 8;
+                h->v = pg_xreallocarray(h->v, h->cap, sizeof(*h->v));
+        }
+        h->v[h->n] = (struct pg_addr_count){ ip - m->bias, 1 };
+        pg_u64map_put(&h->at, ip - m->bias, (uint32_t) h->n++);
 }
 
 static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record *rec)
@@ -258,6 +315,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
         }
         pg_stacks_add(s, s->key.ptr, s->key.len, s->o.weight_by_period ? smp->period : 1);
         s->st.samples++;
+        pg_count_leaf_address(s, as, pid, smp->ip); /* 0 without PERF_SAMPLE_IP: skipped */
 }
 
 static void pg_apply(struct pg_symbolizer *s, const struct pg_perf_record *r)
@@ -436,6 +494,12 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
         free(s->procs);
         free(s->threads);
         pg_strmap_release(&s->stacks);
+        for (size_t i = 0; i < s->hotkeys.n; i++) {
+                pg_u64map_release(&s->hot[i].at);
+                free(s->hot[i].v);
+        }
+        free(s->hot);
+        pg_strmap_release(&s->hotkeys);
         free(s->counts);
         pg_buf_release(&s->key);
         pg_buf_release(&s->kscratch);
@@ -456,6 +520,31 @@ const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer 
         return &s->st;
 }
 
+/* @f's samples by source line ("file:line"), from the line table of its
+ * module as the symbolizer opened it (pg_module_line()). */
+static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f)
+{
+        struct pg_buf where = PG_BUF_INIT;
+        size_t idx;
+
+        if (!pg_strmap_find(&s->fileids, f->module, strlen(f->module), &idx) ||
+            s->files[idx].mod == NULL)
+                return;
+        f->lines = pg_xcalloc(f->n ? f->n : 1, sizeof(*f->lines));
+        for (size_t j = 0; j < f->n; j++) {
+                int lineno;
+                const char *file = pg_module_line(s->files[idx].mod, f->addrs[j].addr, &lineno);
+
+                if (file == NULL || lineno <= 0)
+                        continue;
+                pg_buf_reset(&where);
+                pg_buf_printf(&where, "%s:%d", file, lineno);
+                f->lines[f->nlines].where = pg_buf_detach(&where, NULL);
+                f->lines[f->nlines++].count = f->addrs[j].count;
+        }
+        pg_buf_release(&where);
+}
+
 void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
 {
         struct pg_stack *v = pg_xcalloc(s->stacks.n ? s->stacks.n : 1, sizeof(*v));
@@ -466,4 +555,19 @@ void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
         }
         pg_profile_set_stacks(p, v, s->stacks.n);
         free(v);
+        pg_profile_clear_addrs(p);
+        p->naddrs = s->hotkeys.n;
+        p->addrs = pg_xcalloc(p->naddrs ? p->naddrs : 1, sizeof(*p->addrs));
+        for (size_t i = 0; i < s->hotkeys.n; i++) {
+                const char *k = s->hotkeys.keys[i].ptr;
+                struct pg_fn_addrs *f = &p->addrs[i];
+
+                f->function = pg_xstrdup(k);
+                f->module = pg_xstrdup(k + strlen(k) + 1);
+                f->n = s->hot[i].n;
+                f->addrs = pg_xcalloc(f->n ? f->n : 1, sizeof(*f->addrs));
+                memcpy(f->addrs, s->hot[i].v, f->n * sizeof(*f->addrs));
+                pg_export_lines(s, f);
+        }
+        pg_profile_sort_addrs(p);
 }

@@ -43,7 +43,7 @@ arch=$(dpkg --print-architecture)
 [ "${deb##*/}" = "perfgate_${base}_${ID}${VERSION_ID}_${arch}.deb" ] || err "file name ${deb##*/}"
 deps=$(field Depends)
 echo "Depends: $deps"
-for lib in libc6 libdw1 libelf1 libcjson1 libgit2-; do
+for lib in libc6 libdw1 libelf1 libcjson1 libgit2- libcapstone libncursesw; do
         [[ $deps == *"$lib"* ]] || err "Depends lacks $lib"
 done
 # only the shared libraries the binary needs: no -dev package, no compiler
@@ -66,7 +66,11 @@ for c in $cmds; do want="$want /usr/share/man/man1/perfgate-$c.1.gz /usr/share/d
 for f in $want; do grep -qx -- "$f" "$scratch/files" || err "the package lacks $f"; done
 grep -v '^/usr/' "$scratch/files" | grep -vx '/' && err "files outside /usr"
 grep -q '^/usr/local' "$scratch/files" && err "files under /usr/local"
-grep -Eq '\.(c|h|o|a|cmake)$|CMakeFiles|/build' "$scratch/files" && err "build files in the package: $(grep -E '\.(c|h|o|a|cmake)$|CMakeFiles|/build' "$scratch/files" | head -3)"
+# the one header is the region-of-interest markers benchmarks include
+# (/usr/include/perfgate.h, docs/run.md), as valgrind ships valgrind.h
+grep -qx /usr/include/perfgate.h "$scratch/files" || err "the package lacks /usr/include/perfgate.h"
+grep -vx /usr/include/perfgate.h "$scratch/files" | grep -Eq '\.(c|h|o|a|cmake)$|CMakeFiles|/build' &&
+        err "build files in the package: $(grep -vx /usr/include/perfgate.h "$scratch/files" | grep -E '\.(c|h|o|a|cmake)$|CMakeFiles|/build' | head -3)"
 
 # ---- unpacked: the binary, man pages and completion at their paths
 dpkg-deb -x "$deb" "$scratch/root"

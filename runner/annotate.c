@@ -1,0 +1,379 @@
+/*
+ * annotate.c - a function's samples by source line and instruction (see
+ * annotate.h). The ELF file is opened with libdwfl as a single module at
+ * bias 0, so link-time addresses are Dwfl addresses; separate debuginfo is
+ * found as the symbolizer finds it (build-id, .gnu_debuglink, @debug_dir).
+ */
+#include "runner/annotate.h"
+
+#include <capstone/capstone.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "common/error.h"
+#include "common/hashmap.h"
+#include "common/strdist.h"
+
+void pg_annotation_release(struct pg_annotation *a)
+{
+        free(a->function);
+        free(a->module);
+        for (size_t i = 0; i < a->nlines; i++)
+                free(a->lines[i].file);
+        free(a->lines);
+        for (size_t i = 0; i < a->ninsns; i++)
+                free(a->insns[i].text);
+        free(a->insns);
+        free(a->disasm_error);
+        memset(a, 0, sizeof(*a));
+}
+
+struct pg_near {
+        const char *name;
+        uint64_t samples;
+        size_t dist; /* 0: contains the name asked for */
+};
+
+static int pg_near_cmp(const void *x, const void *y)
+{
+        const struct pg_near *a = x, *b = y;
+
+        if (a->dist != b->dist)
+                return a->dist < b->dist ? -1 : 1;
+        if (a->samples != b->samples)
+                return a->samples > b->samples ? -1 : 1;
+        return strcmp(a->name, b->name);
+}
+
+/* The PG_ENOTFOUND message for @function: up to 5 frame names of @p near
+ * it (containing it, or a few edits away), hottest first. */
+static int pg_not_found(const struct pg_profile *p, const char *function)
+{
+        struct pg_strmap names = PG_STRMAP_INIT;
+        uint64_t *counts = NULL;
+        size_t cap = 0, nn = 0, maxd = strlen(function) / 3 + 1;
+        struct pg_near *near;
+        struct pg_buf msg = PG_BUF_INIT;
+        int rc;
+
+        for (size_t i = 0; i < p->nstacks; i++) {
+                const char *s = strchr(p->stacks[i].frames, ';'); /* after the comm */
+
+                while (s) {
+                        const char *f = s + 1, *e = strchr(f, ';');
+                        size_t len = e ? (size_t) (e - f) : strlen(f), idx;
+                        bool added;
+
+                        idx = pg_strmap_intern(&names, f, len, &added);
+                        if (idx >= cap) {
+                                size_t old = cap;
+
+                                cap = cap ? cap * 2 : 64;
+                                counts = pg_xreallocarray(counts, cap, sizeof(*counts));
+                                memset(counts + old, 0, (cap - old) * sizeof(*counts));
+                        }
+                        counts[idx] += p->stacks[i].count;
+                        s = e;
+                }
+        }
+        near = pg_xcalloc(names.n ? names.n : 1, sizeof(*near));
+        for (size_t i = 0; i < names.n; i++) {
+                const char *n = names.keys[i].ptr;
+                size_t d = strstr(n, function) ? 0 : pg_edit_distance(n, function, maxd) + 1;
+
+                if (d <= maxd + 1)
+                        near[nn++] = (struct pg_near){ n, counts[i], d };
+        }
+        qsort(near, nn, sizeof(*near), pg_near_cmp);
+        pg_buf_printf(&msg, "function '%s' has no samples of its own in this profile", function);
+        for (size_t i = 0; i < nn && i < 5; i++)
+                pg_buf_printf(&msg, "%s'%s'", i ? ", " : "; near names: ", near[i].name);
+        if (nn == 0)
+                pg_buf_puts(&msg, "; 'perfgate show RESULT' lists its functions");
+        rc = pg_error_set(PG_ENOTFOUND, "%s", msg.ptr);
+        pg_buf_release(&msg);
+        free(near);
+        free(counts);
+        pg_strmap_release(&names);
+        return rc;
+}
+
+static int pg_line_cmp(const void *x, const void *y)
+{
+        const struct pg_annot_line *a = x, *b = y;
+        int c;
+
+        if (a->count != b->count)
+                return a->count > b->count ? -1 : 1;
+        if ((c = strcmp(a->file, b->file)) != 0)
+                return c;
+        return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* The line of @addr found by scanning every CU for one whose ranges hold
+ * it: the lookup through .debug_aranges fails for objects built without
+ * that section (clang does not emit it by default). NULL when none. */
+static const char *pg_cu_scan_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
+{
+        Dwarf_Addr bias = 0;
+        Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+        Dwarf_Off off = 0, next;
+        size_t hsize;
+
+        if (dw == NULL)
+                return NULL;
+        while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+                Dwarf_Die cu;
+                Dwarf_Line *l;
+
+                if (dwarf_offdie(dw, off + hsize, &cu) != NULL &&
+                    dwarf_haspc(&cu, addr - bias) > 0 &&
+                    (l = dwarf_getsrc_die(&cu, addr - bias)) != NULL &&
+                    dwarf_lineno(l, lineno) == 0)
+                        return dwarf_linesrc(l, NULL, NULL);
+                off = next;
+        }
+        return NULL;
+}
+
+const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
+{
+        Dwfl_Line *l = dwfl_module_getsrc(mod, (Dwarf_Addr) addr);
+
+        *lineno = 0;
+        if (l != NULL)
+                return dwfl_lineinfo(l, NULL, lineno, NULL, NULL, NULL);
+        return pg_cu_scan_line(mod, addr, lineno);
+}
+
+/* The source line of @addr: an index into @a->lines + 1 (added when new),
+ * or 0 when the line table does not cover it. */
+static size_t pg_line_of(Dwfl_Module *mod, uint64_t addr, struct pg_annotation *a,
+                         struct pg_strmap *seen, size_t *cap)
+{
+        const char *file = NULL;
+        int lineno = 0;
+        struct pg_buf key = PG_BUF_INIT;
+        size_t idx;
+        bool added;
+
+        file = pg_module_line(mod, addr, &lineno);
+        if (file == NULL || lineno <= 0)
+                return 0;
+        pg_buf_printf(&key, "%d:%s", lineno, file);
+        idx = pg_strmap_intern(seen, key.ptr, key.len, &added);
+        pg_buf_release(&key);
+        if (added) {
+                if (a->nlines == *cap) {
+                        *cap = *cap ? *cap * 2 : 16;
+                        a->lines = pg_xreallocarray(a->lines, *cap, sizeof(*a->lines));
+                }
+                a->lines[a->nlines++] =
+                    (struct pg_annot_line){ pg_xstrdup(file), (uint64_t) lineno, 0 };
+        }
+        return idx + 1;
+}
+
+/* The bytes of [start, end) from the executable section holding them. */
+static const unsigned char *pg_code_bytes(Dwfl_Module *mod, uint64_t start, uint64_t end)
+{
+        GElf_Addr bias = 0;
+        Elf *elf = dwfl_module_getelf(mod, &bias);
+        Elf_Scn *scn = NULL;
+
+        if (elf == NULL)
+                return NULL;
+        while ((scn = elf_nextscn(elf, scn)) != NULL) {
+                GElf_Shdr sh;
+                Elf_Data *d;
+
+                if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
+                    !(sh.sh_flags & SHF_EXECINSTR) || start < sh.sh_addr ||
+                    end > sh.sh_addr + sh.sh_size)
+                        continue;
+                d = elf_getdata(scn, NULL);
+                if (d == NULL || d->d_buf == NULL || d->d_size < end - sh.sh_addr)
+                        return NULL;
+                return (const unsigned char *) d->d_buf + (start - sh.sh_addr);
+        }
+        return NULL;
+}
+
+/* Disassemble [a->start, a->end) with capstone (x86-64 in AT&T syntax, as
+ * objdump and perf annotate show it; AArch64), counting each instruction's
+ * samples. A failure leaves no instructions and says why. */
+static void pg_disassemble(Dwfl_Module *mod, const struct pg_fn_addrs *f, struct pg_annotation *a,
+                           struct pg_strmap *seen, size_t *cap)
+{
+        GElf_Addr bias = 0;
+        Elf *elf = dwfl_module_getelf(mod, &bias);
+        GElf_Ehdr eh;
+        const unsigned char *code = pg_code_bytes(mod, a->start, a->end);
+        csh h;
+        cs_insn *insn = NULL;
+        size_t n, k = 0;
+        cs_arch arch;
+        cs_mode mode;
+
+        if (elf == NULL || gelf_getehdr(elf, &eh) == NULL || code == NULL) {
+                a->disasm_error = pg_xstrdup("the function's code is not in the file");
+                return;
+        }
+        if (eh.e_machine == EM_X86_64) {
+                arch = CS_ARCH_X86;
+                mode = CS_MODE_64;
+        } else if (eh.e_machine == EM_AARCH64) {
+                arch = CS_ARCH_ARM64;
+                mode = CS_MODE_ARM;
+        } else {
+                a->disasm_error =
+                    pg_xasprintf("no disassembler for ELF machine %u", (unsigned) eh.e_machine);
+                return;
+        }
+        if (cs_open(arch, mode, &h) != CS_ERR_OK) {
+                a->disasm_error = pg_xstrdup("capstone cannot open a disassembler");
+                return;
+        }
+        if (arch == CS_ARCH_X86)
+                cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+        n = cs_disasm(h, code, a->end - a->start, a->start, 0, &insn);
+        a->insns = pg_xcalloc(n ? n : 1, sizeof(*a->insns));
+        for (size_t i = 0; i < n; i++) {
+                struct pg_annot_insn *in = &a->insns[a->ninsns++];
+
+                in->addr = insn[i].address;
+                in->text = insn[i].op_str[0]
+                               ? pg_xasprintf("%s %s", insn[i].mnemonic, insn[i].op_str)
+                               : pg_xstrdup(insn[i].mnemonic);
+                in->line = pg_line_of(mod, in->addr, a, seen, cap);
+                while (k < f->n && f->addrs[k].addr < in->addr + insn[i].size) {
+                        if (f->addrs[k].addr >= in->addr)
+                                in->count += f->addrs[k].count;
+                        k++;
+                }
+        }
+        if (n == 0)
+                a->disasm_error = pg_xstrdup("capstone could not decode the function");
+        cs_free(insn, n);
+        cs_close(&h);
+}
+
+/* Sort @a's lines hottest first and renumber its instructions' lines (each
+ * line owns its file string, so the string's address identifies it). */
+static void pg_sort_lines(struct pg_annotation *a)
+{
+        size_t n = a->nlines ? a->nlines : 1;
+        struct pg_annot_line *sorted = pg_xcalloc(n, sizeof(*sorted));
+        size_t *pos = pg_xcalloc(n, sizeof(*pos));
+
+        memcpy(sorted, a->lines, a->nlines * sizeof(*sorted));
+        qsort(sorted, a->nlines, sizeof(*sorted), pg_line_cmp);
+        for (size_t i = 0; i < a->nlines; i++)
+                for (size_t j = 0; j < a->nlines; j++)
+                        if (sorted[i].file == a->lines[j].file)
+                                pos[j] = i;
+        for (size_t i = 0; i < a->ninsns; i++)
+                if (a->insns[i].line)
+                        a->insns[i].line = pos[a->insns[i].line - 1] + 1;
+        free(a->lines);
+        a->lines = sorted;
+        free(pos);
+}
+
+int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
+                struct pg_annotation *out)
+{
+        const struct pg_fn_addrs *f;
+        char *dpath = NULL;
+        Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
+                              .find_debuginfo = dwfl_standard_find_debuginfo };
+        Dwfl *dwfl = NULL;
+        Dwfl_Module *mod;
+        struct pg_strmap seen = PG_STRMAP_INIT;
+        size_t cap = 0;
+        uint64_t hot = 0, hot_count = 0;
+        GElf_Sym sym;
+        GElf_Off off;
+        const char *symname;
+        int rc = 0, fd;
+
+        memset(out, 0, sizeof(*out));
+        if (p->naddrs == 0 && p->samples > 0)
+                return pg_error_set(PG_EINPUT,
+                                    "this result has no per-address samples (it was written by "
+                                    "an older perfgate or from folded stacks); record it again");
+        f = pg_profile_find_addrs(p, function);
+        if (f == NULL)
+                return pg_not_found(p, function);
+        out->function = pg_xstrdup(f->function);
+        out->module = pg_xstrdup(f->module);
+        out->samples = f->samples;
+        /* separate debuginfo as the symbolizer looks for it: the build-id tree
+         * under @debug_dir, then the system's */
+        dpath =
+            pg_xasprintf("%s%s:/usr/lib/debug", debug_dir ? debug_dir : "", debug_dir ? ":" : "");
+        cb.debuginfo_path = &dpath;
+        dwfl = dwfl_begin(&cb);
+        fd = open(f->module, O_RDONLY | O_CLOEXEC);
+        if (dwfl == NULL || fd < 0) {
+                rc = pg_error_set(PG_EIO, "cannot read '%s', the file the samples were taken in",
+                                  f->module);
+                if (fd >= 0)
+                        close(fd);
+                goto done;
+        }
+        dwfl_report_begin(dwfl);
+        mod = dwfl_report_elf(dwfl, f->function, f->module, fd, 0, false);
+        dwfl_report_end(dwfl, NULL, NULL);
+        if (mod == NULL) {
+                rc = pg_error_set(PG_EIO, "cannot read '%s' as an ELF file: %s", f->module,
+                                  dwfl_errmsg(-1));
+                goto done;
+        }
+        for (size_t i = 0; i < f->n; i++)
+                if (f->addrs[i].count > hot_count) {
+                        hot_count = f->addrs[i].count;
+                        hot = f->addrs[i].addr;
+                }
+        symname = dwfl_module_addrinfo(mod, hot, &off, &sym, NULL, NULL, NULL);
+        if (symname == NULL) {
+                rc = pg_error_set(PG_ENOTFOUND,
+                                  "'%s' has no symbol at 0x%llx where '%s' was sampled: the file "
+                                  "was rebuilt since the recording",
+                                  f->module, (unsigned long long) hot, f->function);
+                goto done;
+        }
+        out->start = hot - off;
+        out->end = out->start + (sym.st_size ? sym.st_size : off + 1);
+        for (size_t i = 0; i < f->n; i++) {
+                const struct pg_fn_addrs *ff = f;
+                size_t li;
+
+                if (ff->addrs[i].addr < out->start || ff->addrs[i].addr >= out->end) {
+                        out->outside += ff->addrs[i].count;
+                        continue;
+                }
+                li = pg_line_of(mod, ff->addrs[i].addr, out, &seen, &cap);
+                if (li)
+                        out->lines[li - 1].count += ff->addrs[i].count;
+                else
+                        out->no_line += ff->addrs[i].count;
+        }
+        pg_disassemble(mod, f, out, &seen, &cap);
+        pg_sort_lines(out);
+done:
+        pg_strmap_release(&seen);
+        if (dwfl)
+                dwfl_end(dwfl);
+        free(dpath);
+        if (rc < 0)
+                pg_annotation_release(out);
+        return rc;
+}

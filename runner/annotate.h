@@ -1,0 +1,77 @@
+/*
+ * annotate.h - `perfgate annotate` as a library: a function's own samples
+ * (the profile's address histogram, docs/result-format.md "addresses")
+ * attributed to source lines through the DWARF line table of its ELF file
+ * (libdwfl: dwfl_module_getsrc) and to its instructions, disassembled with
+ * capstone, as `perf annotate --stdio` shows them
+ * (tools/perf/util/annotate.c).
+ *
+ * Ownership: a struct pg_annotation owns its strings and arrays;
+ * pg_annotation_release() frees them.
+ */
+#ifndef PG_RUNNER_ANNOTATE_H
+#define PG_RUNNER_ANNOTATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <elfutils/libdwfl.h>
+
+#include "baselines/result.h"
+
+/** Samples of one source line. */
+struct pg_annot_line {
+        char *file;     /* as the line table names it (usually absolute) */
+        uint64_t line;  /* 1-based */
+        uint64_t count; /* samples at instructions of this line */
+};
+
+/** One instruction of the function. */
+struct pg_annot_insn {
+        uint64_t addr;  /* link-time address */
+        uint64_t count; /* samples whose IP was this instruction */
+        char *text;     /* "imul %rsi, %rax" (AT&T syntax on x86, as objdump) */
+        size_t line;    /* index in lines[] + 1, 0 when the line table has none */
+};
+
+struct pg_annotation {
+        char *function;
+        char *module;        /* the ELF file read */
+        uint64_t samples;    /* the function's samples in the profile */
+        uint64_t start, end; /* the symbol's link-time range [start, end) */
+        uint64_t outside;    /* samples at addresses outside that range (another build) */
+        uint64_t no_line;    /* samples at addresses the line table does not cover */
+        size_t nlines;
+        struct pg_annot_line *lines; /* by count (descending), then file and line */
+        size_t ninsns;
+        struct pg_annot_insn *insns; /* in address order; empty when it cannot be read */
+        char *disasm_error;          /* NULL, or why there are no instructions */
+};
+
+/**
+ * Annotate @function of profile @p (taken from its "addresses"; the module
+ * with the most samples when several have it). @debug_dir: an extra
+ * debuginfo root searched by build-id, or NULL.
+ * Errors: PG_ENOTFOUND when @function has no samples of its own in @p (the
+ * message lists up to 5 near names: functions of the profile whose name
+ * contains it or is within a few edits of it, hottest first); PG_EINPUT when
+ * the profile has no address histogram (an older result: run again);
+ * PG_EIO when the module cannot be read (message names it); PG_ENOTFOUND
+ * when it has no symbol at the sampled addresses (another build).
+ */
+int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
+                struct pg_annotation *out);
+
+/**
+ * The source line of link-time address @addr of @mod (a module reported at
+ * its link-time addresses): the file name as the line table gives it
+ * (borrowed from libdw), with *@lineno; NULL when no line covers it. Also
+ * finds lines of objects without .debug_aranges (clang's default), by
+ * scanning their CUs.
+ */
+const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno);
+
+/** Free what @a owns and zero it. */
+void pg_annotation_release(struct pg_annotation *a);
+
+#endif
