@@ -135,7 +135,8 @@ void pg_profile_sort_addrs(struct pg_profile *p)
                 struct pg_fn_addrs *f = &p->addrs[i];
                 size_t w = 0;
 
-                qsort(f->addrs, f->n, sizeof(*f->addrs), pg_addr_cmp);
+                if (f->n > 1) /* qsort(NULL, 0) is undefined */
+                        qsort(f->addrs, f->n, sizeof(*f->addrs), pg_addr_cmp);
                 f->samples = 0;
                 for (size_t j = 0; j < f->n; j++) {
                         if (w > 0 && f->addrs[w - 1].addr == f->addrs[j].addr)
@@ -145,7 +146,8 @@ void pg_profile_sort_addrs(struct pg_profile *p)
                         f->samples += f->addrs[j].count;
                 }
                 f->n = w;
-                qsort(f->lines, f->nlines, sizeof(*f->lines), pg_line_count_cmp);
+                if (f->nlines > 1)
+                        qsort(f->lines, f->nlines, sizeof(*f->lines), pg_line_count_cmp);
                 w = 0;
                 for (size_t j = 0; j < f->nlines; j++) {
                         if (w > 0 && strcmp(f->lines[w - 1].where, f->lines[j].where) == 0) {
@@ -157,7 +159,8 @@ void pg_profile_sort_addrs(struct pg_profile *p)
                 }
                 f->nlines = w;
         }
-        qsort(p->addrs, p->naddrs, sizeof(*p->addrs), pg_fn_addrs_cmp);
+        if (p->naddrs > 1)
+                qsort(p->addrs, p->naddrs, sizeof(*p->addrs), pg_fn_addrs_cmp);
 }
 
 void pg_functions_release(struct pg_functions *f)

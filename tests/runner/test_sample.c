@@ -55,11 +55,7 @@ static void run_profile(struct run *r, char *const *argv, enum pg_call_graph cg,
 
 static void run_release(struct run *r)
 {
-        for (size_t i = 0; i < r->p.nstacks; i++)
-                free(r->p.stacks[i].frames);
-        free(r->p.stacks);
-        free(r->p.event);
-        free(r->p.call_graph);
+        pg_profile_release(&r->p);
         pg_buf_release(&r->warnings);
 }
 

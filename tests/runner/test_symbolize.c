@@ -337,9 +337,7 @@ static void test_bookkeeping(void **state)
         assert_int_equal(stack_count(&p, "[unknown];[unknown]"), 1); /* no comm, no maps */
         assert_int_equal(stack_count(&p, "bench;outer;inner"), 4);   /* accumulated */
 
-        for (size_t i = 0; i < p.nstacks; i++)
-                free(p.stacks[i].frames);
-        free(p.stacks);
+        pg_profile_release(&p);
         pg_record_log_release(&log);
         pg_symbolizer_free(s);
         free(bin);
@@ -389,7 +387,8 @@ static char *fold_one(const char *path, uint64_t base, const uint8_t *bid, size_
         pg_symbolizer_export(s, &p);
         assert_int_equal(p.nstacks, 1);
         key = p.stacks[0].frames;
-        free(p.stacks);
+        p.stacks[0].frames = NULL; /* kept: returned */
+        pg_profile_release(&p);
         *unresolved = pg_symbolizer_stats(s)->unresolved;
         pg_record_log_release(&log);
         pg_symbolizer_free(s);

@@ -35,15 +35,6 @@ static bool has_path(const char *key, const char *frag)
         return false;
 }
 
-static void profile_release(struct pg_profile *p)
-{
-        for (size_t i = 0; i < p->nstacks; i++)
-                free(p->stacks[i].frames);
-        free(p->stacks);
-        free(p->event);
-        free(p->call_graph);
-}
-
 /* Profile @argv in mode @cg; the share (0..1) of samples under @path. */
 static double share_under(char *const *argv, enum pg_call_graph cg, const char *path,
                           const char *layout)
@@ -70,7 +61,7 @@ static double share_under(char *const *argv, enum pg_call_graph cg, const char *
                         fprintf(stderr, "  %s %llu\n", p.stacks[i].frames,
                                 (unsigned long long) p.stacks[i].count);
         }
-        profile_release(&p);
+        pg_profile_release(&p);
         pg_buf_release(&w);
         return share;
 }
@@ -198,7 +189,7 @@ static void test_languages(void **state)
                         assert_true(qualified_inlined > 0);
                 if (strstr(name, "_cxx"))
                         assert_true(anon > 0);
-                profile_release(&p);
+                pg_profile_release(&p);
                 pg_buf_release(&w);
                 n++;
         }
