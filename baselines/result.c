@@ -802,6 +802,7 @@ static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const
                 const cJSON *co = cJSON_GetObjectItemCaseSensitive(fo, "counts"), *c;
                 struct pg_fn_addrs *f = &p->addrs[p->naddrs];
                 size_t m = 0;
+                double sum = 0;
 
                 if (!cJSON_IsString(fn) || !*fn->valuestring || !cJSON_IsString(mod) ||
                     !cJSON_IsObject(co))
@@ -827,7 +828,11 @@ static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const
                                                  "integer counts");
                         f->addrs[f->n].addr = a;
                         f->addrs[f->n++].count = (uint64_t) v;
+                        sum += v;
                 }
+                if (sum > 9007199254740992.0) /* 2^53: the sum of a function's counts */
+                        return pg_bad_in(ld, key, "addresses",
+                                         "counts of one function add up to more than 2^53");
                 co = cJSON_GetObjectItemCaseSensitive(fo, "lines");
                 if (co == NULL)
                         continue;
@@ -875,6 +880,9 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
             (error = pg_get_u64(ld, po, "runs", false, &p->runs)) < 0 ||
             (error = pg_get_bool(ld, po, "kernel", &p->kernel)) < 0)
                 return error;
+        /* off-CPU times are per run (ns / runs): 0 runs would divide by 0 */
+        if (strcmp(key, "offcpu") == 0 && p->runs == 0)
+                return pg_bad_in(ld, key, "runs", "must be at least 1");
         so = cJSON_GetObjectItemCaseSensitive(po, "stacks");
         if (!so)
                 return pg_check_samples(ld, p, key);

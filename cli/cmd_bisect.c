@@ -630,7 +630,11 @@ static int pg_bx_report(struct pg_bx *x, struct pg_bx_side *prev, struct pg_bx_s
                         goto done;
                 path = pg_xasprintf("%s/%s-%.12s.svg", dir, x->proto->name, first->commit);
         }
-        if ((error = pg_cli_write_output(path, &svg)) < 0)
+        /* -o is the user's path (written as cp(1) writes); the default one
+         * is perfgate's own name: whatever is planted there is replaced,
+         * never written through */
+        if ((error = x->a->output ? pg_cli_write_output(path, &svg)
+                                  : pg_write_file_own(path, svg.ptr, svg.len)) < 0)
                 goto done;
         printf("  differential flame graph: %s\n", path);
 done:

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "baselines/result.h"
+#include "baselines/store.h"
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/error.h"
@@ -205,6 +207,10 @@ int cmd_record(int argc, char **argv)
                         output = optarg;
                         break;
                 case OPT_MACHINE:
+                        /* the rule `run` and `baseline save` apply */
+                        if (pg_store_check_machine(optarg) < 0)
+                                return pg_cli_usage_error("record", "--machine '%s': %s", optarg,
+                                                          pg_error_last());
                         machine = optarg;
                         break;
                 case 'q':
@@ -225,6 +231,26 @@ int cmd_record(int argc, char **argv)
                                           o.pid > 0 || o.system_wide || o.argv
                                               ? "give only one target: -p PID, -a or -- COMMAND"
                                               : "nothing to record: give -p PID, -a or -- COMMAND");
+        if (output && strcmp(output, "-") != 0) {
+                /* checked before recording, not after: a recording cannot be
+                 * taken again */
+                char *dir = pg_xstrdup(output), *slash = strrchr(dir, '/');
+                struct stat st;
+
+                if (slash)
+                        *(slash == dir ? slash + 1 : slash) = '\0';
+                errno = 0;
+                if (stat(slash ? dir : ".", &st) != 0 || !S_ISDIR(st.st_mode) ||
+                    access(slash ? dir : ".", W_OK) != 0) {
+                        int e = errno;
+                        free(dir);
+                        return pg_cli_usage_error("record",
+                                                  "-o '%s': its directory is not a writable "
+                                                  "directory (%s); give a path in one",
+                                                  output, e ? strerror(e) : "not a directory");
+                }
+                free(dir);
+        }
         pg_launch_install_signal_handlers();
         if (!quiet) {
                 if (o.pid > 0)
@@ -297,7 +323,18 @@ int cmd_record(int argc, char **argv)
                 }
                 path = pg_xasprintf("%s/%s.json", out_dir, res.name);
         }
-        if ((error = pg_result_save(&res, path)) < 0) {
+        if (output) {
+                /* a path the user named: written as cp(1) writes (a device
+                 * or FIFO in place, never replaced; common/fsutil.h) */
+                struct pg_buf json = PG_BUF_INIT;
+
+                if ((error = pg_result_to_json(&res, &json)) == 0)
+                        error = pg_write_file_atomic(path, json.ptr, json.len);
+                pg_buf_release(&json);
+        } else {
+                error = pg_result_save(&res, path); /* DIR/NAME.json: our own name */
+        }
+        if (error < 0) {
                 status = pg_cli_fail(error);
                 goto done;
         }

@@ -323,6 +323,15 @@ int cmd_top(int argc, char **argv)
 
                 pg_top_refresh(&t, (uint64_t) (interval * 1e9), &info, &e, &n);
                 pg_top_print(&t, e, n, lines, (double) (pg_now_ns() - start) / 1e9);
+                if (ferror(stdout)) {
+                        /* a closed pipe or a full disk: stop sampling now,
+                         * not after the last snapshot */
+                        status = pg_cli_fail(pg_error_set(PG_EIO,
+                                                          "cannot write to standard "
+                                                          "output: %s",
+                                                          strerror(errno)));
+                        break;
+                }
                 if (info.interrupted)
                         break;
                 if (info.target_exited) {

@@ -96,6 +96,22 @@ static void test_absent_is_fine(void **state)
         pg_buf_release(&json);
 }
 
+/* An off-CPU profile of 0 runs: its per-run times would divide by 0 (a
+ * crafted copy once made compare report a regression against itself). */
+static void test_offcpu_zero_runs(void **state)
+{
+        static const char *const doc =
+            HEAD "},\"offcpu\":{\"event\":\"context-switches\",\"frequency_hz\":0,"
+                 "\"call_graph\":\"dwarf\",\"samples\":5,\"runs\":0,"
+                 "\"stacks\":{\"x;main;g\":5}}}";
+        struct pg_result r;
+        (void) state;
+        pg_result_init(&r);
+        assert_int_equal(pg_result_from_json(&r, doc, strlen(doc), "test"), PG_EINPUT);
+        assert_non_null(strstr(pg_error_last(), "field 'offcpu.runs' must be at least 1"));
+        pg_result_release(&r);
+}
+
 static void test_malformed(void **state)
 {
         static const char *const bad[] = {
@@ -105,6 +121,10 @@ static void test_malformed(void **state)
                 "[{\"function\":\"f\",\"module\":\"/a\",\"counts\":{\"10\":1.5}}]",
                 "[{\"function\":\"f\",\"counts\":{\"10\":1}}]",
                 "[{\"function\":\"\",\"module\":\"/a\",\"counts\":{}}]",
+                /* each count allowed, their sum past 2^53 (once wrapped to a
+                 * total of 0 and a share of inf%) */
+                "[{\"function\":\"f\",\"module\":\"/a\",\"counts\":"
+                "{\"10\":9007199254740992,\"11\":9007199254740992}}]",
         };
         (void) state;
         for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -122,6 +142,7 @@ int main(void)
                 cmocka_unit_test(test_sorted_and_merged),
                 cmocka_unit_test(test_absent_is_fine),
                 cmocka_unit_test(test_malformed),
+                cmocka_unit_test(test_offcpu_zero_runs),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

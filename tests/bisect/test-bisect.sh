@@ -30,8 +30,13 @@ export HOME="$tmp" TZ=UTC LC_ALL=C GIT_CONFIG_NOSYSTEM=1
 cd "$tmp/a" || exit 1
 o=$tmp/out.txt e=$tmp/err.txt
 c11=$(git rev-parse main~5)
+# a link planted where perfgate names the flame graph itself: replaced,
+# never written through (it once overwrote the link's target)
+mkdir -p .perfgate/bisect && echo keep >"$tmp/victim"
+ln -s "$tmp/victim" ".perfgate/bisect/spin-$(echo "$c11" | cut -c1-12).svg"
 "$pg" bisect main~15 main >"$o" 2>"$e"; rc=$?
 cat "$e" "$o"
+[ "$(cat "$tmp/victim")" = keep ] || err "the flame graph was written through a planted link"
 [ $rc -eq 1 ] || err "bisect exit $rc, want 1"
 grep -q "^first bad commit: $c11 commit 11\$" "$o" || err "commit 11 ($c11) not named"
 builds=$(sed -n 's/^builds: \([0-9]*\) .*/\1/p' "$o")

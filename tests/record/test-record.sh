@@ -162,5 +162,19 @@ kill -9 "$svc_pid"
 "$pg" record -p 1 -a >/dev/null 2>&1; [ $? -eq 2 ] || err "two targets must exit 2"
 "$pg" record -p x1 >/dev/null 2>&1; [ $? -eq 2 ] || err "-p x1 must exit 2"
 "$pg" record --duration -1 -a >/dev/null 2>&1; [ $? -eq 2 ] || err "--duration -1 must exit 2"
+"$pg" record --machine ../x -- true >/dev/null 2>&1; [ $? -eq 2 ] || err "--machine ../x must exit 2 (as run)"
+# a bad -o directory is refused before recording, not after (a recording
+# cannot be taken again)
+"$pg" record -o "$tmp/nodir/r.json" -- true >/dev/null 2>"$tmp/o.err"
+[ $? -eq 2 ] && grep -q "not a writable directory" "$tmp/o.err" || err "-o in a missing directory must exit 2 first"
+ok "usage errors"
+
+# 10. -o names a device or a FIFO: written in place, never replaced by a
+# regular file (as root, perfgate record -o /dev/null once replaced /dev/null)
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+        "$pg" record -q -o "$tmp/null" -- true 2>/dev/null
+        [ -c "$tmp/null" ] || err "record -o DEVICE replaced the device node"
+        ok "-o a device node: written in place"
+fi
 
 exit $fail

@@ -34,6 +34,14 @@ snapshot 3 "$tmp/top.txt" | grep -q record_late_hot ||
         err "top --sort sym"
 sed -n 2p "$tmp/sym.txt" | grep -qE '^ +share +interval +symbol$' || err "--sort sym header: $(sed -n 2p "$tmp/sym.txt")"
 [ "$(snapshot 1 "$tmp/sym.txt" | grep -c '%')" -le 3 ] || err "--lines 3 printed more"
+# standard output that fails (a full disk): exit 4 at the first snapshot,
+# not after sampling on to the end (no --iterations: it would never end)
+if [ -c /dev/full ]; then
+        timeout 60 "$pg" top --stdio --interval 0.5 -p "$svc_pid" >/dev/full 2>"$tmp/full.err"
+        st=$?
+        [ $st -eq 4 ] && grep -q "cannot write to standard output" "$tmp/full.err" ||
+                err "top > /dev/full: exit $st (want 4 at once): $(cat "$tmp/full.err")"
+fi
 kill -9 "$svc_pid"
 
 # the process exits: top ends, exit 0, says so
