@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "common/error.h"
@@ -1127,8 +1128,13 @@ int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const
 int pg_result_load(struct pg_result *r, const char *path)
 {
         struct pg_buf b = PG_BUF_INIT;
+        struct stat st;
         int error;
 
+        /* a device never ends (/dev/zero grew to gigabytes); a FIFO or a
+         * process substitution (<(...)) is read as a file is */
+        if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+                return pg_error_set(PG_EINPUT, "'%s' is a device, not a result file", path);
         if ((error = pg_read_file(path, &b)) == 0)
                 error = pg_result_from_json(r, b.ptr, b.len, path);
         pg_buf_release(&b);

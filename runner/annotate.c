@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -302,6 +303,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         GElf_Sym sym;
         GElf_Off off;
         const char *symname;
+        struct stat st = { 0 };
         int rc = 0, fd;
 
         memset(out, 0, sizeof(*out));
@@ -321,10 +323,13 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
             pg_xasprintf("%s%s:/usr/lib/debug", debug_dir ? debug_dir : "", debug_dir ? ":" : "");
         cb.debuginfo_path = &dpath;
         dwfl = dwfl_begin(&cb);
-        fd = open(f->module, O_RDONLY | O_CLOEXEC);
-        if (dwfl == NULL || fd < 0) {
-                rc = pg_error_set(PG_EIO, "cannot read '%s', the file the samples were taken in",
-                                  f->module);
+        /* O_NONBLOCK: a FIFO named by a crafted result must not hang the open;
+         * anything but a regular file is refused */
+        fd = open(f->module, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (dwfl == NULL || fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+                rc = pg_error_set(PG_EIO, "cannot read '%s', the file the samples were taken in%s",
+                                  f->module,
+                                  fd >= 0 && !S_ISREG(st.st_mode) ? ": not a regular file" : "");
                 if (fd >= 0)
                         close(fd);
                 goto done;

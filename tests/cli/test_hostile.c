@@ -594,6 +594,18 @@ static void test_hostile_same_key(void **state)
 }
 
 /* `perfgate fold` on hostile symbols: the same bytes every run, one line per stack. */
+/* A device named as a result file: refused at once (show /dev/zero read
+ * without end and grew to gigabytes), exit 2. */
+static void test_hostile_device_as_result(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+        pg_test_perfgate(&o, "show", "/dev/zero", NULL);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "'/dev/zero' is a device, not a result file"));
+        pg_run_out_release(&o);
+}
+
 static void test_hostile_fold_cli(void **state)
 {
         struct pg_run_out a, b;
@@ -641,6 +653,8 @@ int main(void)
                                                 pg_teardown),
                 cmocka_unit_test_setup_teardown(test_hostile_same_key, pg_setup, pg_teardown),
                 cmocka_unit_test_setup_teardown(test_hostile_fold_cli, pg_setup, pg_teardown),
+                cmocka_unit_test_setup_teardown(test_hostile_device_as_result, pg_setup,
+                                                pg_teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
