@@ -100,10 +100,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/n
                         err "-a unprivileged: exit $st: $(cat "$tmp/nobody-a.err")"
                 ok "-a unprivileged: $(cat "$tmp/nobody-a.err")"
         fi
-        # the user's own process, unprivileged: recorded (user space only)
+        # the user's own process, unprivileged: recorded (user space only);
+        # the service is copied where nobody may run it (a clone under /root
+        # is not, on a fresh machine)
+        install -m 755 "$svc" "$tmp/record_service"
         setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups bash -c \
                 '"$1" 3 >/dev/null & p=$!; sleep 0.5; "$2" record -q -p $p --duration 1 -o "$3"' \
-                _ "$svc" "$pg" "$tmp/own.json" 2>"$tmp/own.err" ||
+                _ "$tmp/record_service" "$pg" "$tmp/own.json" 2>"$tmp/own.err" ||
                 err "own process as nobody: $(cat "$tmp/own.err")"
         [ "$(stack_count "$tmp/own.json" record_main_hot)" -gt 0 ] || err "own process as nobody: no samples"
         kill -9 "$svc_pid"
