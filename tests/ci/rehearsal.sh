@@ -100,6 +100,15 @@ else
 fi
 cd "$scratch/seed" || exit 1
 set_inject 0
+# The life cycle under test is the jobs, comments and images, not compare's
+# noise budget: on this shared 2-CPU VM two batches of the same code taken
+# half a minute apart have differed by +29% task-clock, failing the "fixed"
+# PR. task-clock's threshold is raised to 60% here; the injected regression
+# still fails the PR through the hotspot gate the bundled perfgate.json turns
+# on (word_split +20 pp, p < 1e-50), and the fix passes.
+grep -q '"hotspots": {"gate": true}' bench/perfgate.json ||
+        { echo "bench/perfgate.json no longer gates on hotspots; the rehearsal relies on it"; exit 1; }
+sed -i 's/"hotspots": {"gate": true}/"hotspots": {"gate": true},\n    "metrics": {"task-clock": {"threshold": "60%"}}/' bench/perfgate.json
 git init -q && git add -A && git commit -qm "perfgate project" && git push -q "$origin" HEAD:main 2>/dev/null
 git clone -q "$origin" "$scratch/work" 2>/dev/null
 cd "$scratch/work" || exit 1
