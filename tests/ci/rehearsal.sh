@@ -252,8 +252,13 @@ pa=$!
 (cd "$scratch/job-b" && "$SCRIPT" main "${common[@]}" --out "$scratch/out-b" >"$scratch/job-b.log" 2>&1; echo $? >"$scratch/job-b.st") &
 pb=$!
 wait "$pa" "$pb"
-check_eq "concurrent main job A exits 0" 0 "$(cat "$scratch/job-a.st")"
-check_eq "concurrent main job B exits 0" 0 "$(cat "$scratch/job-b.st")"
+for j in a b; do
+        check_eq "concurrent main job $j exits 0" 0 "$(cat "$scratch/job-$j.st")"
+        # the log of a failed job, to say why (a fresh machine once saw both
+        # exit 3 after four minutes)
+        [ "$(cat "$scratch/job-$j.st")" = 0 ] ||
+                { echo "# job $j's log (last 40 lines):"; tail -n 40 "$scratch/job-$j.log" | sed 's/^/#   /'; }
+done
 for c in "$main_sha" "$c1" "$c2"; do
         check "origin has the baseline of ${c:0:12}" test -n "$(git -C "$origin" ls-tree --name-only "perfgate-baselines:rehearsal/$c" 2>/dev/null)"
 done

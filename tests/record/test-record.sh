@@ -101,12 +101,14 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && id nobody >/dev/n
                 ok "-a unprivileged: $(cat "$tmp/nobody-a.err")"
         fi
         # the user's own process, unprivileged: recorded (user space only);
-        # the service is copied where nobody may run it (a clone under /root
-        # is not, on a fresh machine)
+        # the service and perfgate are copied where nobody may run them: a
+        # clone under /root (mode 0700) is not, on a fresh machine (setpriv
+        # itself still reaches it, a shell running as nobody does not)
         install -m 755 "$svc" "$tmp/record_service"
+        install -m 755 "$pg" "$tmp/perfgate"
         setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups bash -c \
                 '"$1" 3 >/dev/null & p=$!; sleep 0.5; "$2" record -q -p $p --duration 1 -o "$3"' \
-                _ "$tmp/record_service" "$pg" "$tmp/own.json" 2>"$tmp/own.err" ||
+                _ "$tmp/record_service" "$tmp/perfgate" "$tmp/own.json" 2>"$tmp/own.err" ||
                 err "own process as nobody: $(cat "$tmp/own.err")"
         [ "$(stack_count "$tmp/own.json" record_main_hot)" -gt 0 ] || err "own process as nobody: no samples"
         kill -9 "$svc_pid"
