@@ -415,6 +415,10 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                         fo.highlight = culprit;
                         fo.image = v >= PG_FG_IMAGE;
                         fo.focus = v == PG_FG_FOCUS;
+                        /* colour by own time, as the report's "own time" column:
+                         * a share that fell only because another grew is white */
+                        fo.base_time = b->hotspots.base_task_clock_ns;
+                        fo.head_time = b->hotspots.head_task_clock_ns;
                         if (fo.image) { /* frames under 2 px are only noise in a picture */
                                 fo.width_px = PG_COMMENT_IMAGE_PX;
                                 fo.minwidth_px = 2.0;

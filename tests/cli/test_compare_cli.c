@@ -519,6 +519,11 @@ static void test_compare_cli_flamegraphs(void **state)
                 assert_non_null(strstr(svg, "width=\"880.0\""));
                 assert_non_null(strstr(svg, ">copy_field</text>"));
                 free(svg);
+                /* both sides counted task-clock: coloured by own time */
+                svg = pg_test_read("fg/parse.diff.svg");
+                assert_non_null(strstr(svg, "change of each frame&#39;s own time, self share x "
+                                            "run time"));
+                free(svg);
         }
         free(md);
         pg_run_out_release(&o);
