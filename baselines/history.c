@@ -10,7 +10,7 @@
  */
 #include "baselines/history.h"
 
-#include <git2.h>
+#include "baselines/libgit2.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +65,8 @@ int pg_history_load(const struct pg_store_opts *o, const char *branch, size_t ma
                 branch = PG_HISTORY_DEFAULT_BRANCH;
         h->branch = pg_xstrdup(branch);
         h->machine = pg_xstrdup(machine);
-        git_libgit2_init();
+        if ((error = pg_git_init()) < 0)
+                return error;
         if ((error = pg_store_check_branch(data_branch)) < 0 ||
             (error = pg_store_check_machine(machine)) < 0 ||
             (error = pg_store_open(&repo, o)) < 0 ||
