@@ -83,6 +83,12 @@ try {
         JSON.stringify(pts[34].title));
   const hot = await page.$$eval('svg[data-metric="hotspots"] g.fn', (g) => g.length);
   check(hot === 3, "hotspot shares of the top functions drawn", `(${hot})`);
+  const hov = await page.$$eval('svg[data-metric="hotspots"] rect.hov', (rs) => rs.map((r) => ({
+    i: +r.dataset.i, title: r.querySelector("title").textContent })));
+  check(hov.length === 60 && hov[34].i === 34 && hov[34].title.startsWith(c35.slice(0, 12)) &&
+        /\nwork: \d+\.\d% self/.test(hov[34].title),
+        "hotspot hover: one column per commit with each top function's share",
+        JSON.stringify(hov[34]));
 
   fs.mkdirSync(env("PG_BUILD_DIR"), { recursive: true });
   const shot = path.join(env("PG_BUILD_DIR"), "history.png");
