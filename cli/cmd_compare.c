@@ -585,6 +585,20 @@ int cmd_compare(int argc, char **argv)
                         so.machine = head.items[0].machine ? head.items[0].machine : "default";
                 if ((error = pg_store_find_baseline(&so, rev, a.max_walk, &base, &info)) < 0)
                         goto fail;
+                if (!info.found && !info.source_ref && a.branch &&
+                    strcmp(a.branch, PG_STORE_DEFAULT_BRANCH) != 0) {
+                        /* a data branch named on purpose that exists neither
+                         * locally nor on origin is a typo or a missing fetch,
+                         * not "no baseline yet": passing the gate would hide it */
+                        pg_cli_error("the baseline branch '%s' does not exist (neither a local "
+                                     "branch nor origin/%s); check the name given to --branch, "
+                                     "fetch it with 'git fetch origin %s:%s', or leave --branch "
+                                     "out for the default '%s'",
+                                     a.branch, a.branch, a.branch, a.branch,
+                                     PG_STORE_DEFAULT_BRANCH);
+                        status = PG_EXIT_USAGE;
+                        goto out;
+                }
                 if (!info.found) {
                         if ((error = pg_check_rules(&rules, NULL, &head)) < 0)
                                 goto fail;
