@@ -1,9 +1,9 @@
 /*
- * test_cli_messages.c - usage errors that must say what is wrong and what to
- * do, with exit status 2 (docs/compare.md, docs/bisect.md):
+ * test_cli_messages.c - messages that must say what is wrong and what to do,
+ * with the documented exit status (docs/compare.md, docs/bisect.md):
  *   - `perfgate compare --branch NAME` naming a baseline branch that exists
- *     neither locally nor on origin (a typo must not pass the gate as "no
- *     baseline yet"), while the default branch missing still is a pass;
+ *     neither locally nor on origin says so and what to do (still exit 0,
+ *     "no baseline yet", or 2 with --require-baseline);
  *   - `perfgate bisect --budget/--floor/--build-timeout` with a bad value
  *     name the option, whether the value came as "--opt V" or "--opt=V".
  */
@@ -52,31 +52,43 @@ static void test_compare_branch_that_does_not_exist(void **state)
         pg_run_out_release(&o);
         assert_int_equal(chdir(repo), 0);
 
-        /* named on purpose and missing: bad input, with what to do */
+        /* a --branch that exists neither locally nor on origin: named, with
+         * what to do; still "no baseline yet" (exit 0), as before the first
+         * baseline save, unless a baseline is required */
         assert_int_equal(
-            pg_test_perfgate(&o, "compare", "--branch", "nosuch", "--results", head, NULL), 2);
-        assert_non_null(strstr(o.err.ptr, "the baseline branch 'nosuch' does not exist "
-                                          "(neither a local branch nor origin/nosuch)"));
-        assert_non_null(strstr(o.err.ptr, "git fetch origin nosuch:nosuch"));
-        assert_non_null(strstr(o.err.ptr, "leave --branch out"));
-        assert_string_equal(o.out.ptr, "");
+            pg_test_perfgate(&o, "compare", "--branch", "nosuch", "--results", head, NULL), 0);
+        assert_non_null(strstr(o.out.ptr, "no baseline for 'main': the baseline branch 'nosuch' "
+                                          "does not exist (neither a local branch nor "
+                                          "origin/nosuch); nothing to compare."));
+        assert_non_null(strstr(o.out.ptr, "Check the name given to --branch"));
+        assert_non_null(strstr(o.out.ptr, "git fetch origin nosuch:nosuch"));
+        assert_non_null(strstr(o.out.ptr, "'perfgate baseline save --branch nosuch' on main"));
         pg_run_out_release(&o);
-        /* the default branch missing is the first run: no baseline yet, a pass */
-        assert_int_equal(pg_test_perfgate(&o, "compare", "--results", head, NULL), 0);
-        assert_non_null(strstr(o.out.ptr, "no baseline for 'main'"));
-        assert_null(strstr(o.err.ptr, "does not exist"));
-        pg_run_out_release(&o);
-        /* the default named explicitly is the default */
-        assert_int_equal(pg_test_perfgate(&o, "compare", "--branch", "perfgate-baselines",
-                                          "--results", head, NULL),
-                         0);
-        assert_non_null(strstr(o.out.ptr, "no baseline for 'main'"));
-        pg_run_out_release(&o);
-        /* with --require-baseline the missing branch is still named */
         assert_int_equal(pg_test_perfgate(&o, "compare", "--branch", "nosuch", "--require-baseline",
                                           "--results", head, NULL),
                          2);
-        assert_non_null(strstr(o.err.ptr, "'nosuch' does not exist"));
+        assert_non_null(strstr(o.err.ptr, "perfgate: error: no baseline for 'main': the baseline "
+                                          "branch 'nosuch' does not exist"));
+        assert_string_equal(o.out.ptr, "");
+        pg_run_out_release(&o);
+        /* the default branch missing: named too, without the --branch advice */
+        assert_int_equal(pg_test_perfgate(&o, "compare", "--results", head, NULL), 0);
+        assert_non_null(
+            strstr(o.out.ptr, "the baseline branch 'perfgate-baselines' does not exist"));
+        assert_non_null(strstr(o.out.ptr, "'perfgate baseline save' on main"));
+        assert_null(strstr(o.out.ptr, "--branch"));
+        pg_run_out_release(&o);
+        /* the branch exists (no baseline for main on it): the other message */
+        {
+                const char *mk[] = { "git", "-C", repo, "branch", "nosuch", NULL };
+                pg_test_run(&o, NULL, (char *const *) mk);
+                assert_int_equal(o.status, 0);
+                pg_run_out_release(&o);
+        }
+        assert_int_equal(
+            pg_test_perfgate(&o, "compare", "--branch", "nosuch", "--results", head, NULL), 0);
+        assert_non_null(strstr(o.out.ptr, "no baseline for 'main' on machine"));
+        assert_null(strstr(o.out.ptr, "does not exist"));
         pg_run_out_release(&o);
         free(head);
         free(repo);
