@@ -996,6 +996,8 @@ mode_pr() {
         rm -f "$md" "$out/report.json" "$out/junit.xml" "$out/metrics.txt"
         rm -rf "$out/flamegraphs" "$out/comment"
         cmp_inputs=("$base_arg")
+        # the data branch the baselines are saved to (baseline save --branch, below)
+        [ "$data_branch" != perfgate-baselines ] && cmp_inputs+=(--branch "$data_branch")
         local d
         for d in "${results[@]}"; do cmp_inputs+=(--results "$d"); done
         local args=(compare "${cmp_inputs[@]}" --markdown "$md" --json "$out/report.json" --junit "$out/junit.xml"
