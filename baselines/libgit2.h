@@ -36,6 +36,7 @@
         X(error_last)                                                                              \
         X(graph_descendant_of)                                                                     \
         X(libgit2_init)                                                                            \
+        X(libgit2_opts)                                                                            \
         X(libgit2_shutdown)                                                                        \
         X(merge_base)                                                                              \
         X(object_free)                                                                             \
@@ -132,6 +133,7 @@ int pg_git_init(void);
 #define git_error_last                    pg_libgit2.error_last
 #define git_graph_descendant_of           pg_libgit2.graph_descendant_of
 #define git_libgit2_init                  pg_libgit2.libgit2_init
+#define git_libgit2_opts                  pg_libgit2.libgit2_opts
 #define git_libgit2_shutdown              pg_libgit2.libgit2_shutdown
 #define git_merge_base                    pg_libgit2.merge_base
 #define git_object_free                   pg_libgit2.object_free

@@ -70,6 +70,8 @@ options (environment variable in brackets):
   --baseline-branch NAME    data branch [PERFGATE_BASELINE_BRANCH] (perfgate-baselines)
   --link-base URL           where the flame graph SVGs will be served [PERFGATE_LINK_BASE]
                             (default on GitHub: published by --images)
+  --history-url URL         link each benchmark of the comment to its chart on the
+                            perfgate history site published there [PERFGATE_HISTORY_URL]
   --images auto|off         GitHub: commit the images to the assets branch and
                             show them in the comment; GitLab: upload PNGs of
                             them with the project uploads API [PERFGATE_IMAGES]
@@ -165,6 +167,7 @@ comment=${PERFGATE_COMMENT:-on}
 fail_on_regression=${PERFGATE_FAIL_ON_REGRESSION:-true}
 data_branch=${PERFGATE_BASELINE_BRANCH:-perfgate-baselines}
 link_base=${PERFGATE_LINK_BASE:-}
+history_url=${PERFGATE_HISTORY_URL:-}
 out=${PERFGATE_OUT:-.perfgate/ci}
 remote=${PERFGATE_REMOTE:-origin}
 push_url=${PERFGATE_PUSH_URL:-}
@@ -204,6 +207,7 @@ while [ $# -gt 0 ]; do
         --fail-on-regression) need_arg "$@"; fail_on_regression=$2; shift 2 ;;
         --baseline-branch) need_arg "$@"; data_branch=$2; shift 2 ;;
         --link-base) need_arg "$@"; link_base=$2; shift 2 ;;
+        --history-url) need_arg "$@"; history_url=$2; shift 2 ;;
         --out) need_arg "$@"; out=$2; shift 2 ;;
         --remote) need_arg "$@"; remote=$2; shift 2 ;;
         --push-url) need_arg "$@"; push_url=$2; shift 2 ;;
@@ -996,6 +1000,8 @@ mode_pr() {
         rm -f "$md" "$out/report.json" "$out/junit.xml" "$out/metrics.txt"
         rm -rf "$out/flamegraphs" "$out/comment"
         cmp_inputs=("$base_arg")
+        # the data branch the baselines are saved to (baseline save --branch, below)
+        [ "$data_branch" != perfgate-baselines ] && cmp_inputs+=(--branch "$data_branch")
         local d
         for d in "${results[@]}"; do cmp_inputs+=(--results "$d"); done
         local args=(compare "${cmp_inputs[@]}" --json "$out/report.json" --junit "$out/junit.xml"
@@ -1024,6 +1030,9 @@ mode_pr() {
                         break
                 fi
         done
+        # each benchmark of the comment links to its chart on the trends site
+        # (perfgate history --html, docs/history.md) published at this URL
+        [ -n "$history_url" ] && cmp_extra+=(--history-url "$history_url")
         args+=(${cmp_extra[@]+"${cmp_extra[@]}"})
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"

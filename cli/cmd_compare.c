@@ -608,12 +608,30 @@ int cmd_compare(int argc, char **argv)
                                 pg_write_no_baseline_comment(a.markdown, rev, so.machine);
                         if (a.markdown_plain && !a.require_baseline)
                                 pg_write_no_baseline_comment(a.markdown_plain, rev, so.machine);
-                        fprintf(a.require_baseline ? stderr : stdout,
-                                "perfgate: %sno baseline for '%s' on machine '%s' (searched %u "
-                                "commits from the merge-base); nothing to compare. Record one "
-                                "with 'perfgate baseline save' on %s.\n",
-                                a.require_baseline ? "error: " : "", rev, so.machine, a.max_walk,
-                                rev);
+                        if (!info.source_ref) {
+                                /* no data branch at all: before the first baseline
+                                 * save, or a wrong --branch, or not fetched */
+                                const char *db = a.branch ? a.branch : PG_STORE_DEFAULT_BRANCH;
+                                fprintf(a.require_baseline ? stderr : stdout,
+                                        "perfgate: %sno baseline for '%s': the baseline branch "
+                                        "'%s' does not exist (neither a local branch nor "
+                                        "origin/%s); nothing to compare. %s it with 'git "
+                                        "fetch origin %s:%s', or record the first baseline with "
+                                        "'perfgate baseline save%s%s' on %s.\n",
+                                        a.require_baseline ? "error: " : "", rev, db, db,
+                                        a.branch ? "Check the name given to --branch, or fetch"
+                                                 : "Fetch",
+                                        db, db, a.branch ? " --branch " : "", a.branch ? db : "",
+                                        rev);
+                        } else {
+                                fprintf(a.require_baseline ? stderr : stdout,
+                                        "perfgate: %sno baseline for '%s' on machine '%s' "
+                                        "(searched %u commits from the merge-base); nothing to "
+                                        "compare. Record one with 'perfgate baseline save' on "
+                                        "%s.\n",
+                                        a.require_baseline ? "error: " : "", rev, so.machine,
+                                        a.max_walk, rev);
+                        }
                         status = a.require_baseline ? PG_EXIT_USAGE : PG_EXIT_OK;
                         goto out;
                 }
