@@ -120,8 +120,8 @@ static int pg_tp_read(const char *event, struct pg_buf *text)
                 return pg_error_set(PG_EPERM,
                                     "cannot read the format of sched:%s in tracefs "
                                     "(/sys/kernel/tracing): permission denied; run as root, or "
-                                    "make tracefs readable (mount -o remount,mode=755 "
-                                    "/sys/kernel/tracing)",
+                                    "make tracefs readable by this user (tracefs mount options "
+                                    "uid=, gid=, mode=)",
                                     event);
         return pg_error_set(PG_ENOTSUP,
                             "no tracefs with the sched:%s tracepoint (looked in "
