@@ -243,39 +243,40 @@ static int pg_load_metric_overrides(struct pg_rules *r, const cJSON *mo, const c
         return 0;
 }
 
-static int pg_load_pp(const cJSON *o, const char *key, const char *path, const char *origin,
-                      double *out)
+/* A threshold string at @key of @o in @want's unit ("2pp" or "50%") into
+ * @out; @form describes it for the message. */
+static int pg_load_threshold(const cJSON *o, const char *key, const char *path, const char *origin,
+                             enum pg_threshold_kind want, const char *form, double *out)
 {
         const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-        enum pg_threshold_kind kind = PG_THRESHOLD_RELATIVE;
+        enum pg_threshold_kind kind = want;
         double v = 0;
 
         if (!it)
                 return 0;
         if (!cJSON_IsString(it) || pg_threshold_parse(it->valuestring, &kind, &v) < 0 ||
-            kind != PG_THRESHOLD_POINTS)
-                return pg_bad_key(origin, path,
-                                  "must be a string in percentage points of all samples, like "
-                                  "\"2pp\"");
+            kind != want) {
+                char *m = pg_xasprintf("must be a string %s", form);
+                int e = pg_bad_key(origin, path, m);
+                free(m);
+                return e;
+        }
         *out = v;
         return 0;
 }
 
-/* A relative threshold ("50%") at @key of @o into @out (a fraction). */
+static int pg_load_pp(const cJSON *o, const char *key, const char *path, const char *origin,
+                      double *out)
+{
+        return pg_load_threshold(o, key, path, origin, PG_THRESHOLD_POINTS,
+                                 "in percentage points of all samples, like \"2pp\"", out);
+}
+
 static int pg_load_rel(const cJSON *o, const char *key, const char *path, const char *origin,
                        double *out)
 {
-        const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-        enum pg_threshold_kind kind = PG_THRESHOLD_POINTS;
-        double v = 0;
-
-        if (!it)
-                return 0;
-        if (!cJSON_IsString(it) || pg_threshold_parse(it->valuestring, &kind, &v) < 0 ||
-            kind != PG_THRESHOLD_RELATIVE)
-                return pg_bad_key(origin, path, "must be a string in percent, like \"50%\"");
-        *out = v;
-        return 0;
+        return pg_load_threshold(o, key, path, origin, PG_THRESHOLD_RELATIVE,
+                                 "in percent, like \"50%\"", out);
 }
 
 /* compare.offcpu: when a blocking path regressed (compare/offcpu.h). */

@@ -571,6 +571,28 @@ static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b,
         return error;
 }
 
+/* The options every extra run of @b shares: its command (@argv, argc + 1
+ * entries the caller frees, argv[0] made absolute), cwd, environment, log,
+ * CPUs and timeout. */
+static void pg_bench_sample_opts(const struct pg_run_state *st, const struct pg_bench *b,
+                                 const struct pg_bench_log *log, char **argv,
+                                 struct pg_sample_opts *so)
+{
+        const struct pg_run_opts *o = st->o;
+        double timeout_sec =
+            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
+
+        memcpy(argv, b->argv, b->argc * sizeof(char *));
+        argv[0] = b->exec_path;
+        so->argv = argv;
+        so->cwd = b->cwd;
+        so->env = b->env;
+        so->log_fd = log->fd;
+        so->cpus = o->cpus;
+        so->ncpus = o->ncpus;
+        so->timeout_ns = (uint64_t) (timeout_sec * 1e9);
+}
+
 /* Sample a profile into @res (with @off_cpu, its off-CPU profile:
  * runner/offcpu.h); sampling problems other than a benchmark failure or an
  * interrupt become one warning per kind and no such profile. */
@@ -581,22 +603,12 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
         const struct pg_run_opts *o = st->o;
         struct pg_buf warnings = PG_BUF_INIT;
         char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
-        double timeout_sec =
-            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
         struct pg_profile *out = off_cpu ? &res->offcpu : &res->profile;
         bool *warned = off_cpu ? &st->warned_offcpu : &st->warned_profile;
         struct pg_sample_opts so = { 0 };
         int error;
 
-        memcpy(argv, b->argv, b->argc * sizeof(char *));
-        argv[0] = b->exec_path;
-        so.argv = argv;
-        so.cwd = b->cwd;
-        so.env = b->env;
-        so.log_fd = log->fd;
-        so.cpus = o->cpus;
-        so.ncpus = o->ncpus;
-        so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
+        pg_bench_sample_opts(st, b, log, argv, &so);
         so.debug_dir = o->debug_dir;
         so.roi = b->roi;
         /* repeat sampling runs until min_samples, within a wall-time budget */
@@ -664,14 +676,11 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
 static int pg_run_sched(struct pg_run_state *st, const struct pg_bench *b,
                         const struct pg_bench_log *log, struct pg_result *res, char **why)
 {
-        const struct pg_run_opts *o = st->o;
         struct pg_buf warnings = PG_BUF_INIT;
         struct pg_sched_values vals = { 0 };
         char **argv;
         struct pg_sample_opts so = { 0 };
         uint64_t runs = res->repeat ? res->repeat : 1;
-        double timeout_sec =
-            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
         int error;
 
         if (!st->sched_probed) {
@@ -695,15 +704,7 @@ static int pg_run_sched(struct pg_run_state *st, const struct pg_bench *b,
                         "scheduler latency covers the whole run: the region markers do not "
                         "switch the sched tracepoints");
         argv = pg_xcalloc(b->argc + 1, sizeof(char *));
-        memcpy(argv, b->argv, b->argc * sizeof(char *));
-        argv[0] = b->exec_path;
-        so.argv = argv;
-        so.cwd = b->cwd;
-        so.env = b->env;
-        so.log_fd = log->fd;
-        so.cpus = o->cpus;
-        so.ncpus = o->ncpus;
-        so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
+        pg_bench_sample_opts(st, b, log, argv, &so);
         error = pg_sched_record(&so, &st->sched_tp, runs, &res->sched, &vals, &warnings);
         if (error == PG_EMEASURE) {
                 *why = pg_xasprintf("benchmark '%s' failed while recording scheduler latency: %s",
