@@ -158,6 +158,7 @@ esac
 PERFGATE=${PERFGATE:-perfgate}
 benchmarks=${PERFGATE_BENCHMARKS:-bench/}
 base=${PERFGATE_BASE:-}
+base_label="" # how the comment names base when it is not $base (the fork poster)
 machine=${PERFGATE_MACHINE:-}
 repeat=${PERFGATE_REPEAT:-}
 counters=${PERFGATE_COUNTERS:-}
@@ -288,7 +289,7 @@ github | gitlab | none) ;;
 *) platform=none; usage_error "'--platform' must be github, gitlab or none, not '$platform'" ;;
 esac
 
-for tool in curl jq; do
+for tool in curl jq git; do
         command -v "$tool" >/dev/null 2>&1 ||
                 die 4 "'$tool' is not installed; run ci/install-deps.sh ci (or apt-get install $tool)"
 done
@@ -327,9 +328,19 @@ detect_pr() {
                         refs/pull/*/merge) n=${GITHUB_REF#refs/pull/}; n=${n%/merge} ;;
                         esac
                 fi
-                echo "$n"
+                pr_number_checked "$n" "the event"
                 ;;
-        gitlab) echo "${CI_MERGE_REQUEST_IID:-}" ;;
+        gitlab) pr_number_checked "${CI_MERGE_REQUEST_IID:-}" CI_MERGE_REQUEST_IID ;;
+        esac
+}
+
+# pr_number_checked N SOURCE: N when it is a number; otherwise nothing (a
+# warning names SOURCE): it becomes part of API URLs and branch paths.
+pr_number_checked() {
+        case $1 in
+        '') ;;
+        *[!0-9]* | 0*) warn "the pull request number from $2 ('$(printf '%s' "$1" | head -c 80 | tr -cd '[:print:]')') is not a number: ignored" ;;
+        *) echo "$1" ;;
         esac
 }
 
@@ -343,13 +354,17 @@ is_fork_pr() {
 }
 
 pr_head_sha() {
+        local h=
         if [ -n "$head_sha" ]; then
-                echo "$head_sha"
+                h=$head_sha
         elif [ "$platform" = github ]; then
-                event_json | jq -r '.pull_request.head.sha // empty' 2>/dev/null
+                h=$(event_json | jq -r '.pull_request.head.sha // empty' 2>/dev/null)
         elif [ "$platform" = gitlab ]; then
-                echo "${CI_COMMIT_SHA:-}"
+                h=${CI_COMMIT_SHA:-}
         fi
+        # a commit id only: it becomes part of paths and comment text
+        [[ $h =~ ^[0-9a-f]{1,64}$ ]] && echo "$h"
+        return 0
 }
 
 # write_comment_artifact BODY PR REASON: leave the comment for a privileged job.
@@ -609,6 +624,22 @@ do_run() {
         run_status=${PIPESTATUS[0]}
         results=("$out/results")
         [ "$run_status" = 0 ] || log "perfgate run exited with status $run_status"
+        run_status=$(pg_status "$run_status")
+}
+
+# pg_status S: a perfgate exit status as the job's: 0-4 and 130 as they are;
+# anything else (127: not found, 128+N: killed by signal N) is 4.
+pg_status() {
+        case $1 in
+        [0-4] | 130) echo "$1" ;;
+        *) echo 4 ;;
+        esac
+}
+
+# need_perfgate: the perfgate binary exists (exit 4 with the fix otherwise)
+need_perfgate() {
+        command -v "$PERFGATE" >/dev/null 2>&1 ||
+                die 4 "perfgate not found ('$PERFGATE'): install it (docs/ci.md), or set PERFGATE to its path"
 }
 
 has_results() {
@@ -803,7 +834,14 @@ github_images() {
                 return 1
                 ;;
         esac
-        commit=$(commit_assets publish "$out/flamegraphs" --path "pr-$n/$head") || return 1
+        # only what the comment shows or links to, not every graph compare drew
+        local name
+        { rm -rf "$tmp/publish" && mkdir -p "$tmp/publish"; } || die 4 "cannot write a temporary file"
+        while IFS= read -r name; do
+                cp "$out/flamegraphs/$(urldecode "$name")" "$tmp/publish/" || die 4 "cannot copy a flame graph to publish"
+        done < <(linked_names "$tmp/report-linked.md")
+        [ -n "$(ls -A "$tmp/publish")" ] || return 1
+        commit=$(commit_assets publish "$tmp/publish" --path "pr-$n/$head") || return 1
         raw=${PERFGATE_RAW_URL:-${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/raw}
         local lb="${raw%/}/$commit/pr-$n/$head"
         linked_report "$tmp/report-images.md" "$lb" || return 1
@@ -827,8 +865,40 @@ gitlab_upload() {
         [ "$http_status" = 201 ] || [ "$http_status" = 200 ]
 }
 
-# urldecode S (the %XX of compare's file names)
+# urldecode S (the %XX of compare's file names; S holds no backslash,
+# linked_names checked it)
 urldecode() { printf '%b' "${1//%/\\x}"; }
+
+# linked_names MD: the flame graph files the linked report MD shows or links
+# to: the names in its href="$UPLOAD_BASE/..." and src="..." attributes (not
+# text that merely spells the placeholder: a function name can), one per
+# line, percent-encoded as compare wrote them. Only names of files compare
+# wrote qualify: a plain *.svg file directly in $out/flamegraphs, never a
+# path. At most $assets_max_files (0 names and a warning past it).
+assets_max_files=${PERFGATE_ASSETS_MAX_FILES:-200}
+linked_names() {
+        local enc dec n=0
+        local -a names=()
+        while IFS= read -r enc; do
+                [[ $enc =~ ^[A-Za-z0-9._~%-]+$ ]] || continue
+                dec=$(urldecode "$enc")
+                case $dec in
+                */* | .* | *[[:cntrl:]]*) continue ;;
+                *.svg) ;;
+                *) continue ;;
+                esac
+                if [ ! -f "$out/flamegraphs/$dec" ] || [ -L "$out/flamegraphs/$dec" ]; then
+                        continue
+                fi
+                names+=("$enc")
+                n=$((n + 1))
+        done < <(grep -oE "(href|src)=\"$UPLOAD_BASE/[^\"]*\"" "$1" | sed -e 's#^[a-z]*="[^"]*/##' -e 's#"$##' | sort -u)
+        if [ "$n" -gt "$assets_max_files" ]; then
+                warn "the report links $n flame graph files, more than $assets_max_files (PERFGATE_ASSETS_MAX_FILES): none published; the comment names them"
+                return 0
+        fi
+        [ "$n" = 0 ] || printf '%s\n' "${names[@]}"
+}
 
 # gitlab_images MD: upload PNGs of the images (rsvg-convert, no browser) and
 # the interactive SVGs, and write MD again with the returned Markdown.
@@ -846,7 +916,8 @@ gitlab_images() {
                 die 4 "cannot write a temporary file"
         local names name file png
         declare -A url=() mdimg=()
-        mapfile -t names < <(grep -o "$UPLOAD_BASE/[^\"]*" "$tmp/report-upload.md" | sed 's#.*/##' | sort -u)
+        mapfile -t names < <(linked_names "$tmp/report-upload.md")
+        [ ${#names[@]} -gt 0 ] || return 1
         mkdir -p "$tmp/png"
         for name in "${names[@]}"; do
                 file=$out/flamegraphs/$(urldecode "$name")
@@ -925,6 +996,19 @@ set_output() {
         return 0
 }
 
+# fenced LOG N: the last N lines of LOG as a Markdown code block. Its fence
+# is longer than any run of '~' in them, so no line can close it (CommonMark
+# closes a fence with as many tildes, indented up to 3 spaces): text from
+# results a fork PR made stays text.
+fenced() {
+        local n fence
+        n=$(tail -n "$2" "$1" 2>/dev/null | grep -o '~*' | awk '{ if (length > m) m = length } END { print (m < 4 ? 4 : m + 1) }')
+        fence=$(printf '%*s' "$n" '' | tr ' ' '~')
+        printf '%stext\n' "$fence"
+        tail -n "$2" "$1" 2>/dev/null
+        printf '%s\n' "$fence"
+}
+
 # fallback_report FILE STATUS STEP LOG: a comment body saying why there is no
 # report (no baseline yet, or a failed step), with the end of the step's output.
 fallback_report() {
@@ -937,15 +1021,27 @@ fallback_report() {
                 fi
                 # shellcheck disable=SC2016
                 printf 'Base: `%s`. `perfgate %s` wrote no report; the end of its output:\n\n' \
-                        "$(printf '%s' "$base" | tr -d '`')" "$3"
-                printf '~~~~text\n'
-                grep -v '^~~~' "$4" 2>/dev/null | tail -n 40
-                printf '~~~~\n'
+                        "$(printf '%s' "${base_label:-$base}" | tr -d '`')" "$3"
+                fenced "$4" 40
                 if [ "$first_run" = true ]; then
                         # shellcheck disable=SC2016
                         printf '\nNo baselines are recorded yet (no `%s` branch): the first perfgate run on the default branch records them, and pull requests are compared from then on.\n' "$data_branch"
                 fi
         } >"$1"
+}
+
+# note_run_failure MD: say at the top of the comment that `perfgate run`
+# failed, so that a verdict on the benchmarks it measured does not read as a
+# pass of them all (the job's status is run's).
+note_run_failure() {
+        {
+                head -n 1 "$1"
+                # shellcheck disable=SC2016
+                printf '\n**:warning: `perfgate run` exited with status %s**: not every benchmark could be measured, so the comparison below covers only the results it wrote (one it could not measure shows as missing). The end of its output:\n\n' "$run_status"
+                fenced "$out/run.txt" 20
+                tail -n +2 "$1"
+        } >"$tmp/report-run.md" || die 4 "cannot write a temporary file"
+        mv "$tmp/report-run.md" "$1" || die 4 "cannot write '$1'"
 }
 
 # publish_report MD: the comment body (MD + a link to this run), the job
@@ -1037,13 +1133,18 @@ mode_pr() {
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"
         local cmp_status=${PIPESTATUS[0]}
+        cmp_status=$(pg_status "$cmp_status")
         log "perfgate compare exited with status $cmp_status"
 
-        if [ -s "$md" ]; then
-                { [ "$cmp_status" = 0 ] || [ "$cmp_status" = 1 ]; } && show_images "$md"
-        else
+        # compare's report, when it finished it: 0 and 1, and 3 (a
+        # confirmation that could not run leaves the report, marked
+        # unconfirmed); with 2 or 4 a report may be partial
+        if [ -s "$md" ] && { [ "$cmp_status" = 0 ] || [ "$cmp_status" = 1 ]; }; then
+                show_images "$md"
+        elif ! { [ -s "$md" ] && [ "$cmp_status" = 3 ]; }; then
                 fallback_report "$md" "$cmp_status" compare "$out/compare.txt"
         fi
+        [ "$run_status" != 0 ] && note_run_failure "$md"
         publish_report "$md"
 
         local final=$cmp_status
@@ -1137,7 +1238,7 @@ mode_main() {
                         log "+ perfgate ${args[*]}"
                         "$PERFGATE" "${args[@]}"
                         st=$?
-                        [ $st = 0 ] || die "$st" "perfgate baseline save failed (status $st)"
+                        [ $st = 0 ] || die "$(pg_status "$st")" "perfgate baseline save failed (status $st)"
                 done
                 ours=$(git rev-parse -q --verify "refs/heads/$data_branch") ||
                         die 4 "perfgate baseline save made no branch '$data_branch'"
@@ -1186,9 +1287,17 @@ regenerate_from_artifact() {
                 case $f in *.json) git show "$ref:$machine/$dir/$f" >"$tmp/base/$f" || die 4 "cannot read '$machine/$dir/$f'" ;; esac
         done < <(git ls-tree --name-only "$ref:$machine/$dir/")
         base=$tmp/base
+        base_label="$(head -c 300 "$from_dir/baseline" | head -n 1 | tr -cd 'A-Za-z0-9@ ._/-')"
         results=("$from_dir/results")
-        local st=0
+        local st=0 stop=
+        # the artifact's results are the fork's: nothing perfgate prints about
+        # them may act as a workflow command in this trusted job's log
+        if [ "${GITHUB_ACTIONS:-}" = true ]; then
+                stop=perfgate-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+                printf '::stop-commands::%s\n' "$stop"
+        fi
         mode_pr || st=$?
+        [ -n "$stop" ] && printf '::%s::\n' "$stop"
         [ "$st" = 1 ] && st=0 # the PR's verdict, not the poster's failure
         return "$st"
 }
@@ -1226,6 +1335,10 @@ mode_comment() {
         post_comment "$body"
 }
 
+case $mode in
+pr | main | run | prune) need_perfgate ;;
+comment) [ "$regenerate" = true ] && need_perfgate ;;
+esac
 case $mode in
 pr) mode_pr ;;
 main) mode_main ;;

@@ -128,6 +128,39 @@ struct pg_compare_args {
         double build_timeout_sec, floor;
 };
 
+/* @p made absolute through its directory (the file need not exist yet);
+ * NULL when the directory cannot be resolved. Owned. */
+static char *pg_abs_path(const char *p)
+{
+        const char *slash = strrchr(p, '/');
+        char *dir = slash ? pg_xstrndup(p, (size_t) (slash - p) + (slash == p)) : pg_xstrdup(".");
+        char *real = realpath(dir, NULL), *out = NULL;
+
+        if (real)
+                out = pg_xasprintf("%s/%s", real, slash ? slash + 1 : p);
+        free(real);
+        free(dir);
+        return out;
+}
+
+/* @a and @b name one file: the same path through their directories, or the
+ * same existing inode */
+static bool pg_same_file(const char *a, const char *b)
+{
+        struct stat sa, sb;
+        char *x, *y;
+        bool same;
+
+        if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+                return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+        x = pg_abs_path(a);
+        y = pg_abs_path(b);
+        same = strcmp(a, b) == 0 || (x && y && strcmp(x, y) == 0);
+        free(x);
+        free(y);
+        return same;
+}
+
 static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
 {
         static const struct option opts[] = {
@@ -269,6 +302,11 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
         if (a->link_base && !a->flamedir)
                 return pg_cli_usage_error("compare", "--link-base needs --flamegraph-dir (the "
                                                      "files it links to)");
+        if (a->markdown_plain && a->markdown && pg_same_file(a->markdown, a->markdown_plain))
+                return pg_cli_usage_error("compare",
+                                          "'--markdown' and '--markdown-plain' name "
+                                          "the same file '%s'",
+                                          a->markdown_plain);
         if (a->markdown_plain && (!a->markdown || !a->link_base))
                 return pg_cli_usage_error("compare", "--markdown-plain needs --markdown and "
                                                      "--link-base (it is --markdown's report "

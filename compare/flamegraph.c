@@ -527,7 +527,8 @@ static void fg_name_rgb(const struct fg_ctx *c, const char *clean, size_t len,
  */
 static bool fg_time_mode(const struct pg_flame_opts *o)
 {
-        return !o->raw_delta && o->base_time > 0 && o->head_time > 0;
+        double r = o->base_time / o->head_time;
+        return !o->raw_delta && o->base_time > 0 && o->head_time > 0 && isfinite(r) && r > 0;
 }
 
 static int fg_delta(const struct fg_ctx *c, uint64_t h, uint64_t b, double *pct)
@@ -535,14 +536,16 @@ static int fg_delta(const struct fg_ctx *c, uint64_t h, uint64_t b, double *pct)
         pg_i128 num;
         pg_u128 den;
         if (fg_time_mode(c->o)) {
-                /* over the common denominator T_H * T_B * T'_H: integer
-                 * products stay exact, so "unchanged" is 0 */
-                double th = (double) h * (double) c->total[1] * c->o->head_time;
-                double tb = (double) b * (double) c->total[0] * c->o->base_time;
+                /* over the common denominator T_H * T_B, with r = T'_B / T'_H
+                 * (finite, fg_time_mode()): integer products stay exact, so
+                 * "unchanged" is 0, and no product of times can overflow */
+                double r = c->o->base_time / c->o->head_time;
+                double th = (double) h * (double) c->total[1];
+                double tb = (double) b * (double) c->total[0] * r;
                 double d = th - tb;
                 if (fabs(d) <= 1e-12 * fmax(th, tb))
                         d = 0;
-                *pct = 100.0 * d / ((double) c->total[0] * (double) c->total[1] * c->o->head_time);
+                *pct = 100.0 * d / ((double) c->total[0] * (double) c->total[1]);
                 return (d > 0) - (d < 0);
         }
         if (c->o->raw_delta) {

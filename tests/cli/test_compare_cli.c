@@ -349,6 +349,8 @@ static void test_compare_cli_bad_input_exit_2(void **state)
                 { "base", "--link-base", "https://x", NULL },
                 { "base", "--results", "empty", NULL },
                 { "base", "--markdown-plain", "plain.md", NULL },
+                { "base", "--flamegraph-dir", "fg", "--link-base", "https://x", "--markdown-plain",
+                  "./out.md", NULL },
         };
         static const char *const expect[] = {
                 "unknown option '--bogus'",
@@ -365,6 +367,7 @@ static void test_compare_cli_bad_input_exit_2(void **state)
                 "--link-base needs --flamegraph-dir",
                 "no result files in 'empty'",
                 "--markdown-plain needs --markdown and --link-base",
+                "'--markdown' and '--markdown-plain' name the same file './out.md'",
         };
         (void) state;
         pg_link_input("base", "base");

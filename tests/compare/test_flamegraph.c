@@ -1235,6 +1235,19 @@ static void test_flamegraph_own_time_colours(void **state)
         assert_non_null(strstr(d.subtitles, "own time"));
         svg_free(&d);
 
+        /* times whose products overflow a double: the ratio is used, no NaN */
+        o.base_time = 1e308;
+        o.head_time = 1e308;
+        pg_buf_reset(&out);
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 2, head, 2, &o), 0);
+        assert_null(strstr(out.ptr, "nan"));
+        svg_parse(&d, out.ptr);
+        f = find(&d, "other", 2);
+        assert_non_null(f);
+        /* equal times: its own time fell as its share did (560 -> 400) */
+        assert_true(f->b == 255 && f->r < 255);
+        svg_free(&d);
+
         o.head_time = -1;
         pg_buf_reset(&out);
         assert_int_equal(pg_flamegraph_diff_svg(&out, base, 2, head, 2, &o), PG_EINPUT);
