@@ -501,6 +501,7 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
         free(s->hot);
         pg_strmap_release(&s->hotkeys);
         free(s->counts);
+        free(s->jitdump_problem);
         pg_buf_release(&s->key);
         pg_buf_release(&s->kscratch);
         pg_kallsyms_release(&s->ksyms);

@@ -8,7 +8,8 @@
  * parameters), separate debuginfo by build-id and .gnu_debuglink,
  * demangling as perf report does (runner/demangle.h), PLT stubs as
  * "name@plt", the vDSO through a copy of perfgate's own, kernel frames from
- * /proc/kallsyms, JIT frames from /tmp/perf-PID.map, and DWARF unwinding
+ * /proc/kallsyms, JIT frames from /tmp/perf-PID.map and from the jit-PID.dump
+ * files a process maps (runner/jitdump.h), and DWARF unwinding
  * (runner/unwind.h). The implementation is split by job: runner/symbolize.c
  * (records and stacks), runner/sym_aspace.c (address spaces),
  * runner/sym_modules.c (ELF/DWARF module cache), runner/sym_frames.c (frame
@@ -65,6 +66,8 @@ struct pg_symbolize_stats {
         bool kernel_frames;  /* kernel frames were folded (kallsyms visible) */
         const char
             *rejected_debug; /* a .gnu_debuglink target refused as another build's, or NULL */
+        const char *jitdump_problem; /* why the first jitdump that did not read whole did not
+                                        (its symbols before the problem are used), or NULL */
 };
 
 struct pg_symbolizer;
