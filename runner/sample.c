@@ -342,6 +342,12 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                 pg_symbolizer_process(sym, &log, &smp.fmt);
                 runs++;
                 st = pg_symbolizer_stats(sym);
+                if (o->progress) {
+                        struct pg_symbolize_top top;
+
+                        pg_symbolizer_top(sym, PG_SYMBOLIZE_TOP_MAX, &top);
+                        o->progress(o->progress_ctx, runs, &top);
+                }
                 if (run_samples == 0 || st->samples >= o->min_samples || o->budget_ns == 0)
                         break;
                 if (pg_now_ns() - start_ns >= o->budget_ns || (o->max_runs && runs >= o->max_runs))

@@ -102,6 +102,24 @@ void pg_symbolizer_prefetch(struct pg_symbolizer *s, const char *path, size_t le
 /** The counters accumulated so far. */
 const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer *s);
 
+/** At most this many functions in struct pg_symbolize_top. */
+#define PG_SYMBOLIZE_TOP_MAX 3
+
+/** The hottest functions so far, by self samples (samples whose leaf frame they are). */
+struct pg_symbolize_top {
+        size_t n;                            /* entries filled, hottest first (ties by name) */
+        uint64_t total;                      /* samples folded so far */
+        char name[PG_SYMBOLIZE_TOP_MAX][96]; /* the leaf frame as folded (cut at 95 bytes) */
+        uint64_t samples[PG_SYMBOLIZE_TOP_MAX];
+};
+
+/**
+ * Fill @top with the @n (at most PG_SYMBOLIZE_TOP_MAX) functions that are
+ * the leaf frame of most of the samples folded so far (for progress
+ * displays; O(stacks)).
+ */
+void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbolize_top *top);
+
 /** Copy the accumulated folded stacks into @p (pg_profile_set_stacks). */
 void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p);
 
