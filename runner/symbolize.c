@@ -550,6 +550,7 @@ void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbol
 {
         struct pg_strmap leaves = PG_STRMAP_INIT;
         uint64_t *self = pg_xcalloc(s->stacks.n ? s->stacks.n : 1, sizeof(*self));
+        size_t best[PG_SYMBOLIZE_TOP_MAX];
 
         memset(top, 0, sizeof(*top));
         if (n > PG_SYMBOLIZE_TOP_MAX)
@@ -561,22 +562,10 @@ void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbol
                 self[pg_strmap_intern(&leaves, leaf, strlen(leaf), NULL)] += s->counts[i];
                 top->total += s->counts[i];
         }
-        /* n passes of a selection: n is at most 3 */
-        for (size_t k = 0; k < n; k++) {
-                size_t best = SIZE_MAX;
-
-                for (size_t i = 0; i < leaves.n; i++)
-                        if (self[i] > 0 &&
-                            (best == SIZE_MAX || self[i] > self[best] ||
-                             (self[i] == self[best] &&
-                              strcmp(leaves.keys[i].ptr, leaves.keys[best].ptr) < 0)))
-                                best = i;
-                if (best == SIZE_MAX)
-                        break;
-                snprintf(top->name[k], sizeof(top->name[k]), "%s", leaves.keys[best].ptr);
-                top->samples[k] = self[best];
-                self[best] = 0;
-                top->n++;
+        top->n = pg_strmap_top(&leaves, self, n, best);
+        for (size_t k = 0; k < top->n; k++) {
+                snprintf(top->name[k], sizeof(top->name[k]), "%s", leaves.keys[best[k]].ptr);
+                top->samples[k] = self[best[k]];
         }
         free(self);
         pg_strmap_release(&leaves);

@@ -6,12 +6,9 @@
 # nothing in the profile, a pointer to `perfgate show`. The failed name is
 # never among those listed, for every frame name of a real recording.
 # shellcheck disable=SC2015  # A && B || err: err only reports
-set -u
-pg=$PERFGATE_BIN
 bin=$1
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*" >&2; fail=1; }
+# shellcheck source=tests/record/lib.sh disable=SC2154  # pg, tmp, fail: set by lib.sh
+. "$(dirname "$0")/lib.sh"
 # listed ERRFILE: the names the message lists, one per line
 listed() { sed -n "s/.*\(near names: \|annotate one of \)//p" "$1" | tr -d "'" | tr ',' '\n' | sed 's/^ *//'; }
 

@@ -5,12 +5,9 @@
 # with -q, no such line. The terminal is a real pseudo-terminal from
 # script(1). Nothing is timed.
 # shellcheck disable=SC2015  # A && B || err: err only reports
-set -u
-pg=$PERFGATE_BIN
 bin=$1
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail=0
-err() { echo "FAIL: $*" >&2; fail=1; }
+# shellcheck source=tests/record/lib.sh disable=SC2154  # pg, tmp, fail: set by lib.sh
+. "$(dirname "$0")/lib.sh"
 command -v script >/dev/null || { echo "skip: script(1) (util-linux) is not installed"; exit 77; }
 cat >"$tmp/perfgate.json" <<JSON
 {"benchmarks": [{"name": "hot", "argv": ["$bin", "0.5"]}]}
