@@ -22,20 +22,14 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
-
-#define HEAD                                                                                       \
-        "{\"schema\":\"perfgate/result/1\",\"name\":\"x\",\"command\":[\"x\"],"                    \
-        "\"created\":\"2026-11-29T10:00:00Z\",\"machine\":\"default\",\"counters\":\"software\","  \
-        "\"repeat\":1,\"warmup\":0,\"host\":{\"cpu\":\"c\",\"cpus\":1,\"kernel\":\"k\","           \
-        "\"arch\":\"x86_64\",\"pmu\":[],\"virtualized\":true,\"perf_event_paranoid\":2,"           \
-        "\"exclude_kernel\":false},\"metrics\":{}"
+#include "tests/util/result_json.h"
 
 static int load(struct pg_result *r, const char *recording)
 {
         char buf[2048];
 
-        snprintf(buf, sizeof(buf), "%s%s%s}", HEAD, recording ? ",\"recording\":" : "",
-                 recording ? recording : "");
+        snprintf(buf, sizeof(buf), "%s%s%s}", PG_TEST_RESULT_JSON_HEAD,
+                 recording ? ",\"recording\":" : "", recording ? recording : "");
         pg_result_init(r);
         return pg_result_from_json(r, buf, strlen(buf), "test");
 }
