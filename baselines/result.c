@@ -230,6 +230,7 @@ void pg_result_release(struct pg_result *r)
         free(r->metrics);
         pg_profile_release(&r->profile);
         pg_profile_release(&r->offcpu);
+        pg_sched_release(&r->sched);
         pg_functions_release(&r->functions);
         free(r->noise.metric);
         pg_result_init(r);
@@ -396,6 +397,35 @@ static void pg_profile_to_json(cJSON *root, const char *key, const struct pg_pro
         }
 }
 
+void pg_sched_release(struct pg_sched *s)
+{
+        for (size_t i = 0; i < s->n; i++)
+                free(s->tasks[i].comm);
+        free(s->tasks);
+        memset(s, 0, sizeof(*s));
+}
+
+/* The scheduler latency @s as "sched" (docs/result-format.md). */
+static void pg_sched_to_json(cJSON *root, const struct pg_sched *s)
+{
+        cJSON *o = cJSON_AddObjectToObject(root, "sched");
+        cJSON *a = cJSON_AddArrayToObject(o, "tasks");
+
+        cJSON_AddNumberToObject(o, "runs", (double) s->runs);
+        for (size_t i = 0; i < s->n; i++) {
+                const struct pg_sched_task *t = &s->tasks[i];
+                cJSON *to = cJSON_CreateObject();
+
+                cJSON_AddStringToObject(to, "comm", t->comm);
+                cJSON_AddNumberToObject(to, "threads", (double) t->threads);
+                cJSON_AddNumberToObject(to, "runtime_ns", (double) t->runtime_ns);
+                cJSON_AddNumberToObject(to, "switches", (double) t->switches);
+                cJSON_AddNumberToObject(to, "delay_total_ns", (double) t->delay_total_ns);
+                cJSON_AddNumberToObject(to, "delay_max_ns", (double) t->delay_max_ns);
+                cJSON_AddItemToArray(a, to);
+        }
+}
+
 static cJSON *pg_result_to_tree(const struct pg_result *r)
 {
         cJSON *root = cJSON_CreateObject(), *o, *a;
@@ -447,6 +477,8 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 pg_profile_to_json(root, "profile", &r->profile);
         if (r->offcpu.present)
                 pg_profile_to_json(root, "offcpu", &r->offcpu);
+        if (r->sched.present)
+                pg_sched_to_json(root, &r->sched);
         if (r->noise.present) {
                 o = cJSON_AddObjectToObject(root, "noise");
                 cJSON_AddStringToObject(o, "metric", r->noise.metric ? r->noise.metric : "");
@@ -835,6 +867,49 @@ static int pg_load_recording(const struct pg_loader *ld, struct pg_recording *re
         return 0;
 }
 
+/* The optional "sched" object: {"runs", "tasks": [{"comm", "threads",
+ * "runtime_ns", "switches", "delay_total_ns", "delay_max_ns"}]}, tasks
+ * sorted by comm and unique, a delay never above the total of its task. */
+static int pg_load_sched(const struct pg_loader *ld, struct pg_sched *s, const cJSON *so)
+{
+        const cJSON *arr, *to;
+        int error;
+
+        if (!cJSON_IsObject(so))
+                return pg_bad(ld, "sched", "must be an object");
+        s->present = true;
+        if ((error = pg_get_u64(ld, so, "runs", true, &s->runs)) < 0)
+                return error;
+        if (s->runs == 0)
+                return pg_bad_in(ld, "sched", "runs", "must be at least 1");
+        arr = cJSON_GetObjectItemCaseSensitive(so, "tasks");
+        if (!cJSON_IsArray(arr))
+                return pg_bad_in(ld, "sched", "tasks", "must be an array");
+        s->tasks = pg_xcalloc((size_t) cJSON_GetArraySize(arr) + 1, sizeof(*s->tasks));
+        cJSON_ArrayForEach(to, arr)
+        {
+                struct pg_sched_task *t = &s->tasks[s->n];
+
+                if (!cJSON_IsObject(to))
+                        return pg_bad_in(ld, "sched", "tasks", "must hold objects");
+                s->n++;
+                if ((error = pg_get_str(ld, to, "comm", true, &t->comm)) < 0 ||
+                    (error = pg_get_u64(ld, to, "threads", true, &t->threads)) < 0 ||
+                    (error = pg_get_u64(ld, to, "runtime_ns", true, &t->runtime_ns)) < 0 ||
+                    (error = pg_get_u64(ld, to, "switches", true, &t->switches)) < 0 ||
+                    (error = pg_get_u64(ld, to, "delay_total_ns", true, &t->delay_total_ns)) < 0 ||
+                    (error = pg_get_u64(ld, to, "delay_max_ns", true, &t->delay_max_ns)) < 0)
+                        return error;
+                if (s->n > 1 && strcmp(s->tasks[s->n - 2].comm, t->comm) >= 0)
+                        return pg_bad_in(ld, "sched", "tasks",
+                                         "must be sorted by comm, each comm once");
+                if (t->delay_max_ns > t->delay_total_ns)
+                        return pg_bad_in(ld, "sched", "tasks",
+                                         "has a delay_max_ns above its delay_total_ns");
+        }
+        return 0;
+}
+
 /* The optional "addresses" of a profile (docs/result-format.md): an array of
  * {"function", "module", "counts": {"hex address": count}}. */
 static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const cJSON *arr,
@@ -1151,6 +1226,10 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         it = cJSON_GetObjectItemCaseSensitive(root, "offcpu");
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_profile(ld, &r->offcpu, it, "offcpu")) < 0)
+                        return error;
+        it = cJSON_GetObjectItemCaseSensitive(root, "sched");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_sched(ld, &r->sched, it)) < 0)
                         return error;
         it = cJSON_GetObjectItemCaseSensitive(root, "functions");
         if (it && !cJSON_IsNull(it))

@@ -150,6 +150,27 @@ struct pg_recording {
 /** The name of @e in the result file ("duration", ...). */
 const char *pg_record_end_name(enum pg_record_end e);
 
+/** Scheduler latency of one task name (runner/sched.h), summed over runs. */
+struct pg_sched_task {
+        char *comm;              /* the task's name (comm, at most 15 bytes) */
+        uint64_t threads;        /* most tasks of that name in one run */
+        uint64_t runtime_ns;     /* time on a CPU */
+        uint64_t switches;       /* switch-ins after waiting for a CPU (perf's "Count") */
+        uint64_t delay_total_ns; /* their delays summed (average = this / switches) */
+        uint64_t delay_max_ns;   /* the longest one */
+};
+
+/** Scheduler latency of a benchmark (optional "sched", run --sched). */
+struct pg_sched {
+        bool present;  /* false: no "sched" in the file */
+        uint64_t runs; /* recorded runs summed in tasks */
+        size_t n;
+        struct pg_sched_task *tasks; /* sorted bytewise by comm, unique */
+};
+
+/** Free what @s owns and make it empty (not present). */
+void pg_sched_release(struct pg_sched *s);
+
 struct pg_host {
         char *cpu;     /* CPU model name */
         uint64_t cpus; /* online CPUs */
@@ -181,6 +202,7 @@ struct pg_result {
         struct pg_profile offcpu;      /* optional ("offcpu", run --off-cpu): where threads
                                      blocked; stack counts are ns blocked, "samples"
                                      their sum, event "context-switches" */
+        struct pg_sched sched;         /* optional ("sched", run --sched): per-task latency */
         struct pg_functions functions; /* optional; present with --counters simulated */
         struct pg_noise noise;         /* optional; present after calibration */
         struct pg_recording recording; /* optional; present in `perfgate record` results */

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <git2.h>
+#include "baselines/libgit2.h"
 
 #include "baselines/store_git.h"
 #include "baselines/worktree.h"
@@ -27,7 +27,8 @@ static int pg_wt_open(git_repository **repo, const char *path)
 {
         int rc;
 
-        git_libgit2_init();
+        if ((rc = pg_git_init()) < 0)
+                return rc;
         rc = git_repository_open_ext(repo, path ? path : ".", 0, NULL);
         if (rc == GIT_ENOTFOUND)
                 return pg_error_set(PG_ENOTFOUND,
@@ -75,9 +76,9 @@ int pg_repo_state_get(const char *path, struct pg_repo_state *out)
         int error;
 
         memset(out, 0, sizeof(*out));
-        git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
         if ((error = pg_wt_open(&repo, path)) < 0)
                 return error;
+        git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
         out->top = pg_wt_top(repo);
         out->shallow = git_repository_is_shallow(repo) == 1;
         if (git_reference_name_to_id(&head, repo, "HEAD") == 0) {
@@ -187,9 +188,9 @@ int pg_build_commit(const struct pg_build_opts *o, const char *rev, pg_build_fn 
         int error;
 
         memset(out, 0, sizeof(*out));
-        git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
         if ((error = pg_wt_open(&repo, o ? o->repo_path : NULL)) < 0)
                 return error;
+        git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
         out->top = pg_wt_top(repo);
         if ((error = pg_wt_resolve(repo, rev, &commit)) < 0)
                 goto done;

@@ -70,6 +70,8 @@ options (environment variable in brackets):
   --baseline-branch NAME    data branch [PERFGATE_BASELINE_BRANCH] (perfgate-baselines)
   --link-base URL           where the flame graph SVGs will be served [PERFGATE_LINK_BASE]
                             (default on GitHub: published by --images)
+  --history-url URL         link each benchmark of the comment to its chart on the
+                            perfgate history site published there [PERFGATE_HISTORY_URL]
   --images auto|off         GitHub: commit the images to the assets branch and
                             show them in the comment; GitLab: upload PNGs of
                             them with the project uploads API [PERFGATE_IMAGES]
@@ -165,6 +167,7 @@ comment=${PERFGATE_COMMENT:-on}
 fail_on_regression=${PERFGATE_FAIL_ON_REGRESSION:-true}
 data_branch=${PERFGATE_BASELINE_BRANCH:-perfgate-baselines}
 link_base=${PERFGATE_LINK_BASE:-}
+history_url=${PERFGATE_HISTORY_URL:-}
 out=${PERFGATE_OUT:-.perfgate/ci}
 remote=${PERFGATE_REMOTE:-origin}
 push_url=${PERFGATE_PUSH_URL:-}
@@ -204,6 +207,7 @@ while [ $# -gt 0 ]; do
         --fail-on-regression) need_arg "$@"; fail_on_regression=$2; shift 2 ;;
         --baseline-branch) need_arg "$@"; data_branch=$2; shift 2 ;;
         --link-base) need_arg "$@"; link_base=$2; shift 2 ;;
+        --history-url) need_arg "$@"; history_url=$2; shift 2 ;;
         --out) need_arg "$@"; out=$2; shift 2 ;;
         --remote) need_arg "$@"; remote=$2; shift 2 ;;
         --push-url) need_arg "$@"; push_url=$2; shift 2 ;;
@@ -684,7 +688,8 @@ run_url() {
 # uploaded SVG as a download, not inline, so a PNG drawn from it without a
 # browser (rsvg-convert) is uploaded and the returned Markdown goes in the note.
 
-# The placeholder link base of the GitLab pass, replaced by upload URLs.
+# The placeholder link base of the first compare's linked report, replaced
+# by the raw URL of the published images (GitHub) or by upload URLs (GitLab).
 UPLOAD_BASE=https://perfgate.invalid/upload
 
 has_images() { compgen -G "$1/*.image.svg" >/dev/null; }
@@ -703,20 +708,23 @@ measured_head() {
         printf '%s' "$h"
 }
 
-# rerun_compare MD FGDIR LINKBASE: compare again, writing only the Markdown
-# (and the flame graphs, the same bytes: drawing is deterministic) with
-# --link-base. 0 when MD was written.
-rerun_compare() {
-        local args=(compare "${cmp_inputs[@]}" ${cmp_extra[@]+"${cmp_extra[@]}"} --markdown "$1" --flamegraph-dir "$2" --link-base "$3")
-        log "+ perfgate ${args[*]}"
-        "$PERFGATE" "${args[@]}" >"$tmp/compare2.txt" 2>&1
-        case $? in
-        0 | 1) [ -s "$1" ] ;;
-        *)
-                warn "perfgate compare --link-base failed: $(tail -n 1 "$tmp/compare2.txt")"
+# linked_report MD LINKBASE: the report of the comparison with the flame
+# graphs shown from LINKBASE. compare wrote it once, with $UPLOAD_BASE as the
+# link base (--markdown-plain gave the comment without images), so the
+# comparison, and any confirmation runs, happen once and the comment says
+# what the exit status says. 0 when MD was written.
+linked_report() {
+        [ -s "$tmp/report-linked.md" ] || return 1
+        case $2 in
+        '' | *[!A-Za-z0-9:/._~%+-]*)
+                warn "link base '$2' holds characters a Markdown link cannot carry as they are; the comment names the files"
                 return 1
                 ;;
         esac
+        local line
+        while IFS= read -r line || [ -n "$line" ]; do
+                printf '%s\n' "${line//"$UPLOAD_BASE"/"$2"}"
+        done <"$tmp/report-linked.md" >"$1" || die 4 "cannot write '$1'"
 }
 
 # fetch_assets_branch: refs/remotes/$remote/$assets_branch as on the remote
@@ -798,7 +806,7 @@ github_images() {
         commit=$(commit_assets publish "$out/flamegraphs" --path "pr-$n/$head") || return 1
         raw=${PERFGATE_RAW_URL:-${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/raw}
         local lb="${raw%/}/$commit/pr-$n/$head"
-        rerun_compare "$tmp/report-images.md" "$tmp/fg-images" "$lb" || return 1
+        linked_report "$tmp/report-images.md" "$lb" || return 1
         cp "$tmp/report-images.md" "$md" || die 4 "cannot write '$md'"
         log "images published on '$assets_branch' at ${commit:0:12}: $lb/"
         set_output assets-commit "$commit"
@@ -833,7 +841,7 @@ gitlab_images() {
                 warn "rsvg-convert is not installed (Debian: librsvg2-bin; ci/install-deps.sh ci installs it): the MR note names the flame graph files instead of showing them"
                 return 1
         }
-        rerun_compare "$tmp/report-upload.md" "$tmp/fg-upload" "$UPLOAD_BASE" || return 1
+        linked_report "$tmp/report-upload.md" "$UPLOAD_BASE" || return 1
         (umask 077 && printf 'PRIVATE-TOKEN: %s\nUser-Agent: perfgate-ci\n' "$PERFGATE_GITLAB_TOKEN" >"$tmp/gl.up.headers") ||
                 die 4 "cannot write a temporary file"
         local names name file png
@@ -841,7 +849,7 @@ gitlab_images() {
         mapfile -t names < <(grep -o "$UPLOAD_BASE/[^\"]*" "$tmp/report-upload.md" | sed 's#.*/##' | sort -u)
         mkdir -p "$tmp/png"
         for name in "${names[@]}"; do
-                file=$tmp/fg-upload/$(urldecode "$name")
+                file=$out/flamegraphs/$(urldecode "$name")
                 [ -f "$file" ] || { warn "no file '$file' for the MR note"; return 1; }
                 case $name in
                 *.image.svg | *.focus.svg)
@@ -992,23 +1000,39 @@ mode_pr() {
         rm -f "$md" "$out/report.json" "$out/junit.xml" "$out/metrics.txt"
         rm -rf "$out/flamegraphs" "$out/comment"
         cmp_inputs=("$base_arg")
+        # the data branch the baselines are saved to (baseline save --branch, below)
+        [ "$data_branch" != perfgate-baselines ] && cmp_inputs+=(--branch "$data_branch")
         local d
         for d in "${results[@]}"; do cmp_inputs+=(--results "$d"); done
-        local args=(compare "${cmp_inputs[@]}" --markdown "$md" --json "$out/report.json" --junit "$out/junit.xml"
+        local args=(compare "${cmp_inputs[@]}" --json "$out/report.json" --junit "$out/junit.xml"
                 --openmetrics "$out/metrics.txt" --flamegraph-dir "$out/flamegraphs")
-        [ -n "$link_base" ] && args+=(--link-base "$link_base")
+        rm -f "$tmp/report-linked.md"
+        if [ -n "$link_base" ]; then
+                args+=(--markdown "$md" --link-base "$link_base")
+        elif [ "$images" = auto ]; then
+                # both comments from one comparison: with the images (links
+                # to $UPLOAD_BASE, replaced once they are published, see
+                # show_images) and without (when they cannot be)
+                args+=(--markdown "$tmp/report-linked.md" --markdown-plain "$md" --link-base "$UPLOAD_BASE")
+        else
+                args+=(--markdown "$md")
+        fi
         # a "build" command in perfgate.json lets compare confirm each suspect by
         # interleaved runs of base and head (docs/compare.md, "--confirm");
-        # PERFGATE_CONFIRM=0 turns it off
+        # PERFGATE_CONFIRM=0 turns it off. Not in the trusted poster of a fork
+        # PR: its head is the artifact's results, not this work tree's build.
         local cfg
         cmp_extra=()
         for cfg in perfgate.json bench/perfgate.json; do
-                if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ -f "$cfg" ] &&
+                if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ "$regenerate" != true ] && [ -f "$cfg" ] &&
                         grep -Eq '"build"[[:space:]]*:' "$cfg"; then
                         cmp_extra+=(--confirm)
                         break
                 fi
         done
+        # each benchmark of the comment links to its chart on the trends site
+        # (perfgate history --html, docs/history.md) published at this URL
+        [ -n "$history_url" ] && cmp_extra+=(--history-url "$history_url")
         args+=(${cmp_extra[@]+"${cmp_extra[@]}"})
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"

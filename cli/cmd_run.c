@@ -58,6 +58,8 @@ const char pg_usage_run[] =
     "  --off-cpu            also record where threads block (context switches with\n"
     "                       call chains; needs kernel sampling: paranoid <= 1 or\n"
     "                       CAP_PERFMON)\n"
+    "  --sched              also record scheduler latency per task (CPU-wide sched\n"
+    "                       tracepoints: root, CAP_PERFMON or paranoid -1)\n"
     "  --cpus LIST          pin benchmarks to these CPUs (e.g. 2,3 or 2-5)\n"
     "  --filter REGEX       run only benchmarks whose name matches (POSIX ERE)\n"
     "  --shard I/N          run only the I-th of N slices of the benchmarks (1-based)\n"
@@ -84,6 +86,7 @@ enum {
         OPT_DEBUG_DIR,
         OPT_NO_PROFILE,
         OPT_OFF_CPU,
+        OPT_SCHED,
         OPT_TIMEOUT,
         OPT_CPUS,
         OPT_FILTER,
@@ -103,6 +106,7 @@ static const struct option pg_run_options[] = {
         { "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
         { "no-profile", no_argument, NULL, OPT_NO_PROFILE },
         { "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+        { "sched", no_argument, NULL, OPT_SCHED },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
         { "cpus", required_argument, NULL, OPT_CPUS },
         { "filter", required_argument, NULL, OPT_FILTER },
@@ -377,6 +381,9 @@ int cmd_run(int argc, char **argv)
                         break;
                 case OPT_OFF_CPU:
                         o.off_cpu = true;
+                        break;
+                case OPT_SCHED:
+                        o.sched = true;
                         break;
                 case OPT_TIMEOUT: {
                         char *end;

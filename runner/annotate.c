@@ -7,10 +7,12 @@
 #include "runner/annotate.h"
 
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,6 +255,41 @@ static const unsigned char *pg_code_bytes(Dwfl_Module *mod, uint64_t start, uint
         return NULL;
 }
 
+/* capstone, loaded on first use rather than linked: a linked library is
+ * relocated before main(), and capstone's tables are most of perfgate's
+ * start-up relocations (CMakeLists.txt). The soname is the one of the
+ * capstone the headers describe (Debian 12: libcapstone.so.4). */
+#define PG_CS_STR2(x)      #x
+#define PG_CS_STR(x)       PG_CS_STR2(x)
+#define PG_CAPSTONE_SONAME "libcapstone.so." PG_CS_STR(CS_API_MAJOR)
+
+static struct {
+        __typeof__(cs_open) *open;
+        __typeof__(cs_option) *option;
+        __typeof__(cs_disasm) *disasm;
+        __typeof__(cs_free) *free;
+        __typeof__(cs_close) *close;
+} pg_cs;
+static pthread_once_t pg_cs_once = PTHREAD_ONCE_INIT;
+static char pg_cs_error[512]; /* empty: loaded */
+
+static void pg_cs_load(void)
+{
+        void *lib = dlopen(PG_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
+        const char *why;
+
+        if (lib && (*(void **) &pg_cs.open = dlsym(lib, "cs_open")) != NULL &&
+            (*(void **) &pg_cs.option = dlsym(lib, "cs_option")) != NULL &&
+            (*(void **) &pg_cs.disasm = dlsym(lib, "cs_disasm")) != NULL &&
+            (*(void **) &pg_cs.free = dlsym(lib, "cs_free")) != NULL &&
+            (*(void **) &pg_cs.close = dlsym(lib, "cs_close")) != NULL)
+                return;
+        why = dlerror();
+        snprintf(pg_cs_error, sizeof(pg_cs_error),
+                 "cannot load the disassembler %s: %s (Debian: apt-get install libcapstone%d)",
+                 PG_CAPSTONE_SONAME, why ? why : "a function is missing", CS_API_MAJOR);
+}
+
 /* Disassemble [a->start, a->end) with capstone (x86-64 in AT&T syntax, as
  * objdump and perf annotate show it; AArch64), counting each instruction's
  * samples. A failure leaves no instructions and says why. */
@@ -284,13 +321,18 @@ static void pg_disassemble(Dwfl_Module *mod, const struct pg_fn_addrs *f, struct
                     pg_xasprintf("no disassembler for ELF machine %u", (unsigned) eh.e_machine);
                 return;
         }
-        if (cs_open(arch, mode, &h) != CS_ERR_OK) {
+        pthread_once(&pg_cs_once, pg_cs_load);
+        if (pg_cs_error[0]) {
+                a->disasm_error = pg_xstrdup(pg_cs_error);
+                return;
+        }
+        if (pg_cs.open(arch, mode, &h) != CS_ERR_OK) {
                 a->disasm_error = pg_xstrdup("capstone cannot open a disassembler");
                 return;
         }
         if (arch == CS_ARCH_X86)
-                cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-        n = cs_disasm(h, code, a->end - a->start, a->start, 0, &insn);
+                pg_cs.option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+        n = pg_cs.disasm(h, code, a->end - a->start, a->start, 0, &insn);
         a->insns = pg_xcalloc(n ? n : 1, sizeof(*a->insns));
         for (size_t i = 0; i < n; i++) {
                 struct pg_annot_insn *in = &a->insns[a->ninsns++];
@@ -308,8 +350,8 @@ static void pg_disassemble(Dwfl_Module *mod, const struct pg_fn_addrs *f, struct
         }
         if (n == 0)
                 a->disasm_error = pg_xstrdup("capstone could not decode the function");
-        cs_free(insn, n);
-        cs_close(&h);
+        pg_cs.free(insn, n);
+        pg_cs.close(&h);
 }
 
 /* Sort @a's lines hottest first and renumber its instructions' lines (each

@@ -99,6 +99,8 @@ struct pg_run_opts {
         bool no_profile;
         bool off_cpu;     /* also record an off-CPU profile (runner/offcpu.h) of every benchmark
                          (a benchmark's "off_cpu": true asks for its own) */
+        bool sched;       /* also record scheduler latency (runner/sched.h) of every benchmark
+                         (a benchmark's "sched": true asks for its own) */
         uint64_t freq_hz; /* sampling frequency (999) */
         enum pg_call_graph call_graph;
         uint64_t min_samples;  /* 0: PG_RUN_MIN_SAMPLES */

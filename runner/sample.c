@@ -123,7 +123,7 @@ void pg_sample_export(const struct pg_symbolizer *sym, const struct pg_sampling_
 
 /* Whether a sampling run's exit (@rc from pg_sample_run_once(), @ex) is a
  * failure of the benchmark; sets the message. */
-static int pg_sample_judge(const struct pg_sample_opts *o, int rc, const struct pg_exit *ex)
+int pg_sample_judge(const struct pg_sample_opts *o, int rc, const struct pg_exit *ex)
 {
         if (rc < 0)
                 return rc;
@@ -153,6 +153,7 @@ int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_
         struct pg_child c;
         struct pg_control ctl;
         struct pg_sample_drain_ctx ctx = { smp, log, sym, 0, &ctl, NULL };
+        pid_t pid;
         int *fds = NULL, rc;
 
         memset(ex, 0, sizeof(*ex));
@@ -164,13 +165,15 @@ int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_
                 pg_control_close(&ctl);
                 return rc;
         }
+        pid = c.pid; /* c.pid is -1 once reaped */
         rc = pg_sampling_open(smp, c.pid, cfg);
         if (rc < 0) {
                 pg_launch_cancel(&c);
                 pg_control_close(&ctl);
                 return rc;
         }
-        pg_control_set_targets(&ctl, smp->fds, smp->n);
+        /* tracepoints record the whole run: the markers switch nothing */
+        pg_control_set_targets(&ctl, smp->fds, cfg->ntracepoints ? 0 : smp->n);
         rc = pg_launch_start(&c, o->argv[0]);
         if (rc < 0)
                 goto done;
@@ -186,6 +189,7 @@ int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_
                 rc = PG_EIO;
         pg_sample_drain(&ctx);
 done:
+        ex->pid = pid;
         pg_control_close(&ctl);
         free(fds);
         return rc;

@@ -111,6 +111,14 @@ int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_
                        struct pg_symbolizer *sym, struct pg_exit *ex);
 
 /**
+ * Whether a sampling run's exit is a failure of the benchmark: @rc from
+ * pg_sample_run_once() (returned when < 0), then @ex: PG_EINTR when
+ * interrupted, PG_EMEASURE (message set) when it timed out, was killed or
+ * exited non-zero; 0 otherwise.
+ */
+int pg_sample_judge(const struct pg_sample_opts *o, int rc, const struct pg_exit *ex);
+
+/**
  * Fill @out (present = true) from the stacks and counters @sym accumulated
  * over @runs runs sampled with @cfg; @cycles, @exclude_kernel: what the
  * events ended up with (struct pg_sampling). Replaces event and call_graph.
