@@ -485,6 +485,14 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 cJSON_AddNumberToObject(o, "pairs", (double) r->noise.pairs);
                 cJSON_AddNumberToObject(o, "paired_sd", r->noise.paired_sd);
         }
+        if (r->recording.present) {
+                o = cJSON_AddObjectToObject(root, "recording");
+                cJSON_AddStringToObject(o, "ended", pg_record_end_name(r->recording.ended));
+                cJSON_AddNumberToObject(o, "elapsed_ns", (double) r->recording.elapsed_ns);
+                if (r->recording.requested_ns)
+                        cJSON_AddNumberToObject(o, "requested_ns",
+                                                (double) r->recording.requested_ns);
+        }
         if (r->functions.present) {
                 const struct pg_functions *f = &r->functions;
                 cJSON *io;
@@ -516,17 +524,29 @@ int pg_result_to_json(const struct pg_result *r, struct pg_buf *out)
         return error;
 }
 
-int pg_result_save(const struct pg_result *r, const char *path)
+/* @r's JSON written by @write (common/fsutil.h's two ways). */
+static int pg_result_write(const struct pg_result *r, const char *path,
+                           int (*write)(const char *, const void *, size_t))
 {
         struct pg_buf b = PG_BUF_INIT;
         int error;
 
         if ((error = pg_result_to_json(r, &b)) < 0)
                 goto done;
-        error = pg_write_file_own(path, b.ptr, b.len);
+        error = write(path, b.ptr, b.len);
 done:
         pg_buf_release(&b);
         return error;
+}
+
+int pg_result_save(const struct pg_result *r, const char *path)
+{
+        return pg_result_write(r, path, pg_write_file_own);
+}
+
+int pg_result_save_as(const struct pg_result *r, const char *path)
+{
+        return pg_result_write(r, path, pg_write_file_atomic);
 }
 
 /* ---- loading ---------------------------------------------------------- */
@@ -811,6 +831,39 @@ static int pg_load_noise(const struct pg_loader *ld, struct pg_noise *n, const c
             sd->valuedouble > 10)
                 return pg_bad(ld, "noise.paired_sd", "must be a number in [0, 10]");
         n->paired_sd = sd->valuedouble;
+        return 0;
+}
+
+static const char *const pg_record_end_names[] = { "duration", "interrupted", "target-exited" };
+
+const char *pg_record_end_name(enum pg_record_end e)
+{
+        return (size_t) e < sizeof(pg_record_end_names) / sizeof(pg_record_end_names[0])
+                   ? pg_record_end_names[e]
+                   : "duration";
+}
+
+static int pg_load_recording(const struct pg_loader *ld, struct pg_recording *rec, const cJSON *ro)
+{
+        char *ended = NULL;
+        size_t i, n = sizeof(pg_record_end_names) / sizeof(pg_record_end_names[0]);
+        int error;
+
+        if (!cJSON_IsObject(ro))
+                return pg_bad(ld, "recording", "must be an object");
+        if ((error = pg_get_str(ld, ro, "ended", true, &ended)) < 0)
+                return error;
+        for (i = 0; i < n && strcmp(ended, pg_record_end_names[i]) != 0; i++)
+                ;
+        free(ended);
+        if (i == n)
+                return pg_bad(ld, "recording.ended",
+                              "must be \"duration\", \"interrupted\" or \"target-exited\"");
+        rec->present = true;
+        rec->ended = (enum pg_record_end) i;
+        if ((error = pg_get_u64(ld, ro, "elapsed_ns", true, &rec->elapsed_ns)) < 0 ||
+            (error = pg_get_u64(ld, ro, "requested_ns", false, &rec->requested_ns)) < 0)
+                return error;
         return 0;
 }
 
@@ -1185,6 +1238,10 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         it = cJSON_GetObjectItemCaseSensitive(root, "noise");
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_noise(ld, &r->noise, it)) < 0)
+                        return error;
+        it = cJSON_GetObjectItemCaseSensitive(root, "recording");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_recording(ld, &r->recording, it)) < 0)
                         return error;
         return 0;
 }

@@ -558,6 +558,12 @@ int cmd_compare(int argc, char **argv)
                                      cfg_path ? cfg_path : "none found");
                 goto fail;
         }
+        /* reports written after minutes of building and measuring: their
+         * directories are checked first */
+        if ((a.confirm || a.calibrate) &&
+            ((a.json && (error = pg_output_file_check(a.json)) < 0) ||
+             (a.markdown && (error = pg_output_file_check(a.markdown)) < 0)))
+                goto fail;
         for (size_t i = 0; i < a.nresults; i++) {
                 if (!pg_is_dir(a.results[i]) && !pg_is_file(a.results[i])) {
                         error = pg_error_set(PG_ENOTFOUND,

@@ -369,6 +369,18 @@ static void pg_print_header(FILE *f, const struct pg_result *r, bool color)
                 fputs(" (no hardware PMU)", f);
         }
         fputc('\n', f);
+        if (r->recording.present) {
+                const struct pg_recording *rec = &r->recording;
+                static const char *const how[] = { "ended at its --duration",
+                                                   "ended by SIGINT or SIGTERM",
+                                                   "ended when the target exited" };
+
+                fprintf(f, " recording %.1f s, %s", (double) rec->elapsed_ns / 1e9,
+                        how[rec->ended]);
+                if (rec->requested_ns && rec->ended != PG_RECORD_END_DURATION)
+                        fprintf(f, " (%.1f s requested)", (double) rec->requested_ns / 1e9);
+                fputc('\n', f);
+        }
 }
 
 static void pg_print_counters(FILE *f, const struct pg_result *r)

@@ -596,6 +596,23 @@ static void pg_bench_sample_opts(const struct pg_run_state *st, const struct pg_
 /* Sample a profile into @res (with @off_cpu, its off-CPU profile:
  * runner/offcpu.h); sampling problems other than a benchmark failure or an
  * interrupt become one warning per kind and no such profile. */
+struct pg_run_sample_ctx {
+        struct pg_run_state *st;
+        const char *name;
+};
+
+/* A sampling run ended: report the hottest functions so far. */
+static void pg_run_sample_progress(void *ctx, uint64_t runs, const struct pg_symbolize_top *top)
+{
+        struct pg_run_sample_ctx *c = ctx;
+        struct pg_run_event ev = {
+                .kind = PG_RUN_EV_SAMPLED, .name = c->name, .rep = runs, .top = top
+        };
+
+        ev.elapsed_ns = pg_now_ns() - c->st->bench_start_ns;
+        pg_report(c->st, &ev);
+}
+
 static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                           const struct pg_bench_log *log, struct pg_result *res, bool off_cpu,
                           char **why)
@@ -606,6 +623,7 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
         struct pg_profile *out = off_cpu ? &res->offcpu : &res->profile;
         bool *warned = off_cpu ? &st->warned_offcpu : &st->warned_profile;
         struct pg_sample_opts so = { 0 };
+        struct pg_run_sample_ctx pctx = { st, b->name };
         int error;
 
         pg_bench_sample_opts(st, b, log, argv, &so);
@@ -625,6 +643,8 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                 so.max_runs = PG_RUN_OFFCPU_RUNS;
                 so.off_cpu = true;
         } else {
+                so.progress = pg_run_sample_progress;
+                so.progress_ctx = &pctx;
                 so.freq_hz = o->freq_hz ? o->freq_hz : 999;
                 so.call_graph = o->call_graph;
                 so.min_samples = o->min_samples ? o->min_samples : PG_RUN_MIN_SAMPLES;

@@ -251,6 +251,11 @@ void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_gra
                               "does not match the binary that links to it); it was ignored, "
                               "so that binary's frames are unresolved\n",
                               st->rejected_debug);
+        if (st->jitdump_problem)
+                pg_buf_printf(w,
+                              "%s; the JIT code it describes past that point is '[unknown]' "
+                              "(a JIT still writing the file, or a damaged one)\n",
+                              st->jitdump_problem);
         if (fell_back_user && !exclude_kernel)
                 pg_buf_printf(w, "kernel frames were not recorded (perf_event_paranoid forbids "
                                  "them); stacks show user space only\n");
@@ -341,6 +346,12 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                 pg_symbolizer_process(sym, &log, &smp.fmt);
                 runs++;
                 st = pg_symbolizer_stats(sym);
+                if (o->progress) {
+                        struct pg_symbolize_top top;
+
+                        pg_symbolizer_top(sym, PG_SYMBOLIZE_TOP_MAX, &top);
+                        o->progress(o->progress_ctx, runs, &top);
+                }
                 if (run_samples == 0 || st->samples >= o->min_samples || o->budget_ns == 0)
                         break;
                 if (pg_now_ns() - start_ns >= o->budget_ns || (o->max_runs && runs >= o->max_runs))

@@ -181,11 +181,14 @@ int main(int argc, char **argv)
                 goto done;
         pg_result_release(&r);
 
-        /* outside git, --no-profile, one repetition */
+        /* outside git, --no-profile, one repetition: a `perfgate record` whose process
+         * exited before --duration 60 */
         base(&r, "no-git-no-profile", "software");
         r.has_git = false;
         r.repeat = 1;
         r.warmup = 0;
+        r.recording =
+            (struct pg_recording){ true, PG_RECORD_END_TARGET_EXITED, 1500000000, 60000000000 };
         pg_result_add_metric(&r, "task-clock", "ns", PG_METRIC_OK, (double[]){ 1234567 }, NULL, 1,
                              NULL);
         if ((error = save(&r, argv[1])) < 0)
