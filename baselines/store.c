@@ -1192,7 +1192,8 @@ static int pg_assets_check_prefix(const char *prefix)
                 goto bad;
         while (*p) {
                 size_t n = strcspn(p, "/");
-                if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+                if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.') ||
+                    (n == 4 && strncasecmp(p, ".git", 4) == 0)) /* git refuses it in a tree */
                         goto bad;
                 for (size_t i = 0; i < n; i++)
                         if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z') ||
@@ -1207,7 +1208,8 @@ static int pg_assets_check_prefix(const char *prefix)
 bad:
         return pg_error_set(PG_EINPUT,
                             "invalid assets path '%s'; use components of letters, digits, '.', "
-                            "'_' and '-' separated by '/' (e.g. pr-12/1a2b3c)",
+                            "'_' and '-' separated by '/', none '.', '..' or '.git' (e.g. "
+                            "pr-12/1a2b3c)",
                             prefix);
 }
 

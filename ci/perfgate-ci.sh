@@ -414,9 +414,16 @@ api_message() {
 # comment_payload BODY > json: {"body": <BODY, byte for byte>}; GitHub caps
 # comments at 65536 characters, so a longer body is cut with a note.
 comment_payload() {
-        jq -Rs --argjson max "$2" \
-                'if length > $max then {body: (.[0:$max - 200] + "\n\n*(report truncated: the full report is in the job artifacts)*\n")} else {body: .} end' \
-                <"$1"
+        # cut at a line end (never inside a tag), close the <details> left
+        # open, so the note shows below them
+        jq -Rs --argjson max "$2" '
+                def opened($s): ($s | [match("<details>"; "g")] | length) - ($s | [match("</details>"; "g")] | length);
+                if length > $max then
+                        .[0:$max - 400] as $s | ($s | rindex("\n")) as $i
+                        | (if $i then $s[0:$i] else $s end) as $k
+                        | {body: ($k + ([range(opened($k))] | map("\n</details>") | add // "")
+                                + "\n\n*(report truncated: the full report is in the job artifacts)*\n")}
+                else {body: .} end' <"$1"
 }
 
 # ---------------------------------------------------------------- GitHub

@@ -1281,6 +1281,8 @@ static void test_store_assets_publish_squash_prune(void **state)
         assert_int_equal(pg_assets_publish(&o, dir, "a//b", &info), PG_EINPUT);
         assert_int_equal(pg_assets_publish(&o, dir, "a/", &info), PG_EINPUT);
         assert_int_equal(pg_assets_publish(&o, dir, "a b", &info), PG_EINPUT);
+        assert_int_equal(pg_assets_publish(&o, dir, "pr-7/.git/hooks", &info), PG_EINPUT);
+        assert_int_equal(pg_assets_publish(&o, dir, "pr-7/.GIT", &info), PG_EINPUT);
         assert_int_equal(pg_assets_prune(&o, "", &info), PG_EINPUT);
         file = pg_xasprintf("%s/empty", sb);
         assert_int_equal(pg_mkdir_p(file), 0);

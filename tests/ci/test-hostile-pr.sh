@@ -9,7 +9,9 @@
 #     uploads nothing outside the flame graph directory;
 #   - `perfgate run` failing (status 3) with some results: the comment says
 #     so at its top, not only the verdict of the benchmarks that ran;
-#   - a PR number from the event that is not a number is not used in URLs.
+#   - a PR number from the event that is not a number is not used in URLs;
+#   - a comment over GitHub's size limit is cut at a line end, its open
+#     <details> closed, so the truncation note shows.
 . "$(dirname "$0")/lib.sh"
 
 PERFGATE_BIN=${PERFGATE_BIN:?set PERFGATE_BIN to the perfgate binary}
@@ -87,6 +89,23 @@ env GITHUB_API_URL="$API" GITHUB_REPOSITORY=octo/proj GITHUB_TOKEN=ghs_x PERFGAT
 check_eq "a PR number with a path in it: usage error (exit 2)" 2 $?
 check_grep "... saying it is not a number" "is not a number" "$scratch/o4.log"
 check_eq "... and nothing posted" 0 "$(requests POST)"
+
+# ---- 5. a body over GitHub's 65,536 characters, cut inside <details>
+{
+        printf '<!-- perfgate -->\n### perfgate: 1 regression\n\n<details><summary>parse</summary>\n\n'
+        for _ in $(seq 700); do printf '%099d\n' 0; done
+        printf '<a href="https://x.test/p.diff.svg"><img src="https://x.test/%0600d.image.svg" alt="x"></a>\n</details>\n' 0
+} >"$scratch/long.md"
+env GITHUB_API_URL="$API" GITHUB_REPOSITORY=octo/proj GITHUB_TOKEN=ghs_x PERFGATE_PLATFORM=github \
+        "$SCRIPT" comment --body "$scratch/long.md" --pr 7 --out "$scratch/o5" >"$scratch/o5.log" 2>&1
+check_eq "a long comment is posted" 0 $?
+state | jq -r '.comments[0].body' >"$scratch/posted.md"
+check "... within GitHub's limit" test "$(wc -m <"$scratch/posted.md")" -le 65536
+check_eq "... its <details> closed before the note" "$(grep -c '<details>' "$scratch/posted.md")" \
+        "$(grep -c '</details>' "$scratch/posted.md")"
+check_eq "... the note last" '*(report truncated: the full report is in the job artifacts)*' \
+        "$(grep -v '^$' "$scratch/posted.md" | tail -n 1)"
+check_nogrep "... no line cut inside a tag" '<img s$' "$scratch/posted.md"
 stop_server
 
 finish
