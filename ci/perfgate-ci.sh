@@ -413,6 +413,34 @@ api_message() {
 
 # comment_payload BODY > json: {"body": <BODY, byte for byte>}; GitHub caps
 # comments at 65536 characters, so a longer body is cut with a note.
+# dedupe_markers LIST_URL ITEM_URL HEADERS UPDATE_METHOD OURS: two jobs
+# for one PR/MR can each find no comment and each create one. After creating
+# comment OURS, keep the oldest marker comment (the one every later job
+# updates; LIST_URL holds '?' and per_page=100), give it this job's body when it is not ours (the payload in
+# $tmp/payload.json), and delete the others. Best effort.
+dedupe_markers() {
+        local list=$1 item=$2 hdr=$3 method=$4 ours=$5 page=1 count keep id
+        local -a ids=()
+        while [ "$page" -le 50 ]; do
+                http GET "$list&page=$page" "$hdr"
+                [ "$http_status" = 200 ] || return 0
+                mapfile -t -O "${#ids[@]}" ids < <(jq -r --arg m "$MARKER" \
+                        '.[] | select((.system // false) == false and ((.body // "") | startswith($m))) | .id' "$tmp/resp" 2>/dev/null)
+                count=$(jq -r 'length' "$tmp/resp" 2>/dev/null || echo 0)
+                [ "$count" -ge 100 ] || break
+                page=$((page + 1))
+        done
+        [ ${#ids[@]} -gt 1 ] || return 0
+        keep=$(printf '%s\n' "${ids[@]}" | sort -n | head -n 1)
+        if [ "$keep" != "$ours" ]; then
+                http "$method" "$item/$keep" "$hdr" "$tmp/payload.json"
+        fi
+        for id in "${ids[@]}"; do
+                [ "$id" = "$keep" ] || http DELETE "$item/$id" "$hdr"
+        done
+        log "another job created a comment at the same time: kept the oldest ($keep), removed $((${#ids[@]} - 1))"
+}
+
 comment_payload() {
         # cut at a line end (never inside a tag), close the <details> left
         # open, so the note shows below them
@@ -504,6 +532,8 @@ github_comment() {
         case $http_status in
         200 | 201)
                 log "$verb comment $(jq -r '.html_url // .id // empty' "$tmp/resp" 2>/dev/null) on #$n"
+                [ "$verb" = created ] && dedupe_markers "$api/repos/$repo/issues/$n/comments?per_page=100" \
+                        "$api/repos/$repo/issues/comments" "$tmp/gh.headers" PATCH "$(jq -r '.id // empty' "$tmp/resp")"
                 ;;
         401 | 403 | 404)
                 # 403 "Resource not accessible by integration": a read-only
@@ -574,7 +604,11 @@ gitlab_note() {
                 verb=created
         fi
         case $http_status in
-        200 | 201) log "$verb MR note $(jq -r '.id // empty' "$tmp/resp" 2>/dev/null) on !$n" ;;
+        200 | 201)
+                log "$verb MR note $(jq -r '.id // empty' "$tmp/resp" 2>/dev/null) on !$n"
+                [ "$verb" = created ] && dedupe_markers "$base_url?per_page=100&sort=asc&order_by=created_at" "$base_url" \
+                        "$tmp/gl.headers" PUT "$(jq -r '.id // empty' "$tmp/resp")"
+                ;;
         *)
                 warn "cannot post the MR note on !$n (HTTP $http_status: $(api_message))"
                 write_comment_artifact "$body" "$n" "MR note not posted"

@@ -172,6 +172,14 @@ const server = http.createServer((req, res) => {
         return send(res, 201, ghComment(c, 'https://github.test'));
       }
     }
+    if ((m = p.match(/^\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/)) && req.method === 'DELETE') {
+      if (opt.readonly) return send(res, 403, { message: 'Resource not accessible by integration' });
+      const i = comments.findIndex((x) => x.id === +m[2] && x.repo === m[1]);
+      if (i < 0) return send(res, 404, { message: 'Not Found' });
+      comments.splice(i, 1);
+      res.writeHead(204);
+      return res.end();
+    }
     if ((m = p.match(/^\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/)) && req.method === 'PATCH') {
       if (opt.readonly) return send(res, 403, { message: 'Resource not accessible by integration' });
       const c = comments.find((x) => x.id === +m[2] && x.repo === m[1]);
@@ -221,6 +229,13 @@ const server = http.createServer((req, res) => {
         if (!body || typeof body.body !== 'string') return send(res, 400, { message: 'body is missing' });
         n.body = body.body;
         return send(res, 200, n);
+      }
+      if (m[3] && req.method === 'DELETE') {
+        const i = notes.findIndex((x) => x.id === +m[3] && x.project === project && x.iid === iid);
+        if (i < 0) return send(res, 404, { message: '404 Not found' });
+        notes.splice(i, 1);
+        res.writeHead(204);
+        return res.end();
       }
     }
     return send(res, 404, { message: 'Not Found' });

@@ -106,6 +106,30 @@ check_eq "... its <details> closed before the note" "$(grep -c '<details>' "$scr
 check_eq "... the note last" '*(report truncated: the full report is in the job artifacts)*' \
         "$(grep -v '^$' "$scratch/posted.md" | tail -n 1)"
 check_nogrep "... no line cut inside a tag" '<img s$' "$scratch/posted.md"
+
+# ---- 6. three jobs posting on one PR at once: one comment remains
+printf 'report\n' >"$scratch/short.md"
+for n in 21 22 23 24 25; do
+        for j in 1 2 3; do
+                env GITHUB_API_URL="$API" GITHUB_REPOSITORY=octo/proj GITHUB_TOKEN=ghs_x PERFGATE_PLATFORM=github \
+                        "$SCRIPT" comment --body "$scratch/short.md" --pr "$n" --out "$scratch/o6-$n-$j" \
+                        >"$scratch/o6-$n-$j.log" 2>&1 &
+        done
+done
+for p in $(jobs -p); do [ "$p" = "$server_pid" ] || wait "$p"; done
+check_eq "concurrent jobs: one marker comment per PR" '[1,1,1,1,1]' \
+        "$(state | jq -c '[.comments[] | select(.pr >= 21)] | group_by(.pr) | map(length)')"
+stop_server
+
+# ---- the same on GitLab
+start_server --gitlab-token glpat-x --head-sha "$head"
+for j in 1 2 3; do
+        env PERFGATE_PLATFORM=gitlab CI_API_V4_URL="$API/api/v4" CI_PROJECT_ID=42 PERFGATE_GITLAB_TOKEN=glpat-x \
+                "$SCRIPT" comment --body "$scratch/short.md" --pr 7 --out "$scratch/o7-$j" >"$scratch/o7-$j.log" 2>&1 &
+done
+for p in $(jobs -p); do [ "$p" = "$server_pid" ] || wait "$p"; done
+check_eq "concurrent GitLab jobs: one marker note" 1 \
+        "$(state | jq '[.notes[] | select(.body | startswith("<!-- perfgate -->"))] | length')"
 stop_server
 
 finish
