@@ -1221,11 +1221,17 @@ push_branch() {
         outp=$(git push "${args[@]}" "$target" "refs/heads/$1:refs/heads/$1" 2>&1)
         st=$?
         [ $st = 0 ] && return 0
-        # Never print a push URL (it may carry a token): only git's status lines.
-        if printf '%s' "$outp" | grep -qE '\[rejected\]|\[remote rejected\].*(fetch first|non-fast-forward|stale|failed to update ref|cannot lock ref)|non-fast-forward|fetch first'; then
+        # A lost race is git's own status line for the ref (--porcelain: "!",
+        # tab, ref, tab, flag and reason), never text a hook printed.
+        if printf '%s\n' "$outp" | grep -qE $'^!\t[^\t]*\t\\[(rejected\\] \\((fetch first|non-fast-forward|stale info)\\)|remote rejected\\] \\((failed to update ref|cannot lock ref))'; then
                 return 1
         fi
-        printf '%s\n' "$outp" | grep -E '^(!|error|fatal|remote:)' | sed -e 's#://[^@/]*@#://***@#g' >&2
+        # Never print a push URL or a token: only git's status lines, masked.
+        local tok
+        for tok in "${PERFGATE_GITLAB_TOKEN:-}" "${PERFGATE_GITHUB_TOKEN:-}" "${GITHUB_TOKEN:-}" "${CI_JOB_TOKEN:-}"; do
+                [ -n "$tok" ] && outp=${outp//"$tok"/***}
+        done
+        printf '%s\n' "$outp" | grep -E '^(!|error|fatal|remote:)' | sed -e 's#://[^[:space:]'"'"'"]*@#://***@#g' >&2
         return 2
 }
 

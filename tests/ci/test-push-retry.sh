@@ -58,6 +58,14 @@ check_eq "hook refusal: exit 4" 4 $?
 check_eq "hook refusal: one attempt" 1 "$(cat "$STUB_COUNTER")"
 check_grep "hook refusal: server message shown" "frozen" "$scratch/log4"
 check_grep "hook refusal: says what to do" "write access" "$scratch/log4"
+# a hook whose words look like a lost race is still a refusal
+printf '#!/bin/sh\necho "error: non-fast-forward (fetch first): frozen" >&2\nexit 1\n' >"$origin/hooks/pre-receive"
+rm -f "$STUB_COUNTER"
+git update-ref -d refs/heads/perfgate-baselines
+"$SCRIPT" main --results "$scratch/results" --machine ci-d >"$scratch/log4b" 2>&1
+check_eq "hook refusal worded like a race: exit 4" 4 $?
+check_eq "hook refusal worded like a race: one attempt" 1 "$(cat "$STUB_COUNTER")"
+check_nogrep "hook refusal worded like a race: not called a race" "other jobs pushing" "$scratch/log4b"
 rm -f "$origin/hooks/pre-receive"
 
 # 5. A failing save stops the job with save's status, nothing pushed.
