@@ -565,15 +565,45 @@ static char *pg_dup_utf8(const char *s)
         return pg_buf_detach(&b, NULL);
 }
 
+/* PG_EINPUT with the message @fmt, its control characters written as C
+ * escapes (\n, \x1b): it quotes the file's own strings (names, units,
+ * schema), and a newline in one must not start a line of its own where the
+ * message is shown (a terminal, a CI log, a PR comment quoting it). */
+static int pg_bad_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int pg_bad_set(const char *fmt, ...)
+{
+        struct pg_buf raw = PG_BUF_INIT, out = PG_BUF_INIT;
+        va_list ap;
+
+        va_start(ap, fmt);
+        pg_buf_vprintf(&raw, fmt, ap);
+        va_end(ap);
+        for (size_t i = 0; i < raw.len; i++) {
+                unsigned char c = (unsigned char) raw.ptr[i];
+                if (c == '\n')
+                        pg_buf_puts(&out, "\\n");
+                else if (c == '\t')
+                        pg_buf_puts(&out, "\\t");
+                else if (c < 0x20 || c == 0x7f)
+                        pg_buf_printf(&out, "\\x%02x", c);
+                else
+                        pg_buf_putc(&out, (char) c);
+        }
+        pg_error_set(PG_EINPUT, "%s", out.len ? out.ptr : "");
+        pg_buf_release(&raw);
+        pg_buf_release(&out);
+        return PG_EINPUT;
+}
+
 static int pg_bad(const struct pg_loader *ld, const char *field, const char *what)
 {
-        return pg_error_set(PG_EINPUT, "'%s': field '%s' %s", ld->origin, field, what);
+        return pg_bad_set("'%s': field '%s' %s", ld->origin, field, what);
 }
 
 /* pg_bad() for the field @sub of the object @key ("profile.stacks"). */
 static int pg_bad_in(const struct pg_loader *ld, const char *key, const char *sub, const char *what)
 {
-        return pg_error_set(PG_EINPUT, "'%s': field '%s.%s' %s", ld->origin, key, sub, what);
+        return pg_bad_set("'%s': field '%s.%s' %s", ld->origin, key, sub, what);
 }
 
 static int pg_get_str(const struct pg_loader *ld, const cJSON *obj, const char *key, bool required,
@@ -652,18 +682,14 @@ static int pg_parse_schema(const struct pg_loader *ld, const char *schema)
         long major;
 
         if (strncmp(schema, prefix, strlen(prefix)) != 0)
-                return pg_error_set(PG_EINPUT, "'%s': not a perfgate result (schema '%s')",
-                                    ld->origin, schema);
+                return pg_bad_set("'%s': not a perfgate result (schema '%s')", ld->origin, schema);
         major = strtol(schema + strlen(prefix), &end, 10);
         if (end == schema + strlen(prefix) || major < 1 || (*end && *end != '.'))
-                return pg_error_set(PG_EINPUT, "'%s': unrecognised schema '%s'", ld->origin,
-                                    schema);
+                return pg_bad_set("'%s': unrecognised schema '%s'", ld->origin, schema);
         if (major > PG_RESULT_SCHEMA_MAJOR)
-                return pg_error_set(
-                    PG_EINPUT,
-                    "'%s': written by a newer perfgate (schema '%s'); this perfgate "
-                    "reads %s; upgrade perfgate to read it",
-                    ld->origin, schema, PG_RESULT_SCHEMA);
+                return pg_bad_set("'%s': written by a newer perfgate (schema '%s'); this "
+                                  "perfgate reads %s; upgrade perfgate to read it",
+                                  ld->origin, schema, PG_RESULT_SCHEMA);
         return 0;
 }
 

@@ -31,12 +31,14 @@ PERFGATE_PLATFORM=none "$SCRIPT" pr --no-fetch --base "$golden/base" --results "
 check_eq "a result compare refuses: exit 2" 2 $?
 md=$scratch/o1/comment.md
 check_grep "the comment says compare failed" "compare failed (exit status 2)" "$md"
+check_grep "compare's message shows the unit's newline as \\n" "has unit 'x\\n::warning" "$scratch/o1.log"
+check "... so no line of the log starts a workflow command" \
+        bash -c "! grep -q '^::warning title=perfgate::fake' '$scratch/o1.log'"
 # the block opens with more tildes than any line holds, so nothing closes it early
 open=$(grep -m1 -o '^~*text$' "$md" | sed 's/text$//')
 inner=$(awk -v f="$open" '$0 == f "text" { inb = 1; next } inb && $0 == f { exit } inb' "$md" |
         grep -o '~*' | awk '{ if (length > m) m = length } END { print m + 0 }')
 check "the fence (${#open} tildes) is longer than any run of tildes inside ($inner)" test "${#open}" -gt "$inner"
-check "the payload's indented fence is inside the block" grep -q '^   ~~~~$' "$md"
 check_eq "the block is closed once, at its end" "$open" "$(tail -n 1 "$md" | head -c "${#open}")"
 lines_after=$(awk -v f="$open" 'seen && $0 == f { closed = NR } $0 == f "text" { seen = 1 } END { print closed }' "$md")
 check_eq "nothing after the closing fence but the run link" "" "$(sed -n "$((lines_after + 1)),\$p" "$md" | grep -v '^$' | grep -v '^<sub>perfgate')"
@@ -65,6 +67,7 @@ if [ "\$1" = run ]; then
         while [ \$# -gt 0 ]; do [ "\$1" = --out ] && out=\$2; shift; done
         mkdir -p "\$out" && cp "$golden/base/render.json" "\$out/"
         echo "perfgate: error: benchmark 'parse' was killed by signal 11 (SIGSEGV)" >&2
+        printf '%s\\n' "its output:" "   ~~~~~~" "### :white_check_mark: fake" >&2
         exit 3
 fi
 exec "$PERFGATE_BIN" "\$@"
@@ -77,6 +80,12 @@ check_eq "run failed: the job exits 3" 3 $?
 check_grep "run failed: the comment says so" 'exited with status 3' "$scratch/o3/comment.md"
 check_grep "run failed: with run's own words" 'killed by signal 11' "$scratch/o3/comment.md"
 check_eq "run failed: the marker stays the first line" '<!-- perfgate -->' "$(head -n 1 "$scratch/o3/comment.md")"
+# the benchmark's own output (here an indented fence and a heading) stays in the block
+md=$scratch/o3/comment.md
+open=$(grep -m1 -o '^~*text$' "$md" | sed 's/text$//')
+check "run failed: the block's fence (${#open}) is longer than the indented one inside" test "${#open}" -gt 6
+check "run failed: the fake heading is inside the block" \
+        bash -c "awk -v f='$open' '\$0 == f \"text\" { inb = 1; next } inb && \$0 == f { inb = 0 } inb && /fake/ { found = 1 } END { exit !found }' '$md'"
 rm -f perfgate.json
 
 # ---- 4. a PR number that is not a number
