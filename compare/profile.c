@@ -18,6 +18,13 @@ uint64_t pg_profile_total(const struct pg_profile *p)
         return t;
 }
 
+char *pg_profile_path_to(const struct pg_profile *p, size_t stack, size_t end)
+{
+        const char *frames = p->stacks[stack].frames, *from = strchr(frames, ';') + 1;
+
+        return pg_xstrndup(from, end - (size_t) (from - frames));
+}
+
 /* Make funcs[0 .. n) valid: entries not counted yet are zero. */
 static void pg_funcs_extend(struct pg_profile_funcs *pf, size_t n)
 {
@@ -80,16 +87,24 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                                 out->ids[nids++] = (uint32_t) id;
                         }
                         if (e->last_stack != si + 1) {
-                                e->last_stack = si + 1;
-                                e->incl += count;
+                                uint32_t end = (uint32_t) (f + len - key);
+                                bool first = e->last_stack == 0;
+
+                                e->last_stack = (uint32_t) si + 1;
                                 /* hottest stack: prefer stacks where it is the leaf */
-                                if (!e->hot_count || (leaf && !e->hot_is_self) ||
-                                    (leaf == e->hot_is_self && count > e->hot_count)) {
-                                        e->hot_stack = si;
-                                        e->hot_count = count;
+                                if (first || !p->stacks[e->hot_stack].count ||
+                                    (leaf && !e->hot_is_self) ||
+                                    (leaf == e->hot_is_self &&
+                                     count > p->stacks[e->hot_stack].count)) {
+                                        e->hot_stack = (uint32_t) si;
                                         e->hot_is_self = leaf;
-                                        e->hot_end = (size_t) (f + len - key);
+                                        e->hot_end = end;
                                 }
+                                if (first || count > p->stacks[e->heavy_stack].count) {
+                                        e->heavy_stack = (uint32_t) si;
+                                        e->heavy_end = end;
+                                }
+                                e->incl += count;
                         }
                         if (leaf)
                                 e->self += count;
