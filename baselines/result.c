@@ -499,8 +499,15 @@ done:
 
 /* ---- loading ---------------------------------------------------------- */
 
+/* profile.stacks read straight from the text (pg_take_stacks()), or none */
+struct pg_raw_stacks {
+        struct pg_stack *stacks;
+        size_t n;
+};
+
 struct pg_loader {
         const char *origin;
+        struct pg_raw_stacks *raw; /* NULL, or profile.stacks already read */
 };
 
 /* Strings are kept exactly as the writer will print them: invalid UTF-8
@@ -889,8 +896,16 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 return pg_check_samples(ld, p, key);
         if (!cJSON_IsObject(so))
                 return pg_bad_in(ld, key, "stacks", "must be an object");
+        if (ld->raw && strcmp(key, "profile") == 0) {
+                /* read by pg_take_stacks(); the object left in the tree is blank */
+                p->stacks = ld->raw->stacks;
+                p->nstacks = ld->raw->n;
+                ld->raw->stacks = NULL;
+                ld->raw->n = 0;
+        }
         cJSON_ArrayForEach(c, so) n++;
-        p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
+        if (!p->stacks)
+                p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
         cJSON_ArrayForEach(c, so)
         {
                 double v = c->valuedouble;
@@ -914,6 +929,9 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
         for (i = 1; i < p->nstacks; i++)
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
                         return pg_bad_in(ld, key, "stacks", "has a stack twice");
+        /* compare/profile.h keeps stack indexes and key offsets in 32 bits */
+        if (p->nstacks >= UINT32_MAX)
+                return pg_bad_in(ld, key, "stacks", "has more than 4294967294 stacks");
         if ((error = pg_load_addrs(ld, p, cJSON_GetObjectItemCaseSensitive(po, "addresses"), key)) <
             0)
                 return error;
@@ -1110,19 +1128,223 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         return 0;
 }
 
-int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const char *origin)
+/* ---- profile.stacks without a cJSON tree ------------------------------- */
+
+/* A result with a million stacks made cJSON build a million nodes and key
+ * copies only for the loader to copy the keys out again. pg_take_stacks()
+ * reads the first top-level "profile"'s first "stacks" straight from the
+ * text when it has the plain shape perfgate writes (keys without escapes or
+ * control characters, counts of 1 to 15 digits) and blanks the object to
+ * "{}" in place, keeping every newline and byte offset, so cJSON parses the
+ * rest and reports any error at the same line, column and byte. Anything
+ * else (an escape, "1.0", a count of 0, a syntax error) leaves the text
+ * untouched and the whole file goes through cJSON as before. */
+
+static const char *pg_raw_ws(const char *p, const char *end)
 {
-        struct pg_loader ld = { origin };
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+                p++;
+        return p;
+}
+
+/* The end of the string starting at @p ('"'), or NULL. @plain: the string
+ * holds no backslash. */
+static const char *pg_raw_string(const char *p, const char *end, bool *plain)
+{
+        *plain = true;
+        for (p++; p < end; p++) {
+                if (*p == '\\') {
+                        *plain = false;
+                        p++;
+                } else if (*p == '"') {
+                        return p + 1;
+                }
+        }
+        return NULL;
+}
+
+/* The end of the JSON value at @p, or NULL when it is not one this scan
+ * knows (then the caller gives up; cJSON judges the text). */
+static const char *pg_raw_skip(const char *p, const char *end)
+{
+        size_t depth = 0;
+        bool plain;
+
+        do {
+                p = pg_raw_ws(p, end);
+                if (p == end)
+                        return NULL;
+                if (*p == '"') {
+                        if (!(p = pg_raw_string(p, end, &plain)))
+                                return NULL;
+                } else if (*p == '{' || *p == '[') {
+                        depth++;
+                        p++;
+                } else if (*p == '}' || *p == ']') {
+                        if (depth == 0)
+                                return NULL;
+                        depth--;
+                        p++;
+                } else if (*p == ',' || *p == ':') {
+                        if (depth == 0)
+                                return NULL;
+                        p++;
+                } else {
+                        const char *s = p;
+                        while (p < end && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+                                           *p == '-' || *p == '+' || *p == '.' || *p == 'E'))
+                                p++;
+                        if (p == s)
+                                return NULL;
+                }
+        } while (depth > 0);
+        return p;
+}
+
+/* In the object at @p ('{'), the value of the first member named @name (a
+ * plain key), or NULL. */
+static const char *pg_raw_member(const char *p, const char *end, const char *name)
+{
+        size_t nl = strlen(name);
+
+        p = pg_raw_ws(p + 1, end);
+        if (p < end && *p == '}')
+                return NULL;
+        for (;;) {
+                const char *k, *ke;
+                bool plain;
+
+                if (p == end || *p != '"' || !(ke = pg_raw_string(p, end, &plain)) || !plain)
+                        return NULL;
+                k = p + 1;
+                p = pg_raw_ws(ke, end);
+                if (p == end || *p != ':')
+                        return NULL;
+                p = pg_raw_ws(p + 1, end);
+                /* cJSON compares keys as C strings: a NUL in one would match */
+                for (const char *q = k; q < ke - 1; q++)
+                        if ((unsigned char) *q < 0x20)
+                                return NULL;
+                if ((size_t) (ke - 1 - k) == nl && memcmp(k, name, nl) == 0)
+                        return p;
+                if (!(p = pg_raw_skip(p, end)))
+                        return NULL;
+                p = pg_raw_ws(p, end);
+                if (p == end || *p != ',')
+                        return NULL;
+                p = pg_raw_ws(p + 1, end);
+        }
+}
+
+static void pg_raw_free(struct pg_raw_stacks *rs)
+{
+        for (size_t i = 0; i < rs->n; i++)
+                free(rs->stacks[i].frames);
+        free(rs->stacks);
+        rs->stacks = NULL;
+        rs->n = 0;
+}
+
+/* Read profile.stacks of @text into @rs and blank it; false (nothing read,
+ * nothing changed) when the text is not of the plain shape. */
+static bool pg_take_stacks(char *text, size_t len, struct pg_raw_stacks *rs)
+{
+        const char *end = text + len, *p = pg_raw_ws(text, end), *open;
+        size_t cap = 0;
+
+        rs->stacks = NULL;
+        rs->n = 0;
+        if (p == end || *p != '{' || !(p = pg_raw_member(p, end, "profile")) || p == end ||
+            *p != '{' || !(p = pg_raw_member(p, end, "stacks")) || p == end || *p != '{')
+                return false;
+        open = p;
+        p = pg_raw_ws(p + 1, end);
+        if (p < end && *p == '}')
+                return false; /* no stacks: nothing to save */
+        for (;;) {
+                const char *k;
+                size_t klen, digits = 0;
+                uint64_t v = 0;
+                bool ascii = true;
+                char *copy;
+
+                if (p == end || *p != '"')
+                        goto fail;
+                for (k = ++p; p < end && *p != '"'; p++) {
+                        unsigned char ch = (unsigned char) *p;
+                        if (ch < 0x20 || ch == '\\')
+                                goto fail;
+                        ascii &= ch < 0x80;
+                }
+                klen = (size_t) (p - k);
+                if (p == end || klen == 0)
+                        goto fail;
+                p = pg_raw_ws(p + 1, end);
+                if (p == end || *p != ':')
+                        goto fail;
+                p = pg_raw_ws(p + 1, end);
+                if (p == end || *p < '1' || *p > '9')
+                        goto fail;
+                for (; p < end && *p >= '0' && *p <= '9' && digits < 16; p++, digits++)
+                        v = 10 * v + (uint64_t) (*p - '0');
+                if (digits > 15)
+                        goto fail;
+                p = pg_raw_ws(p, end);
+                if (p == end || (*p != ',' && *p != '}'))
+                        goto fail;
+                if (ascii) {
+                        copy = pg_xmalloc(klen + 1);
+                        memcpy(copy, k, klen);
+                        copy[klen] = '\0';
+                } else {
+                        struct pg_buf b = PG_BUF_INIT;
+                        pg_utf8_sanitize(&b, k, klen);
+                        copy = pg_buf_detach(&b, NULL);
+                }
+                if (rs->n == cap) {
+                        cap = cap ? 2 * cap : 1024;
+                        rs->stacks = pg_xreallocarray(rs->stacks, cap, sizeof(*rs->stacks));
+                }
+                rs->stacks[rs->n].frames = copy;
+                rs->stacks[rs->n++].count = v;
+                if (*p == '}')
+                        break;
+                p = pg_raw_ws(p + 1, end);
+        }
+        /* "{" ... "}" -> "{" spaces and newlines "}" */
+        for (char *q = text + (open - text) + 1; q < text + (p - text); q++)
+                if (*q != '\n')
+                        *q = ' ';
+        return true;
+fail:
+        pg_raw_free(rs);
+        return false;
+}
+
+/* pg_result_from_json(); @mutable_text: @text may be changed (blanked). */
+static int pg_result_from_text(struct pg_result *r, const char *text, char *mutable_text,
+                               size_t len, const char *origin)
+{
+        struct pg_raw_stacks raw = { NULL, 0 };
+        struct pg_loader ld = { origin, NULL };
         cJSON *root = NULL;
         int error;
 
-        if ((error = pg_json_parse(text, len, origin, 0, &root)) < 0)
-                return error;
-        error = pg_result_from_tree(r, root, &ld);
-        cJSON_Delete(root);
+        if (mutable_text && pg_take_stacks(mutable_text, len, &raw))
+                ld.raw = &raw;
+        if ((error = pg_json_parse(text, len, origin, 0, &root)) == 0) {
+                error = pg_result_from_tree(r, root, &ld);
+                cJSON_Delete(root);
+        }
+        pg_raw_free(&raw);
         if (error < 0)
                 pg_result_release(r);
         return error;
+}
+
+int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const char *origin)
+{
+        return pg_result_from_text(r, text, NULL, len, origin);
 }
 
 int pg_result_load(struct pg_result *r, const char *path)
@@ -1136,7 +1358,7 @@ int pg_result_load(struct pg_result *r, const char *path)
         if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
                 return pg_error_set(PG_EINPUT, "'%s' is a device, not a result file", path);
         if ((error = pg_read_file(path, &b)) == 0)
-                error = pg_result_from_json(r, b.ptr, b.len, path);
+                error = pg_result_from_text(r, b.ptr, b.ptr, b.len, path);
         pg_buf_release(&b);
         return error;
 }
