@@ -53,6 +53,12 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                           struct pg_strmap *names)
 {
         size_t nids = 0, capids = 0;
+        /* the previous stack's function ids by depth: stacks are sorted, so
+         * the frames a stack shares with the one before (same bytes up to
+         * and including the ';' after them) are not hashed again */
+        uint32_t *prev_ids = NULL;
+        size_t capprev = 0;
+        const char *prev = NULL;
 
         if (!p || !p->present)
                 return;
@@ -65,10 +71,15 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
 
                 if (keep_ids)
                         out->starts[si] = nids;
+                size_t common = 0, depth = 0;
+
+                while (prev && key[common] && key[common] == prev[common])
+                        common++;
+                prev = key;
                 f = strchr(key, ';'); /* skip the comm frame */
                 if (!f)
                         continue;
-                for (f = f + 1;; f = semi + 1) {
+                for (f = f + 1;; f = semi + 1, depth++) {
                         size_t len, id;
                         struct pg_profile_func *e;
                         bool leaf;
@@ -76,7 +87,16 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                         semi = strchr(f, ';');
                         len = semi ? (size_t) (semi - f) : strlen(f);
                         leaf = semi == NULL;
-                        id = pg_func_get(out, names, f, len);
+                        if (depth == capprev) {
+                                capprev = capprev ? 2 * capprev : 64;
+                                prev_ids = pg_xreallocarray(prev_ids, capprev, sizeof(*prev_ids));
+                        }
+                        if (semi && (size_t) (semi - key) < common) {
+                                id = prev_ids[depth];
+                        } else {
+                                id = pg_func_get(out, names, f, len);
+                                prev_ids[depth] = (uint32_t) id;
+                        }
                         e = &out->funcs[id];
                         if (keep_ids) {
                                 if (nids == capids) {
@@ -114,6 +134,7 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
         }
         if (keep_ids)
                 out->starts[p->nstacks] = nids;
+        free(prev_ids);
 }
 
 void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p)
