@@ -72,12 +72,22 @@ char *pg_result_created_now(void)
         return pg_xstrdup(buf);
 }
 
+/* Free the stack keys of @p (one arena, or one block each). */
+static void pg_profile_free_frames(struct pg_profile *p)
+{
+        if (p->frames_arena)
+                free(p->frames_arena);
+        else
+                for (size_t i = 0; i < p->nstacks; i++)
+                        free(p->stacks[i].frames);
+        p->frames_arena = NULL;
+}
+
 void pg_profile_release(struct pg_profile *p)
 {
         free(p->event);
         free(p->call_graph);
-        for (size_t i = 0; i < p->nstacks; i++)
-                free(p->stacks[i].frames);
+        pg_profile_free_frames(p);
         free(p->stacks);
         pg_profile_clear_addrs(p);
         memset(p, 0, sizeof(*p));
@@ -311,8 +321,7 @@ void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, 
 {
         size_t out = 0;
 
-        for (size_t i = 0; i < p->nstacks; i++)
-                free(p->stacks[i].frames);
+        pg_profile_free_frames(p);
         free(p->stacks);
         p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
         for (size_t i = 0; i < n; i++) {
@@ -503,6 +512,7 @@ done:
 struct pg_raw_stacks {
         struct pg_stack *stacks;
         size_t n;
+        char *arena; /* every stacks[i].frames, one after another */
 };
 
 struct pg_loader {
@@ -900,8 +910,8 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 /* read by pg_take_stacks(); the object left in the tree is blank */
                 p->stacks = ld->raw->stacks;
                 p->nstacks = ld->raw->n;
-                ld->raw->stacks = NULL;
-                ld->raw->n = 0;
+                p->frames_arena = ld->raw->arena;
+                memset(ld->raw, 0, sizeof(*ld->raw));
         }
         cJSON_ArrayForEach(c, so) n++;
         if (!p->stacks)
@@ -1238,94 +1248,118 @@ static const char *pg_raw_member(const char *p, const char *end, const char *nam
 
 static void pg_raw_free(struct pg_raw_stacks *rs)
 {
-        for (size_t i = 0; i < rs->n; i++)
-                free(rs->stacks[i].frames);
         free(rs->stacks);
-        rs->stacks = NULL;
-        rs->n = 0;
+        free(rs->arena);
+        memset(rs, 0, sizeof(*rs));
+}
+
+/* One member "key": count of a plain stacks object at *@p (just after '{'
+ * or ','), leaving *@p at the ',' or '}' after it; false when it is not
+ * of the plain shape. @ascii: the key is 7-bit (kept as it is). */
+static bool pg_raw_stack(const char **pp, const char *end, const char **key, size_t *klen,
+                         uint64_t *count, bool *ascii)
+{
+        const char *p = pg_raw_ws(*pp, end), *k;
+        size_t digits = 0;
+        uint64_t v = 0;
+
+        *ascii = true;
+        if (p == end || *p != '"')
+                return false;
+        for (k = ++p; p < end && *p != '"'; p++) {
+                unsigned char ch = (unsigned char) *p;
+                if (ch < 0x20 || ch == '\\')
+                        return false;
+                *ascii &= ch < 0x80;
+        }
+        if (p == end || p == k)
+                return false;
+        *key = k;
+        *klen = (size_t) (p - k);
+        p = pg_raw_ws(p + 1, end);
+        if (p == end || *p != ':')
+                return false;
+        p = pg_raw_ws(p + 1, end);
+        if (p == end || *p < '1' || *p > '9')
+                return false;
+        for (; p < end && *p >= '0' && *p <= '9' && digits < 16; p++, digits++)
+                v = 10 * v + (uint64_t) (*p - '0');
+        if (digits > 15)
+                return false;
+        p = pg_raw_ws(p, end);
+        if (p == end || (*p != ',' && *p != '}'))
+                return false;
+        *count = v;
+        *pp = p;
+        return true;
 }
 
 /* Read profile.stacks of @text into @rs and blank it; false (nothing read,
- * nothing changed) when the text is not of the plain shape. */
+ * nothing changed) when the text is not of the plain shape. Two passes:
+ * the first checks the shape and sizes the arena the keys are copied into
+ * by the second (a key of its own malloc() block costs 48 bytes for 30). */
 static bool pg_take_stacks(char *text, size_t len, struct pg_raw_stacks *rs)
 {
-        const char *end = text + len, *p = pg_raw_ws(text, end), *open;
-        size_t cap = 0;
+        const char *end = text + len, *p = pg_raw_ws(text, end), *open, *close;
+        struct pg_buf tmp = PG_BUF_INIT;
+        size_t n = 0, bytes = 0, at = 0;
+        const char *key;
+        size_t klen;
+        uint64_t count;
+        bool ascii;
 
-        rs->stacks = NULL;
-        rs->n = 0;
+        memset(rs, 0, sizeof(*rs));
         if (p == end || *p != '{' || !(p = pg_raw_member(p, end, "profile")) || p == end ||
             *p != '{' || !(p = pg_raw_member(p, end, "stacks")) || p == end || *p != '{')
                 return false;
         open = p;
-        p = pg_raw_ws(p + 1, end);
-        if (p < end && *p == '}')
+        if (pg_raw_ws(p + 1, end) < end && *pg_raw_ws(p + 1, end) == '}')
                 return false; /* no stacks: nothing to save */
-        for (;;) {
-                const char *k;
-                size_t klen, digits = 0;
-                uint64_t v = 0;
-                bool ascii = true;
-                char *copy;
-
-                if (p == end || *p != '"')
-                        goto fail;
-                for (k = ++p; p < end && *p != '"'; p++) {
-                        unsigned char ch = (unsigned char) *p;
-                        if (ch < 0x20 || ch == '\\')
-                                goto fail;
-                        ascii &= ch < 0x80;
+        for (p++;; p++) {
+                if (!pg_raw_stack(&p, end, &key, &klen, &count, &ascii))
+                        return false;
+                if (!ascii) {
+                        pg_buf_reset(&tmp);
+                        pg_utf8_sanitize(&tmp, key, klen);
+                        klen = tmp.len;
                 }
-                klen = (size_t) (p - k);
-                if (p == end || klen == 0)
-                        goto fail;
-                p = pg_raw_ws(p + 1, end);
-                if (p == end || *p != ':')
-                        goto fail;
-                p = pg_raw_ws(p + 1, end);
-                if (p == end || *p < '1' || *p > '9')
-                        goto fail;
-                for (; p < end && *p >= '0' && *p <= '9' && digits < 16; p++, digits++)
-                        v = 10 * v + (uint64_t) (*p - '0');
-                if (digits > 15)
-                        goto fail;
-                p = pg_raw_ws(p, end);
-                if (p == end || (*p != ',' && *p != '}'))
-                        goto fail;
-                if (ascii) {
-                        copy = pg_xmalloc(klen + 1);
-                        memcpy(copy, k, klen);
-                        copy[klen] = '\0';
-                } else {
-                        struct pg_buf b = PG_BUF_INIT;
-                        pg_utf8_sanitize(&b, k, klen);
-                        copy = pg_buf_detach(&b, NULL);
-                }
-                if (rs->n == cap) {
-                        cap = cap ? 2 * cap : 1024;
-                        rs->stacks = pg_xreallocarray(rs->stacks, cap, sizeof(*rs->stacks));
-                }
-                rs->stacks[rs->n].frames = copy;
-                rs->stacks[rs->n++].count = v;
+                bytes += klen + 1;
+                n++;
                 if (*p == '}')
                         break;
-                p = pg_raw_ws(p + 1, end);
         }
+        close = p;
+        rs->stacks = pg_xcalloc(n, sizeof(*rs->stacks));
+        rs->arena = pg_xmalloc(bytes);
+        for (p = open + 1;; p++) {
+                (void) pg_raw_stack(&p, end, &key, &klen, &count, &ascii);
+                if (!ascii) {
+                        pg_buf_reset(&tmp);
+                        pg_utf8_sanitize(&tmp, key, klen);
+                        key = tmp.ptr;
+                        klen = tmp.len;
+                }
+                memcpy(rs->arena + at, key, klen);
+                rs->arena[at + klen] = '\0';
+                rs->stacks[rs->n].frames = rs->arena + at;
+                rs->stacks[rs->n++].count = count;
+                at += klen + 1;
+                if (*p == '}')
+                        break;
+        }
+        pg_buf_release(&tmp);
         /* "{" ... "}" -> "{" spaces and newlines "}" */
-        for (char *q = text + (open - text) + 1; q < text + (p - text); q++)
+        for (char *q = text + (open - text) + 1; q < text + (close - text); q++)
                 if (*q != '\n')
                         *q = ' ';
         return true;
-fail:
-        pg_raw_free(rs);
-        return false;
 }
 
 /* pg_result_from_json(); @mutable_text: @text may be changed (blanked). */
 static int pg_result_from_text(struct pg_result *r, const char *text, char *mutable_text,
                                size_t len, const char *origin)
 {
-        struct pg_raw_stacks raw = { NULL, 0 };
+        struct pg_raw_stacks raw = { NULL, 0, NULL };
         struct pg_loader ld = { origin, NULL };
         cJSON *root = NULL;
         int error;

@@ -95,6 +95,9 @@ struct pg_profile {
         bool kernel;         /* kernel frames were recorded and are in the stacks */
         size_t nstacks;
         struct pg_stack *stacks; /* sorted bytewise by frames */
+        char *frames_arena;      /* NULL: each stacks[i].frames is a malloc() block of its
+                                    own; else they all point into this one block (as the
+                                    loader reads them) and only it is freed */
         size_t naddrs;
         struct pg_fn_addrs *addrs; /* sorted by (function, module); NULL in older results */
 };
