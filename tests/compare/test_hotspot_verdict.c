@@ -19,29 +19,18 @@
 #include "compare/hotspot.h"
 #include "compare/rules.h"
 
-/* Folded text ("a;b;c 12" per line) as a profile. */
-static void pg_folded_profile(struct pg_profile *p, const char *text)
+/* A sampled profile of the @n stacks @st (comm first, root first). */
+static void pg_stacks_profile(struct pg_profile *p, const struct pg_stack *st, size_t n)
 {
-        struct pg_stack st[64];
-        size_t n = 0;
-        char *copy = strdup(text), *save = NULL;
-
         memset(p, 0, sizeof(*p));
         p->present = true;
         p->event = strdup("cpu-clock");
-        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-                char *sp = strrchr(line, ' ');
-                assert_non_null(sp);
-                *sp = '\0';
-                assert_true(n < 64);
-                st[n].frames = line;
-                st[n].count = strtoull(sp + 1, NULL, 10);
-                p->samples += st[n].count;
-                n++;
-        }
+        for (size_t i = 0; i < n; i++)
+                p->samples += st[i].count;
         pg_profile_set_stacks(p, st, n);
-        free(copy);
 }
+
+#define PG_N(a) (sizeof(a) / sizeof((a)[0]))
 
 static bool pg_kept(const struct pg_hotspot *h, uint64_t min_samples)
 {
@@ -79,12 +68,23 @@ static void test_verdict_items_are_the_used_subset(void **state)
         (void) state;
 
         pg_rules_init(&r);
-        pg_folded_profile(&b, "app;main;steady 4000\napp;main;grows 1000\napp;main;shrinks 3000\n"
-                              "app;main;gone 500\napp;main;noisy 30\napp;main;wee 3\n"
-                              "app;main;small 10\napp;main;lib;deep 40\n");
-        pg_folded_profile(&h, "app;main;steady 4000\napp;main;grows 3000\napp;main;shrinks 1000\n"
-                              "app;main;fresh 600\napp;main;noisy 45\napp;main;wee 5\n"
-                              "app;main;small 10\napp;main;lib;deep 40\napp;main;blip 2\n");
+        {
+                const struct pg_stack bs[] = {
+                        { "app;main;steady", 4000 },  { "app;main;grows", 1000 },
+                        { "app;main;shrinks", 3000 }, { "app;main;gone", 500 },
+                        { "app;main;noisy", 30 },     { "app;main;wee", 3 },
+                        { "app;main;small", 10 },     { "app;main;lib;deep", 40 },
+                };
+                const struct pg_stack hs[] = {
+                        { "app;main;steady", 4000 },  { "app;main;grows", 3000 },
+                        { "app;main;shrinks", 1000 }, { "app;main;fresh", 600 },
+                        { "app;main;noisy", 45 },     { "app;main;wee", 5 },
+                        { "app;main;small", 10 },     { "app;main;lib;deep", 40 },
+                        { "app;main;blip", 2 },
+                };
+                pg_stacks_profile(&b, bs, PG_N(bs));
+                pg_stacks_profile(&h, hs, PG_N(hs));
+        }
         pg_hotspots_init(&all);
         pg_hotspots_init(&kept);
         pg_hotspots_compare(&b, &h, 1e9, 1.1e9, &r.hotspots, &all);
@@ -123,16 +123,18 @@ static void test_verdict_items_are_the_used_subset(void **state)
  * walking head's stacks. */
 static void test_verdict_grew_path_is_heaviest_stack(void **state)
 {
-        static const char text[] = "app;main;big 500\napp;main;y;big 500\napp;main;z;big 500\n"
-                                   "app;main;x;big;child 800\n";
+        const struct pg_stack st[] = { { "app;main;big", 500 },
+                                       { "app;main;y;big", 500 },
+                                       { "app;main;z;big", 500 },
+                                       { "app;main;x;big;child", 800 } };
         struct pg_profile b, h;
         struct pg_hotspots hs[2];
         struct pg_rules r;
         (void) state;
 
         pg_rules_init(&r);
-        pg_folded_profile(&b, text);
-        pg_folded_profile(&h, text);
+        pg_stacks_profile(&b, st, PG_N(st));
+        pg_stacks_profile(&h, st, PG_N(st));
         for (int v = 0; v < 2; v++) {
                 const struct pg_hotspot *g = NULL;
 
