@@ -312,9 +312,121 @@ void pg_result_derive(struct pg_result *r)
         pg_derive_ratio(r, "cpus-utilized", "task-clock", "duration_time", 1);
 }
 
-static int pg_stack_cmp(const void *a, const void *b)
+/* Sorting stacks bytewise (strcmp's order), most significant 8 key bytes
+ * first: each stack's 8-byte chunk of its key at offset @off is read into a
+ * big-endian integer, a run of stacks is sorted by it (radix sort, 16 bits
+ * a pass, for long runs), and each run of equal chunks is sorted by the
+ * next chunk until its keys have ended (a chunk with a 0 byte). A run
+ * whose chunks are all equal (a shared prefix such as "comm;main;") is not
+ * sorted, only advanced. A qsort() with strcmp() reached every key again
+ * in each of its ~20 merge passes, a cache miss each: a million unsorted
+ * stacks spent half a second there. Equal keys end up next to each other,
+ * in any order. */
+struct pg_chunk_ix {
+        uint64_t chunk;
+        size_t i; /* index in the stacks */
+};
+
+struct pg_chunk_run {
+        size_t from, n, off;
+};
+
+static int pg_chunk_cmp(const void *a, const void *b)
 {
-        return strcmp(((const struct pg_stack *) a)->frames, ((const struct pg_stack *) b)->frames);
+        uint64_t x = ((const struct pg_chunk_ix *) a)->chunk;
+        uint64_t y = ((const struct pg_chunk_ix *) b)->chunk;
+
+        return x < y ? -1 : x > y;
+}
+
+/* Stable LSD radix sort of @a[0..n) by chunk, 16 bits a pass; @tmp: n
+ * entries of scratch, @count: 65536. */
+static void pg_chunk_radix(struct pg_chunk_ix *a, struct pg_chunk_ix *tmp, size_t n, size_t *count)
+{
+        for (unsigned shift = 0; shift < 64; shift += 16) {
+                size_t sum = 0;
+
+                memset(count, 0, 65536 * sizeof(*count));
+                for (size_t i = 0; i < n; i++)
+                        count[(a[i].chunk >> shift) & 0xffff]++;
+                if (count[(a[0].chunk >> shift) & 0xffff] == n)
+                        continue; /* one digit for all: nothing moves */
+                for (size_t d = 0; d < 65536; d++) {
+                        size_t c = count[d];
+                        count[d] = sum;
+                        sum += c;
+                }
+                for (size_t i = 0; i < n; i++)
+                        tmp[count[(a[i].chunk >> shift) & 0xffff]++] = a[i];
+                memcpy(a, tmp, n * sizeof(*a));
+        }
+}
+
+static void pg_stacks_sort(struct pg_stack *stacks, size_t n)
+{
+        struct pg_chunk_ix *a, *tmp;
+        struct pg_stack *out;
+        struct pg_chunk_run *todo;
+        size_t ntodo = 0, captodo = 16, *count;
+
+        if (n < 2)
+                return;
+        a = pg_xmalloc(n * sizeof(*a));
+        tmp = pg_xmalloc(n * sizeof(*tmp));
+        count = pg_xmalloc(65536 * sizeof(*count));
+        todo = pg_xmalloc(captodo * sizeof(*todo));
+        for (size_t i = 0; i < n; i++)
+                a[i].i = i;
+        todo[ntodo++] = (struct pg_chunk_run){ 0, n, 0 };
+        while (ntodo) {
+                struct pg_chunk_run r = todo[--ntodo];
+                struct pg_chunk_ix *x = a + r.from;
+                bool same;
+
+                do { /* advance over chunks all stacks of the run share */
+                        for (size_t i = 0; i < r.n; i++) {
+                                const unsigned char *k =
+                                    (const unsigned char *) stacks[x[i].i].frames + r.off;
+                                uint64_t c = 0;
+                                size_t j = 0;
+
+                                for (; j < 8 && k[j]; j++)
+                                        c = c << 8 | k[j];
+                                x[i].chunk = j ? c << (8 * (8 - j)) : 0; /* (<< 64: undefined) */
+                        }
+                        same = true;
+                        for (size_t i = 1; i < r.n && same; i++)
+                                same = x[i].chunk == x[0].chunk;
+                        r.off += 8;
+                } while (same && (x[0].chunk & 0xff) != 0);
+                if (same)
+                        continue; /* equal keys */
+                if (r.n >= 1024)
+                        pg_chunk_radix(x, tmp, r.n, count);
+                else
+                        qsort(x, r.n, sizeof(*x), pg_chunk_cmp);
+                for (size_t i = 0, j; i < r.n; i = j) {
+                        for (j = i + 1; j < r.n && x[j].chunk == x[i].chunk; j++)
+                                ;
+                        /* a run of equal chunks without a 0 byte: keys go on */
+                        if (j - i > 1 && (x[i].chunk & 0xff) != 0) {
+                                if (ntodo == captodo) {
+                                        captodo *= 2;
+                                        todo = pg_xreallocarray(todo, captodo, sizeof(*todo));
+                                }
+                                todo[ntodo++] = (struct pg_chunk_run){ r.from + i, j - i, r.off };
+                        }
+                }
+        }
+        out = pg_xmalloc(n * sizeof(*out));
+        for (size_t i = 0; i < n; i++)
+                out[i] = stacks[a[i].i];
+        memcpy(stacks, out, n * sizeof(*out));
+        free(out);
+        free(a);
+        free(tmp);
+        free(count);
+        free(todo);
 }
 
 void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, size_t n)
@@ -328,7 +440,7 @@ void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, 
                 p->stacks[i].frames = pg_xstrdup(stacks[i].frames);
                 p->stacks[i].count = stacks[i].count;
         }
-        qsort(p->stacks, n, sizeof(*p->stacks), pg_stack_cmp);
+        pg_stacks_sort(p->stacks, n);
         for (size_t i = 0; i < n; i++) {
                 if (out && strcmp(p->stacks[out - 1].frames, p->stacks[i].frames) == 0) {
                         p->stacks[out - 1].count += p->stacks[i].count;
@@ -935,7 +1047,7 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) >= 0)
                         break;
         if (i < p->nstacks)
-                qsort(p->stacks, p->nstacks, sizeof(*p->stacks), pg_stack_cmp);
+                pg_stacks_sort(p->stacks, p->nstacks);
         for (i = 1; i < p->nstacks; i++)
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
                         return pg_bad_in(ld, key, "stacks", "has a stack twice");

@@ -227,12 +227,89 @@ static void test_stacks_text_many(void **state)
         pg_buf_release(&t);
 }
 
+/* The loader's sort: bytewise (strcmp) order, unsigned bytes, keys that
+ * are prefixes of others, lengths around the 8-byte chunks, runs long
+ * enough for the radix passes (>= 1024) and short ones; a duplicate in a
+ * long run is still found. */
+static void test_stacks_text_sort_order(void **state)
+{
+        static const char *const tricky[] = {
+                "x;a",
+                "x;a;b",
+                "x;ab",
+                "x;a;b;c",
+                "x;\xc3\xa9",
+                "x;z",
+                "x;Z",
+                "x;abcdefgh",
+                "x;abcdefg",
+                "x;abcdefghi",
+                "x;abcdefghijklm",
+                "x;abcdefghijklmn",
+                "x;abcdefghijklmno",
+                "x;b",
+                "x;\x7f",
+                "y",
+                "x",
+                "x;~",
+                "x;a;a",
+                "x;a!b",
+        };
+        struct pg_buf t = PG_BUF_INIT;
+        char path[4096];
+        struct pg_result r;
+        size_t n = sizeof(tricky) / sizeof(tricky[0]), total = 0;
+        (void) state;
+
+        for (int dup = 0; dup < 2; dup++) {
+                pg_buf_reset(&t);
+                total = 0;
+                for (size_t i = 0; i < n; i++)
+                        total += i + 1;
+                for (int i = 0; i < 3000; i++)
+                        total += 1 + (size_t) (i % 5);
+                total += dup ? 1 : 0;
+                pg_buf_printf(&t,
+                              HEAD " \"profile\": {\"event\": \"cpu-clock\", \"samples\": "
+                                   "%zu, \"stacks\": {\n",
+                              total);
+                /* descending with a stride, so no run arrives in order */
+                for (int i = 2999; i >= 0; i--)
+                        pg_buf_printf(&t, "\"app;main;loop_%d;fn_%d;leaf\": %d,\n", (i * 7) % 3000,
+                                      i % 13, 1 + i % 5);
+                if (dup)
+                        pg_buf_puts(&t, "\"app;main;loop_0;fn_0;leaf\": 1,\n");
+                for (size_t i = n; i-- > 0;)
+                        pg_buf_printf(&t, "\"%s\": %zu%s\n", tricky[i], i + 1, i ? "," : "");
+                pg_buf_puts(&t, "}}}\n");
+                snprintf(path, sizeof(path), "%s/sort.json", pg_test_sandbox());
+                pg_test_write(path, t.ptr);
+                pg_result_init(&r);
+                if (dup) {
+                        assert_true(pg_result_load(&r, path) < 0);
+                        assert_non_null(strstr(pg_error_last(), "has a stack twice"));
+                        continue;
+                }
+                if (pg_result_load(&r, path) < 0)
+                        fail_msg("%s", pg_error_last());
+                assert_int_equal(r.profile.nstacks, 3000 + n);
+                for (size_t i = 1; i < r.profile.nstacks; i++)
+                        if (strcmp(r.profile.stacks[i - 1].frames, r.profile.stacks[i].frames) >= 0)
+                                fail_msg("out of order at %zu: '%s' before '%s'", i,
+                                         r.profile.stacks[i - 1].frames,
+                                         r.profile.stacks[i].frames);
+                pg_result_release(&r);
+        }
+        pg_buf_release(&t);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_stacks_text_cases),
                 cmocka_unit_test(test_stacks_text_nul_in_key),
                 cmocka_unit_test(test_stacks_text_many),
+                cmocka_unit_test(test_stacks_text_sort_order),
         };
         int rc = cmocka_run_group_tests(tests, NULL, NULL);
         pg_test_sandbox_remove();
