@@ -1407,14 +1407,16 @@ static bool pg_raw_stack(const char **pp, const char *end, const char **key, siz
 }
 
 /* Read profile.stacks of @text into @rs and blank it; false (nothing read,
- * nothing changed) when the text is not of the plain shape. Two passes:
- * the first checks the shape and sizes the arena the keys are copied into
- * by the second (a key of its own malloc() block costs 48 bytes for 30). */
+ * nothing changed) when the text is not of the plain shape. One pass: the
+ * keys are copied into one arena (a key of its own malloc() block costs 48
+ * bytes for 30) sized by the text that holds them (pages never written are
+ * never resident) and cut to size at the end; offsets are kept until the
+ * arena stops moving. */
 static bool pg_take_stacks(char *text, size_t len, struct pg_raw_stacks *rs)
 {
-        const char *end = text + len, *p = pg_raw_ws(text, end), *open, *close;
+        const char *end = text + len, *p = pg_raw_ws(text, end), *open;
         struct pg_buf tmp = PG_BUF_INIT;
-        size_t n = 0, bytes = 0, at = 0;
+        size_t cap = 0, at = 0, acap, *off = NULL;
         const char *key;
         size_t klen;
         uint64_t count;
@@ -1426,42 +1428,47 @@ static bool pg_take_stacks(char *text, size_t len, struct pg_raw_stacks *rs)
                 return false;
         open = p;
         if (pg_raw_ws(p + 1, end) < end && *pg_raw_ws(p + 1, end) == '}')
-                return false; /* no stacks: nothing to save */
+                return false;      /* no stacks: nothing to save */
+        acap = (size_t) (end - p); /* unless sanitising lengthens a key */
+        rs->arena = pg_xmalloc(acap);
         for (p++;; p++) {
-                if (!pg_raw_stack(&p, end, &key, &klen, &count, &ascii))
+                if (!pg_raw_stack(&p, end, &key, &klen, &count, &ascii)) {
+                        pg_raw_free(rs);
+                        pg_buf_release(&tmp);
+                        free(off);
                         return false;
-                if (!ascii) {
-                        pg_buf_reset(&tmp);
-                        pg_utf8_sanitize(&tmp, key, klen);
-                        klen = tmp.len;
                 }
-                bytes += klen + 1;
-                n++;
-                if (*p == '}')
-                        break;
-        }
-        close = p;
-        rs->stacks = pg_xcalloc(n, sizeof(*rs->stacks));
-        rs->arena = pg_xmalloc(bytes);
-        for (p = open + 1;; p++) {
-                (void) pg_raw_stack(&p, end, &key, &klen, &count, &ascii);
                 if (!ascii) {
                         pg_buf_reset(&tmp);
                         pg_utf8_sanitize(&tmp, key, klen);
                         key = tmp.ptr;
                         klen = tmp.len;
                 }
+                if (at + klen + 1 > acap) {
+                        while (at + klen + 1 > acap)
+                                acap *= 2;
+                        rs->arena = pg_xrealloc(rs->arena, acap);
+                }
                 memcpy(rs->arena + at, key, klen);
                 rs->arena[at + klen] = '\0';
-                rs->stacks[rs->n].frames = rs->arena + at;
+                if (rs->n == cap) {
+                        cap = cap ? 2 * cap : 1024;
+                        rs->stacks = pg_xreallocarray(rs->stacks, cap, sizeof(*rs->stacks));
+                        off = pg_xreallocarray(off, cap, sizeof(*off));
+                }
+                off[rs->n] = at;
                 rs->stacks[rs->n++].count = count;
                 at += klen + 1;
                 if (*p == '}')
                         break;
         }
         pg_buf_release(&tmp);
+        rs->arena = pg_xrealloc(rs->arena, at);
+        for (size_t i = 0; i < rs->n; i++)
+                rs->stacks[i].frames = rs->arena + off[i];
+        free(off);
         /* "{" ... "}" -> "{" spaces and newlines "}" */
-        for (char *q = text + (open - text) + 1; q < text + (close - text); q++)
+        for (char *q = text + (open - text) + 1; q < text + (p - text); q++)
                 if (*q != '\n')
                         *q = ' ';
         return true;

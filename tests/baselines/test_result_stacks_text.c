@@ -122,6 +122,9 @@ static void test_stacks_text_cases(void **state)
                 { "UTF-8 and invalid UTF-8 keys",
                   HEAD " \"profile\": {\"event\": \"cpu-clock\", \"samples\": 3, \"stacks\": {"
                        "\"x;caf\xc3\xa9\": 1, \"x;bad\xff\xfe\": 2}}}" },
+                { "UTF-8 key, then a count of 0",
+                  HEAD " \"profile\": {\"event\": \"cpu-clock\", \"samples\": 1, \"stacks\": {"
+                       "\"x;caf\xc3\xa9\": 1, \"x;b\": 0}}}" },
                 { "empty key",
                   HEAD " \"profile\": {\"event\": \"cpu-clock\", \"samples\": 1, \"stacks\": {"
                        "\"\": 1}}}" },
@@ -185,7 +188,7 @@ static void test_stacks_text_cases(void **state)
         /* errors where they are expected, with positions */
         assert_true(pg_both_ways("dup", cases[3].text, strlen(cases[3].text), NULL) < 0);
         assert_non_null(strstr(pg_error_last(), "has a stack twice"));
-        assert_true(pg_both_ways("after", cases[18].text, strlen(cases[18].text), NULL) < 0);
+        assert_true(pg_both_ways("after", cases[19].text, strlen(cases[19].text), NULL) < 0);
         assert_non_null(strstr(pg_error_last(), "invalid JSON at line 8, column 23 (byte 326)"));
 }
 
