@@ -1500,6 +1500,11 @@ int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const
         return pg_result_from_text(r, text, NULL, len, origin);
 }
 
+int pg_result_from_json_buf(struct pg_result *r, char *text, size_t len, const char *origin)
+{
+        return pg_result_from_text(r, text, text, len, origin);
+}
+
 int pg_result_load(struct pg_result *r, const char *path)
 {
         struct pg_buf b = PG_BUF_INIT;
@@ -1511,7 +1516,7 @@ int pg_result_load(struct pg_result *r, const char *path)
         if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
                 return pg_error_set(PG_EINPUT, "'%s' is a device, not a result file", path);
         if ((error = pg_read_file(path, &b)) == 0)
-                error = pg_result_from_text(r, b.ptr, b.ptr, b.len, path);
+                error = pg_result_from_json_buf(r, b.ptr, b.len, path);
         pg_buf_release(&b);
         return error;
 }

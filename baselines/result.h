@@ -264,6 +264,15 @@ int pg_result_to_json(const struct pg_result *r, struct pg_buf *out);
  */
 int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const char *origin);
 
+/**
+ * pg_result_from_json() of a text the caller lets it change: a profile's
+ * "stacks" object of the plain shape perfgate writes is read straight from
+ * @text and blanked there (newlines and byte offsets kept), so no JSON tree
+ * is built for it; same result, same errors. @text's content is undefined
+ * afterwards (still @len bytes, still its owner's).
+ */
+int pg_result_from_json_buf(struct pg_result *r, char *text, size_t len, const char *origin);
+
 /** pg_result_from_json() on the file at @path. Errors also PG_ENOTFOUND/PG_EIO. */
 int pg_result_load(struct pg_result *r, const char *path);
 
