@@ -72,12 +72,22 @@ char *pg_result_created_now(void)
         return pg_xstrdup(buf);
 }
 
+/* Free the stack keys of @p (one arena, or one block each). */
+static void pg_profile_free_frames(struct pg_profile *p)
+{
+        if (p->frames_arena)
+                free(p->frames_arena);
+        else
+                for (size_t i = 0; i < p->nstacks; i++)
+                        free(p->stacks[i].frames);
+        p->frames_arena = NULL;
+}
+
 void pg_profile_release(struct pg_profile *p)
 {
         free(p->event);
         free(p->call_graph);
-        for (size_t i = 0; i < p->nstacks; i++)
-                free(p->stacks[i].frames);
+        pg_profile_free_frames(p);
         free(p->stacks);
         pg_profile_clear_addrs(p);
         memset(p, 0, sizeof(*p));
@@ -303,24 +313,135 @@ void pg_result_derive(struct pg_result *r)
         pg_derive_ratio(r, "cpus-utilized", "task-clock", "duration_time", 1);
 }
 
-static int pg_stack_cmp(const void *a, const void *b)
+/* Sorting stacks bytewise (strcmp's order), most significant 8 key bytes
+ * first: each stack's 8-byte chunk of its key at offset @off is read into a
+ * big-endian integer, a run of stacks is sorted by it (radix sort, 16 bits
+ * a pass, for long runs), and each run of equal chunks is sorted by the
+ * next chunk until its keys have ended (a chunk with a 0 byte). A run
+ * whose chunks are all equal (a shared prefix such as "comm;main;") is not
+ * sorted, only advanced. A qsort() with strcmp() reached every key again
+ * in each of its ~20 merge passes, a cache miss each: a million unsorted
+ * stacks spent half a second there. Equal keys end up next to each other,
+ * in any order. */
+struct pg_chunk_ix {
+        uint64_t chunk;
+        size_t i; /* index in the stacks */
+};
+
+struct pg_chunk_run {
+        size_t from, n, off;
+};
+
+static int pg_chunk_cmp(const void *a, const void *b)
 {
-        return strcmp(((const struct pg_stack *) a)->frames, ((const struct pg_stack *) b)->frames);
+        uint64_t x = ((const struct pg_chunk_ix *) a)->chunk;
+        uint64_t y = ((const struct pg_chunk_ix *) b)->chunk;
+
+        return x < y ? -1 : x > y;
+}
+
+/* Stable LSD radix sort of @a[0..n) by chunk, 16 bits a pass; @tmp: n
+ * entries of scratch, @count: 65536. */
+static void pg_chunk_radix(struct pg_chunk_ix *a, struct pg_chunk_ix *tmp, size_t n, size_t *count)
+{
+        for (unsigned shift = 0; shift < 64; shift += 16) {
+                size_t sum = 0;
+
+                memset(count, 0, 65536 * sizeof(*count));
+                for (size_t i = 0; i < n; i++)
+                        count[(a[i].chunk >> shift) & 0xffff]++;
+                if (count[(a[0].chunk >> shift) & 0xffff] == n)
+                        continue; /* one digit for all: nothing moves */
+                for (size_t d = 0; d < 65536; d++) {
+                        size_t c = count[d];
+                        count[d] = sum;
+                        sum += c;
+                }
+                for (size_t i = 0; i < n; i++)
+                        tmp[count[(a[i].chunk >> shift) & 0xffff]++] = a[i];
+                memcpy(a, tmp, n * sizeof(*a));
+        }
+}
+
+static void pg_stacks_sort(struct pg_stack *stacks, size_t n)
+{
+        struct pg_chunk_ix *a, *tmp;
+        struct pg_stack *out;
+        struct pg_chunk_run *todo;
+        size_t ntodo = 0, captodo = 16, *count;
+
+        if (n < 2)
+                return;
+        a = pg_xmalloc(n * sizeof(*a));
+        tmp = pg_xmalloc(n * sizeof(*tmp));
+        count = pg_xmalloc(65536 * sizeof(*count));
+        todo = pg_xmalloc(captodo * sizeof(*todo));
+        for (size_t i = 0; i < n; i++)
+                a[i].i = i;
+        todo[ntodo++] = (struct pg_chunk_run){ 0, n, 0 };
+        while (ntodo) {
+                struct pg_chunk_run r = todo[--ntodo];
+                struct pg_chunk_ix *x = a + r.from;
+                bool same;
+
+                do { /* advance over chunks all stacks of the run share */
+                        for (size_t i = 0; i < r.n; i++) {
+                                const unsigned char *k =
+                                    (const unsigned char *) stacks[x[i].i].frames + r.off;
+                                uint64_t c = 0;
+                                size_t j = 0;
+
+                                for (; j < 8 && k[j]; j++)
+                                        c = c << 8 | k[j];
+                                x[i].chunk = j ? c << (8 * (8 - j)) : 0; /* (<< 64: undefined) */
+                        }
+                        same = true;
+                        for (size_t i = 1; i < r.n && same; i++)
+                                same = x[i].chunk == x[0].chunk;
+                        r.off += 8;
+                } while (same && (x[0].chunk & 0xff) != 0);
+                if (same)
+                        continue; /* equal keys */
+                if (r.n >= 1024)
+                        pg_chunk_radix(x, tmp, r.n, count);
+                else
+                        qsort(x, r.n, sizeof(*x), pg_chunk_cmp);
+                for (size_t i = 0, j; i < r.n; i = j) {
+                        for (j = i + 1; j < r.n && x[j].chunk == x[i].chunk; j++)
+                                ;
+                        /* a run of equal chunks without a 0 byte: keys go on */
+                        if (j - i > 1 && (x[i].chunk & 0xff) != 0) {
+                                if (ntodo == captodo) {
+                                        captodo *= 2;
+                                        todo = pg_xreallocarray(todo, captodo, sizeof(*todo));
+                                }
+                                todo[ntodo++] = (struct pg_chunk_run){ r.from + i, j - i, r.off };
+                        }
+                }
+        }
+        out = pg_xmalloc(n * sizeof(*out));
+        for (size_t i = 0; i < n; i++)
+                out[i] = stacks[a[i].i];
+        memcpy(stacks, out, n * sizeof(*out));
+        free(out);
+        free(a);
+        free(tmp);
+        free(count);
+        free(todo);
 }
 
 void pg_profile_set_stacks(struct pg_profile *p, const struct pg_stack *stacks, size_t n)
 {
         size_t out = 0;
 
-        for (size_t i = 0; i < p->nstacks; i++)
-                free(p->stacks[i].frames);
+        pg_profile_free_frames(p);
         free(p->stacks);
         p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
         for (size_t i = 0; i < n; i++) {
                 p->stacks[i].frames = pg_xstrdup(stacks[i].frames);
                 p->stacks[i].count = stacks[i].count;
         }
-        qsort(p->stacks, n, sizeof(*p->stacks), pg_stack_cmp);
+        pg_stacks_sort(p->stacks, n);
         for (size_t i = 0; i < n; i++) {
                 if (out && strcmp(p->stacks[out - 1].frames, p->stacks[i].frames) == 0) {
                         p->stacks[out - 1].count += p->stacks[i].count;
@@ -551,8 +672,16 @@ int pg_result_save_as(const struct pg_result *r, const char *path)
 
 /* ---- loading ---------------------------------------------------------- */
 
+/* profile.stacks read straight from the text (pg_take_stacks()), or none */
+struct pg_raw_stacks {
+        struct pg_stack *stacks;
+        size_t n;
+        char *arena; /* every stacks[i].frames, one after another */
+};
+
 struct pg_loader {
         const char *origin;
+        struct pg_raw_stacks *raw; /* NULL, or profile.stacks already read */
 };
 
 /* Strings are kept exactly as the writer will print them: invalid UTF-8
@@ -1043,8 +1172,16 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 return pg_check_samples(ld, p, key);
         if (!cJSON_IsObject(so))
                 return pg_bad_in(ld, key, "stacks", "must be an object");
+        if (ld->raw && strcmp(key, "profile") == 0) {
+                /* read by pg_take_stacks(); the object left in the tree is blank */
+                p->stacks = ld->raw->stacks;
+                p->nstacks = ld->raw->n;
+                p->frames_arena = ld->raw->arena;
+                memset(ld->raw, 0, sizeof(*ld->raw));
+        }
         cJSON_ArrayForEach(c, so) n++;
-        p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
+        if (!p->stacks)
+                p->stacks = pg_xcalloc(n ? n : 1, sizeof(*p->stacks));
         cJSON_ArrayForEach(c, so)
         {
                 double v = c->valuedouble;
@@ -1064,10 +1201,13 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) >= 0)
                         break;
         if (i < p->nstacks)
-                qsort(p->stacks, p->nstacks, sizeof(*p->stacks), pg_stack_cmp);
+                pg_stacks_sort(p->stacks, p->nstacks);
         for (i = 1; i < p->nstacks; i++)
                 if (strcmp(p->stacks[i - 1].frames, p->stacks[i].frames) == 0)
                         return pg_bad_in(ld, key, "stacks", "has a stack twice");
+        /* compare/profile.h keeps stack indexes and key offsets in 32 bits */
+        if (p->nstacks >= UINT32_MAX)
+                return pg_bad_in(ld, key, "stacks", "has more than 4294967294 stacks");
         if ((error = pg_load_addrs(ld, p, cJSON_GetObjectItemCaseSensitive(po, "addresses"), key)) <
             0)
                 return error;
@@ -1272,19 +1412,259 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         return 0;
 }
 
-int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const char *origin)
+/* ---- profile.stacks without a cJSON tree ------------------------------- */
+
+/* A result with a million stacks made cJSON build a million nodes and key
+ * copies only for the loader to copy the keys out again. pg_take_stacks()
+ * reads the first top-level "profile"'s first "stacks" straight from the
+ * text when it has the plain shape perfgate writes (keys without escapes or
+ * control characters, counts of 1 to 15 digits) and blanks the object to
+ * "{}" in place, keeping every newline and byte offset, so cJSON parses the
+ * rest and reports any error at the same line, column and byte. Anything
+ * else (an escape, "1.0", a count of 0, a syntax error) leaves the text
+ * untouched and the whole file goes through cJSON as before. */
+
+static const char *pg_raw_ws(const char *p, const char *end)
 {
-        struct pg_loader ld = { origin };
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+                p++;
+        return p;
+}
+
+/* The end of the string starting at @p ('"'), or NULL. @plain: the string
+ * holds no backslash. */
+static const char *pg_raw_string(const char *p, const char *end, bool *plain)
+{
+        *plain = true;
+        for (p++; p < end; p++) {
+                if (*p == '\\') {
+                        *plain = false;
+                        p++;
+                } else if (*p == '"') {
+                        return p + 1;
+                }
+        }
+        return NULL;
+}
+
+/* The end of the JSON value at @p, or NULL when it is not one this scan
+ * knows (then the caller gives up; cJSON judges the text). */
+static const char *pg_raw_skip(const char *p, const char *end)
+{
+        size_t depth = 0;
+        bool plain;
+
+        do {
+                p = pg_raw_ws(p, end);
+                if (p == end)
+                        return NULL;
+                if (*p == '"') {
+                        if (!(p = pg_raw_string(p, end, &plain)))
+                                return NULL;
+                } else if (*p == '{' || *p == '[') {
+                        depth++;
+                        p++;
+                } else if (*p == '}' || *p == ']') {
+                        if (depth == 0)
+                                return NULL;
+                        depth--;
+                        p++;
+                } else if (*p == ',' || *p == ':') {
+                        if (depth == 0)
+                                return NULL;
+                        p++;
+                } else {
+                        const char *s = p;
+                        while (p < end && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+                                           *p == '-' || *p == '+' || *p == '.' || *p == 'E'))
+                                p++;
+                        if (p == s)
+                                return NULL;
+                }
+        } while (depth > 0);
+        return p;
+}
+
+/* In the object at @p ('{'), the value of the first member named @name (a
+ * plain key), or NULL. */
+static const char *pg_raw_member(const char *p, const char *end, const char *name)
+{
+        size_t nl = strlen(name);
+
+        p = pg_raw_ws(p + 1, end);
+        if (p < end && *p == '}')
+                return NULL;
+        for (;;) {
+                const char *k, *ke;
+                bool plain;
+
+                if (p == end || *p != '"' || !(ke = pg_raw_string(p, end, &plain)) || !plain)
+                        return NULL;
+                k = p + 1;
+                p = pg_raw_ws(ke, end);
+                if (p == end || *p != ':')
+                        return NULL;
+                p = pg_raw_ws(p + 1, end);
+                /* cJSON compares keys as C strings: a NUL in one would match */
+                for (const char *q = k; q < ke - 1; q++)
+                        if ((unsigned char) *q < 0x20)
+                                return NULL;
+                if ((size_t) (ke - 1 - k) == nl && memcmp(k, name, nl) == 0)
+                        return p;
+                if (!(p = pg_raw_skip(p, end)))
+                        return NULL;
+                p = pg_raw_ws(p, end);
+                if (p == end || *p != ',')
+                        return NULL;
+                p = pg_raw_ws(p + 1, end);
+        }
+}
+
+static void pg_raw_free(struct pg_raw_stacks *rs)
+{
+        free(rs->stacks);
+        free(rs->arena);
+        memset(rs, 0, sizeof(*rs));
+}
+
+/* One member "key": count of a plain stacks object at *@p (just after '{'
+ * or ','), leaving *@p at the ',' or '}' after it; false when it is not
+ * of the plain shape. @ascii: the key is 7-bit (kept as it is). */
+static bool pg_raw_stack(const char **pp, const char *end, const char **key, size_t *klen,
+                         uint64_t *count, bool *ascii)
+{
+        const char *p = pg_raw_ws(*pp, end), *k;
+        size_t digits = 0;
+        uint64_t v = 0;
+
+        *ascii = true;
+        if (p == end || *p != '"')
+                return false;
+        for (k = ++p; p < end && *p != '"'; p++) {
+                unsigned char ch = (unsigned char) *p;
+                if (ch < 0x20 || ch == '\\')
+                        return false;
+                *ascii &= ch < 0x80;
+        }
+        if (p == end || p == k)
+                return false;
+        *key = k;
+        *klen = (size_t) (p - k);
+        p = pg_raw_ws(p + 1, end);
+        if (p == end || *p != ':')
+                return false;
+        p = pg_raw_ws(p + 1, end);
+        if (p == end || *p < '1' || *p > '9')
+                return false;
+        for (; p < end && *p >= '0' && *p <= '9' && digits < 16; p++, digits++)
+                v = 10 * v + (uint64_t) (*p - '0');
+        if (digits > 15)
+                return false;
+        p = pg_raw_ws(p, end);
+        if (p == end || (*p != ',' && *p != '}'))
+                return false;
+        *count = v;
+        *pp = p;
+        return true;
+}
+
+/* Read profile.stacks of @text into @rs and blank it; false (nothing read,
+ * nothing changed) when the text is not of the plain shape. One pass: the
+ * keys are copied into one arena (a key of its own malloc() block costs 48
+ * bytes for 30) sized by the text that holds them (pages never written are
+ * never resident) and cut to size at the end; offsets are kept until the
+ * arena stops moving. */
+static bool pg_take_stacks(char *text, size_t len, struct pg_raw_stacks *rs)
+{
+        const char *end = text + len, *p = pg_raw_ws(text, end), *open;
+        struct pg_buf tmp = PG_BUF_INIT;
+        size_t cap = 0, at = 0, acap, *off = NULL;
+        const char *key;
+        size_t klen;
+        uint64_t count;
+        bool ascii;
+
+        memset(rs, 0, sizeof(*rs));
+        if (p == end || *p != '{' || !(p = pg_raw_member(p, end, "profile")) || p == end ||
+            *p != '{' || !(p = pg_raw_member(p, end, "stacks")) || p == end || *p != '{')
+                return false;
+        open = p;
+        if (pg_raw_ws(p + 1, end) < end && *pg_raw_ws(p + 1, end) == '}')
+                return false;      /* no stacks: nothing to save */
+        acap = (size_t) (end - p); /* unless sanitising lengthens a key */
+        rs->arena = pg_xmalloc(acap);
+        for (p++;; p++) {
+                if (!pg_raw_stack(&p, end, &key, &klen, &count, &ascii)) {
+                        pg_raw_free(rs);
+                        pg_buf_release(&tmp);
+                        free(off);
+                        return false;
+                }
+                if (!ascii) {
+                        pg_buf_reset(&tmp);
+                        pg_utf8_sanitize(&tmp, key, klen);
+                        key = tmp.ptr;
+                        klen = tmp.len;
+                }
+                if (at + klen + 1 > acap) {
+                        while (at + klen + 1 > acap)
+                                acap *= 2;
+                        rs->arena = pg_xrealloc(rs->arena, acap);
+                }
+                memcpy(rs->arena + at, key, klen);
+                rs->arena[at + klen] = '\0';
+                if (rs->n == cap) {
+                        cap = cap ? 2 * cap : 1024;
+                        rs->stacks = pg_xreallocarray(rs->stacks, cap, sizeof(*rs->stacks));
+                        off = pg_xreallocarray(off, cap, sizeof(*off));
+                }
+                off[rs->n] = at;
+                rs->stacks[rs->n++].count = count;
+                at += klen + 1;
+                if (*p == '}')
+                        break;
+        }
+        pg_buf_release(&tmp);
+        rs->arena = pg_xrealloc(rs->arena, at);
+        for (size_t i = 0; i < rs->n; i++)
+                rs->stacks[i].frames = rs->arena + off[i];
+        free(off);
+        /* "{" ... "}" -> "{" spaces and newlines "}" */
+        for (char *q = text + (open - text) + 1; q < text + (p - text); q++)
+                if (*q != '\n')
+                        *q = ' ';
+        return true;
+}
+
+/* pg_result_from_json(); @mutable_text: @text may be changed (blanked). */
+static int pg_result_from_text(struct pg_result *r, const char *text, char *mutable_text,
+                               size_t len, const char *origin)
+{
+        struct pg_raw_stacks raw = { NULL, 0, NULL };
+        struct pg_loader ld = { origin, NULL };
         cJSON *root = NULL;
         int error;
 
-        if ((error = pg_json_parse(text, len, origin, 0, &root)) < 0)
-                return error;
-        error = pg_result_from_tree(r, root, &ld);
-        cJSON_Delete(root);
+        if (mutable_text && pg_take_stacks(mutable_text, len, &raw))
+                ld.raw = &raw;
+        if ((error = pg_json_parse(text, len, origin, 0, &root)) == 0) {
+                error = pg_result_from_tree(r, root, &ld);
+                cJSON_Delete(root);
+        }
+        pg_raw_free(&raw);
         if (error < 0)
                 pg_result_release(r);
         return error;
+}
+
+int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const char *origin)
+{
+        return pg_result_from_text(r, text, NULL, len, origin);
+}
+
+int pg_result_from_json_buf(struct pg_result *r, char *text, size_t len, const char *origin)
+{
+        return pg_result_from_text(r, text, text, len, origin);
 }
 
 int pg_result_load(struct pg_result *r, const char *path)
@@ -1298,7 +1678,7 @@ int pg_result_load(struct pg_result *r, const char *path)
         if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
                 return pg_error_set(PG_EINPUT, "'%s' is a device, not a result file", path);
         if ((error = pg_read_file(path, &b)) == 0)
-                error = pg_result_from_json(r, b.ptr, b.len, path);
+                error = pg_result_from_json_buf(r, b.ptr, b.len, path);
         pg_buf_release(&b);
         return error;
 }

@@ -95,6 +95,9 @@ struct pg_profile {
         bool kernel;         /* kernel frames were recorded and are in the stacks */
         size_t nstacks;
         struct pg_stack *stacks; /* sorted bytewise by frames */
+        char *frames_arena;      /* NULL: each stacks[i].frames is a malloc() block of its
+                                    own; else they all point into this one block (as the
+                                    loader reads them) and only it is freed */
         size_t naddrs;
         struct pg_fn_addrs *addrs; /* sorted by (function, module); NULL in older results */
 };
@@ -300,6 +303,15 @@ int pg_result_to_json(const struct pg_result *r, struct pg_buf *out);
  * profile whose "samples" is not the sum of its stack counts.
  */
 int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const char *origin);
+
+/**
+ * pg_result_from_json() of a text the caller lets it change: a profile's
+ * "stacks" object of the plain shape perfgate writes is read straight from
+ * @text and blanked there (newlines and byte offsets kept), so no JSON tree
+ * is built for it; same result, same errors. @text's content is undefined
+ * afterwards (still @len bytes, still its owner's).
+ */
+int pg_result_from_json_buf(struct pg_result *r, char *text, size_t len, const char *origin);
 
 /** pg_result_from_json() on the file at @path. Errors also PG_ENOTFOUND/PG_EIO. */
 int pg_result_load(struct pg_result *r, const char *path);

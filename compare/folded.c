@@ -382,7 +382,7 @@ int pg_folded_load_profile(struct pg_folded *f, const char *path, bool off_cpu, 
                 error = pg_folded_parse(f, text.ptr, text.len, origin);
                 goto done;
         }
-        if ((error = pg_result_from_json(&r, text.ptr, text.len, origin)) < 0)
+        if ((error = pg_result_from_json_buf(&r, text.ptr, text.len, origin)) < 0)
                 goto done;
         p = off_cpu ? &r.offcpu : &r.profile;
         if (off_cpu && !p->present) {

@@ -143,14 +143,16 @@ static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profi
         pg_strmap_release(&lines);
 }
 
-void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile *head,
-                         double base_task_clock_ns, double head_task_clock_ns,
-                         const struct pg_hotspot_rule *rule, struct pg_hotspots *out)
+/* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
+ * keeps. */
+static void pg_hotspots_join(const struct pg_profile *base, const struct pg_profile *head,
+                             double base_task_clock_ns, double head_task_clock_ns,
+                             const struct pg_hotspot_rule *rule, bool all, struct pg_hotspots *out)
 {
         struct pg_profile_funcs sides[2]; /* one name table: sides[0].names */
         const struct pg_strmap *names = &sides[0].names;
         const char *bp, *hp;
-        size_t k = 0;
+        size_t k = 0, cap = 0;
 
         out->base_total = base && base->present ? pg_profile_total(base) : 0;
         out->head_total = head && head->present ? pg_profile_total(head) : 0;
@@ -180,16 +182,15 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
         }
         out->judged = true;
         pg_profile_funcs_scan_pair(sides, base, head);
-        out->items = pg_xcalloc(names->n ? names->n : 1, sizeof(*out->items));
+        if (all) {
+                cap = names->n ? names->n : 1;
+                out->items = pg_xcalloc(cap, sizeof(*out->items));
+        }
         for (size_t i = 0; i < names->n; i++) {
                 const struct pg_profile_func *e[2] = { &sides[0].funcs[i], &sides[1].funcs[i] };
-                const struct pg_profile *hp_side;
-                const char *frames, *from;
-                struct pg_hotspot *h;
+                struct pg_hotspot item = { 0 }, *h = &item;
                 struct pg_prop_test pt;
                 int sd;
-                h = &out->items[k++];
-                h->function = pg_xstrndup(names->keys[i].ptr, names->keys[i].len);
                 h->base_self = e[0]->self;
                 h->head_self = e[1]->self;
                 h->base_incl = e[0]->incl;
@@ -237,54 +238,50 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                 } else {
                         h->kind = PG_HOTSPOT_NOT_SIGNIFICANT;
                 }
+                if (!all && (h->kind == PG_HOTSPOT_TINY ||
+                             ((h->kind == PG_HOTSPOT_UNCHANGED || h->kind == PG_HOTSPOT_SHIFTED) &&
+                              h->head_self < rule->min_samples)))
+                        continue;
+                h->function = pg_xstrndup(names->keys[i].ptr, names->keys[i].len);
                 /* the hottest stack of head, or of the baseline if it vanished;
                  * copied only for the functions reports list: a copy for
                  * every function of an N-frame stack would be O(N^2) memory */
                 if (pg_hotspot_kind_listed(h->kind)) {
                         sd = h->head_incl ? 1 : 0;
-                        hp_side = sd ? head : base;
-                        frames = hp_side->stacks[e[sd]->hot_stack].frames;
-                        from = strchr(frames, ';') + 1;
-                        h->path = pg_xstrndup(from, e[sd]->hot_end - (size_t) (from - frames));
+                        h->path =
+                            pg_profile_path_to(sd ? head : base, e[sd]->hot_stack, e[sd]->hot_end);
                 }
+                h->heavy_stack = e[1]->heavy_stack;
+                h->heavy_end = e[1]->heavy_end;
+                if (k == cap) {
+                        cap = cap ? 2 * cap : 64;
+                        out->items = pg_xreallocarray(out->items, cap, sizeof(*out->items));
+                }
+                out->items[k++] = item;
         }
         out->n = k;
         for (size_t i = 0; i < k; i++)
                 if (out->items[i].kind == PG_HOTSPOT_REGRESSED ||
                     out->items[i].kind == PG_HOTSPOT_NEW)
                         pg_hotspot_line(base, head, out, &out->items[i]);
-        qsort(out->items, out->n, sizeof(*out->items), pg_hotspot_cmp);
+        if (out->n)
+                qsort(out->items, out->n, sizeof(*out->items), pg_hotspot_cmp);
         pg_profile_funcs_release(&sides[0]);
         pg_profile_funcs_release(&sides[1]);
 }
 
-/* The heaviest stack of @p holding frame @fn, comm excluded, cut after @fn. */
-static char *pg_hot_path_to(const struct pg_profile *p, const char *fn)
+void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile *head,
+                         double base_task_clock_ns, double head_task_clock_ns,
+                         const struct pg_hotspot_rule *rule, struct pg_hotspots *out)
 {
-        size_t fl = strlen(fn), best_end = 0;
-        const char *best = NULL;
-        uint64_t best_count = 0;
+        pg_hotspots_join(base, head, base_task_clock_ns, head_task_clock_ns, rule, true, out);
+}
 
-        for (size_t i = 0; i < p->nstacks; i++) {
-                const char *f = p->stacks[i].frames, *at = strchr(f, ';');
-                while (at) {
-                        const char *s = at + 1, *e = strchr(s, ';');
-                        size_t n = e ? (size_t) (e - s) : strlen(s);
-                        if (n == fl && memcmp(s, fn, fl) == 0) {
-                                if (!best || p->stacks[i].count > best_count) {
-                                        best = f;
-                                        best_count = p->stacks[i].count;
-                                        best_end = (size_t) (s + n - f);
-                                }
-                                break;
-                        }
-                        at = e;
-                }
-        }
-        if (!best)
-                return NULL;
-        const char *from = strchr(best, ';') + 1;
-        return pg_xstrndup(from, best_end - (size_t) (from - best));
+void pg_hotspots_compare_verdict(const struct pg_profile *base, const struct pg_profile *head,
+                                 double base_task_clock_ns, double head_task_clock_ns,
+                                 const struct pg_hotspot_rule *rule, struct pg_hotspots *out)
+{
+        pg_hotspots_join(base, head, base_task_clock_ns, head_task_clock_ns, rule, false, out);
 }
 
 void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
@@ -308,8 +305,8 @@ void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
         if (!best || !(best->self_time_ms > 0.5 * growth_ms))
                 return;
         best->kind = PG_HOTSPOT_GREW;
-        if (!best->path)
-                best->path = pg_hot_path_to(head, best->function);
+        if (!best->path && best->head_incl)
+                best->path = pg_profile_path_to(head, best->heavy_stack, best->heavy_end);
         qsort(h->items, h->n, sizeof(*h->items), pg_hotspot_cmp);
 }
 

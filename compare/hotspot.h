@@ -66,6 +66,10 @@ struct pg_hotspot {
                                 histograms (docs/result-format.md); NULL when they
                                 have none for the function */
         double line_delta_pp; /* that growth, percentage points of all samples */
+        size_t heavy_stack;   /* when head_incl > 0: head's stack with most samples holding
+                                 the function, and the key's bytes up to the end of its
+                                 outermost frame there (compare/profile.h) */
+        size_t heavy_end;
 };
 
 struct pg_hotspots {
@@ -93,6 +97,20 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
                          const struct pg_hotspot_rule *rule, struct pg_hotspots *out);
 
 /**
+ * pg_hotspots_compare(), keeping only the items a verdict and its reports
+ * can use: those pg_hotspot_kind_listed() lists, and the unchanged and
+ * shifted ones with at least @rule->min_samples self samples in head (the
+ * functions pg_hotspots_mark_grew() may pick with that min_samples). Tiny
+ * functions and the other unchanged or shifted ones are left out; the kept
+ * items, their figures and their order are those pg_hotspots_compare()
+ * gives. For a profile of a million functions, nearly all of them tiny,
+ * this keeps a handful of items instead of a million.
+ */
+void pg_hotspots_compare_verdict(const struct pg_profile *base, const struct pg_profile *head,
+                                 double base_task_clock_ns, double head_task_clock_ns,
+                                 const struct pg_hotspot_rule *rule, struct pg_hotspots *out);
+
+/**
  * The function a reader should look at first: the first regressed or new
  * hotspot of @h (the items are sorted worst first), or NULL. Borrowed from @h.
  */
@@ -106,7 +124,9 @@ const char *pg_hotspots_culprit(const struct pg_hotspots *h);
  * half of (@head_task_clock_ns - @base_task_clock_ns) and it has at least
  * min_samples self samples in head. Its kind becomes PG_HOTSPOT_GREW, its
  * path the heaviest stack of @head that holds it (comm excluded, cut after
- * it), and @h is sorted again. Call it only for a benchmark whose verdict is
+ * it; @h must come from pg_hotspots_compare() or
+ * pg_hotspots_compare_verdict() with this @head), and @h is sorted again.
+ * Call it only for a benchmark whose verdict is
  * already a regression: own time moves with task-clock's noise, so on its
  * own it proves nothing (docs/compare.md). Nothing changes when @h is not
  * judged, has a culprit, or task-clock did not grow.

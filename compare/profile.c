@@ -18,6 +18,13 @@ uint64_t pg_profile_total(const struct pg_profile *p)
         return t;
 }
 
+char *pg_profile_path_to(const struct pg_profile *p, size_t stack, size_t end)
+{
+        const char *frames = p->stacks[stack].frames, *from = strchr(frames, ';') + 1;
+
+        return pg_xstrndup(from, end - (size_t) (from - frames));
+}
+
 /* Make funcs[0 .. n) valid: entries not counted yet are zero. */
 static void pg_funcs_extend(struct pg_profile_funcs *pf, size_t n)
 {
@@ -46,6 +53,12 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                           struct pg_strmap *names)
 {
         size_t nids = 0, capids = 0;
+        /* the previous stack's function ids by depth: stacks are sorted, so
+         * the frames a stack shares with the one before (same bytes up to
+         * and including the ';' after them) are not hashed again */
+        uint32_t *prev_ids = NULL;
+        size_t capprev = 0;
+        const char *prev = NULL;
 
         if (!p || !p->present)
                 return;
@@ -58,10 +71,15 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
 
                 if (keep_ids)
                         out->starts[si] = nids;
+                size_t common = 0, depth = 0;
+
+                while (prev && key[common] && key[common] == prev[common])
+                        common++;
+                prev = key;
                 f = strchr(key, ';'); /* skip the comm frame */
                 if (!f)
                         continue;
-                for (f = f + 1;; f = semi + 1) {
+                for (f = f + 1;; f = semi + 1, depth++) {
                         size_t len, id;
                         struct pg_profile_func *e;
                         bool leaf;
@@ -69,7 +87,16 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                         semi = strchr(f, ';');
                         len = semi ? (size_t) (semi - f) : strlen(f);
                         leaf = semi == NULL;
-                        id = pg_func_get(out, names, f, len);
+                        if (depth == capprev) {
+                                capprev = capprev ? 2 * capprev : 64;
+                                prev_ids = pg_xreallocarray(prev_ids, capprev, sizeof(*prev_ids));
+                        }
+                        if (semi && (size_t) (semi - key) < common) {
+                                id = prev_ids[depth];
+                        } else {
+                                id = pg_func_get(out, names, f, len);
+                                prev_ids[depth] = (uint32_t) id;
+                        }
                         e = &out->funcs[id];
                         if (keep_ids) {
                                 if (nids == capids) {
@@ -80,16 +107,24 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                                 out->ids[nids++] = (uint32_t) id;
                         }
                         if (e->last_stack != si + 1) {
-                                e->last_stack = si + 1;
-                                e->incl += count;
+                                uint32_t end = (uint32_t) (f + len - key);
+                                bool first = e->last_stack == 0;
+
+                                e->last_stack = (uint32_t) si + 1;
                                 /* hottest stack: prefer stacks where it is the leaf */
-                                if (!e->hot_count || (leaf && !e->hot_is_self) ||
-                                    (leaf == e->hot_is_self && count > e->hot_count)) {
-                                        e->hot_stack = si;
-                                        e->hot_count = count;
+                                if (first || !p->stacks[e->hot_stack].count ||
+                                    (leaf && !e->hot_is_self) ||
+                                    (leaf == e->hot_is_self &&
+                                     count > p->stacks[e->hot_stack].count)) {
+                                        e->hot_stack = (uint32_t) si;
                                         e->hot_is_self = leaf;
-                                        e->hot_end = (size_t) (f + len - key);
+                                        e->hot_end = end;
                                 }
+                                if (first || count > p->stacks[e->heavy_stack].count) {
+                                        e->heavy_stack = (uint32_t) si;
+                                        e->heavy_end = end;
+                                }
+                                e->incl += count;
                         }
                         if (leaf)
                                 e->self += count;
@@ -99,6 +134,7 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
         }
         if (keep_ids)
                 out->starts[p->nstacks] = nids;
+        free(prev_ids);
 }
 
 void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p)

@@ -10,6 +10,8 @@
  *  - the hottest stack through it: among the stacks that contain it, those
  *    it is the leaf of first, then the one with most samples (first in the
  *    profile's order on a tie);
+ *  - the heaviest stack holding it: the one with most samples among those
+ *    that contain it (first in the profile's order on a tie);
  *  - the hottest callee path (pg_profile_callee_path()).
  *
  * The first frame of a folded stack is the process name (comm), not a
@@ -17,7 +19,8 @@
  * included ("f" and "f_[k]" are two functions).
  *
  * Ownership: struct pg_profile_funcs owns its table; it borrows nothing from
- * the profile except through hot_stack indexes. pg_profile_funcs_release().
+ * the profile except through hot_stack / heavy_stack indexes.
+ * pg_profile_funcs_release().
  */
 #ifndef PG_COMPARE_PROFILE_H
 #define PG_COMPARE_PROFILE_H
@@ -30,14 +33,19 @@
 #include "common/buf.h"
 #include "common/hashmap.h"
 
+/* 40 bytes per function and side (a profile of a million distinct functions
+ * is scanned twice by `compare`); stack indexes and key offsets are 32-bit:
+ * the loader refuses profiles beyond that (baselines/result.h). */
 struct pg_profile_func {
-        uint64_t self;    /* samples of stacks it is the leaf of */
-        uint64_t incl;    /* samples of stacks containing it (once per stack) */
-        size_t hot_stack; /* index in the profile's stacks of its hottest stack */
-        size_t hot_end;   /* bytes of that stack's key up to the end of its outermost frame */
-        uint64_t hot_count;
-        bool hot_is_self;  /* the function is that stack's leaf */
-        size_t last_stack; /* stack index + 1 that last counted incl (scan only) */
+        uint64_t self;        /* samples of stacks it is the leaf of */
+        uint64_t incl;        /* samples of stacks containing it (once per stack) */
+        uint32_t hot_stack;   /* index in the profile's stacks of its hottest stack */
+        uint32_t hot_end;     /* bytes of that stack's key up to the end of its outermost frame */
+        uint32_t heavy_stack; /* the stack with most samples holding it, wherever it is in it
+                                (first in the profile's order on a tie) */
+        uint32_t heavy_end;   /* as hot_end, for heavy_stack */
+        uint32_t last_stack;  /* stack index + 1 that last counted incl (scan only) */
+        bool hot_is_self;     /* the function is hot_stack's leaf */
 };
 
 /** The functions of one profile; function i is names.keys[i] and funcs[i] (but see
@@ -78,6 +86,14 @@ void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_
                                 const struct pg_profile *b);
 /** Free what @pf owns and leave it empty. */
 void pg_profile_funcs_release(struct pg_profile_funcs *pf);
+
+/**
+ * The call path ending at a function's frame in stack @stack of @p, as
+ * pg_profile_func's hot_stack/hot_end or heavy_stack/heavy_end give it: the
+ * key's bytes up to @end, the comm frame left out ("main;parse" of
+ * "app;main;parse;copy" cut after parse). A new string (free()).
+ */
+char *pg_profile_path_to(const struct pg_profile *p, size_t stack, size_t end);
 
 /** Samples of all stacks of @p (0 for NULL). */
 uint64_t pg_profile_total(const struct pg_profile *p);

@@ -346,8 +346,8 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         if (tc && tc->status == PG_METRIC_OK)
                 base_tc = pg_stats_median(tc->values, tc->nvalues);
         pg_hotspots_init(&b->hotspots);
-        pg_hotspots_compare(&base->profile, &head->profile, base_tc, head_tc, &rules->hotspots,
-                            &b->hotspots);
+        pg_hotspots_compare_verdict(&base->profile, &head->profile, base_tc, head_tc,
+                                    &rules->hotspots, &b->hotspots);
         pg_offcpu_cmp_init(&b->offcpu);
         if (base->offcpu.present || head->offcpu.present)
                 pg_offcpu_compare(&base->offcpu, &head->offcpu, &rules->offcpu, &b->offcpu);
