@@ -459,6 +459,8 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                               "%.0f s, floor %+.1f%%",
                               100 * c->estimate, 100 * c->lo, 100 * c->hi, 100 * c->level, c->pairs,
                               c->seconds, 100 * c->floor);
+        if (c->has_interval && c->cpu < 0)
+                pg_buf_puts(out, ", unpinned: pairs kept within one CPU");
         if (c->discarded)
                 pg_buf_printf(out, " (%zu pairs dropped: runs on different CPUs)", c->discarded);
         if (c->note) {

@@ -270,6 +270,7 @@ static void test_confirm_describe(void **state)
         c->pairs = 24;
         c->seconds = 41;
         c->floor = 0.01;
+        c->cpu = 1;
         pg_buf_reset(&b);
         pg_bench_confirm_describe(&b, c, NULL);
         assert_string_equal(b.ptr, "confirmed regression: +2.30% [+1.50%, +3.10%] (99.7% "

@@ -1,0 +1,85 @@
+#!/bin/sh
+# unpinned.sh PERFGATE NOPIN_SO - `perfgate compare --confirm` where
+# sched_setaffinity(2) is refused (NOPIN_SO, an LD_PRELOAD shim, refuses it
+# with EPERM as a restricted container does). The real fallback runs: each
+# run's CPU is read from /proc/PID/stat while it runs and pairs are kept
+# within one CPU. A 3x slower head must still be confirmed as a regression
+# (exit 1), and the report must say that the runs were not pinned: the
+# warning on stderr, "unpinned" in the text line, "cpu": null in JSON.
+set -eu
+pg=$1
+shim=$2
+fail() {
+        echo "FAIL: $*" >&2
+        exit 1
+}
+# a sanitizer build's runtime must come first in the preload list
+asan=$(ldd "$pg" 2>/dev/null | awk '/libasan/ { print $3 }')
+preload="${asan:+$asan }$shim"
+
+# the shim refuses pinning as the kernel would (taskset reports the errno)
+if LD_PRELOAD=$preload taskset -c 0 true 2>/dev/null; then
+        fail "taskset could pin with the shim preloaded: the shim does not work"
+fi
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/pg-unpinned.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+git init -q -b main .
+git config user.name t
+git config user.email t@t
+git config commit.gpgsign false
+mkdir -p src bench
+printf 'bench/spin\n.perfgate/\n' >.gitignore
+cat >bench/perfgate.json <<'JSON'
+{
+  "build": "cc -O1 -g -fno-omit-frame-pointer -o bench/spin src/spin.c",
+  "defaults": { "repeat": 5, "warmup": 0 },
+  "benchmarks": [{"name": "spin", "argv": ["./spin"]}]
+}
+JSON
+cat >src/spin.c <<'C'
+#include <stdio.h>
+#ifndef N
+#define N 20000000
+#endif
+static unsigned long long __attribute__((noinline)) spin(unsigned long long n)
+{
+        unsigned long long x = 1;
+        for (unsigned long long i = 0; i < n; i++)
+                x = x * 6364136223846793005ull + 1;
+        return x;
+}
+int main(void)
+{
+        printf("%llu\n", spin(N) & 1);
+        return 0;
+}
+C
+build() { cc -O1 -g -fno-omit-frame-pointer -o bench/spin src/spin.c; }
+git add -A
+git commit -qm base
+build
+"$pg" run bench/ -q --no-profile
+"$pg" baseline save >/dev/null
+git checkout -q -b head
+sed -i 's/#define N 20000000/#define N 60000000/' src/spin.c
+git commit -qam head
+build
+"$pg" run bench/ -q --no-profile
+
+rc=0
+LD_PRELOAD=$preload "$pg" compare main --confirm --confirm-budget 8 --json v.json \
+        >out.txt 2>err.txt || rc=$?
+[ "$rc" -eq 1 ] || { cat out.txt err.txt >&2; fail "exit $rc, expected 1 (confirmed regression)"; }
+grep -q "cannot pin benchmarks to a CPU here (sched_setaffinity refused)" err.txt ||
+        { cat err.txt >&2; fail "no warning that pinning was refused"; }
+grep -q "confirmed regression: +" out.txt || { cat out.txt >&2; fail "no confirmed regression"; }
+grep -q "unpinned: pairs kept within one CPU" out.txt ||
+        { cat out.txt >&2; fail "the report does not say the runs were unpinned"; }
+grep -q "on one CPU" err.txt && fail "progress claims the runs were pinned to one CPU"
+jq -e '.benchmarks[] | select(.name == "spin") | .confirm |
+        .confirmed == true and .outcome == "regression" and .cpu == null and
+        .pairs >= 8 and .estimate > 1' v.json >/dev/null ||
+        { jq '.benchmarks[].confirm' v.json >&2; fail "JSON: not a confirmed, unpinned regression"; }
+echo "ok: unpinned confirmation: $(grep -o 'confirmed regression: [^;]*' out.txt)"
