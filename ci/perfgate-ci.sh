@@ -957,6 +957,16 @@ publish_report() {
         return 0
 }
 
+# Whether perfgate.json or bench/perfgate.json has a "build" command: then
+# compare can build any commit (--confirm in pr, --calibrate in main).
+has_build_cmd() {
+        local cfg
+        for cfg in perfgate.json bench/perfgate.json; do
+                [ -f "$cfg" ] && grep -Eq '"build"[[:space:]]*:' "$cfg" && return 0
+        done
+        return 1
+}
+
 mode_pr() {
         prepare_out
         resolve_base
@@ -999,16 +1009,16 @@ mode_pr() {
         [ -n "$link_base" ] && args+=(--link-base "$link_base")
         # a "build" command in perfgate.json lets compare confirm each suspect by
         # interleaved runs of base and head (docs/compare.md, "--confirm");
-        # PERFGATE_CONFIRM=0 turns it off
-        local cfg
+        # PERFGATE_CONFIRM=0 turns it off. A results path as the base has no
+        # commit to build.
         cmp_extra=()
-        for cfg in perfgate.json bench/perfgate.json; do
-                if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ -f "$cfg" ] &&
-                        grep -Eq '"build"[[:space:]]*:' "$cfg"; then
+        if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && has_build_cmd; then
+                if [ -e "$base" ]; then
+                        log "base '$base' is a results path: no commit to build, so no --confirm"
+                else
                         cmp_extra+=(--confirm)
-                        break
                 fi
-        done
+        fi
         args+=(${cmp_extra[@]+"${cmp_extra[@]}"})
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"
@@ -1093,6 +1103,17 @@ mode_main() {
         if [ ${#results[@]} -eq 0 ]; then
                 do_run
                 [ "$run_status" = 0 ] || die "$run_status" "perfgate run failed (status $run_status): not recording a baseline"
+                # each benchmark's paired A/A noise, saved with the baseline:
+                # the floor of --confirm on later PRs (docs/compare.md, "Floor
+                # and noise calibration"); PERFGATE_CALIBRATE=0 turns it off.
+                # Only results run here: calibration runs this work tree's build.
+                if [ "${PERFGATE_CALIBRATE:-1}" != 0 ] && has_build_cmd; then
+                        log "+ perfgate compare --calibrate --results $out/results"
+                        "$PERFGATE" compare --calibrate --results "$out/results" 2>&1 | tee "$out/calibrate.txt"
+                        local cal=${PIPESTATUS[0]}
+                        [ "$cal" = 130 ] && die 130 "interrupted while calibrating"
+                        [ "$cal" = 0 ] || log "perfgate compare --calibrate exited with status $cal: the baseline is saved without noise figures"
+                fi
         fi
         has_results || die 2 "no results in: ${results[*]}"
 
