@@ -188,7 +188,8 @@ static int pg_confirm_hot(struct pg_paired *p, const struct pg_confirm_opts *co,
                 pg_profile_release(&head[i]);
         }
         pg_buf_release(&warnings);
-        c->seconds += (double) (p->elapsed_ns - t0) / 1e9;
+        c->hot_seconds = (double) (p->elapsed_ns - t0) / 1e9;
+        c->seconds += c->hot_seconds;
         return error;
 }
 

@@ -481,6 +481,6 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                               h->cause ? ": the cause" : "");
         }
         if (c->hotspots.pairs && !shown)
-                pg_buf_printf(out, "; no hotspot confirmed in %zu sampled pairs",
-                              c->hotspots.pairs);
+                pg_buf_printf(out, "; no hotspot confirmed in %zu sampled pairs (%.0f s)",
+                              c->hotspots.pairs, c->hot_seconds);
 }

@@ -165,17 +165,18 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
 /** What confirming one benchmark found (owned by its struct pg_bench_cmp). */
 struct pg_bench_confirm {
         enum pg_confirm_outcome outcome;
-        char *stored;      /* the stored-baseline verdict it started from ("regression") */
-        char *note;        /* NULL, or why unconfirmed / what else happened (owned) */
-        double floor;      /* the floor used, fraction */
-        size_t pairs;      /* pairs used */
-        size_t discarded;  /* pairs dropped (runs on different CPUs) */
-        double estimate;   /* Hodges-Lehmann change, fraction */
-        double lo, hi;     /* its interval, fractions */
-        double level;      /* the interval's confidence level */
-        double seconds;    /* wall time spent measuring pairs (build excluded) */
-        int cpu;           /* CPU the pairs ran on (pinned), -1: not pinned */
-        bool has_interval; /* estimate/lo/hi/level are set */
+        char *stored;       /* the stored-baseline verdict it started from ("regression") */
+        char *note;         /* NULL, or why unconfirmed / what else happened (owned) */
+        double floor;       /* the floor used, fraction */
+        size_t pairs;       /* pairs used */
+        size_t discarded;   /* pairs dropped (runs on different CPUs) */
+        double estimate;    /* Hodges-Lehmann change, fraction */
+        double lo, hi;      /* its interval, fractions */
+        double level;       /* the interval's confidence level */
+        double seconds;     /* wall time spent measuring pairs (build excluded) */
+        double hot_seconds; /* of which in the sampled pairs of the hotspot test */
+        int cpu;            /* CPU the pairs ran on (pinned), -1: not pinned */
+        bool has_interval;  /* estimate/lo/hi/level are set */
         struct pg_confirm_hotspots hotspots; /* pairs == 0: not tested */
 };
 
