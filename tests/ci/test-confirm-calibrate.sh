@@ -13,32 +13,9 @@ origin="$scratch/origin.git"
 git init -q --bare "$origin"
 git clone -q "$origin" "$scratch/work" 2>/dev/null
 cd "$scratch/work" || exit 1
-mkdir -p src bench
-printf 'bench/spin\n.perfgate/\n' >.gitignore
-cat >bench/perfgate.json <<'JSON'
-{
-  "build": "cc -O1 -g -fno-omit-frame-pointer -o bench/spin src/spin.c",
-  "defaults": { "repeat": 5, "warmup": 0 },
-  "benchmarks": [{"name": "spin", "argv": ["./spin"]}]
-}
-JSON
-cat >src/spin.c <<'C'
-#include <stdio.h>
-#define N 20000000
-static unsigned long long __attribute__((noinline)) spin(unsigned long long n)
-{
-        unsigned long long x = 1;
-        for (unsigned long long i = 0; i < n; i++)
-                x = x * 6364136223846793005ull + 1;
-        return x;
-}
-int main(void)
-{
-        printf("%llu\n", spin(N) & 1);
-        return 0;
-}
-C
-build() { cc -O1 -g -fno-omit-frame-pointer -o bench/spin src/spin.c; }
+spin="$SRC/tests/confirm/spin-project.sh"
+sh "$spin"
+build() { sh "$spin" --build; }
 git add -A && git commit -qm base && git push -q origin main 2>/dev/null
 build
 common=(--benchmarks bench/ --machine ci --comment off --images off)
@@ -59,7 +36,7 @@ check_nogrep "PERFGATE_CALIBRATE=0: not calibrated" "--calibrate" "$scratch/main
 
 # 3. PR with a 3x slower head: --confirm, confirmed regression
 git checkout -q -b head
-sed -i 's/#define N 20000000/#define N 60000000/' src/spin.c
+sh "$spin" 60000000
 git commit -qam head && build
 "$SCRIPT" pr "${common[@]}" --base main --out "$scratch/out-pr" >"$scratch/pr.log" 2>&1
 check_eq "PR job with the regression exits 1" 1 $?

@@ -9,6 +9,7 @@
 set -eu
 pg=$1
 shim=$2
+here=$(cd "$(dirname "$0")" && pwd)
 fail() {
         echo "FAIL: $*" >&2
         exit 1
@@ -29,41 +30,15 @@ git init -q -b main .
 git config user.name t
 git config user.email t@t
 git config commit.gpgsign false
-mkdir -p src bench
-printf 'bench/spin\n.perfgate/\n' >.gitignore
-cat >bench/perfgate.json <<'JSON'
-{
-  "build": "cc -O1 -g -fno-omit-frame-pointer -o bench/spin src/spin.c",
-  "defaults": { "repeat": 5, "warmup": 0 },
-  "benchmarks": [{"name": "spin", "argv": ["./spin"]}]
-}
-JSON
-cat >src/spin.c <<'C'
-#include <stdio.h>
-#ifndef N
-#define N 20000000
-#endif
-static unsigned long long __attribute__((noinline)) spin(unsigned long long n)
-{
-        unsigned long long x = 1;
-        for (unsigned long long i = 0; i < n; i++)
-                x = x * 6364136223846793005ull + 1;
-        return x;
-}
-int main(void)
-{
-        printf("%llu\n", spin(N) & 1);
-        return 0;
-}
-C
-build() { cc -O1 -g -fno-omit-frame-pointer -o bench/spin src/spin.c; }
+sh "$here/spin-project.sh"
+build() { sh "$here/spin-project.sh" --build; }
 git add -A
 git commit -qm base
 build
 "$pg" run bench/ -q --no-profile
 "$pg" baseline save >/dev/null
 git checkout -q -b head
-sed -i 's/#define N 20000000/#define N 60000000/' src/spin.c
+sh "$here/spin-project.sh" 60000000
 git commit -qam head
 build
 "$pg" run bench/ -q --no-profile
