@@ -63,7 +63,9 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
  * once (decompressing libc's debuginfo and reading /proc/kallsyms cost
  * about 0.15 s of CPU per symbolizer), while each call of
  * pg_sample_session_profile() still yields a profile of its own runs only.
- * Not thread-safe: one caller at a time.
+ * Not thread-safe: one caller at a time. The programs must not be rebuilt
+ * during a session: a file is opened once, and a replaced file's mappings
+ * no longer match its build-id, so their frames are left unresolved.
  */
 struct pg_sample_session;
 
