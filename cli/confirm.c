@@ -177,8 +177,8 @@ static int pg_confirm_hot(struct pg_paired *p, const struct pg_confirm_opts *co,
                 n += 2;
         }
         if (error == 0)
-                error = pg_confirm_hotspots(base, head, n, PG_CONFIRM_HOT_CANDIDATES, co->alpha,
-                                            &c->hotspots);
+                error = pg_confirm_hotspots(base, head, n, PG_CONFIRM_HOT_CANDIDATES, c->floor,
+                                            co->alpha, &c->hotspots);
         if (error < 0 && error != PG_EINTR) {
                 pg_cli_warn("hotspots not confirmed: %s", pg_error_last());
                 error = 0;

@@ -307,11 +307,13 @@ static int pg_cmp_hot(const void *a, const void *b)
 }
 
 int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *head, size_t npairs,
-                        size_t max_candidates, double alpha, struct pg_confirm_hotspots *out)
+                        size_t max_candidates, double floor, double alpha,
+                        struct pg_confirm_hotspots *out)
 {
         struct pg_cand *c = NULL;
         size_t nc = 0, cap = 0;
         double *d, *g, *tg, *bs, *hs, *p, *adj;
+        size_t family;
 
         memset(out, 0, sizeof(*out));
         if (npairs < 2)
@@ -344,9 +346,31 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         if (nc)
                 qsort(c, nc, sizeof(*c), pg_cmp_cand);
         out->pairs = npairs;
-        out->n = nc < max_candidates ? nc : max_candidates;
-        out->items = pg_xcalloc(out->n ? out->n : 1, sizeof(*out->items));
         d = pg_xmalloc(npairs * sizeof(double));
+        family = nc;
+        if (floor > 0.0) {
+                /* keep the candidates that could be a cause or gate (see confirm.h) */
+                size_t kept = 0;
+                double base_ns;
+                for (size_t r = 0; r < npairs; r++)
+                        d[r] = (double) base[r].samples /
+                               (base[r].frequency_hz ? (double) base[r].frequency_hz : 999.0);
+                base_ns = pg_stats_median(d, npairs);
+                for (size_t k = 0; k < nc; k++) {
+                        for (size_t r = 0; r < npairs; r++)
+                                d[r] =
+                                    pg_self_samples(&head[r], c[k].fn) /
+                                    (head[r].frequency_hz ? (double) head[r].frequency_hz : 999.0);
+                        if (pg_stats_median(d, npairs) >= 0.5 * floor * base_ns) {
+                                struct pg_cand t = c[kept];
+                                c[kept++] = c[k];
+                                c[k] = t;
+                        }
+                }
+                family = kept;
+        }
+        out->n = family < max_candidates ? family : max_candidates;
+        out->items = pg_xcalloc(out->n ? out->n : 1, sizeof(*out->items));
         g = pg_xmalloc(npairs * sizeof(double));
         tg = pg_xmalloc(npairs * sizeof(double));
         bs = pg_xmalloc(npairs * sizeof(double));

@@ -153,14 +153,20 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h);
 /**
  * Paired hotspot test over @npairs pairs of per-run profiles (@base[i] and
  * @head[i] ran next to each other). Candidates: the @max_candidates
- * functions with the largest self share in the pooled head profiles.
+ * functions with the largest self share in the pooled head profiles,
+ * leaving out, when @floor > 0, those whose own time in head (median over
+ * runs) is below @floor / 2 of base's run time (median): such a function
+ * can be neither the cause of a growth above the floor (its own growth
+ * would be more than half of it) nor a hotspot that gates (own growth
+ * above the floor), and testing it would only raise Holm's multiplier.
  * A run's time is its sample count / the sampling frequency, so a
  * function's own time in a run is its self samples / frequency.
  * @alpha: family-wise level for Holm. @out is filled (release it).
  * Errors: PG_EINPUT when @npairs < 2 or a profile has no samples.
  */
 int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *head, size_t npairs,
-                        size_t max_candidates, double alpha, struct pg_confirm_hotspots *out);
+                        size_t max_candidates, double floor, double alpha,
+                        struct pg_confirm_hotspots *out);
 
 /** What confirming one benchmark found (owned by its struct pg_bench_cmp). */
 struct pg_bench_confirm {
