@@ -30,6 +30,7 @@ void pg_config_init(struct pg_config *c)
         c->defaults.timeout_sec = -1;
         c->defaults.roi = -1;
         c->defaults.off_cpu = -1;
+        c->defaults.sched = -1;
 }
 
 static void pg_bench_release(struct pg_config_bench *b)
@@ -213,6 +214,12 @@ static int pg_field_off_cpu(const struct pg_config *c, const cJSON *it, const ch
         return pg_flag(c, it, where, key, "record where threads block, as --off-cpu", &b->off_cpu);
 }
 
+static int pg_field_sched(const struct pg_config *c, const cJSON *it, const char *where,
+                          const char *key, struct pg_config_bench *b)
+{
+        return pg_flag(c, it, where, key, "record scheduler latency, as --sched", &b->sched);
+}
+
 static int pg_field_cwd(const struct pg_config *c, const cJSON *it, const char *where,
                         const char *key, struct pg_config_bench *b)
 {
@@ -258,6 +265,7 @@ static const struct pg_field pg_fields[] = {
         { "timeout", pg_field_timeout, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
         { "roi", pg_field_roi, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
         { "off_cpu", pg_field_off_cpu, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+        { "sched", pg_field_sched, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
 };
 
 #define PG_NFIELDS (sizeof(pg_fields) / sizeof(pg_fields[0]))
@@ -343,6 +351,7 @@ static int pg_top_benchmarks(struct pg_config *c, const cJSON *it)
                 b->timeout_sec = -1;
                 b->roi = -1;
                 b->off_cpu = -1;
+                b->sched = -1;
                 error = pg_parse_fields(c, o, where, PG_FIELD_BENCH, b);
                 free(where);
                 if (error < 0)

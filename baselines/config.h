@@ -53,6 +53,7 @@ struct pg_config_bench {
         double timeout_sec; /* < 0: unset; 0: no timeout; else >= PG_TIMEOUT_MIN_SEC */
         int roi;            /* "roi": -1 unset, 0 false, 1 true (runner/control.h) */
         int off_cpu;        /* "off_cpu": -1 unset, 0 false, 1 true (runner/offcpu.h) */
+        int sched;          /* "sched": -1 unset, 0 false, 1 true (runner/sched.h) */
 };
 
 struct pg_config {

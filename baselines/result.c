@@ -230,6 +230,7 @@ void pg_result_release(struct pg_result *r)
         free(r->metrics);
         pg_profile_release(&r->profile);
         pg_profile_release(&r->offcpu);
+        pg_sched_release(&r->sched);
         pg_functions_release(&r->functions);
         free(r->noise.metric);
         pg_result_init(r);
@@ -396,6 +397,35 @@ static void pg_profile_to_json(cJSON *root, const char *key, const struct pg_pro
         }
 }
 
+void pg_sched_release(struct pg_sched *s)
+{
+        for (size_t i = 0; i < s->n; i++)
+                free(s->tasks[i].comm);
+        free(s->tasks);
+        memset(s, 0, sizeof(*s));
+}
+
+/* The scheduler latency @s as "sched" (docs/result-format.md). */
+static void pg_sched_to_json(cJSON *root, const struct pg_sched *s)
+{
+        cJSON *o = cJSON_AddObjectToObject(root, "sched");
+        cJSON *a = cJSON_AddArrayToObject(o, "tasks");
+
+        cJSON_AddNumberToObject(o, "runs", (double) s->runs);
+        for (size_t i = 0; i < s->n; i++) {
+                const struct pg_sched_task *t = &s->tasks[i];
+                cJSON *to = cJSON_CreateObject();
+
+                cJSON_AddStringToObject(to, "comm", t->comm);
+                cJSON_AddNumberToObject(to, "threads", (double) t->threads);
+                cJSON_AddNumberToObject(to, "runtime_ns", (double) t->runtime_ns);
+                cJSON_AddNumberToObject(to, "switches", (double) t->switches);
+                cJSON_AddNumberToObject(to, "delay_total_ns", (double) t->delay_total_ns);
+                cJSON_AddNumberToObject(to, "delay_max_ns", (double) t->delay_max_ns);
+                cJSON_AddItemToArray(a, to);
+        }
+}
+
 static cJSON *pg_result_to_tree(const struct pg_result *r)
 {
         cJSON *root = cJSON_CreateObject(), *o, *a;
@@ -447,11 +477,21 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 pg_profile_to_json(root, "profile", &r->profile);
         if (r->offcpu.present)
                 pg_profile_to_json(root, "offcpu", &r->offcpu);
+        if (r->sched.present)
+                pg_sched_to_json(root, &r->sched);
         if (r->noise.present) {
                 o = cJSON_AddObjectToObject(root, "noise");
                 cJSON_AddStringToObject(o, "metric", r->noise.metric ? r->noise.metric : "");
                 cJSON_AddNumberToObject(o, "pairs", (double) r->noise.pairs);
                 cJSON_AddNumberToObject(o, "paired_sd", r->noise.paired_sd);
+        }
+        if (r->recording.present) {
+                o = cJSON_AddObjectToObject(root, "recording");
+                cJSON_AddStringToObject(o, "ended", pg_record_end_name(r->recording.ended));
+                cJSON_AddNumberToObject(o, "elapsed_ns", (double) r->recording.elapsed_ns);
+                if (r->recording.requested_ns)
+                        cJSON_AddNumberToObject(o, "requested_ns",
+                                                (double) r->recording.requested_ns);
         }
         if (r->functions.present) {
                 const struct pg_functions *f = &r->functions;
@@ -484,17 +524,29 @@ int pg_result_to_json(const struct pg_result *r, struct pg_buf *out)
         return error;
 }
 
-int pg_result_save(const struct pg_result *r, const char *path)
+/* @r's JSON written by @write (common/fsutil.h's two ways). */
+static int pg_result_write(const struct pg_result *r, const char *path,
+                           int (*write)(const char *, const void *, size_t))
 {
         struct pg_buf b = PG_BUF_INIT;
         int error;
 
         if ((error = pg_result_to_json(r, &b)) < 0)
                 goto done;
-        error = pg_write_file_own(path, b.ptr, b.len);
+        error = write(path, b.ptr, b.len);
 done:
         pg_buf_release(&b);
         return error;
+}
+
+int pg_result_save(const struct pg_result *r, const char *path)
+{
+        return pg_result_write(r, path, pg_write_file_own);
+}
+
+int pg_result_save_as(const struct pg_result *r, const char *path)
+{
+        return pg_result_write(r, path, pg_write_file_atomic);
 }
 
 /* ---- loading ---------------------------------------------------------- */
@@ -779,6 +831,82 @@ static int pg_load_noise(const struct pg_loader *ld, struct pg_noise *n, const c
             sd->valuedouble > 10)
                 return pg_bad(ld, "noise.paired_sd", "must be a number in [0, 10]");
         n->paired_sd = sd->valuedouble;
+        return 0;
+}
+
+static const char *const pg_record_end_names[] = { "duration", "interrupted", "target-exited" };
+
+const char *pg_record_end_name(enum pg_record_end e)
+{
+        return (size_t) e < sizeof(pg_record_end_names) / sizeof(pg_record_end_names[0])
+                   ? pg_record_end_names[e]
+                   : "duration";
+}
+
+static int pg_load_recording(const struct pg_loader *ld, struct pg_recording *rec, const cJSON *ro)
+{
+        char *ended = NULL;
+        size_t i, n = sizeof(pg_record_end_names) / sizeof(pg_record_end_names[0]);
+        int error;
+
+        if (!cJSON_IsObject(ro))
+                return pg_bad(ld, "recording", "must be an object");
+        if ((error = pg_get_str(ld, ro, "ended", true, &ended)) < 0)
+                return error;
+        for (i = 0; i < n && strcmp(ended, pg_record_end_names[i]) != 0; i++)
+                ;
+        free(ended);
+        if (i == n)
+                return pg_bad(ld, "recording.ended",
+                              "must be \"duration\", \"interrupted\" or \"target-exited\"");
+        rec->present = true;
+        rec->ended = (enum pg_record_end) i;
+        if ((error = pg_get_u64(ld, ro, "elapsed_ns", true, &rec->elapsed_ns)) < 0 ||
+            (error = pg_get_u64(ld, ro, "requested_ns", false, &rec->requested_ns)) < 0)
+                return error;
+        return 0;
+}
+
+/* The optional "sched" object: {"runs", "tasks": [{"comm", "threads",
+ * "runtime_ns", "switches", "delay_total_ns", "delay_max_ns"}]}, tasks
+ * sorted by comm and unique, a delay never above the total of its task. */
+static int pg_load_sched(const struct pg_loader *ld, struct pg_sched *s, const cJSON *so)
+{
+        const cJSON *arr, *to;
+        int error;
+
+        if (!cJSON_IsObject(so))
+                return pg_bad(ld, "sched", "must be an object");
+        s->present = true;
+        if ((error = pg_get_u64(ld, so, "runs", true, &s->runs)) < 0)
+                return error;
+        if (s->runs == 0)
+                return pg_bad_in(ld, "sched", "runs", "must be at least 1");
+        arr = cJSON_GetObjectItemCaseSensitive(so, "tasks");
+        if (!cJSON_IsArray(arr))
+                return pg_bad_in(ld, "sched", "tasks", "must be an array");
+        s->tasks = pg_xcalloc((size_t) cJSON_GetArraySize(arr) + 1, sizeof(*s->tasks));
+        cJSON_ArrayForEach(to, arr)
+        {
+                struct pg_sched_task *t = &s->tasks[s->n];
+
+                if (!cJSON_IsObject(to))
+                        return pg_bad_in(ld, "sched", "tasks", "must hold objects");
+                s->n++;
+                if ((error = pg_get_str(ld, to, "comm", true, &t->comm)) < 0 ||
+                    (error = pg_get_u64(ld, to, "threads", true, &t->threads)) < 0 ||
+                    (error = pg_get_u64(ld, to, "runtime_ns", true, &t->runtime_ns)) < 0 ||
+                    (error = pg_get_u64(ld, to, "switches", true, &t->switches)) < 0 ||
+                    (error = pg_get_u64(ld, to, "delay_total_ns", true, &t->delay_total_ns)) < 0 ||
+                    (error = pg_get_u64(ld, to, "delay_max_ns", true, &t->delay_max_ns)) < 0)
+                        return error;
+                if (s->n > 1 && strcmp(s->tasks[s->n - 2].comm, t->comm) >= 0)
+                        return pg_bad_in(ld, "sched", "tasks",
+                                         "must be sorted by comm, each comm once");
+                if (t->delay_max_ns > t->delay_total_ns)
+                        return pg_bad_in(ld, "sched", "tasks",
+                                         "has a delay_max_ns above its delay_total_ns");
+        }
         return 0;
 }
 
@@ -1099,6 +1227,10 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_profile(ld, &r->offcpu, it, "offcpu")) < 0)
                         return error;
+        it = cJSON_GetObjectItemCaseSensitive(root, "sched");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_sched(ld, &r->sched, it)) < 0)
+                        return error;
         it = cJSON_GetObjectItemCaseSensitive(root, "functions");
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_functions(ld, &r->functions, it)) < 0)
@@ -1106,6 +1238,10 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         it = cJSON_GetObjectItemCaseSensitive(root, "noise");
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_noise(ld, &r->noise, it)) < 0)
+                        return error;
+        it = cJSON_GetObjectItemCaseSensitive(root, "recording");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_recording(ld, &r->recording, it)) < 0)
                         return error;
         return 0;
 }

@@ -133,6 +133,44 @@ struct pg_noise {
         double paired_sd; /* 1.4826 x MAD of the per-pair log(b/a), a fraction (>= 0) */
 };
 
+/* How a `perfgate record` recording ended (docs/result-format.md, "recording"). */
+enum pg_record_end {
+        PG_RECORD_END_DURATION,      /* "duration": the requested --duration passed */
+        PG_RECORD_END_INTERRUPTED,   /* "interrupted": SIGINT or SIGTERM stopped it */
+        PG_RECORD_END_TARGET_EXITED, /* "target-exited": the process or command ended */
+};
+
+struct pg_recording {
+        bool present; /* false: no "recording" in the file (every `run` result) */
+        enum pg_record_end ended;
+        uint64_t elapsed_ns;   /* how long the recording lasted */
+        uint64_t requested_ns; /* --duration, 0 when none was given */
+};
+
+/** The name of @e in the result file ("duration", ...). */
+const char *pg_record_end_name(enum pg_record_end e);
+
+/** Scheduler latency of one task name (runner/sched.h), summed over runs. */
+struct pg_sched_task {
+        char *comm;              /* the task's name (comm, at most 15 bytes) */
+        uint64_t threads;        /* most tasks of that name in one run */
+        uint64_t runtime_ns;     /* time on a CPU */
+        uint64_t switches;       /* switch-ins after waiting for a CPU (perf's "Count") */
+        uint64_t delay_total_ns; /* their delays summed (average = this / switches) */
+        uint64_t delay_max_ns;   /* the longest one */
+};
+
+/** Scheduler latency of a benchmark (optional "sched", run --sched). */
+struct pg_sched {
+        bool present;  /* false: no "sched" in the file */
+        uint64_t runs; /* recorded runs summed in tasks */
+        size_t n;
+        struct pg_sched_task *tasks; /* sorted bytewise by comm, unique */
+};
+
+/** Free what @s owns and make it empty (not present). */
+void pg_sched_release(struct pg_sched *s);
+
 struct pg_host {
         char *cpu;     /* CPU model name */
         uint64_t cpus; /* online CPUs */
@@ -164,8 +202,10 @@ struct pg_result {
         struct pg_profile offcpu;      /* optional ("offcpu", run --off-cpu): where threads
                                      blocked; stack counts are ns blocked, "samples"
                                      their sum, event "context-switches" */
+        struct pg_sched sched;         /* optional ("sched", run --sched): per-task latency */
         struct pg_functions functions; /* optional; present with --counters simulated */
         struct pg_noise noise;         /* optional; present after calibration */
+        struct pg_recording recording; /* optional; present in `perfgate record` results */
 };
 
 /**
@@ -271,6 +311,14 @@ int pg_result_load(struct pg_result *r, const char *path);
  * Errors: PG_EIO, PG_EINPUT.
  */
 int pg_result_save(const struct pg_result *r, const char *path);
+
+/**
+ * Write @r to @path, a path the user named (-o FILE), as
+ * pg_write_file_atomic() writes it: atomically for a regular file or a new
+ * one, through a symlink and into a device or FIFO in place, as cp(1) does.
+ * Errors: PG_EIO, PG_EINPUT.
+ */
+int pg_result_save_as(const struct pg_result *r, const char *path);
 
 /** A set of results, sorted by name (the content of one results directory). */
 struct pg_result_set {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <git2.h>
+#include "baselines/libgit2.h"
 
 #include "baselines/revrange.h"
 #include "baselines/store_git.h"
@@ -50,6 +50,8 @@ int pg_rev_range_get(const char *repo_path, const char *good, const char *bad,
         int error, rc;
 
         memset(out, 0, sizeof(*out));
+        if ((error = pg_git_init()) < 0)
+                return error;
         if ((error = pg_store_open(&repo, &so)) < 0)
                 goto done;
         if ((error = pg_store_resolve(repo, good, &g)) < 0 ||
@@ -150,6 +152,8 @@ int pg_rev_bisect_refs(const char *repo_path, const char *head, char **good, cha
 
         *good = *bad = *head_out = NULL;
         memset(&s, 0, sizeof(s));
+        if ((error = pg_git_init()) < 0)
+                return error;
         if ((error = pg_store_open(&repo, &so)) < 0)
                 goto done;
         if ((error = pg_store_resolve(repo, head ? head : "HEAD", &s.head)) < 0)

@@ -20,7 +20,7 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <git2.h>
+#include "baselines/libgit2.h"
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -61,7 +61,7 @@ void pg_store_lookup_release(struct pg_store_lookup *l)
 int pg_git_err(int code, const char *fmt, ...)
 {
         struct pg_buf b = PG_BUF_INIT;
-        const git_error *e = git_error_last();
+        const git_error *e = pg_libgit2.error_last ? git_error_last() : NULL;
         va_list ap;
 
         va_start(ap, fmt);
@@ -276,7 +276,10 @@ bool pg_store_is_revision(const struct pg_store_opts *o, const char *rev)
         git_oid id;
         bool yes = false;
 
-        git_libgit2_init();
+        if (pg_git_init() < 0) {
+                pg_error_clear();
+                return false;
+        }
         if (pg_store_open(&repo, o ? o : &none) == 0)
                 yes = pg_store_resolve(repo, rev, &id) == 0;
         git_repository_free(repo);
@@ -408,7 +411,8 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
         int rc, error;
 
         memset(info, 0, sizeof(*info));
-        git_libgit2_init();
+        if ((error = pg_git_init()) < 0)
+                return error;
         if ((error = pg_store_check_branch(branch)) < 0 ||
             (error = pg_store_check_machine(machine)) < 0 ||
             (error = pg_store_open(&repo, o)) < 0 ||
@@ -537,7 +541,8 @@ int pg_store_load_commit(const struct pg_store_opts *o, const char *rev, struct 
         int error;
 
         memset(info, 0, sizeof(*info));
-        git_libgit2_init();
+        if ((error = pg_git_init()) < 0)
+                return error;
         if ((error = pg_store_check_branch(branch)) < 0 ||
             (error = pg_store_check_machine(machine)) < 0 ||
             (error = pg_store_open(&repo, o)) < 0 ||
@@ -639,7 +644,8 @@ int pg_store_list_load(const struct pg_store_opts *o, struct pg_store_list *l)
         int error;
 
         memset(l, 0, sizeof(*l));
-        git_libgit2_init();
+        if ((error = pg_git_init()) < 0)
+                return error;
         if ((error = pg_store_check_branch(branch)) < 0 ||
             (o && o->machine && (error = pg_store_check_machine(o->machine)) < 0) ||
             (error = pg_store_open(&repo, o)) < 0 ||
@@ -1097,7 +1103,8 @@ int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *res
         int error;
 
         memset(info, 0, sizeof(*info));
-        git_libgit2_init();
+        if ((error = pg_git_init()) < 0)
+                return error;
         if (results->n == 0) {
                 error = pg_error_set(PG_EINPUT, "no results to save; run `perfgate run` first");
                 goto done;
@@ -1282,7 +1289,8 @@ static int pg_assets_run(const struct pg_assets_opts *o, const char *dir, const 
         int error;
 
         memset(info, 0, sizeof(*info));
-        git_libgit2_init();
+        if ((error = pg_git_init()) < 0)
+                return error;
         if ((error = pg_store_check_branch(branch)) < 0 ||
             (error = pg_assets_check_prefix(prefix)) < 0)
                 goto done;

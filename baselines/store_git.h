@@ -9,7 +9,7 @@
 #ifndef PG_BASELINES_STORE_GIT_H
 #define PG_BASELINES_STORE_GIT_H
 
-#include <git2.h>
+#include "baselines/libgit2.h"
 
 #include "baselines/result.h"
 #include "baselines/store.h"

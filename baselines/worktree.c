@@ -1,21 +1,26 @@
 /*
  * worktree.c - check out and build any commit into the build cache
- * (worktree.h). Invariant: a directory named like a cache entry
- * (`<tree>-<key>`) only ever appears by rename(2) of a complete build;
- * work directories are `tmp-<tree>-XXXXXX` and are removed on every
- * failure path.
+ * (worktree.h). A build runs in its final directory (`<tree>-<key>`:
+ * builds that record absolute paths, such as CMake's, keep working), and
+ * the entry counts only once its stamp `<tree>-<key>.done` exists, written
+ * by rename(2) after the build succeeded. Builds hold an flock(2) on the
+ * cache directory, so two perfgates never build into one entry; a failed
+ * build's directory is removed, and one left by a killed perfgate (no
+ * stamp) is removed before the next build.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <git2.h>
+#include "baselines/libgit2.h"
 
 #include "baselines/store_git.h"
 #include "baselines/worktree.h"
@@ -27,7 +32,8 @@ static int pg_wt_open(git_repository **repo, const char *path)
 {
         int rc;
 
-        git_libgit2_init();
+        if ((rc = pg_git_init()) < 0)
+                return rc;
         rc = git_repository_open_ext(repo, path ? path : ".", 0, NULL);
         if (rc == GIT_ENOTFOUND)
                 return pg_error_set(PG_ENOTFOUND,
@@ -75,9 +81,9 @@ int pg_repo_state_get(const char *path, struct pg_repo_state *out)
         int error;
 
         memset(out, 0, sizeof(*out));
-        git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
         if ((error = pg_wt_open(&repo, path)) < 0)
                 return error;
+        git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
         out->top = pg_wt_top(repo);
         out->shallow = git_repository_is_shallow(repo) == 1;
         if (git_reference_name_to_id(&head, repo, "HEAD") == 0) {
@@ -172,6 +178,14 @@ static int pg_wt_resolve(git_repository *repo, const char *rev, git_commit **out
         return 0;
 }
 
+/* @entry is a complete build: the directory and its stamp @done exist */
+static bool pg_build_done(const char *entry, const char *done)
+{
+        struct stat st;
+        return lstat(entry, &st) == 0 && S_ISDIR(st.st_mode) && lstat(done, &st) == 0 &&
+               S_ISREG(st.st_mode);
+}
+
 int pg_build_commit(const struct pg_build_opts *o, const char *rev, pg_build_fn fn, void *ctx,
                     struct pg_built *out)
 {
@@ -181,15 +195,14 @@ int pg_build_commit(const struct pg_build_opts *o, const char *rev, pg_build_fn 
         git_checkout_options co;
         git_oid key_id;
         char chex[GIT_OID_HEXSZ + 1], thex[GIT_OID_HEXSZ + 1], khex[GIT_OID_HEXSZ + 1];
-        char *cache = NULL, *entry = NULL, *work = NULL;
+        char *cache = NULL, *entry = NULL, *work = NULL, *done_path = NULL;
         const char *key = o && o->key ? o->key : "";
-        struct stat st;
-        int error;
+        int error, lock = -1;
 
         memset(out, 0, sizeof(*out));
-        git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
         if ((error = pg_wt_open(&repo, o ? o->repo_path : NULL)) < 0)
                 return error;
+        git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
         out->top = pg_wt_top(repo);
         if ((error = pg_wt_resolve(repo, rev, &commit)) < 0)
                 goto done;
@@ -206,30 +219,36 @@ int pg_build_commit(const struct pg_build_opts *o, const char *rev, pg_build_fn 
         cache = o && o->cache_dir ? pg_xstrdup(o->cache_dir)
                                   : pg_path_join(out->top, PG_BUILD_CACHE_DIR);
         entry = pg_xasprintf("%s/%s-%.8s", cache, thex, khex);
-        if (lstat(entry, &st) == 0 && S_ISDIR(st.st_mode)) {
-                out->dir = realpath(entry, NULL);
-                out->cached = out->dir != NULL;
-                if (out->cached)
-                        goto done;
-        }
+        done_path = pg_xasprintf("%s.done", entry);
+        if (pg_build_done(entry, done_path))
+                goto cached;
         if ((error = pg_mkdir_p(cache)) < 0) {
                 error = pg_error_prefix(error, "cannot make the build cache");
                 goto done;
         }
-        work = pg_xasprintf("%s/tmp-%.12s-XXXXXX", cache, thex);
-        if (!mkdtemp(work)) {
-                error = pg_error_set(PG_EIO, "cannot make a build directory in '%s': %s", cache,
+        /* one build at a time in this cache: another perfgate building the
+         * same entry finishes first, and its build is then used */
+        lock = open(cache, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+                error = pg_error_set(PG_EIO, "cannot lock the build cache '%s': %s", cache,
                                      strerror(errno));
-                free(work);
-                work = NULL;
                 goto done;
         }
-        {
-                char *abs = realpath(work, NULL);
-                if (abs) {
-                        free(work);
-                        work = abs;
-                }
+        if (pg_build_done(entry, done_path))
+                goto cached;
+        /* what a killed perfgate left: a directory without its stamp */
+        if ((error = pg_rmtree(entry)) < 0)
+                goto done;
+        if (mkdir(entry, 0755) < 0) {
+                error = pg_error_set(PG_EIO, "cannot make the build directory '%s': %s", entry,
+                                     strerror(errno));
+                goto done;
+        }
+        work = realpath(entry, NULL);
+        if (!work) {
+                error = pg_error_set(PG_EIO, "cannot resolve '%s': %s", entry, strerror(errno));
+                work = pg_xstrdup(entry);
+                goto done;
         }
         /* the user's index is never written: target_directory alone still
          * updates it (libgit2 checkout.c), hence DONT_UPDATE_INDEX */
@@ -242,19 +261,16 @@ int pg_build_commit(const struct pg_build_opts *o, const char *rev, pg_build_fn 
         }
         if (fn && (error = fn(ctx, work)) < 0)
                 goto done;
-        if (rename(work, entry) < 0) {
-                if (errno != EEXIST && errno != ENOTEMPTY) {
-                        error = pg_error_set(PG_EIO, "cannot store the build of %.12s as '%s': %s",
-                                             chex, entry, strerror(errno));
-                        goto done;
-                }
-                /* another perfgate finished the same build first: use it */
-                out->cached = true;
-        } else {
-                free(work);
-                work = NULL;
+        if ((error = pg_write_file_own(done_path, out->commit, strlen(out->commit))) < 0) {
+                error = pg_error_prefix(error, "cannot mark the build of %.12s complete", chex);
+                goto done;
         }
+        out->dir = work;
+        work = NULL;
+        goto done;
+cached:
         out->dir = realpath(entry, NULL);
+        out->cached = out->dir != NULL;
         if (!out->dir)
                 error = pg_error_set(PG_EIO, "cannot resolve '%s': %s", entry, strerror(errno));
 done:
@@ -268,6 +284,9 @@ done:
                 free(msg);
                 free(work);
         }
+        if (lock >= 0)
+                close(lock); /* releases the flock */
+        free(done_path);
         free(entry);
         free(cache);
         git_tree_free(tree);

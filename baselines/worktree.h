@@ -77,9 +77,13 @@ void pg_built_release(struct pg_built *b);
  * @out: filled on success (empty on error).
  * Errors: PG_ENOTFOUND (not a repository; unknown revision, with the fetch
  * command, which says `git fetch --unshallow` in a shallow clone);
- * PG_EIO (the cache directory cannot be made, the checkout fails - a full
- * disk says "No space left on device" - or the entry cannot be renamed:
- * nothing is left behind); whatever @fn returns (nothing is left behind).
+ * PG_EIO (the cache directory cannot be made or locked, the checkout fails
+ * - a full disk says "No space left on device" - or the stamp cannot be
+ * written: nothing is left behind); whatever @fn returns (nothing is left
+ * behind). The build runs in @out->dir itself (absolute paths it records
+ * stay valid); the entry is complete once "<dir>.done" exists; concurrent
+ * callers on one cache wait for each other (flock(2) on the cache
+ * directory).
  * Source of the checkout semantics: libgit2's git_checkout_tree()
  * (include/git2/checkout.h, target_directory).
  */

@@ -130,6 +130,16 @@ shares() {
 # and malloc-heavy work differ between runs), or, when the profiles are too
 # small to resolve that, within 3 standard errors of two independent
 # samplings (sqrt(p(1-p)(1/na + 1/ng))).
+# pg_sample ARGV: one `perfgate run` (one counted run, then its sampling run)
+# of a benchmark $name whose argv is ARGV (JSON array items), into $tmp/res;
+# its output goes to $tmp/run.log. Returns perfgate's exit status.
+pg_sample() {
+  printf '{"benchmarks": [{"name": "%s", "argv": [%s]}]}\n' "$name" "$1" >"$tmp/perfgate.json"
+  "$pg" run -q --out "$tmp/res" --repeat 1 --warmup 0 --counters software \
+    --freq "$freq" --call-graph "$mode" --min-samples 1 "$tmp/perfgate.json" \
+    >"$tmp/run.log" 2>&1 </dev/null
+}
+
 compare() {
   awk -F '\t' -v mode="$4" -v names_only="$names" -v same="$same" '
     FILENAME == ARGV[1] && $1 == "#" { na = $2; adeep = $3; next }
@@ -210,12 +220,8 @@ while read -r name scale; do
         [ "$mode" = dwarf ] && cgj='"--call-graph", "dwarf"'
         # -B: no build-id collection when perf record ends (perf 6.1 aborts
         # in it now and then, "assertion failed at util/build-id.c")
-        printf '{"benchmarks": [{"name": "%s", "argv": ["perf", "record", "-q", "-B", "-e", "cpu-clock", "-F", "%s", %s, "-o", "%s", "--", "%s", "%s"]}]}\n' \
-          "$name" "$freq" "$cgj" "$tmp/p1.data" "$bin" "$scale" >"$tmp/perfgate.json"
         perfrc=0
-        if ! "$pg" run -q --out "$tmp/res" --repeat 1 --warmup 0 --counters software \
-          --freq "$freq" --call-graph "$mode" --min-samples 1 "$tmp/perfgate.json" \
-          >"$tmp/run.log" 2>&1 </dev/null; then
+        if ! pg_sample "\"perf\", \"record\", \"-q\", \"-B\", \"-e\", \"cpu-clock\", \"-F\", \"$freq\", $cgj, \"-o\", \"$tmp/p1.data\", \"--\", \"$bin\", \"$scale\""; then
           # perf record itself crashing is perf's failure (the row is
           # measured again); anything else is perfgate's
           grep -q "was killed by signal" "$tmp/run.log" || { cat "$tmp/run.log" >&2; exit 4; }
@@ -242,11 +248,7 @@ while read -r name scale; do
       fi
       if [ "$r" = g ]; then
         rm -rf "$tmp/res"
-        printf '{"benchmarks": [{"name": "%s", "argv": ["%s", "%s"]}]}\n' "$name" "$bin" \
-          "$scale" >"$tmp/perfgate.json"
-        "$pg" run -q --out "$tmp/res" --repeat 1 --warmup 0 --counters software \
-          --freq "$freq" --call-graph "$mode" --min-samples 1 "$tmp/perfgate.json" \
-          >"$tmp/run.log" 2>&1 </dev/null || { cat "$tmp/run.log" >&2; exit 4; }
+        pg_sample "\"$bin\", \"$scale\"" || { cat "$tmp/run.log" >&2; exit 4; }
         "$pg" show --stacks "$tmp/res/$name.json" >"$tmp/g.folded"
         shares "$tmp/g.folded" >"$tmp/g.shares"
         continue

@@ -70,6 +70,8 @@ options (environment variable in brackets):
   --baseline-branch NAME    data branch [PERFGATE_BASELINE_BRANCH] (perfgate-baselines)
   --link-base URL           where the flame graph SVGs will be served [PERFGATE_LINK_BASE]
                             (default on GitHub: published by --images)
+  --history-url URL         link each benchmark of the comment to its chart on the
+                            perfgate history site published there [PERFGATE_HISTORY_URL]
   --images auto|off         GitHub: commit the images to the assets branch and
                             show them in the comment; GitLab: upload PNGs of
                             them with the project uploads API [PERFGATE_IMAGES]
@@ -156,6 +158,7 @@ esac
 PERFGATE=${PERFGATE:-perfgate}
 benchmarks=${PERFGATE_BENCHMARKS:-bench/}
 base=${PERFGATE_BASE:-}
+base_label="" # how the comment names base when it is not $base (the fork poster)
 machine=${PERFGATE_MACHINE:-}
 repeat=${PERFGATE_REPEAT:-}
 counters=${PERFGATE_COUNTERS:-}
@@ -165,6 +168,7 @@ comment=${PERFGATE_COMMENT:-on}
 fail_on_regression=${PERFGATE_FAIL_ON_REGRESSION:-true}
 data_branch=${PERFGATE_BASELINE_BRANCH:-perfgate-baselines}
 link_base=${PERFGATE_LINK_BASE:-}
+history_url=${PERFGATE_HISTORY_URL:-}
 out=${PERFGATE_OUT:-.perfgate/ci}
 remote=${PERFGATE_REMOTE:-origin}
 push_url=${PERFGATE_PUSH_URL:-}
@@ -204,6 +208,7 @@ while [ $# -gt 0 ]; do
         --fail-on-regression) need_arg "$@"; fail_on_regression=$2; shift 2 ;;
         --baseline-branch) need_arg "$@"; data_branch=$2; shift 2 ;;
         --link-base) need_arg "$@"; link_base=$2; shift 2 ;;
+        --history-url) need_arg "$@"; history_url=$2; shift 2 ;;
         --out) need_arg "$@"; out=$2; shift 2 ;;
         --remote) need_arg "$@"; remote=$2; shift 2 ;;
         --push-url) need_arg "$@"; push_url=$2; shift 2 ;;
@@ -284,7 +289,7 @@ github | gitlab | none) ;;
 *) platform=none; usage_error "'--platform' must be github, gitlab or none, not '$platform'" ;;
 esac
 
-for tool in curl jq; do
+for tool in curl jq git; do
         command -v "$tool" >/dev/null 2>&1 ||
                 die 4 "'$tool' is not installed; run ci/install-deps.sh ci (or apt-get install $tool)"
 done
@@ -323,9 +328,19 @@ detect_pr() {
                         refs/pull/*/merge) n=${GITHUB_REF#refs/pull/}; n=${n%/merge} ;;
                         esac
                 fi
-                echo "$n"
+                pr_number_checked "$n" "the event"
                 ;;
-        gitlab) echo "${CI_MERGE_REQUEST_IID:-}" ;;
+        gitlab) pr_number_checked "${CI_MERGE_REQUEST_IID:-}" CI_MERGE_REQUEST_IID ;;
+        esac
+}
+
+# pr_number_checked N SOURCE: N when it is a number; otherwise nothing (a
+# warning names SOURCE): it becomes part of API URLs and branch paths.
+pr_number_checked() {
+        case $1 in
+        '') ;;
+        *[!0-9]* | 0*) warn "the pull request number from $2 ('$(printf '%s' "$1" | head -c 80 | tr -cd '[:print:]')') is not a number: ignored" ;;
+        *) echo "$1" ;;
         esac
 }
 
@@ -339,13 +354,17 @@ is_fork_pr() {
 }
 
 pr_head_sha() {
+        local h=
         if [ -n "$head_sha" ]; then
-                echo "$head_sha"
+                h=$head_sha
         elif [ "$platform" = github ]; then
-                event_json | jq -r '.pull_request.head.sha // empty' 2>/dev/null
+                h=$(event_json | jq -r '.pull_request.head.sha // empty' 2>/dev/null)
         elif [ "$platform" = gitlab ]; then
-                echo "${CI_COMMIT_SHA:-}"
+                h=${CI_COMMIT_SHA:-}
         fi
+        # a commit id only: it becomes part of paths and comment text
+        [[ $h =~ ^[0-9a-f]{1,64}$ ]] && echo "$h"
+        return 0
 }
 
 # write_comment_artifact BODY PR REASON: leave the comment for a privileged job.
@@ -605,6 +624,22 @@ do_run() {
         run_status=${PIPESTATUS[0]}
         results=("$out/results")
         [ "$run_status" = 0 ] || log "perfgate run exited with status $run_status"
+        run_status=$(pg_status "$run_status")
+}
+
+# pg_status S: a perfgate exit status as the job's: 0-4 and 130 as they are;
+# anything else (127: not found, 128+N: killed by signal N) is 4.
+pg_status() {
+        case $1 in
+        [0-4] | 130) echo "$1" ;;
+        *) echo 4 ;;
+        esac
+}
+
+# need_perfgate: the perfgate binary exists (exit 4 with the fix otherwise)
+need_perfgate() {
+        command -v "$PERFGATE" >/dev/null 2>&1 ||
+                die 4 "perfgate not found ('$PERFGATE'): install it (docs/ci.md), or set PERFGATE to its path"
 }
 
 has_results() {
@@ -684,7 +719,8 @@ run_url() {
 # uploaded SVG as a download, not inline, so a PNG drawn from it without a
 # browser (rsvg-convert) is uploaded and the returned Markdown goes in the note.
 
-# The placeholder link base of the GitLab pass, replaced by upload URLs.
+# The placeholder link base of the first compare's linked report, replaced
+# by the raw URL of the published images (GitHub) or by upload URLs (GitLab).
 UPLOAD_BASE=https://perfgate.invalid/upload
 
 has_images() { compgen -G "$1/*.image.svg" >/dev/null; }
@@ -703,20 +739,23 @@ measured_head() {
         printf '%s' "$h"
 }
 
-# rerun_compare MD FGDIR LINKBASE: compare again, writing only the Markdown
-# (and the flame graphs, the same bytes: drawing is deterministic) with
-# --link-base. 0 when MD was written.
-rerun_compare() {
-        local args=(compare "${cmp_inputs[@]}" ${cmp_extra[@]+"${cmp_extra[@]}"} --markdown "$1" --flamegraph-dir "$2" --link-base "$3")
-        log "+ perfgate ${args[*]}"
-        "$PERFGATE" "${args[@]}" >"$tmp/compare2.txt" 2>&1
-        case $? in
-        0 | 1) [ -s "$1" ] ;;
-        *)
-                warn "perfgate compare --link-base failed: $(tail -n 1 "$tmp/compare2.txt")"
+# linked_report MD LINKBASE: the report of the comparison with the flame
+# graphs shown from LINKBASE. compare wrote it once, with $UPLOAD_BASE as the
+# link base (--markdown-plain gave the comment without images), so the
+# comparison, and any confirmation runs, happen once and the comment says
+# what the exit status says. 0 when MD was written.
+linked_report() {
+        [ -s "$tmp/report-linked.md" ] || return 1
+        case $2 in
+        '' | *[!A-Za-z0-9:/._~%+-]*)
+                warn "link base '$2' holds characters a Markdown link cannot carry as they are; the comment names the files"
                 return 1
                 ;;
         esac
+        local line
+        while IFS= read -r line || [ -n "$line" ]; do
+                printf '%s\n' "${line//"$UPLOAD_BASE"/"$2"}"
+        done <"$tmp/report-linked.md" >"$1" || die 4 "cannot write '$1'"
 }
 
 # fetch_assets_branch: refs/remotes/$remote/$assets_branch as on the remote
@@ -795,10 +834,17 @@ github_images() {
                 return 1
                 ;;
         esac
-        commit=$(commit_assets publish "$out/flamegraphs" --path "pr-$n/$head") || return 1
+        # only what the comment shows or links to, not every graph compare drew
+        local name
+        { rm -rf "$tmp/publish" && mkdir -p "$tmp/publish"; } || die 4 "cannot write a temporary file"
+        while IFS= read -r name; do
+                cp "$out/flamegraphs/$(urldecode "$name")" "$tmp/publish/" || die 4 "cannot copy a flame graph to publish"
+        done < <(linked_names "$tmp/report-linked.md")
+        [ -n "$(ls -A "$tmp/publish")" ] || return 1
+        commit=$(commit_assets publish "$tmp/publish" --path "pr-$n/$head") || return 1
         raw=${PERFGATE_RAW_URL:-${GITHUB_SERVER_URL:-https://github.com}/${GITHUB_REPOSITORY:-}/raw}
         local lb="${raw%/}/$commit/pr-$n/$head"
-        rerun_compare "$tmp/report-images.md" "$tmp/fg-images" "$lb" || return 1
+        linked_report "$tmp/report-images.md" "$lb" || return 1
         cp "$tmp/report-images.md" "$md" || die 4 "cannot write '$md'"
         log "images published on '$assets_branch' at ${commit:0:12}: $lb/"
         set_output assets-commit "$commit"
@@ -819,8 +865,40 @@ gitlab_upload() {
         [ "$http_status" = 201 ] || [ "$http_status" = 200 ]
 }
 
-# urldecode S (the %XX of compare's file names)
+# urldecode S (the %XX of compare's file names; S holds no backslash,
+# linked_names checked it)
 urldecode() { printf '%b' "${1//%/\\x}"; }
+
+# linked_names MD: the flame graph files the linked report MD shows or links
+# to: the names in its href="$UPLOAD_BASE/..." and src="..." attributes (not
+# text that merely spells the placeholder: a function name can), one per
+# line, percent-encoded as compare wrote them. Only names of files compare
+# wrote qualify: a plain *.svg file directly in $out/flamegraphs, never a
+# path. At most $assets_max_files (0 names and a warning past it).
+assets_max_files=${PERFGATE_ASSETS_MAX_FILES:-200}
+linked_names() {
+        local enc dec n=0
+        local -a names=()
+        while IFS= read -r enc; do
+                [[ $enc =~ ^[A-Za-z0-9._~%-]+$ ]] || continue
+                dec=$(urldecode "$enc")
+                case $dec in
+                */* | .* | *[[:cntrl:]]*) continue ;;
+                *.svg) ;;
+                *) continue ;;
+                esac
+                if [ ! -f "$out/flamegraphs/$dec" ] || [ -L "$out/flamegraphs/$dec" ]; then
+                        continue
+                fi
+                names+=("$enc")
+                n=$((n + 1))
+        done < <(grep -oE "(href|src)=\"$UPLOAD_BASE/[^\"]*\"" "$1" | sed -e 's#^[a-z]*="[^"]*/##' -e 's#"$##' | sort -u)
+        if [ "$n" -gt "$assets_max_files" ]; then
+                warn "the report links $n flame graph files, more than $assets_max_files (PERFGATE_ASSETS_MAX_FILES): none published; the comment names them"
+                return 0
+        fi
+        [ "$n" = 0 ] || printf '%s\n' "${names[@]}"
+}
 
 # gitlab_images MD: upload PNGs of the images (rsvg-convert, no browser) and
 # the interactive SVGs, and write MD again with the returned Markdown.
@@ -833,15 +911,16 @@ gitlab_images() {
                 warn "rsvg-convert is not installed (Debian: librsvg2-bin; ci/install-deps.sh ci installs it): the MR note names the flame graph files instead of showing them"
                 return 1
         }
-        rerun_compare "$tmp/report-upload.md" "$tmp/fg-upload" "$UPLOAD_BASE" || return 1
+        linked_report "$tmp/report-upload.md" "$UPLOAD_BASE" || return 1
         (umask 077 && printf 'PRIVATE-TOKEN: %s\nUser-Agent: perfgate-ci\n' "$PERFGATE_GITLAB_TOKEN" >"$tmp/gl.up.headers") ||
                 die 4 "cannot write a temporary file"
         local names name file png
         declare -A url=() mdimg=()
-        mapfile -t names < <(grep -o "$UPLOAD_BASE/[^\"]*" "$tmp/report-upload.md" | sed 's#.*/##' | sort -u)
+        mapfile -t names < <(linked_names "$tmp/report-upload.md")
+        [ ${#names[@]} -gt 0 ] || return 1
         mkdir -p "$tmp/png"
         for name in "${names[@]}"; do
-                file=$tmp/fg-upload/$(urldecode "$name")
+                file=$out/flamegraphs/$(urldecode "$name")
                 [ -f "$file" ] || { warn "no file '$file' for the MR note"; return 1; }
                 case $name in
                 *.image.svg | *.focus.svg)
@@ -917,6 +996,19 @@ set_output() {
         return 0
 }
 
+# fenced LOG N: the last N lines of LOG as a Markdown code block. Its fence
+# is longer than any run of '~' in them, so no line can close it (CommonMark
+# closes a fence with as many tildes, indented up to 3 spaces): text from
+# results a fork PR made stays text.
+fenced() {
+        local n fence
+        n=$(tail -n "$2" "$1" 2>/dev/null | grep -o '~*' | awk '{ if (length > m) m = length } END { print (m < 4 ? 4 : m + 1) }')
+        fence=$(printf '%*s' "$n" '' | tr ' ' '~')
+        printf '%stext\n' "$fence"
+        tail -n "$2" "$1" 2>/dev/null
+        printf '%s\n' "$fence"
+}
+
 # fallback_report FILE STATUS STEP LOG: a comment body saying why there is no
 # report (no baseline yet, or a failed step), with the end of the step's output.
 fallback_report() {
@@ -929,15 +1021,27 @@ fallback_report() {
                 fi
                 # shellcheck disable=SC2016
                 printf 'Base: `%s`. `perfgate %s` wrote no report; the end of its output:\n\n' \
-                        "$(printf '%s' "$base" | tr -d '`')" "$3"
-                printf '~~~~text\n'
-                grep -v '^~~~' "$4" 2>/dev/null | tail -n 40
-                printf '~~~~\n'
+                        "$(printf '%s' "${base_label:-$base}" | tr -d '`')" "$3"
+                fenced "$4" 40
                 if [ "$first_run" = true ]; then
                         # shellcheck disable=SC2016
                         printf '\nNo baselines are recorded yet (no `%s` branch): the first perfgate run on the default branch records them, and pull requests are compared from then on.\n' "$data_branch"
                 fi
         } >"$1"
+}
+
+# note_run_failure MD: say at the top of the comment that `perfgate run`
+# failed, so that a verdict on the benchmarks it measured does not read as a
+# pass of them all (the job's status is run's).
+note_run_failure() {
+        {
+                head -n 1 "$1"
+                # shellcheck disable=SC2016
+                printf '\n**:warning: `perfgate run` exited with status %s**: not every benchmark could be measured, so the comparison below covers only the results it wrote (one it could not measure shows as missing). The end of its output:\n\n' "$run_status"
+                fenced "$out/run.txt" 20
+                tail -n +2 "$1"
+        } >"$tmp/report-run.md" || die 4 "cannot write a temporary file"
+        mv "$tmp/report-run.md" "$1" || die 4 "cannot write '$1'"
 }
 
 # publish_report MD: the comment body (MD + a link to this run), the job
@@ -1002,34 +1106,55 @@ mode_pr() {
         rm -f "$md" "$out/report.json" "$out/junit.xml" "$out/metrics.txt"
         rm -rf "$out/flamegraphs" "$out/comment"
         cmp_inputs=("$base_arg")
+        # the data branch the baselines are saved to (baseline save --branch, below)
+        [ "$data_branch" != perfgate-baselines ] && cmp_inputs+=(--branch "$data_branch")
         local d
         for d in "${results[@]}"; do cmp_inputs+=(--results "$d"); done
-        local args=(compare "${cmp_inputs[@]}" --markdown "$md" --json "$out/report.json" --junit "$out/junit.xml"
+        local args=(compare "${cmp_inputs[@]}" --json "$out/report.json" --junit "$out/junit.xml"
                 --openmetrics "$out/metrics.txt" --flamegraph-dir "$out/flamegraphs")
-        [ -n "$link_base" ] && args+=(--link-base "$link_base")
+        rm -f "$tmp/report-linked.md"
+        if [ -n "$link_base" ]; then
+                args+=(--markdown "$md" --link-base "$link_base")
+        elif [ "$images" = auto ]; then
+                # both comments from one comparison: with the images (links
+                # to $UPLOAD_BASE, replaced once they are published, see
+                # show_images) and without (when they cannot be)
+                args+=(--markdown "$tmp/report-linked.md" --markdown-plain "$md" --link-base "$UPLOAD_BASE")
+        else
+                args+=(--markdown "$md")
+        fi
         # a "build" command in perfgate.json lets compare confirm each suspect by
         # interleaved runs of base and head (docs/compare.md, "--confirm");
-        # PERFGATE_CONFIRM=0 turns it off. A results path as the base has no
-        # commit to build.
+        # PERFGATE_CONFIRM=0 turns it off. Not in the trusted poster of a fork
+        # PR: its head is the artifact's results, not this work tree's build.
+        # A results path as the base has no commit to build.
         cmp_extra=()
-        if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && has_build_cmd; then
+        if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ "$regenerate" != true ] && has_build_cmd; then
                 if [ -e "$base" ]; then
                         log "base '$base' is a results path: no commit to build, so no --confirm"
                 else
                         cmp_extra+=(--confirm)
                 fi
         fi
+        # each benchmark of the comment links to its chart on the trends site
+        # (perfgate history --html, docs/history.md) published at this URL
+        [ -n "$history_url" ] && cmp_extra+=(--history-url "$history_url")
         args+=(${cmp_extra[@]+"${cmp_extra[@]}"})
         log "+ perfgate ${args[*]}"
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"
         local cmp_status=${PIPESTATUS[0]}
+        cmp_status=$(pg_status "$cmp_status")
         log "perfgate compare exited with status $cmp_status"
 
-        if [ -s "$md" ]; then
-                { [ "$cmp_status" = 0 ] || [ "$cmp_status" = 1 ]; } && show_images "$md"
-        else
+        # compare's report, when it finished it: 0 and 1, and 3 (a
+        # confirmation that could not run leaves the report, marked
+        # unconfirmed); with 2 or 4 a report may be partial
+        if [ -s "$md" ] && { [ "$cmp_status" = 0 ] || [ "$cmp_status" = 1 ]; }; then
+                show_images "$md"
+        elif ! { [ -s "$md" ] && [ "$cmp_status" = 3 ]; }; then
                 fallback_report "$md" "$cmp_status" compare "$out/compare.txt"
         fi
+        [ "$run_status" != 0 ] && note_run_failure "$md"
         publish_report "$md"
 
         local final=$cmp_status
@@ -1134,7 +1259,7 @@ mode_main() {
                         log "+ perfgate ${args[*]}"
                         "$PERFGATE" "${args[@]}"
                         st=$?
-                        [ $st = 0 ] || die "$st" "perfgate baseline save failed (status $st)"
+                        [ $st = 0 ] || die "$(pg_status "$st")" "perfgate baseline save failed (status $st)"
                 done
                 ours=$(git rev-parse -q --verify "refs/heads/$data_branch") ||
                         die 4 "perfgate baseline save made no branch '$data_branch'"
@@ -1183,9 +1308,17 @@ regenerate_from_artifact() {
                 case $f in *.json) git show "$ref:$machine/$dir/$f" >"$tmp/base/$f" || die 4 "cannot read '$machine/$dir/$f'" ;; esac
         done < <(git ls-tree --name-only "$ref:$machine/$dir/")
         base=$tmp/base
+        base_label="$(head -c 300 "$from_dir/baseline" | head -n 1 | tr -cd 'A-Za-z0-9@ ._/-')"
         results=("$from_dir/results")
-        local st=0
+        local st=0 stop=
+        # the artifact's results are the fork's: nothing perfgate prints about
+        # them may act as a workflow command in this trusted job's log
+        if [ "${GITHUB_ACTIONS:-}" = true ]; then
+                stop=perfgate-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+                printf '::stop-commands::%s\n' "$stop"
+        fi
         mode_pr || st=$?
+        [ -n "$stop" ] && printf '::%s::\n' "$stop"
         [ "$st" = 1 ] && st=0 # the PR's verdict, not the poster's failure
         return "$st"
 }
@@ -1223,6 +1356,10 @@ mode_comment() {
         post_comment "$body"
 }
 
+case $mode in
+pr | main | run | prune) need_perfgate ;;
+comment) [ "$regenerate" = true ] && need_perfgate ;;
+esac
 case $mode in
 pr) mode_pr ;;
 main) mode_main ;;

@@ -184,10 +184,16 @@ static int pg_bisect_parse(struct pg_bisect_args *a, int argc, char **argv)
                                 end++;
                         if (errno || end == optarg || *end || !(v > 0) || v > 1e6 ||
                             (c == OPT_BUDGET && (v != floor(v) || v < 8)))
+                                /* named here: argv[optind - 1] is the value
+                                 * itself when it came as a separate argument */
                                 return pg_cli_usage_error(
-                                    "bisect", "%s '%s' is not %s", argv[optind - 1], optarg,
+                                    "bisect", "%s '%s' is not %s",
+                                    c == OPT_BUDGET  ? "--budget"
+                                    : c == OPT_FLOOR ? "--floor"
+                                                     : "--build-timeout",
+                                    optarg,
                                     c == OPT_BUDGET  ? "a number of pairs, 8 or more"
-                                    : c == OPT_FLOOR ? "a positive percentage"
+                                    : c == OPT_FLOOR ? "a positive percentage (like 1 or 2.5%)"
                                                      : "a positive number of seconds");
                         if (c == OPT_BUDGET)
                                 a->budget = (size_t) v;

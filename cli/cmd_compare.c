@@ -62,6 +62,8 @@ const char pg_usage_compare[] =
     "                       to show in the PR/MR comment\n"
     "  --link-base URL      the URL where DIR will be published: the Markdown shows\n"
     "                       the regressions' flame graphs as images from there\n"
+    "  --markdown-plain FILE  also write the Markdown as without --link-base (the\n"
+    "                       comment for when the flame graphs cannot be published)\n"
     "  --history-url URL    link each benchmark in the Markdown to its page of the\n"
     "                       `perfgate history --html` site published at URL\n"
     "  --config FILE        rules from FILE's \"compare\" section (default\n"
@@ -108,13 +110,15 @@ enum {
         OPT_CONFIRM_BUDGET,
         OPT_CONFIRM_FLOOR,
         OPT_BUILD_TIMEOUT,
-        OPT_CALIBRATE
+        OPT_CALIBRATE,
+        OPT_MARKDOWN_PLAIN
 };
 
 struct pg_compare_args {
         const char *base;
         size_t nresults;
         const char **results;
+        const char *markdown_plain;
         const char *machine, *branch, *markdown, *json, *junit, *openmetrics, *flamedir, *link_base,
             *config, *history_url;
         unsigned max_walk;
@@ -123,6 +127,39 @@ struct pg_compare_args {
         struct pg_confirm_budget budget;
         double build_timeout_sec, floor;
 };
+
+/* @p made absolute through its directory (the file need not exist yet);
+ * NULL when the directory cannot be resolved. Owned. */
+static char *pg_abs_path(const char *p)
+{
+        const char *slash = strrchr(p, '/');
+        char *dir = slash ? pg_xstrndup(p, (size_t) (slash - p) + (slash == p)) : pg_xstrdup(".");
+        char *real = realpath(dir, NULL), *out = NULL;
+
+        if (real)
+                out = pg_xasprintf("%s/%s", real, slash ? slash + 1 : p);
+        free(real);
+        free(dir);
+        return out;
+}
+
+/* @a and @b name one file: the same path through their directories, or the
+ * same existing inode */
+static bool pg_same_file(const char *a, const char *b)
+{
+        struct stat sa, sb;
+        char *x, *y;
+        bool same;
+
+        if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+                return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+        x = pg_abs_path(a);
+        y = pg_abs_path(b);
+        same = strcmp(a, b) == 0 || (x && y && strcmp(x, y) == 0);
+        free(x);
+        free(y);
+        return same;
+}
 
 static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
 {
@@ -139,6 +176,7 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                 { "openmetrics", required_argument, NULL, OPT_OPENMETRICS },
                 { "flamegraph-dir", required_argument, NULL, OPT_FLAMEDIR },
                 { "link-base", required_argument, NULL, OPT_LINKBASE },
+                { "markdown-plain", required_argument, NULL, OPT_MARKDOWN_PLAIN },
                 { "history-url", required_argument, NULL, OPT_HISTORY_URL },
                 { "config", required_argument, NULL, OPT_CONFIG },
                 { "confirm", optional_argument, NULL, OPT_CONFIRM },
@@ -185,6 +223,9 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                         break;
                 case OPT_STRICT:
                         a->strict = true;
+                        break;
+                case OPT_MARKDOWN_PLAIN:
+                        a->markdown_plain = optarg;
                         break;
                 case OPT_MARKDOWN:
                         a->markdown = optarg;
@@ -261,6 +302,15 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
         if (a->link_base && !a->flamedir)
                 return pg_cli_usage_error("compare", "--link-base needs --flamegraph-dir (the "
                                                      "files it links to)");
+        if (a->markdown_plain && a->markdown && pg_same_file(a->markdown, a->markdown_plain))
+                return pg_cli_usage_error("compare",
+                                          "'--markdown' and '--markdown-plain' name "
+                                          "the same file '%s'",
+                                          a->markdown_plain);
+        if (a->markdown_plain && (!a->markdown || !a->link_base))
+                return pg_cli_usage_error("compare", "--markdown-plain needs --markdown and "
+                                                     "--link-base (it is --markdown's report "
+                                                     "without the links)");
         if (a->calibrate && (a->confirm || a->base || a->nresults > 1))
                 return pg_cli_usage_error("compare", "--calibrate takes no BASE, no --confirm "
                                                      "and one --results directory");
@@ -415,6 +465,10 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                         fo.highlight = culprit;
                         fo.image = v >= PG_FG_IMAGE;
                         fo.focus = v == PG_FG_FOCUS;
+                        /* colour by own time, as the report's "own time" column:
+                         * a share that fell only because another grew is white */
+                        fo.base_time = b->hotspots.base_task_clock_ns;
+                        fo.head_time = b->hotspots.head_task_clock_ns;
                         if (fo.image) { /* frames under 2 px are only noise in a picture */
                                 fo.width_px = PG_COMMENT_IMAGE_PX;
                                 fo.minwidth_px = 2.0;
@@ -478,7 +532,7 @@ int cmd_compare(int argc, char **argv)
         struct pg_comparison cmp;
         struct pg_report_opts ro;
         struct pg_buf out = PG_BUF_INIT, md = PG_BUF_INIT, js = PG_BUF_INIT, ju = PG_BUF_INIT,
-                      om = PG_BUF_INIT;
+                      om = PG_BUF_INIT, mdp = PG_BUF_INIT;
         char *cfg_base = NULL, *label = NULL, *build = NULL, *cfg_path = NULL;
         const char *rev;
         bool path_like, exists;
@@ -504,6 +558,12 @@ int cmd_compare(int argc, char **argv)
                                      cfg_path ? cfg_path : "none found");
                 goto fail;
         }
+        /* reports written after minutes of building and measuring: their
+         * directories are checked first */
+        if ((a.confirm || a.calibrate) &&
+            ((a.json && (error = pg_output_file_check(a.json)) < 0) ||
+             (a.markdown && (error = pg_output_file_check(a.markdown)) < 0)))
+                goto fail;
         for (size_t i = 0; i < a.nresults; i++) {
                 if (!pg_is_dir(a.results[i]) && !pg_is_file(a.results[i])) {
                         error = pg_error_set(PG_ENOTFOUND,
@@ -590,12 +650,32 @@ int cmd_compare(int argc, char **argv)
                                 goto fail;
                         if (a.markdown && !a.require_baseline)
                                 pg_write_no_baseline_comment(a.markdown, rev, so.machine);
-                        fprintf(a.require_baseline ? stderr : stdout,
-                                "perfgate: %sno baseline for '%s' on machine '%s' (searched %u "
-                                "commits from the merge-base); nothing to compare. Record one "
-                                "with 'perfgate baseline save' on %s.\n",
-                                a.require_baseline ? "error: " : "", rev, so.machine, a.max_walk,
-                                rev);
+                        if (a.markdown_plain && !a.require_baseline)
+                                pg_write_no_baseline_comment(a.markdown_plain, rev, so.machine);
+                        if (!info.source_ref) {
+                                /* no data branch at all: before the first baseline
+                                 * save, or a wrong --branch, or not fetched */
+                                const char *db = a.branch ? a.branch : PG_STORE_DEFAULT_BRANCH;
+                                fprintf(a.require_baseline ? stderr : stdout,
+                                        "perfgate: %sno baseline for '%s': the baseline branch "
+                                        "'%s' does not exist (neither a local branch nor "
+                                        "origin/%s); nothing to compare. %s it with 'git "
+                                        "fetch origin %s:%s', or record the first baseline with "
+                                        "'perfgate baseline save%s%s' on %s.\n",
+                                        a.require_baseline ? "error: " : "", rev, db, db,
+                                        a.branch ? "Check the name given to --branch, or fetch"
+                                                 : "Fetch",
+                                        db, db, a.branch ? " --branch " : "", a.branch ? db : "",
+                                        rev);
+                        } else {
+                                fprintf(a.require_baseline ? stderr : stdout,
+                                        "perfgate: %sno baseline for '%s' on machine '%s' "
+                                        "(searched %u commits from the merge-base); nothing to "
+                                        "compare. Record one with 'perfgate baseline save' on "
+                                        "%s.\n",
+                                        a.require_baseline ? "error: " : "", rev, so.machine,
+                                        a.max_walk, rev);
+                        }
                         status = a.require_baseline ? PG_EXIT_USAGE : PG_EXIT_OK;
                         goto out;
                 }
@@ -651,6 +731,11 @@ int cmd_compare(int argc, char **argv)
          * built leaves none behind */
         if (a.markdown)
                 pg_report_markdown(&md, &cmp, &ro);
+        if (a.markdown_plain) { /* the same comparison, without the links */
+                struct pg_report_opts plain = ro;
+                plain.link_base = NULL;
+                pg_report_markdown(&mdp, &cmp, &plain);
+        }
         if (a.json && (error = pg_report_json(&js, &cmp, &ro)) < 0)
                 goto fail;
         if (a.junit)
@@ -658,6 +743,7 @@ int cmd_compare(int argc, char **argv)
         if (a.openmetrics)
                 pg_report_openmetrics(&om, &cmp, &ro);
         if ((a.markdown && (error = pg_write_report(a.markdown, &md)) < 0) ||
+            (a.markdown_plain && (error = pg_write_report(a.markdown_plain, &mdp)) < 0) ||
             (a.json && (error = pg_write_report(a.json, &js)) < 0) ||
             (a.junit && (error = pg_write_report(a.junit, &ju)) < 0) ||
             (a.openmetrics && (error = pg_write_report(a.openmetrics, &om)) < 0))
@@ -679,6 +765,7 @@ fail:
 out:
         pg_buf_release(&out);
         pg_buf_release(&md);
+        pg_buf_release(&mdp);
         pg_buf_release(&js);
         pg_buf_release(&ju);
         pg_buf_release(&om);

@@ -5,10 +5,12 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/buf.h"
 #include "common/error.h"
 #include "common/json.h"
 #include "runner/doctor.h"
@@ -57,23 +59,63 @@ static void pg_print_json(const struct pg_doctor *d)
         cJSON_Delete(root);
 }
 
+/* Length of the kind of check @name ("event" of "event:cycles"), 0 when it has none. */
+static size_t pg_check_kind(const char *name)
+{
+        const char *colon = strchr(name, ':');
+        return colon ? (size_t) (colon - name) : 0;
+}
+
+/* Whether @b says what @a says about another thing of the same kind (a
+ * gap, not an ok): the text prints them as one block. */
+static bool pg_check_same(const struct pg_check *a, const struct pg_check *b)
+{
+        size_t k = pg_check_kind(a->name);
+
+        return a->status != PG_CHECK_OK && k && k == pg_check_kind(b->name) &&
+               strncmp(a->name, b->name, k) == 0 && a->status == b->status &&
+               strcmp(a->value, b->value) == 0 && strcmp(a->meaning, b->meaning) == 0 &&
+               (a->fix == b->fix || (a->fix && b->fix && strcmp(a->fix, b->fix) == 0));
+}
+
 static void pg_print_text(const struct pg_doctor *d, bool color)
 {
+        bool *shown = pg_xcalloc(d->n + 1, sizeof(bool));
+
         for (size_t i = 0; i < d->n; i++) {
                 const struct pg_check *c = &d->checks[i];
                 const char *st = pg_check_status_name(c->status);
                 const char *on = "", *off = "";
+                struct pg_buf names = PG_BUF_INIT;
+                size_t same = 1;
+
+                if (shown[i])
+                        continue;
                 if (color) {
                         on = c->status == PG_CHECK_OK     ? "\033[32m"
                              : c->status == PG_CHECK_WARN ? "\033[33m"
                                                           : "\033[31m";
                         off = "\033[0m";
                 }
-                printf("%s%-7s%s %s: %s\n", on, st, off, c->name, c->value);
+                /* identical gaps of one kind (16 hardware events without a
+                 * PMU) are one block listing them: "event:cycles, instructions" */
+                pg_buf_printf(&names, "%s", c->name);
+                for (size_t j = i + 1; j < d->n; j++)
+                        if (!shown[j] && pg_check_same(c, &d->checks[j])) {
+                                shown[j] = true;
+                                pg_buf_printf(&names, ", %s",
+                                              d->checks[j].name + pg_check_kind(c->name) + 1);
+                                same++;
+                        }
+                if (same > 1)
+                        pg_buf_printf(&names, " (%zu)", same);
+                printf("%s%-7s%s %s: %s\n", on, st, off, names.ptr, c->value);
+                pg_buf_release(&names);
                 printf("        %s\n", c->meaning);
                 if (c->fix)
                         printf("        fix: %s\n", c->fix);
         }
+        free(shown);
         printf("\n%s\n", d->can_measure
                              ? "perfgate can measure on this machine (see warnings above)"
                              : "perfgate cannot count even software events here");

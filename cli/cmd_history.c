@@ -52,7 +52,8 @@ const char pg_usage_history[] =
     "  --html DIR           write the static site into DIR (replaced when it holds a\n"
     "                       previous site; a non-empty other directory is refused)\n"
     "  --flamegraphs N      flame graphs for the newest N commits of each benchmark\n"
-    "                       (default 100; 0: every commit with a profile)\n"
+    "                       (default 20; 0: every commit with a profile), and for\n"
+    "                       the commits at and before each change point\n"
     "  --json FILE          write the series, change points and hotspot shares as\n"
     "                       JSON (schema perfgate/history/1; '-' for stdout)\n"
     "\n"
@@ -195,7 +196,7 @@ int cmd_history(int argc, char **argv)
 {
         struct pg_store_opts so = { NULL, NULL, NULL };
         struct pg_trends_opts to;
-        struct pg_site_opts site = { 100, NULL };
+        struct pg_site_opts site = { PG_SITE_DEFAULT_FLAMEGRAPHS, NULL };
         struct pg_history h;
         struct pg_trends t;
         const char *branch = NULL, *html = NULL, *json = NULL, *config = NULL;

@@ -231,26 +231,10 @@ int cmd_record(int argc, char **argv)
                                           o.pid > 0 || o.system_wide || o.argv
                                               ? "give only one target: -p PID, -a or -- COMMAND"
                                               : "nothing to record: give -p PID, -a or -- COMMAND");
-        if (output && strcmp(output, "-") != 0) {
-                /* checked before recording, not after: a recording cannot be
-                 * taken again */
-                char *dir = pg_xstrdup(output), *slash = strrchr(dir, '/');
-                struct stat st;
-
-                if (slash)
-                        *(slash == dir ? slash + 1 : slash) = '\0';
-                errno = 0;
-                if (stat(slash ? dir : ".", &st) != 0 || !S_ISDIR(st.st_mode) ||
-                    access(slash ? dir : ".", W_OK) != 0) {
-                        int e = errno;
-                        free(dir);
-                        return pg_cli_usage_error("record",
-                                                  "-o '%s': its directory is not a writable "
-                                                  "directory (%s); give a path in one",
-                                                  output, e ? strerror(e) : "not a directory");
-                }
-                free(dir);
-        }
+        /* the output is checked before recording, not after: a recording
+         * cannot be taken again */
+        if ((error = output ? pg_output_file_check(output) : pg_mkdir_own(out_dir)) < 0)
+                return pg_cli_fail(error);
         pg_launch_install_signal_handlers();
         if (!quiet) {
                 if (o.pid > 0)
@@ -314,25 +298,20 @@ int cmd_record(int argc, char **argv)
                                              info.cycles ? "count" : "ns", PG_METRIC_OK, &count,
                                              NULL, 1, NULL);
         }
+        res.recording.present = true;
+        res.recording.ended = info.interrupted     ? PG_RECORD_END_INTERRUPTED
+                              : info.target_exited ? PG_RECORD_END_TARGET_EXITED
+                                                   : PG_RECORD_END_DURATION;
+        res.recording.elapsed_ns = info.wall_ns;
+        res.recording.requested_ns = o.duration_ns;
         if (output) {
+                /* a path the user named: written as cp(1) writes */
                 path = pg_xstrdup(output);
+                error = pg_result_save_as(&res, path);
         } else {
-                if ((error = pg_mkdir_own(out_dir)) < 0) {
-                        status = pg_cli_fail(error);
-                        goto done;
-                }
+                /* DIR/NAME.json: our own name, in a directory of our own */
                 path = pg_xasprintf("%s/%s.json", out_dir, res.name);
-        }
-        if (output) {
-                /* a path the user named: written as cp(1) writes (a device
-                 * or FIFO in place, never replaced; common/fsutil.h) */
-                struct pg_buf json = PG_BUF_INIT;
-
-                if ((error = pg_result_to_json(&res, &json)) == 0)
-                        error = pg_write_file_atomic(path, json.ptr, json.len);
-                pg_buf_release(&json);
-        } else {
-                error = pg_result_save(&res, path); /* DIR/NAME.json: our own name */
+                error = pg_result_save(&res, path);
         }
         if (error < 0) {
                 status = pg_cli_fail(error);

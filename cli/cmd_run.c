@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "baselines/config.h"
@@ -23,6 +24,7 @@
 #include "runner/events.h"
 #include "runner/launch.h"
 #include "runner/run.h"
+#include "runner/symbolize.h"
 
 const char pg_usage_run[] =
     "usage: perfgate run [options] [PATH...]\n"
@@ -56,6 +58,8 @@ const char pg_usage_run[] =
     "  --off-cpu            also record where threads block (context switches with\n"
     "                       call chains; needs kernel sampling: paranoid <= 1 or\n"
     "                       CAP_PERFMON)\n"
+    "  --sched              also record scheduler latency per task (CPU-wide sched\n"
+    "                       tracepoints: root, CAP_PERFMON or paranoid -1)\n"
     "  --cpus LIST          pin benchmarks to these CPUs (e.g. 2,3 or 2-5)\n"
     "  --filter REGEX       run only benchmarks whose name matches (POSIX ERE)\n"
     "  --shard I/N          run only the I-th of N slices of the benchmarks (1-based)\n"
@@ -82,6 +86,7 @@ enum {
         OPT_DEBUG_DIR,
         OPT_NO_PROFILE,
         OPT_OFF_CPU,
+        OPT_SCHED,
         OPT_TIMEOUT,
         OPT_CPUS,
         OPT_FILTER,
@@ -101,6 +106,7 @@ static const struct option pg_run_options[] = {
         { "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
         { "no-profile", no_argument, NULL, OPT_NO_PROFILE },
         { "off-cpu", no_argument, NULL, OPT_OFF_CPU },
+        { "sched", no_argument, NULL, OPT_SCHED },
         { "timeout", required_argument, NULL, OPT_TIMEOUT },
         { "cpus", required_argument, NULL, OPT_CPUS },
         { "filter", required_argument, NULL, OPT_FILTER },
@@ -186,6 +192,36 @@ static void pg_run_warn_few_repeats(struct pg_run_cli *cli, const struct pg_resu
             (unsigned long long) r->repeat, p, PG_RUN_GATE_ALPHA);
 }
 
+/* The progress line of a sampling run on a terminal, with the hottest
+ * functions so far, cut to the terminal's width (a line that wraps could
+ * not be redrawn in place). */
+static void pg_run_sampled_line(struct pg_run_cli *cli, const struct pg_run_event *ev)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        struct winsize ws;
+        size_t width = 80;
+
+        if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+                width = ws.ws_col;
+        pg_buf_printf(&b, "benchmark %zu/%zu %s, sampling run %llu", ev->index, ev->total, ev->name,
+                      (unsigned long long) ev->rep);
+        for (size_t i = 0; i < ev->top->n && ev->top->total > 0; i++) {
+                const char *n = ev->top->name[i];
+                int len = (int) strlen(n);
+
+                /* a long (C++) name is cut so that three fit */
+                pg_buf_printf(&b, "%s%.*s%s %.0f%%", i ? ", " : ": ", len > 32 ? 29 : len, n,
+                              len > 32 ? "..." : "",
+                              100.0 * (double) ev->top->samples[i] / (double) ev->top->total);
+        }
+        if (b.len > width - 1)
+                b.len = width - 1; /* bytes: a multi-byte name may end a little early */
+        pg_run_end_line(cli);
+        fwrite(b.ptr, 1, b.len, stderr);
+        cli->line_open = true;
+        pg_buf_release(&b);
+}
+
 static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
 {
         struct pg_run_cli *cli = ctx;
@@ -210,6 +246,10 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
                         "benchmark %zu/%zu %s, simulated run under valgrind, elapsed %.1f s%s",
                         ev->index, ev->total, ev->name, elapsed_s, cli->tty ? "" : "\n");
                 cli->line_open = cli->tty;
+                break;
+        case PG_RUN_EV_SAMPLED:
+                if (!cli->quiet && cli->tty)
+                        pg_run_sampled_line(cli, ev);
                 break;
         case PG_RUN_EV_DONE: {
                 const struct pg_metric *tc = pg_result_find_metric(ev->result, "task-clock");
@@ -341,6 +381,9 @@ int cmd_run(int argc, char **argv)
                         break;
                 case OPT_OFF_CPU:
                         o.off_cpu = true;
+                        break;
+                case OPT_SCHED:
+                        o.sched = true;
                         break;
                 case OPT_TIMEOUT: {
                         char *end;

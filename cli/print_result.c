@@ -369,6 +369,18 @@ static void pg_print_header(FILE *f, const struct pg_result *r, bool color)
                 fputs(" (no hardware PMU)", f);
         }
         fputc('\n', f);
+        if (r->recording.present) {
+                const struct pg_recording *rec = &r->recording;
+                static const char *const how[] = { "ended at its --duration",
+                                                   "ended by SIGINT or SIGTERM",
+                                                   "ended when the target exited" };
+
+                fprintf(f, " recording %.1f s, %s", (double) rec->elapsed_ns / 1e9,
+                        how[rec->ended]);
+                if (rec->requested_ns && rec->ended != PG_RECORD_END_DURATION)
+                        fprintf(f, " (%.1f s requested)", (double) rec->requested_ns / 1e9);
+                fputc('\n', f);
+        }
 }
 
 static void pg_print_counters(FILE *f, const struct pg_result *r)
@@ -685,6 +697,50 @@ done:
         pg_profile_funcs_release(&pf);
 }
 
+/* Order of the scheduler-latency rows: longest delay first (ties: by comm). */
+static int pg_sched_row_cmp(const void *a, const void *b)
+{
+        const struct pg_sched_task *x = *(const struct pg_sched_task *const *) a;
+        const struct pg_sched_task *y = *(const struct pg_sched_task *const *) b;
+
+        if (x->delay_max_ns != y->delay_max_ns)
+                return x->delay_max_ns > y->delay_max_ns ? -1 : 1;
+        return strcmp(x->comm, y->comm);
+}
+
+/* The scheduler latency per task, as `perf sched latency` prints it, per run. */
+static void pg_print_sched(FILE *f, const struct pg_sched *s, bool color)
+{
+        const struct pg_sched_task **rows = pg_xcalloc(s->n + 1, sizeof(*rows));
+        double runs = (double) (s->runs ? s->runs : 1);
+
+        for (size_t i = 0; i < s->n; i++)
+                rows[i] = &s->tasks[i];
+        qsort(rows, s->n, sizeof(*rows), pg_sched_row_cmp);
+        fprintf(f, "\n %sScheduler latency%s: %llu run%s, wakeup or preemption to running\n",
+                color ? PG_ANSI_BOLD : "", color ? PG_ANSI_RESET : "", (unsigned long long) s->runs,
+                s->runs == 1 ? "" : "s");
+        if (!s->n) {
+                fputs("\n No task of the benchmark was seen running.\n", f);
+                free(rows);
+                return;
+        }
+        fprintf(f, "\n  %-16s %7s %12s %10s %12s %12s\n", "Task", "Threads", "Runtime/run",
+                "Switches", "Avg delay", "Max delay");
+        for (size_t i = 0; i < s->n; i++) {
+                const struct pg_sched_task *t = rows[i];
+                char *name = pg_shown_name(t->comm);
+
+                fprintf(f, "  %-16s %7llu %9.3f ms %10.1f %9.3f ms %9.3f ms\n", name,
+                        (unsigned long long) t->threads, (double) t->runtime_ns / 1e6 / runs,
+                        (double) t->switches / runs,
+                        t->switches ? (double) t->delay_total_ns / 1e6 / (double) t->switches : 0.0,
+                        (double) t->delay_max_ns / 1e6);
+                free(name);
+        }
+        free(rows);
+}
+
 void pg_cli_print_result(FILE *f, const struct pg_result *r, bool color)
 {
         pg_print_header(f, r, color);
@@ -693,4 +749,6 @@ void pg_cli_print_result(FILE *f, const struct pg_result *r, bool color)
                 pg_print_profile(f, &r->profile, false, color);
         if (r->offcpu.present)
                 pg_print_profile(f, &r->offcpu, true, color);
+        if (r->sched.present)
+                pg_print_sched(f, &r->sched, color);
 }

@@ -194,6 +194,30 @@ int pg_dir_check_owner(const char *path)
         return 0;
 }
 
+int pg_output_file_check(const char *path)
+{
+        char *dir = pg_xstrdup(path), *slash = strrchr(dir, '/');
+        const char *d = ".";
+        struct stat st;
+        int error = 0;
+
+        if (strcmp(path, "-") == 0)
+                goto done;
+        if (slash) {
+                *(slash == dir ? slash + 1 : slash) = '\0';
+                d = dir;
+        }
+        errno = 0;
+        if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode) || access(d, W_OK) != 0)
+                error = pg_error_set(PG_EINPUT,
+                                     "cannot write '%s' later: '%s' is not a writable directory "
+                                     "(%s); give a path in one",
+                                     path, d, errno ? strerror(errno) : "not a directory");
+done:
+        free(dir);
+        return error;
+}
+
 int pg_mkdir_own(const char *path)
 {
         int error = pg_mkdir_p(path);

@@ -64,6 +64,17 @@ int pg_write_file_own(const char *path, const void *data, size_t len);
  */
 int pg_dir_check_owner(const char *path);
 
+/**
+ * Check, before work whose result cannot be had again cheaply (a
+ * recording, a measurement), that a file can later be written at @path, a
+ * path the user named (-o FILE, --json FILE): the directory it names
+ * exists, is a directory, and the effective user may write in it. "-"
+ * passes (stdout). Nothing is created. Errors: PG_EINPUT "cannot write
+ * 'PATH' later: 'DIR' is not a writable directory (REASON); give a path in
+ * one".
+ */
+int pg_output_file_check(const char *path);
+
 /** pg_mkdir_p() then pg_dir_check_owner(): an output directory of our own. */
 int pg_mkdir_own(const char *path);
 

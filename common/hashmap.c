@@ -234,3 +234,28 @@ void pg_u64map_put(struct pg_u64map *m, uint64_t key, uint32_t val)
         m->keys[i] = key;
         m->vals[i] = val;
 }
+
+size_t pg_strmap_top(const struct pg_strmap *m, const uint64_t *counts, size_t max, size_t *out)
+{
+        size_t n = 0;
+
+        for (; n < max; n++) {
+                size_t best = SIZE_MAX;
+
+                for (size_t i = 0; i < m->n; i++) {
+                        bool taken = false;
+
+                        for (size_t j = 0; j < n && !taken; j++)
+                                taken = out[j] == i;
+                        if (!taken && counts[i] > 0 &&
+                            (best == SIZE_MAX || counts[i] > counts[best] ||
+                             (counts[i] == counts[best] &&
+                              strcmp(m->keys[i].ptr, m->keys[best].ptr) < 0)))
+                                best = i;
+                }
+                if (best == SIZE_MAX)
+                        break;
+                out[n] = best;
+        }
+        return n;
+}

@@ -66,6 +66,14 @@ size_t pg_strmap_intern(struct pg_strmap *m, const void *key, size_t len, bool *
 /** Whether @m holds the @len bytes at @key; if so, store their index in @idx. */
 bool pg_strmap_find(const struct pg_strmap *m, const void *key, size_t len, size_t *idx);
 
+/**
+ * Store in @out the indexes of the (at most @max) keys of @m with the
+ * largest @counts (an array indexed like the keys), largest first, equal
+ * counts by key (bytewise, as strcmp); keys of count 0 are never chosen.
+ * Returns how many were stored. O(@max x keys): meant for a handful.
+ */
+size_t pg_strmap_top(const struct pg_strmap *m, const uint64_t *counts, size_t max, size_t *out);
+
 /** Free everything @m owns (key pointers die with it) and leave it empty. */
 void pg_strmap_release(struct pg_strmap *m);
 

@@ -521,12 +521,33 @@ static void fg_name_rgb(const struct fg_ctx *c, const char *clean, size_t len,
  * Delta of a node in percentage points of the drawn profile's total.
  * Share mode: 100 * (h/T_H - b/T_B), computed as one exact fraction so that
  * "unchanged" is exactly 0 and its sign is exact. Raw mode (two-column input,
- * flamegraph.pl): 100 * (h - b) / T_drawn. Returns the sign.
+ * flamegraph.pl): 100 * (h - b) / T_drawn. Own-time mode (o->base_time and
+ * o->head_time > 0): 100 * (h/T_H * T'_H - b/T_B * T'_B) / T'_H, the change of
+ * the frame's estimated own time in percent of head's time. Returns the sign.
  */
+static bool fg_time_mode(const struct pg_flame_opts *o)
+{
+        double r = o->base_time / o->head_time;
+        return !o->raw_delta && o->base_time > 0 && o->head_time > 0 && isfinite(r) && r > 0;
+}
+
 static int fg_delta(const struct fg_ctx *c, uint64_t h, uint64_t b, double *pct)
 {
         pg_i128 num;
         pg_u128 den;
+        if (fg_time_mode(c->o)) {
+                /* over the common denominator T_H * T_B, with r = T'_B / T'_H
+                 * (finite, fg_time_mode()): integer products stay exact, so
+                 * "unchanged" is 0, and no product of times can overflow */
+                double r = c->o->base_time / c->o->head_time;
+                double th = (double) h * (double) c->total[1];
+                double tb = (double) b * (double) c->total[0] * r;
+                double d = th - tb;
+                if (fabs(d) <= 1e-12 * fmax(th, tb))
+                        d = 0;
+                *pct = 100.0 * d / ((double) c->total[0] * (double) c->total[1]);
+                return (d > 0) - (d < 0);
+        }
         if (c->o->raw_delta) {
                 num = (pg_i128) h - (pg_i128) b;
                 den = c->total[c->k];
@@ -909,6 +930,12 @@ static int fg_setup(struct fg_ctx *c, const struct pg_flame_opts *o)
                                     "noise floor %g percentage points is out of range; use 0 "
                                     "to less than 100",
                                     o->noise_floor * 100);
+        if (!(o->base_time >= 0) || !(o->head_time >= 0) || !isfinite(o->base_time) ||
+            !isfinite(o->head_time))
+                return pg_error_set(PG_EINPUT,
+                                    "the times of base (%g) and head (%g) must be "
+                                    "finite and not negative",
+                                    o->base_time, o->head_time);
         c->palette = FG_HOT;
         if (o->colors) {
                 int i;
@@ -994,9 +1021,12 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                                  o->raw_delta ? " (counts compared as given)" : "",
                                  "; widths: ", c->k == 1 ? bn : hn);
                 lines[nsub++] = pg_xasprintf(
-                    "red = grew from base to head, blue = shrank (change of each frame's self %s, "
-                    "strongest %.2f pp)%s",
-                    o->raw_delta ? "count over the total" : "share of samples", c->maxabs_pct,
+                    "red = grew from base to head, blue = shrank (change of each frame's %s, "
+                    "strongest %.2f%s)%s",
+                    fg_time_mode(o) ? "own time, self share x run time, in % of head's time"
+                    : o->raw_delta  ? "self count over the total"
+                                    : "self share of samples",
+                    c->maxabs_pct, fg_time_mode(o) ? "%" : " pp",
                     c->nmarked == 0 ? ""
                     : c->k == 0     ? "; dashed outline = new in head"
                                     : "; dashed outline = gone in head");

@@ -49,6 +49,10 @@ struct pg_flame_opts {
                                 get a red outline (the regressed path) */
         bool focus;            /* with @highlight: draw only the subtree of an ancestor of
                                 the widest @highlight frame (see pg_flamegraph_diff_svg()) */
+        /* Own-time colours (both > 0; share mode otherwise): */
+        double base_time;      /* the time BASE's samples stand for (e.g. the median
+                                  task-clock of a run), in any unit, the same for both */
+        double head_time;      /* the same for HEAD */
 };
 
 /** Fill @o with the defaults above. */
@@ -88,7 +92,11 @@ int pg_flamegraph_svg(struct pg_buf *out, const struct pg_stack *stacks, size_t 
  * the largest |delta| drawn, c = floor(210 * (1 - |delta| / M)), growth
  * rgb(255,c,c), shrinkage rgb(c,c,255), zero (or below o->noise_floor)
  * white. With o->raw_delta the counts are compared as given (flamegraph.pl's
- * two-column semantics). Frames present only in the drawn profile are marked
+ * two-column semantics). With o->base_time and o->head_time (T'_B, T'_H) the
+ * colour is the change of each frame's estimated own time instead,
+ * (h/T_H * T'_H - b/T_B * T'_B) / T'_H: a frame whose share fell only because
+ * another frame's time grew stays white, as in the compare report's
+ * "own time" column (docs/diff.md). Frames present only in the drawn profile are marked
  * (class "new", or "gone" in the negated graph) with a dashed outline.
  * With o->focus and o->highlight set, the graph is rooted at the highest
  * ancestor of the widest frame named o->highlight that is at most

@@ -56,7 +56,8 @@ static const char pg_site_css[] =
     "svg circle.pt{fill:#36c;stroke:#fff;stroke-width:.5}svg a:hover circle.pt{fill:#e60;r:5}\n"
     "svg line.cp{stroke:#d00;stroke-width:1.2;stroke-dasharray:4 3}svg text.cp{fill:#d00}\n"
     "svg .level{stroke:#d00;stroke-width:1;opacity:.5}\n"
-    "svg .fn{fill:none;stroke-width:1.5}\n";
+    "svg .fn{fill:none;stroke-width:1.5}\n"
+    "svg rect.hov{fill:#000;fill-opacity:0}svg rect.hov:hover{fill-opacity:.07}\n";
 
 static const char *const pg_site_palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                                "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
@@ -65,8 +66,8 @@ struct pg_site {
         const struct pg_trends *t;
         const struct pg_history *h;
         const struct pg_site_opts *o;
-        char *tmp;         /* the directory being written */
-        size_t flame_from; /* of the benchmark being written: pg_site_flame_from() */
+        char *tmp;   /* the directory being written */
+        bool *flame; /* [h->n] of the benchmark being written: pg_site_flame_pick() */
 };
 
 /* Write @b to tmp/@rel: a new file in a directory this process created. */
@@ -126,25 +127,77 @@ static void pg_site_pct(struct pg_buf *b, double f)
         pg_buf_printf(b, "%+.1f%%", v);
 }
 
-/* The first history index whose point of @b gets a flame graph: the newest
- * o->flamegraphs points that have the benchmark (0: all). */
-static size_t pg_site_flame_from(const struct pg_site *s, const struct pg_bench_trends *b)
+/* Append @v with @digits (1 or 2) decimals, as "%.1f" / "%.2f" do but
+ * without printf's cost (a 1,000-commit page has tens of thousands of
+ * coordinates); halves are rounded away from zero. */
+static void pg_site_fixd(struct pg_buf *b, double v, int digits)
+{
+        char tmp[32];
+        size_t n = 0;
+        long long t;
+        bool neg;
+
+        if (!isfinite(v) || fabs(v) > 1e12) {
+                pg_buf_printf(b, "%.*f", digits, v);
+                return;
+        }
+        t = llround(v * (digits == 2 ? 100 : 10));
+        neg = t < 0;
+        if (neg)
+                t = -t;
+        for (int d = 0; d < digits; d++) {
+                tmp[n++] = (char) ('0' + t % 10);
+                t /= 10;
+        }
+        tmp[n++] = '.';
+        do {
+                tmp[n++] = (char) ('0' + t % 10);
+                t /= 10;
+        } while (t);
+        if (neg)
+                tmp[n++] = '-';
+        while (n)
+                pg_buf_putc(b, tmp[--n]);
+}
+
+static void pg_site_fix(struct pg_buf *b, double v)
+{
+        pg_site_fixd(b, v, 1);
+}
+
+/* Pick the history points of @b that get a flame graph into s->flame: the
+ * newest o->flamegraphs points that have the benchmark (0: all), and at each
+ * change point of any of its metrics the commit of the change and the one
+ * before it, the two a reader compares. */
+static void pg_site_flame_pick(struct pg_site *s, const struct pg_bench_trends *b)
 {
         size_t seen = 0;
-        if (!s->o->flamegraphs)
-                return 0;
-        for (size_t i = s->h->n; i-- > 0;)
-                if (pg_result_set_find(&s->h->points[i].results, b->name) &&
-                    ++seen == s->o->flamegraphs)
-                        return i;
-        return 0;
+
+        memset(s->flame, 0, s->h->n * sizeof(*s->flame));
+        for (size_t i = s->h->n; i-- > 0;) {
+                if (s->o->flamegraphs && seen == s->o->flamegraphs)
+                        break;
+                if (pg_result_set_find(&s->h->points[i].results, b->name)) {
+                        s->flame[i] = true;
+                        seen++;
+                }
+        }
+        for (size_t k = 0; k < b->nseries; k++) {
+                const struct pg_series *se = &b->series[k];
+                for (size_t c = 0; c < se->ncp; c++) {
+                        size_t at = se->cps[c].index;
+                        s->flame[se->points[at].commit] = true;
+                        if (at > 0)
+                                s->flame[se->points[at - 1].commit] = true;
+                }
+        }
 }
 
 /* Does history point @i of the benchmark get a flame graph? */
 static bool pg_site_has_flame(const struct pg_site *s, const struct pg_bench_trends *b, size_t i)
 {
         const struct pg_result *r;
-        if (i < s->flame_from)
+        if (!s->flame[i])
                 return false;
         r = pg_result_set_find(&s->h->points[i].results, b->name);
         return r && r->profile.present && r->profile.samples > 0 && r->profile.nstacks > 0;
@@ -277,14 +330,23 @@ static void pg_site_series(struct pg_buf *b, const struct pg_site *s,
         pg_buf_puts(b, "<path class=\"spread\" d=\"");
         for (size_t i = 0; i < se->n; i++) {
                 const struct pg_series_point *p = &se->points[i];
-                if (p->max > p->min)
-                        pg_buf_printf(b, "M%.1f %.1fV%.1f", pg_site_x(s, p->commit),
-                                      pg_site_y(&sc, p->max), pg_site_y(&sc, p->min));
+                if (!(p->max > p->min))
+                        continue;
+                pg_buf_putc(b, 'M');
+                pg_site_fix(b, pg_site_x(s, p->commit));
+                pg_buf_putc(b, ' ');
+                pg_site_fix(b, pg_site_y(&sc, p->max));
+                pg_buf_putc(b, 'V');
+                pg_site_fix(b, pg_site_y(&sc, p->min));
         }
         pg_buf_puts(b, "\"/>\n<polyline class=\"line\" points=\"");
-        for (size_t i = 0; i < se->n; i++)
-                pg_buf_printf(b, "%s%.1f,%.1f", i ? " " : "", pg_site_x(s, se->points[i].commit),
-                              pg_site_y(&sc, se->points[i].median));
+        for (size_t i = 0; i < se->n; i++) {
+                if (i)
+                        pg_buf_putc(b, ' ');
+                pg_site_fix(b, pg_site_x(s, se->points[i].commit));
+                pg_buf_putc(b, ',');
+                pg_site_fix(b, pg_site_y(&sc, se->points[i].median));
+        }
         pg_buf_puts(b, "\"/>\n");
         /* change points */
         for (size_t k = 0; k < se->ncp; k++) {
@@ -316,10 +378,11 @@ static void pg_site_series(struct pg_buf *b, const struct pg_site *s,
                         pg_trends_flame_path(&tmp, bt->name, s->h->points[p->commit].commit, false);
                         pg_buf_printf(b, "<a href=\"%s\">", tmp.ptr);
                 }
-                pg_buf_printf(b,
-                              "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.2f\" r=\"3\" "
-                              "data-i=\"%zu\" data-v=\"%.17g\"><title>",
-                              pg_site_x(s, p->commit), pg_site_y(&sc, p->median), p->commit,
+                pg_buf_puts(b, "<circle class=\"pt\" cx=\"");
+                pg_site_fix(b, pg_site_x(s, p->commit));
+                pg_buf_puts(b, "\" cy=\"");
+                pg_site_fixd(b, pg_site_y(&sc, p->median), 2);
+                pg_buf_printf(b, "\" r=\"3\" data-i=\"%zu\" data-v=\"%.17g\"><title>", p->commit,
                               p->median);
                 pg_site_commit_title(b, &s->h->points[p->commit], p->commit, s->h->n);
                 pg_buf_puts(b, "&#10;");
@@ -405,24 +468,42 @@ static void pg_site_functions(struct pg_buf *b, const struct pg_site *s,
                 for (size_t i = 0; i < s->h->n; i++) {
                         if (fs->share[i] < 0)
                                 continue;
-                        pg_buf_printf(b, "%s%.1f,%.1f", first ? "" : " ", pg_site_x(s, i),
-                                      pg_site_y(&sc, fs->share[i]));
+                        if (!first)
+                                pg_buf_putc(b, ' ');
+                        pg_site_fix(b, pg_site_x(s, i));
+                        pg_buf_putc(b, ',');
+                        pg_site_fix(b, pg_site_y(&sc, fs->share[i]));
                         first = false;
                 }
-                pg_buf_puts(b, "\"/>\n");
-                for (size_t i = 0; i < s->h->n; i++) {
+                pg_buf_puts(b, "\"/>\n</g>\n");
+        }
+        /* one hover column per commit with every function's share: one title
+         * per commit instead of one per function and commit */
+        for (size_t i = 0; i < s->h->n; i++) {
+                double w = s->h->n > 1 ? (CW - CL - CR) / (double) (s->h->n - 1) : CW - CL - CR;
+                bool any = false;
+
+                for (size_t f = 0; f < bt->nfunctions && !any; f++)
+                        any = bt->functions[f].share[i] >= 0;
+                if (!any)
+                        continue;
+                double x0 = fmax(CL, pg_site_x(s, i) - w / 2);
+                double x1 = fmin(CW - CR, pg_site_x(s, i) + w / 2);
+                pg_buf_puts(b, "<rect class=\"hov\" x=\"");
+                pg_site_fix(b, x0);
+                pg_buf_printf(b, "\" y=\"%.0f\" width=\"", CT);
+                pg_site_fix(b, x1 - x0);
+                pg_buf_printf(b, "\" height=\"%.0f\" data-i=\"%zu\"><title>", CH - CT - CB, i);
+                pg_site_commit_title(b, &s->h->points[i], i, s->h->n);
+                for (size_t f = 0; f < bt->nfunctions; f++) {
+                        const struct pg_function_share *fs = &bt->functions[f];
                         if (fs->share[i] < 0)
                                 continue;
-                        pg_buf_printf(b,
-                                      "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"%s\">"
-                                      "<title>",
-                                      pg_site_x(s, i), pg_site_y(&sc, fs->share[i]), col);
+                        pg_buf_puts(b, "&#10;");
                         pg_xml_put(b, fs->name);
-                        pg_buf_printf(b, ": %.1f%% self&#10;", 100 * fs->share[i]);
-                        pg_site_commit_title(b, &s->h->points[i], i, s->h->n);
-                        pg_buf_puts(b, "</title></circle>\n");
+                        pg_buf_printf(b, ": %.1f%% self", 100 * fs->share[i]);
                 }
-                pg_buf_puts(b, "</g>\n");
+                pg_buf_puts(b, "</title></rect>\n");
         }
         pg_buf_puts(b, "</svg>\n<ul class=\"legend\">\n");
         for (size_t f = 0; f < bt->nfunctions; f++) {
@@ -684,7 +765,7 @@ int pg_history_site_write(const struct pg_trends *t, const char *dir,
                           const struct pg_site_opts *opts)
 {
         struct pg_site_opts dflt = { 0, NULL };
-        struct pg_site s = { t, t->history, opts ? opts : &dflt, NULL, 0 };
+        struct pg_site s = { t, t->history, opts ? opts : &dflt, NULL, NULL };
         struct pg_buf b = PG_BUF_INIT;
         char *flame = NULL, *parent = NULL;
         bool exists;
@@ -717,6 +798,7 @@ int pg_history_site_write(const struct pg_trends *t, const char *dir,
                 goto done;
         }
         chmod(s.tmp, 0755);
+        s.flame = pg_xcalloc(t->history->n ? t->history->n : 1, sizeof(*s.flame));
         flame = pg_path_join(s.tmp, "flame");
         if (mkdir(flame, 0755) < 0) {
                 error = pg_error_set(PG_EIO, "cannot create '%s': %s", flame, strerror(errno));
@@ -727,7 +809,7 @@ int pg_history_site_write(const struct pg_trends *t, const char *dir,
         if ((error = pg_site_put(&s, PG_SITE_MARKER, &b)) < 0 || (error = pg_site_index(&s)) < 0)
                 goto done;
         for (size_t i = 0; i < t->nbench && !error; i++) {
-                s.flame_from = pg_site_flame_from(&s, &t->bench[i]);
+                pg_site_flame_pick(&s, &t->bench[i]);
                 if ((error = pg_site_bench_page(&s, &t->bench[i])) == 0)
                         error = pg_site_flames(&s, &t->bench[i]);
         }
@@ -744,6 +826,7 @@ done:
         if (s.tmp)
                 pg_site_remove(s.tmp); /* the new site on error, else the old one */
         free(s.tmp);
+        free(s.flame);
         free(flame);
         free(parent);
         pg_buf_release(&b);

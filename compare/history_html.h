@@ -23,9 +23,15 @@
  * differential flame graph (bounded by the neighbouring change points). */
 #define PG_SITE_DIFF_SPAN 5
 
+/* Default of pg_site_opts.flamegraphs (`perfgate history --flamegraphs`):
+ * each flame graph is a file, and creating files is most of the cost of a
+ * large site (bench/history-scale.sh). */
+#define PG_SITE_DEFAULT_FLAMEGRAPHS 20
+
 struct pg_site_opts {
-        size_t flamegraphs; /* flame graphs for the newest N commits of each benchmark;
-                               0: every commit (SIZE_MAX-like); see docs/history.md */
+        size_t flamegraphs; /* flame graphs for the newest N commits of each benchmark
+                               (0: every commit), plus the commits at and just before
+                               each change point; see docs/history.md */
         const char *title;  /* NULL: "perfgate history" */
 };
 

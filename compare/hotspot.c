@@ -154,6 +154,8 @@ void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile 
 
         out->base_total = base && base->present ? pg_profile_total(base) : 0;
         out->head_total = head && head->present ? pg_profile_total(head) : 0;
+        out->base_task_clock_ns = base_task_clock_ns > 0 ? base_task_clock_ns : 0;
+        out->head_task_clock_ns = head_task_clock_ns > 0 ? head_task_clock_ns : 0;
         bp = pg_profile_problem(base, out->base_total);
         hp = pg_profile_problem(head, out->head_total);
         if ((!base || !base->present) && (!head || !head->present)) {

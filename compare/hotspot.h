@@ -72,6 +72,7 @@ struct pg_hotspots {
         bool judged;  /* false: see reason */
         char *reason; /* why not judged ("baseline profile has 0 samples ...") */
         uint64_t base_total, head_total;
+        double base_task_clock_ns, head_task_clock_ns; /* medians the estimates used; 0: none */
         size_t n;
         struct pg_hotspot *items; /* sorted: kind first (regressed, new, ...), then |delta| */
 };

@@ -92,10 +92,15 @@ static int pg_offcpu_item_cmp(const void *a, const void *b)
 }
 
 void pg_offcpu_compare(const struct pg_profile *base, const struct pg_profile *head,
-                       struct pg_offcpu_cmp *out)
+                       const struct pg_offcpu_rule *rule, struct pg_offcpu_cmp *out)
 {
         struct pg_strmap names = { 0 };
         size_t cap = 0;
+
+        if (rule)
+                out->rule = *rule;
+        else
+                pg_offcpu_rule_init(&out->rule);
 
         if (!base || !base->present || !head || !head->present) {
                 out->reason = pg_xstrdup(!head || !head->present
@@ -114,16 +119,23 @@ void pg_offcpu_compare(const struct pg_profile *base, const struct pg_profile *h
         for (size_t i = 0; i < out->n; i++) {
                 struct pg_offcpu_path *p = &out->items[i];
                 p->delta_ms = p->head_ms - p->base_ms;
-                p->regressed = p->delta_ms >= PG_OFFCPU_MIN_MS &&
-                               p->delta_ms >= PG_OFFCPU_THRESHOLD * p->base_ms &&
-                               p->head_ms >= PG_OFFCPU_MIN_SHARE * out->head_total_ms;
+                p->regressed = p->delta_ms >= out->rule.min_ms &&
+                               p->delta_ms >= out->rule.threshold * p->base_ms &&
+                               p->head_ms >= out->rule.min_share * out->head_total_ms;
         }
         qsort(out->items, out->n, sizeof(*out->items), pg_offcpu_item_cmp);
 }
 
-bool pg_offcpu_path_listed(const struct pg_offcpu_path *p)
+bool pg_offcpu_path_listed(const struct pg_offcpu_cmp *c, const struct pg_offcpu_path *p)
 {
-        return p->regressed || p->delta_ms >= PG_OFFCPU_MIN_MS || p->delta_ms <= -PG_OFFCPU_MIN_MS;
+        return p->regressed || p->delta_ms >= c->rule.min_ms || p->delta_ms <= -c->rule.min_ms;
+}
+
+void pg_offcpu_rule_init(struct pg_offcpu_rule *r)
+{
+        r->threshold = PG_OFFCPU_THRESHOLD;
+        r->min_ms = PG_OFFCPU_MIN_MS;
+        r->min_share = PG_OFFCPU_MIN_SHARE;
 }
 
 const struct pg_offcpu_path *pg_offcpu_culprit(const struct pg_offcpu_cmp *c)

@@ -6,6 +6,8 @@
  * message names the metric, base, head, change, p-value and threshold;
  * inconclusive and missing are <skipped> with the reason (a <failure> under
  * --strict, matching the exit status); new is a pass with <system-out>.
+ * An off-CPU blocking path that regressed (compare/offcpu.h) is named in
+ * the failure message like a metric, and every listed path in its text.
  * What GitHub's and GitLab's reporters read: testsuite name/tests/failures,
  * testcase name/classname/time, failure message (the JUnit XSD of
  * junit-team/junit5 and GitLab's "unit test reports" documentation).
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "common/xml.h"
+#include "compare/offcpu.h"
 #include "compare/stats.h"
 
 /* Control bytes are shown as visible escapes (\n, \x1b) in attributes, kept
@@ -71,6 +74,18 @@ static void pg_judgement_line(struct pg_buf *out, const struct pg_judgement *j)
         pg_buf_puts(out, ")");
         if (j->reason)
                 pg_buf_printf(out, ": %s", j->reason);
+}
+
+/* "off-CPU path A > B regressed: 1.0 -> 9.0 ms blocked per run (+8.0 ms;
+ * threshold +50%, 2 ms, 5% of head)" */
+static void pg_offcpu_line(struct pg_buf *out, const struct pg_offcpu_cmp *c,
+                           const struct pg_offcpu_path *p)
+{
+        pg_buf_printf(out, "off-CPU path %s %s: %.1f -> %.1f ms blocked per run (%+.1f ms; ",
+                      p->path, p->regressed ? "regressed" : "changed", p->base_ms, p->head_ms,
+                      p->delta_ms);
+        pg_buf_printf(out, "threshold +%g%%, %g ms, %g%% of head)", c->rule.threshold * 100,
+                      c->rule.min_ms, c->rule.min_share * 100);
 }
 
 static double pg_head_seconds(const struct pg_bench_cmp *b)
@@ -135,11 +150,24 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
                                 pg_buf_puts(&msg, "; ");
                         pg_judgement_line(&msg, j);
                 }
+                for (size_t k = 0; b->offcpu.judged && k < b->offcpu.n; k++) {
+                        if (!b->offcpu.items[k].regressed)
+                                continue;
+                        if (msg.len)
+                                pg_buf_puts(&msg, "; ");
+                        pg_offcpu_line(&msg, &b->offcpu, &b->offcpu.items[k]);
+                }
                 if (!msg.len)
                         pg_buf_printf(&msg, "%s: %s", pg_verdict_name(v),
                                       b->reason ? b->reason : "");
                 for (size_t k = 0; k < b->njudgements; k++) {
                         pg_judgement_line(&detail, &b->judgements[k]);
+                        pg_buf_putc(&detail, '\n');
+                }
+                for (size_t k = 0; b->offcpu.judged && k < b->offcpu.n; k++) {
+                        if (!pg_offcpu_path_listed(&b->offcpu, &b->offcpu.items[k]))
+                                continue;
+                        pg_offcpu_line(&detail, &b->offcpu, &b->offcpu.items[k]);
                         pg_buf_putc(&detail, '\n');
                 }
                 if (fail) {

@@ -203,7 +203,7 @@ static void pg_md_image(struct pg_buf *out, const struct pg_report_opts *o,
         pg_buf_puts(out, "\"></a>\n\n");
 }
 
-/* The blocking paths whose off-CPU time moved by PG_OFFCPU_MIN_MS or more
+/* The blocking paths whose off-CPU time moved by the rule's min_ms or more
  * per run (compare/offcpu.h), regressed first, at most @maxh per benchmark. */
 static void pg_md_offcpu(struct pg_buf *out, const struct pg_comparison *c, size_t maxh)
 {
@@ -215,7 +215,7 @@ static void pg_md_offcpu(struct pg_buf *out, const struct pg_comparison *c, size
 
                 for (size_t k = 0; b->offcpu.judged && k < b->offcpu.n && shown < maxh; k++) {
                         const struct pg_offcpu_path *p = &b->offcpu.items[k];
-                        if (!pg_offcpu_path_listed(p))
+                        if (!pg_offcpu_path_listed(&b->offcpu, p))
                                 continue;
                         if (!any)
                                 pg_buf_puts(out, "\n#### Off-CPU time (ms blocked per run)\n\n"

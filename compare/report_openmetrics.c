@@ -7,6 +7,10 @@
  *   perfgate_change_ratio{benchmark,metric}       median(H)/median(B) - 1
  *   perfgate_change_points{benchmark,metric}      rates: (H - B) x 100
  *   perfgate_regression{benchmark}                1 when the verdict is regression
+ *   perfgate_offcpu_base_ms{benchmark,path}       off-CPU ms blocked per run in a
+ *   perfgate_offcpu_head_ms{benchmark,path}       blocking path (compare/offcpu.h),
+ *   perfgate_offcpu_regression{benchmark,path}    and 1 when it regressed; the
+ *                                                 paths the reports list
  *   perfgate_benchmarks{verdict}                  benchmarks per verdict
  * Label values escape \ " and newline as the format requires; undefined
  * values are left out (the format has no null and we never print NaN).
@@ -18,6 +22,7 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "compare/offcpu.h"
 
 static void pg_label(struct pg_buf *out, const char *s)
 {
@@ -82,6 +87,44 @@ void pg_report_openmetrics(struct pg_buf *out, const struct pg_comparison *c,
                                 else if (f == 3 && rate && j->has_base && j->has_head)
                                         pg_sample(out, fam[f].family, b->name, j, false,
                                                   j->pp_change);
+                        }
+                }
+        }
+        {
+                static const char *const ofam[][2] = {
+                        { "perfgate_offcpu_base_ms", "baseline ms blocked per run in the path" },
+                        { "perfgate_offcpu_head_ms", "head ms blocked per run in the path" },
+                        { "perfgate_offcpu_regression", "1 when the blocking path regressed" },
+                };
+                bool any = false;
+
+                /* families only when a path is listed: results without
+                 * off-CPU profiles give the same text as before */
+                for (size_t i = 0; i < c->n && !any; i++)
+                        for (size_t k = 0; k < c->benches[i].offcpu.n && !any; k++)
+                                any = c->benches[i].offcpu.judged &&
+                                      pg_offcpu_path_listed(&c->benches[i].offcpu,
+                                                            &c->benches[i].offcpu.items[k]);
+                for (size_t f = 0; any && f < 3; f++) {
+                        pg_buf_printf(out, "# TYPE %s gauge\n# HELP %s %s\n", ofam[f][0],
+                                      ofam[f][0], ofam[f][1]);
+                        for (size_t i = 0; i < c->n; i++) {
+                                const struct pg_offcpu_cmp *oc = &c->benches[i].offcpu;
+                                for (size_t k = 0; oc->judged && k < oc->n; k++) {
+                                        const struct pg_offcpu_path *p = &oc->items[k];
+                                        if (!pg_offcpu_path_listed(oc, p))
+                                                continue;
+                                        pg_buf_printf(out, "%s{benchmark=\"", ofam[f][0]);
+                                        pg_label(out, c->benches[i].name);
+                                        pg_buf_puts(out, "\",path=\"");
+                                        pg_label(out, p->path);
+                                        pg_buf_puts(out, "\"} ");
+                                        pg_json_write_number(out, f == 0 ? p->base_ms
+                                                                  : f == 1
+                                                                      ? p->head_ms
+                                                                      : (p->regressed ? 1 : 0));
+                                        pg_buf_putc(out, '\n');
+                                }
                         }
                 }
         }

@@ -162,7 +162,7 @@ static const char *pg_verdict_color(enum pg_verdict v)
         }
 }
 
-/* The blocking paths whose off-CPU time moved by PG_OFFCPU_MIN_MS or more
+/* The blocking paths whose off-CPU time moved by the rule's min_ms or more
  * per run (regressed first), at most @maxh per benchmark. */
 static void pg_offcpu_section(struct pg_buf *out, const struct pg_comparison *c, size_t maxh)
 {
@@ -184,7 +184,7 @@ static void pg_offcpu_section(struct pg_buf *out, const struct pg_comparison *c,
                 }
                 for (size_t k = 0; k < b->offcpu.n && shown < maxh; k++) {
                         const struct pg_offcpu_path *p = &b->offcpu.items[k];
-                        if (!pg_offcpu_path_listed(p))
+                        if (!pg_offcpu_path_listed(&b->offcpu, p))
                                 continue;
                         if (!any)
                                 pg_buf_puts(out, "\nOff-CPU changes (ms blocked per run):\n");

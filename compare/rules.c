@@ -43,6 +43,7 @@ void pg_rules_init(struct pg_rules *r)
         r->hotspots.min_samples = 20;
         r->hotspots.new_pp = 1.0;
         r->hotspots.gate = false;
+        pg_offcpu_rule_init(&r->offcpu);
 }
 
 void pg_rules_release(struct pg_rules *r)
@@ -153,12 +154,14 @@ static struct pg_rule_override *pg_add_override(struct pg_rules *r, const char *
         return o;
 }
 
-static const char *const pg_compare_keys[] = { "alpha",           "noise_factor", "min_coverage",
-                                               "fail_on_missing", "gate",         "metrics",
-                                               "benchmarks",      "hotspots",     NULL };
+static const char *const pg_compare_keys[] = {
+        "alpha",   "noise_factor", "min_coverage", "fail_on_missing", "gate",
+        "metrics", "benchmarks",   "hotspots",     "offcpu",          NULL
+};
 static const char *const pg_override_keys[] = { "threshold",    "direction", "gate",
                                                 "noise_factor", "alpha",     NULL };
 static const char *const pg_bench_keys[] = { "gate", "metrics", NULL };
+static const char *const pg_offcpu_keys[] = { "threshold", "min_ms", "min_share", NULL };
 static const char *const pg_hotspot_keys[] = { "threshold", "alpha", "min_samples",
                                                "new",       "gate",  NULL };
 
@@ -240,21 +243,65 @@ static int pg_load_metric_overrides(struct pg_rules *r, const cJSON *mo, const c
         return 0;
 }
 
-static int pg_load_pp(const cJSON *o, const char *key, const char *path, const char *origin,
-                      double *out)
+/* A threshold string at @key of @o in @want's unit ("2pp" or "50%") into
+ * @out; @form describes it for the message. */
+static int pg_load_threshold(const cJSON *o, const char *key, const char *path, const char *origin,
+                             enum pg_threshold_kind want, const char *form, double *out)
 {
         const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-        enum pg_threshold_kind kind = PG_THRESHOLD_RELATIVE;
+        enum pg_threshold_kind kind = want;
         double v = 0;
 
         if (!it)
                 return 0;
         if (!cJSON_IsString(it) || pg_threshold_parse(it->valuestring, &kind, &v) < 0 ||
-            kind != PG_THRESHOLD_POINTS)
-                return pg_bad_key(origin, path,
-                                  "must be a string in percentage points of all samples, like "
-                                  "\"2pp\"");
+            kind != want) {
+                char *m = pg_xasprintf("must be a string %s", form);
+                int e = pg_bad_key(origin, path, m);
+                free(m);
+                return e;
+        }
         *out = v;
+        return 0;
+}
+
+static int pg_load_pp(const cJSON *o, const char *key, const char *path, const char *origin,
+                      double *out)
+{
+        return pg_load_threshold(o, key, path, origin, PG_THRESHOLD_POINTS,
+                                 "in percentage points of all samples, like \"2pp\"", out);
+}
+
+static int pg_load_rel(const cJSON *o, const char *key, const char *path, const char *origin,
+                       double *out)
+{
+        return pg_load_threshold(o, key, path, origin, PG_THRESHOLD_RELATIVE,
+                                 "in percent, like \"50%\"", out);
+}
+
+/* compare.offcpu: when a blocking path regressed (compare/offcpu.h). */
+static int pg_rules_load_offcpu(struct pg_rules *r, const cJSON *it, const char *origin)
+{
+        const cJSON *ms;
+        int error;
+
+        if (!cJSON_IsObject(it))
+                return pg_bad_key(origin, "offcpu", "must be an object");
+        if ((error = pg_check_keys(it, "offcpu", origin, pg_offcpu_keys)) < 0 ||
+            (error = pg_load_rel(it, "threshold", "offcpu.threshold", origin,
+                                 &r->offcpu.threshold)) < 0 ||
+            (error = pg_load_rel(it, "min_share", "offcpu.min_share", origin,
+                                 &r->offcpu.min_share)) < 0)
+                return error;
+        if (r->offcpu.min_share > 1)
+                return pg_bad_key(origin, "offcpu.min_share", "must be at most \"100%\"");
+        ms = cJSON_GetObjectItemCaseSensitive(it, "min_ms");
+        if (ms) {
+                if (!cJSON_IsNumber(ms) || !(ms->valuedouble >= 0) || ms->valuedouble > 1e9)
+                        return pg_bad_key(origin, "offcpu.min_ms",
+                                          "must be a number of milliseconds per run, 0 or more");
+                r->offcpu.min_ms = ms->valuedouble;
+        }
         return 0;
 }
 
@@ -348,6 +395,9 @@ int pg_rules_load(struct pg_rules *r, const cJSON *compare, const char *origin)
                         r->hotspots.gate = cJSON_IsTrue(g);
                 }
         }
+        it = cJSON_GetObjectItemCaseSensitive(compare, "offcpu");
+        if (it && (error = pg_rules_load_offcpu(r, it, origin)) < 0)
+                return error;
         it = cJSON_GetObjectItemCaseSensitive(compare, "benchmarks");
         if (it) {
                 if (!cJSON_IsObject(it))

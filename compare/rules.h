@@ -21,6 +21,7 @@
 #include "baselines/result.h"
 #include "compare/defaults.h"
 #include "compare/judge.h"
+#include "compare/offcpu.h"
 
 /** Hotspot rules (compare/hotspot.h). */
 struct pg_hotspot_rule {
@@ -43,6 +44,7 @@ struct pg_rules {
         size_t ngate;
         char **gate; /* metric names that gate (when has_gate_list) */
         struct pg_hotspot_rule hotspots;
+        struct pg_offcpu_rule offcpu; /* when a blocking path regressed (compare/offcpu.h) */
         size_t noverrides;
         struct pg_rule_override *overrides; /* per metric and per benchmark */
         char *origin;                       /* the config file, for messages; NULL: none */
@@ -59,7 +61,8 @@ void pg_rules_release(struct pg_rules *r);
  * "gate" (array of metric names), "metrics" ({name: override}),
  * "benchmarks" ({name: {"gate": [...], "metrics": {name: override}}}),
  * "hotspots" ({"threshold": "2pp", "alpha", "min_samples", "new": "1pp",
- * "gate"}). An override: {"threshold": "5%" | "0.5pp", "direction": "lower" |
+ * "gate"}), "offcpu" ({"threshold": "50%", "min_ms": 2, "min_share": "5%"}:
+ * compare/offcpu.h). An override: {"threshold": "5%" | "0.5pp", "direction": "lower" |
  * "higher" | "none", "gate": bool, "noise_factor", "alpha"}.
  * @origin names the file in messages.
  * Errors: PG_EINPUT naming the key and the expected form; an unknown key at

@@ -9,12 +9,14 @@
 #include "compare/trends.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "common/error.h"
+#include "common/hashmap.h"
 #include "common/json.h"
 #include "compare/profile.h"
 #include "compare/stats.h"
@@ -168,26 +170,18 @@ static int pg_series_build(struct pg_series *s, const struct pg_history *h, cons
         return 0;
 }
 
+/* One function's self share at one history point. */
 struct pg_share_entry {
-        char *name; /* owned copy */
+        uint32_t fn; /* index in the benchmark's name map */
         size_t point;
         double share;
 };
 
-static int pg_share_cmp(const void *a, const void *b)
-{
-        const struct pg_share_entry *x = a, *y = b;
-        int c = strcmp(x->name, y->name);
-        if (c)
-                return c;
-        return x->point < y->point ? -1 : x->point > y->point;
-}
-
-/* One function's mean share and where its entries start in the sorted list. */
+/* One function's mean share, for the ranking. */
 struct pg_fn_total {
-        const char *name;
+        const char *name; /* borrowed from the name map */
+        size_t fn;
         double mean_share;
-        size_t first;
 };
 
 static int pg_fn_mean_cmp(const void *a, const void *b)
@@ -198,12 +192,16 @@ static int pg_fn_mean_cmp(const void *a, const void *b)
         return strcmp(x->name, y->name);
 }
 
-/* The top functions of @b by mean self share, with their share at each commit. */
+/* The top functions of @b by mean self share, with their share at each
+ * commit. Names are interned once per benchmark (a 1,000-commit history
+ * repeats each name at every commit). */
 static void pg_bench_functions(struct pg_bench_trends *b, const struct pg_history *h)
 {
+        struct pg_strmap names = PG_STRMAP_INIT;
         struct pg_share_entry *e = NULL;
-        struct pg_fn_total *all = NULL;
-        size_t ne = 0, nall = 0, nprofiled = 0;
+        struct pg_fn_total *all;
+        double *sum = NULL;
+        size_t ne = 0, cape = 0, capsum = 0, nprofiled = 0;
         bool *profiled = pg_xcalloc(h->n ? h->n : 1, sizeof(*profiled));
 
         for (size_t i = 0; i < h->n; i++) {
@@ -215,52 +213,57 @@ static void pg_bench_functions(struct pg_bench_trends *b, const struct pg_histor
                 if (pf.total > 0) {
                         profiled[i] = true;
                         nprofiled++;
-                        if (pf.names.n)
-                                e = pg_xreallocarray(e, ne + pf.names.n, sizeof(*e));
                         for (size_t k = 0; k < pf.names.n; k++) {
+                                size_t fn;
                                 if (pf.funcs[k].self == 0)
                                         continue;
-                                e[ne].name =
-                                    pg_xstrndup(pf.names.keys[k].ptr, pf.names.keys[k].len);
+                                fn = pg_strmap_intern(&names, pf.names.keys[k].ptr,
+                                                      pf.names.keys[k].len, NULL);
+                                if (fn >= capsum) {
+                                        size_t old = capsum;
+                                        capsum = capsum ? 2 * capsum : 64;
+                                        sum = pg_xreallocarray(sum, capsum, sizeof(*sum));
+                                        memset(sum + old, 0, (capsum - old) * sizeof(*sum));
+                                }
+                                if (ne == cape) {
+                                        cape = cape ? 2 * cape : 256;
+                                        e = pg_xreallocarray(e, cape, sizeof(*e));
+                                }
+                                e[ne].fn = (uint32_t) fn;
                                 e[ne].point = i;
                                 e[ne].share = (double) pf.funcs[k].self / (double) pf.total;
+                                sum[fn] += e[ne].share;
                                 ne++;
                         }
                 }
                 pg_profile_funcs_release(&pf);
         }
-        if (ne)
-                qsort(e, ne, sizeof(*e), pg_share_cmp);
-        for (size_t i = 0; i < ne;) {
-                size_t j = i;
-                double sum = 0;
-                for (; j < ne && strcmp(e[j].name, e[i].name) == 0; j++)
-                        sum += e[j].share;
-                all = pg_xreallocarray(all, nall + 1, sizeof(*all));
-                all[nall].name = e[i].name;
-                all[nall].mean_share = sum / (double) nprofiled;
-                all[nall].first = i;
-                nall++;
-                i = j;
+        all = pg_xcalloc(names.n ? names.n : 1, sizeof(*all));
+        for (size_t f = 0; f < names.n; f++) {
+                all[f].name = names.keys[f].ptr;
+                all[f].fn = f;
+                all[f].mean_share = sum[f] / (double) nprofiled;
         }
-        if (nall)
-                qsort(all, nall, sizeof(*all), pg_fn_mean_cmp);
-        b->nfunctions = nall < PG_TRENDS_TOP_FUNCTIONS ? nall : PG_TRENDS_TOP_FUNCTIONS;
+        if (names.n)
+                qsort(all, names.n, sizeof(*all), pg_fn_mean_cmp);
+        b->nfunctions = names.n < PG_TRENDS_TOP_FUNCTIONS ? names.n : PG_TRENDS_TOP_FUNCTIONS;
         b->functions = pg_xcalloc(b->nfunctions ? b->nfunctions : 1, sizeof(*b->functions));
         for (size_t f = 0; f < b->nfunctions; f++) {
-                size_t first = all[f].first;
                 double *share = pg_xcalloc(h->n ? h->n : 1, sizeof(*share));
                 for (size_t i = 0; i < h->n; i++)
                         share[i] = profiled[i] ? 0 : -1;
-                for (size_t k = first; k < ne && strcmp(e[k].name, all[f].name) == 0; k++)
-                        share[e[k].point] = e[k].share;
                 b->functions[f].name = pg_xstrdup(all[f].name);
                 b->functions[f].mean_share = all[f].mean_share;
                 b->functions[f].share = share;
         }
-        for (size_t i = 0; i < ne; i++)
-                free(e[i].name);
+        /* the top functions' shares at the commits that have them */
+        for (size_t k = 0; k < ne; k++)
+                for (size_t f = 0; f < b->nfunctions; f++)
+                        if (all[f].fn == e[k].fn)
+                                b->functions[f].share[e[k].point] = e[k].share;
+        pg_strmap_release(&names);
         free(e);
+        free(sum);
         free(all);
         free(profiled);
 }

@@ -350,7 +350,7 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                             &b->hotspots);
         pg_offcpu_cmp_init(&b->offcpu);
         if (base->offcpu.present || head->offcpu.present)
-                pg_offcpu_compare(&base->offcpu, &head->offcpu, &b->offcpu);
+                pg_offcpu_compare(&base->offcpu, &head->offcpu, &rules->offcpu, &b->offcpu);
 
         if (!any_ok) {
                 b->verdict = PG_VERDICT_FAILED;

@@ -86,6 +86,35 @@ static void buf_roff(struct buf *b, const char *s, size_t n, bool at_line_start)
         }
 }
 
+/*
+ * buf_roff() for running text: a `code` span (Markdown's backticks, which the
+ * help text uses for commands and file names) becomes bold instead of
+ * showing its backticks. @in_code carries an open span from one line to the
+ * next; end_code() closes it at the end of the paragraph.
+ */
+static void buf_roff_text(struct buf *b, const char *s, size_t n, bool at_line_start, bool *in_code)
+{
+        size_t from = 0;
+
+        for (size_t i = 0; i <= n; i++) {
+                if (i < n && s[i] != '`')
+                        continue;
+                buf_roff(b, s + from, i - from, at_line_start && from == 0);
+                if (i < n) {
+                        buf_puts(b, *in_code ? "\\fR" : "\\fB");
+                        *in_code = !*in_code;
+                }
+                from = i + 1;
+        }
+}
+
+static void end_code(struct buf *b, bool *in_code)
+{
+        if (*in_code)
+                buf_puts(b, "\\fR");
+        *in_code = false;
+}
+
 /* The input, split into lines (without their newlines). */
 struct text {
         char **line;
@@ -230,6 +259,7 @@ static void put_two_column(struct buf *b, char **line, size_t a, size_t b_end, s
 {
         struct buf term = { 0 };
         bool pending = false; /* term collected, .TP not written yet */
+        bool code = false;
 
         for (size_t i = a; i < b_end; i++) {
                 const char *l = line[i];
@@ -252,12 +282,14 @@ static void put_two_column(struct buf *b, char **line, size_t a, size_t b_end, s
                         ind = col;
                 }
                 if (pending) {
+                        end_code(b, &code);
                         put_tp(b, &term, args);
                         pending = false;
                 }
-                buf_roff(b, l + ind, len - ind, true);
+                buf_roff_text(b, l + ind, len - ind, true, &code);
                 buf_puts(b, "\n");
         }
+        end_code(b, &code);
         if (pending)
                 put_tp(b, &term, args);
         free(term.s);
@@ -283,12 +315,15 @@ static void put_verbatim(struct buf *b, char **line, size_t a, size_t b_end)
 /* Lines [a, b) as one filled paragraph. */
 static void put_prose(struct buf *b, char **line, size_t a, size_t b_end)
 {
+        bool code = false;
+
         buf_puts(b, ".PP\n");
         for (size_t i = a; i < b_end; i++) {
                 const char *l = line[i] + indent_of(line[i]);
-                buf_roff(b, l, strlen(l), true);
+                buf_roff_text(b, l, strlen(l), true, &code);
                 buf_puts(b, "\n");
         }
+        end_code(b, &code);
 }
 
 /* Prose when every line starts at column 0 and has no two-space gap. */
@@ -472,15 +507,17 @@ int main(int argc, char **argv)
                 }
                 if (strncasecmp(t.line[a], "exit status:", 12) == 0) {
                         const char *first = t.line[a] + 12;
+                        bool code = false;
                         first += indent_of(first);
                         buf_puts(&st, ".PP\n");
-                        buf_roff(&st, first, strlen(first), true);
+                        buf_roff_text(&st, first, strlen(first), true, &code);
                         buf_puts(&st, "\n");
                         for (size_t k = a + 1; k < b; k++) {
                                 const char *l = t.line[k] + indent_of(t.line[k]);
-                                buf_roff(&st, l, strlen(l), true);
+                                buf_roff_text(&st, l, strlen(l), true, &code);
                                 buf_puts(&st, "\n");
                         }
+                        end_code(&st, &code);
                         continue;
                 }
                 if (is_header(t.line[a], header, sizeof(header)))

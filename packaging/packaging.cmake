@@ -6,8 +6,9 @@
 #                                                           template and their scripts
 #   share/doc/perfgate/copyright, changelog.gz
 # The package's runtime dependencies are what dpkg-shlibdeps derives from
-# the libraries the binary links (libdw1, libelf1, libcjson1, libgit2, libc6,
-# libcapstone4 for annotate, libncursesw6 for top;
+# the libraries the binary links (libdw1, libelf1, libcjson1, libc6,
+# libncursesw6 for top), plus libgit2 and libcapstone4 (annotate), which
+# are loaded when first used (below);
 # libiberty is linked statically, zlib comes with libdw1/libelf1).
 set(PERFGATE_DEB_MAINTAINER "perfgate developers <perfgate@users.noreply.github.com>"
     CACHE STRING "Maintainer field of the Debian package (name <address>)")
@@ -68,6 +69,19 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${PERFGATE_DEB_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libgit2 and capstone are loaded with dlopen() when first used
+# (CMakeLists.txt), so dpkg-shlibdeps does not see them: depend on the
+# packages of the libraries the build compiled against, by hand
+set(PG_DLOPEN_DEPENDS "")
+foreach(pg_mod LIBGIT2 CAPSTONE)
+  get_filename_component(pg_so "${${pg_mod}_LIBDIR}/lib${${pg_mod}_LIBRARIES}.so" REALPATH)
+  execute_process(COMMAND dpkg-query -S "${pg_so}" OUTPUT_VARIABLE pg_owner
+                  RESULT_VARIABLE pg_rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(pg_rc EQUAL 0 AND pg_owner MATCHES "^([a-z0-9.+-]+)(:[a-z0-9]+)?: ")
+    list(APPEND PG_DLOPEN_DEPENDS "${CMAKE_MATCH_1} (>= ${${pg_mod}_VERSION})")
+  endif()
+endforeach()
+list(JOIN PG_DLOPEN_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "git")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "valgrind, bash-completion")
 set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS

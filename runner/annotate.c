@@ -7,10 +7,12 @@
 #include "runner/annotate.h"
 
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,55 +55,101 @@ static int pg_near_cmp(const void *x, const void *y)
         return strcmp(a->name, b->name);
 }
 
-/* The PG_ENOTFOUND message for @function: up to 5 frame names of @p near
- * it (containing it, or a few edits away), hottest first. */
+/* Whether frame @f (@len bytes, maybe with an inlined "_[i]" annotation)
+ * names @function. */
+static bool pg_frame_is(const char *f, size_t len, const char *function, size_t flen)
+{
+        if (len >= 4 && memcmp(f + len - 4, "_[i]", 4) == 0)
+                len -= 4;
+        return len == flen && memcmp(f, function, flen) == 0;
+}
+
+/* The samples of each function of @p that has samples of its own (an
+ * address histogram, so `annotate` can show it): function -> index in *out. */
+static void pg_own_samples(const struct pg_profile *p, struct pg_strmap *names, uint64_t **out)
+{
+        *out = pg_xcalloc(p->naddrs ? p->naddrs : 1, sizeof(**out));
+        for (size_t i = 0; i < p->naddrs; i++) {
+                size_t idx = pg_strmap_intern(names, p->addrs[i].function,
+                                              strlen(p->addrs[i].function), NULL);
+
+                (*out)[idx] += p->addrs[i].samples;
+        }
+}
+
+/*
+ * The PG_ENOTFOUND message for @function, which has no samples of its own in
+ * @p. Only functions that can be annotated (samples of their own) are
+ * listed, never @function itself, hottest first, at most 5: when @function
+ * is in the stacks as a caller, the functions below it that hold its
+ * samples; otherwise the functions whose names contain it or are a few
+ * edits away.
+ */
 static int pg_not_found(const struct pg_profile *p, const char *function)
 {
         struct pg_strmap names = PG_STRMAP_INIT;
-        uint64_t *counts = NULL;
-        size_t cap = 0, nn = 0, maxd = strlen(function) / 3 + 1;
+        uint64_t *own, *below;
+        size_t flen = strlen(function), maxd = flen / 3 + 1, nn = 0;
         struct pg_near *near;
         struct pg_buf msg = PG_BUF_INIT;
+        bool caller = false;
         int rc;
 
+        pg_own_samples(p, &names, &own);
+        below = pg_xcalloc(names.n ? names.n : 1, sizeof(*below));
         for (size_t i = 0; i < p->nstacks; i++) {
                 const char *s = strchr(p->stacks[i].frames, ';'); /* after the comm */
+                bool through = false;
+                size_t last = SIZE_MAX; /* the innermost annotatable frame below it */
 
                 while (s) {
                         const char *f = s + 1, *e = strchr(f, ';');
                         size_t len = e ? (size_t) (e - f) : strlen(f), idx;
-                        bool added;
 
-                        idx = pg_strmap_intern(&names, f, len, &added);
-                        if (idx >= cap) {
-                                size_t old = cap;
-
-                                cap = cap ? cap * 2 : 64;
-                                counts = pg_xreallocarray(counts, cap, sizeof(*counts));
-                                memset(counts + old, 0, (cap - old) * sizeof(*counts));
-                        }
-                        counts[idx] += p->stacks[i].count;
+                        if (pg_frame_is(f, len, function, flen))
+                                through = true;
+                        else if (through && pg_strmap_find(&names, f, len, &idx))
+                                last = idx;
                         s = e;
+                }
+                if (through && last != SIZE_MAX) {
+                        below[last] += p->stacks[i].count;
+                        caller = true;
                 }
         }
         near = pg_xcalloc(names.n ? names.n : 1, sizeof(*near));
         for (size_t i = 0; i < names.n; i++) {
                 const char *n = names.keys[i].ptr;
-                size_t d = strstr(n, function) ? 0 : pg_edit_distance(n, function, maxd) + 1;
+                size_t d;
 
+                if (strcmp(n, function) == 0)
+                        continue; /* it has samples only in another form; never itself */
+                if (caller) {
+                        if (below[i] > 0)
+                                near[nn++] = (struct pg_near){ n, below[i], 0 };
+                        continue;
+                }
+                d = strstr(n, function) ? 0 : pg_edit_distance(n, function, maxd) + 1;
                 if (d <= maxd + 1)
-                        near[nn++] = (struct pg_near){ n, counts[i], d };
+                        near[nn++] = (struct pg_near){ n, own[i], d };
         }
         qsort(near, nn, sizeof(*near), pg_near_cmp);
         pg_buf_printf(&msg, "function '%s' has no samples of its own in this profile", function);
+        if (caller)
+                pg_buf_puts(&msg, ": it is a caller, its samples are in the functions it calls");
         for (size_t i = 0; i < nn && i < 5; i++)
-                pg_buf_printf(&msg, "%s'%s'", i ? ", " : "; near names: ", near[i].name);
+                pg_buf_printf(&msg, "%s'%s'",
+                              i        ? ", "
+                              : caller ? "; annotate one of "
+                                       : "; near names: ",
+                              near[i].name);
         if (nn == 0)
                 pg_buf_puts(&msg, "; 'perfgate show RESULT' lists its functions");
         rc = pg_error_set(PG_ENOTFOUND, "%s", msg.ptr);
         pg_buf_release(&msg);
         free(near);
-        free(counts);
+        free(own);
+        free(below);
         pg_strmap_release(&names);
         return rc;
 }
@@ -207,6 +255,41 @@ static const unsigned char *pg_code_bytes(Dwfl_Module *mod, uint64_t start, uint
         return NULL;
 }
 
+/* capstone, loaded on first use rather than linked: a linked library is
+ * relocated before main(), and capstone's tables are most of perfgate's
+ * start-up relocations (CMakeLists.txt). The soname is the one of the
+ * capstone the headers describe (Debian 12: libcapstone.so.4). */
+#define PG_CS_STR2(x)      #x
+#define PG_CS_STR(x)       PG_CS_STR2(x)
+#define PG_CAPSTONE_SONAME "libcapstone.so." PG_CS_STR(CS_API_MAJOR)
+
+static struct {
+        __typeof__(cs_open) *open;
+        __typeof__(cs_option) *option;
+        __typeof__(cs_disasm) *disasm;
+        __typeof__(cs_free) *free;
+        __typeof__(cs_close) *close;
+} pg_cs;
+static pthread_once_t pg_cs_once = PTHREAD_ONCE_INIT;
+static char pg_cs_error[512]; /* empty: loaded */
+
+static void pg_cs_load(void)
+{
+        void *lib = dlopen(PG_CAPSTONE_SONAME, RTLD_NOW | RTLD_LOCAL);
+        const char *why;
+
+        if (lib && (*(void **) &pg_cs.open = dlsym(lib, "cs_open")) != NULL &&
+            (*(void **) &pg_cs.option = dlsym(lib, "cs_option")) != NULL &&
+            (*(void **) &pg_cs.disasm = dlsym(lib, "cs_disasm")) != NULL &&
+            (*(void **) &pg_cs.free = dlsym(lib, "cs_free")) != NULL &&
+            (*(void **) &pg_cs.close = dlsym(lib, "cs_close")) != NULL)
+                return;
+        why = dlerror();
+        snprintf(pg_cs_error, sizeof(pg_cs_error),
+                 "cannot load the disassembler %s: %s (Debian: apt-get install libcapstone%d)",
+                 PG_CAPSTONE_SONAME, why ? why : "a function is missing", CS_API_MAJOR);
+}
+
 /* Disassemble [a->start, a->end) with capstone (x86-64 in AT&T syntax, as
  * objdump and perf annotate show it; AArch64), counting each instruction's
  * samples. A failure leaves no instructions and says why. */
@@ -238,13 +321,18 @@ static void pg_disassemble(Dwfl_Module *mod, const struct pg_fn_addrs *f, struct
                     pg_xasprintf("no disassembler for ELF machine %u", (unsigned) eh.e_machine);
                 return;
         }
-        if (cs_open(arch, mode, &h) != CS_ERR_OK) {
+        pthread_once(&pg_cs_once, pg_cs_load);
+        if (pg_cs_error[0]) {
+                a->disasm_error = pg_xstrdup(pg_cs_error);
+                return;
+        }
+        if (pg_cs.open(arch, mode, &h) != CS_ERR_OK) {
                 a->disasm_error = pg_xstrdup("capstone cannot open a disassembler");
                 return;
         }
         if (arch == CS_ARCH_X86)
-                cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-        n = cs_disasm(h, code, a->end - a->start, a->start, 0, &insn);
+                pg_cs.option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+        n = pg_cs.disasm(h, code, a->end - a->start, a->start, 0, &insn);
         a->insns = pg_xcalloc(n ? n : 1, sizeof(*a->insns));
         for (size_t i = 0; i < n; i++) {
                 struct pg_annot_insn *in = &a->insns[a->ninsns++];
@@ -262,8 +350,8 @@ static void pg_disassemble(Dwfl_Module *mod, const struct pg_fn_addrs *f, struct
         }
         if (n == 0)
                 a->disasm_error = pg_xstrdup("capstone could not decode the function");
-        cs_free(insn, n);
-        cs_close(&h);
+        pg_cs.free(insn, n);
+        pg_cs.close(&h);
 }
 
 /* Sort @a's lines hottest first and renumber its instructions' lines (each

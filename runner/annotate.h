@@ -53,8 +53,10 @@ struct pg_annotation {
  * with the most samples when several have it). @debug_dir: an extra
  * debuginfo root searched by build-id, or NULL.
  * Errors: PG_ENOTFOUND when @function has no samples of its own in @p (the
- * message lists up to 5 near names: functions of the profile whose name
- * contains it or is within a few edits of it, hottest first); PG_EINPUT when
+ * message lists up to 5 functions that can be annotated instead, hottest
+ * first, never @function itself: when @function is a caller in the stacks,
+ * the functions below it that hold its samples, else those whose name
+ * contains it or is within a few edits of it); PG_EINPUT when
  * the profile has no address histogram (an older result: run again);
  * PG_EIO when the module cannot be read (message names it); PG_ENOTFOUND
  * when it has no symbol at the sampled addresses (another build).

@@ -23,6 +23,7 @@ struct pg_bench {
         double timeout_sec; /* < 0: unset; 0: none */
         bool roi;           /* counting starts disabled (perfgate.json "roi") */
         bool off_cpu;       /* record an off-CPU profile (perfgate.json "off_cpu") */
+        bool sched;         /* record scheduler latency (perfgate.json "sched") */
 };
 
 struct pg_bench_list {

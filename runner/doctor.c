@@ -22,9 +22,11 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/error.h"
 #include "common/fsutil.h"
 #include "runner/events.h"
 #include "runner/host.h"
+#include "runner/sched.h"
 
 const char *pg_check_status_name(enum pg_check_status s)
 {
@@ -161,6 +163,41 @@ static void pg_check_offcpu(struct pg_doctor *d)
                    ? "sudo sysctl kernel.perf_event_paranoid=1, or grant the perfgate binary "
                      "CAP_PERFMON: sudo setcap cap_perfmon+ep $(command -v perfgate)"
                    : "check that the kernel has CONFIG_PERF_EVENTS");
+}
+
+/*
+ * Whether scheduler latency can be recorded (runner/sched.h): the sched
+ * tracepoints' formats readable in tracefs, and sched_switch opened
+ * CPU-wide with raw records, as `perfgate run --sched` opens it.
+ */
+static void pg_check_sched(struct pg_doctor *d)
+{
+        struct pg_sched_tp tp;
+        int error = pg_sched_probe(&tp);
+
+        if (error == 0) {
+                pg_add(d, "sched-latency", PG_CHECK_OK, "allowed",
+                       "run --sched can record scheduler latency (CPU-wide sched tracepoints)",
+                       NULL);
+                return;
+        }
+        {
+                char *value =
+                    pg_xasprintf("%s: %s", error == PG_EPERM ? "not permitted" : "not available",
+                                 pg_error_last());
+                pg_add(d, "sched-latency", PG_CHECK_WARN, value,
+                       "run --sched stores no scheduler latency (its metrics are marked "
+                       "not-supported): a wakeup is only seen by CPU-wide sched tracepoints, "
+                       "whose raw records and tracefs formats need privileges",
+                       error == PG_EPERM
+                           ? "run as root; or make /sys/kernel/tracing readable by this user "
+                             "(tracefs mount options uid=, gid=, mode=) and then either sudo "
+                             "sysctl kernel.perf_event_paranoid=-1 or grant perfgate "
+                             "CAP_PERFMON: sudo setcap cap_perfmon+ep $(command -v perfgate)"
+                           : "mount tracefs: sudo mount -t tracefs nodev /sys/kernel/tracing");
+                free(value);
+        }
+        pg_error_clear();
 }
 
 static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid, bool has_pmu)
@@ -324,6 +361,7 @@ static void pg_check_machine(struct pg_doctor *d)
 
         pg_check_events(d, privileged, paranoid, has_pmu);
         pg_check_offcpu(d);
+        pg_check_sched(d);
 
         /* CPU frequency and topology */
         s = pg_read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");

@@ -17,7 +17,7 @@ static int pg_jitsym_cmp(const void *a, const void *b)
 
         if (x->start != y->start)
                 return x->start < y->start ? -1 : 1;
-        return x < y ? -1 : x > y; /* stable: keep file order for equal starts */
+        return x->seq < y->seq ? -1 : x->seq > y->seq; /* file order for equal starts */
 }
 
 static bool pg_hex(const char **p, const char *end, uint64_t *v)
@@ -50,10 +50,27 @@ static bool pg_hex(const char **p, const char *end, uint64_t *v)
         return true;
 }
 
+void pg_jitmap_add(struct pg_jitmap *m, uint64_t start, uint64_t size, const char *name, size_t len)
+{
+        if (m->n == m->cap) {
+                m->cap = m->cap ? m->cap * 2 : 64;
+                m->syms = pg_xreallocarray(m->syms, m->cap, sizeof(*m->syms));
+        }
+        m->syms[m->n] = (struct pg_jitsym){ start, size, pg_xstrndup(name, len), m->n };
+        m->n++;
+}
+
+void pg_jitmap_sort(struct pg_jitmap *m)
+{
+        if (m->n > 1)
+                qsort(m->syms, m->n, sizeof(*m->syms), pg_jitsym_cmp);
+        for (size_t i = 0; i < m->n; i++)
+                m->syms[i].seq = i;
+}
+
 void pg_jitmap_parse(struct pg_jitmap *m, const char *text, size_t len)
 {
         const char *p = text, *end = text + len;
-        size_t cap = m->n;
 
         while (p < end) {
                 const char *nl = memchr(p, '\n', (size_t) (end - p)), *le = nl ? nl : end, *q = p;
@@ -65,18 +82,11 @@ void pg_jitmap_parse(struct pg_jitmap *m, const char *text, size_t len)
 
                         if (ne > name && ne[-1] == '\r')
                                 ne--;
-                        if (m->n == cap) {
-                                cap = cap ? cap * 2 : 64;
-                                m->syms = pg_xreallocarray(m->syms, cap, sizeof(*m->syms));
-                        }
-                        m->syms[m->n++] =
-                            (struct pg_jitsym){ start, size,
-                                                pg_xstrndup(name, (size_t) (ne - name)) };
+                        pg_jitmap_add(m, start, size, name, (size_t) (ne - name));
                 }
                 p = nl ? nl + 1 : end;
         }
-        if (m->n > 1)
-                qsort(m->syms, m->n, sizeof(*m->syms), pg_jitsym_cmp);
+        pg_jitmap_sort(m);
 }
 
 void pg_jitmap_load(struct pg_jitmap *m, const char *path)

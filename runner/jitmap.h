@@ -14,11 +14,12 @@
 struct pg_jitsym {
         uint64_t start, size;
         char *name;
+        size_t seq; /* order of addition: the later of two equal starts wins */
 };
 
 struct pg_jitmap {
         struct pg_jitsym *syms; /* sorted by start */
-        size_t n;
+        size_t n, cap;
         bool loaded; /* a file was read */
 };
 
@@ -27,6 +28,13 @@ void pg_jitmap_load(struct pg_jitmap *m, const char *path);
 
 /** Parse map text (@len bytes) into @m (for tests and for pg_jitmap_load). */
 void pg_jitmap_parse(struct pg_jitmap *m, const char *text, size_t len);
+
+/** Append a symbol (@name is @len bytes, copied); call pg_jitmap_sort() before lookups. */
+void pg_jitmap_add(struct pg_jitmap *m, uint64_t start, uint64_t size, const char *name,
+                   size_t len);
+
+/** Sort @m by start, keeping the order of addition among equal starts. */
+void pg_jitmap_sort(struct pg_jitmap *m);
 
 void pg_jitmap_release(struct pg_jitmap *m);
 

@@ -58,6 +58,7 @@ struct pg_exit {
         int stopped_sig;  /* it was stopped by this signal (SIGSTOP, SIGTTIN, ...) and killed */
         uint64_t wall_ns; /* release to exit, CLOCK_MONOTONIC */
         struct rusage ru; /* from wait4(2): user/system time, max RSS (KiB) */
+        pid_t pid;        /* the benchmark's first process (set by pg_sample_run_once) */
 };
 
 /** Called by pg_launch_wait() when a watched fd is readable or every ~100 ms. */

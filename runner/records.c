@@ -131,6 +131,10 @@ static int pg_decode_sample(struct pg_rd *r, const struct pg_perf_format *fmt,
                 if (r->left < 4)
                         return -1;
                 memcpy(&size, r->p, 4);
+                if (size > r->left - 4)
+                        return -1;
+                s->raw = r->p + 4;
+                s->raw_size = size;
                 /* u32 size + data, padded to 8 bytes by the kernel */
                 if (pg_rd_skip(r, ((uint64_t) size + 4 + 7) & ~(uint64_t) 7) < 0)
                         return -1;

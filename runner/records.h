@@ -48,7 +48,9 @@ struct pg_perf_sample {
         const unsigned char *regs;
         uint64_t stack_size; /* STACK_USER bytes captured */
         const unsigned char *stack;
-        uint64_t stack_dyn_size; /* valid bytes of stack (<= stack_size) */
+        uint64_t stack_dyn_size;  /* valid bytes of stack (<= stack_size) */
+        const unsigned char *raw; /* RAW: the tracepoint record (tracefs format), or NULL */
+        uint32_t raw_size;        /* its bytes (the kernel's padding included) */
 };
 
 struct pg_perf_mmap {

@@ -172,6 +172,20 @@ static void pg_attr_fill(struct perf_event_attr *a, const struct pg_sampling_cfg
 {
         memset(a, 0, sizeof(*a));
         a->size = sizeof(*a);
+        if (cfg->ntracepoints) {
+                /* `perf sched record`'s events: every hit, its raw record */
+                a->type = PERF_TYPE_TRACEPOINT;
+                a->config = cfg->tracepoints[0];
+                a->sample_period = 1;
+                a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                                 PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+                a->sample_id_all = 1;
+                a->watermark = 1;
+                a->wakeup_watermark = (uint32_t) (data_bytes / 2);
+                (void) cycles;
+                (void) exclude_kernel;
+                return;
+        }
         if (cfg->off_cpu) {
                 a->type = PERF_TYPE_SOFTWARE;
                 a->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
@@ -297,6 +311,14 @@ static int pg_sampling_open_events(struct pg_sampling *s, pid_t pid,
                                 s->cycles = false; /* no PMU: perf's evsel__fallback */
                                 continue;
                         }
+                        if (cfg->ntracepoints && (errno == EACCES || errno == EPERM))
+                                return pg_error_set(
+                                    PG_EPERM,
+                                    "CPU-wide sched tracepoints are not permitted: %s "
+                                    "(kernel.perf_event_paranoid=%s); allow them with 'sysctl "
+                                    "kernel.perf_event_paranoid=-1', or run as root or with "
+                                    "CAP_PERFMON ('setcap cap_perfmon+ep' on perfgate)",
+                                    strerror(errno), pg_paranoid_text());
                         if (cfg->off_cpu && (errno == EACCES || errno == EPERM))
                                 return pg_error_set(
                                     PG_EPERM,
@@ -413,10 +435,40 @@ int pg_sampling_add_task(struct pg_sampling *s, pid_t tid)
         return 0;
 }
 
+/* The further tracepoints of @cfg on every CPU, each redirected into its
+ * CPU's buffer (PERF_EVENT_IOC_SET_OUTPUT), with @a's sample_type. */
+static int pg_sampling_open_more_tp(struct pg_sampling *s, const struct pg_sampling_cfg *cfg,
+                                    const struct perf_event_attr *a)
+{
+        for (size_t k = 1; k < cfg->ntracepoints; k++)
+                for (size_t i = 0; i < s->n; i++) {
+                        struct perf_event_attr t = *a;
+                        int fd;
+
+                        t.config = cfg->tracepoints[k];
+                        fd = pg_open_one(&t, -1, s->cpu_ids[i]);
+                        if (fd < 0)
+                                return pg_error_set(
+                                    errno == EACCES || errno == EPERM ? PG_EPERM : PG_ENOTSUP,
+                                    "cannot open tracepoint %llu on cpu %d: %s",
+                                    (unsigned long long) t.config, s->cpu_ids[i], strerror(errno));
+                        if (s->nmore == s->capmore) {
+                                s->capmore = s->capmore ? s->capmore * 2 : 16;
+                                s->more_fds =
+                                    pg_xreallocarray(s->more_fds, s->capmore, sizeof(int));
+                        }
+                        s->more_fds[s->nmore++] = fd;
+                        if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->fds[i]) < 0)
+                                return pg_error_set(PG_EIO, "cannot share a buffer: %s",
+                                                    strerror(errno));
+                }
+        return 0;
+}
+
 int pg_sampling_open_tasks(struct pg_sampling *s, const pid_t *tids, size_t ntids,
                            const struct pg_sampling_cfg *cfg)
 {
-        pid_t pid = ntids ? tids[0] : -1;
+        pid_t pid = ntids && !cfg->ntracepoints ? tids[0] : -1;
         int *online = NULL;
         const int *cpus = cfg->cpus;
         size_t ncpus = cfg->ncpus, pages = cfg->data_pages ? cfg->data_pages : 64;
@@ -467,6 +519,10 @@ int pg_sampling_open_tasks(struct pg_sampling *s, const pid_t *tids, size_t ntid
         s->dwarf = cfg->dwarf;
         s->cpu_ids = pg_xcalloc(ncpus, sizeof(int));
         memcpy(s->cpu_ids, cpus, ncpus * sizeof(int));
+        if (cfg->ntracepoints) {
+                rc = pg_sampling_open_more_tp(s, cfg, &a);
+                ntids = 0; /* CPU-wide: every task already */
+        }
         for (size_t t = 1; t < ntids && rc == 0; t++) {
                 rc = pg_sampling_add_task(s, tids[t]);
                 if (rc == PG_ENOTFOUND)

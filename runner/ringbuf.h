@@ -66,10 +66,14 @@ struct pg_sampling_cfg {
         size_t data_pages;   /* per-CPU buffer, power of two */
         const int *cpus;     /* NULL: all online CPUs */
         size_t ncpus;
-        bool start_disabled; /* sampling starts at the first PERF_EVENT_IOC_ENABLE */
-        bool off_cpu;        /* sample context-switches (period 1) with context_switch
+        bool start_disabled;         /* sampling starts at the first PERF_EVENT_IOC_ENABLE */
+        bool off_cpu;                /* sample context-switches (period 1) with context_switch
                                 records, kernel included (runner/offcpu.h) */
-        bool attach;         /* the tasks already run: enabled at once, not at exec */
+        bool attach;                 /* the tasks already run: enabled at once, not at exec */
+        const uint64_t *tracepoints; /* instead: these tracepoint ids, CPU-wide (pid -1),
+                                        every hit with RAW, enabled at once; the first
+                                        owns each CPU's buffer (runner/sched.h) */
+        size_t ntracepoints;
 };
 
 /** The per-CPU events of one sampling run and their buffers. */

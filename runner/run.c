@@ -30,6 +30,7 @@
 #include "common/strv.h"
 #include "runner/control.h"
 #include "runner/host.h"
+#include "runner/sched.h"
 #include "runner/simulate.h"
 
 /* ---- one counting run -------------------------------------------------- */
@@ -125,6 +126,9 @@ struct pg_run_state {
         bool warned_user_fallback;
         bool warned_profile;
         bool warned_offcpu;
+        bool sched_probed; /* pg_sched_probe() ran: sched_tp or sched_why is set */
+        struct pg_sched_tp sched_tp;
+        char *sched_why; /* why scheduler latency cannot be recorded here, or NULL */
         bool warned_no_counters;
         bool warned_group_read;
         char *valgrind; /* --counters simulated: valgrind's path */
@@ -567,9 +571,48 @@ static int pg_run_simulated(struct pg_run_state *st, const struct pg_bench *b,
         return error;
 }
 
+/* The options every extra run of @b shares: its command (@argv, argc + 1
+ * entries the caller frees, argv[0] made absolute), cwd, environment, log,
+ * CPUs and timeout. */
+static void pg_bench_sample_opts(const struct pg_run_state *st, const struct pg_bench *b,
+                                 const struct pg_bench_log *log, char **argv,
+                                 struct pg_sample_opts *so)
+{
+        const struct pg_run_opts *o = st->o;
+        double timeout_sec =
+            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
+
+        memcpy(argv, b->argv, b->argc * sizeof(char *));
+        argv[0] = b->exec_path;
+        so->argv = argv;
+        so->cwd = b->cwd;
+        so->env = b->env;
+        so->log_fd = log->fd;
+        so->cpus = o->cpus;
+        so->ncpus = o->ncpus;
+        so->timeout_ns = (uint64_t) (timeout_sec * 1e9);
+}
+
 /* Sample a profile into @res (with @off_cpu, its off-CPU profile:
  * runner/offcpu.h); sampling problems other than a benchmark failure or an
  * interrupt become one warning per kind and no such profile. */
+struct pg_run_sample_ctx {
+        struct pg_run_state *st;
+        const char *name;
+};
+
+/* A sampling run ended: report the hottest functions so far. */
+static void pg_run_sample_progress(void *ctx, uint64_t runs, const struct pg_symbolize_top *top)
+{
+        struct pg_run_sample_ctx *c = ctx;
+        struct pg_run_event ev = {
+                .kind = PG_RUN_EV_SAMPLED, .name = c->name, .rep = runs, .top = top
+        };
+
+        ev.elapsed_ns = pg_now_ns() - c->st->bench_start_ns;
+        pg_report(c->st, &ev);
+}
+
 static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                           const struct pg_bench_log *log, struct pg_result *res, bool off_cpu,
                           char **why)
@@ -577,22 +620,13 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
         const struct pg_run_opts *o = st->o;
         struct pg_buf warnings = PG_BUF_INIT;
         char **argv = pg_xcalloc(b->argc + 1, sizeof(char *));
-        double timeout_sec =
-            o->timeout_sec >= 0 ? o->timeout_sec : (b->timeout_sec >= 0 ? b->timeout_sec : 0);
         struct pg_profile *out = off_cpu ? &res->offcpu : &res->profile;
         bool *warned = off_cpu ? &st->warned_offcpu : &st->warned_profile;
         struct pg_sample_opts so = { 0 };
+        struct pg_run_sample_ctx pctx = { st, b->name };
         int error;
 
-        memcpy(argv, b->argv, b->argc * sizeof(char *));
-        argv[0] = b->exec_path;
-        so.argv = argv;
-        so.cwd = b->cwd;
-        so.env = b->env;
-        so.log_fd = log->fd;
-        so.cpus = o->cpus;
-        so.ncpus = o->ncpus;
-        so.timeout_ns = (uint64_t) (timeout_sec * 1e9);
+        pg_bench_sample_opts(st, b, log, argv, &so);
         so.debug_dir = o->debug_dir;
         so.roi = b->roi;
         /* repeat sampling runs until min_samples, within a wall-time budget */
@@ -609,6 +643,8 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                 so.max_runs = PG_RUN_OFFCPU_RUNS;
                 so.off_cpu = true;
         } else {
+                so.progress = pg_run_sample_progress;
+                so.progress_ctx = &pctx;
                 so.freq_hz = o->freq_hz ? o->freq_hz : 999;
                 so.call_graph = o->call_graph;
                 so.min_samples = o->min_samples ? o->min_samples : PG_RUN_MIN_SAMPLES;
@@ -648,6 +684,78 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                         free(m);
                 }
         }
+        pg_buf_release(&warnings);
+        free(argv);
+        return error;
+}
+
+/* Record scheduler latency (runner/sched.h) into @res: the "sched" tasks and
+ * the metrics sched-delay-max and sched-delay-avg (ns, one value per run).
+ * Where the tracepoints are not permitted: one warning, and both metrics
+ * "not-supported" with the reason (never a zero). */
+static int pg_run_sched(struct pg_run_state *st, const struct pg_bench *b,
+                        const struct pg_bench_log *log, struct pg_result *res, char **why)
+{
+        struct pg_buf warnings = PG_BUF_INIT;
+        struct pg_sched_values vals = { 0 };
+        char **argv;
+        struct pg_sample_opts so = { 0 };
+        uint64_t runs = res->repeat ? res->repeat : 1;
+        int error;
+
+        if (!st->sched_probed) {
+                st->sched_probed = true;
+                if (pg_sched_probe(&st->sched_tp) < 0) {
+                        st->sched_why = pg_xstrdup(pg_error_last());
+                        char *m = pg_xasprintf("no scheduler latency recorded: %s", st->sched_why);
+                        pg_warn(st, NULL, m);
+                        free(m);
+                }
+        }
+        if (st->sched_why) {
+                pg_result_add_metric(res, "sched-delay-max", "ns", PG_METRIC_NOT_SUPPORTED, NULL,
+                                     NULL, 0, st->sched_why);
+                pg_result_add_metric(res, "sched-delay-avg", "ns", PG_METRIC_NOT_SUPPORTED, NULL,
+                                     NULL, 0, st->sched_why);
+                return 0;
+        }
+        if (b->roi)
+                pg_warn(st, b->name,
+                        "scheduler latency covers the whole run: the region markers do not "
+                        "switch the sched tracepoints");
+        argv = pg_xcalloc(b->argc + 1, sizeof(char *));
+        pg_bench_sample_opts(st, b, log, argv, &so);
+        error = pg_sched_record(&so, &st->sched_tp, runs, &res->sched, &vals, &warnings);
+        if (error == PG_EMEASURE) {
+                *why = pg_xasprintf("benchmark '%s' failed while recording scheduler latency: %s",
+                                    b->name, pg_error_last());
+        } else if (error == PG_EPERM || error == PG_ENOTSUP || error == PG_EIO) {
+                char *m = pg_xasprintf("no scheduler latency recorded: %s", pg_error_last());
+                pg_warn(st, b->name, m);
+                pg_result_add_metric(res, "sched-delay-max", "ns", PG_METRIC_NOT_SUPPORTED, NULL,
+                                     NULL, 0, pg_error_last());
+                pg_result_add_metric(res, "sched-delay-avg", "ns", PG_METRIC_NOT_SUPPORTED, NULL,
+                                     NULL, 0, pg_error_last());
+                free(m);
+                pg_sched_release(&res->sched);
+                error = 0;
+        } else if (error == 0) {
+                pg_warn_lines(st, b->name, &warnings);
+                if (vals.n == runs) {
+                        pg_result_add_metric(res, "sched-delay-max", "ns", PG_METRIC_OK,
+                                             vals.max_ns, NULL, vals.n, NULL);
+                        pg_result_add_metric(res, "sched-delay-avg", "ns", PG_METRIC_OK,
+                                             vals.avg_ns, NULL, vals.n, NULL);
+                } else {
+                        const char *r = "no task of the benchmark was seen waiting for a CPU "
+                                        "in some recorded run";
+                        pg_result_add_metric(res, "sched-delay-max", "ns", PG_METRIC_NOT_COUNTED,
+                                             NULL, NULL, 0, r);
+                        pg_result_add_metric(res, "sched-delay-avg", "ns", PG_METRIC_NOT_COUNTED,
+                                             NULL, NULL, 0, r);
+                }
+        }
+        pg_sched_values_release(&vals);
         pg_buf_release(&warnings);
         free(argv);
         return error;
@@ -773,6 +881,8 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                         error = pg_run_sampled(&st, b, &log, &res, false, &why);
                 if (!error && (o->off_cpu || b->off_cpu))
                         error = pg_run_sampled(&st, b, &log, &res, true, &why);
+                if (!error && (o->sched || b->sched))
+                        error = pg_run_sched(&st, b, &log, &res, &why);
                 if (!error)
                         error = pg_result_save(&res, res_path);
                 if (!error) {
@@ -810,6 +920,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         pg_buf_release(&failed);
         pg_host_release(&st.host);
         free(st.valgrind);
+        free(st.sched_why);
         if (warm.fd >= 0)
                 close(warm.fd);
         if (sum)

@@ -51,25 +51,29 @@ enum pg_counters_mode {
 };
 
 enum pg_run_event_kind {
-        PG_RUN_EV_START,   /* a repetition starts: index/total/name/warmup/rep/nreps/elapsed */
-        PG_RUN_EV_WARNING, /* message: one line, for the user */
-        PG_RUN_EV_FAILED,  /* a benchmark failed; message says how (status, signal, log tail) */
-        PG_RUN_EV_DONE,    /* a benchmark's result was written to path */
-        PG_RUN_EV_SIMULATE /* the simulated (valgrind) run of a benchmark starts: name/elapsed */
+        PG_RUN_EV_START,    /* a repetition starts: index/total/name/warmup/rep/nreps/elapsed */
+        PG_RUN_EV_WARNING,  /* message: one line, for the user */
+        PG_RUN_EV_FAILED,   /* a benchmark failed; message says how (status, signal, log tail) */
+        PG_RUN_EV_DONE,     /* a benchmark's result was written to path */
+        PG_RUN_EV_SIMULATE, /* the simulated (valgrind) run of a benchmark starts: name/elapsed */
+        PG_RUN_EV_SAMPLED   /* a sampling run ended: name/rep (runs so far)/elapsed/top */
 };
+
+struct pg_symbolize_top;
 
 struct pg_run_event {
         enum pg_run_event_kind kind;
-        size_t index;                   /* 1-based benchmark number */
-        size_t total;                   /* benchmarks in this run */
-        const char *name;               /* benchmark name (NULL for run-wide warnings) */
-        bool warmup;                    /* START: a warmup repetition */
-        uint64_t rep;                   /* START: 1-based repetition within its phase */
-        uint64_t nreps;                 /* START: repetitions in that phase */
-        uint64_t elapsed_ns;            /* since the benchmark's first repetition started */
-        const char *message;            /* WARNING, FAILED */
-        const char *path;               /* DONE: the result file */
-        const struct pg_result *result; /* DONE: the result written (borrowed) */
+        size_t index;                       /* 1-based benchmark number */
+        size_t total;                       /* benchmarks in this run */
+        const char *name;                   /* benchmark name (NULL for run-wide warnings) */
+        bool warmup;                        /* START: a warmup repetition */
+        uint64_t rep;                       /* START: 1-based repetition within its phase */
+        uint64_t nreps;                     /* START: repetitions in that phase */
+        uint64_t elapsed_ns;                /* since the benchmark's first repetition started */
+        const char *message;                /* WARNING, FAILED */
+        const char *path;                   /* DONE: the result file */
+        const struct pg_result *result;     /* DONE: the result written (borrowed) */
+        const struct pg_symbolize_top *top; /* SAMPLED: the hottest functions so far */
 };
 
 /** Progress callback; called on the running thread, must not longjmp. */
@@ -95,6 +99,8 @@ struct pg_run_opts {
         bool no_profile;
         bool off_cpu;     /* also record an off-CPU profile (runner/offcpu.h) of every benchmark
                          (a benchmark's "off_cpu": true asks for its own) */
+        bool sched;       /* also record scheduler latency (runner/sched.h) of every benchmark
+                         (a benchmark's "sched": true asks for its own) */
         uint64_t freq_hz; /* sampling frequency (999) */
         enum pg_call_graph call_graph;
         uint64_t min_samples;  /* 0: PG_RUN_MIN_SAMPLES */

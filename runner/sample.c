@@ -123,7 +123,7 @@ void pg_sample_export(const struct pg_symbolizer *sym, const struct pg_sampling_
 
 /* Whether a sampling run's exit (@rc from pg_sample_run_once(), @ex) is a
  * failure of the benchmark; sets the message. */
-static int pg_sample_judge(const struct pg_sample_opts *o, int rc, const struct pg_exit *ex)
+int pg_sample_judge(const struct pg_sample_opts *o, int rc, const struct pg_exit *ex)
 {
         if (rc < 0)
                 return rc;
@@ -153,6 +153,7 @@ int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_
         struct pg_child c;
         struct pg_control ctl;
         struct pg_sample_drain_ctx ctx = { smp, log, sym, 0, &ctl, NULL };
+        pid_t pid;
         int *fds = NULL, rc;
 
         memset(ex, 0, sizeof(*ex));
@@ -164,13 +165,15 @@ int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_
                 pg_control_close(&ctl);
                 return rc;
         }
+        pid = c.pid; /* c.pid is -1 once reaped */
         rc = pg_sampling_open(smp, c.pid, cfg);
         if (rc < 0) {
                 pg_launch_cancel(&c);
                 pg_control_close(&ctl);
                 return rc;
         }
-        pg_control_set_targets(&ctl, smp->fds, smp->n);
+        /* tracepoints record the whole run: the markers switch nothing */
+        pg_control_set_targets(&ctl, smp->fds, cfg->ntracepoints ? 0 : smp->n);
         rc = pg_launch_start(&c, o->argv[0]);
         if (rc < 0)
                 goto done;
@@ -186,6 +189,7 @@ int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_
                 rc = PG_EIO;
         pg_sample_drain(&ctx);
 done:
+        ex->pid = pid;
         pg_control_close(&ctl);
         free(fds);
         return rc;
@@ -247,6 +251,11 @@ void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_gra
                               "does not match the binary that links to it); it was ignored, "
                               "so that binary's frames are unresolved\n",
                               st->rejected_debug);
+        if (st->jitdump_problem)
+                pg_buf_printf(w,
+                              "%s; the JIT code it describes past that point is '[unknown]' "
+                              "(a JIT still writing the file, or a damaged one)\n",
+                              st->jitdump_problem);
         if (fell_back_user && !exclude_kernel)
                 pg_buf_printf(w, "kernel frames were not recorded (perf_event_paranoid forbids "
                                  "them); stacks show user space only\n");
@@ -397,6 +406,12 @@ int pg_sample_session_profile(struct pg_sample_session *ss, const struct pg_samp
                 pg_symbolizer_process(sym, &log, &smp.fmt);
                 runs++;
                 st = pg_symbolizer_stats(sym);
+                if (o->progress) {
+                        struct pg_symbolize_top top;
+
+                        pg_symbolizer_top(sym, PG_SYMBOLIZE_TOP_MAX, &top);
+                        o->progress(o->progress_ctx, runs, &top);
+                }
                 if (run_samples == 0 || st->samples >= o->min_samples || o->budget_ns == 0)
                         break;
                 if (pg_now_ns() - start_ns >= o->budget_ns || (o->max_runs && runs >= o->max_runs))

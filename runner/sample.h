@@ -17,6 +17,8 @@
 
 enum pg_call_graph { PG_CALL_GRAPH_FP = 0, PG_CALL_GRAPH_DWARF };
 
+struct pg_symbolize_top;
+
 struct pg_sample_opts {
         char *const *argv; /* the benchmark command */
         const char *cwd;   /* NULL: inherit */
@@ -37,7 +39,11 @@ struct pg_sample_opts {
                          sampled at period 1, stacks weighted by ns blocked; the
                          profile's "samples" is then their sum in ns; needs kernel
                          sampling (PG_EPERM otherwise) */
-        bool roi;              /* sampling starts disabled; the benchmark switches it with
+        /* called after each sampling run with the hottest functions so far
+         * (NULL: none); on the calling thread */
+        void (*progress)(void *ctx, uint64_t runs, const struct pg_symbolize_top *top);
+        void *progress_ctx;
+        bool roi; /* sampling starts disabled; the benchmark switches it with
                                   the control protocol (runner/control.h), which every
                                   run speaks */
 };
@@ -138,6 +144,14 @@ int pg_sample_drain(void *ctx);
 int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_cfg *cfg,
                        struct pg_sampling *smp, struct pg_record_log *log,
                        struct pg_symbolizer *sym, struct pg_exit *ex);
+
+/**
+ * Whether a sampling run's exit is a failure of the benchmark: @rc from
+ * pg_sample_run_once() (returned when < 0), then @ex: PG_EINTR when
+ * interrupted, PG_EMEASURE (message set) when it timed out, was killed or
+ * exited non-zero; 0 otherwise.
+ */
+int pg_sample_judge(const struct pg_sample_opts *o, int rc, const struct pg_exit *ex);
 
 /**
  * Fill @out (present = true) from the stacks and counters @sym accumulated

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "runner/jitdump.h"
 #include "runner/sym_internal.h"
 
 static void pg_aspace_clear_cache(struct pg_aspace *as)
@@ -50,6 +51,10 @@ void pg_aspace_unref(struct pg_aspace *as)
         free(as->res);
         pg_buf_release(&as->pool);
         pg_jitmap_release(&as->jit);
+        pg_jitmap_release(&as->jitdump);
+        for (size_t i = 0; i < as->njitdumps; i++)
+                free(as->jitdumps[i]);
+        free(as->jitdumps);
         free(as);
 }
 
@@ -65,6 +70,12 @@ struct pg_aspace *pg_aspace_clone(const struct pg_aspace *src, uint32_t pid)
                 as->maps[i].base = as->maps[i].path + (src->maps[i].base - src->maps[i].path);
         }
         as->nmaps = src->nmaps;
+        if (src->njitdumps) {
+                as->jitdumps = pg_xcalloc(src->njitdumps, sizeof(*as->jitdumps));
+                for (size_t i = 0; i < src->njitdumps; i++)
+                        as->jitdumps[i] = pg_xstrdup(src->jitdumps[i]);
+                as->njitdumps = src->njitdumps;
+        }
         return as;
 }
 
@@ -74,6 +85,23 @@ struct pg_map *pg_aspace_find(struct pg_aspace *as, uint64_t addr)
                 if (addr >= as->maps[i].start && addr < as->maps[i].end)
                         return &as->maps[i];
         return NULL;
+}
+
+/* A JIT announced its dump file by mapping it (jitdump.h): read it, with
+ * perf-PID.map, at the next JIT frame looked up. */
+static void pg_aspace_add_jitdump(struct pg_aspace *as, const char *path)
+{
+        for (size_t i = 0; i < as->njitdumps; i++)
+                if (strcmp(as->jitdumps[i], path) == 0)
+                        return;
+        as->jitdumps = pg_xreallocarray(as->jitdumps, as->njitdumps + 1, sizeof(*as->jitdumps));
+        as->jitdumps[as->njitdumps++] = pg_xstrdup(path);
+        if (as->jit_tried) {
+                pg_jitmap_release(&as->jit);
+                pg_jitmap_release(&as->jitdump);
+                as->jit_tried = false;
+                pg_aspace_clear_cache(as); /* frames named "[unknown]" before */
+        }
 }
 
 void pg_aspace_add(struct pg_aspace *as, const struct pg_perf_mmap *m)
@@ -93,6 +121,8 @@ void pg_aspace_add(struct pg_aspace *as, const struct pg_perf_mmap *m)
         nm.build_id_size = m->build_id_size;
         memcpy(nm.build_id, m->build_id, sizeof(nm.build_id));
         nm.file = -1;
+        if (pg_jitdump_is_dump_name(m->filename, m->filename_len))
+                pg_aspace_add_jitdump(as, nm.path);
         if (strcmp(nm.path, "[vdso]") == 0)
                 nm.kind = PG_MAP_VDSO;
         else if (nm.path[0] == '/' && nm.path[1] != '/' && strncmp(nm.path, "/dev/zero", 9) != 0 &&

@@ -24,6 +24,7 @@
 #include "common/error.h"
 #include "runner/demangle.h"
 #include "runner/fold.h"
+#include "runner/jitdump.h"
 #include "runner/sym_internal.h"
 
 /*
@@ -186,20 +187,36 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
         pg_buf_release(&tmp);
 }
 
+/* Load the JIT symbols of @as: its perf-PID.map and the jitdumps it mapped.
+ * The first dump that does not read whole is kept for a warning. */
+static void pg_jit_load(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid)
+{
+        char path[4096];
+
+        snprintf(path, sizeof(path), "%s/perf-%u.map", s->o.jitmap_dir ? s->o.jitmap_dir : "/tmp",
+                 pid);
+        pg_jitmap_load(&as->jit, path);
+        for (size_t i = 0; i < as->njitdumps; i++) {
+                if (pg_jitdump_load(&as->jitdump, as->jitdumps[i]) < 0 &&
+                    s->jitdump_problem == NULL) {
+                        s->jitdump_problem = pg_xstrdup(pg_error_last());
+                        s->st.jitdump_problem = s->jitdump_problem;
+                }
+                pg_error_clear();
+        }
+        as->jit_tried = true;
+}
+
 static void pg_frame_resolve_jit(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid,
                                  uint64_t pc, struct pg_frame_res *r)
 {
         const struct pg_jitsym *js;
 
-        if (!as->jit_tried) {
-                char path[4096];
-
-                snprintf(path, sizeof(path), "%s/perf-%u.map",
-                         s->o.jitmap_dir ? s->o.jitmap_dir : "/tmp", pid);
-                pg_jitmap_load(&as->jit, path);
-                as->jit_tried = true;
-        }
-        js = pg_jitmap_lookup(&as->jit, pc);
+        if (!as->jit_tried)
+                pg_jit_load(s, as, pid);
+        js = pg_jitmap_lookup(&as->jitdump, pc);
+        if (js == NULL)
+                js = pg_jitmap_lookup(&as->jit, pc);
         r->nframes = 1;
         if (js == NULL) {
                 pg_buf_puts(&as->pool, "[unknown]");

@@ -97,8 +97,11 @@ struct pg_aspace {
         struct pg_frame_res *res;
         size_t nres, capres;
         struct pg_buf pool;
-        struct pg_jitmap jit;
-        bool jit_tried;
+        struct pg_jitmap jit;     /* perf-PID.map */
+        struct pg_jitmap jitdump; /* the jit-PID.dump files the process mapped */
+        char **jitdumps;          /* their paths, from MMAP records */
+        size_t njitdumps;
+        bool jit_tried; /* both loaded (again once another dump is mapped) */
 };
 
 struct pg_proc {
@@ -135,6 +138,7 @@ struct pg_symbolizer {
         struct pg_strmap pf_seen; /* paths queued (main thread only) */
         unsigned max_stack;
         struct pg_symbolize_stats st;
+        char *jitdump_problem; /* the first jitdump that did not read whole (st points here) */
         /* per run */
         struct pg_u64map procmap; /* pid -> procs index */
         struct pg_proc *procs;

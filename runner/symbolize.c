@@ -511,6 +511,7 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
         pg_symbolizer_clear_profile(s);
         free(s->hot);
         free(s->counts);
+        free(s->jitdump_problem);
         pg_buf_release(&s->key);
         pg_buf_release(&s->kscratch);
         pg_kallsyms_release(&s->ksyms);
@@ -553,6 +554,31 @@ static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f
                 f->lines[f->nlines++].count = f->addrs[j].count;
         }
         pg_buf_release(&where);
+}
+
+void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbolize_top *top)
+{
+        struct pg_strmap leaves = PG_STRMAP_INIT;
+        uint64_t *self = pg_xcalloc(s->stacks.n ? s->stacks.n : 1, sizeof(*self));
+        size_t best[PG_SYMBOLIZE_TOP_MAX];
+
+        memset(top, 0, sizeof(*top));
+        if (n > PG_SYMBOLIZE_TOP_MAX)
+                n = PG_SYMBOLIZE_TOP_MAX;
+        for (size_t i = 0; i < s->stacks.n; i++) {
+                const char *k = s->stacks.keys[i].ptr, *leaf = strrchr(k, ';');
+
+                leaf = leaf ? leaf + 1 : k;
+                self[pg_strmap_intern(&leaves, leaf, strlen(leaf), NULL)] += s->counts[i];
+                top->total += s->counts[i];
+        }
+        top->n = pg_strmap_top(&leaves, self, n, best);
+        for (size_t k = 0; k < top->n; k++) {
+                snprintf(top->name[k], sizeof(top->name[k]), "%s", leaves.keys[best[k]].ptr);
+                top->samples[k] = self[best[k]];
+        }
+        free(self);
+        pg_strmap_release(&leaves);
 }
 
 void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)

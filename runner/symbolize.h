@@ -8,7 +8,8 @@
  * parameters), separate debuginfo by build-id and .gnu_debuglink,
  * demangling as perf report does (runner/demangle.h), PLT stubs as
  * "name@plt", the vDSO through a copy of perfgate's own, kernel frames from
- * /proc/kallsyms, JIT frames from /tmp/perf-PID.map, and DWARF unwinding
+ * /proc/kallsyms, JIT frames from /tmp/perf-PID.map and from the jit-PID.dump
+ * files a process maps (runner/jitdump.h), and DWARF unwinding
  * (runner/unwind.h). The implementation is split by job: runner/symbolize.c
  * (records and stacks), runner/sym_aspace.c (address spaces),
  * runner/sym_modules.c (ELF/DWARF module cache), runner/sym_frames.c (frame
@@ -65,6 +66,8 @@ struct pg_symbolize_stats {
         bool kernel_frames;  /* kernel frames were folded (kallsyms visible) */
         const char
             *rejected_debug; /* a .gnu_debuglink target refused as another build's, or NULL */
+        const char *jitdump_problem; /* why the first jitdump that did not read whole did not
+                                        (its symbols before the problem are used), or NULL */
 };
 
 struct pg_symbolizer;
@@ -108,6 +111,24 @@ void pg_symbolizer_clear_profile(struct pg_symbolizer *s);
 
 /** The counters accumulated so far. */
 const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer *s);
+
+/** At most this many functions in struct pg_symbolize_top. */
+#define PG_SYMBOLIZE_TOP_MAX 3
+
+/** The hottest functions so far, by self samples (samples whose leaf frame they are). */
+struct pg_symbolize_top {
+        size_t n;                            /* entries filled, hottest first (ties by name) */
+        uint64_t total;                      /* samples folded so far */
+        char name[PG_SYMBOLIZE_TOP_MAX][96]; /* the leaf frame as folded (cut at 95 bytes) */
+        uint64_t samples[PG_SYMBOLIZE_TOP_MAX];
+};
+
+/**
+ * Fill @top with the @n (at most PG_SYMBOLIZE_TOP_MAX) functions that are
+ * the leaf frame of most of the samples folded so far (for progress
+ * displays; O(stacks)).
+ */
+void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbolize_top *top);
 
 /** Copy the accumulated folded stacks into @p (pg_profile_set_stacks). */
 void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p);

@@ -233,7 +233,7 @@ size_t pg_top_callers(const struct pg_top *t, const char *sym, struct pg_top_cal
 {
         struct pg_strmap names = PG_STRMAP_INIT;
         uint64_t *counts = NULL;
-        size_t cap = 0, n = 0;
+        size_t cap = 0, n = 0, *best;
 
         for (size_t i = 0; i < t->profile.nstacks; i++) {
                 const char *st = t->profile.stacks[i].frames, *leaf = strrchr(st, ';');
@@ -258,26 +258,14 @@ size_t pg_top_callers(const struct pg_top *t, const char *sym, struct pg_top_cal
                 }
                 counts[idx] += t->profile.stacks[i].count;
         }
-        /* the @max largest, by count then name: a selection over few callers */
-        for (; n < max; n++) {
-                size_t best = SIZE_MAX;
-
-                for (size_t i = 0; i < names.n; i++) {
-                        bool taken = false;
-
-                        for (size_t j = 0; j < n && !taken; j++)
-                                taken = strcmp(out[j].name, names.keys[i].ptr) == 0;
-                        if (!taken && counts[i] > 0 &&
-                            (best == SIZE_MAX || counts[i] > counts[best] ||
-                             (counts[i] == counts[best] &&
-                              strcmp(names.keys[i].ptr, names.keys[best].ptr) < 0)))
-                                best = i;
-                }
-                if (best == SIZE_MAX)
-                        break;
-                out[n].name = pg_xstrdup(names.keys[best].ptr);
-                out[n].count = counts[best];
+        /* the @max largest, by count then name */
+        best = pg_xcalloc(max ? max : 1, sizeof(*best));
+        n = pg_strmap_top(&names, counts, max, best);
+        for (size_t k = 0; k < n; k++) {
+                out[k].name = pg_xstrdup(names.keys[best[k]].ptr);
+                out[k].count = counts[best[k]];
         }
+        free(best);
         free(counts);
         pg_strmap_release(&names);
         return n;

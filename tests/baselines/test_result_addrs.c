@@ -18,16 +18,15 @@
 #include "baselines/result.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "tests/util/result_json.h"
 
 #define HEAD                                                                                       \
-        "{\"schema\":\"perfgate/result/1\",\"name\":\"x\",\"command\":[\"x\"],"                    \
-        "\"created\":\"2026-11-29T10:00:00Z\",\"machine\":\"default\",\"counters\":\"software\","  \
-        "\"repeat\":1,\"warmup\":0,\"host\":{\"cpu\":\"c\",\"cpus\":1,\"kernel\":\"k\","           \
-        "\"arch\":\"x86_64\",\"pmu\":[],\"virtualized\":true,\"perf_event_paranoid\":2,"           \
-        "\"exclude_kernel\":false},\"metrics\":{},"                                                \
-        "\"profile\":{\"event\":\"cpu-clock\",\"frequency_hz\":999,\"call_graph\":\"fp\","         \
-        "\"samples\":7,\"lost\":0,\"throttled\":0,\"truncated\":0,\"runs\":1,\"kernel\":false,"    \
-        "\"stacks\":{\"x;main;f\":7}"
+        PG_TEST_RESULT_JSON_HEAD                                                                   \
+            ","                                                                                    \
+            "\"profile\":{\"event\":\"cpu-clock\",\"frequency_hz\":999,\"call_graph\":\"fp\","     \
+            "\"samples\":7,\"lost\":0,\"throttled\":0,\"truncated\":0,\"runs\":1,\"kernel\":"      \
+            "false,"                                                                               \
+            "\"stacks\":{\"x;main;f\":7}"
 
 static int load(struct pg_result *r, const char *addresses)
 {

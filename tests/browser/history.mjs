@@ -72,6 +72,14 @@ try {
   const stepPx = med(before.map((p) => p.cy)) - med(after.map((p) => p.cy));
   check(stepPx > 0.3 * (geo.bottom - geo.top), "the step spans a good part of the chart",
         `(${stepPx.toFixed(1)} px)`);
+  // the spread of the repetitions: one vertical bar per commit, through its median
+  const bars = await page.$eval(`${chart} path.spread`, (p) =>
+    [...p.getAttribute("d").matchAll(/M([\d.]+) ([\d.]+)V([\d.]+)/g)].map((m) => ({
+      x: +m[1], top: +m[2], bottom: +m[3] })));
+  const inBar = pts.filter((p, k) => bars[k] && Math.abs(bars[k].x - p.cx) < 0.06 &&
+    bars[k].top <= +p.cy.toFixed(1) + 0.6 && bars[k].bottom >= +p.cy.toFixed(1) - 0.6);
+  check(bars.length === 60 && inBar.length === 60,
+        "a min-max bar per commit, at its x, spanning its median", `(${bars.length} bars, ${inBar.length} through the point)`);
   const cps = await page.$$eval(`${chart} line.cp`, (ls) => ls.map((l) => ({
     i: +l.dataset.i, x: +l.getAttribute("x1") })));
   check(cps.length === 1 && cps[0].i === 34, "one change point, at the 35th commit",
@@ -83,6 +91,12 @@ try {
         JSON.stringify(pts[34].title));
   const hot = await page.$$eval('svg[data-metric="hotspots"] g.fn', (g) => g.length);
   check(hot === 3, "hotspot shares of the top functions drawn", `(${hot})`);
+  const hov = await page.$$eval('svg[data-metric="hotspots"] rect.hov', (rs) => rs.map((r) => ({
+    i: +r.dataset.i, title: r.querySelector("title").textContent })));
+  check(hov.length === 60 && hov[34].i === 34 && hov[34].title.startsWith(c35.slice(0, 12)) &&
+        /\nwork: \d+\.\d% self/.test(hov[34].title),
+        "hotspot hover: one column per commit with each top function's share",
+        JSON.stringify(hov[34]));
 
   fs.mkdirSync(env("PG_BUILD_DIR"), { recursive: true });
   const shot = path.join(env("PG_BUILD_DIR"), "history.png");

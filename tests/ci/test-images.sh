@@ -15,7 +15,9 @@
 #     holds the results and the baseline's name; the trusted poster
 #     (comment --from DIR --regenerate) draws the images again from those
 #     results against the baseline of its own data branch and publishes them,
-#     never a file the fork's job drew.
+#     never a file the fork's job drew;
+#   - one comparison per job: the comment with the images comes from the
+#     same compare as the exit status (its links filled in afterwards).
 . "$(dirname "$0")/lib.sh"
 
 PERFGATE_BIN=${PERFGATE_BIN:?set PERFGATE_BIN to the perfgate binary}
@@ -65,6 +67,9 @@ tip=$(git -C "$origin" rev-parse perfgate-assets)
 check_grep "comment shows our image pinned to origin's tip" "<img src=\"$API/octo/proj/raw/$tip/pr-7/$head/parse.image.svg\"" \
         "$scratch/out1/comment.md"
 check_eq "the pinned address serves it" 200 "$(curl -s -o /dev/null -w '%{http_code}' "$API/octo/proj/raw/$tip/pr-7/$head/parse.image.svg")"
+check_eq "one comparison: the comment with images is not a second compare" 1 \
+        "$(grep -c '+ perfgate compare' "$scratch/log1")"
+check "no placeholder link is left in the comment" bash -c "! grep -q perfgate.invalid '$scratch/out1/comment.md'"
 
 # ---- bounded history: squash into a root commit, forced with a lease
 "${gh[@]}" "$SCRIPT" pr --no-fetch --base "$golden/base" --results "$golden/head" --out "$scratch/out-s1" \

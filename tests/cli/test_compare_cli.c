@@ -348,6 +348,9 @@ static void test_compare_cli_bad_input_exit_2(void **state)
                 { "corrupt", NULL },
                 { "base", "--link-base", "https://x", NULL },
                 { "base", "--results", "empty", NULL },
+                { "base", "--markdown-plain", "plain.md", NULL },
+                { "base", "--flamegraph-dir", "fg", "--link-base", "https://x", "--markdown-plain",
+                  "./out.md", NULL },
         };
         static const char *const expect[] = {
                 "unknown option '--bogus'",
@@ -363,6 +366,8 @@ static void test_compare_cli_bad_input_exit_2(void **state)
                 "'corrupt/x.json'",
                 "--link-base needs --flamegraph-dir",
                 "no result files in 'empty'",
+                "--markdown-plain needs --markdown and --link-base",
+                "'--markdown' and '--markdown-plain' name the same file './out.md'",
         };
         (void) state;
         pg_link_input("base", "base");
@@ -482,9 +487,24 @@ static void test_compare_cli_flamegraphs(void **state)
         pg_link_input("head", "head");
         pg_test_perfgate(&o, "compare", "base", "--results", "head", "--flamegraph-dir", "fg",
                          "--link-base", "https://ci.example/artifacts", "--markdown", "out.md",
-                         NULL);
+                         "--markdown-plain", "plain.md", NULL);
         assert_int_equal(o.status, 1);
         md = pg_test_read("out.md");
+        {
+                /* --markdown-plain: the report compare writes without --link-base */
+                struct pg_run_out p;
+                char *plain = pg_test_read("plain.md"), *want;
+                pg_test_perfgate(&p, "compare", "base", "--results", "head", "--markdown",
+                                 "want.md", "--flamegraph-dir", "fg2", NULL);
+                assert_int_equal(p.status, 1);
+                want = pg_test_read("want.md");
+                assert_string_equal(plain, want);
+                assert_null(strstr(plain, "https://ci.example"));
+                assert_string_not_equal(plain, md);
+                free(plain);
+                free(want);
+                pg_run_out_release(&p);
+        }
         if (strstr(o.err.ptr, "flame graphs are not built into this perfgate yet")) {
                 /* placeholder renderer: a warning, the gate still works, no links */
                 assert_false(pg_test_exists("fg/parse.diff.svg"));
@@ -518,6 +538,11 @@ static void test_compare_cli_flamegraphs(void **state)
                 assert_null(strstr(svg, "<script"));
                 assert_non_null(strstr(svg, "width=\"880.0\""));
                 assert_non_null(strstr(svg, ">copy_field</text>"));
+                free(svg);
+                /* both sides counted task-clock: coloured by own time */
+                svg = pg_test_read("fg/parse.diff.svg");
+                assert_non_null(strstr(svg, "change of each frame&#39;s own time, self share x "
+                                            "run time"));
                 free(svg);
         }
         free(md);

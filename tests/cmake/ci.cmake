@@ -7,7 +7,7 @@
 set(PG_CI_TEST_DIR ${CMAKE_SOURCE_DIR}/tests/ci)
 find_program(PG_BASH bash REQUIRED)
 
-foreach(t comment push-retry github-yaml action-steps gitlab images)
+foreach(t comment push-retry github-yaml action-steps gitlab images compare-args hostile-pr)
   string(REPLACE "-" "_" tname "ci_${t}")
   add_test(NAME ${tname} COMMAND ${PG_BASH} ${PG_CI_TEST_DIR}/test-${t}.sh)
   # gitlab-ci-local runs whole jobs: slow on a loaded 2-core machine
@@ -30,7 +30,8 @@ if(PG_SHELLCHECK)
                    ${PG_CI_TEST_DIR}/lib.sh ${PG_CI_TEST_DIR}/test-comment.sh
                    ${PG_CI_TEST_DIR}/test-push-retry.sh ${PG_CI_TEST_DIR}/test-github-yaml.sh
                    ${PG_CI_TEST_DIR}/test-action-steps.sh ${PG_CI_TEST_DIR}/test-gitlab.sh
-                   ${PG_CI_TEST_DIR}/test-images.sh
+                   ${PG_CI_TEST_DIR}/test-images.sh ${PG_CI_TEST_DIR}/test-compare-args.sh
+                   ${PG_CI_TEST_DIR}/test-hostile-pr.sh
                    ${PG_CI_TEST_DIR}/stub-baseline-save.sh ${PG_CI_TEST_DIR}/rehearsal.sh
            WORKING_DIRECTORY ${PG_CI_TEST_DIR})
   set_tests_properties(ci_shellcheck PROPERTIES LABELS ci TIMEOUT 60)

@@ -1198,6 +1198,63 @@ static void test_flamegraph_image_focus_and_path(void **state)
         pg_buf_release(&out);
 }
 
+/* Own-time colours: a function whose time did not move while another's grew
+ * keeps its self time, so it is white, though its share fell from 57% to 40%
+ * (share mode paints it blue). 1 ms per sample on both sides. */
+static void test_flamegraph_own_time_colours(void **state)
+{
+        (void) state;
+        struct pg_stack base[] = { { "app;other", 560 }, { "app;hot", 420 } };
+        struct pg_stack head[] = { { "app;other", 560 }, { "app;hot", 840 } };
+        struct pg_flame_opts o;
+        struct pg_buf out = PG_BUF_INIT;
+        struct svgdoc d;
+        const struct fr *f;
+
+        pg_flame_opts_init(&o);
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 2, head, 2, &o), 0);
+        svg_parse(&d, out.ptr);
+        f = find(&d, "other", 2);
+        assert_non_null(f);
+        assert_true(f->b == 255 && f->r < 255); /* share mode: blue */
+        svg_free(&d);
+
+        o.base_time = 980;
+        o.head_time = 1400;
+        pg_buf_reset(&out);
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 2, head, 2, &o), 0);
+        svg_parse(&d, out.ptr);
+        f = find(&d, "other", 2);
+        assert_non_null(f);
+        assert_true(f->r == 255 && f->g == 255 && f->b == 255);
+        assert_non_null(strstr(f->title, "; 0.00%"));
+        f = find(&d, "hot", 2);
+        assert_non_null(f);
+        assert_true(f->r == 255 && f->g == 0 && f->b == 0);
+        assert_non_null(strstr(f->title, "+30.00%")); /* 420 ms more of head's 1400 */
+        assert_non_null(strstr(d.subtitles, "own time"));
+        svg_free(&d);
+
+        /* times whose products overflow a double: the ratio is used, no NaN */
+        o.base_time = 1e308;
+        o.head_time = 1e308;
+        pg_buf_reset(&out);
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 2, head, 2, &o), 0);
+        assert_null(strstr(out.ptr, "nan"));
+        svg_parse(&d, out.ptr);
+        f = find(&d, "other", 2);
+        assert_non_null(f);
+        /* equal times: its own time fell as its share did (560 -> 400) */
+        assert_true(f->b == 255 && f->r < 255);
+        svg_free(&d);
+
+        o.head_time = -1;
+        pg_buf_reset(&out);
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 2, head, 2, &o), PG_EINPUT);
+        assert_int_equal(out.len, 0);
+        pg_buf_release(&out);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -1219,6 +1276,7 @@ int main(void)
                 cmocka_unit_test(test_flamegraph_random_inputs),
                 cmocka_unit_test(test_flamegraph_corpus_replay),
                 cmocka_unit_test(test_flamegraph_image_focus_and_path),
+                cmocka_unit_test(test_flamegraph_own_time_colours),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

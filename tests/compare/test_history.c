@@ -427,9 +427,30 @@ static void test_history_cli_text_json_and_site(void **state)
         assert_int_equal(
             pg_test_perfgate(&o, "history", "--html", site, "--flamegraphs", "5", NULL), 0);
         pg_run_out_release(&o);
-        page = pg_xasprintf("%s/flame/bench00.%.12s.svg", site, c35);
-        assert_false(pg_test_exists(page)); /* older than the newest 5 */
-        free(page);
+        {
+                /* older than the newest 5: only the commits at and before the
+                 * change point keep theirs */
+                char *c34 = git_rev(repo, "main~26"), *c10 = git_rev(repo, "main~50");
+                char *tip = git_rev(repo, "main");
+                page = pg_xasprintf("%s/flame/bench00.%.12s.svg", site, c35);
+                assert_true(pg_test_exists(page));
+                free(page);
+                page = pg_xasprintf("%s/flame/bench00.%.12s.svg", site, c34);
+                assert_true(pg_test_exists(page));
+                free(page);
+                page = pg_xasprintf("%s/flame/bench00.%.12s.svg", site, c10);
+                assert_false(pg_test_exists(page));
+                free(page);
+                page = pg_xasprintf("%s/flame/bench01.%.12s.svg", site, c35);
+                assert_false(pg_test_exists(page)); /* no change point in bench01 */
+                free(page);
+                page = pg_xasprintf("%s/flame/bench01.%.12s.svg", site, tip);
+                assert_true(pg_test_exists(page));
+                free(page);
+                free(c34);
+                free(c10);
+                free(tip);
+        }
         free(diff);
         free(site);
         free(json);

@@ -3,7 +3,9 @@
 # MANDIR/man1/perfgate.1.gz and perfgate-<command>.1.gz for every command
 # `perfgate help` lists, each found by `man -w`, formatted by man(1) without
 # a single groff warning, naming the command's summary and every option its
-# --help prints, with the exact version of the binary in the footer.
+# --help prints, with the exact version of the binary in the footer, and no
+# Markdown backtick left in the text (a `code` span of the help is set bold;
+# only EXAMPLES, shell taken verbatim from the docs, may hold one).
 set -u
 pg=$1 mandir=$(cd "$2" && pwd) || exit 1
 fail=0
@@ -24,6 +26,8 @@ check_page() { # NAME SUMMARY HELP-ARGS...
         LC_ALL=C MANWIDTH=200 man -l "$page" 2>/dev/null | col -b >"$scratch/text"
         grep -q "^ *$name - $summary" "$scratch/text" || err "$name.1: NAME is not '$name - $summary'"
         grep -q "perfgate $version" "$scratch/text" || err "$name.1: footer lacks 'perfgate $version'"
+        sed '/^EXAMPLES/,/^[A-Z]/d' "$scratch/text" | grep -n '`' >"$scratch/ticks" &&
+                err "$name.1 shows Markdown backticks: $(head -n 3 "$scratch/ticks")"
         for o in $("$pg" "$@" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
                 grep -q -- "$o" "$scratch/text" || err "$name.1 does not mention $o (it is in 'perfgate $*')"
         done

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "baselines/result.h"
+#include "runner/sched.h"
 #include "common/buf.h"
 #include "common/error.h"
 
@@ -150,11 +151,44 @@ int main(int argc, char **argv)
                 goto done;
         pg_result_release(&r);
 
-        /* outside git, --no-profile, one repetition */
+        /* run --sched: per-task scheduler latency and its two metrics */
+        base(&r, "sched", "software");
+        add3(&r, "task-clock", "ns", 1e8, 1.01e8, 0.99e8, NULL);
+        add3(&r, "sched-delay-max", "ns", 1.5e7, 2.1e7, 1.8e7, NULL);
+        add3(&r, "sched-delay-avg", "ns", 1.2e6, 1.4e6, 1.3e6, NULL);
+        {
+                struct pg_sched_run run = { 0 };
+                struct pg_sched_task t[2] = { { "hog", 1, 600000000, 420, 800000000, 16000000 },
+                                              { "sleeper-a", 1, 72000000, 630, 900000000,
+                                                21000000 } };
+                run.n = 2;
+                run.tasks = t;
+                pg_sched_merge(&r.sched, &run);
+                r.sched.runs = 3;
+        }
+        if ((error = save(&r, argv[1])) < 0)
+                goto done;
+        pg_result_release(&r);
+
+        /* run --sched where it is not permitted: not-supported, no "sched" */
+        base(&r, "sched-refused", "software");
+        add3(&r, "task-clock", "ns", 1e8, 1.01e8, 0.99e8, NULL);
+        pg_result_add_metric(&r, "sched-delay-max", "ns", PG_METRIC_NOT_SUPPORTED, NULL, NULL, 0,
+                             "CPU-wide sched tracepoints are not permitted: Permission denied");
+        pg_result_add_metric(&r, "sched-delay-avg", "ns", PG_METRIC_NOT_SUPPORTED, NULL, NULL, 0,
+                             "CPU-wide sched tracepoints are not permitted: Permission denied");
+        if ((error = save(&r, argv[1])) < 0)
+                goto done;
+        pg_result_release(&r);
+
+        /* outside git, --no-profile, one repetition: a `perfgate record` whose process
+         * exited before --duration 60 */
         base(&r, "no-git-no-profile", "software");
         r.has_git = false;
         r.repeat = 1;
         r.warmup = 0;
+        r.recording =
+            (struct pg_recording){ true, PG_RECORD_END_TARGET_EXITED, 1500000000, 60000000000 };
         pg_result_add_metric(&r, "task-clock", "ns", PG_METRIC_OK, (double[]){ 1234567 }, NULL, 1,
                              NULL);
         if ((error = save(&r, argv[1])) < 0)

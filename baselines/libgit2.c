@@ -1,0 +1,57 @@
+/*
+ * libgit2.c - loading libgit2 on first use (baselines/libgit2.h).
+ */
+#include "baselines/libgit2.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+
+struct pg_libgit2 pg_libgit2;
+
+/* the soname of the libgit2 the headers describe (Debian 12: libgit2.so.1.5,
+ * package libgit2-1.5) */
+#define PG_LIBGIT2_SONAME "libgit2.so." LIBGIT2_SOVERSION
+
+static pthread_once_t pg_libgit2_once = PTHREAD_ONCE_INIT;
+static char pg_libgit2_error[512]; /* empty: loaded */
+
+static void pg_libgit2_load(void)
+{
+        struct pg_libgit2 api;
+        void *lib = dlopen(PG_LIBGIT2_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+        if (lib == NULL) {
+                const char *why = dlerror();
+                snprintf(pg_libgit2_error, sizeof(pg_libgit2_error), "cannot load %s: %s",
+                         PG_LIBGIT2_SONAME, why ? why : "unknown error");
+                return;
+        }
+        memset(&api, 0, sizeof(api));
+#define PG_LIBGIT2_SYM(n)                                                                          \
+        if ((*(void **) &api.n = dlsym(lib, "git_" #n)) == NULL) {                                 \
+                snprintf(pg_libgit2_error, sizeof(pg_libgit2_error), "%s has no git_%s",           \
+                         PG_LIBGIT2_SONAME, #n);                                                   \
+                return;                                                                            \
+        }
+        PG_LIBGIT2_FUNCS(PG_LIBGIT2_SYM)
+#undef PG_LIBGIT2_SYM
+        pg_libgit2 = api; /* the library stays loaded until exit */
+}
+
+int pg_git_init(void)
+{
+        pthread_once(&pg_libgit2_once, pg_libgit2_load);
+        if (pg_libgit2_error[0])
+                return pg_error_set(PG_EIO,
+                                    "%s; the baseline store needs libgit2 %s (Debian: apt-get "
+                                    "install libgit2-%s)",
+                                    pg_libgit2_error, LIBGIT2_VERSION, LIBGIT2_SOVERSION);
+        if (git_libgit2_init() < 0)
+                return pg_error_set(PG_EIO, "cannot initialise libgit2: %s",
+                                    git_error_last() ? git_error_last()->message : "unknown error");
+        return 0;
+}

@@ -1,0 +1,143 @@
+/*
+ * test_doctor_sched.c - `perfgate doctor` on scheduler latency and on
+ * repeated gaps:
+ *  - the sched-latency check says "allowed" where CPU-wide sched tracepoints
+ *    open (root here), and as an unprivileged user "not permitted" with the
+ *    fix (kernel.perf_event_paranoid, CAP_PERFMON, tracefs);
+ *  - checks of one kind with the same gap (every hardware event on a VM
+ *    without a PMU) print as one block listing them, while --json keeps one
+ *    entry per check.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/buf.h"
+#include "tests/util/testutil.h"
+
+static void pg_assert_has(const char *hay, const char *needle)
+{
+        if (!strstr(hay, needle))
+                fail_msg("'%s' not found in:\n%s", needle, hay);
+}
+
+static size_t pg_count(const char *hay, const char *needle)
+{
+        size_t n = 0;
+
+        for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+                n++;
+        return n;
+}
+
+static void test_doctor_groups_identical_gaps(void **state)
+{
+        struct pg_run_out o, j;
+        cJSON *root, *c;
+        size_t missing_hw = 0;
+        char first[64] = "";
+        (void) state;
+
+        pg_test_sandbox();
+        pg_test_perfgate(&j, "doctor", "--json", NULL);
+        root = cJSON_Parse(j.out.ptr);
+        assert_non_null(root);
+        cJSON_ArrayForEach(c, cJSON_GetObjectItem(root, "checks"))
+        {
+                const char *name = cJSON_GetObjectItem(c, "name")->valuestring;
+                const char *value = cJSON_GetObjectItem(c, "value")->valuestring;
+
+                if (strncmp(name, "event:", 6) == 0 &&
+                    strcmp(value, "not supported (ENOENT)") == 0) {
+                        if (!missing_hw++)
+                                snprintf(first, sizeof(first), "%s", name);
+                }
+        }
+        cJSON_Delete(root);
+        pg_test_perfgate(&o, "doctor", NULL);
+        assert_true(o.status == 0 || o.status == 3);
+        if (missing_hw > 1) {
+                char *head = pg_xasprintf("%s, ", first);
+                char *tail = pg_xasprintf("(%zu): not supported (ENOENT)", missing_hw);
+
+                /* one block: the first event, the others after it, the count */
+                assert_int_equal(pg_count(o.out.ptr, "not supported (ENOENT)"), 1);
+                pg_assert_has(o.out.ptr, head);
+                pg_assert_has(o.out.ptr, tail);
+                assert_int_equal(pg_count(o.out.ptr, "fix: run on bare metal"), 1);
+                free(head);
+                free(tail);
+        } else {
+                print_message("(this host has a PMU: no repeated gap to group)\n");
+        }
+        /* oks are not grouped: every supported event keeps its line */
+        pg_assert_has(o.out.ptr, "event:task-clock: supported");
+        pg_run_out_release(&o);
+        pg_run_out_release(&j);
+        pg_test_sandbox_remove();
+}
+
+static void test_doctor_sched_latency(void **state)
+{
+        struct pg_run_out o;
+        const char *sb;
+        (void) state;
+
+        sb = pg_test_sandbox();
+        chmod(sb, 0777);
+        pg_test_perfgate(&o, "doctor", NULL);
+        if (geteuid() == 0 &&
+            access("/sys/kernel/tracing/events/sched/sched_switch/format", R_OK) == 0)
+                pg_assert_has(o.out.ptr, "sched-latency: allowed");
+        else
+                pg_assert_has(o.out.ptr, "sched-latency: not ");
+        pg_run_out_release(&o);
+        if (geteuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0) {
+                /* a copy nobody may run (a clone under /root is mode 0700) */
+                char *bin = pg_test_copy_program(pg_test_env("PERFGATE_BIN"), sb);
+                char *argv[] = { "setpriv",
+                                 "--reuid=65534",
+                                 "--regid=65534",
+                                 "--clear-groups",
+                                 bin,
+                                 "doctor",
+                                 NULL };
+                FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+                int paranoid = 2;
+
+                if (f) {
+                        if (fscanf(f, "%d", &paranoid) != 1)
+                                paranoid = 2;
+                        fclose(f);
+                }
+                pg_test_run(&o, NULL, argv);
+                if (paranoid >= 0) {
+                        pg_assert_has(o.out.ptr, "sched-latency: not permitted");
+                        pg_assert_has(o.out.ptr, "kernel.perf_event_paranoid=-1");
+                        pg_assert_has(o.out.ptr, "cap_perfmon");
+                        pg_assert_has(o.out.ptr, "/sys/kernel/tracing");
+                }
+                pg_run_out_release(&o);
+                free(bin);
+        }
+        pg_test_sandbox_remove();
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_doctor_groups_identical_gaps),
+                cmocka_unit_test(test_doctor_sched_latency),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
