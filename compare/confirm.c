@@ -283,6 +283,13 @@ static double pg_self_samples(const struct pg_profile *p, const char *fn)
         return s;
 }
 
+/* Seconds of run @p: all of it (@fn NULL), or @fn's own time. */
+static double pg_run_seconds(const struct pg_profile *p, const char *fn)
+{
+        double hz = p->frequency_hz ? (double) p->frequency_hz : 999.0;
+        return (fn ? pg_self_samples(p, fn) : (double) p->samples) / hz;
+}
+
 struct pg_cand {
         char *fn;
         double samples;
@@ -349,19 +356,21 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         d = pg_xmalloc(npairs * sizeof(double));
         family = nc;
         if (floor > 0.0) {
-                /* keep the candidates that could be a cause or gate (see confirm.h) */
+                /* keep the candidates that could be a cause or gate (see
+                 * confirm.h); by pair means, which swapping a pair's two
+                 * runs leaves alone, so that under no change the choice
+                 * says nothing about the signs the test then ranks */
                 size_t kept = 0;
-                double base_ns;
+                double run_s;
                 for (size_t r = 0; r < npairs; r++)
-                        d[r] = (double) base[r].samples /
-                               (base[r].frequency_hz ? (double) base[r].frequency_hz : 999.0);
-                base_ns = pg_stats_median(d, npairs);
+                        d[r] =
+                            0.5 * (pg_run_seconds(&base[r], NULL) + pg_run_seconds(&head[r], NULL));
+                run_s = pg_stats_median(d, npairs);
                 for (size_t k = 0; k < nc; k++) {
                         for (size_t r = 0; r < npairs; r++)
-                                d[r] =
-                                    pg_self_samples(&head[r], c[k].fn) /
-                                    (head[r].frequency_hz ? (double) head[r].frequency_hz : 999.0);
-                        if (pg_stats_median(d, npairs) >= 0.5 * floor * base_ns) {
+                                d[r] = 0.5 * (pg_run_seconds(&base[r], c[k].fn) +
+                                              pg_run_seconds(&head[r], c[k].fn));
+                        if (pg_stats_median(d, npairs) >= 0.5 * floor * run_s) {
                                 struct pg_cand t = c[kept];
                                 c[kept++] = c[k];
                                 c[k] = t;

@@ -154,11 +154,13 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h);
  * Paired hotspot test over @npairs pairs of per-run profiles (@base[i] and
  * @head[i] ran next to each other). Candidates: the @max_candidates
  * functions with the largest self share in the pooled head profiles,
- * leaving out, when @floor > 0, those whose own time in head (median over
- * runs) is below @floor / 2 of base's run time (median): such a function
- * can be neither the cause of a growth above the floor (its own growth
- * would be more than half of it) nor a hotspot that gates (own growth
- * above the floor), and testing it would only raise Holm's multiplier.
+ * leaving out, when @floor > 0, those whose own time (median over pairs of
+ * the pair's mean) is below @floor / 2 of the run time (the same way):
+ * such a function can be neither the cause of a growth above the floor
+ * (its own growth would be more than half of it) nor a hotspot that gates
+ * (own growth above the floor), and testing it would only raise Holm's
+ * multiplier. Pair means do not change when a pair's runs are swapped, so
+ * with no change the choice is independent of the signs the test ranks.
  * A run's time is its sample count / the sampling frequency, so a
  * function's own time in a run is its self samples / frequency.
  * @alpha: family-wise level for Holm. @out is filled (release it).
