@@ -109,7 +109,8 @@ while [ "$i" -le "$trials" ]; do
                 fi
                 jq -r --arg s "$s" '.benchmarks[] | select(.name == "work") | .confirm |
                         [$s, .outcome, .pairs, .seconds, .estimate, .lo, .hi,
-                         ((.hotspots | map(select(.confirmed)) | .[0].function) // "-")] | @tsv' \
+                         ((.hotspots | map(select(.confirmed)) | .[0].function) // "-"),
+                         (.hotspot_seconds // 0)] | @tsv' \
                         "$work/$s-$i.json" >>"$work/trials.tsv"
                 tail -n 1 "$work/trials.tsv" | sed 's/^/  /' >&2
         done
@@ -128,7 +129,7 @@ function median(a, k,   i, j, t) {
 }
 {
         s = $1; tot[s]++; out[s, $2]++
-        secs[s, tot[s]] = $4; pairs[s, tot[s]] = $3; est[s, tot[s]] = $5
+        secs[s, tot[s]] = $4; pairs[s, tot[s]] = $3; est[s, tot[s]] = $5; hot[s, tot[s]] = $9
         if ($8 ~ /^stage2/) named[s]++
         all_secs[++nall] = $4
 }
@@ -143,9 +144,12 @@ END {
                 s = order[o]; k = tot[s]
                 if (!k) continue
                 for (i = 1; i <= k; i++) { t[i] = secs[s, i]; e[i] = est[s, i] }
-                printf "%-4s %-52s %10d %10d %10d %10.1f s   (median estimate %+.2f%%)\n", s, label[s],
+                for (i = 1; i <= k; i++) h[i] = hot[s, i]
+                printf "%-4s %-52s %10d %10d %10d %10.1f s   (median estimate %+.2f%%", s, label[s],
                         out[s, "regression"], out[s, "no regression"], out[s, "inconclusive"],
                         median(t, k), 100 * median(e, k)
+                if (median(h, k) > 0) printf "; hotspot test %.1f s of it", median(h, k)
+                printf ")\n"
         }
         printf "\nA/A false alarms:                 %d of %d   (goal: 0 of 50)\n", out["aa", "regression"], tot["aa"]
         printf "+3%% caught:                       %d of %d   (goal: >= 95%%)\n", out["p3", "regression"], tot["p3"]

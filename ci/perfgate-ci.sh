@@ -1102,6 +1102,16 @@ publish_report() {
         return 0
 }
 
+# Whether perfgate.json or bench/perfgate.json has a "build" command: then
+# compare can build any commit (--confirm in pr, --calibrate in main).
+has_build_cmd() {
+        local cfg
+        for cfg in perfgate.json bench/perfgate.json; do
+                [ -f "$cfg" ] && grep -Eq '"build"[[:space:]]*:' "$cfg" && return 0
+        done
+        return 1
+}
+
 mode_pr() {
         prepare_out
         resolve_base
@@ -1158,15 +1168,15 @@ mode_pr() {
         # interleaved runs of base and head (docs/compare.md, "--confirm");
         # PERFGATE_CONFIRM=0 turns it off. Not in the trusted poster of a fork
         # PR: its head is the artifact's results, not this work tree's build.
-        local cfg
+        # A results path as the base has no commit to build.
         cmp_extra=()
-        for cfg in perfgate.json bench/perfgate.json; do
-                if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ "$regenerate" != true ] && [ -f "$cfg" ] &&
-                        grep -Eq '"build"[[:space:]]*:' "$cfg"; then
+        if [ "${PERFGATE_CONFIRM:-1}" != 0 ] && [ "$regenerate" != true ] && has_build_cmd; then
+                if [ -e "$base" ]; then
+                        log "base '$base' is a results path: no commit to build, so no --confirm"
+                else
                         cmp_extra+=(--confirm)
-                        break
                 fi
-        done
+        fi
         # each benchmark of the comment links to its chart on the trends site
         # (perfgate history --html, docs/history.md) published at this URL
         [ -n "$history_url" ] && cmp_extra+=(--history-url "$history_url")
@@ -1265,6 +1275,17 @@ mode_main() {
         if [ ${#results[@]} -eq 0 ]; then
                 do_run
                 [ "$run_status" = 0 ] || die "$run_status" "perfgate run failed (status $run_status): not recording a baseline"
+                # each benchmark's paired A/A noise, saved with the baseline:
+                # the floor of --confirm on later PRs (docs/compare.md, "Floor
+                # and noise calibration"); PERFGATE_CALIBRATE=0 turns it off.
+                # Only results run here: calibration runs this work tree's build.
+                if [ "${PERFGATE_CALIBRATE:-1}" != 0 ] && has_build_cmd; then
+                        log "+ perfgate compare --calibrate --results $out/results"
+                        "$PERFGATE" compare --calibrate --results "$out/results" 2>&1 | tee "$out/calibrate.txt"
+                        local cal=${PIPESTATUS[0]}
+                        [ "$cal" = 130 ] && die 130 "interrupted while calibrating"
+                        [ "$cal" = 0 ] || log "perfgate compare --calibrate exited with status $cal: the baseline is saved without noise figures"
+                fi
         fi
         has_results || die 2 "no results in: ${results[*]}"
 

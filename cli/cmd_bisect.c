@@ -587,7 +587,7 @@ static int pg_bx_report(struct pg_bx *x, struct pg_bx_side *prev, struct pg_bx_s
         if (error == PG_EINTR)
                 goto done;
         if (error == 0)
-                error = pg_confirm_hotspots(base, head, n, 8, PG_CONFIRM_DEFAULT_ALPHA, &hs);
+                error = pg_confirm_hotspots(base, head, n, 8, 0.0, PG_CONFIRM_DEFAULT_ALPHA, &hs);
         if (error < 0) {
                 pg_cli_warn("no profile across %.12s: %s", first->commit, pg_error_last());
                 error = 0;

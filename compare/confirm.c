@@ -283,6 +283,13 @@ static double pg_self_samples(const struct pg_profile *p, const char *fn)
         return s;
 }
 
+/* Seconds of run @p: all of it (@fn NULL), or @fn's own time. */
+static double pg_run_seconds(const struct pg_profile *p, const char *fn)
+{
+        double hz = p->frequency_hz ? (double) p->frequency_hz : 999.0;
+        return (fn ? pg_self_samples(p, fn) : (double) p->samples) / hz;
+}
+
 struct pg_cand {
         char *fn;
         double samples;
@@ -307,11 +314,13 @@ static int pg_cmp_hot(const void *a, const void *b)
 }
 
 int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *head, size_t npairs,
-                        size_t max_candidates, double alpha, struct pg_confirm_hotspots *out)
+                        size_t max_candidates, double floor, double alpha,
+                        struct pg_confirm_hotspots *out)
 {
         struct pg_cand *c = NULL;
         size_t nc = 0, cap = 0;
         double *d, *g, *tg, *bs, *hs, *p, *adj;
+        size_t family;
 
         memset(out, 0, sizeof(*out));
         if (npairs < 2)
@@ -344,9 +353,33 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         if (nc)
                 qsort(c, nc, sizeof(*c), pg_cmp_cand);
         out->pairs = npairs;
-        out->n = nc < max_candidates ? nc : max_candidates;
-        out->items = pg_xcalloc(out->n ? out->n : 1, sizeof(*out->items));
         d = pg_xmalloc(npairs * sizeof(double));
+        family = nc;
+        if (floor > 0.0) {
+                /* keep the candidates that could be a cause or gate (see
+                 * confirm.h); by pair means, which swapping a pair's two
+                 * runs leaves alone, so that under no change the choice
+                 * says nothing about the signs the test then ranks */
+                size_t kept = 0;
+                double run_s;
+                for (size_t r = 0; r < npairs; r++)
+                        d[r] =
+                            0.5 * (pg_run_seconds(&base[r], NULL) + pg_run_seconds(&head[r], NULL));
+                run_s = pg_stats_median(d, npairs);
+                for (size_t k = 0; k < nc; k++) {
+                        for (size_t r = 0; r < npairs; r++)
+                                d[r] = 0.5 * (pg_run_seconds(&base[r], c[k].fn) +
+                                              pg_run_seconds(&head[r], c[k].fn));
+                        if (pg_stats_median(d, npairs) >= 0.5 * floor * run_s) {
+                                struct pg_cand t = c[kept];
+                                c[kept++] = c[k];
+                                c[k] = t;
+                        }
+                }
+                family = kept;
+        }
+        out->n = family < max_candidates ? family : max_candidates;
+        out->items = pg_xcalloc(out->n ? out->n : 1, sizeof(*out->items));
         g = pg_xmalloc(npairs * sizeof(double));
         tg = pg_xmalloc(npairs * sizeof(double));
         bs = pg_xmalloc(npairs * sizeof(double));
@@ -459,6 +492,8 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                               "%.0f s, floor %+.1f%%",
                               100 * c->estimate, 100 * c->lo, 100 * c->hi, 100 * c->level, c->pairs,
                               c->seconds, 100 * c->floor);
+        if (c->has_interval && c->cpu < 0)
+                pg_buf_puts(out, ", unpinned: pairs kept within one CPU");
         if (c->discarded)
                 pg_buf_printf(out, " (%zu pairs dropped: runs on different CPUs)", c->discarded);
         if (c->note) {
@@ -479,6 +514,6 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                               h->cause ? ": the cause" : "");
         }
         if (c->hotspots.pairs && !shown)
-                pg_buf_printf(out, "; no hotspot confirmed in %zu sampled pairs",
-                              c->hotspots.pairs);
+                pg_buf_printf(out, "; no hotspot confirmed in %zu sampled pairs (%.0f s)",
+                              c->hotspots.pairs, c->hot_seconds);
 }

@@ -153,29 +153,38 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h);
 /**
  * Paired hotspot test over @npairs pairs of per-run profiles (@base[i] and
  * @head[i] ran next to each other). Candidates: the @max_candidates
- * functions with the largest self share in the pooled head profiles.
+ * functions with the largest self share in the pooled head profiles,
+ * leaving out, when @floor > 0, those whose own time (median over pairs of
+ * the pair's mean) is below @floor / 2 of the run time (the same way):
+ * such a function can be neither the cause of a growth above the floor
+ * (its own growth would be more than half of it) nor a hotspot that gates
+ * (own growth above the floor), and testing it would only raise Holm's
+ * multiplier. Pair means do not change when a pair's runs are swapped, so
+ * with no change the choice is independent of the signs the test ranks.
  * A run's time is its sample count / the sampling frequency, so a
  * function's own time in a run is its self samples / frequency.
  * @alpha: family-wise level for Holm. @out is filled (release it).
  * Errors: PG_EINPUT when @npairs < 2 or a profile has no samples.
  */
 int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *head, size_t npairs,
-                        size_t max_candidates, double alpha, struct pg_confirm_hotspots *out);
+                        size_t max_candidates, double floor, double alpha,
+                        struct pg_confirm_hotspots *out);
 
 /** What confirming one benchmark found (owned by its struct pg_bench_cmp). */
 struct pg_bench_confirm {
         enum pg_confirm_outcome outcome;
-        char *stored;      /* the stored-baseline verdict it started from ("regression") */
-        char *note;        /* NULL, or why unconfirmed / what else happened (owned) */
-        double floor;      /* the floor used, fraction */
-        size_t pairs;      /* pairs used */
-        size_t discarded;  /* pairs dropped (runs on different CPUs) */
-        double estimate;   /* Hodges-Lehmann change, fraction */
-        double lo, hi;     /* its interval, fractions */
-        double level;      /* the interval's confidence level */
-        double seconds;    /* wall time spent measuring pairs (build excluded) */
-        int cpu;           /* CPU the pairs ran on (pinned), -1: not pinned */
-        bool has_interval; /* estimate/lo/hi/level are set */
+        char *stored;       /* the stored-baseline verdict it started from ("regression") */
+        char *note;         /* NULL, or why unconfirmed / what else happened (owned) */
+        double floor;       /* the floor used, fraction */
+        size_t pairs;       /* pairs used */
+        size_t discarded;   /* pairs dropped (runs on different CPUs) */
+        double estimate;    /* Hodges-Lehmann change, fraction */
+        double lo, hi;      /* its interval, fractions */
+        double level;       /* the interval's confidence level */
+        double seconds;     /* wall time spent measuring pairs (build excluded) */
+        double hot_seconds; /* of which in the sampled pairs of the hotspot test */
+        int cpu;            /* CPU the pairs ran on (pinned), -1: not pinned */
+        bool has_interval;  /* estimate/lo/hi/level are set */
         struct pg_confirm_hotspots hotspots; /* pairs == 0: not tested */
 };
 

@@ -50,6 +50,7 @@ void pg_paired_init(struct pg_paired *p, const struct pg_paired_opts *o)
 
 void pg_paired_release(struct pg_paired *p)
 {
+        pg_sample_session_free(p->session);
         free(p->pairs);
         memset(p, 0, sizeof(*p));
 }
@@ -283,7 +284,14 @@ static int pg_paired_sample(struct pg_paired *p, bool head, struct pg_profile *o
         so.exclude_kernel = p->o.exclude_kernel;
         so.roi = b->roi;
         memset(out, 0, sizeof(*out));
-        error = pg_sample_profile(&so, out, warnings);
+        /* one session for every sampled run of the pair of builds: the
+         * files, debuginfo and kallsyms are loaded once */
+        if (p->session == NULL)
+                error = pg_sample_session_new(&p->session, &so);
+        else
+                error = 0;
+        if (error == 0)
+                error = pg_sample_session_profile(p->session, &so, out, warnings);
         free(argv);
         if (error < 0 && error != PG_EINTR)
                 error = pg_error_prefix(error, "%s build of benchmark '%s'", head ? "head" : "base",

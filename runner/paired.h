@@ -63,9 +63,10 @@ struct pg_paired {
         struct pg_event_list events; /* task-clock */
         bool warmed;
         size_t n, cap;
-        struct pg_pair *pairs; /* n pairs, in the order they were run */
-        size_t ndiscarded;     /* pairs dropped: their runs were on different CPUs */
-        uint64_t elapsed_ns;   /* wall time spent in blocks */
+        struct pg_pair *pairs;             /* n pairs, in the order they were run */
+        size_t ndiscarded;                 /* pairs dropped: their runs were on different CPUs */
+        uint64_t elapsed_ns;               /* wall time spent in blocks */
+        struct pg_sample_session *session; /* of the sampled runs; NULL until the first */
 };
 
 /**
@@ -97,7 +98,9 @@ int pg_paired_block(struct pg_paired *p);
  * @base and @head get the profiles of the block's two pairs, in pair order
  * (initialised here; release each with pg_profile_release(), baselines/result.h); @warnings
  * gets the sampler's warning lines. Pinned like counted runs; CPUs are not
- * recorded for sampled runs.
+ * recorded for sampled runs. Every sampled run of @p shares one sampling
+ * session (runner/sample.h): its symbolizer loads each file, its debuginfo
+ * and kallsyms once, and each run still gets a profile of its own.
  * Errors: as pg_paired_block(), and those of pg_sample_profile().
  */
 int pg_paired_profile_block(struct pg_paired *p, struct pg_profile base[2],

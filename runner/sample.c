@@ -280,12 +280,70 @@ int pg_sample_check_freq(uint64_t freq_hz)
         return 0;
 }
 
+/* What a sampling session keeps from one profile to the next. */
+struct pg_sample_session {
+        struct pg_symbolizer *sym;
+        enum pg_call_graph call_graph;
+        bool off_cpu;
+        const char *debug_dir; /* borrowed, compared by address */
+        /* what the events ended up with at the last run, the next run's start */
+        bool known, exclude_kernel, cycles;
+        size_t pages;
+};
+
+int pg_sample_session_new(struct pg_sample_session **out, const struct pg_sample_opts *o)
+{
+        struct pg_sample_session *ss = pg_xcalloc(1, sizeof(*ss));
+        struct pg_symbolizer_opts so = { 0 };
+        bool dwarf = o->call_graph == PG_CALL_GRAPH_DWARF;
+        int rc;
+
+        /* libdw would ask debuginfod servers (network) per module: never in a gate */
+        unsetenv("DEBUGINFOD_URLS");
+        so.debug_dir = o->debug_dir;
+        so.dwarf = dwarf;
+        so.kernel = true; /* kernel frames arrive only when exclude_kernel is off */
+        so.regs_user_mask = dwarf ? PG_SAMPLE_REGS_USER_MASK : PG_SAMPLE_REGS_LEAF_MASK;
+        so.weight_by_period = o->off_cpu;
+        if ((rc = pg_symbolizer_new(&ss->sym, &so)) < 0) {
+                free(ss);
+                return rc;
+        }
+        ss->call_graph = o->call_graph;
+        ss->off_cpu = o->off_cpu;
+        ss->debug_dir = o->debug_dir;
+        *out = ss;
+        return 0;
+}
+
+void pg_sample_session_free(struct pg_sample_session *ss)
+{
+        if (ss == NULL)
+                return;
+        pg_symbolizer_free(ss->sym);
+        free(ss);
+}
+
 int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                       struct pg_buf *warnings)
 {
+        struct pg_sample_session *ss;
+        int rc;
+
+        if (o->argv == NULL || o->argv[0] == NULL)
+                return pg_error_set(PG_EINPUT, "no benchmark command to sample");
+        if ((rc = pg_sample_session_new(&ss, o)) < 0)
+                return rc;
+        rc = pg_sample_session_profile(ss, o, out, warnings);
+        pg_sample_session_free(ss);
+        return rc;
+}
+
+int pg_sample_session_profile(struct pg_sample_session *ss, const struct pg_sample_opts *o,
+                              struct pg_profile *out, struct pg_buf *warnings)
+{
         struct pg_sampling_cfg cfg = { 0 };
-        struct pg_symbolizer_opts so = { 0 };
-        struct pg_symbolizer *sym = NULL;
+        struct pg_symbolizer *sym = ss->sym;
         struct pg_sampling smp = { 0 };
         struct pg_record_log log;
         struct pg_exit ex;
@@ -293,13 +351,23 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         uint64_t start_ns = pg_now_ns(), runs = 0, retries = 0;
         bool exclude_kernel = o->exclude_kernel, cycles = o->use_cycles;
         size_t pages = o->call_graph == PG_CALL_GRAPH_DWARF ? 256 : 64;
-        int rc;
+        int rc = 0;
 
-        pg_record_log_init(&log);
         if (o->argv == NULL || o->argv[0] == NULL)
                 return pg_error_set(PG_EINPUT, "no benchmark command to sample");
-        /* libdw would ask debuginfod servers (network) per module: never in a gate */
-        unsetenv("DEBUGINFOD_URLS");
+        if (o->call_graph != ss->call_graph || o->off_cpu != ss->off_cpu ||
+            o->debug_dir != ss->debug_dir)
+                return pg_error_set(PG_EINPUT, "a sampling session takes one call graph mode, "
+                                               "event kind and debug directory");
+        pg_record_log_init(&log);
+        pg_symbolizer_clear_profile(sym);
+        if (ss->known) {
+                /* start from what the kernel granted last time: a refusal
+                 * (kernel frames, cycles) or a buffer size is not retried */
+                exclude_kernel = exclude_kernel || ss->exclude_kernel;
+                cycles = cycles && ss->cycles;
+                pages = ss->pages;
+        }
         cfg.freq_hz = o->freq_hz ? o->freq_hz : 999;
         cfg.dwarf = o->call_graph == PG_CALL_GRAPH_DWARF;
         cfg.cpus = o->cpus;
@@ -308,14 +376,6 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
         cfg.off_cpu = o->off_cpu;
         if (o->off_cpu)
                 exclude_kernel = false; /* a switch happens in the kernel */
-        so.debug_dir = o->debug_dir;
-        so.dwarf = cfg.dwarf;
-        so.kernel = true; /* kernel frames arrive only when exclude_kernel is off */
-        so.regs_user_mask = cfg.dwarf ? PG_SAMPLE_REGS_USER_MASK : PG_SAMPLE_REGS_LEAF_MASK;
-        so.weight_by_period = o->off_cpu;
-        rc = pg_symbolizer_new(&sym, &so);
-        if (rc < 0)
-                goto done;
         for (;;) {
                 uint64_t run_samples, run_lost;
 
@@ -383,8 +443,11 @@ int pg_sample_profile(const struct pg_sample_opts *o, struct pg_profile *out,
                 pg_sample_warnings(o->argv[0], false, o->call_graph, o->exclude_kernel, out, st,
                                    exclude_kernel && !o->exclude_kernel, warnings);
         }
+        ss->known = true;
+        ss->exclude_kernel = exclude_kernel;
+        ss->cycles = cycles;
+        ss->pages = pages;
 done:
-        pg_symbolizer_free(sym);
         pg_record_log_release(&log);
         return rc;
 }

@@ -478,6 +478,21 @@ int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opt
         return 0;
 }
 
+void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
+{
+        const char *rejected = s->st.rejected_debug; /* owned by a cached file */
+
+        pg_strmap_release(&s->stacks);
+        for (size_t i = 0; i < s->hotkeys.n; i++) {
+                pg_u64map_release(&s->hot[i].at);
+                free(s->hot[i].v);
+                memset(&s->hot[i], 0, sizeof(s->hot[i]));
+        }
+        pg_strmap_release(&s->hotkeys);
+        memset(&s->st, 0, sizeof(s->st));
+        s->st.rejected_debug = rejected;
+}
+
 void pg_symbolizer_free(struct pg_symbolizer *s)
 {
         if (s == NULL)
@@ -493,13 +508,8 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
         pg_run_reset(s);
         free(s->procs);
         free(s->threads);
-        pg_strmap_release(&s->stacks);
-        for (size_t i = 0; i < s->hotkeys.n; i++) {
-                pg_u64map_release(&s->hot[i].at);
-                free(s->hot[i].v);
-        }
+        pg_symbolizer_clear_profile(s);
         free(s->hot);
-        pg_strmap_release(&s->hotkeys);
         free(s->counts);
         free(s->jitdump_problem);
         pg_buf_release(&s->key);

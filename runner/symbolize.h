@@ -99,6 +99,16 @@ void pg_symbolizer_process(struct pg_symbolizer *s, const struct pg_record_log *
  */
 void pg_symbolizer_prefetch(struct pg_symbolizer *s, const char *path, size_t len);
 
+/**
+ * Forget the accumulated folded stacks, per-address sample counts and
+ * counters (pg_symbolizer_stats(), except rejected_debug, which describes a
+ * cached file), so that the next runs make a profile of their own, while
+ * keeping what is costly to rebuild and the same for every run: the opened
+ * ELF/DWARF files, their CFI and resolved frames, kallsyms and the vDSO
+ * copy. Used to take one profile per run with one symbolizer.
+ */
+void pg_symbolizer_clear_profile(struct pg_symbolizer *s);
+
 /** The counters accumulated so far. */
 const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer *s);
 

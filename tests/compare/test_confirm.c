@@ -239,7 +239,7 @@ static void test_confirm_hotspot_names_the_cause(void **state)
                 profile(&base[i], 700 + 5 * normal(), 300 + 5 * normal());
                 profile(&head[i], 760 + 5 * normal(), 300 + 5 * normal());
         }
-        assert_int_equal(pg_confirm_hotspots(base, head, 10, 8, 0.05, &h), 0);
+        assert_int_equal(pg_confirm_hotspots(base, head, 10, 8, 0.0, 0.05, &h), 0);
         assert_int_equal(h.n, 2);
         assert_string_equal(h.items[0].function, "f");
         assert_true(h.items[0].confirmed && h.items[0].cause);
@@ -270,6 +270,7 @@ static void test_confirm_describe(void **state)
         c->pairs = 24;
         c->seconds = 41;
         c->floor = 0.01;
+        c->cpu = 1;
         pg_buf_reset(&b);
         pg_bench_confirm_describe(&b, c, NULL);
         assert_string_equal(b.ptr, "confirmed regression: +2.30% [+1.50%, +3.10%] (99.7% "
