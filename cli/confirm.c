@@ -89,7 +89,12 @@ void pg_confirm_twin_bench(struct pg_bench *out, const struct pg_bench *h, const
         out->cwd = pg_remap(h->cwd ? h->cwd : cwd, top, dir);
 }
 
-static bool pg_in_scope(const struct pg_bench_cmp *b, bool all)
+/* A suspect: regression or inconclusive, a regressed hotspot, or a stored
+ * task-clock median that rose by more than the confirmation floor @floor
+ * (fraction): the stored comparison's threshold (10% by default) is set for
+ * batches minutes apart, so a 2-5% change passes it as unchanged, and only
+ * the paired runs can tell it from noise. */
+static bool pg_in_scope(const struct pg_bench_cmp *b, bool all, double floor)
 {
         if (!b->base || !b->head)
                 return false;
@@ -97,6 +102,12 @@ static bool pg_in_scope(const struct pg_bench_cmp *b, bool all)
                 return b->verdict != PG_VERDICT_FAILED;
         if (b->verdict == PG_VERDICT_REGRESSION || b->verdict == PG_VERDICT_INCONCLUSIVE)
                 return true;
+        if (b->verdict == PG_VERDICT_FAILED)
+                return false;
+        for (size_t k = 0; k < b->njudgements; k++)
+                if (strcmp(b->judgements[k].metric, "task-clock") == 0 &&
+                    b->judgements[k].has_rel && b->judgements[k].rel_change > floor)
+                        return true;
         for (size_t k = 0; k < b->hotspots.n; k++)
                 if (b->hotspots.items[k].kind == PG_HOTSPOT_REGRESSED)
                         return true;
@@ -222,11 +233,11 @@ static void pg_confirm_apply(struct pg_bench_cmp *b, const struct pg_bench_confi
         }
 }
 
-static void pg_mark_unconfirmed(struct pg_comparison *cmp, bool all, const char *why)
+static void pg_mark_unconfirmed(struct pg_comparison *cmp, bool all, double floor, const char *why)
 {
         for (size_t i = 0; i < cmp->n; i++) {
                 struct pg_bench_cmp *b = &cmp->benches[i];
-                if (!pg_in_scope(b, all) || b->confirm)
+                if (!pg_in_scope(b, all, floor) || b->confirm)
                         continue;
                 b->confirm = pg_bench_confirm_new();
                 b->confirm->stored = pg_xstrdup(pg_verdict_name(b->verdict));
@@ -408,7 +419,7 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 double base_ns;
                 bool new_at_base;
 
-                if (!pg_in_scope(b, o->all))
+                if (!pg_in_scope(b, o->all, co.floor))
                         continue;
                 c = b->confirm = pg_bench_confirm_new();
                 c->stored = pg_xstrdup(pg_verdict_name(b->verdict));
@@ -465,11 +476,11 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
 fail:
         if (error != PG_EINTR) {
                 char *why = pg_xstrdup(pg_error_last());
-                pg_mark_unconfirmed(cmp, o->all, why);
+                pg_mark_unconfirmed(cmp, o->all, co.floor, why);
                 pg_error_set(error, "%s", why);
                 free(why);
         } else {
-                pg_mark_unconfirmed(cmp, o->all, "interrupted");
+                pg_mark_unconfirmed(cmp, o->all, co.floor, "interrupted");
         }
 done:
         pg_confirm_env_release(&e);

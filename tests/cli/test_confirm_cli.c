@@ -309,6 +309,45 @@ static void test_confirm_cli_new_benchmark(void **state)
         pg_run_out_release(&o);
 }
 
+/* Scope: a stored task-clock change above the confirmation floor but under
+ * the stored threshold (10%) is "unchanged" there, yet a suspect for
+ * --confirm (a 2-5% regression hides in that gap); one that fell is not.
+ * Head is base's code; its stored results are base's, scaled by @factor. */
+static void confirm_scope_case(const char *factor, bool expect_confirmed)
+{
+        struct pg_run_out o;
+        char *s;
+        make_repo(pg_build_cmd);
+        /* the stored head: base's own results (make_repo's run), scaled, so
+         * the stored change is exactly @factor whatever the machine does */
+        s = pg_xasprintf("git checkout -q -b head && jq '.metrics[\"task-clock\"].values |= "
+                         "map(. * %s | floor)' .perfgate/results/spin.json >t.json && mv t.json "
+                         ".perfgate/results/spin.json",
+                         factor);
+        sh_ok(s);
+        free(s);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "8", NULL);
+        if (o.status != 0 && o.status != 1)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        /* the line under the benchmark: "confirmed <outcome>: ..., N pairs" */
+        if ((strstr(o.out.ptr, "\n              confirmed ") != NULL) != expect_confirmed)
+                fail_msg("task-clock x %s: expected %s\n%s", factor,
+                         expect_confirmed ? "a confirmation" : "none", o.out.ptr);
+        pg_run_out_release(&o);
+}
+
+static void test_confirm_cli_scope_small_rise(void **state)
+{
+        (void) state;
+        confirm_scope_case("1.05", true);
+}
+
+static void test_confirm_cli_scope_fall_not_confirmed(void **state)
+{
+        (void) state;
+        confirm_scope_case("0.95", false);
+}
+
 /* --calibrate stores the paired noise in the results, baseline save keeps
  * it, and --confirm's floor is max(1%, k x that noise). */
 static void test_confirm_cli_calibrate(void **state)
@@ -393,6 +432,9 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_confirm_cli_full_disk, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_shallow_clone, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_new_benchmark, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_scope_small_rise, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_scope_fall_not_confirmed, setup,
+                                                teardown),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_calibrate, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_usage_errors, setup, teardown),
         };
