@@ -475,6 +475,17 @@ static void pg_code_span(struct pg_buf *out, const char *name)
         pg_buf_release(&t);
 }
 
+void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c)
+{
+        if (!c || !c->has_interval)
+                return;
+        pg_buf_printf(out, "paired runs %+.2f%% [%+.2f%%, %+.2f%%]: %s; ", 100 * c->estimate,
+                      100 * c->lo, 100 * c->hi,
+                      c->outcome == PG_CONFIRM_NOT_CONFIRMED || c->outcome == PG_CONFIRM_UNDECIDED
+                          ? "unconfirmed"
+                          : pg_confirm_outcome_name(c->outcome));
+}
+
 void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm *c,
                                void (*esc)(struct pg_buf *, const char *))
 {

@@ -195,6 +195,14 @@ struct pg_bench_confirm *pg_bench_confirm_new(void);
 void pg_bench_confirm_free(struct pg_bench_confirm *c);
 
 /**
+ * Append the paired runs' answer in a few words, for a report's one-line
+ * summary of a benchmark: "paired runs +5.61% [+4.90%, +6.30%]: regression; "
+ * (the estimate and interval of log(head/base), in percent). Nothing when
+ * @c is NULL or has no interval.
+ */
+void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c);
+
+/**
  * Append one line describing @c: "confirmed regression: +2.3% [+1.5%,
  * +3.1%] (99.7% interval), 24 pairs in 41 s, floor +1.0%; cause `f`: own
  * time +6.1 ms of +6.5 ms", or "unconfirmed: <note>". Names go through

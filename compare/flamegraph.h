@@ -50,9 +50,9 @@ struct pg_flame_opts {
         bool focus;            /* with @highlight: draw only the subtree of an ancestor of
                                 the widest @highlight frame (see pg_flamegraph_diff_svg()) */
         /* Own-time colours (both > 0; share mode otherwise): */
-        double base_time;      /* the time BASE's samples stand for (e.g. the median
+        double base_time; /* the time BASE's samples stand for (e.g. the median
                                   task-clock of a run), in any unit, the same for both */
-        double head_time;      /* the same for HEAD */
+        double head_time; /* the same for HEAD */
 };
 
 /** Fill @o with the defaults above. */

@@ -113,6 +113,9 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
         size_t shown = 0;
         struct pg_buf t = PG_BUF_INIT;
 
+        /* the paired runs decide over the stored batches: their answer first */
+        pg_bench_confirm_brief(&t, b->confirm);
+        pg_md_escape(out, t.ptr ? t.ptr : "");
         for (size_t i = 0; i < b->njudgements && shown < 3 && b->base && b->head; i++) {
                 const struct pg_judgement *j = &b->judgements[i];
                 if (!pg_report_summary_metric(j, shown))

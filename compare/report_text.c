@@ -216,6 +216,8 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_buf_puts(out, b->reason ? b->reason : "");
                 return;
         }
+        /* the paired runs decide over the stored batches: their answer first */
+        pg_bench_confirm_brief(out, b->confirm);
         for (size_t i = 0; i < b->njudgements && shown < 3; i++) {
                 const struct pg_judgement *j = &b->judgements[i];
                 if (!pg_report_summary_metric(j, shown))

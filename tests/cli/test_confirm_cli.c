@@ -333,6 +333,9 @@ static void confirm_scope_case(const char *factor, bool expect_confirmed)
         if ((strstr(o.out.ptr, "\n              confirmed ") != NULL) != expect_confirmed)
                 fail_msg("task-clock x %s: expected %s\n%s", factor,
                          expect_confirmed ? "a confirmation" : "none", o.out.ptr);
+        /* the benchmark's summary line leads with the paired runs' answer */
+        if (expect_confirmed && !strstr(o.out.ptr, " spin                     paired runs "))
+                fail_msg("no paired-runs answer on the summary line:\n%s", o.out.ptr);
         pg_run_out_release(&o);
 }
 
