@@ -414,7 +414,7 @@ enum pg_fg_view { PG_FG_DIFF, PG_FG_BASE, PG_FG_IMAGE, PG_FG_FOCUS, PG_FG_NVIEWS
  * file cannot be written and PG_EINPUT for a directory of another user (the
  * first such error stops); drawing errors (no samples) are warnings.
  */
-static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
+static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir, double noise_floor)
 {
         static const char *const suffix[PG_FG_NVIEWS] = { "diff", "base", "image", "focus" };
         int error = 0;
@@ -469,6 +469,7 @@ static int pg_write_flamegraphs(struct pg_comparison *c, const char *dir)
                          * a share that fell only because another grew is white */
                         fo.base_time = b->hotspots.base_task_clock_ns;
                         fo.head_time = b->hotspots.head_task_clock_ns;
+                        fo.noise_floor = noise_floor > 0 && noise_floor < 1 ? noise_floor : 0;
                         if (fo.image) { /* frames under 2 px are only noise in a picture */
                                 fo.width_px = PG_COMMENT_IMAGE_PX;
                                 fo.minwidth_px = 2.0;
@@ -725,7 +726,11 @@ int cmd_compare(int argc, char **argv)
         ro.link_base = a.link_base;
         ro.history_url = a.history_url;
         ro.color = pg_cli_color(STDOUT_FILENO);
-        if (a.flamedir && (error = pg_write_flamegraphs(&cmp, a.flamedir)) < 0)
+        /* frames that moved by less than half the hotspot threshold are
+         * white: the report calls no such change, and a pale blue for a
+         * function nobody touched reads as "got faster" */
+        if (a.flamedir &&
+            (error = pg_write_flamegraphs(&cmp, a.flamedir, rules.hotspots.threshold_pp / 200)) < 0)
                 goto fail;
         /* every report is built before any is written: one that cannot be
          * built leaves none behind */

@@ -1020,13 +1020,17 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                     pg_xasprintf("%s: %s %s -> %s: %s %s%s%s%s", bn, tb, count, hn, th, count,
                                  o->raw_delta ? " (counts compared as given)" : "",
                                  "; widths: ", c->k == 1 ? bn : hn);
+                char floor_txt[64] = "";
+                if (o->noise_floor > 0)
+                        snprintf(floor_txt, sizeof(floor_txt), "; under %.2f%s white",
+                                 o->noise_floor * 100, fg_time_mode(o) ? "%" : " pp");
                 lines[nsub++] = pg_xasprintf(
                     "red = grew from base to head, blue = shrank (change of each frame's %s, "
-                    "strongest %.2f%s)%s",
+                    "strongest %.2f%s%s)%s",
                     fg_time_mode(o) ? "own time, self share x run time, in % of head's time"
                     : o->raw_delta  ? "self count over the total"
                                     : "self share of samples",
-                    c->maxabs_pct, fg_time_mode(o) ? "%" : " pp",
+                    c->maxabs_pct, fg_time_mode(o) ? "%" : " pp", floor_txt,
                     c->nmarked == 0 ? ""
                     : c->k == 0     ? "; dashed outline = new in head"
                                     : "; dashed outline = gone in head");

@@ -543,6 +543,8 @@ static void test_compare_cli_flamegraphs(void **state)
                 svg = pg_test_read("fg/parse.diff.svg");
                 assert_non_null(strstr(svg, "change of each frame&#39;s own time, self share x "
                                             "run time"));
+                /* under half the hotspot threshold (2 pp): white, and said */
+                assert_non_null(strstr(svg, "; under 1.00% white)"));
                 free(svg);
         }
         free(md);
