@@ -66,6 +66,8 @@ bad:
 int pg_confirm_build_cb(void *ctx, const char *dir)
 {
         struct pg_build_ctx *b = ctx;
+        if (b->announce)
+                fprintf(stderr, "%s\n", b->announce);
         return pg_build_run(b->command, dir, b->timeout_sec, b->log_path, b->what);
 }
 
@@ -267,7 +269,7 @@ static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm
 {
         struct pg_build_opts bo = { NULL, NULL, o->build_command };
         struct pg_build_ctx bctx;
-        char *log_dir = NULL, *log_path = NULL, *what = NULL;
+        char *log_dir = NULL, *log_path = NULL, *what = NULL, *announce = NULL;
         const char *cfg = o->config_path;
         int error;
 
@@ -289,9 +291,10 @@ static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm
         log_path = pg_xasprintf("%s/%.12s.log", log_dir, o->base_commit);
         what = pg_xasprintf("the build of base commit %.12s", o->base_commit);
         (void) unlink(log_path);
-        bctx = (struct pg_build_ctx){ o->build_command, o->build_timeout_sec, log_path, what };
-        fprintf(stderr, "perfgate: building base %.12s with '%s' (log: %s)\n", o->base_commit,
-                o->build_command, log_path);
+        announce = pg_xasprintf("perfgate: building base %.12s with '%s' (log: %s)", o->base_commit,
+                                o->build_command, log_path);
+        bctx = (struct pg_build_ctx){ o->build_command, o->build_timeout_sec, log_path, what,
+                                      announce };
         if ((error = pg_build_commit(&bo, o->base_commit, pg_confirm_build_cb, &bctx, &e->built)) <
             0)
                 goto done;
@@ -308,6 +311,7 @@ done:
         free(log_dir);
         free(log_path);
         free(what);
+        free(announce);
         return error;
 }
 

@@ -20,6 +20,8 @@ struct pg_build_ctx {
         double timeout_sec;
         const char *log_path; /* NULL: /dev/null */
         const char *what;     /* names the build in messages */
+        const char *announce; /* NULL, or a line for stderr when a build starts (not when
+                                 the cache has it) */
 };
 
 /**
