@@ -303,7 +303,7 @@ static int pg_bx_build(struct pg_bx *x, const char *commit, struct pg_bx_side *s
         if ((error = pg_mkdir_p(log_dir)) < 0)
                 goto done;
         (void) unlink(log_path);
-        bctx = (struct pg_build_ctx){ x->build, x->a->build_timeout_sec, log_path, what };
+        bctx = (struct pg_build_ctx){ x->build, x->a->build_timeout_sec, log_path, what, NULL };
         if ((error = pg_build_commit(&bo, commit, pg_confirm_build_cb, &bctx, &s->built)) < 0)
                 goto done;
         x->nbuilds++;
