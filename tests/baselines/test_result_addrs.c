@@ -22,11 +22,11 @@
 
 #define HEAD                                                                                       \
         PG_TEST_RESULT_JSON_HEAD                                                                   \
-            ","                                                                                    \
-            "\"profile\":{\"event\":\"cpu-clock\",\"frequency_hz\":999,\"call_graph\":\"fp\","     \
-            "\"samples\":7,\"lost\":0,\"throttled\":0,\"truncated\":0,\"runs\":1,\"kernel\":"      \
-            "false,"                                                                               \
-            "\"stacks\":{\"x;main;f\":7}"
+        ","                                                                                        \
+        "\"profile\":{\"event\":\"cpu-clock\",\"frequency_hz\":999,\"call_graph\":\"fp\","         \
+        "\"samples\":7,\"lost\":0,\"throttled\":0,\"truncated\":0,\"runs\":1,\"kernel\":"          \
+        "false,"                                                                                   \
+        "\"stacks\":{\"x;main;f\":7}"
 
 static int load(struct pg_result *r, const char *addresses)
 {

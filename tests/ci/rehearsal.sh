@@ -247,9 +247,14 @@ for j in a b; do
         (cd "$scratch/job-$j" && git checkout -q "$([ $j = a ] && echo "$c1" || echo "$c2")" &&
                 mkdir -p bench/bin && cp -a "$scratch/work/bench/bin/." bench/bin/)
 done
-(cd "$scratch/job-a" && "$SCRIPT" main "${common[@]}" --out "$scratch/out-a" >"$scratch/job-a.log" 2>&1; echo $? >"$scratch/job-a.st") &
+# What this step checks is the race of the two pushes of the data branch.
+# The two runs count only (--no-profile): two sampling runs at the same time
+# now and then never see their benchmark end (a known open bug, reproduced
+# by two concurrent `perfgate run bench/`, about 1 round in 20).
+conc=(--benchmarks bench/ --machine rehearsal --repeat "$repeat" --run-args "${run_args:+$run_args }--no-profile")
+(cd "$scratch/job-a" && "$SCRIPT" main "${conc[@]}" --out "$scratch/out-a" >"$scratch/job-a.log" 2>&1; echo $? >"$scratch/job-a.st") &
 pa=$!
-(cd "$scratch/job-b" && "$SCRIPT" main "${common[@]}" --out "$scratch/out-b" >"$scratch/job-b.log" 2>&1; echo $? >"$scratch/job-b.st") &
+(cd "$scratch/job-b" && "$SCRIPT" main "${conc[@]}" --out "$scratch/out-b" >"$scratch/job-b.log" 2>&1; echo $? >"$scratch/job-b.st") &
 pb=$!
 wait "$pa" "$pb"
 for j in a b; do
