@@ -25,8 +25,10 @@ echo "ok: $(head -1 "$tmp/lines" | cat -v)"
 # without a terminal, and with -q on one: no progress lines
 "$pg" run --repeat 1 --warmup 0 --out "$tmp/out" "$tmp/perfgate.json" 2>"$tmp/notty.err" ||
         err "run without a terminal: $(cat "$tmp/notty.err")"
-grep -q 'sampling run' "$tmp/notty.err" && err "a progress line without a terminal: $(cat "$tmp/notty.err")"
+# the progress line's own form ("sampling run N:"), not a warning that
+# mentions sampling runs (a slow build takes more of them)
+grep -q 'sampling run [0-9][0-9]*:' "$tmp/notty.err" && err "a progress line without a terminal: $(cat "$tmp/notty.err")"
 script -q -e -c "stty cols 200; $run -q" "$tmp/q.txt" >/dev/null 2>&1 || err "run -q under script: exit $?"
-grep -q 'sampling run' "$tmp/q.txt" && err "a progress line with -q: $(cat -v "$tmp/q.txt")"
+grep -q 'sampling run [0-9][0-9]*:' "$tmp/q.txt" && err "a progress line with -q: $(cat -v "$tmp/q.txt")"
 echo "ok: no progress line without a terminal or with -q"
 exit "$fail"
