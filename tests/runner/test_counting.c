@@ -46,6 +46,33 @@ static int pg_real_open(struct perf_event_attr *a, pid_t pid, int cpu, int group
         return fd < 0 ? -errno : (int) fd;
 }
 
+/*
+ * Time in ns that all CPUs spent stolen by the hypervisor or in interrupts
+ * (/proc/stat "cpu" line, fields irq, softirq and steal, in USER_HZ ticks;
+ * proc(5)). task-clock counts the time a task is scheduled in, which
+ * includes these; rusage's CPU time is the scheduler's sum_exec_runtime,
+ * which leaves them out (kernel/sched/cputime.c, steal_account_process_time).
+ * On a VM whose host is busy the two can differ by hundreds of milliseconds.
+ */
+static double pg_stolen_ns(void)
+{
+        unsigned long long v[8] = { 0 };
+        FILE *f = fopen("/proc/stat", "r");
+        int n = 0;
+
+        if (f) {
+                n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+                           &v[3], &v[4], &v[5], &v[6], &v[7]);
+                fclose(f);
+        }
+        if (n != 8)
+                return 0;
+        return (double) (v[5] + v[6] + v[7]) * 1e9 / (double) sysconf(_SC_CLK_TCK);
+}
+
+/* Stolen and interrupt time (ns) during the last pg_count(). */
+static double pg_last_stolen_ns;
+
 /* Run fixture @argv (argv[0] a fixture name) under the counters of @l. */
 static int pg_count(struct pg_counter_set *s, struct pg_exit *ex, const struct pg_event_list *l,
                     const struct pg_counter_opts *o, const char *const *argv)
@@ -64,7 +91,9 @@ static int pg_count(struct pg_counter_set *s, struct pg_exit *ex, const struct p
         b.argv = args;
         b.exec_path = args[0];
         pg_counter_set_init(s, l, o);
+        pg_last_stolen_ns = -pg_stolen_ns();
         error = pg_run_count_once(&b, -1, NULL, 0, 20000000000ull, s, ex);
+        pg_last_stolen_ns += pg_stolen_ns();
         free(args[0]);
         return error;
 }
@@ -84,10 +113,23 @@ static double pg_ru_cpu_ns(const struct pg_exit *ex)
                (double) ex->ru.ru_stime.tv_sec * 1e9 + (double) ex->ru.ru_stime.tv_usec * 1e3;
 }
 
-static void pg_assert_within(double value, double want, double rel)
+/*
+ * task-clock @value (ns) of the last pg_count() agrees with rusage's CPU time
+ * of @ex within 10%, the stolen and interrupt time of the run allowed on top
+ * (plus one tick per CPU for the tick granularity of /proc/stat).
+ */
+static void pg_assert_matches_rusage(double value, const struct pg_exit *ex)
 {
-        if (!(value >= want * (1 - rel) && value <= want * (1 + rel)))
-                fail_msg("%.0f is not within %.0f%% of %.0f", value, rel * 100, want);
+        double want = pg_ru_cpu_ns(ex);
+        double slack = pg_last_stolen_ns > 0 ? pg_last_stolen_ns : 0;
+
+        if (slack > 0)
+                slack +=
+                    (double) sysconf(_SC_NPROCESSORS_ONLN) * 1e9 / (double) sysconf(_SC_CLK_TCK);
+        if (!(value >= want * 0.9 && value <= want * 1.1 + slack))
+                fail_msg("task-clock %.0f ns is not within 10%% of rusage %.0f ns (+%.0f ns stolen "
+                         "or in interrupts)",
+                         value, want, slack);
 }
 
 static bool pg_host_has_pmu(void)
@@ -113,7 +155,7 @@ static void test_counting_busy_task_clock_matches_rusage(void **state)
         assert_true(WIFEXITED(ex.status) && WEXITSTATUS(ex.status) == 0);
         tc = pg_get(&s, "task-clock");
         assert_int_equal(tc->state, PG_COUNT_OK);
-        pg_assert_within(tc->value, pg_ru_cpu_ns(&ex), 0.10);
+        pg_assert_matches_rusage(tc->value, &ex);
         assert_true(tc->value >= 240e6);
         /* software events never multiplex */
         assert_true(tc->enabled_ns == tc->running_ns);
@@ -137,7 +179,7 @@ static void test_counting_two_threads_all_counted(void **state)
         assert_int_equal(tc->state, PG_COUNT_OK);
         /* both threads: 2 x 150 ms (case 29: without inherit only one is seen) */
         assert_true(tc->value >= 2 * 150e6 * 0.95);
-        pg_assert_within(tc->value, pg_ru_cpu_ns(&ex), 0.10);
+        pg_assert_matches_rusage(tc->value, &ex);
 }
 
 static void test_counting_fork_exec_child_counted(void **state)
@@ -158,7 +200,7 @@ static void test_counting_fork_exec_child_counted(void **state)
         assert_int_equal(tc->state, PG_COUNT_OK);
         /* the exec'd child's 150 ms plus the parent's 100 ms */
         assert_true(tc->value >= 250e6 * 0.95);
-        pg_assert_within(tc->value, pg_ru_cpu_ns(&ex), 0.10);
+        pg_assert_matches_rusage(tc->value, &ex);
         free(busy);
 }
 
