@@ -175,17 +175,9 @@ static void test_offcpu_unprivileged_says_why(void **state)
         struct pg_run_out o;
         struct pg_result r;
         char *prog, *cfg;
-        FILE *f;
-        int paranoid = 0;
         (void) state;
 
-        f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-        if (f) {
-                if (fscanf(f, "%d", &paranoid) != 1)
-                        paranoid = 0;
-                fclose(f);
-        }
-        if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0 || paranoid < 2) {
+        if (!pg_test_can_be_nobody() || pg_test_paranoid() < 2) {
                 skip(); /* needs root to drop privileges, and paranoid >= 2 to refuse */
                 return;
         }
@@ -197,11 +189,7 @@ static void test_offcpu_unprivileged_says_why(void **state)
         pg_test_write("perfgate.json", cfg);
         chmod("perfgate.json", 0644);
         {
-                char *argv[] = { "setpriv",
-                                 "--reuid=65534",
-                                 "--regid=65534",
-                                 "--clear-groups",
-                                 (char *) pg_test_env("PERFGATE_BIN"),
+                char *argv[] = { (char *) pg_test_env("PERFGATE_BIN"),
                                  "run",
                                  "--repeat",
                                  "2",
@@ -211,7 +199,7 @@ static void test_offcpu_unprivileged_says_why(void **state)
                                  "--off-cpu",
                                  ".",
                                  NULL };
-                pg_test_run(&o, NULL, argv);
+                pg_test_run_as_nobody(&o, argv);
         }
         if (o.status != 0)
                 fail_msg("exit %d: %s", o.status, o.err.ptr);

@@ -87,9 +87,9 @@ static void pg_assert_has(const char *hay, const char *needle)
                 fail_msg("'%s' not found in:\n%s", needle, hay);
 }
 
-/* Run roi_work @mode with "roi" = @roi as @user (NULL: ourselves). */
+/* Run roi_work @mode with "roi" = @roi, as uid 65534 when @as_nobody. */
 static void pg_roi_run(struct pg_run_out *o, const char *prog, const char *mode, bool roi,
-                       bool profile, const char *user_id)
+                       bool profile, bool as_nobody)
 {
         char *report = pg_xasprintf("%s/report.txt", pg_sb);
         char *argv[24];
@@ -98,12 +98,6 @@ static void pg_roi_run(struct pg_run_out *o, const char *prog, const char *mode,
         assert_int_equal(pg_mkdir_p("bench"), 0);
         unlink(report);
         pg_write_bench(prog, mode, roi, report);
-        if (user_id) {
-                argv[n++] = "setpriv";
-                argv[n++] = "--reuid=65534";
-                argv[n++] = "--regid=65534";
-                argv[n++] = "--clear-groups";
-        }
         argv[n++] = (char *) pg_test_env("PERFGATE_BIN");
         argv[n++] = "run";
         argv[n++] = "--repeat";
@@ -118,7 +112,10 @@ static void pg_roi_run(struct pg_run_out *o, const char *prog, const char *mode,
         }
         argv[n++] = "bench";
         argv[n] = NULL;
-        pg_test_run(o, NULL, argv);
+        if (as_nobody)
+                pg_test_run_as_nobody(o, argv);
+        else
+                pg_test_run(o, NULL, argv);
         free(report);
 }
 
@@ -132,7 +129,7 @@ static void test_roi_region_counts_and_profile(void **state)
         (void) state;
 
         pg_sb = pg_test_sandbox();
-        pg_roi_run(&o, pg_test_fixture("roi_work"), "region", true, true, NULL);
+        pg_roi_run(&o, pg_test_fixture("roi_work"), "region", true, true, false);
         if (o.status != 0)
                 fail_msg("exit %d: %s", o.status, o.err.ptr);
         assert_null(strstr(o.err.ptr, "region of interest"));
@@ -172,7 +169,7 @@ static void test_roi_without_markers_counts_everything(void **state)
 
         /* the control: the same band check fails the region when it is not one */
         pg_sb = pg_test_sandbox();
-        pg_roi_run(&o, pg_test_fixture("roi_work"), "none", false, false, NULL);
+        pg_roi_run(&o, pg_test_fixture("roi_work"), "none", false, false, false);
         if (o.status != 0)
                 fail_msg("exit %d: %s", o.status, o.err.ptr);
         pg_read_report("report.txt", PG_REPS, region, setup);
@@ -194,7 +191,7 @@ static void test_roi_exit_inside_region_warns(void **state)
         (void) state;
 
         pg_sb = pg_test_sandbox();
-        pg_roi_run(&o, pg_test_fixture("roi_work"), "no-end", true, false, NULL);
+        pg_roi_run(&o, pg_test_fixture("roi_work"), "no-end", true, false, false);
         if (o.status != 0)
                 fail_msg("exit %d: %s", o.status, o.err.ptr);
         pg_assert_has(o.err.ptr, "exited inside its region of interest");
@@ -215,7 +212,7 @@ static void test_roi_disable_never_enabled_warns(void **state)
 
         /* no "roi": counting runs from exec to the 'disable' after the setup */
         pg_sb = pg_test_sandbox();
-        pg_roi_run(&o, pg_test_fixture("roi_work"), "end-only", false, false, NULL);
+        pg_roi_run(&o, pg_test_fixture("roi_work"), "end-only", false, false, false);
         if (o.status != 0)
                 fail_msg("exit %d: %s", o.status, o.err.ptr);
         pg_assert_has(o.err.ptr, "disabled counting and never enabled it again");
@@ -234,7 +231,7 @@ static void test_roi_never_enabled_fails(void **state)
         (void) state;
 
         pg_sb = pg_test_sandbox();
-        pg_roi_run(&o, pg_test_fixture("roi_work"), "none", true, false, NULL);
+        pg_roi_run(&o, pg_test_fixture("roi_work"), "none", true, false, false);
         assert_int_equal(o.status, 3);
         pg_assert_has(o.err.ptr, "never wrote 'enable'");
         pg_assert_has(o.err.ptr, "perfgate_roi_begin()");
@@ -316,14 +313,14 @@ static void test_roi_unprivileged(void **state)
         char *prog;
         (void) state;
 
-        if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0) {
+        if (!pg_test_can_be_nobody()) {
                 skip(); /* needs root to drop to an unprivileged uid */
                 return;
         }
         pg_sb = pg_test_sandbox();
         chmod(pg_sb, 0777);
         prog = pg_test_copy_program(pg_test_fixture("roi_work"), pg_sb);
-        pg_roi_run(&o, prog, "region", true, true, "65534");
+        pg_roi_run(&o, prog, "region", true, true, true);
         if (o.status != 0)
                 fail_msg("exit %d: %s", o.status, o.err.ptr);
         pg_read_report("report.txt", PG_REPS, region, setup);

@@ -578,21 +578,14 @@ static void test_run_cli_software_mode_without_events_is_2(void **state)
 /* Case 28 for real: an unprivileged user at perf_event_paranoid=2. */
 static void test_run_cli_unprivileged_excludes_kernel_and_says_so(void **state)
 {
-        char paranoid[16] = "";
         char *busy = pg_fx("runner-busy"), *err, *pgbin, *prog;
         const char *box;
         struct pg_result r;
-        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
         int status;
         pid_t pid;
         (void) state;
 
-        if (f) {
-                if (!fgets(paranoid, sizeof(paranoid), f))
-                        paranoid[0] = '\0';
-                fclose(f);
-        }
-        if (geteuid() != 0 || atoi(paranoid) != 2) {
+        if (geteuid() != 0 || pg_test_paranoid() != 2) {
                 free(busy);
                 skip(); /* needs root to become uid 65534, and paranoid=2 */
         }

@@ -41,23 +41,10 @@ static void pg_assert_has(const char *hay, const char *needle)
                 fail_msg("'%s' not found in:\n%s", needle, hay);
 }
 
-static int pg_paranoid(void)
-{
-        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-        int v = 2;
-
-        if (f) {
-                if (fscanf(f, "%d", &v) != 1)
-                        v = 2;
-                fclose(f);
-        }
-        return v;
-}
-
 /* Whether CPU-wide tracepoints with raw records are permitted here. */
 static bool pg_sched_permitted(void)
 {
-        return (geteuid() == 0 || pg_paranoid() <= -1) &&
+        return (geteuid() == 0 || pg_test_paranoid() <= -1) &&
                access("/sys/kernel/tracing/events/sched/sched_switch/format", R_OK) == 0;
 }
 
@@ -275,7 +262,7 @@ static void test_sched_unprivileged_says_why(void **state)
         char *prog, *cfg;
         (void) state;
 
-        if (geteuid() != 0 || access("/usr/bin/setpriv", X_OK) != 0 || pg_paranoid() < 0) {
+        if (!pg_test_can_be_nobody() || pg_test_paranoid() < 0) {
                 skip(); /* needs root to drop privileges, and paranoid >= 0 to refuse */
                 return;
         }
@@ -288,11 +275,7 @@ static void test_sched_unprivileged_says_why(void **state)
         pg_test_write("perfgate.json", cfg);
         chmod("perfgate.json", 0644);
         {
-                char *argv[] = { "setpriv",
-                                 "--reuid=65534",
-                                 "--regid=65534",
-                                 "--clear-groups",
-                                 (char *) pg_test_env("PERFGATE_BIN"),
+                char *argv[] = { (char *) pg_test_env("PERFGATE_BIN"),
                                  "run",
                                  "--repeat",
                                  "2",
@@ -301,7 +284,7 @@ static void test_sched_unprivileged_says_why(void **state)
                                  "--no-profile",
                                  ".",
                                  NULL };
-                pg_test_run(&o, NULL, argv);
+                pg_test_run_as_nobody(&o, argv);
         }
         if (o.status != 0)
                 fail_msg("exit %d: %s", o.status, o.err.ptr);

@@ -298,18 +298,11 @@ static void test_counting_unprivileged_real_eacces_fallback(void **state)
 {
         const char *argv[] = { "runner-busy", "30", NULL };
         struct pg_priv_report rep;
-        char paranoid[16] = "";
-        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
         int p[2], status;
         pid_t pid;
         (void) state;
 
-        if (f) {
-                if (!fgets(paranoid, sizeof(paranoid), f))
-                        paranoid[0] = '\0';
-                fclose(f);
-        }
-        if (geteuid() != 0 || atoi(paranoid) != 2)
+        if (geteuid() != 0 || pg_test_paranoid() != 2)
                 skip(); /* needs root to drop to uid 65534, and paranoid=2 (case 28) */
         assert_int_equal(pipe(p), 0);
         pid = fork();

@@ -214,3 +214,34 @@ char *pg_test_copy_program(const char *path, const char *dir)
         pg_buf_release(&data);
         return pg_buf_detach(&dst, NULL);
 }
+
+int pg_test_paranoid(void)
+{
+        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+        int v = 2;
+
+        if (f) {
+                if (fscanf(f, "%d", &v) != 1)
+                        v = 2;
+                fclose(f);
+        }
+        return v;
+}
+
+int pg_test_can_be_nobody(void)
+{
+        return geteuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0;
+}
+
+int pg_test_run_as_nobody(struct pg_run_out *o, char *const argv[])
+{
+        char *args[64] = { "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups" };
+        size_t n = 4;
+
+        for (size_t i = 0; argv[i]; i++) {
+                assert_true(n + 1 < sizeof(args) / sizeof(args[0]));
+                args[n++] = argv[i];
+        }
+        args[n] = NULL;
+        return pg_test_run(o, NULL, args);
+}

@@ -68,4 +68,23 @@ int pg_test_exists(const char *path);
  */
 char *pg_test_copy_program(const char *path, const char *dir);
 
+/**
+ * kernel.perf_event_paranoid (/proc/sys/kernel/perf_event_paranoid; see
+ * perf_event_open(2)), or 2, the kernel's default, when it cannot be read.
+ */
+int pg_test_paranoid(void);
+
+/**
+ * Whether this test can run programs as the unprivileged uid/gid 65534: it
+ * runs as root and setpriv(1) is installed.
+ */
+int pg_test_can_be_nobody(void);
+
+/**
+ * pg_test_run() of @argv as uid and gid 65534 with no supplementary groups,
+ * through setpriv(1). @argv[0] must be a path that user can reach (see
+ * pg_test_copy_program()). Check pg_test_can_be_nobody() first.
+ */
+int pg_test_run_as_nobody(struct pg_run_out *o, char *const argv[]);
+
 #endif
