@@ -3,7 +3,8 @@
 # step with --help: each command has docs/<cmd>.md with SYNOPSIS, OPTIONS,
 # EXIT STATUS and EXAMPLES sections, every long option `perfgate help CMD`
 # prints is documented on its page, and every option the page documents is
-# in --help. Also: `perfgate help`, `perfgate --version`, unknown commands.
+# in --help. Also: `perfgate help`, `perfgate --version`, unknown commands,
+# and tests/README.md naming every cmocka test in its directory's row.
 set -u
 pg=$1; src=$2; fail=0
 err() { echo "check-docs: $*" >&2; fail=1; }
@@ -30,6 +31,12 @@ for c in $cmds; do
   for o in $(sed -n '/^## [Oo][Pp][Tt][Ii][Oo][Nn][Ss]/,/^## /p' "$page" | grep -oE -- '--[a-z][a-z0-9-]+' | grep -vx -- '--help' | sort -u); do
     printf '%s\n' "$help" | grep -q -- "$o" || err "docs/$c.md documents $o but --help does not"
   done
+done
+# tests/README.md lists every cmocka test in its directory's row
+for t in "$src"/tests/*/test_*.c; do
+  d=$(basename "$(dirname "$t")"); n=$(basename "$t" .c)
+  grep -E "^\| \`$d/\`" "$src/tests/README.md" | grep -q "\`$n\`" ||
+    err "tests/README.md does not list $n in the $d/ row"
 done
 [ $fail -eq 0 ] && echo "docs in step with --help for: $(echo $cmds)"
 exit $fail
