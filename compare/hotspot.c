@@ -143,6 +143,27 @@ static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profi
         pg_strmap_release(&lines);
 }
 
+/*
+ * How far a function's own time (self share x median task-clock, ms) must
+ * move before its share change counts as its own: more than @rule's
+ * threshold of the base task-clock, and more than PG_OWN_TIME_DRIFT of the
+ * function's own base time. The second part is the drift of task-clock
+ * between batches measured minutes apart, up to 15% on a shared VM
+ * (docs/compare.md, "Confirming by paired runs"): every function's own time
+ * moves with it, so an untouched function whose share fell while another's
+ * grew is not "improved" by that drift alone.
+ */
+#define PG_OWN_TIME_DRIFT 0.15
+
+static double pg_own_time_floor_ms(const struct pg_hotspot *h, const struct pg_hotspot_rule *rule,
+                                   double base_task_clock_ns)
+{
+        double abs_ms = rule->threshold_pp / 100 * base_task_clock_ns / 1e6;
+        double rel_ms = PG_OWN_TIME_DRIFT * h->base_self_share * base_task_clock_ns / 1e6;
+
+        return abs_ms > rel_ms ? abs_ms : rel_ms;
+}
+
 /* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
  * keeps. */
 static void pg_hotspots_join(const struct pg_profile *base, const struct pg_profile *head,
@@ -229,7 +250,7 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                         h->kind = PG_HOTSPOT_TINY;
                 } else if (h->p_value < rule->alpha && h->has_self_time &&
                            (h->delta_self_pp > 0 ? h->self_time_ms : -h->self_time_ms) <
-                               rule->threshold_pp / 100 * base_task_clock_ns / 1e6) {
+                               pg_own_time_floor_ms(h, rule, base_task_clock_ns)) {
                         /* a share can only grow if others shrink: when the
                          * function's own time stayed put, it is not the cause */
                         h->kind = PG_HOTSPOT_SHIFTED;

@@ -301,10 +301,65 @@ static void test_hotspot_share_shift_is_not_a_change(void **state)
         pg_rules_release(&r);
 }
 
+/*
+ * A field report (clang++ -O2, lld): count_words got slower, checksum was not
+ * touched (perf: 136 ms of own time before, 142 ms after), yet its share fell
+ * 39.65% -> 20.72% and, the two batches run minutes apart on a loaded VM,
+ * its own time read 136.4 -> 120.4 ms: -12%, within the drift of task-clock
+ * between batches. It is shifted, not improved. An own time that halves is
+ * still an improvement.
+ */
+static void test_hotspot_drift_is_not_an_improvement(void **state)
+{
+        struct pg_profile b, h, h2;
+        struct pg_hotspots hs;
+        struct pg_rules r;
+        const struct pg_hotspot *x;
+        (void) state;
+
+        pg_rules_init(&r);
+        pg_profile_from_folded(&b,
+                               "bench;main;count_words 5322\nbench;main;checksum 3965\n"
+                               "bench;main;other 713\n",
+                               "cpu-clock");
+        pg_profile_from_folded(&h,
+                               "bench;main;count_words 7627\nbench;main;checksum 2072\n"
+                               "bench;main;other 301\n",
+                               "cpu-clock");
+        pg_hotspots_init(&hs);
+        pg_hotspots_compare(&b, &h, 344e6, 581e6, &r.hotspots, &hs);
+        x = pg_find(&hs, "count_words");
+        assert_non_null(x);
+        assert_int_equal(x->kind, PG_HOTSPOT_REGRESSED);
+        x = pg_find(&hs, "checksum");
+        assert_non_null(x);
+        assert_true(x->self_time_ms < -15 && x->self_time_ms > -17);
+        assert_int_equal(x->kind, PG_HOTSPOT_SHIFTED);
+        pg_hotspots_release(&hs);
+
+        /* checksum's own time really halves: 136 -> 68 ms */
+        pg_profile_from_folded(&h2,
+                               "bench;main;count_words 7627\nbench;main;checksum 1170\n"
+                               "bench;main;other 301\n",
+                               "cpu-clock");
+        pg_hotspots_init(&hs);
+        pg_hotspots_compare(&b, &h2, 344e6, 581e6 * 9098 / 9999, &r.hotspots, &hs);
+        x = pg_find(&hs, "checksum");
+        assert_non_null(x);
+        assert_true(x->self_time_ms < -60);
+        assert_int_equal(x->kind, PG_HOTSPOT_IMPROVED);
+        pg_hotspots_release(&hs);
+        pg_profile_free(&b);
+        pg_profile_free(&h);
+        pg_profile_free(&h2);
+        pg_rules_release(&r);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_hotspot_share_shift_is_not_a_change),
+                cmocka_unit_test(test_hotspot_drift_is_not_an_improvement),
                 cmocka_unit_test(test_hotspot_self_inclusive_recursion_path),
                 cmocka_unit_test(test_hotspot_regressed_needs_significance),
                 cmocka_unit_test(test_hotspot_case15_removed_and_new),
