@@ -40,16 +40,19 @@ ok "record -p: record_main_hot $main, record_late_hot $late of $total samples"
 if [ $have_perf = 1 ]; then
         wait "$perf_pid"
         if [ -s "$tmp/perf.data" ]; then
-                # perf's view of the same process in the same seconds: the same two
-                # functions hold most samples
+                # perf's view of the same process in the same seconds: every
+                # function perf gives 20% or more of the samples is among
+                # perfgate's two hottest. (Not "the same two": on a loaded
+                # machine perf, started beside perfgate, has been seen to
+                # catch only the main thread's function.)
                 perf report -i "$tmp/perf.data" --stdio --no-children --sort sym -q 2>/dev/null |
-                        awk '$1 ~ /%/ {print $NF}' | head -2 | sort >"$tmp/perf.top"
+                        awk '$1 ~ /%/ && $1 + 0 >= 20 {print $NF}' | sort >"$tmp/perf.top"
                 "$pg" show --stacks "$tmp/p.json" |
                         awk '{n=split($1,a,";"); s[a[n]]+=$2} END{for (f in s) print s[f], f}' |
                         sort -rn | head -2 | awk '{print $2}' | sort >"$tmp/pg.top"
-                cmp -s "$tmp/perf.top" "$tmp/pg.top" ||
+                [ -s "$tmp/perf.top" ] && [ -z "$(comm -23 "$tmp/perf.top" "$tmp/pg.top")" ] ||
                         err "top functions differ from perf's: perf $(cat "$tmp/perf.top" | tr '\n' ' ') perfgate $(cat "$tmp/pg.top" | tr '\n' ' ')"
-                ok "perf record -p names the same two hottest functions: $(tr '\n' ' ' <"$tmp/perf.top")"
+                ok "perf record -p: perf's hottest functions ($(tr '\n' ' ' <"$tmp/perf.top")) are perfgate's ($(tr '\n' ' ' <"$tmp/pg.top"))"
         fi
 fi
 kill -9 "$svc_pid"
