@@ -1647,7 +1647,8 @@ static int pg_result_from_text(struct pg_result *r, const char *text, char *muta
 
         if (mutable_text && pg_take_stacks(mutable_text, len, &raw))
                 ld.raw = &raw;
-        if ((error = pg_json_parse(text, len, origin, 0, &root)) == 0) {
+        /* profile.stacks: pg_load_profile() finds a stack twice itself */
+        if ((error = pg_json_parse_except(text, len, origin, 0, "profile.stacks", &root)) == 0) {
                 error = pg_result_from_tree(r, root, &ld);
                 cJSON_Delete(root);
         }

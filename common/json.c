@@ -92,7 +92,66 @@ static void pg_json_strip_comments(char *t, size_t len)
         }
 }
 
+static int pg_name_ptr_cmp(const void *a, const void *b)
+{
+        return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+/*
+ * The first key that appears twice in one object of @node, depth first, or
+ * NULL; its object's path ("metrics.task-clock") goes to @path. RFC 8259
+ * (section 4) leaves duplicate names to the reader: cJSON keeps the first,
+ * Python, jq and JavaScript the last, so one file could show a reviewer one
+ * number and gate on another. O(n log n) per object.
+ */
+static const char *pg_json_duplicate(const cJSON *node, struct pg_buf *path, const char *skip)
+{
+        const cJSON *c;
+        size_t n = 0, i = 0, mark = path->len;
+        const char **names;
+        const char *dup = NULL;
+
+        if ((!cJSON_IsObject(node) && !cJSON_IsArray(node)) ||
+            (skip && path->len && strcmp(path->ptr, skip) == 0))
+                return NULL;
+        for (c = node->child; c; c = c->next)
+                n++;
+        if (cJSON_IsObject(node) && n > 1) {
+                names = pg_xcalloc(n, sizeof(*names));
+                for (c = node->child; c; c = c->next)
+                        names[i++] = c->string ? c->string : "";
+                qsort(names, n, sizeof(*names), pg_name_ptr_cmp);
+                for (i = 1; i < n && !dup; i++)
+                        if (strcmp(names[i - 1], names[i]) == 0)
+                                dup = names[i];
+                free(names);
+                if (dup)
+                        return dup;
+        }
+        i = 0;
+        for (c = node->child; c && !dup; c = c->next, i++) {
+                if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+                        continue;
+                if (path->len)
+                        pg_buf_putc(path, '.');
+                if (cJSON_IsObject(node))
+                        pg_buf_puts(path, c->string ? c->string : "");
+                else
+                        pg_buf_printf(path, "%zu", i);
+                dup = pg_json_duplicate(c, path, skip);
+                if (!dup)
+                        pg_buf_truncate(path, mark);
+        }
+        return dup;
+}
+
 int pg_json_parse(const char *text, size_t len, const char *origin, int comments, cJSON **out)
+{
+        return pg_json_parse_except(text, len, origin, comments, NULL, out);
+}
+
+int pg_json_parse_except(const char *text, size_t len, const char *origin, int comments,
+                         const char *dups_checked_by_caller, cJSON **out)
 {
         char *copy = NULL;
         const char *end = NULL;
@@ -139,6 +198,21 @@ int pg_json_parse(const char *text, size_t len, const char *origin, int comments
                                     line, col, off);
         }
         free(copy);
+        {
+                struct pg_buf path = PG_BUF_INIT;
+                const char *dup = pg_json_duplicate(root, &path, dups_checked_by_caller);
+                if (dup) {
+                        int error = pg_error_set(
+                            PG_EINPUT,
+                            "'%s': field '%s%s%s' appears twice (JSON readers disagree on which "
+                            "one counts); keep one",
+                            origin, path.len ? path.ptr : "", path.len ? "." : "", dup);
+                        pg_buf_release(&path);
+                        cJSON_Delete(root);
+                        return error;
+                }
+                pg_buf_release(&path);
+        }
         *out = root;
         return 0;
 }

@@ -27,9 +27,21 @@
  * @comments: non-zero to accept // and block comments (perfgate.json).
  * @out:     the parsed tree (the caller's; cJSON_Delete() it).
  * Errors: PG_EINPUT "'<origin>': invalid JSON at line L, column C (byte B)".
- * Also refuses NaN/Infinity tokens (they are not JSON) and nesting > 1000.
+ * Also refuses NaN/Infinity tokens (they are not JSON) and nesting > 1000,
+ * and a name that appears twice in one object (PG_EINPUT "'<origin>': field
+ * 'a.b.name' appears twice ..."; RFC 8259 section 4 leaves the choice to the
+ * reader, and readers differ).
  */
 int pg_json_parse(const char *text, size_t len, const char *origin, int comments, cJSON **out);
+
+/**
+ * pg_json_parse(), except that names appearing twice are not looked for
+ * inside the object at the dotted path @dups_checked_by_caller (e.g.
+ * "profile.stacks", whose loader checks its keys after sanitising them);
+ * NULL: everywhere.
+ */
+int pg_json_parse_except(const char *text, size_t len, const char *origin, int comments,
+                         const char *dups_checked_by_caller, cJSON **out);
 
 /**
  * Append @item, deterministically formatted (rules above), to @out, followed

@@ -153,6 +153,14 @@ static void test_result_loader_refusals(void **state)
         pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a/b\"}",
                           "not a valid benchmark name");
         pg_expect_refused("", "empty");
+        /* a key twice: cJSON would keep the first, jq and Python the last */
+        pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"metrics\": "
+                          "{\"task-clock\": {\"unit\": \"ns\", \"values\": [5e9], "
+                          "\"values\": [1, 2]}}}",
+                          "field 'metrics.task-clock.values' appears twice");
+        pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\", \"metrics\": "
+                          "{}, \"name\": \"b\"}",
+                          "field 'name' appears twice");
         pg_expect_refused("{\"schema\": \"perfgate/result/1\", \"name\": \"a\"} x", "invalid JSON");
 }
 
