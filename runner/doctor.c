@@ -770,7 +770,9 @@ static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const
                  100 * share, s.own_only && s.lang != PG_FP_GO ? "functions with debug info; " : "",
                  extra);
         pg_add(d, name, share >= 0.5 ? PG_CHECK_OK : PG_CHECK_WARN, value,
-               share >= 0.5 ? "frame-pointer call chains (the default) are complete"
+               share >= 0.5 ? "frame-pointer call chains (the default) reach main; a sample in "
+                              "a leaf function without a frame skips its caller (--call-graph "
+                              "dwarf shows it)"
                             : "frame-pointer call chains will lose callers: stacks look flat or "
                               "split",
                fix);
