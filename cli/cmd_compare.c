@@ -725,6 +725,7 @@ int cmd_compare(int argc, char **argv)
         memset(&ro, 0, sizeof(ro));
         ro.link_base = a.link_base;
         ro.history_url = a.history_url;
+        ro.flamegraph_dir = a.flamedir;
         ro.color = pg_cli_color(STDOUT_FILENO);
         /* frames that moved by less than half the hotspot threshold are
          * white: the report calls no such change, and a pale blue for a

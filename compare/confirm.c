@@ -487,9 +487,10 @@ void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c
 }
 
 void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm *c,
-                               void (*esc)(struct pg_buf *, const char *))
+                               void (*esc)(struct pg_buf *, const char *), const char *newline)
 {
         size_t shown = 0;
+        const char *rest = NULL; /* the note's lines after its first (a log tail) */
 
         if (c->outcome == PG_CONFIRM_NOT_CONFIRMED || c->outcome == PG_CONFIRM_UNDECIDED)
                 pg_buf_puts(out, "unconfirmed");
@@ -508,8 +509,12 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
         if (c->discarded)
                 pg_buf_printf(out, " (%zu pairs dropped: runs on different CPUs)", c->discarded);
         if (c->note) {
+                const char *nl = strchr(c->note, '\n');
+                char *first = nl ? pg_xstrndup(c->note, (size_t) (nl - c->note)) : NULL;
                 pg_buf_puts(out, c->has_interval ? "; " : ": ");
-                pg_esc_or_copy(out, c->note, esc);
+                pg_esc_or_copy(out, first ? first : c->note, esc);
+                free(first);
+                rest = nl ? nl + 1 : NULL;
         }
         for (size_t k = 0; k < c->hotspots.n && shown < 3; k++) {
                 const struct pg_confirm_hotspot *h = &c->hotspots.items[k];
@@ -527,4 +532,14 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
         if (c->hotspots.pairs && !shown)
                 pg_buf_printf(out, "; no hotspot confirmed in %zu sampled pairs (%.0f s)",
                               c->hotspots.pairs, c->hot_seconds);
+        /* each further line of the note on a line of its own, escaped alone:
+         * escaping the whole note would show its newlines as "\n" */
+        while (rest && *rest) {
+                const char *nl = strchr(rest, '\n');
+                char *line = pg_xstrndup(rest, nl ? (size_t) (nl - rest) : strlen(rest));
+                pg_buf_puts(out, newline ? newline : "\n");
+                pg_esc_or_copy(out, line, esc);
+                free(line);
+                rest = nl ? nl + 1 : NULL;
+        }
 }

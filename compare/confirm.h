@@ -206,9 +206,11 @@ void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c
  * Append one line describing @c: "confirmed regression: +2.3% [+1.5%,
  * +3.1%] (99.7% interval), 24 pairs in 41 s, floor +1.0%; cause `f`: own
  * time +6.1 ms of +6.5 ms", or "unconfirmed: <note>". Names go through
- * @esc (NULL: as they are).
+ * @esc (NULL: as they are). A note of several lines (a failed build's
+ * log tail) ends the text: its first line where the note goes, each
+ * further line after @newline (NULL: "\n"), each escaped on its own.
  */
 void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm *c,
-                               void (*esc)(struct pg_buf *, const char *));
+                               void (*esc)(struct pg_buf *, const char *), const char *newline);
 
 #endif

@@ -39,13 +39,18 @@
 __extension__ typedef __int128 pg_i128;
 __extension__ typedef unsigned __int128 pg_u128;
 
-#define FG_NONE          UINT32_MAX
-#define FG_FONT_PX       12.0
-#define FG_FONT_WIDTH    0.59 /* average glyph width / font size (flamegraph.pl) */
-#define FG_XPAD          10.0
-#define FG_HEADER_PX     36.0 /* title line */
-#define FG_SUBLINE_PX    18.0 /* each subtitle line */
-#define FG_FOOTER_PX     34.0 /* details/matched line */
+#define FG_NONE       UINT32_MAX
+#define FG_FONT_PX    12.0
+#define FG_FONT_WIDTH 0.59 /* average glyph width / font size (flamegraph.pl) */
+#define FG_XPAD       10.0
+#define FG_HEADER_PX  36.0 /* title line */
+#define FG_SUBLINE_PX 18.0 /* each subtitle line */
+#define FG_FOOTER_PX  34.0 /* details/matched line */
+#define FG_LEGEND_CHAR_PX                                                                          \
+        7.2 /* header wrap width per code point at 12 px (the mean
+                                * advance of English text: DejaVu Sans 6.2 in Chromium,
+                                * Verdana about 6.6) */
+#define FG_MAX_SUBLINES  12
 #define FG_DEFAULT_DEPTH 512
 #define FG_MAX_HEIGHT_PX 30000.0
 #define FG_MATCH_FILL    "rgb(230,0,230)"
@@ -989,6 +994,50 @@ static void fg_put_subline(struct fg_ctx *c, struct pg_buf *out, int line, const
         pg_buf_puts(out, "</text>\n");
 }
 
+/* Header lines (subtitle, counts, colour legend) wider than the drawing are
+ * wrapped: @text (owned, freed) is split into lines of at most @max code
+ * points (fewer, so that the lines come out about as long), after the last
+ * "; " or ", " or space of each, appended to lines[*n]; the last of @cap
+ * slots takes the rest. */
+static void fg_wrap_line(char *text, size_t max, char **lines, int *n, int cap)
+{
+        const char *s = text;
+        static const char *const seps[] = { "; ", ", ", " " };
+        size_t total = fg_cp_count(text, strlen(text)), nl = (total + max - 1) / max;
+
+        /* balanced: nl lines of about total / nl, not a full one and a stub */
+        if (nl > 1 && total / nl + 12 < max)
+                max = total / nl + 12;
+        while (*n < cap) {
+                size_t len = strlen(s), ncp, cut = fg_cp_prefix(s, len, max, &ncp), brk = 0;
+                if (cut >= len || *n == cap - 1) {
+                        lines[(*n)++] = pg_xstrdup(s);
+                        break;
+                }
+                /* a break in the last two thirds, the strongest separator first */
+                for (size_t k = 0; k < sizeof(seps) / sizeof(seps[0]) && !brk; k++) {
+                        size_t sl = strlen(seps[k]); /* kept: up to the separator's space */
+                        for (size_t i = cut + 1 - sl; i > cut / 3 && !brk; i--)
+                                if (strncmp(s + i, seps[k], sl) == 0)
+                                        brk = i + sl;
+                }
+                if (!brk)
+                        brk = cut; /* one long word (a symbol): cut at a code point */
+                {
+                        size_t keep = brk;
+                        while (keep > 0 && s[keep - 1] == ' ')
+                                keep--;
+                        lines[(*n)++] = pg_xstrndup(s, keep);
+                }
+                s += brk;
+                while (*s == ' ')
+                        s++;
+                if (!*s)
+                        break;
+        }
+        free(text);
+}
+
 static char *fg_grouped(uint64_t v)
 {
         struct pg_buf b = PG_BUF_INIT;
@@ -1000,8 +1049,8 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
 {
         const struct pg_flame_opts *o = c->o;
         const char *count = o->countname ? o->countname : "samples";
-        char *lines[5] = { NULL, NULL, NULL, NULL, NULL };
-        int nsub = 0;
+        char *lines[5] = { NULL, NULL, NULL, NULL, NULL }, *wrapped[FG_MAX_SUBLINES];
+        int nsub = 0, nwrapped = 0;
 
         c->maxdepth = 0;
         c->maxabs_pct = 0;
@@ -1063,7 +1112,18 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                     "focus: the calls under %s (%.2f%% of all %s); widths are shares of it",
                     c->tmp.ptr, 100.0 * (double) c->span / (double) c->total[c->k], count);
         }
-        double header = FG_HEADER_PX + FG_SUBLINE_PX * nsub;
+        {
+                /* text of Verdana or DejaVu Sans at 12 px stays inside the
+                 * width at FG_LEGEND_CHAR_PX a code point (Chromium, rsvg) */
+                double room = c->width - 2 * FG_XPAD;
+                size_t max =
+                    room > 20 * FG_LEGEND_CHAR_PX ? (size_t) (room / FG_LEGEND_CHAR_PX) : 20;
+                for (int i = 0; i < nsub; i++)
+                        fg_wrap_line(lines[i], max, wrapped, &nwrapped,
+                                     FG_MAX_SUBLINES - (nsub - 1 - i));
+                nsub = 0;
+        }
+        double header = FG_HEADER_PX + FG_SUBLINE_PX * nwrapped;
         c->height = header + c->fh * (double) (c->maxdepth + 1) + FG_FOOTER_PX;
         c->y0 = o->inverted ? header : c->height - FG_FOOTER_PX - c->fh;
         const char *title = o->title ? o->title
@@ -1106,14 +1166,14 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                       o->image ? " text-anchor=\"middle\" font-size=\"17\"" : "");
         fg_put_text(out, title);
         pg_buf_puts(out, "</text>\n");
-        for (int i = 0; i < nsub; i++)
-                fg_put_subline(c, out, i + 1, lines[i]);
+        for (int i = 0; i < nwrapped; i++)
+                fg_put_subline(c, out, i + 1, wrapped[i]);
         if (o->image) {
                 pg_buf_puts(out, "<g id=\"frames\">\n");
                 fg_walk(c, out);
                 pg_buf_puts(out, "</g>\n</g>\n</svg>\n");
-                for (int i = 0; i < nsub; i++)
-                        free(lines[i]);
+                for (int i = 0; i < nwrapped; i++)
+                        free(wrapped[i]);
                 return;
         }
         pg_buf_printf(out, "<text id=\"details\" x=\"%.1f\" y=\"%.1f\"> </text>\n", FG_XPAD,
@@ -1134,8 +1194,8 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
         pg_buf_puts(out, "</g>\n<script type=\"text/ecmascript\"><![CDATA[");
         pg_buf_puts(out, pg_flame_js);
         pg_buf_puts(out, "]]></script>\n</svg>\n");
-        for (int i = 0; i < nsub; i++)
-                free(lines[i]);
+        for (int i = 0; i < nwrapped; i++)
+                free(wrapped[i]);
 }
 
 /* Whether node @n is a frame of function @name (with or without its

@@ -27,6 +27,8 @@ struct pg_report_opts {
         size_t max_hotspots;     /* hotspot rows per benchmark; 0: 5 */
         const char *history_url; /* NULL, or URL of a `perfgate history --html` site: the
                                     Markdown links each benchmark to its page there */
+        const char *flamegraph_dir; /* NULL, or the --flamegraph-dir as given: the text report
+                                       names the flame graph files by their path under it */
 };
 
 /** Text report for stdout (one line per benchmark, then details). */

@@ -493,7 +493,9 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                 }
                 if (b->confirm) {
                         pg_buf_puts(out, "**Paired check**: ");
-                        pg_bench_confirm_describe(out, b->confirm, pg_md_escape);
+                        /* <br> without a newline: a log line such as "---" or "- x" at the
+                         * start of a source line would become Markdown structure */
+                        pg_bench_confirm_describe(out, b->confirm, pg_md_escape, "<br>");
                         pg_buf_puts(out, "\n\n");
                 }
                 if (b->host_diff) {

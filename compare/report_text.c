@@ -403,7 +403,8 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                 }
                 if (b->confirm) {
                         pg_buf_puts(out, "              ");
-                        pg_bench_confirm_describe(out, b->confirm, pg_report_escape_ctl);
+                        pg_bench_confirm_describe(out, b->confirm, pg_report_escape_ctl,
+                                                  "\n              ");
                         pg_buf_putc(out, '\n');
                 }
                 pg_buf_release(&name);
@@ -503,7 +504,13 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                 if (!b->flamegraph_diff)
                         continue;
                 pg_buf_puts(out, nflame++ ? ", " : "\nDifferential flame graphs: ");
-                pg_report_escape_ctl(out, b->flamegraph_diff);
+                if (o && o->flamegraph_dir && o->flamegraph_dir[0]) {
+                        char *path = pg_path_join(o->flamegraph_dir, b->flamegraph_diff);
+                        pg_report_escape_ctl(out, path);
+                        free(path);
+                } else {
+                        pg_report_escape_ctl(out, b->flamegraph_diff);
+                }
         }
         if (nflame)
                 pg_buf_putc(out, '\n');

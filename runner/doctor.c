@@ -10,6 +10,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <linux/perf_event.h>
@@ -459,17 +461,30 @@ static void pg_check_machine(struct pg_doctor *d)
 
 /* ---- binaries --------------------------------------------------------- */
 
-/* GCC shrink-wraps the frame set-up past early exits and schedules other
- * instructions between its two halves, so look for `push %rbp` (55) and a
- * later `mov %rsp,%rbp` (48 89 e5) anywhere in the first bytes. */
+/* A frame pointer set up in the first bytes @p[0..n) of an x86-64
+ * function: GCC and Clang emit `push %rbp` (55) and a later
+ * `mov %rsp,%rbp` (48 89 e5), not always adjacent because GCC shrink-wraps
+ * the set-up past early exits and schedules other instructions between the
+ * halves; the Go compiler (cmd/compile, amd64) subtracts the frame first,
+ * then saves the caller's %rbp at its top and points %rbp there:
+ * `mov %rbp,M(%rsp)` (48 89 6c 24 M, or 48 89 ac 24 M32) and a later
+ * `lea M(%rsp),%rbp` (48 8d 6c 24 M, or 48 8d ac 24 M32). */
 static bool pg_x86_fp_prologue(const unsigned char *p, size_t n)
 {
         for (size_t i = 0; i < n; i++) {
-                if (p[i] != 0x55)
+                bool push = p[i] == 0x55;
+                bool save = i + 4 <= n && p[i] == 0x48 && p[i + 1] == 0x89 &&
+                            (p[i + 2] == 0x6c || p[i + 2] == 0xac) && p[i + 3] == 0x24;
+                if (!push && !save)
                         continue;
-                for (size_t j = i + 1; j + 3 <= n; j++)
-                        if (p[j] == 0x48 && p[j + 1] == 0x89 && p[j + 2] == 0xe5)
+                for (size_t j = i + 1; j + 3 <= n; j++) {
+                        if (push && j + 3 <= n && p[j] == 0x48 && p[j + 1] == 0x89 &&
+                            p[j + 2] == 0xe5)
                                 return true;
+                        if (save && j + 4 <= n && p[j] == 0x48 && p[j + 1] == 0x8d &&
+                            (p[j + 2] == 0x6c || p[j + 2] == 0xac) && p[j + 3] == 0x24)
+                                return true;
+                }
         }
         return false;
 }
@@ -488,22 +503,151 @@ static bool pg_a64_fp_prologue(const unsigned char *p, size_t n)
 
 #define PG_PROLOGUE_WINDOW 48
 
-size_t pg_elf_frame_pointer_share(const char *path, size_t *with_fp)
+/* The address ranges of one DWARF compile unit. */
+struct pg_cu_range {
+        uint64_t lo, hi;
+        bool toolchain; /* the Rust standard library's, precompiled */
+};
+
+static int pg_cu_range_cmp(const void *a, const void *b)
+{
+        const struct pg_cu_range *x = a, *y = b;
+        return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static bool pg_has_prefix(const char *s, const char *prefix)
+{
+        return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* A compile unit of the Rust standard library (std, core, alloc, ...) as
+ * the toolchain ships it precompiled: rustc's own sources are remapped to
+ * /rustc/<commit> in rustup's builds and live under /usr/src/rustc-<version>
+ * in Debian's (the compile unit's DW_AT_comp_dir, or its name). */
+static bool pg_cu_is_rust_toolchain(Dwarf_Die *cu)
+{
+        Dwarf_Attribute a;
+        const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+        const char *name = dwarf_diename(cu);
+        if (dwarf_srclang(cu) != DW_LANG_Rust)
+                return false;
+        return pg_has_prefix(dir, "/rustc/") || pg_has_prefix(dir, "/usr/src/rustc-") ||
+               pg_has_prefix(name, "/rustc/") || pg_has_prefix(name, "/usr/src/rustc-");
+}
+
+/* The compile units' ranges of @e, sorted by start, into *out (malloc'd,
+ * *n entries); sets *rust when a unit is Rust. No DWARF: *n = 0. */
+static void pg_cu_ranges(Elf *e, struct pg_cu_range **out, size_t *n, bool *rust)
+{
+        Dwarf *dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
+        Dwarf_CU *cu = NULL;
+        Dwarf_Die cudie;
+        size_t cap = 0;
+
+        *out = NULL;
+        *n = 0;
+        if (!dw)
+                return;
+        while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+                Dwarf_Addr base, lo, hi;
+                ptrdiff_t off = 0;
+                bool tc = pg_cu_is_rust_toolchain(&cudie);
+                if (dwarf_srclang(&cudie) == DW_LANG_Rust)
+                        *rust = true;
+                while ((off = dwarf_ranges(&cudie, off, &base, &lo, &hi)) > 0) {
+                        if (hi <= lo)
+                                continue;
+                        if (*n == cap) {
+                                cap = cap ? 2 * cap : 64;
+                                *out = pg_xrealloc(*out, cap * sizeof(**out));
+                        }
+                        (*out)[(*n)++] = (struct pg_cu_range){ lo, hi, tc };
+                }
+        }
+        dwarf_end(dw);
+        if (*n)
+                qsort(*out, *n, sizeof(**out), pg_cu_range_cmp);
+}
+
+/* The compile unit range holding @addr, or NULL. */
+static const struct pg_cu_range *pg_cu_find(const struct pg_cu_range *r, size_t n, uint64_t addr)
+{
+        size_t lo = 0, hi = n;
+        while (lo < hi) { /* first range starting after addr */
+                size_t mid = lo + (hi - lo) / 2;
+                if (r[mid].lo <= addr)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return lo > 0 && addr < r[lo - 1].hi ? &r[lo - 1] : NULL;
+}
+
+/* NAME.cold or NAME.cold.N: a part GCC moved out of NAME's body. */
+static bool pg_is_cold_part(const char *name)
+{
+        const char *p = strstr(name, ".cold");
+        while (p) {
+                const char *q = p + 5;
+                if (*q == '.')
+                        for (q++; *q >= '0' && *q <= '9'; q++)
+                                ;
+                if (*q == '\0')
+                        return true;
+                p = strstr(p + 1, ".cold");
+        }
+        return false;
+}
+
+/* A Go program: the Go linker writes its build ID note and build info. */
+static bool pg_elf_is_go(Elf *e)
+{
+        Elf_Scn *scn = NULL;
+        size_t shstrndx;
+        if (elf_getshdrstrndx(e, &shstrndx) < 0)
+                return false;
+        while ((scn = elf_nextscn(e, scn)) != NULL) {
+                GElf_Shdr sh;
+                const char *sn;
+                if (gelf_getshdr(scn, &sh) && (sn = elf_strptr(e, shstrndx, sh.sh_name)) &&
+                    (strcmp(sn, ".note.go.buildid") == 0 || strcmp(sn, ".go.buildinfo") == 0))
+                        return true;
+        }
+        return false;
+}
+
+int pg_elf_frame_pointers(const char *path, struct pg_fp_share *out)
 {
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         Elf *e = NULL;
         Elf_Scn *scn = NULL;
         GElf_Ehdr eh;
-        size_t examined = 0;
         int symtab_type = SHT_SYMTAB;
+        struct pg_cu_range *cus = NULL;
+        size_t ncus = 0;
+        bool rust = false, own = false;
 
-        *with_fp = 0;
+        memset(out, 0, sizeof(*out));
         if (fd < 0)
-                return 0;
+                return pg_error_set(PG_EINPUT, "cannot open '%s': %s", path, strerror(errno));
         elf_version(EV_CURRENT);
         e = elf_begin(fd, ELF_C_READ, NULL);
-        if (!e || !gelf_getehdr(e, &eh))
-                goto done;
+        if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
+                if (e)
+                        elf_end(e);
+                close(fd);
+                return pg_error_set(PG_EINPUT, "'%s' is not an ELF file", path);
+        }
+        out->lang = pg_elf_is_go(e) ? PG_FP_GO : PG_FP_NATIVE;
+        pg_cu_ranges(e, &cus, &ncus, &rust);
+        if (rust && out->lang == PG_FP_NATIVE)
+                out->lang = PG_FP_RUST;
+        /* judge the code the user compiled: with debug info, the functions
+         * inside compile units not of the Rust standard library (crt and
+         * libraries without debug info are not theirs to rebuild) */
+        for (size_t i = 0; i < ncus && !own; i++)
+                own = !cus[i].toolchain;
+        out->own_only = own;
 again:
         while ((scn = elf_nextscn(e, scn)) != NULL) {
                 GElf_Shdr sh;
@@ -519,10 +663,19 @@ again:
                         Elf_Scn *tscn;
                         GElf_Shdr tsh;
                         Elf_Data *tdata;
-                        size_t off, win;
+                        size_t off, win, len;
+                        const unsigned char *code;
+                        const struct pg_cu_range *cu;
+                        bool fp = false;
+                        const char *sname;
                         if (!gelf_getsym(data, (int) i, &sym) ||
                             GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF ||
                             sym.st_shndx >= SHN_LORESERVE || sym.st_size < 8)
+                                continue;
+                        /* GCC's cold part of a function (NAME.cold, hot/cold
+                         * partitioning) runs in its parent's frame */
+                        sname = elf_strptr(e, sh.sh_link, sym.st_name);
+                        if (sname && pg_is_cold_part(sname))
                                 continue;
                         tscn = elf_getscn(e, sym.st_shndx);
                         if (!tscn || !gelf_getshdr(tscn, &tsh) || tsh.sh_type != SHT_PROGBITS ||
@@ -532,36 +685,97 @@ again:
                         tdata = elf_getdata(tscn, NULL);
                         if (!tdata || !tdata->d_buf || off + 8 > tdata->d_size)
                                 continue;
-                        win = sym.st_size < PG_PROLOGUE_WINDOW ? sym.st_size : PG_PROLOGUE_WINDOW;
-                        if (off + win > tdata->d_size)
-                                win = tdata->d_size - off;
-                        /* leaf functions (no direct call) need no frame: GCC omits it
-                         * even with -fno-omit-frame-pointer, so judge callers only */
-                        if (eh.e_machine == EM_X86_64 &&
-                            !memchr((const unsigned char *) tdata->d_buf + off, 0xe8,
-                                    off + sym.st_size <= tdata->d_size ? sym.st_size
-                                                                       : tdata->d_size - off))
+                        code = (const unsigned char *) tdata->d_buf + off;
+                        len =
+                            off + sym.st_size <= tdata->d_size ? sym.st_size : tdata->d_size - off;
+                        win = len < PG_PROLOGUE_WINDOW ? len : PG_PROLOGUE_WINDOW;
+                        /* leaf functions (no direct call) need no frame: GCC
+                         * omits it even with -fno-omit-frame-pointer unless
+                         * -mno-omit-leaf-frame-pointer, so judge callers only */
+                        if (eh.e_machine == EM_X86_64 && !memchr(code, 0xe8, len))
                                 continue;
-                        examined++;
-                        if (eh.e_machine == EM_X86_64 &&
-                            pg_x86_fp_prologue((const unsigned char *) tdata->d_buf + off, win))
-                                (*with_fp)++;
-                        else if (eh.e_machine == EM_AARCH64 &&
-                                 pg_a64_fp_prologue((const unsigned char *) tdata->d_buf + off,
-                                                    win))
-                                (*with_fp)++;
+                        cu = ncus ? pg_cu_find(cus, ncus, sym.st_value) : NULL;
+                        if (cu && cu->toolchain) {
+                                out->toolchain++;
+                                continue;
+                        }
+                        if (own && !cu)
+                                continue;
+                        out->examined++;
+                        if (eh.e_machine == EM_X86_64)
+                                fp = pg_x86_fp_prologue(code, win);
+                        else if (eh.e_machine == EM_AARCH64)
+                                fp = pg_a64_fp_prologue(code, win);
+                        out->with_fp += fp;
                 }
         }
-        if (!examined && symtab_type == SHT_SYMTAB) {
+        if (!out->examined && !out->toolchain && symtab_type == SHT_SYMTAB) {
                 symtab_type = SHT_DYNSYM;
                 scn = NULL;
                 goto again;
         }
-done:
-        if (e)
-                elf_end(e);
+        free(cus);
+        elf_end(e);
         close(fd);
-        return examined;
+        return 0;
+}
+
+size_t pg_elf_frame_pointer_share(const char *path, size_t *with_fp)
+{
+        struct pg_fp_share s;
+        if (pg_elf_frame_pointers(path, &s) < 0)
+                s.examined = s.with_fp = 0;
+        *with_fp = s.with_fp;
+        return s.examined;
+}
+
+/* The frame-pointer check of @path (name @name) into @d: the share of the
+ * user's own non-leaf functions that set up a frame pointer, and the fix in
+ * the terms of the binary's language. */
+static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const char *path)
+{
+        struct pg_fp_share s;
+        char value[512], extra[160] = "";
+        const char *fix;
+        double share;
+
+        if (pg_elf_frame_pointers(path, &s) < 0)
+                s.examined = 0;
+        fix = s.lang == PG_FP_GO ? "run with --call-graph dwarf (the Go toolchain has no switch "
+                                   "for frame pointers)"
+              : s.lang == PG_FP_RUST ? "rebuild with RUSTFLAGS='-C force-frame-pointers=yes', or "
+                                       "run with --call-graph dwarf"
+                                     : "rebuild with -fno-omit-frame-pointer "
+                                       "-mno-omit-leaf-frame-pointer, or run with --call-graph "
+                                       "dwarf";
+        if (!s.examined) {
+                pg_add(d, name, PG_CHECK_WARN,
+                       s.toolchain ? "cannot judge (no function of your own with a call)"
+                                   : "cannot judge (no function symbols)",
+                       "frame-pointer call chains may be shallow", fix);
+                return;
+        }
+        share = (double) s.with_fp / (double) s.examined;
+        if (s.lang == PG_FP_RUST && s.toolchain)
+                snprintf(extra, sizeof(extra), "; Rust standard library excluded: %zu functions",
+                         s.toolchain);
+        else if (s.lang == PG_FP_GO)
+                snprintf(extra, sizeof(extra), "; Go keeps frame pointers on amd64 and arm64");
+        /* leaf functions: GCC gives them no frame even with
+         * -mno-omit-leaf-frame-pointer when they use no stack */
+        snprintf(value, sizeof(value),
+                 "%zu of %zu %snon-leaf functions (%.0f%%) set up a frame pointer (%sleaf "
+                 "functions not judged%s)",
+                 s.with_fp, s.examined, s.own_only && s.lang != PG_FP_GO ? "of your " : "",
+                 100 * share, s.own_only && s.lang != PG_FP_GO ? "functions with debug info; " : "",
+                 extra);
+        pg_add(d, name, share >= 0.5 ? PG_CHECK_OK : PG_CHECK_WARN, value,
+               share >= 0.5 ? "frame-pointer call chains (the default) reach main; a sample in "
+                              "a leaf function without a frame skips its caller (--call-graph "
+                              "dwarf shows it)"
+                            : "frame-pointer call chains will lose callers: stacks look flat or "
+                              "split",
+               fix);
 }
 
 /* Inspect sections: symtab, debug_info, build-id note, debuglink; PIE. */
@@ -687,27 +901,8 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                "build with -g, or install the debug package / put NAME.debug beside the binary "
                "or under /usr/lib/debug/.build-id/");
 
-        {
-                size_t fp = 0, n = pg_elf_frame_pointer_share(path, &fp);
-                snprintf(name, sizeof(name), "binary:%s:frame-pointers", path);
-                if (!n) {
-                        pg_add(d, name, PG_CHECK_WARN, "cannot judge (no function symbols)",
-                               "frame-pointer call chains may be shallow",
-                               "build with -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer, "
-                               "or use --call-graph dwarf");
-                } else {
-                        double share = (double) fp / (double) n;
-                        snprintf(value, sizeof(value), "%zu of %zu functions (%.0f%%) set up %%rbp",
-                                 fp, n, 100 * share);
-                        pg_add(d, name, share >= 0.5 ? PG_CHECK_OK : PG_CHECK_WARN, value,
-                               share >= 0.5 ? "frame-pointer call chains (the default) are complete"
-                                            : "frame-pointer call chains will lose callers: stacks "
-                                              "look flat or split",
-                               "rebuild with -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer "
-                               "(Rust: -C force-frame-pointers=yes), or run with --call-graph "
-                               "dwarf");
-                }
-        }
+        snprintf(name, sizeof(name), "binary:%s:frame-pointers", path);
+        pg_check_frame_pointers(d, name, path);
         snprintf(name, sizeof(name), "binary:%s:pie", path);
         pg_add(d, name, PG_CHECK_OK,
                pie ? "position-independent executable"

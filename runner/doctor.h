@@ -44,16 +44,44 @@ void pg_doctor_release(struct pg_doctor *d);
 /** "ok", "warn" or "missing". */
 const char *pg_check_status_name(enum pg_check_status s);
 
+/** The language a binary's frame-pointer advice is given in. */
+enum pg_fp_lang {
+        PG_FP_NATIVE, /* C, C++ and the rest: -fno-omit-frame-pointer */
+        PG_FP_RUST,   /* a DWARF compile unit in Rust: -C force-frame-pointers=yes */
+        PG_FP_GO,     /* .note.go.buildid or .go.buildinfo: Go keeps frame pointers */
+};
+
+/** What pg_elf_frame_pointers() judged, in functions (symbols of type FUNC). */
+struct pg_fp_share {
+        size_t examined;  /* non-leaf functions judged */
+        size_t with_fp;   /* of those, the ones that set up a frame pointer */
+        size_t toolchain; /* non-leaf functions left out: in the precompiled Rust standard
+                              library, which no RUSTFLAGS rebuild (cargo's or rustc's) changes */
+        bool own_only;    /* only functions inside DWARF compile units were judged (the
+                              binary has debug info: crt and libraries without it are left out) */
+        enum pg_fp_lang lang;
+};
+
 /**
- * Count the function symbols in the ELF file @path that call something (on
- * x86-64: a direct-call opcode in their body; leaf functions need no frame
- * and GCC gives them none even with -fno-omit-frame-pointer) and, of those,
- * the ones whose first 48 bytes set up a frame pointer (`push %rbp; mov %rsp,%rbp` on x86-64, `stp x29, x30,
- * [sp, #-N]!` on AArch64; not only at the entry, because GCC shrink-wraps
- * the prologue past early exits).
- * Returns the number of functions examined (0 when none or unreadable) and
- * sets *with_fp. Definition: the prologue the compiler emits for
- * -fno-omit-frame-pointer (GCC/Clang x86-64 and AArch64 codegen).
+ * Judge whether the ELF file @path keeps frame pointers, from its code.
+ * Counts the function symbols that call something (on x86-64: a
+ * direct-call opcode in their body; leaf functions need no frame and GCC
+ * gives them none even with -fno-omit-frame-pointer) and, of those, the
+ * ones whose first 48 bytes set up a frame pointer: `push %rbp` then
+ * `mov %rsp,%rbp` (GCC/Clang x86-64; not only at the entry, because GCC
+ * shrink-wraps the prologue past early exits), `mov %rbp,M(%rsp)` then
+ * `lea M(%rsp),%rbp` (Go amd64), `stp x29, x30, [sp, #-N]!` (AArch64).
+ * With DWARF, only functions inside compile units count, and those of the
+ * precompiled Rust standard library (comp_dir under /rustc/ or
+ * /usr/src/rustc-) are counted apart in @out->toolchain.
+ * Returns 0 and fills @out (zeroed first); PG_EINPUT when @path cannot be
+ * opened or is not ELF (pg_error_last() says which).
+ */
+int pg_elf_frame_pointers(const char *path, struct pg_fp_share *out);
+
+/**
+ * pg_elf_frame_pointers() in two numbers: returns @out->examined (0 when
+ * none or unreadable) and sets *with_fp.
  */
 size_t pg_elf_frame_pointer_share(const char *path, size_t *with_fp);
 

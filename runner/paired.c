@@ -186,9 +186,13 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
         if (ex.timed_out || !WIFEXITED(ex.status) || WEXITSTATUS(ex.status) != 0) {
                 const struct pg_bench_log *log = head ? p->o.head_log : p->o.base_log;
                 char *tail = log && log->fd >= 0 ? pg_log_tail(log) : pg_xstrdup("(no log kept)");
-                error =
-                    pg_error_set(PG_EMEASURE, "%s build of benchmark '%s' %s; %s", side, b->name,
-                                 ex.timed_out ? "timed out" : pg_describe_status(ex.status), tail);
+                char limit[64];
+                snprintf(limit, sizeof(limit), "timed out after %g s",
+                         (double) p->o.timeout_ns / 1e9);
+                /* "a run of": the build (the compile) succeeded before */
+                error = pg_error_set(PG_EMEASURE, "a run of %s's build of benchmark '%s' %s; %s",
+                                     side, b->name,
+                                     ex.timed_out ? limit : pg_describe_status(ex.status), tail);
                 free(tail);
                 goto done;
         }
@@ -205,7 +209,8 @@ done:
         pg_counter_set_close(&s);
         free(argv);
         if (error < 0 && error != PG_EINTR && error != PG_EMEASURE)
-                error = pg_error_prefix(error, "%s build of benchmark '%s'", side, b->name);
+                error =
+                    pg_error_prefix(error, "a run of %s's build of benchmark '%s'", side, b->name);
         return error;
 }
 
@@ -294,8 +299,8 @@ static int pg_paired_sample(struct pg_paired *p, bool head, struct pg_profile *o
                 error = pg_sample_session_profile(p->session, &so, out, warnings);
         free(argv);
         if (error < 0 && error != PG_EINTR)
-                error = pg_error_prefix(error, "%s build of benchmark '%s'", head ? "head" : "base",
-                                        b->name);
+                error = pg_error_prefix(error, "a sampled run of %s's build of benchmark '%s'",
+                                        head ? "head" : "base", b->name);
         return error;
 }
 

@@ -259,7 +259,7 @@ static void test_confirm_describe(void **state)
         struct pg_bench_confirm *c = pg_bench_confirm_new();
         struct pg_buf b = PG_BUF_INIT;
         (void) state;
-        pg_bench_confirm_describe(&b, c, NULL);
+        pg_bench_confirm_describe(&b, c, NULL, NULL);
         assert_string_equal(b.ptr, "unconfirmed");
         c->outcome = PG_CONFIRM_REGRESSION;
         c->has_interval = true;
@@ -272,7 +272,7 @@ static void test_confirm_describe(void **state)
         c->floor = 0.01;
         c->cpu = 1;
         pg_buf_reset(&b);
-        pg_bench_confirm_describe(&b, c, NULL);
+        pg_bench_confirm_describe(&b, c, NULL, NULL);
         assert_string_equal(b.ptr, "confirmed regression: +2.30% [+1.50%, +3.10%] (99.7% "
                                    "interval), 24 pairs in 41 s, floor +1.0%");
         pg_buf_release(&b);
