@@ -1753,9 +1753,16 @@ int pg_result_set_load_dir(struct pg_result_set *s, const char *dir)
         for (size_t i = 0; i < n && !error; i++) {
                 struct pg_result r;
                 char *path = pg_path_join(dir, names[i]);
+                struct stat st;
                 pg_result_init(&r);
-                if ((error = pg_result_load(&r, path)) == 0 &&
-                    (error = pg_result_set_add(s, &r)) < 0)
+                /* a FIFO found by a scan would block the open for ever; a
+                 * result file named on the command line may be one (<(...)) */
+                if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode) &&
+                    !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+                        error = pg_error_set(PG_EINPUT, "'%s' is a %s, not a result file", path,
+                                             S_ISFIFO(st.st_mode) ? "FIFO" : "socket");
+                else if ((error = pg_result_load(&r, path)) == 0 &&
+                         (error = pg_result_set_add(s, &r)) < 0)
                         pg_error_prefix(error, "'%s'", path);
                 pg_result_release(&r);
                 free(path);

@@ -606,6 +606,23 @@ static void test_hostile_device_as_result(void **state)
         pg_run_out_release(&o);
 }
 
+/* A FIFO named *.json in a results directory: refused, not opened (the
+ * open blocked compare and baseline save for ever), exit 2. */
+static void test_hostile_fifo_in_results_dir(void **state)
+{
+        struct pg_run_out o;
+        char *argv[] = { "timeout", "30",        (char *) pg_test_env("PERFGATE_BIN"),
+                         "compare", "--results", "r",
+                         "r",       NULL };
+        (void) state;
+        assert_int_equal(mkdir("r", 0755), 0);
+        assert_int_equal(mkfifo("r/f.json", 0644), 0);
+        pg_test_run(&o, NULL, argv);
+        assert_int_equal(o.status, 2);
+        assert_non_null(strstr(o.err.ptr, "'r/f.json' is a FIFO, not a result file"));
+        pg_run_out_release(&o);
+}
+
 static void test_hostile_fold_cli(void **state)
 {
         struct pg_run_out a, b;
@@ -653,6 +670,8 @@ int main(void)
                                                 pg_teardown),
                 cmocka_unit_test_setup_teardown(test_hostile_same_key, pg_setup, pg_teardown),
                 cmocka_unit_test_setup_teardown(test_hostile_fold_cli, pg_setup, pg_teardown),
+                cmocka_unit_test_setup_teardown(test_hostile_fifo_in_results_dir, pg_setup,
+                                                pg_teardown),
                 cmocka_unit_test_setup_teardown(test_hostile_device_as_result, pg_setup,
                                                 pg_teardown),
         };
