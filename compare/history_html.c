@@ -213,9 +213,23 @@ struct pg_scale {
         double lo, hi;
 };
 
+/* The y of @v: computed on values divided by the larger magnitude, so that
+ * hi - lo cannot overflow (a stored 1.7e308 made every point NaN). */
 static double pg_site_y(const struct pg_scale *sc, double v)
 {
-        return CT + (CH - CT - CB) * (sc->hi - v) / (sc->hi - sc->lo);
+        double m = fmax(fabs(sc->lo), fabs(sc->hi));
+        double y;
+
+        if (!(m > 0) || !isfinite(m))
+                m = 1;
+        y = CT + (CH - CT - CB) * (sc->hi / m - v / m) / (sc->hi / m - sc->lo / m);
+        return isfinite(y) ? y : CH - CB;
+}
+
+/* The value a fraction @f of the way from lo to hi, without overflow. */
+static double pg_scale_at(const struct pg_scale *sc, double f)
+{
+        return sc->lo * (1 - f) + sc->hi * f;
 }
 
 /* Axes, y grid with @nt labels from @label, and x labels at a few commits. */
@@ -224,7 +238,7 @@ static void pg_site_axes(struct pg_buf *b, const struct pg_site *s, const struct
 {
         size_t nx = s->h->n < 6 ? s->h->n : 6;
         for (int k = 0; k <= 4; k++) {
-                double v = sc->lo + (sc->hi - sc->lo) * k / 4, y = pg_site_y(sc, v);
+                double v = pg_scale_at(sc, k / 4.0), y = pg_site_y(sc, v);
                 pg_buf_printf(b,
                               "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
                               "y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
@@ -281,9 +295,11 @@ static void pg_site_series(struct pg_buf *b, const struct pg_site *s,
                 sc.lo -= d;
                 sc.hi += d;
         } else {
-                double pad = (sc.hi - sc.lo) * 0.05;
-                sc.lo -= pad;
-                sc.hi += pad;
+                double pad = sc.hi * 0.05 - sc.lo * 0.05;
+                if (isfinite(sc.lo - pad) && isfinite(sc.hi + pad)) {
+                        sc.lo -= pad;
+                        sc.hi += pad;
+                }
         }
         pg_buf_puts(b, "<h2 id=\"");
         pg_xml_put(b, se->metric);

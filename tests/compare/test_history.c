@@ -459,6 +459,38 @@ static void test_history_cli_text_json_and_site(void **state)
         pg_test_sandbox_remove();
 }
 
+/* A finite 1.7e308 ns in one baseline: the chart's scale must not overflow
+ * (it turned every point of the benchmark's chart into NaN). */
+static void test_history_site_survives_huge_values(void **state)
+{
+        const char *sb = pg_test_sandbox();
+        char *repo = pg_xasprintf("%s/repo", sb), *site = pg_xasprintf("%s/site", sb), *page;
+        char *script = pg_xasprintf("%s/tests/util/history-repo.sh", pg_test_env("PG_SOURCE_DIR"));
+        char *argv[] = { "sh", script, repo, "12", "2", "0", "0", "1", "7", "3", NULL };
+        struct pg_run_out o;
+        (void) state;
+
+        if (pg_test_run(&o, NULL, argv) != 0)
+                fail_msg("history-repo.sh: %s", o.err.ptr);
+        pg_run_out_release(&o);
+        assert_int_equal(chdir(repo), 0);
+        assert_int_equal(pg_test_perfgate(&o, "history", "--html", site, NULL), 0);
+        pg_run_out_release(&o);
+        page = pg_xasprintf("%s/bench01.html", site);
+        {
+                char *text = pg_test_read(page);
+                assert_non_null(strstr(text, "data-v=\"1.6999999999999999e+308\""));
+                if (strstr(text, "nan") || strstr(text, "inf\""))
+                        fail_msg("a NaN or infinite coordinate in %s", page);
+                free(text);
+        }
+        free(page);
+        free(script);
+        free(site);
+        free(repo);
+        pg_test_sandbox_remove();
+}
+
 static void test_history_cli_errors(void **state)
 {
         const char *sb = pg_test_sandbox();
@@ -594,6 +626,7 @@ int main(void)
                 cmocka_unit_test(test_history_follows_first_parents_across_a_merge),
                 cmocka_unit_test(test_history_cli_text_json_and_site),
                 cmocka_unit_test(test_history_cli_errors),
+                cmocka_unit_test(test_history_site_survives_huge_values),
                 cmocka_unit_test(test_history_cli_reads_the_config),
                 cmocka_unit_test(test_history_compare_links_to_the_page),
                 cmocka_unit_test(test_history_page_names),

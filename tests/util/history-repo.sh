@@ -1,5 +1,5 @@
 #!/bin/sh
-# history-repo.sh REPO COMMITS BENCHMARKS STEP_AT STEP_PCT NOISE_PCT SEED
+# history-repo.sh REPO COMMITS BENCHMARKS STEP_AT STEP_PCT NOISE_PCT SEED [HUGE_AT]
 # Build a git repository at REPO (created) whose branch main has COMMITS
 # first-parent commits and whose data branch perfgate-baselines holds a
 # baseline of every commit for machine "default": BENCHMARKS benchmarks
@@ -7,9 +7,11 @@
 # 100 ms, relative noise NOISE_PCT percent, Gaussian) and a profile. From
 # commit STEP_AT on (1-based; 0: never) bench00 is STEP_PCT percent slower,
 # and its function "work" takes the extra samples. SEED seeds awk's rand().
+# At commit HUGE_AT (default 0: none) bench01's task-clock is 1.7e308 ns, a
+# finite value no chart scale may overflow on.
 # Uses git fast-import only: no perfgate code, no checkout.
 set -eu
-repo=$1 n=$2 nb=$3 step=$4 pct=$5 noise=$6 seed=$7
+repo=$1 n=$2 nb=$3 step=$4 pct=$5 noise=$6 seed=$7 huge=${8:-0}
 git init -q -b main "$repo"
 cd "$repo"
 awk -v n="$n" 'BEGIN {
@@ -22,7 +24,7 @@ awk -v n="$n" 'BEGIN {
   }
 }' | git fast-import --quiet
 git rev-list --first-parent --reverse main |
-awk -v nb="$nb" -v step="$step" -v pct="$pct" -v noise="$noise" -v seed="$seed" '
+awk -v nb="$nb" -v step="$step" -v pct="$pct" -v noise="$noise" -v seed="$seed" -v huge="$huge" '
 function gauss() { return sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand()) }
 BEGIN { srand(seed); print "commit refs/heads/perfgate-baselines"
         print "committer perfgate <perfgate@localhost> 1800000000 +0000"
@@ -37,6 +39,8 @@ BEGIN { srand(seed); print "commit refs/heads/perfgate-baselines"
       v = int(100000000 * f * (1 + noise / 100 * gauss()))
       vals = vals (r ? ", " : "") v
     }
+    if (b == 1 && i == huge)
+      vals = "1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308"
     work = int(300 * f + (f - 1) * 2500)
     j = "{\n  \"counters\": \"software\",\n  \"git\": {\"commit\": \"" sha "\", \"dirty\": false},\n" \
         "  \"machine\": \"default\",\n  \"metrics\": {\n" \
