@@ -49,6 +49,27 @@ static size_t pg_func_get(struct pg_profile_funcs *pf, struct pg_strmap *names, 
         return i;
 }
 
+/* Stacks pg_funcs_scan() looks ahead: the name slots of the stack this far
+ * on are loaded while the stacks before it are counted. */
+#define PG_SCAN_AHEAD 8
+
+/* pg_strmap_prefetch() of the frames of @key that pg_funcs_scan() will hash:
+ * all but the comm frame and those it shares (with their ';') with @prev. */
+static void pg_funcs_prefetch(const struct pg_strmap *names, const char *key, const char *prev)
+{
+        size_t common = 0;
+        const char *f = strchr(key, ';');
+
+        while (key[common] && key[common] == prev[common])
+                common++;
+        for (f = f ? f + 1 : NULL; f;) {
+                const char *semi = strchr(f, ';');
+                if (!semi || (size_t) (semi - key) >= common)
+                        pg_strmap_prefetch(names, f, semi ? (size_t) (semi - f) : strlen(f));
+                f = semi ? semi + 1 : NULL;
+        }
+}
+
 static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p, bool keep_ids,
                           struct pg_strmap *names)
 {
@@ -71,6 +92,9 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
 
                 if (keep_ids)
                         out->starts[si] = nids;
+                if (si + PG_SCAN_AHEAD < p->nstacks)
+                        pg_funcs_prefetch(names, p->stacks[si + PG_SCAN_AHEAD].frames,
+                                          p->stacks[si + PG_SCAN_AHEAD - 1].frames);
                 size_t common = 0, depth = 0;
 
                 while (prev && key[common] && key[common] == prev[common])
