@@ -65,6 +65,13 @@ struct fg_tree {
         char **owned; /* reversed keys (opts->reverse) */
         size_t nowned;
         bool unordered; /* some node's children may be out of fg_sib_cmp() order */
+        /* what every drawing of the tree would find again, kept by the first */
+        char *named_for; /* the frames named this (fg_mark_path()), or NULL */
+        uint32_t *named; /* their ids, ascending */
+        size_t nnamed;
+        bool missing_known[2]; /* fg_missing() of profile k */
+        size_t missing_paths[2];
+        uint64_t missing_weight[2];
 };
 
 struct fg_ctx {
@@ -115,6 +122,8 @@ static void fg_tree_release(struct fg_tree *t)
                 free(t->owned[i]);
         free(t->owned);
         free(t->nodes);
+        free(t->named_for);
+        free(t->named);
         memset(t, 0, sizeof(*t));
 }
 
@@ -1135,18 +1144,26 @@ static int fg_setup(struct fg_ctx *c, const struct pg_flame_opts *o)
         return 0;
 }
 
-/* Top-level subtrees of the other profile missing from the drawn one. */
+/* Top-level subtrees of the other profile missing from the drawn one
+ * (counted once per tree and profile). */
 static void fg_missing(const struct fg_ctx *c, size_t *paths, uint64_t *weight)
 {
-        const struct fg_node *nodes = c->t->nodes;
+        struct fg_tree *t = c->t;
+        const struct fg_node *nodes = t->nodes;
         int k = c->k, o = 1 - k;
-        *paths = 0;
-        *weight = 0;
-        for (size_t i = 1; i < c->t->n; i++)
-                if (nodes[i].w[k] == 0 && nodes[i].w[o] > 0 && nodes[nodes[i].parent].w[k] > 0) {
-                        (*paths)++;
-                        *weight += nodes[i].w[o];
-                }
+        if (!t->missing_known[k]) {
+                t->missing_paths[k] = 0;
+                t->missing_weight[k] = 0;
+                for (size_t i = 1; i < t->n; i++)
+                        if (nodes[i].w[k] == 0 && nodes[i].w[o] > 0 &&
+                            nodes[nodes[i].parent].w[k] > 0) {
+                                t->missing_paths[k]++;
+                                t->missing_weight[k] += nodes[i].w[o];
+                        }
+                t->missing_known[k] = true;
+        }
+        *paths = t->missing_paths[k];
+        *weight = t->missing_weight[k];
 }
 
 static void fg_put_subline(struct fg_ctx *c, struct pg_buf *out, int line, const char *text)
@@ -1312,8 +1329,9 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
 static bool fg_is_named(const struct fg_node *n, const char *name, size_t len)
 {
         enum pg_frame_kind kind;
-        size_t slen = pg_frame_strip(n->name, n->len, &kind);
-        return (n->len == len || slen == len) && memcmp(n->name, name, len) == 0;
+        if (n->len < len || memcmp(n->name, name, len) != 0)
+                return false;
+        return n->len == len || pg_frame_strip(n->name, n->len, &kind) == len;
 }
 
 /*
@@ -1322,15 +1340,33 @@ static bool fg_is_named(const struct fg_node *n, const char *name, size_t len)
  */
 static uint32_t fg_mark_path(struct fg_ctx *c)
 {
-        const struct fg_tree *t = c->t;
+        struct fg_tree *t = c->t;
         const char *name = c->o->highlight;
         size_t len = strlen(name);
         uint32_t best = FG_NONE;
 
+        if (!t->named_for || strcmp(t->named_for, name) != 0) { /* the frames of that name */
+                size_t cap = 0;
+                free(t->named_for);
+                free(t->named);
+                t->named = NULL;
+                t->nnamed = 0;
+                for (uint32_t i = 1; i < t->n; i++) {
+                        if (!fg_is_named(&t->nodes[i], name, len))
+                                continue;
+                        if (t->nnamed == cap) {
+                                cap = cap ? 2 * cap : 16;
+                                t->named = pg_xreallocarray(t->named, cap, sizeof(*t->named));
+                        }
+                        t->named[t->nnamed++] = i;
+                }
+                t->named_for = pg_xstrdup(name);
+        }
         c->onpath = pg_xcalloc(t->n ? t->n : 1, 1);
-        for (uint32_t i = 1; i < t->n; i++) {
+        for (size_t j = 0; j < t->nnamed; j++) {
+                uint32_t i = t->named[j];
                 const struct fg_node *n = &t->nodes[i];
-                if (n->w[c->k] == 0 || !fg_is_named(n, name, len))
+                if (n->w[c->k] == 0)
                         continue;
                 if (best == FG_NONE || n->w[c->k] > t->nodes[best].w[c->k])
                         best = i;

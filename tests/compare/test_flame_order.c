@@ -9,6 +9,8 @@
  * "x;a;z"). Each SVG (differential, baseline shape, single profile) drawn
  * from sorted, shuffled, descending and half-sorted inputs must be the same
  * bytes, and the sorted one must hold every distinct frame path once.
+ * A tree drawn many times (it keeps what one drawing finds for the next)
+ * draws what a fresh tree draws.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -197,11 +199,46 @@ static void test_flame_order_random(void **state)
         }
 }
 
+/* One tree drawn many times (highlights changing, both shapes, focus)
+ * gives the bytes of a tree built for each drawing. */
+static void test_flame_order_tree_reuse(void **state)
+{
+        (void) state;
+        static const char *const hl[] = { "a", "a0", "a", "q", "a!", NULL, "a0", "nowhere" };
+        size_t nh = 400, nb = 350;
+        struct pg_stack *h = random_stacks(nh), *b = random_stacks(nb);
+        struct pg_flame_tree *t = NULL;
+
+        h[0].count = b[0].count = 1;
+        qsort(h, nh, sizeof(*h), key_cmp);
+        assert_int_equal(pg_flame_tree_new(&t, b, nb, h, nh, false), 0);
+        for (size_t i = 0; i < 3 * PG_N(hl); i++) {
+                struct pg_buf once = PG_BUF_INIT, reused = PG_BUF_INIT;
+                struct pg_flame_opts o;
+                pg_flame_opts_init(&o);
+                o.highlight = hl[i % PG_N(hl)];
+                o.negate = (i / PG_N(hl)) % 2 == 1;
+                o.focus = i / PG_N(hl) == 2 && o.highlight;
+                o.image = i % 3 == 0;
+                assert_int_equal(pg_flamegraph_diff_svg(&once, b, nb, h, nh, &o), 0);
+                assert_int_equal(pg_flamegraph_diff_svg_tree(&reused, t, &o), 0);
+                assert_int_equal(reused.len, once.len);
+                if (once.len)
+                        assert_memory_equal(reused.ptr, once.ptr, once.len);
+                pg_buf_release(&once);
+                pg_buf_release(&reused);
+        }
+        pg_flame_tree_free(t);
+        free_stacks(h, nh);
+        free_stacks(b, nb);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_flame_order_revisit),
                 cmocka_unit_test(test_flame_order_random),
+                cmocka_unit_test(test_flame_order_tree_reuse),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
