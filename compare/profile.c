@@ -49,6 +49,12 @@ static size_t pg_func_get(struct pg_profile_funcs *pf, struct pg_strmap *names, 
         return i;
 }
 
+/* @count in 32 bits, UINT32_MAX for that many or more. */
+static uint32_t pg_count32(uint64_t count)
+{
+        return count < UINT32_MAX ? (uint32_t) count : UINT32_MAX;
+}
+
 /* Stacks pg_funcs_scan() looks ahead: the name slots of the stack this far
  * on are loaded while the stacks before it are counted. */
 #define PG_SCAN_AHEAD 8
@@ -133,19 +139,28 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                         if (e->last_stack != si + 1) {
                                 uint32_t end = (uint32_t) (f + len - key);
                                 bool first = e->last_stack == 0;
+                                uint64_t hot = 0, heavy = 0;
 
+                                if (!first) { /* the stacks' counts, read only when they do not fit */
+                                        hot = e->hot_count < UINT32_MAX
+                                                  ? e->hot_count
+                                                  : p->stacks[e->hot_stack].count;
+                                        heavy = e->heavy_count < UINT32_MAX
+                                                    ? e->heavy_count
+                                                    : p->stacks[e->heavy_stack].count;
+                                }
                                 e->last_stack = (uint32_t) si + 1;
                                 /* hottest stack: prefer stacks where it is the leaf */
-                                if (first || !p->stacks[e->hot_stack].count ||
-                                    (leaf && !e->hot_is_self) ||
-                                    (leaf == e->hot_is_self &&
-                                     count > p->stacks[e->hot_stack].count)) {
+                                if (first || !hot || (leaf && !e->hot_is_self) ||
+                                    (leaf == e->hot_is_self && count > hot)) {
                                         e->hot_stack = (uint32_t) si;
+                                        e->hot_count = pg_count32(count);
                                         e->hot_is_self = leaf;
                                         e->hot_end = end;
                                 }
-                                if (first || count > p->stacks[e->heavy_stack].count) {
+                                if (first || count > heavy) {
                                         e->heavy_stack = (uint32_t) si;
+                                        e->heavy_count = pg_count32(count);
                                         e->heavy_end = end;
                                 }
                                 e->incl += count;

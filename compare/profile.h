@@ -33,7 +33,7 @@
 #include "common/buf.h"
 #include "common/hashmap.h"
 
-/* 40 bytes per function and side (a profile of a million distinct functions
+/* 48 bytes per function and side (a profile of a million distinct functions
  * is scanned twice by `compare`); stack indexes and key offsets are 32-bit:
  * the loader refuses profiles beyond that (baselines/result.h). */
 struct pg_profile_func {
@@ -45,6 +45,9 @@ struct pg_profile_func {
                                 (first in the profile's order on a tie) */
         uint32_t heavy_end;   /* as hot_end, for heavy_stack */
         uint32_t last_stack;  /* stack index + 1 that last counted incl (scan only) */
+        uint32_t hot_count;   /* hot_stack's samples, UINT32_MAX for that many or more
+                                (scan only: saves reading a far stack) */
+        uint32_t heavy_count; /* the same for heavy_stack */
         bool hot_is_self;     /* the function is hot_stack's leaf */
 };
 
