@@ -317,6 +317,20 @@ static void fg_tree_order(struct fg_tree *t)
         free(newid);
 }
 
+/* Count @count samples of profile @k for the stack whose chain of nodes is
+ * path[0 .. depth]: self of the last, inclusive of all. */
+static int fg_path_count(struct fg_tree *t, const uint32_t *path, size_t depth, int k,
+                         uint64_t count)
+{
+        int error;
+
+        t->nodes[path[depth]].s[k] += count;
+        for (size_t d = 0; d <= depth; d++)
+                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], count)) < 0)
+                        return error;
+        return 0;
+}
+
 /* Add one stack (@key, @len bytes) with @count samples of profile @k;
  * path[0 .. *open) is the previous stack's chain of nodes. */
 static int fg_tree_add(struct fg_tree *t, struct fg_index *x, uint32_t **pathp, size_t *pathcap,
@@ -362,11 +376,7 @@ static int fg_tree_add(struct fg_tree *t, struct fg_index *x, uint32_t **pathp, 
                 pos += flen + 1;
         }
         *open = depth + 1;
-        t->nodes[path[depth]].s[k] += count;
-        for (size_t d = 0; d <= depth; d++)
-                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], count)) < 0)
-                        return error;
-        return 0;
+        return fg_path_count(t, path, depth, k, count);
 }
 
 /* Index every node but the root by (parent, name): what the sorted build
@@ -482,11 +492,7 @@ static int fg_tree_add_sorted(struct fg_tree *t, struct fg_pending *pend, uint32
                         break;
         }
         *open = depth + 1;
-        t->nodes[path[depth]].s[k] += count;
-        for (size_t d = 0; d <= depth; d++)
-                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], count)) < 0)
-                        return error;
-        return 0;
+        return fg_path_count(t, path, depth, k, count);
 }
 
 /*
