@@ -49,10 +49,10 @@ static size_t pg_func_get(struct pg_profile_funcs *pf, struct pg_strmap *names, 
         return i;
 }
 
-/* @count in 32 bits, UINT32_MAX for that many or more. */
-static uint32_t pg_count32(uint64_t count)
+/* @count in 15 bits, PG_COUNT15_MAX for that many or more. */
+static uint16_t pg_count15(uint64_t count)
 {
-        return count < UINT32_MAX ? (uint32_t) count : UINT32_MAX;
+        return (uint16_t) (count < PG_COUNT15_MAX ? count : PG_COUNT15_MAX);
 }
 
 /* Stacks pg_funcs_scan() looks ahead: the name slots of the stack this far
@@ -142,10 +142,10 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                                 uint64_t hot = 0, heavy = 0;
 
                                 if (!first) { /* the stacks' counts, read only when they do not fit */
-                                        hot = e->hot_count < UINT32_MAX
+                                        hot = e->hot_count < PG_COUNT15_MAX
                                                   ? e->hot_count
                                                   : p->stacks[e->hot_stack].count;
-                                        heavy = e->heavy_count < UINT32_MAX
+                                        heavy = e->heavy_count < PG_COUNT15_MAX
                                                     ? e->heavy_count
                                                     : p->stacks[e->heavy_stack].count;
                                 }
@@ -154,13 +154,13 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                                 if (first || !hot || (leaf && !e->hot_is_self) ||
                                     (leaf == e->hot_is_self && count > hot)) {
                                         e->hot_stack = (uint32_t) si;
-                                        e->hot_count = pg_count32(count);
+                                        e->hot_count = pg_count15(count);
                                         e->hot_is_self = leaf;
                                         e->hot_end = end;
                                 }
                                 if (first || count > heavy) {
                                         e->heavy_stack = (uint32_t) si;
-                                        e->heavy_count = pg_count32(count);
+                                        e->heavy_count = pg_count15(count);
                                         e->heavy_end = end;
                                 }
                                 e->incl += count;

@@ -1,8 +1,9 @@
 /*
  * test_profile_counts.c - the hottest and heaviest stack of each function
- * (compare/profile.h) when stack counts pass 2^32: the scan keeps 32-bit
- * copies of the counts it compares against, and must read the stack itself
- * when a count does not fit (5e9 against 6e9, 4294967295 against 4294967296).
+ * (compare/profile.h) with large stack counts: the scan keeps 15-bit copies
+ * of the counts it compares against, and must read the stack itself when a
+ * count does not fit (32767 against 32768, 5e9 against 6e9, 2^32 - 1
+ * against 2^32).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -79,10 +80,9 @@ static void test_profile_counts_ties(void **state)
 {
         (void) state;
         struct pg_stack st[] = {
-                { "c;a;f", 7000000000u },
-                { "c;b;f", 7000000000u },
-                { "c;d;f", 4294967295u },
-                { "c;e;f", 4294967295u },
+                { "c;a;f", 7000000000u }, { "c;b;f", 7000000000u }, { "c;d;f", 4294967295u },
+                { "c;e;f", 4294967295u }, { "c;g;h", 32767u },      { "c;i;h", 32767u },
+                { "c;j;h", 32768u },      { "c;k;h", 32766u },
         };
         struct pg_profile p;
         struct pg_profile_funcs pf;
@@ -92,6 +92,9 @@ static void test_profile_counts_ties(void **state)
         f = func(&pf, "f");
         assert_string_equal(stack_of(&p, f->hot_stack), "c;a;f");
         assert_string_equal(stack_of(&p, f->heavy_stack), "c;a;f");
+        f = func(&pf, "h");
+        assert_string_equal(stack_of(&p, f->hot_stack), "c;j;h");
+        assert_string_equal(stack_of(&p, f->heavy_stack), "c;j;h");
         pg_profile_funcs_release(&pf);
         pg_profile_release(&p);
 }
