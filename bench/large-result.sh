@@ -9,7 +9,9 @@
 # -a  the anchor: another perfgate (say, a build of the main branch); without
 #     it only PERFGATE is measured
 # -s  distinct stacks per result (default 1000000; bench/gen-large-result.sh)
-# -n  pairs (default 3); odd pairs run the anchor first, even pairs second
+# -n  pairs (default 3); odd pairs run the anchor first, even pairs second;
+#     prints each pair, the medians, and the median ratio anchor/perfgate
+#     (cpu = user + system time) with the spread of the pairs
 # compare runs with --json, --markdown and --flamegraph-dir. The outputs of
 # the two binaries (show's text, compare's text, JSON, Markdown and SVGs)
 # must be byte-identical, else the script fails. Goal (docs/limits.md):
@@ -28,7 +30,7 @@ while getopts "p:a:s:n:h" opt; do
     a) anchor=$OPTARG ;;
     s) stacks=$OPTARG ;;
     n) pairs=$OPTARG ;;
-    *) sed -n '2,17p' "$0"; exit 2 ;;
+    *) sed -n '2,19p' "$0"; exit 2 ;;
   esac
 done
 for b in "$pg" ${anchor:+"$anchor"}; do
@@ -63,8 +65,9 @@ run() {
 
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for what in show compare; do
-  : >"$work/$what.pg"; : >"$work/$what.anchor"
+  : >"$work/$what.pg"; : >"$work/$what.anchor"; : >"$work/$what.ratio"
   for ((k = 1; k <= pairs; k++)); do
     if [ -z "$anchor" ]; then
       read -r s m c < <(run pg "$what" "$pg")
@@ -85,6 +88,7 @@ for what in show compare; do
       exit 1
     fi
     echo "$s $m $c" >>"$work/$what.pg"; echo "$as $am $ac" >>"$work/$what.anchor"
+    awk -v a="$ac" -v b="$c" -v x="$as" -v y="$s" 'BEGIN {print (b > 0 ? a / b : 0), (y > 0 ? x / y : 0)}' >>"$work/$what.ratio"
     printf '%-8s pair %d: anchor %6.2f s wall %6.2f s cpu %6.1f MB | perfgate %6.2f s wall %6.2f s cpu %6.1f MB | anchor/perfgate %5.2fx wall %5.2fx cpu %5.2fx memory\n' \
       "$what" "$k" "$as" "$ac" "$(awk -v m="$am" 'BEGIN {print m / 1024}')" "$s" "$c" "$(awk -v m="$m" 'BEGIN {print m / 1024}')" \
       "$(awk -v a="$as" -v b="$s" 'BEGIN {print (b > 0 ? a / b : 0)}')" "$(awk -v a="$ac" -v b="$c" 'BEGIN {print (b > 0 ? a / b : 0)}')" \
@@ -100,6 +104,11 @@ for what in show compare; do
   fi
   if [ "$what" = compare ]; then
     awk -v s="$mc" -v m="$mm" 'BEGIN {printf "; goal <= 3 s and <= 300 MB: %s (cpu time, %s)", (s <= 3 && m <= 300 * 1024) ? "met" : "NOT met", "a loaded machine inflates wall time"}'
+  fi
+  if [ -n "$anchor" ]; then
+    rc=$(cut -d' ' -f1 "$work/$what.ratio" | median); rw=$(cut -d' ' -f2 "$work/$what.ratio" | median)
+    printf '\n%-8s ratio anchor/perfgate, median of %d pairs: %.2fx cpu (pairs %.2f .. %.2f), %.2fx wall' "$what" "$pairs" "$rc" \
+      "$(cut -d' ' -f1 "$work/$what.ratio" | sort -g | head -1)" "$(cut -d' ' -f1 "$work/$what.ratio" | sort -g | tail -1)" "$rw"
   fi
   echo
 done

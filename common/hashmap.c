@@ -3,8 +3,10 @@
  *
  * pg_strmap keeps the slots small (an index and 32 bits of the hash, 8 bytes)
  * so a probe sequence stays in few cache lines; the full key is compared only
- * when the tags match. Key bytes live in chunks of an arena, never moved, so
- * the pointers handed out stay valid until pg_strmap_release().
+ * when the tags match. The tag also picks the first slot, so growing the
+ * table reads only the slots, not the keys. Key bytes live in chunks of an
+ * arena, never moved, so the pointers handed out stay valid until
+ * pg_strmap_release().
  */
 #include "common/hashmap.h"
 
@@ -108,8 +110,7 @@ static void pg_strmap_grow(struct pg_strmap *m)
                 size_t j;
                 if (!m->slots[i].idx)
                         continue;
-                for (j = m->keys[m->slots[i].idx - 1].hash & (ncap - 1); ns[j].idx;
-                     j = (j + 1) & (ncap - 1))
+                for (j = m->slots[i].tag & (ncap - 1); ns[j].idx; j = (j + 1) & (ncap - 1))
                         ;
                 ns[j] = m->slots[i];
         }
@@ -118,13 +119,15 @@ static void pg_strmap_grow(struct pg_strmap *m)
         m->cap = ncap;
 }
 
-/* The slot holding @key, or the empty slot where it would go. */
+/* The slot holding @key, or the empty slot where it would go; the first
+ * one looked at is tag & mask (beyond 2^32 slots the tag leaves the upper
+ * bits 0: only the spread suffers). */
 static size_t pg_strmap_probe(const struct pg_strmap *m, const void *key, size_t len, uint64_t h)
 {
         size_t mask = m->cap - 1, i;
         uint32_t tag = (uint32_t) (h >> 32);
 
-        for (i = (size_t) h & mask; m->slots[i].idx; i = (i + 1) & mask) {
+        for (i = (size_t) tag & mask; m->slots[i].idx; i = (i + 1) & mask) {
                 const struct pg_strmap_key *k = &m->keys[m->slots[i].idx - 1];
                 if (m->slots[i].tag == tag && k->len == len && memcmp(k->ptr, key, len) == 0)
                         break;
@@ -159,6 +162,12 @@ size_t pg_strmap_intern(struct pg_strmap *m, const void *key, size_t len, bool *
         if (added)
                 *added = true;
         return m->n++;
+}
+
+void pg_strmap_prefetch(const struct pg_strmap *m, const void *key, size_t len)
+{
+        if (m->cap)
+                __builtin_prefetch(&m->slots[(pg_hash_bytes(key, len) >> 32) & (m->cap - 1)]);
 }
 
 bool pg_strmap_find(const struct pg_strmap *m, const void *key, size_t len, size_t *idx)

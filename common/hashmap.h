@@ -63,6 +63,15 @@ struct pg_strmap {
  */
 size_t pg_strmap_intern(struct pg_strmap *m, const void *key, size_t len, bool *added);
 
+/**
+ * A hint that the @len bytes at @key are about to be interned or looked up
+ * in @m: the memory of its first slot is loaded into the cache ahead, so a
+ * caller walking many keys can overlap that wait with other work (issued a
+ * few keys ahead). Changes nothing; a map that grows before the lookup only
+ * loses the hint.
+ */
+void pg_strmap_prefetch(const struct pg_strmap *m, const void *key, size_t len);
+
 /** Whether @m holds the @len bytes at @key; if so, store their index in @idx. */
 bool pg_strmap_find(const struct pg_strmap *m, const void *key, size_t len, size_t *idx);
 

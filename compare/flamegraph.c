@@ -69,6 +69,14 @@ struct fg_tree {
         size_t n, cap;
         char **owned; /* reversed keys (opts->reverse) */
         size_t nowned;
+        bool unordered; /* some node's children may be out of fg_sib_cmp() order */
+        /* what every drawing of the tree would find again, kept by the first */
+        char *named_for; /* the frames named this (fg_mark_path()), or NULL */
+        uint32_t *named; /* their ids, ascending */
+        size_t nnamed;
+        bool missing_known[2]; /* fg_missing() of profile k */
+        size_t missing_paths[2];
+        uint64_t missing_weight[2];
 };
 
 struct fg_ctx {
@@ -119,6 +127,8 @@ static void fg_tree_release(struct fg_tree *t)
                 free(t->owned[i]);
         free(t->owned);
         free(t->nodes);
+        free(t->named_for);
+        free(t->named);
         memset(t, 0, sizeof(*t));
 }
 
@@ -225,13 +235,18 @@ struct fg_sib {
 
 /* Sibling order: bytes of the names, a name before its extensions (in a
  * folded key a name ends at ';' or at the end, both below every byte). */
+static int fg_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+        int c = memcmp(a, b, alen < blen ? alen : blen);
+        if (c)
+                return c;
+        return (alen > blen) - (alen < blen);
+}
+
 static int fg_sib_cmp(const void *pa, const void *pb)
 {
         const struct fg_sib *a = pa, *b = pb;
-        int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
-        if (c)
-                return c;
-        return (a->len > b->len) - (a->len < b->len);
+        return fg_name_cmp(a->name, a->len, b->name, b->len);
 }
 
 /*
@@ -244,8 +259,9 @@ static void fg_tree_order(struct fg_tree *t)
         struct fg_sib *sib = NULL;
         size_t sibcap = 0;
         uint32_t *newid, next = 0;
+        bool moved = false;
 
-        for (size_t p = 0; p < t->n; p++) {
+        for (size_t p = 0; t->unordered && p < t->n; p++) {
                 size_t k = 0;
                 bool sorted = true;
                 for (uint32_t c = t->nodes[p].child; c != FG_NONE; c = t->nodes[c].next) {
@@ -272,6 +288,7 @@ static void fg_tree_order(struct fg_tree *t)
         /* pre-order walk from the root (node 0) */
         newid = pg_xmalloc(t->n * sizeof(*newid));
         for (uint32_t id = 0; id != FG_NONE;) {
+                moved |= id != next;
                 newid[id] = next++;
                 if (t->nodes[id].child != FG_NONE) {
                         id = t->nodes[id].child;
@@ -283,15 +300,16 @@ static void fg_tree_order(struct fg_tree *t)
                         id = t->nodes[id].next;
         }
         /* links first, then the nodes moved in place cycle by cycle (a copy
-         * of the node array would double the peak memory) */
-        for (size_t i = 0; i < t->n; i++) {
+         * of the node array would double the peak memory); nothing to do
+         * when the nodes were made in pre-order already */
+        for (size_t i = 0; moved && i < t->n; i++) {
                 struct fg_node *n = &t->nodes[i];
                 n->parent = n->parent == FG_NONE ? FG_NONE : newid[n->parent];
                 n->child = n->child == FG_NONE ? FG_NONE : newid[n->child];
                 n->last = n->last == FG_NONE ? FG_NONE : newid[n->last];
                 n->next = n->next == FG_NONE ? FG_NONE : newid[n->next];
         }
-        for (uint32_t i = 0; i < t->n; i++) {
+        for (uint32_t i = 0; moved && i < t->n; i++) {
                 while (newid[i] != i) {
                         uint32_t j = newid[i];
                         struct fg_node tmp = t->nodes[j];
@@ -302,6 +320,20 @@ static void fg_tree_order(struct fg_tree *t)
                 }
         }
         free(newid);
+}
+
+/* Count @count samples of profile @k for the stack whose chain of nodes is
+ * path[0 .. depth]: self of the last, inclusive of all. */
+static int fg_path_count(struct fg_tree *t, const uint32_t *path, size_t depth, int k,
+                         uint64_t count)
+{
+        int error;
+
+        t->nodes[path[depth]].s[k] += count;
+        for (size_t d = 0; d <= depth; d++)
+                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], count)) < 0)
+                        return error;
+        return 0;
 }
 
 /* Add one stack (@key, @len bytes) with @count samples of profile @k;
@@ -349,55 +381,207 @@ static int fg_tree_add(struct fg_tree *t, struct fg_index *x, uint32_t **pathp, 
                 pos += flen + 1;
         }
         *open = depth + 1;
-        t->nodes[path[depth]].s[k] += count;
-        for (size_t d = 0; d <= depth; d++)
-                if ((error = fg_add_checked(&t->nodes[path[d]].w[k], count)) < 0)
-                        return error;
-        return 0;
+        return fg_path_count(t, path, depth, k, count);
+}
+
+/* Index every node but the root by (parent, name): what the sorted build
+ * (fg_tree_add_sorted()) made without an index, for fg_tree_add(). */
+static void fg_index_all(struct fg_index *x, const struct fg_tree *t)
+{
+        fg_index_reserve(x, t);
+        for (uint32_t id = 1; id < t->n; id++) {
+                const struct fg_node *n = &t->nodes[id];
+                uint32_t tag = fg_child_tag(n->parent, n->name, n->len);
+                struct fg_slot *slot = fg_index_slot(x, t, n->parent, n->name, n->len, tag);
+                slot->id = id + 1;
+                slot->tag = tag;
+        }
+}
+
+/* Children made for the last frame of a key that a later key in strcmp()
+ * order may still come back to (fg_tree_add_sorted()), deepest last. */
+struct fg_pending {
+        struct fg_pend {
+                uint32_t depth, id;
+        } * e;
+        size_t n, cap;
+};
+
+/*
+ * The child @f (@flen bytes) of @parent at @depth if it waits in @p, else
+ * FG_NONE; drops the entries that can no longer come back. A waiting child
+ * X was the last frame of a key "...;X"; with the keys in strcmp() order a
+ * key "...;X;..." comes back to it only while the siblings in between are
+ * extensions of X by a byte below ';' (below X's own subtree), and every
+ * entry deeper than @depth is below a frame the keys have left for good.
+ */
+static uint32_t fg_pending_take(const struct fg_tree *t, struct fg_pending *p, size_t depth,
+                                uint32_t parent, const char *f, size_t flen)
+{
+        while (p->n && p->e[p->n - 1].depth > depth)
+                p->n--;
+        while (p->n && p->e[p->n - 1].depth == depth) {
+                uint32_t id = p->e[p->n - 1].id;
+                const struct fg_node *c = &t->nodes[id];
+                if (c->parent == parent && c->len <= flen && memcmp(c->name, f, c->len) == 0) {
+                        if (c->len == flen) {
+                                p->n--;
+                                return id;
+                        }
+                        if ((unsigned char) f[c->len] < ';')
+                                break; /* it and the entries below it may come back */
+                }
+                p->n--;
+        }
+        return FG_NONE;
+}
+
+static void fg_pending_push(struct fg_pending *p, size_t depth, uint32_t id)
+{
+        if (p->n == p->cap) {
+                p->cap = p->cap ? 2 * p->cap : 64;
+                p->e = pg_xreallocarray(p->e, p->cap, sizeof(*p->e));
+        }
+        p->e[p->n].depth = (uint32_t) depth;
+        p->e[p->n++].id = id;
+}
+
+/*
+ * fg_tree_add() for keys that come in strcmp() order, without the index:
+ * @prev is the key added before (NULL: none yet; path[0 .. *open) its
+ * chain) and its first @common bytes equal @key's. A frame that ends within
+ * them where @prev's frame ends too is the previous key's node; the first
+ * other frame is a new child unless it waits in @pend, and every frame after
+ * it is a new child of a new (or childless) node.
+ */
+static int fg_tree_add_sorted(struct fg_tree *t, struct fg_pending *pend, uint32_t **pathp,
+                              size_t *pathcap, size_t *open, const char *key, const char *prev,
+                              size_t common, int k, uint64_t count)
+{
+        uint32_t *path = *pathp;
+        size_t depth = 0, e;
+        bool shared = prev != NULL;
+        int error;
+
+        for (size_t pos = 0;; pos = e + 1) {
+                const char *f = key + pos;
+                for (e = pos; key[e] && key[e] != ';'; e++)
+                        ;
+                depth++;
+                if (depth >= *pathcap) {
+                        *pathcap *= 2;
+                        path = *pathp = pg_xreallocarray(path, *pathcap, sizeof(*path));
+                }
+                if (shared && common >= e && (prev[e] == ';' || prev[e] == '\0'))
+                        ; /* path[depth]: the previous key's frame */
+                else {
+                        uint32_t parent = path[depth - 1], id = FG_NONE;
+                        if (shared) {
+                                shared = false;
+                                id = fg_pending_take(t, pend, depth, parent, f, e - pos);
+                        }
+                        if (id == FG_NONE) {
+                                uint32_t last = t->nodes[parent].last;
+                                if ((error = fg_node_new(t, parent, f, e - pos, &id)) < 0)
+                                        return error;
+                                if (last != FG_NONE &&
+                                    fg_name_cmp(t->nodes[last].name, t->nodes[last].len, f,
+                                                e - pos) > 0)
+                                        t->unordered = true;
+                                if (!key[e])
+                                        fg_pending_push(pend, depth, id);
+                        }
+                        path[depth] = id;
+                }
+                if (!key[e])
+                        break;
+        }
+        *open = depth + 1;
+        return fg_path_count(t, path, depth, k, count);
 }
 
 /*
  * Build the prefix tree (root "all" = node 0) from the stacks of @nsrc
  * profiles (stacks[k], n[k]: the weights w[k], s[k]), in any order, reversing
  * keys when asked; stacks with count 0 or an empty key carry no frame and are
- * skipped.
+ * skipped. The profiles are merged in strcmp() order (a profile's stacks
+ * usually come sorted, pg_profile's always): while the merged keys stay in
+ * order the tree is built without an index (fg_tree_add_sorted()); from
+ * the first key out of order (or with reversed keys) every frame is found
+ * through the (parent, name) index (fg_tree_add()). Both give the same tree.
  */
 static int fg_tree_build(struct fg_tree *t, const struct pg_stack *const stacks[2],
                          const size_t n[2], int nsrc, bool reverse)
 {
         struct fg_index x = { 0 };
+        struct fg_pending pend = { 0 };
         uint32_t *path = NULL, root = 0;
-        size_t pathcap = 64;
+        size_t pathcap = 64, next[2] = { 0, 0 };
+        const char *prev = NULL;
+        bool sorted = !reverse;
         int error;
 
         if ((error = fg_node_new(t, FG_NONE, "all", 3, &root)) < 0)
                 return error;
+        t->unordered = !sorted;
         path = pg_xmalloc(pathcap * sizeof(*path));
         path[0] = root;
         size_t open = 1; /* path[0..open) is the previous row's chain */
-        for (int src = 0; src < nsrc; src++) {
-                if (reverse)
-                        t->owned =
-                            pg_xreallocarray(t->owned, t->nowned + n[src] + 1, sizeof(*t->owned));
-                for (size_t i = 0; i < n[src]; i++) {
-                        const struct pg_stack *st = &stacks[src][i];
-                        size_t len = strlen(st->frames);
-                        const char *key = st->frames;
-                        if (st->count == 0 || len == 0)
+        if (reverse)
+                t->owned =
+                    pg_xreallocarray(NULL, n[0] + (nsrc > 1 ? n[1] : 0) + 1, sizeof(*t->owned));
+        for (;;) {
+                bool more0 = next[0]<n[0], more1 = nsrc> 1 && next[1] < n[1];
+                const struct pg_stack *st;
+                const char *key;
+                size_t len;
+                int src;
+
+                if (!more0 && !more1)
+                        break;
+                if (more0 && more1)
+                        src = strcmp(stacks[0][next[0]].frames, stacks[1][next[1]].frames) <= 0 ? 0
+                                                                                                : 1;
+                else
+                        src = more0 ? 0 : 1;
+                st = &stacks[src][next[src]++];
+                if (st->count == 0 || st->frames[0] == '\0')
+                        continue;
+                if (sorted) {
+                        size_t common = 0;
+                        while (prev && prev[common] && prev[common] == st->frames[common])
+                                common++;
+                        if (prev &&
+                            (unsigned char) prev[common] > (unsigned char) st->frames[common]) {
+                                sorted = false;
+                                t->unordered = true;
+                                fg_index_all(&x, t);
+                        } else {
+                                if ((error = fg_tree_add_sorted(t, &pend, &path, &pathcap, &open,
+                                                                st->frames, prev, common, src,
+                                                                st->count)) < 0)
+                                        goto done;
+                                prev = st->frames;
                                 continue;
-                        if (reverse)
-                                key = t->owned[t->nowned++] = fg_reverse_key(st->frames, len);
-                        if ((error = fg_tree_add(t, &x, &path, &pathcap, &open, key, len, src,
-                                                 st->count)) < 0)
-                                goto done;
+                        }
                 }
+                key = st->frames;
+                len = strlen(key);
+                if (reverse)
+                        key = t->owned[t->nowned++] = fg_reverse_key(st->frames, len);
+                if ((error = fg_tree_add(t, &x, &path, &pathcap, &open, key, len, src, st->count)) <
+                    0)
+                        goto done;
         }
         free(x.slot);
         x.slot = NULL;
+        free(pend.e);
+        pend.e = NULL;
         fg_tree_order(t);
         error = 0;
 done:
         free(x.slot);
+        free(pend.e);
         free(path);
         return error;
 }
@@ -971,18 +1155,26 @@ static int fg_setup(struct fg_ctx *c, const struct pg_flame_opts *o)
         return 0;
 }
 
-/* Top-level subtrees of the other profile missing from the drawn one. */
+/* Top-level subtrees of the other profile missing from the drawn one
+ * (counted once per tree and profile). */
 static void fg_missing(const struct fg_ctx *c, size_t *paths, uint64_t *weight)
 {
-        const struct fg_node *nodes = c->t->nodes;
+        struct fg_tree *t = c->t;
+        const struct fg_node *nodes = t->nodes;
         int k = c->k, o = 1 - k;
-        *paths = 0;
-        *weight = 0;
-        for (size_t i = 1; i < c->t->n; i++)
-                if (nodes[i].w[k] == 0 && nodes[i].w[o] > 0 && nodes[nodes[i].parent].w[k] > 0) {
-                        (*paths)++;
-                        *weight += nodes[i].w[o];
-                }
+        if (!t->missing_known[k]) {
+                t->missing_paths[k] = 0;
+                t->missing_weight[k] = 0;
+                for (size_t i = 1; i < t->n; i++)
+                        if (nodes[i].w[k] == 0 && nodes[i].w[o] > 0 &&
+                            nodes[nodes[i].parent].w[k] > 0) {
+                                t->missing_paths[k]++;
+                                t->missing_weight[k] += nodes[i].w[o];
+                        }
+                t->missing_known[k] = true;
+        }
+        *paths = t->missing_paths[k];
+        *weight = t->missing_weight[k];
 }
 
 static void fg_put_subline(struct fg_ctx *c, struct pg_buf *out, int line, const char *text)
@@ -1203,8 +1395,9 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
 static bool fg_is_named(const struct fg_node *n, const char *name, size_t len)
 {
         enum pg_frame_kind kind;
-        size_t slen = pg_frame_strip(n->name, n->len, &kind);
-        return (n->len == len || slen == len) && memcmp(n->name, name, len) == 0;
+        if (n->len < len || memcmp(n->name, name, len) != 0)
+                return false;
+        return n->len == len || pg_frame_strip(n->name, n->len, &kind) == len;
 }
 
 /*
@@ -1213,15 +1406,33 @@ static bool fg_is_named(const struct fg_node *n, const char *name, size_t len)
  */
 static uint32_t fg_mark_path(struct fg_ctx *c)
 {
-        const struct fg_tree *t = c->t;
+        struct fg_tree *t = c->t;
         const char *name = c->o->highlight;
         size_t len = strlen(name);
         uint32_t best = FG_NONE;
 
+        if (!t->named_for || strcmp(t->named_for, name) != 0) { /* the frames of that name */
+                size_t cap = 0;
+                free(t->named_for);
+                free(t->named);
+                t->named = NULL;
+                t->nnamed = 0;
+                for (uint32_t i = 1; i < t->n; i++) {
+                        if (!fg_is_named(&t->nodes[i], name, len))
+                                continue;
+                        if (t->nnamed == cap) {
+                                cap = cap ? 2 * cap : 16;
+                                t->named = pg_xreallocarray(t->named, cap, sizeof(*t->named));
+                        }
+                        t->named[t->nnamed++] = i;
+                }
+                t->named_for = pg_xstrdup(name);
+        }
         c->onpath = pg_xcalloc(t->n ? t->n : 1, 1);
-        for (uint32_t i = 1; i < t->n; i++) {
+        for (size_t j = 0; j < t->nnamed; j++) {
+                uint32_t i = t->named[j];
                 const struct fg_node *n = &t->nodes[i];
-                if (n->w[c->k] == 0 || !fg_is_named(n, name, len))
+                if (n->w[c->k] == 0)
                         continue;
                 if (best == FG_NONE || n->w[c->k] > t->nodes[best].w[c->k])
                         best = i;

@@ -133,7 +133,9 @@ void pg_flame_tree_free(struct pg_flame_tree *t);
 
 /**
  * pg_flamegraph_diff_svg() drawn from tree @t: the same bytes and errors.
- * @t is not changed. PG_ERROR when o->reverse differs from the tree's.
+ * @t keeps what a drawing finds that the next can reuse (the frames of
+ * o->highlight, the subtrees one profile lacks); its tree is not changed.
+ * PG_ERROR when o->reverse differs from the tree's.
  */
 int pg_flamegraph_diff_svg_tree(struct pg_buf *out, struct pg_flame_tree *t,
                                 const struct pg_flame_opts *o);

@@ -49,6 +49,33 @@ static size_t pg_func_get(struct pg_profile_funcs *pf, struct pg_strmap *names, 
         return i;
 }
 
+/* @count in 15 bits, PG_COUNT15_MAX for that many or more. */
+static uint16_t pg_count15(uint64_t count)
+{
+        return (uint16_t) (count < PG_COUNT15_MAX ? count : PG_COUNT15_MAX);
+}
+
+/* Stacks pg_funcs_scan() looks ahead: the name slots of the stack this far
+ * on are loaded while the stacks before it are counted. */
+#define PG_SCAN_AHEAD 8
+
+/* pg_strmap_prefetch() of the frames of @key that pg_funcs_scan() will hash:
+ * all but the comm frame and those it shares (with their ';') with @prev. */
+static void pg_funcs_prefetch(const struct pg_strmap *names, const char *key, const char *prev)
+{
+        size_t common = 0;
+        const char *f = strchr(key, ';');
+
+        while (key[common] && key[common] == prev[common])
+                common++;
+        for (f = f ? f + 1 : NULL; f;) {
+                const char *semi = strchr(f, ';');
+                if (!semi || (size_t) (semi - key) >= common)
+                        pg_strmap_prefetch(names, f, semi ? (size_t) (semi - f) : strlen(f));
+                f = semi ? semi + 1 : NULL;
+        }
+}
+
 static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p, bool keep_ids,
                           struct pg_strmap *names)
 {
@@ -71,6 +98,9 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
 
                 if (keep_ids)
                         out->starts[si] = nids;
+                if (si + PG_SCAN_AHEAD < p->nstacks)
+                        pg_funcs_prefetch(names, p->stacks[si + PG_SCAN_AHEAD].frames,
+                                          p->stacks[si + PG_SCAN_AHEAD - 1].frames);
                 size_t common = 0, depth = 0;
 
                 while (prev && key[common] && key[common] == prev[common])
@@ -109,19 +139,28 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                         if (e->last_stack != si + 1) {
                                 uint32_t end = (uint32_t) (f + len - key);
                                 bool first = e->last_stack == 0;
+                                uint64_t hot = 0, heavy = 0;
 
+                                if (!first) { /* the stacks' counts, read only when they do not fit */
+                                        hot = e->hot_count < PG_COUNT15_MAX
+                                                  ? e->hot_count
+                                                  : p->stacks[e->hot_stack].count;
+                                        heavy = e->heavy_count < PG_COUNT15_MAX
+                                                    ? e->heavy_count
+                                                    : p->stacks[e->heavy_stack].count;
+                                }
                                 e->last_stack = (uint32_t) si + 1;
                                 /* hottest stack: prefer stacks where it is the leaf */
-                                if (first || !p->stacks[e->hot_stack].count ||
-                                    (leaf && !e->hot_is_self) ||
-                                    (leaf == e->hot_is_self &&
-                                     count > p->stacks[e->hot_stack].count)) {
+                                if (first || !hot || (leaf && !e->hot_is_self) ||
+                                    (leaf == e->hot_is_self && count > hot)) {
                                         e->hot_stack = (uint32_t) si;
+                                        e->hot_count = pg_count15(count);
                                         e->hot_is_self = leaf;
                                         e->hot_end = end;
                                 }
-                                if (first || count > p->stacks[e->heavy_stack].count) {
+                                if (first || count > heavy) {
                                         e->heavy_stack = (uint32_t) si;
+                                        e->heavy_count = pg_count15(count);
                                         e->heavy_end = end;
                                 }
                                 e->incl += count;

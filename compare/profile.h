@@ -45,8 +45,15 @@ struct pg_profile_func {
                                 (first in the profile's order on a tie) */
         uint32_t heavy_end;   /* as hot_end, for heavy_stack */
         uint32_t last_stack;  /* stack index + 1 that last counted incl (scan only) */
-        bool hot_is_self;     /* the function is hot_stack's leaf */
+        /* scan only: hot_stack's and heavy_stack's samples, PG_COUNT15_MAX for
+         * that many or more (saves reading a far stack for every comparison) */
+        uint16_t hot_count : 15;
+        uint16_t hot_is_self : 1; /* the function is hot_stack's leaf */
+        uint16_t heavy_count;
 };
+
+/* The largest count pg_profile_func keeps in hot_count and heavy_count. */
+#define PG_COUNT15_MAX 32767u
 
 /** The functions of one profile; function i is names.keys[i] and funcs[i] (but see
  * pg_profile_funcs_scan_pair()). */
