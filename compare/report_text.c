@@ -118,6 +118,8 @@ void pg_report_fmt_change(struct pg_buf *out, const struct pg_judgement *j)
         }
         if (j->rule.kind == PG_THRESHOLD_POINTS)
                 pg_buf_printf(out, "%+.2f pp", pg_report_unsigned_zero(j->pp_change, 0.01));
+        else if (j->has_rel && fabs(100 * j->rel_change) >= 1e6) /* not 300 digits */
+                pg_buf_printf(out, "%+.3g%%", 100 * j->rel_change);
         else if (j->has_rel)
                 pg_buf_printf(out, "%+.1f%%", pg_report_unsigned_zero(100 * j->rel_change, 0.1));
         else

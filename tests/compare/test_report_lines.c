@@ -2,6 +2,7 @@
  * The text and Markdown reports show a multi-line confirmation note (a
  * failed build's log tail) as lines, not as a literal "\n", and the text
  * report names the flame graph files by their path under --flamegraph-dir.
+ * A change of absurd size is printed short.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,12 +96,33 @@ static void test_markdown_note_lines(void **state)
         pg_comparison_release(&c);
 }
 
+/* A change of 1e301 percent (a stored 1.7e308 ns) is printed in a few
+ * digits, not 300, in every report (they all use pg_report_fmt_change). */
+static void test_change_of_absurd_size_is_short(void **state)
+{
+        struct pg_judgement j;
+        struct pg_buf b = PG_BUF_INIT;
+        (void) state;
+
+        memset(&j, 0, sizeof(j));
+        j.has_base = j.has_head = j.has_rel = true;
+        j.rel_change = 8.4e299;
+        pg_report_fmt_change(&b, &j);
+        assert_string_equal(b.ptr, "+8.4e+301%");
+        pg_buf_reset(&b);
+        j.rel_change = 0.2345;
+        pg_report_fmt_change(&b, &j);
+        assert_string_equal(b.ptr, "+23.4%");
+        pg_buf_release(&b);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_text_report_note_lines),
                 cmocka_unit_test(test_text_report_flamegraph_dir),
                 cmocka_unit_test(test_markdown_note_lines),
+                cmocka_unit_test(test_change_of_absurd_size_is_short),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
