@@ -469,13 +469,17 @@ int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opt
         pg_buf_init(&s->fpool);
         pthread_mutex_init(&s->pf_lock, NULL);
         pthread_cond_init(&s->pf_cond, NULL);
-        /* /proc/kallsyms takes tens of ms to generate: read it in the
-         * background, during the sampling run (joined at first use) */
-        if (o->kernel)
-                s->ksyms_thread_running =
-                    pthread_create(&s->ksyms_thread, NULL, pg_ksyms_thread, s) == 0;
         *out = s;
         return 0;
+}
+
+void pg_symbolizer_kernel_expected(struct pg_symbolizer *s)
+{
+        /* /proc/kallsyms takes tens of ms to generate: read it in the
+         * background, during the sampling run (joined at first use) */
+        if (s->o.kernel && !s->ksyms_loaded && !s->ksyms_thread_running)
+                s->ksyms_thread_running =
+                    pthread_create(&s->ksyms_thread, NULL, pg_ksyms_thread, s) == 0;
 }
 
 void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
