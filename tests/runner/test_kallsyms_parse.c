@@ -99,30 +99,44 @@ static size_t check_table(const char *path)
         return checked;
 }
 
+/* modules after the kernel, out of order; aliases; data; no final newline */
+static const char edge_table[] = "ffffffff81000000 T _stext\n"
+                                 "ffffffff81000000 T startup_64\n"
+                                 "ffffffff81000040 d some_data\n"
+                                 "ffffffff81000100 t helper\n"
+                                 "ffffffff81000200 W weak_fn\n"
+                                 "ffffffffc0200000 t mod_b_fn\t[mod_b]\n"
+                                 "ffffffffc0100000 t mod_a_fn\t[mod_a]\n"
+                                 "ffffffffc0100000 T mod_a_alias\t[mod_a]\n"
+                                 "garbage line\n"
+                                 "ffffffffc0300000 w last_fn";
+
+/* @text written to a file in a fresh sandbox; its path (static). */
+static const char *table_file(const char *text)
+{
+        static char path[4096];
+
+        snprintf(path, sizeof(path), "%s/kallsyms", pg_test_sandbox());
+        pg_test_write(path, text);
+        return path;
+}
+
 static void test_edge_cases(void **state)
 {
-        const char *dir = pg_test_sandbox();
-        char path[4096];
+        const char *path = table_file(edge_table);
         struct pg_kallsyms k;
+        static const struct {
+                uint64_t addr;
+                const char *name;
+        } want[] = { { 0xffffffff81000050, "startup_64" },
+                     { 0xffffffffc0100010, "mod_a_alias" },
+                     { 0xffffffffc0300010, "last_fn" } };
 
         (void) state;
-        snprintf(path, sizeof(path), "%s/ks", dir);
-        /* modules after the kernel, out of order; aliases; data; no final newline */
-        pg_test_write(path, "ffffffff81000000 T _stext\n"
-                            "ffffffff81000000 T startup_64\n"
-                            "ffffffff81000040 d some_data\n"
-                            "ffffffff81000100 t helper\n"
-                            "ffffffff81000200 W weak_fn\n"
-                            "ffffffffc0200000 t mod_b_fn\t[mod_b]\n"
-                            "ffffffffc0100000 t mod_a_fn\t[mod_a]\n"
-                            "ffffffffc0100000 T mod_a_alias\t[mod_a]\n"
-                            "garbage line\n"
-                            "ffffffffc0300000 w last_fn");
         assert_int_equal(check_table(path), 6);
         pg_kallsyms_load(&k, path);
-        assert_string_equal(pg_kallsyms_lookup(&k, 0xffffffff81000050), "startup_64");
-        assert_string_equal(pg_kallsyms_lookup(&k, 0xffffffffc0100010), "mod_a_alias");
-        assert_string_equal(pg_kallsyms_lookup(&k, 0xffffffffc0300010), "last_fn");
+        for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+                assert_string_equal(pg_kallsyms_lookup(&k, want[i].addr), want[i].name);
         pg_kallsyms_release(&k);
         pg_test_sandbox_remove();
 }
@@ -130,6 +144,8 @@ static void test_edge_cases(void **state)
 static void test_live_kallsyms(void **state)
 {
         struct pg_kallsyms k;
+        const char *path;
+        char *text;
 
         (void) state;
         pg_kallsyms_load(&k, "/proc/kallsyms");
@@ -139,17 +155,11 @@ static void test_live_kallsyms(void **state)
         }
         pg_kallsyms_release(&k);
         /* the file can change between the two reads (modules, BPF): copy it */
-        {
-                const char *dir = pg_test_sandbox();
-                char path[4096];
-                char *text = pg_test_read("/proc/kallsyms");
-
-                snprintf(path, sizeof(path), "%s/kallsyms", dir);
-                pg_test_write(path, text);
-                free(text);
-                assert_true(check_table(path) > 1000);
-                pg_test_sandbox_remove();
-        }
+        text = pg_test_read("/proc/kallsyms");
+        path = table_file(text);
+        free(text);
+        assert_true(check_table(path) > 1000);
+        pg_test_sandbox_remove();
 }
 
 int main(void)
