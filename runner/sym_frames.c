@@ -164,6 +164,7 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
         pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_USER);
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
+        f->dwarf_read = true;
         cu = dwfl_module_addrdie(f->mod, vaddr, &bias);
         if (cu == NULL) {
                 pg_buf_release(&tmp);

@@ -188,6 +188,7 @@ static void *pg_prefetch_thread(void *arg)
                         dwfl_module_info(f->mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
                         pg_symindex_build(&f->syms, f->mod);
                         (void) dwfl_module_addrdie(f->mod, low, &bias);
+                        f->dwarf_read = true;
                         (void) dwfl_module_eh_cfi(f->mod, &bias);
                 }
                 pthread_mutex_lock(&s->pf_lock);

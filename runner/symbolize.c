@@ -23,6 +23,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "runner/annotate.h"
+#include "runner/debugcache.h"
 #include "runner/fold.h"
 #include "runner/sym_internal.h"
 
@@ -408,6 +409,13 @@ void pg_symbolizer_process(struct pg_symbolizer *s, const struct pg_record_log *
                 pg_apply(s, &rec);
         }
         pg_run_reset(s);
+        /* debug files whose sections libdw inflated: kept inflated for the next process */
+        for (size_t i = 0; i < s->nfiles; i++) {
+                if (s->files[i].mod != NULL && s->files[i].dwarf_read && !s->files[i].debug_saved) {
+                        s->files[i].debug_saved = true;
+                        pg_debugcache_save(s->files[i].mod);
+                }
+        }
 }
 
 /*
@@ -450,7 +458,7 @@ int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opt
         else
                 s->debuginfo_path = pg_xstrdup(":.debug:/usr/lib/debug");
         s->callbacks.find_elf = dwfl_linux_proc_find_elf;
-        s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+        s->callbacks.find_debuginfo = pg_debugcache_find_debuginfo;
         s->callbacks.debuginfo_path = &s->debuginfo_path;
         s->have_vdso = pg_vdso_copy(s);
         s->max_stack = o->max_stack;

@@ -1,7 +1,8 @@
 /*
  * symindex.h - a sorted index of one libdwfl module's symbol table that
  * answers dwfl_module_addrinfo()'s question (which symbol names an address)
- * in O(log n) instead of a scan of the whole table per address, with the
+ * by binary search (plus a walk over the symbols that overlap the address,
+ * usually one) instead of a scan of the whole table per address, with the
  * same answer: the same symbol by libdwfl's own rules (elfutils
  * libdwfl/dwfl_module_addrsym.c: globals before locals, a sized symbol that
  * contains the address, closer start or stronger binding first, and a

@@ -3,3 +3,7 @@
 if(TARGET test_symbol_index)
   add_dependencies(test_symbol_index ${PG_SAMPLE_FIXTURES} symbols_layout_fixtures)
 endif()
+# runner/debugcache.h on a debug file split from a sample fixture
+if(TARGET test_debuginfo_cache)
+  add_dependencies(test_debuginfo_cache ${PG_SAMPLE_FIXTURES})
+endif()
