@@ -12,18 +12,96 @@
 
 #include "common/buf.h"
 
-static int pg_ksym_cmp(const void *a, const void *b)
+/* Hex digit values, -1 for other bytes. */
+static int pg_hexval(unsigned char c)
 {
-        const struct pg_ksym *x = a, *y = b;
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        c |= 0x20;
+        return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
 
-        return x->addr < y->addr ? -1 : x->addr > y->addr;
+/* Merge sorted @a[0..na) and @b[0..nb) into @out; on equal addresses @a's
+ * entries (earlier in the file) come first, as a stable sort keeps them. */
+static void pg_ksym_merge(const struct pg_ksym *a, size_t na, const struct pg_ksym *b, size_t nb,
+                          struct pg_ksym *out)
+{
+        size_t i = 0, j = 0, k = 0;
+
+        while (i < na && j < nb)
+                out[k++] = b[j].addr < a[i].addr ? b[j++] : a[i++];
+        while (i < na)
+                out[k++] = a[i++];
+        while (j < nb)
+                out[k++] = b[j++];
+}
+
+/* Stable merge sort of @v[0..n) by address, @tmp: n entries of scratch. */
+static void pg_ksym_sort(struct pg_ksym *v, size_t n, struct pg_ksym *tmp)
+{
+        size_t h = n / 2;
+
+        if (n < 2)
+                return;
+        pg_ksym_sort(v, h, tmp);
+        pg_ksym_sort(v + h, n - h, tmp);
+        if (v[h - 1].addr <= v[h].addr)
+                return; /* already in order (the usual case: the kernel lists its own
+                           symbols by address, then each module's) */
+        memcpy(tmp, v, n * sizeof(*v));
+        pg_ksym_merge(tmp, h, tmp + h, n - h, v);
+}
+
+/*
+ * Parse the kallsyms text @text (@len bytes, NUL-terminated, modified in
+ * place: names are cut at their end) into @k, keeping text symbols.
+ * Lines are "ADDR TYPE NAME[\t[MODULE]]" (kernel/kallsyms.c s_show).
+ */
+static void pg_kallsyms_parse(struct pg_kallsyms *k, char *text, size_t len)
+{
+        char *p = text, *end = text + len;
+        size_t scap = 0;
+
+        while (p < end) {
+                uint64_t addr = 0;
+                char *q = p, *name, *ne, c;
+                int d;
+
+                while ((d = pg_hexval((unsigned char) *q)) >= 0 && q - p < 16)
+                        addr = addr << 4 | (uint64_t) d, q++;
+                if (q != p && q[0] == ' ' && q[1] != '\0' && strchr("tTwW", q[1]) && q[2] == ' ') {
+                        name = q + 3;
+                        for (ne = name; *ne != ' ' && *ne != '\t' && *ne != '\n' && *ne != '\0';
+                             ne++)
+                                ;
+                        if (ne > name) {
+                                if (k->n == scap) {
+                                        scap = scap ? scap * 2 : 4096;
+                                        k->syms = pg_xreallocarray(k->syms, scap, sizeof(*k->syms));
+                                }
+                                k->syms[k->n++] =
+                                    (struct pg_ksym){ addr, (uint32_t) (name - text) };
+                                c = *ne;
+                                *ne = '\0';
+                                if (c == '\0')
+                                        break;
+                                q = ne + 1;
+                                if (c == '\n') {
+                                        p = q;
+                                        continue;
+                                }
+                        }
+                }
+                q = memchr(q, '\n', (size_t) (end - q));
+                p = q ? q + 1 : end;
+        }
 }
 
 void pg_kallsyms_load(struct pg_kallsyms *k, const char *path)
 {
         int fd = open(path, O_RDONLY | O_CLOEXEC);
-        char *text = NULL, *p, *end;
-        size_t len = 0, cap = 0, scap = 0;
+        char *text = NULL;
+        size_t len = 0, cap = 0;
         ssize_t n;
 
         memset(k, 0, sizeof(*k));
@@ -43,33 +121,16 @@ void pg_kallsyms_load(struct pg_kallsyms *k, const char *path)
         if (text == NULL)
                 return;
         text[len] = '\0';
-        /* names are copied into one block no larger than the file */
-        k->names = pg_xmalloc(len + 1);
-        for (p = text, end = text + len; p < end;) {
-                char *nl = memchr(p, '\n', (size_t) (end - p)), *le = nl ? nl : end, *q;
-                uint64_t addr = strtoull(p, &q, 16);
-                char *name, *ne;
+        pg_kallsyms_parse(k, text, len);
+        /* the names stay in the text they were read in */
+        k->names = text;
+        k->names_len = len + 1;
+        if (k->n > 1) {
+                struct pg_ksym *tmp = pg_xreallocarray(NULL, k->n, sizeof(*tmp));
 
-                if (q != p && q + 3 < le && q[0] == ' ' && strchr("tTwW", q[1]) && q[2] == ' ') {
-                        name = q + 3;
-                        for (ne = name; ne < le && *ne != ' ' && *ne != '\t'; ne++)
-                                ;
-                        if (ne > name) {
-                                if (k->n == scap) {
-                                        scap = scap ? scap * 2 : 4096;
-                                        k->syms = pg_xreallocarray(k->syms, scap, sizeof(*k->syms));
-                                }
-                                memcpy(k->names + k->names_len, name, (size_t) (ne - name));
-                                k->names[k->names_len + (size_t) (ne - name)] = '\0';
-                                k->syms[k->n++] = (struct pg_ksym){ addr, (uint32_t) k->names_len };
-                                k->names_len += (size_t) (ne - name) + 1;
-                        }
-                }
-                p = nl ? nl + 1 : end;
+                pg_ksym_sort(k->syms, k->n, tmp);
+                free(tmp);
         }
-        free(text);
-        if (k->n)
-                qsort(k->syms, k->n, sizeof(*k->syms), pg_ksym_cmp);
 }
 
 void pg_kallsyms_release(struct pg_kallsyms *k)

@@ -323,6 +323,8 @@ int pg_live_open(struct pg_live *l, const struct pg_record_opts *o, struct pg_re
                 return rc;
         info->cycles = l->smp.cycles;
         info->exclude_kernel = l->smp.exclude_kernel;
+        if (!l->smp.exclude_kernel)
+                pg_symbolizer_kernel_expected(l->sym);
         pg_live_synthesize(l);
         return 0;
 }

@@ -172,6 +172,8 @@ int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_
                 pg_control_close(&ctl);
                 return rc;
         }
+        if (!smp->exclude_kernel)
+                pg_symbolizer_kernel_expected(sym);
         /* tracepoints record the whole run: the markers switch nothing */
         pg_control_set_targets(&ctl, smp->fds, cfg->ntracepoints ? 0 : smp->n);
         rc = pg_launch_start(&c, o->argv[0]);

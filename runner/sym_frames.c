@@ -140,11 +140,9 @@ static bool pg_inlined_name(struct pg_buf *out, Dwarf_Die *inl)
 static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t vaddr,
                                   struct pg_frame_res *r, const char *modbase)
 {
-        GElf_Off off;
-        GElf_Sym sym;
+        uint64_t symstart = 0;
         const char *plt = pg_file_plt_name(f, vaddr);
-        const char *name =
-            plt ? NULL : dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
+        const char *name = plt ? NULL : pg_symindex_lookup(&f->syms, f->mod, vaddr, &symstart);
         Dwarf_Addr bias = 0;
         Dwarf_Die *cu;
         Dwarf_Die *scopes = NULL;
@@ -162,10 +160,11 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
                 pg_put_module(b, modbase, r);
                 return;
         }
-        pg_demangle(&tmp, pg_file_alias(f, vaddr - off, name));
+        pg_demangle(&tmp, pg_file_alias(f, symstart, name));
         pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_USER);
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
+        f->dwarf_read = true;
         cu = dwfl_module_addrdie(f->mod, vaddr, &bias);
         if (cu == NULL) {
                 pg_buf_release(&tmp);

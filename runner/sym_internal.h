@@ -27,6 +27,7 @@
 #include "runner/jitmap.h"
 #include "runner/kallsyms.h"
 #include "runner/records.h"
+#include "runner/symindex.h"
 #include "runner/symbolize.h"
 #include "runner/unwind.h"
 
@@ -75,6 +76,9 @@ struct pg_file {
         size_t nplt;
         char **plt_names;         /* demangled "name@plt", NULL for an unnamed slot */
         struct pg_u64map aliases; /* symbol address -> symtab index + 1 (pg_file_alias) */
+        struct pg_symindex syms;  /* address -> symbol, as dwfl_module_addrinfo */
+        bool dwarf_read;          /* its DWARF was asked for (dwfl_module_addrdie) */
+        bool debug_saved;         /* offered to the debuginfo cache (runner/debugcache.h) */
 };
 
 struct pg_frame_res {

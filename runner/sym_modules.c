@@ -183,13 +183,12 @@ static void *pg_prefetch_thread(void *arg)
                         pg_file_open(s, f, path, slash ? slash + 1 : path);
                 if (!f->bad) {
                         Dwarf_Addr bias, low = 0;
-                        GElf_Off off;
-                        GElf_Sym sym;
 
-                        /* first lookups sort the symbol table and index the CUs */
+                        /* index the symbol table, and the CUs by a first lookup */
                         dwfl_module_info(f->mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
-                        (void) dwfl_module_addrinfo(f->mod, low, &off, &sym, NULL, NULL, NULL);
+                        pg_symindex_build(&f->syms, f->mod);
                         (void) dwfl_module_addrdie(f->mod, low, &bias);
+                        f->dwarf_read = true;
                         (void) dwfl_module_eh_cfi(f->mod, &bias);
                 }
                 pthread_mutex_lock(&s->pf_lock);
@@ -408,6 +407,7 @@ void pg_files_release(struct pg_symbolizer *s)
                         free(s->files[i].plt_names[j]);
                 free(s->files[i].plt_names);
                 pg_u64map_release(&s->files[i].aliases);
+                pg_symindex_release(&s->files[i].syms);
         }
         free(s->files);
         s->files = NULL;
@@ -450,12 +450,30 @@ static bool pg_alias_better(const GElf_Sym *a, const char *an, const GElf_Sym *b
         return strlen(an) > strlen(bn);
 }
 
+struct pg_alias_pick {
+        GElf_Sym best;
+        const char *bestname;
+        uint32_t idx; /* symtab index + 1 of the best, 0: none */
+};
+
+static void pg_alias_consider(void *arg, int ndx, const GElf_Sym *sym, const char *nm)
+{
+        struct pg_alias_pick *p = arg;
+        int type = GELF_ST_TYPE(sym->st_info);
+
+        if (type != STT_FUNC && type != STT_GNU_IFUNC)
+                return;
+        if (p->bestname == NULL || pg_alias_better(sym, nm, &p->best, p->bestname)) {
+                p->best = *sym;
+                p->bestname = nm;
+                p->idx = (uint32_t) ndx + 1;
+        }
+}
+
 const char *pg_file_alias(struct pg_file *f, uint64_t start, const char *name)
 {
         uint32_t idx;
-        int n;
-        GElf_Sym best = { 0 };
-        const char *bestname = NULL;
+        struct pg_alias_pick pick = { 0 };
 
         if (start == UINT64_MAX)
                 return name;
@@ -469,23 +487,8 @@ const char *pg_file_alias(struct pg_file *f, uint64_t start, const char *name)
                         return name;
                 return nm;
         }
-        n = dwfl_module_getsymtab(f->mod);
-        idx = 0;
-        for (int i = 1; i < n; i++) {
-                GElf_Sym sym;
-                GElf_Addr addr;
-                const char *nm = dwfl_module_getsym_info(f->mod, i, &sym, &addr, NULL, NULL, NULL);
-                int type = GELF_ST_TYPE(sym.st_info);
-
-                if (nm == NULL || nm[0] == '\0' || addr != start ||
-                    (type != STT_FUNC && type != STT_GNU_IFUNC))
-                        continue;
-                if (bestname == NULL || pg_alias_better(&sym, nm, &best, bestname)) {
-                        best = sym;
-                        bestname = nm;
-                        idx = (uint32_t) i + 1;
-                }
-        }
-        pg_u64map_put(&f->aliases, start, idx);
-        return bestname ? bestname : name;
+        /* the symbols at @start, in table order (the first best wins) */
+        pg_symindex_at(&f->syms, f->mod, start, pg_alias_consider, &pick);
+        pg_u64map_put(&f->aliases, start, pick.idx);
+        return pick.bestname ? pick.bestname : name;
 }

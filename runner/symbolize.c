@@ -23,6 +23,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "runner/annotate.h"
+#include "runner/debugcache.h"
 #include "runner/fold.h"
 #include "runner/sym_internal.h"
 
@@ -408,6 +409,13 @@ void pg_symbolizer_process(struct pg_symbolizer *s, const struct pg_record_log *
                 pg_apply(s, &rec);
         }
         pg_run_reset(s);
+        /* debug files whose sections libdw inflated: kept inflated for the next process */
+        for (size_t i = 0; i < s->nfiles; i++) {
+                if (s->files[i].mod != NULL && s->files[i].dwarf_read && !s->files[i].debug_saved) {
+                        s->files[i].debug_saved = true;
+                        pg_debugcache_save(s->files[i].mod);
+                }
+        }
 }
 
 /*
@@ -450,7 +458,7 @@ int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opt
         else
                 s->debuginfo_path = pg_xstrdup(":.debug:/usr/lib/debug");
         s->callbacks.find_elf = dwfl_linux_proc_find_elf;
-        s->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+        s->callbacks.find_debuginfo = pg_debugcache_find_debuginfo;
         s->callbacks.debuginfo_path = &s->debuginfo_path;
         s->have_vdso = pg_vdso_copy(s);
         s->max_stack = o->max_stack;
@@ -469,13 +477,17 @@ int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opt
         pg_buf_init(&s->fpool);
         pthread_mutex_init(&s->pf_lock, NULL);
         pthread_cond_init(&s->pf_cond, NULL);
-        /* /proc/kallsyms takes tens of ms to generate: read it in the
-         * background, during the sampling run (joined at first use) */
-        if (o->kernel)
-                s->ksyms_thread_running =
-                    pthread_create(&s->ksyms_thread, NULL, pg_ksyms_thread, s) == 0;
         *out = s;
         return 0;
+}
+
+void pg_symbolizer_kernel_expected(struct pg_symbolizer *s)
+{
+        /* /proc/kallsyms takes tens of ms to generate: read it in the
+         * background, during the sampling run (joined at first use) */
+        if (s->o.kernel && !s->ksyms_loaded && !s->ksyms_thread_running)
+                s->ksyms_thread_running =
+                    pthread_create(&s->ksyms_thread, NULL, pg_ksyms_thread, s) == 0;
 }
 
 void pg_symbolizer_clear_profile(struct pg_symbolizer *s)

@@ -100,6 +100,16 @@ void pg_symbolizer_process(struct pg_symbolizer *s, const struct pg_record_log *
 void pg_symbolizer_prefetch(struct pg_symbolizer *s, const char *path, size_t len);
 
 /**
+ * Say that the events just opened sample the kernel too (exclude_kernel
+ * off): /proc/kallsyms, which the kernel takes tens of ms of CPU to
+ * generate, is then read by a background thread while the benchmark runs.
+ * Without this call it is read at the first kernel frame, if any (with
+ * exclude_kernel, never). Only the first call (and only with the
+ * symbolizer's kernel option) starts the thread.
+ */
+void pg_symbolizer_kernel_expected(struct pg_symbolizer *s);
+
+/**
  * Forget the accumulated folded stacks, per-address sample counts and
  * counters (pg_symbolizer_stats(), except rejected_debug, which describes a
  * cached file), so that the next runs make a profile of their own, while
