@@ -50,16 +50,41 @@ static const struct option pg_annotate_options[] = {
         { NULL, 0, NULL, 0 },
 };
 
+/*
+ * Source files are named by the binary's line table or found under
+ * --source-dir: whoever built the benchmark controls them. Only regular files
+ * of at most this size are read (docs/limits.md); others are shown without
+ * their text.
+ */
+#define PG_ANNOTATE_SOURCE_MAX ((size_t) 64 << 20)
+
+/* Lines indexed per entry of pg_src.starts: a file of newlines costs
+ * 1/PG_SRC_STRIDE of an offset per line, a lookup scans under that many. */
+#define PG_SRC_STRIDE 256
+
 /* One source file's lines, read once. */
 struct pg_src {
         const char *file; /* as the line table names it (borrowed) */
         struct pg_buf text;
         size_t nlines;
-        size_t *starts; /* offset of each line */
+        size_t *starts; /* offset of line 1 + k * PG_SRC_STRIDE */
+        char *why;      /* NULL, or why a file that exists was not read */
         bool found;
 };
 
-/* Read @file: as named, else under @dir by each tail of its path. */
+/* Read @path into @s, or keep the first reason it was refused in s->why. */
+static bool pg_src_try(struct pg_src *s, const char *path)
+{
+        int error = pg_read_regular_file(path, PG_ANNOTATE_SOURCE_MAX, &s->text);
+
+        if (error == 0)
+                return true;
+        if (!s->why && error != PG_ENOTFOUND)
+                s->why = pg_xstrdup(pg_error_last());
+        return false;
+}
+
+/* Read @file: under @dir by each tail of its path, else as named. */
 static void pg_src_load(struct pg_src *s, const char *file, const char *dir)
 {
         char *path = NULL;
@@ -69,37 +94,42 @@ static void pg_src_load(struct pg_src *s, const char *file, const char *dir)
         if (dir) {
                 for (const char *t = file; t && *t && !s->found; t = strchr(t + 1, '/')) {
                         path = pg_path_join(dir, *t == '/' ? t + 1 : t);
-                        s->found = pg_read_file(path, &s->text) == 0;
+                        s->found = pg_src_try(s, path);
                         free(path);
                 }
         }
-        if (!s->found) {
-                pg_buf_reset(&s->text);
-                s->found = pg_read_file(file, &s->text) == 0;
-        }
+        if (!s->found)
+                s->found = pg_src_try(s, file);
         if (!s->found)
                 return;
         s->starts = pg_xcalloc(1, sizeof(*s->starts));
         s->nlines = 1;
         for (size_t i = 0; i < s->text.len; i++)
                 if (s->text.ptr[i] == '\n' && i + 1 < s->text.len) {
-                        s->starts = pg_xreallocarray(s->starts, s->nlines + 1, sizeof(*s->starts));
-                        s->starts[s->nlines++] = i + 1;
+                        if (s->nlines % PG_SRC_STRIDE == 0) {
+                                s->starts = pg_xreallocarray(
+                                    s->starts, s->nlines / PG_SRC_STRIDE + 1, sizeof(*s->starts));
+                                s->starts[s->nlines / PG_SRC_STRIDE] = i + 1;
+                        }
+                        s->nlines++;
                 }
 }
 
 /* Line @n (1-based) of @s, without leading blanks; "" when absent. */
 static void pg_src_line(const struct pg_src *s, uint64_t n, char *out, size_t cap)
 {
-        const char *p, *e;
+        const char *p, *e, *end;
         size_t len;
 
         out[0] = '\0';
         if (!s->found || n == 0 || n > s->nlines)
                 return;
-        p = s->text.ptr + s->starts[n - 1];
-        e = memchr(p, '\n', s->text.len - s->starts[n - 1]);
-        len = e ? (size_t) (e - p) : s->text.len - s->starts[n - 1];
+        end = s->text.ptr + s->text.len;
+        p = s->text.ptr + s->starts[(n - 1) / PG_SRC_STRIDE];
+        for (uint64_t k = (n - 1) % PG_SRC_STRIDE; k; k--)
+                p = (const char *) memchr(p, '\n', (size_t) (end - p)) + 1;
+        e = memchr(p, '\n', (size_t) (end - p));
+        len = e ? (size_t) (e - p) : (size_t) (end - p);
         while (len && (*p == ' ' || *p == '\t'))
                 p++, len--;
         if (len >= cap)
@@ -137,7 +167,7 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
                 if (a->lines[i].count == 0)
                         continue;
                 s = pg_src_of(srcs, &nsrcs, a->lines[i].file, source_dir);
-                missing = missing || !s->found;
+                missing = missing || (!s->found && !s->why);
                 pg_src_line(s, a->lines[i].line, text, sizeof(text));
                 printf(" %6.2f%% | %s:%llu%s%s\n", 100.0 * (double) a->lines[i].count / total,
                        pg_basename(a->lines[i].file), (unsigned long long) a->lines[i].line,
@@ -169,6 +199,10 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
                 putchar('\n');
         }
         for (size_t i = 0; i < nsrcs; i++) {
+                if (srcs[i].why)
+                        pg_cli_warn("the text of '%s' is not shown: %s", pg_basename(srcs[i].file),
+                                    srcs[i].why);
+                free(srcs[i].why);
                 pg_buf_release(&srcs[i].text);
                 free(srcs[i].starts);
         }
