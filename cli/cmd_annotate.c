@@ -4,6 +4,7 @@
  * is found) and by instruction (disassembled), each with its share of the
  * function's samples, like `perf annotate --stdio` (runner/annotate.h).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +34,11 @@ const char pg_usage_annotate[] =
     "  --debug-dir DIR    also look for separate debuginfo under DIR (by build-id)\n"
     "  -h, --help         this text\n"
     "\n"
-    "exit status: 0 shown; 2 usage error, a missing or invalid result, or a\n"
-    "function without samples of its own in it (near names are listed); 4 the\n"
-    "binary cannot be read\n"
+    "exit status: 0 shown; 2 usage error, a missing or invalid result, a\n"
+    "function without samples of its own in it (near names are listed) or a\n"
+    "kernel function, or a binary rebuilt since the recording (its build-id\n"
+    "differs); 4 the binary cannot be read, or it is stripped and no separate\n"
+    "debuginfo was found\n"
     "\n"
     "examples:\n"
     "  perfgate annotate .perfgate/results/wordfreq.json count_words\n"
@@ -211,7 +214,8 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
 
 int cmd_annotate(int argc, char **argv)
 {
-        const char *source_dir = NULL, *debug_dir = NULL;
+        const char *source_dir = NULL, *debug_dir = NULL, *argv_debug_dir = NULL;
+        char *real_debug_dir = NULL;
         struct pg_result r;
         struct pg_annotation a;
         int c, error, status = 0;
@@ -226,7 +230,7 @@ int cmd_annotate(int argc, char **argv)
                         source_dir = optarg;
                         break;
                 case OPT_DEBUG_DIR:
-                        debug_dir = optarg;
+                        debug_dir = argv_debug_dir = optarg;
                         break;
                 case ':':
                         return pg_cli_usage_error("annotate", "option '%s' needs a value",
@@ -238,6 +242,11 @@ int cmd_annotate(int argc, char **argv)
         }
         if (argc - optind != 2)
                 return pg_cli_usage_error("annotate", "give a result file and a function name");
+        /* libdwfl reads a relative debuginfo_path entry as relative to the
+         * binary's directory and never searches it by build-id */
+        if (debug_dir && !(debug_dir = real_debug_dir = realpath(debug_dir, NULL)))
+                return pg_cli_usage_error("annotate", "--debug-dir '%s': %s", argv_debug_dir,
+                                          strerror(errno));
         pg_result_init(&r);
         if ((error = pg_result_load(&r, argv[optind])) < 0) {
                 status = pg_cli_fail(error);
@@ -253,9 +262,12 @@ int cmd_annotate(int argc, char **argv)
                 status = pg_cli_fail(error == PG_EIO ? PG_EIO : error);
                 goto done;
         }
+        if (a.warning)
+                pg_cli_warn("%s", a.warning);
         pg_print_annotation(&a, source_dir);
         pg_annotation_release(&a);
 done:
+        free(real_debug_dir);
         pg_result_release(&r);
         return status;
 }

@@ -46,6 +46,9 @@ struct pg_annotation {
         size_t ninsns;
         struct pg_annot_insn *insns; /* in address order; empty when it cannot be read */
         char *disasm_error;          /* NULL, or why there are no instructions */
+        char *warning;               /* NULL, or why the shares may not match the file read (for a
+                        * result without build-ids: its line table differs from the
+                        * recorded lines) */
 };
 
 /**
@@ -58,8 +61,12 @@ struct pg_annotation {
  * the functions below it that hold its samples, else those whose name
  * contains it or is within a few edits of it); PG_EINPUT when
  * the profile has no address histogram (an older result: run again);
- * PG_EIO when the module cannot be read (message names it); PG_ENOTFOUND
- * when it has no symbol at the sampled addresses (another build).
+ * PG_EIO when the module cannot be read (message names it), or it has no
+ * symbol table (stripped) and no separate debuginfo was found; PG_EINPUT
+ * when its build-id differs from the recorded one (it was rebuilt since:
+ * both ids named), or it has no symbol at the sampled addresses (another
+ * build), or @function is a kernel function ("_[k]": no kernel image is
+ * read).
  */
 int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
                 struct pg_annotation *out);
