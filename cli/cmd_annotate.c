@@ -178,7 +178,10 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
         }
         if (a->no_line)
                 printf(" %6.2f%% | (no line table entry)\n", 100.0 * (double) a->no_line / total);
-        if (a->outside)
+        if (a->outside && a->outside_symbol)
+                printf(" %6.2f%% | (in another symbol of this name, not shown: %s)\n",
+                       100.0 * (double) a->outside / total, a->outside_symbol);
+        else if (a->outside)
                 printf(" %6.2f%% | (outside the function in this file: was it rebuilt?)\n",
                        100.0 * (double) a->outside / total);
         if (missing)

@@ -36,6 +36,7 @@ void pg_annotation_release(struct pg_annotation *a)
         free(a->insns);
         free(a->disasm_error);
         free(a->warning);
+        free(a->outside_symbol);
         memset(a, 0, sizeof(*a));
 }
 
@@ -463,7 +464,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         Dwfl_Module *mod;
         struct pg_strmap seen = PG_STRMAP_INIT;
         size_t cap = 0;
-        uint64_t hot = 0, hot_count = 0;
+        uint64_t hot = 0, hot_count = 0, outside_hot = 0;
         GElf_Sym sym;
         GElf_Off off;
         const char *symname;
@@ -544,6 +545,13 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
 
                 if (ff->addrs[i].addr < out->start || ff->addrs[i].addr >= out->end) {
                         out->outside += ff->addrs[i].count;
+                        if (ff->addrs[i].count > outside_hot) {
+                                const char *o = dwfl_module_addrname(mod, ff->addrs[i].addr);
+
+                                outside_hot = ff->addrs[i].count;
+                                free(out->outside_symbol);
+                                out->outside_symbol = o ? pg_xstrdup(o) : NULL;
+                        }
                         continue;
                 }
                 li = pg_line_of(mod, ff->addrs[i].addr, out, &seen, &cap);

@@ -36,11 +36,15 @@ struct pg_annot_insn {
 
 struct pg_annotation {
         char *function;
-        char *module;        /* the ELF file read */
-        uint64_t samples;    /* the function's samples in the profile */
-        uint64_t start, end; /* the symbol's link-time range [start, end) */
-        uint64_t outside;    /* samples at addresses outside that range (another build) */
-        uint64_t no_line;    /* samples at addresses the line table does not cover */
+        char *module;         /* the ELF file read */
+        uint64_t samples;     /* the function's samples in the profile */
+        uint64_t start, end;  /* the symbol's link-time range [start, end) */
+        uint64_t outside;     /* samples at addresses outside that range */
+        char *outside_symbol; /* NULL, or the symbol (as in the file: mangled) holding
+                               * the hottest of those: another of the same demangled
+                               * name (a C++ overload, a Rust generic); NULL when no
+                               * symbol holds it (another build) */
+        uint64_t no_line;     /* samples at addresses the line table does not cover */
         size_t nlines;
         struct pg_annot_line *lines; /* by count (descending), then file and line */
         size_t ninsns;

@@ -7,7 +7,9 @@
 # result without build-ids (older perfgate) is annotated with a warning when
 # the binary's line table disagrees with the recorded lines. Also: a
 # stripped binary is called stripped, not rebuilt, and its debuginfo is
-# found under a relative --debug-dir; a kernel function is said to be one.
+# found under a relative --debug-dir; a kernel function is said to be one;
+# the samples of another C++ overload of the same name are said to be in
+# that symbol (by its mangled name), not blamed on a rebuild.
 # shellcheck disable=SC2015  # A && B || err: err only reports
 cc=$1
 # shellcheck source=tests/record/lib.sh disable=SC2154  # pg, tmp, fail: set by lib.sh
@@ -79,4 +81,22 @@ st=$?
 st=$?
 [ $st -eq 2 ] && grep -q "is a kernel function" "$tmp/k.err" || err "kernel function: exit $st: $(cat "$tmp/k.err")"
 echo "ok: $(cat "$tmp/k.err")"
+
+# two C++ overloads of one name, both hot: the other one's samples are named
+if command -v g++ >/dev/null; then
+        cat >"$tmp/ov.cc" <<'EOC'
+#include <ctime>
+volatile double sink;
+__attribute__((noinline)) double f(long n) { volatile long x = 0; for (long i = 0; i < n; i++) x += i * i; return x; }
+__attribute__((noinline)) double f(double n) { volatile double x = 0; for (double i = 0; i < n; i++) x += i * i; return x; }
+int main() { time_t t0 = time(0); while (time(0) - t0 < 1) { sink += f(3000000L); sink += f(3000000.0); } }
+EOC
+        g++ -O1 -g -fno-omit-frame-pointer -o "$tmp/ov" "$tmp/ov.cc" || err "cannot build ov.cc"
+        "$pg" record -q -o "$tmp/ov.json" -- "$tmp/ov" || err "record ov"
+        "$pg" annotate "$tmp/ov.json" f >"$tmp/ov.out" 2>"$tmp/ov.err"
+        st=$?
+        [ $st -eq 0 ] && grep -qE 'in another symbol of this name, not shown: _Z1f[ld]' "$tmp/ov.out" &&
+                ! grep -q rebuilt "$tmp/ov.out" || err "overloads: exit $st: $(head -6 "$tmp/ov.out") $(cat "$tmp/ov.err")"
+        echo "ok: overloads: $(grep 'another symbol' "$tmp/ov.out")"
+fi
 exit $fail
