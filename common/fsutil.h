@@ -32,6 +32,7 @@ int pg_read_file(const char *path, struct pg_buf *out);
  * bytes however the file grows meanwhile. Symbolic links are followed.
  * Errors: PG_ENOTFOUND (no such file); PG_EINPUT (not a regular file, or
  * larger than @max_bytes: the message names the path and says which);
+ * @max_bytes must be below SIZE_MAX.
  * PG_EIO (other errors, with strerror(errno)). On error @out is unchanged.
  */
 int pg_read_regular_file(const char *path, size_t max_bytes, struct pg_buf *out);
