@@ -98,6 +98,7 @@ void pg_profile_clear_addrs(struct pg_profile *p)
         for (size_t i = 0; i < p->naddrs; i++) {
                 free(p->addrs[i].function);
                 free(p->addrs[i].module);
+                free(p->addrs[i].build_id);
                 free(p->addrs[i].addrs);
                 for (size_t j = 0; j < p->addrs[i].nlines; j++)
                         free(p->addrs[i].lines[j].where);
@@ -496,6 +497,8 @@ static void pg_profile_to_json(cJSON *root, const char *key, const struct pg_pro
 
                         cJSON_AddStringToObject(fo, "function", f->function);
                         cJSON_AddStringToObject(fo, "module", f->module);
+                        if (f->build_id)
+                                cJSON_AddStringToObject(fo, "build_id", f->build_id);
                         co = cJSON_AddObjectToObject(fo, "counts");
                         for (size_t j = 0; j < f->n; j++) {
                                 char hex[24];
@@ -1066,7 +1069,8 @@ static int pg_load_sched(const struct pg_loader *ld, struct pg_sched *s, const c
 }
 
 /* The optional "addresses" of a profile (docs/result-format.md): an array of
- * {"function", "module", "counts": {"hex address": count}}. */
+ * {"function", "module", "build_id" (optional), "counts": {"hex address":
+ * count}, "lines" (optional)}. */
 static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const cJSON *arr,
                          const char *key)
 {
@@ -1083,6 +1087,7 @@ static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const
         {
                 const cJSON *fn = cJSON_GetObjectItemCaseSensitive(fo, "function");
                 const cJSON *mod = cJSON_GetObjectItemCaseSensitive(fo, "module");
+                const cJSON *bid = cJSON_GetObjectItemCaseSensitive(fo, "build_id");
                 const cJSON *co = cJSON_GetObjectItemCaseSensitive(fo, "counts"), *c;
                 struct pg_fn_addrs *f = &p->addrs[p->naddrs];
                 size_t m = 0;
@@ -1095,6 +1100,16 @@ static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const
                 f->function = pg_dup_utf8(fn->valuestring);
                 f->module = pg_dup_utf8(mod->valuestring);
                 p->naddrs++;
+                if (bid != NULL) {
+                        size_t len = cJSON_IsString(bid) ? strlen(bid->valuestring) : 0;
+
+                        if (len < 2 || len > 128 || len % 2 ||
+                            strspn(bid->valuestring, "0123456789abcdef") != len)
+                                return pg_bad_in(ld, key, "addresses",
+                                                 "build_id must be lower-case hex (2 to 128 "
+                                                 "digits, an even number)");
+                        f->build_id = pg_xstrdup(bid->valuestring);
+                }
                 cJSON_ArrayForEach(c, co) m++;
                 f->addrs = pg_xcalloc(m ? m : 1, sizeof(*f->addrs));
                 cJSON_ArrayForEach(c, co)

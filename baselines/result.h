@@ -71,6 +71,7 @@ struct pg_line_count {
 struct pg_fn_addrs {
         char *function;   /* the symbol (the outermost name at the address) */
         char *module;     /* absolute path of the ELF file */
+        char *build_id;   /* its NT_GNU_BUILD_ID when recorded, lower-case hex; or NULL */
         uint64_t samples; /* sum of the counts */
         size_t n;
         struct pg_addr_count *addrs; /* sorted by addr, unique, counts > 0 */

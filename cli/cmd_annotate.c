@@ -4,6 +4,7 @@
  * is found) and by instruction (disassembled), each with its share of the
  * function's samples, like `perf annotate --stdio` (runner/annotate.h).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +34,11 @@ const char pg_usage_annotate[] =
     "  --debug-dir DIR    also look for separate debuginfo under DIR (by build-id)\n"
     "  -h, --help         this text\n"
     "\n"
-    "exit status: 0 shown; 2 usage error, a missing or invalid result, or a\n"
-    "function without samples of its own in it (near names are listed); 4 the\n"
-    "binary cannot be read\n"
+    "exit status: 0 shown; 2 usage error, a missing or invalid result, a\n"
+    "function without samples of its own in it (near names are listed) or a\n"
+    "kernel function, or a binary rebuilt since the recording (its build-id\n"
+    "differs); 4 the binary cannot be read, or it is stripped and no separate\n"
+    "debuginfo was found\n"
     "\n"
     "examples:\n"
     "  perfgate annotate .perfgate/results/wordfreq.json count_words\n"
@@ -50,16 +53,41 @@ static const struct option pg_annotate_options[] = {
         { NULL, 0, NULL, 0 },
 };
 
+/*
+ * Source files are named by the binary's line table or found under
+ * --source-dir: whoever built the benchmark controls them. Only regular files
+ * of at most this size are read (docs/limits.md); others are shown without
+ * their text.
+ */
+#define PG_ANNOTATE_SOURCE_MAX ((size_t) 64 << 20)
+
+/* Lines indexed per entry of pg_src.starts: a file of newlines costs
+ * 1/PG_SRC_STRIDE of an offset per line, a lookup scans under that many. */
+#define PG_SRC_STRIDE 256
+
 /* One source file's lines, read once. */
 struct pg_src {
         const char *file; /* as the line table names it (borrowed) */
         struct pg_buf text;
         size_t nlines;
-        size_t *starts; /* offset of each line */
+        size_t *starts; /* offset of line 1 + k * PG_SRC_STRIDE */
+        char *why;      /* NULL, or why a file that exists was not read */
         bool found;
 };
 
-/* Read @file: as named, else under @dir by each tail of its path. */
+/* Read @path into @s, or keep the first reason it was refused in s->why. */
+static bool pg_src_try(struct pg_src *s, const char *path)
+{
+        int error = pg_read_regular_file(path, PG_ANNOTATE_SOURCE_MAX, &s->text);
+
+        if (error == 0)
+                return true;
+        if (!s->why && error != PG_ENOTFOUND)
+                s->why = pg_xstrdup(pg_error_last());
+        return false;
+}
+
+/* Read @file: under @dir by each tail of its path, else as named. */
 static void pg_src_load(struct pg_src *s, const char *file, const char *dir)
 {
         char *path = NULL;
@@ -69,37 +97,42 @@ static void pg_src_load(struct pg_src *s, const char *file, const char *dir)
         if (dir) {
                 for (const char *t = file; t && *t && !s->found; t = strchr(t + 1, '/')) {
                         path = pg_path_join(dir, *t == '/' ? t + 1 : t);
-                        s->found = pg_read_file(path, &s->text) == 0;
+                        s->found = pg_src_try(s, path);
                         free(path);
                 }
         }
-        if (!s->found) {
-                pg_buf_reset(&s->text);
-                s->found = pg_read_file(file, &s->text) == 0;
-        }
+        if (!s->found)
+                s->found = pg_src_try(s, file);
         if (!s->found)
                 return;
         s->starts = pg_xcalloc(1, sizeof(*s->starts));
         s->nlines = 1;
         for (size_t i = 0; i < s->text.len; i++)
                 if (s->text.ptr[i] == '\n' && i + 1 < s->text.len) {
-                        s->starts = pg_xreallocarray(s->starts, s->nlines + 1, sizeof(*s->starts));
-                        s->starts[s->nlines++] = i + 1;
+                        if (s->nlines % PG_SRC_STRIDE == 0) {
+                                s->starts = pg_xreallocarray(
+                                    s->starts, s->nlines / PG_SRC_STRIDE + 1, sizeof(*s->starts));
+                                s->starts[s->nlines / PG_SRC_STRIDE] = i + 1;
+                        }
+                        s->nlines++;
                 }
 }
 
 /* Line @n (1-based) of @s, without leading blanks; "" when absent. */
 static void pg_src_line(const struct pg_src *s, uint64_t n, char *out, size_t cap)
 {
-        const char *p, *e;
+        const char *p, *e, *end;
         size_t len;
 
         out[0] = '\0';
         if (!s->found || n == 0 || n > s->nlines)
                 return;
-        p = s->text.ptr + s->starts[n - 1];
-        e = memchr(p, '\n', s->text.len - s->starts[n - 1]);
-        len = e ? (size_t) (e - p) : s->text.len - s->starts[n - 1];
+        end = s->text.ptr + s->text.len;
+        p = s->text.ptr + s->starts[(n - 1) / PG_SRC_STRIDE];
+        for (uint64_t k = (n - 1) % PG_SRC_STRIDE; k; k--)
+                p = (const char *) memchr(p, '\n', (size_t) (end - p)) + 1;
+        e = memchr(p, '\n', (size_t) (end - p));
+        len = e ? (size_t) (e - p) : (size_t) (end - p);
         while (len && (*p == ' ' || *p == '\t'))
                 p++, len--;
         if (len >= cap)
@@ -137,7 +170,7 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
                 if (a->lines[i].count == 0)
                         continue;
                 s = pg_src_of(srcs, &nsrcs, a->lines[i].file, source_dir);
-                missing = missing || !s->found;
+                missing = missing || (!s->found && !s->why);
                 pg_src_line(s, a->lines[i].line, text, sizeof(text));
                 printf(" %6.2f%% | %s:%llu%s%s\n", 100.0 * (double) a->lines[i].count / total,
                        pg_basename(a->lines[i].file), (unsigned long long) a->lines[i].line,
@@ -145,7 +178,10 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
         }
         if (a->no_line)
                 printf(" %6.2f%% | (no line table entry)\n", 100.0 * (double) a->no_line / total);
-        if (a->outside)
+        if (a->outside && a->outside_symbol)
+                printf(" %6.2f%% | (in another symbol of this name, not shown: %s)\n",
+                       100.0 * (double) a->outside / total, a->outside_symbol);
+        else if (a->outside)
                 printf(" %6.2f%% | (outside the function in this file: was it rebuilt?)\n",
                        100.0 * (double) a->outside / total);
         if (missing)
@@ -169,6 +205,10 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
                 putchar('\n');
         }
         for (size_t i = 0; i < nsrcs; i++) {
+                if (srcs[i].why)
+                        pg_cli_warn("the text of '%s' is not shown: %s", pg_basename(srcs[i].file),
+                                    srcs[i].why);
+                free(srcs[i].why);
                 pg_buf_release(&srcs[i].text);
                 free(srcs[i].starts);
         }
@@ -177,7 +217,8 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
 
 int cmd_annotate(int argc, char **argv)
 {
-        const char *source_dir = NULL, *debug_dir = NULL;
+        const char *source_dir = NULL, *debug_dir = NULL, *argv_debug_dir = NULL;
+        char *real_debug_dir = NULL;
         struct pg_result r;
         struct pg_annotation a;
         int c, error, status = 0;
@@ -192,7 +233,7 @@ int cmd_annotate(int argc, char **argv)
                         source_dir = optarg;
                         break;
                 case OPT_DEBUG_DIR:
-                        debug_dir = optarg;
+                        debug_dir = argv_debug_dir = optarg;
                         break;
                 case ':':
                         return pg_cli_usage_error("annotate", "option '%s' needs a value",
@@ -204,6 +245,11 @@ int cmd_annotate(int argc, char **argv)
         }
         if (argc - optind != 2)
                 return pg_cli_usage_error("annotate", "give a result file and a function name");
+        /* libdwfl reads a relative debuginfo_path entry as relative to the
+         * binary's directory and never searches it by build-id */
+        if (debug_dir && !(debug_dir = real_debug_dir = realpath(debug_dir, NULL)))
+                return pg_cli_usage_error("annotate", "--debug-dir '%s': %s", argv_debug_dir,
+                                          strerror(errno));
         pg_result_init(&r);
         if ((error = pg_result_load(&r, argv[optind])) < 0) {
                 status = pg_cli_fail(error);
@@ -219,9 +265,12 @@ int cmd_annotate(int argc, char **argv)
                 status = pg_cli_fail(error == PG_EIO ? PG_EIO : error);
                 goto done;
         }
+        if (a.warning)
+                pg_cli_warn("%s", a.warning);
         pg_print_annotation(&a, source_dir);
         pg_annotation_release(&a);
 done:
+        free(real_debug_dir);
         pg_result_release(&r);
         return status;
 }

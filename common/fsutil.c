@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,32 +17,80 @@
 
 #include "common/error.h"
 
+/* Append what @fd holds to @out, stopping after @limit bytes; EINTR is
+ * retried. 0, or PG_EIO naming @path. */
+static int pg_read_fd(int fd, const char *path, size_t limit, struct pg_buf *out)
+{
+        size_t got = 0;
+
+        while (got < limit) {
+                size_t room;
+                ssize_t n;
+
+                pg_buf_grow(out, limit - got < 65536 ? limit - got : 65536);
+                room = out->cap - out->len - 1;
+                n = read(fd, out->ptr + out->len, limit - got < room ? limit - got : room);
+                if (n < 0 && errno == EINTR)
+                        continue;
+                if (n < 0)
+                        return pg_error_set(PG_EIO, "cannot read '%s': %s", path, strerror(errno));
+                if (n == 0)
+                        break;
+                out->len += (size_t) n;
+                out->ptr[out->len] = '\0';
+                got += (size_t) n;
+        }
+        return 0;
+}
+
 int pg_read_file(const char *path, struct pg_buf *out)
 {
-        int fd, error = 0;
+        int fd, error;
         int is_stdin = strcmp(path, "-") == 0;
 
         fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0)
                 return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO, "cannot open '%s': %s",
                                     path, strerror(errno));
-        for (;;) {
-                ssize_t n;
-                pg_buf_grow(out, 65536);
-                n = read(fd, out->ptr + out->len, out->cap - out->len - 1);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        error = pg_error_set(PG_EIO, "cannot read '%s': %s", path, strerror(errno));
-                        break;
-                }
-                if (n == 0)
-                        break;
-                out->len += (size_t) n;
-                out->ptr[out->len] = '\0';
-        }
+        error = pg_read_fd(fd, path, SIZE_MAX, out);
         if (!is_stdin)
                 close(fd);
+        return error;
+}
+
+int pg_read_regular_file(const char *path, size_t max_bytes, struct pg_buf *out)
+{
+        size_t len0 = out->len;
+        struct stat st;
+        int fd, error = 0;
+
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+                return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO, "cannot open '%s': %s",
+                                    path, strerror(errno));
+        if (fstat(fd, &st) != 0) {
+                error = pg_error_set(PG_EIO, "cannot inspect '%s': %s", path, strerror(errno));
+        } else if (!S_ISREG(st.st_mode)) {
+                error = pg_error_set(PG_EINPUT, "'%s' is not a regular file (%s)", path,
+                                     S_ISDIR(st.st_mode)    ? "a directory"
+                                     : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                     : S_ISCHR(st.st_mode)  ? "a character device"
+                                     : S_ISBLK(st.st_mode)  ? "a block device"
+                                                            : "a socket");
+        } else if ((uint64_t) st.st_size > max_bytes) {
+                error = pg_error_set(PG_EINPUT, "'%s' is larger than %zu MiB (%llu MiB)", path,
+                                     max_bytes >> 20, (unsigned long long) (st.st_size >> 20));
+        } else if ((error = pg_read_fd(fd, path, max_bytes + 1, out)) == 0 &&
+                   out->len - len0 > max_bytes) {
+                error = pg_error_set(PG_EINPUT, "'%s' is larger than %zu MiB (it grew)", path,
+                                     max_bytes >> 20);
+        }
+        close(fd);
+        if (error) {
+                out->len = len0;
+                if (out->ptr)
+                        out->ptr[len0] = '\0';
+        }
         return error;
 }
 

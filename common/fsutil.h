@@ -25,6 +25,19 @@
 int pg_read_file(const char *path, struct pg_buf *out);
 
 /**
+ * Append the regular file at @path to @out (NUL-terminated), @max_bytes at
+ * most: for files someone else controls. It is opened with O_NONBLOCK (a
+ * FIFO does not wait for a writer) and read only when fstat(2) says it is a
+ * regular file of at most @max_bytes; reading stops after @max_bytes + 1
+ * bytes however the file grows meanwhile. Symbolic links are followed.
+ * Errors: PG_ENOTFOUND (no such file); PG_EINPUT (not a regular file, or
+ * larger than @max_bytes: the message names the path and says which);
+ * @max_bytes must be below SIZE_MAX.
+ * PG_EIO (other errors, with strerror(errno)). On error @out is unchanged.
+ */
+int pg_read_regular_file(const char *path, size_t max_bytes, struct pg_buf *out);
+
+/**
  * Append the last @max_bytes (at most) of the file open as @fd to @out
  * (NUL-terminated), reading nothing before them: the file's size bounds
  * nothing here. The file offset of @fd is not used (pread(2)).

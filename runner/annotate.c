@@ -35,6 +35,8 @@ void pg_annotation_release(struct pg_annotation *a)
                 free(a->insns[i].text);
         free(a->insns);
         free(a->disasm_error);
+        free(a->warning);
+        free(a->outside_symbol);
         memset(a, 0, sizeof(*a));
 }
 
@@ -376,6 +378,81 @@ static void pg_sort_lines(struct pg_annotation *a)
         free(pos);
 }
 
+/*
+ * PG_EINPUT when @mod's NT_GNU_BUILD_ID (dwfl_module_build_id(), the note
+ * elfutils reads) differs from the one recorded for @f: the file was rebuilt
+ * since, and the recorded addresses would name other instructions, as
+ * `perf annotate` refuses by build-id. 0 when equal or either is unknown.
+ */
+static int pg_check_build(Dwfl_Module *mod, const struct pg_fn_addrs *f)
+{
+        const unsigned char *bits;
+        GElf_Addr vaddr;
+        int n = dwfl_module_build_id(mod, &bits, &vaddr);
+        struct pg_buf hex = PG_BUF_INIT;
+        int rc = 0;
+
+        if (f->build_id == NULL || n <= 0)
+                return 0;
+        for (int i = 0; i < n; i++)
+                pg_buf_printf(&hex, "%02x", bits[i]);
+        if (strcmp(hex.ptr, f->build_id) != 0)
+                rc = pg_error_set(PG_EINPUT,
+                                  "'%s' changed since the recording: build-id %s, recorded %s; "
+                                  "its samples would be shown against other instructions. "
+                                  "Annotate the build that was recorded, or record again",
+                                  f->module, hex.ptr, f->build_id);
+        pg_buf_release(&hex);
+        return rc;
+}
+
+/* Whether @mod has no symbol table of its own (stripped: no SHT_SYMTAB) and
+ * no separate debuginfo was found for it. */
+static bool pg_stripped(Dwfl_Module *mod)
+{
+        GElf_Addr bias;
+        Elf *e = dwfl_module_getelf(mod, &bias);
+        Elf_Scn *scn = NULL;
+        GElf_Shdr sh;
+
+        if (e == NULL)
+                return false;
+        while ((scn = elf_nextscn(e, scn)) != NULL)
+                if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB)
+                        return false;
+        return dwfl_module_getdwarf(mod, &bias) == NULL;
+}
+
+/* For a result without build-ids: a warning in @a when a source line the
+ * file's line table now gives for the sampled addresses is not among the
+ * lines recorded for them (f->lines, docs/result-format.md), naming one of
+ * each: the file was most likely rebuilt since. */
+static void pg_check_lines(const struct pg_fn_addrs *f, struct pg_annotation *a)
+{
+        struct pg_buf where = PG_BUF_INIT;
+
+        if (f->nlines == 0)
+                return;
+        for (size_t i = 0; i < a->nlines && !a->warning; i++) {
+                bool known = false;
+
+                if (a->lines[i].count == 0)
+                        continue;
+                pg_buf_reset(&where);
+                pg_buf_printf(&where, "%s:%llu", a->lines[i].file,
+                              (unsigned long long) a->lines[i].line);
+                for (size_t j = 0; j < f->nlines && !known; j++)
+                        known = strcmp(f->lines[j].where, where.ptr) == 0;
+                if (!known)
+                        a->warning = pg_xasprintf(
+                            "'%s' does not match the recording: its line table puts samples "
+                            "at %s, the recording at %s; it was probably rebuilt since, and "
+                            "the shares below may belong to other instructions",
+                            f->module, where.ptr, f->lines[0].where);
+        }
+        pg_buf_release(&where);
+}
+
 int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
                 struct pg_annotation *out)
 {
@@ -387,7 +464,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         Dwfl_Module *mod;
         struct pg_strmap seen = PG_STRMAP_INIT;
         size_t cap = 0;
-        uint64_t hot = 0, hot_count = 0;
+        uint64_t hot = 0, hot_count = 0, outside_hot = 0;
         GElf_Sym sym;
         GElf_Off off;
         const char *symname;
@@ -400,6 +477,13 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
                                     "this result has no per-address samples (it was written by "
                                     "an older perfgate or from folded stacks); record it again");
         f = pg_profile_find_addrs(p, function);
+        if (f == NULL && strlen(function) > 4 &&
+            strcmp(function + strlen(function) - 4, "_[k]") == 0)
+                return pg_error_set(PG_EINPUT,
+                                    "'%s' is a kernel function: annotate reads the user-space "
+                                    "ELF files a result names, not the kernel image, so it "
+                                    "cannot show it ('perf annotate' with a vmlinux can)",
+                                    function);
         if (f == NULL)
                 return pg_not_found(p, function);
         out->function = pg_xstrdup(f->function);
@@ -430,14 +514,24 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
                                   dwfl_errmsg(-1));
                 goto done;
         }
+        if ((rc = pg_check_build(mod, f)) < 0)
+                goto done;
         for (size_t i = 0; i < f->n; i++)
                 if (f->addrs[i].count > hot_count) {
                         hot_count = f->addrs[i].count;
                         hot = f->addrs[i].addr;
                 }
         symname = dwfl_module_addrinfo(mod, hot, &off, &sym, NULL, NULL, NULL);
+        if (symname == NULL && pg_stripped(mod)) {
+                rc = pg_error_set(PG_EIO,
+                                  "'%s' has no symbol table (it was stripped) and no separate "
+                                  "debuginfo was found for it; use --debug-dir DIR (a "
+                                  ".build-id tree) or the unstripped build",
+                                  f->module);
+                goto done;
+        }
         if (symname == NULL) {
-                rc = pg_error_set(PG_ENOTFOUND,
+                rc = pg_error_set(PG_EINPUT,
                                   "'%s' has no symbol at 0x%llx where '%s' was sampled: the file "
                                   "was rebuilt since the recording",
                                   f->module, (unsigned long long) hot, f->function);
@@ -451,6 +545,13 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
 
                 if (ff->addrs[i].addr < out->start || ff->addrs[i].addr >= out->end) {
                         out->outside += ff->addrs[i].count;
+                        if (ff->addrs[i].count > outside_hot) {
+                                const char *o = dwfl_module_addrname(mod, ff->addrs[i].addr);
+
+                                outside_hot = ff->addrs[i].count;
+                                free(out->outside_symbol);
+                                out->outside_symbol = o ? pg_xstrdup(o) : NULL;
+                        }
                         continue;
                 }
                 li = pg_line_of(mod, ff->addrs[i].addr, out, &seen, &cap);
@@ -459,6 +560,8 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
                 else
                         out->no_line += ff->addrs[i].count;
         }
+        if (f->build_id == NULL)
+                pg_check_lines(f, out);
         pg_disassemble(mod, f, out, &seen, &cap);
         pg_sort_lines(out);
 done:

@@ -36,16 +36,23 @@ struct pg_annot_insn {
 
 struct pg_annotation {
         char *function;
-        char *module;        /* the ELF file read */
-        uint64_t samples;    /* the function's samples in the profile */
-        uint64_t start, end; /* the symbol's link-time range [start, end) */
-        uint64_t outside;    /* samples at addresses outside that range (another build) */
-        uint64_t no_line;    /* samples at addresses the line table does not cover */
+        char *module;         /* the ELF file read */
+        uint64_t samples;     /* the function's samples in the profile */
+        uint64_t start, end;  /* the symbol's link-time range [start, end) */
+        uint64_t outside;     /* samples at addresses outside that range */
+        char *outside_symbol; /* NULL, or the symbol (as in the file: mangled) holding
+                               * the hottest of those: another of the same demangled
+                               * name (a C++ overload, a Rust generic); NULL when no
+                               * symbol holds it (another build) */
+        uint64_t no_line;     /* samples at addresses the line table does not cover */
         size_t nlines;
         struct pg_annot_line *lines; /* by count (descending), then file and line */
         size_t ninsns;
         struct pg_annot_insn *insns; /* in address order; empty when it cannot be read */
         char *disasm_error;          /* NULL, or why there are no instructions */
+        char *warning;               /* NULL, or why the shares may not match the file read (for a
+                        * result without build-ids: its line table differs from the
+                        * recorded lines) */
 };
 
 /**
@@ -58,8 +65,12 @@ struct pg_annotation {
  * the functions below it that hold its samples, else those whose name
  * contains it or is within a few edits of it); PG_EINPUT when
  * the profile has no address histogram (an older result: run again);
- * PG_EIO when the module cannot be read (message names it); PG_ENOTFOUND
- * when it has no symbol at the sampled addresses (another build).
+ * PG_EIO when the module cannot be read (message names it), or it has no
+ * symbol table (stripped) and no separate debuginfo was found; PG_EINPUT
+ * when its build-id differs from the recorded one (it was rebuilt since:
+ * both ids named), or it has no symbol at the sampled addresses (another
+ * build), or @function is a kernel function ("_[k]": no kernel image is
+ * read).
  */
 int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
                 struct pg_annotation *out);

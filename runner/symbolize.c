@@ -543,15 +543,21 @@ const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer 
         return &s->st;
 }
 
-/* @f's samples by source line ("file:line"), from the line table of its
- * module as the symbolizer opened it (pg_module_line()). */
+/* @f's module's build-id (hex) and its samples by source line
+ * ("file:line"), from the line table of its module as the symbolizer opened
+ * it (pg_module_line()). */
 static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f)
 {
         struct pg_buf where = PG_BUF_INIT;
         size_t idx;
 
-        if (!pg_strmap_find(&s->fileids, f->module, strlen(f->module), &idx) ||
-            s->files[idx].mod == NULL)
+        if (!pg_strmap_find(&s->fileids, f->module, strlen(f->module), &idx))
+                return;
+        for (size_t j = 0; j < s->files[idx].build_id_len; j++)
+                pg_buf_printf(&where, "%02x", s->files[idx].build_id[j]);
+        if (where.len)
+                f->build_id = pg_buf_detach(&where, NULL);
+        if (s->files[idx].mod == NULL)
                 return;
         f->lines = pg_xcalloc(f->n ? f->n : 1, sizeof(*f->lines));
         for (size_t j = 0; j < f->n; j++) {
