@@ -298,6 +298,7 @@ static int pg_live_setup(struct pg_live *l, const struct pg_record_opts *o)
         l->o = *o;
         l->pidfd = -1;
         pg_record_log_init(&l->log);
+        pg_record_log_init(&l->spare);
         if ((rc = pg_sample_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0)
                 return rc;
         /* libdw would ask debuginfod servers (network) per module */
@@ -376,11 +377,20 @@ void pg_live_stop(struct pg_live *l)
 
 void pg_live_fold(struct pg_live *l)
 {
+        struct pg_record_log done;
+
         pg_sample_drain(&l->dc);
-        pg_record_log_sort(&l->log);
-        pg_symbolizer_process(l->sym, &l->log, &l->smp.fmt);
+        /* the next batch's mappings and names are read now, not after the
+         * symbolization below: a process that exits meanwhile would leave
+         * the samples it takes until its exit without either */
+        done = l->log;
+        l->log = l->spare;
         pg_record_log_reset(&l->log);
         pg_live_synthesize(l);
+        pg_record_log_sort(&done);
+        pg_symbolizer_process(l->sym, &done, &l->smp.fmt);
+        pg_record_log_reset(&done);
+        l->spare = done;
 }
 
 void pg_live_close(struct pg_live *l)
@@ -392,6 +402,7 @@ void pg_live_close(struct pg_live *l)
         pg_symbolizer_free(l->sym);
         l->sym = NULL;
         pg_record_log_release(&l->log);
+        pg_record_log_release(&l->spare);
 }
 
 static int pg_record_command(struct pg_live *l, struct pg_record_info *info)

@@ -90,9 +90,10 @@ struct pg_live {
         struct pg_sampling_cfg cfg;
         struct pg_sampling smp;
         struct pg_record_log log;
-        struct pg_symbolizer *sym; /* folded stacks accumulate here */
-        int pidfd;                 /* the process (-p), -1 otherwise */
-        uint64_t start_ns;         /* CLOCK_MONOTONIC when the events were opened (enabled) */
+        struct pg_record_log spare; /* the log being folded while the next fills */
+        struct pg_symbolizer *sym;  /* folded stacks accumulate here */
+        int pidfd;                  /* the process (-p), -1 otherwise */
+        uint64_t start_ns;          /* CLOCK_MONOTONIC when the events were opened (enabled) */
         struct pg_sample_drain_ctx dc;
 };
 

@@ -117,6 +117,18 @@ if [ $root = 1 ]; then
         ok "another user's process: $(cat "$tmp/u.err")"
 fi
 
+# 8. top --stdio's last snapshot, of a process that exits during it, names
+# the functions of its last samples (the mappings are read before the
+# previous snapshot is symbolized, not after, when the process may be gone)
+for i in 1 2 3; do
+        start_service 1.2
+        timeout 120 "$pg" top --stdio -p "$svc_pid" --interval 0.3 --lines 6 >"$tmp/top$i.out" 2>&1
+        last=$(awk '/^perfgate top:/ { n = NR } { l[NR] = $0 } END { for (i = n; i <= NR; i++) print l[i] }' "$tmp/top$i.out")
+        grep -q "exited" <<<"$last" && ! grep -qE '^ +[0-9.]+% +[0-9]+ +\[unknown\] ' <<<"$last" ||
+                err "top after the process exited, run $i: $last"
+done
+ok "top's last snapshot after the exit: $(grep -c record_main_hot "$tmp/top3.out") snapshots name record_main_hot"
+
 # 7. run --sched unprivileged: the warning names every fix docs/run.md gives
 if [ $root = 1 ]; then
         mkdir "$tmp/ubench" "$tmp/uout" && cp "$wakers" "$tmp/ubench/wakers" && chown 65534 "$tmp/uout"
