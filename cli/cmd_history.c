@@ -295,6 +295,10 @@ int cmd_history(int argc, char **argv)
                 status = pg_cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
                 goto done;
         }
+        if (json && (error = pg_output_file_check(json)) < 0) {
+                status = pg_cli_fail(error);
+                goto done;
+        }
         to.metrics = metrics;
         to.nmetrics = nmetrics;
         to.rules = &rules;

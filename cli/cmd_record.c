@@ -165,12 +165,15 @@ int cmd_record(int argc, char **argv)
                 case OPT_DURATION:
                         errno = 0;
                         dur = strtod(optarg, &end);
-                        if (errno || *end || end == optarg || !isfinite(dur) || dur <= 0 ||
+                        /* 0 ns would mean "no duration": the least is 1 ns */
+                        if (errno || *end || end == optarg || !isfinite(dur) || dur < 1e-9 ||
                             dur > 1e7)
                                 return pg_cli_usage_error(
-                                    "record", "--duration '%s' must be a number of seconds above 0",
+                                    "record",
+                                    "--duration '%s' must be a number of seconds between 1e-09 "
+                                    "(1 ns) and 1e+07 (about 115 days)",
                                     optarg);
-                        o.duration_ns = (uint64_t) (dur * 1e9);
+                        o.duration_ns = (uint64_t) llround(dur * 1e9);
                         break;
                 case 'F':
                         if (pg_cli_freq_arg("record", optarg, &o.freq_hz))

@@ -164,8 +164,18 @@ static int pg_top_tui(struct pg_top *t, double interval, uint64_t iterations,
         bool paused = false, callers = false, quit = false;
         uint64_t start = pg_now_ns(), done = 0;
 
-        if (initscr() == NULL) {
-                pg_cli_error("cannot start the terminal view; use --stdio");
+        const char *term = getenv("TERM");
+        SCREEN *scr;
+
+        /* newterm(), not initscr(): initscr() exits the process itself
+         * (status 1, this tool's "regression") on an unknown terminal type,
+         * newterm() returns NULL (curs_initscr(3X)) */
+        if (!term || !*term || !(scr = newterm(NULL, stdout, stdin))) {
+                pg_cli_error("cannot start the terminal view: the terminal type '%s' (TERM) is %s; "
+                             "use --stdio for plain snapshots, or set TERM to a known type "
+                             "(xterm-256color)",
+                             term && *term ? term : "",
+                             term && *term ? "unknown to terminfo" : "not set");
                 return PG_EXIT_USAGE;
         }
         cbreak();
@@ -212,6 +222,7 @@ static int pg_top_tui(struct pg_top *t, double interval, uint64_t iterations,
                 pg_top_draw(t, e, n, sel, paused, callers, (double) (pg_now_ns() - start) / 1e9);
         }
         endwin();
+        delscreen(scr);
         if (info->target_exited)
                 pg_cli_warn("the process exited");
         return 0;

@@ -185,11 +185,42 @@ done:
         return error;
 }
 
+/* Whether the link @path (lstat @lst) is one the kernel would not follow
+ * under fs.protected_symlinks=1 (may_follow_link(), fs/namei.c): in a
+ * sticky world-writable directory, a link owned neither by the caller nor
+ * by the directory's owner, which another user may have planted there. */
+static bool pg_link_planted(const char *path, const struct stat *lst)
+{
+        char *dir = pg_xstrdup(path), *slash = strrchr(dir, '/');
+        struct stat ds;
+        bool planted = false;
+
+        if (slash)
+                *(slash == dir ? slash + 1 : slash) = '\0';
+        if (stat(slash ? dir : ".", &ds) == 0 && (ds.st_mode & S_ISVTX) && (ds.st_mode & S_IWOTH) &&
+            lst->st_uid != geteuid() && lst->st_uid != ds.st_uid)
+                planted = true;
+        free(dir);
+        return planted;
+}
+
+static int pg_link_planted_error(int code, const char *path, const struct stat *lst)
+{
+        return pg_error_set(code,
+                            "refusing to write through '%s': it is a symbolic link of another "
+                            "user (uid %u) in a shared sticky directory, who could have planted "
+                            "it there (the kernel's fs.protected_symlinks rule); remove it or "
+                            "give another path",
+                            path, (unsigned) lst->st_uid);
+}
+
 int pg_write_file_atomic(const char *path, const void *data, size_t len)
 {
         struct stat st;
 
         if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+                if (pg_link_planted(path, &st))
+                        return pg_link_planted_error(PG_EIO, path, &st);
                 /* named by the user: written through as cp(1) does, in place;
                  * like GNU cp, never through a dangling link */
                 if (stat(path, &st) < 0)
@@ -243,6 +274,57 @@ int pg_dir_check_owner(const char *path)
         return 0;
 }
 
+/* The entry @path itself, as pg_write_file_atomic() will write it: a
+ * directory or a dangling link is refused, a link is written through (so
+ * its target must open for writing), and anything else is replaced by a
+ * file created beside it (tried here, then removed: a writable-looking
+ * directory such as /proc refuses new files). */
+static int pg_output_target_check(const char *path)
+{
+        struct stat lst, st;
+        char *tmp;
+        int fd, error = 0;
+
+        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+                if (pg_link_planted(path, &lst))
+                        return pg_link_planted_error(PG_EINPUT, path, &lst);
+                if (stat(path, &st) != 0)
+                        return pg_error_set(PG_EINPUT,
+                                            "cannot write '%s': it is a dangling symbolic link "
+                                            "(%s), which perfgate does not write through; "
+                                            "remove it or give another path",
+                                            path, strerror(errno));
+        } else if (lstat(path, &st) != 0) {
+                st.st_mode = S_IFREG;
+        }
+        if (S_ISDIR(st.st_mode))
+                return pg_error_set(PG_EINPUT,
+                                    "cannot write '%s': it is a directory; give a file name", path);
+        if (S_ISLNK(lst.st_mode) || !S_ISREG(st.st_mode)) {
+                /* written in place: it must open for writing (no truncation
+                 * here; O_NONBLOCK: a FIFO without a reader fails, not hangs) */
+                fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+                if (fd < 0)
+                        return pg_error_set(PG_EINPUT, "cannot write '%s': %s; give another path",
+                                            path, strerror(errno));
+                close(fd);
+                return 0;
+        }
+        tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
+        fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0) {
+                error = pg_error_set(PG_EINPUT,
+                                     "cannot write '%s': no file can be created beside it (%s); "
+                                     "give another path",
+                                     path, strerror(errno));
+        } else {
+                close(fd);
+                unlink(tmp);
+        }
+        free(tmp);
+        return error;
+}
+
 int pg_output_file_check(const char *path)
 {
         char *dir = pg_xstrdup(path), *slash = strrchr(dir, '/');
@@ -262,6 +344,8 @@ int pg_output_file_check(const char *path)
                                      "cannot write '%s' later: '%s' is not a writable directory "
                                      "(%s); give a path in one",
                                      path, d, errno ? strerror(errno) : "not a directory");
+        else
+                error = pg_output_target_check(path);
 done:
         free(dir);
         return error;

@@ -51,7 +51,9 @@ int pg_read_tail(int fd, size_t max_bytes, struct pg_buf *out);
  * rename). The file gets mode 0666 less the umask.
  * A symlink is written through as cp(1) does: its existing target is
  * truncated and written in place (keeping its inode, owner and mode; not
- * atomic), and a dangling link is refused as GNU cp refuses it. A target
+ * atomic), and a dangling link is refused as GNU cp refuses it, and so is
+ * a link of another user in a sticky world-writable directory (the rule of
+ * fs.protected_symlinks, may_follow_link() in fs/namei.c). A target
  * that exists and is not a regular file (a device such as /dev/stdout, a
  * FIFO) is written in place, never replaced. Errors: PG_EIO with the path
  * and strerror(errno) (also for a directory and a dangling link).
@@ -80,11 +82,16 @@ int pg_dir_check_owner(const char *path);
 /**
  * Check, before work whose result cannot be had again cheaply (a
  * recording, a measurement), that a file can later be written at @path, a
- * path the user named (-o FILE, --json FILE): the directory it names
- * exists, is a directory, and the effective user may write in it. "-"
- * passes (stdout). Nothing is created. Errors: PG_EINPUT "cannot write
- * 'PATH' later: 'DIR' is not a writable directory (REASON); give a path in
- * one".
+ * path the user named (-o FILE, --json FILE), as pg_write_file_atomic()
+ * will write it: the directory it names exists, is a directory, and the
+ * effective user may write in it; @path is not a directory, a dangling
+ * symbolic link, or a link another user may have planted in a sticky
+ * world-writable directory; a link's target opens for writing; else a file
+ * can be created beside @path (one is created and removed at once). "-"
+ * passes (stdout). Errors: PG_EINPUT "cannot write 'PATH' later: 'DIR' is
+ * not a writable directory (REASON); give a path in one", "cannot write
+ * 'PATH': it is a directory ...", "... a dangling symbolic link ...",
+ * "refusing to write through 'PATH' ...".
  */
 int pg_output_file_check(const char *path);
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -160,10 +161,37 @@ static int pg_attach_refused(pid_t pid)
                                     "cannot record process %d: it belongs to another user (uid "
                                     "%u) and perfgate may not observe it; run perfgate as that "
                                     "user or as root, or grant it CAP_PERFMON and "
-                                    "CAP_SYS_PTRACE (setcap cap_perfmon,cap_sys_ptrace+ep), "
-                                    "or lower kernel.perf_event_paranoid (sysctl) to -1",
+                                    "CAP_SYS_PTRACE (setcap cap_perfmon,cap_sys_ptrace+ep); "
+                                    "kernel.perf_event_paranoid does not help, since the "
+                                    "kernel also asks for ptrace access to another user's "
+                                    "process",
                                     (int) pid, (unsigned) st.st_uid);
         return PG_EPERM; /* pg_sampling_open_tasks() said why and what to do */
+}
+
+/* A thread id passes /proc/TID (proc(5): hidden from listings, reachable
+ * by name), but the process's mappings are kept under its Tgid, so
+ * attaching to a thread would leave every frame unnamed: refused, naming
+ * the process (perf record -p TID refuses it too). */
+static int pg_check_tgid(pid_t pid)
+{
+        char path[64], line[128];
+        long tgid = 0;
+        FILE *f;
+
+        snprintf(path, sizeof(path), "/proc/%d/status", (int) pid);
+        if (!(f = fopen(path, "r")))
+                return 0; /* gone: said by the attach */
+        while (fgets(line, sizeof(line), f))
+                if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+                        break;
+        fclose(f);
+        if (tgid > 0 && tgid != pid)
+                return pg_error_set(PG_EINPUT,
+                                    "%d is a thread of process %ld, not a process: use -p %ld "
+                                    "(every thread of that process is recorded)",
+                                    (int) pid, tgid, tgid);
+        return 0;
 }
 
 /* Open the events on every thread of @pid, listing the threads again until
@@ -270,6 +298,7 @@ static int pg_live_setup(struct pg_live *l, const struct pg_record_opts *o)
         l->o = *o;
         l->pidfd = -1;
         pg_record_log_init(&l->log);
+        pg_record_log_init(&l->spare);
         if ((rc = pg_sample_check_freq(o->freq_hz ? o->freq_hz : 999)) < 0)
                 return rc;
         /* libdw would ask debuginfod servers (network) per module */
@@ -306,11 +335,15 @@ int pg_live_open(struct pg_live *l, const struct pg_record_opts *o, struct pg_re
                         return pg_error_set(PG_ENOTFOUND,
                                             "no process %d: it does not exist (or exited)",
                                             (int) o->pid);
+                if ((rc = pg_check_tgid(o->pid)) < 0)
+                        return rc;
                 snprintf(path, sizeof(path), "/proc/%d/comm", (int) o->pid);
                 pg_read_line(path, info->comm, sizeof(info->comm));
                 l->pidfd = (int) syscall(SYS_pidfd_open, o->pid, 0);
+                l->start_ns = pg_now_ns();
                 rc = pg_attach_process(&l->smp, o->pid, &l->cfg);
         } else {
+                l->start_ns = pg_now_ns();
                 rc = pg_sampling_open_tasks(&l->smp, NULL, 0, &l->cfg);
                 if (rc == PG_EPERM)
                         rc = pg_error_set(PG_EPERM,
@@ -334,13 +367,32 @@ void pg_live_wait(struct pg_live *l, uint64_t duration_ns, struct pg_record_info
         pg_record_wait(&l->dc, l->pidfd, duration_ns, info);
 }
 
+void pg_live_stop(struct pg_live *l)
+{
+        /* on an inherited per-task event, the ioctl reaches its children too
+         * (perf_event_for_each_child(), kernel/events/core.c) */
+        for (size_t i = 0; i < l->smp.n; i++)
+                (void) ioctl(l->smp.fds[i], PERF_EVENT_IOC_DISABLE, 0);
+        for (size_t i = 0; i < l->smp.nmore; i++)
+                (void) ioctl(l->smp.more_fds[i], PERF_EVENT_IOC_DISABLE, 0);
+}
+
 void pg_live_fold(struct pg_live *l)
 {
+        struct pg_record_log done;
+
         pg_sample_drain(&l->dc);
-        pg_record_log_sort(&l->log);
-        pg_symbolizer_process(l->sym, &l->log, &l->smp.fmt);
+        /* the next batch's mappings and names are read now, not after the
+         * symbolization below: a process that exits meanwhile would leave
+         * the samples it takes until its exit without either */
+        done = l->log;
+        l->log = l->spare;
         pg_record_log_reset(&l->log);
         pg_live_synthesize(l);
+        pg_record_log_sort(&done);
+        pg_symbolizer_process(l->sym, &done, &l->smp.fmt);
+        pg_record_log_reset(&done);
+        l->spare = done;
 }
 
 void pg_live_close(struct pg_live *l)
@@ -352,6 +404,7 @@ void pg_live_close(struct pg_live *l)
         pg_symbolizer_free(l->sym);
         l->sym = NULL;
         pg_record_log_release(&l->log);
+        pg_record_log_release(&l->spare);
 }
 
 static int pg_record_command(struct pg_live *l, struct pg_record_info *info)
@@ -371,6 +424,7 @@ static int pg_record_command(struct pg_live *l, struct pg_record_info *info)
         if (rc < 0)
                 return rc;
         info->event_count = pg_event_count(&l->smp);
+        info->wall_ns = ex.wall_ns;
         info->exit_status = ex.status;
         info->target_exited = !ex.timed_out && !ex.interrupted;
         info->cycles = l->smp.cycles;
@@ -386,10 +440,8 @@ static int pg_record_command(struct pg_live *l, struct pg_record_info *info)
  * not hold every record in memory. */
 static void pg_record_live_loop(struct pg_live *l, struct pg_record_info *info)
 {
-        uint64_t start = pg_now_ns();
-
         for (;;) {
-                uint64_t slice = 1000000000ull, spent = pg_now_ns() - start;
+                uint64_t slice = 1000000000ull, spent = pg_now_ns() - l->start_ns;
 
                 if (l->o.duration_ns) {
                         if (spent >= l->o.duration_ns)
@@ -403,13 +455,14 @@ static void pg_record_live_loop(struct pg_live *l, struct pg_record_info *info)
                 if (l->log.arena_len > PG_RECORD_FOLD_BYTES)
                         pg_live_fold(l);
         }
+        pg_live_stop(l);
+        info->wall_ns = pg_now_ns() - l->start_ns;
 }
 
 int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_record_info *info,
               struct pg_buf *warnings)
 {
         struct pg_live l;
-        uint64_t start = pg_now_ns();
         int rc;
 
         memset(info, 0, sizeof(*info));
@@ -427,7 +480,6 @@ int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_
                         pg_live_fold(&l);
                 }
         }
-        info->wall_ns = pg_now_ns() - start;
         if (rc < 0)
                 goto done;
         pg_sample_export(l.sym, &l.cfg, info->cycles, info->exclude_kernel, 1, out);

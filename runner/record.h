@@ -51,7 +51,9 @@ struct pg_record_opts {
 };
 
 struct pg_record_info {
-        uint64_t wall_ns;     /* how long the recording lasted (CLOCK_MONOTONIC) */
+        uint64_t wall_ns;     /* how long the events sampled (CLOCK_MONOTONIC): from
+                               * opening them (a command: its start) to the end of
+                               * the wait (its exit); setup and folding excluded */
         uint64_t event_count; /* the sampling event's count summed over tasks and CPUs:
                                * ns of CPU time for cpu-clock, cycles for cycles */
         bool target_exited;   /* the process (-p) or command ended before the recording */
@@ -67,7 +69,7 @@ struct pg_record_info {
  * @info with how the recording went. A target that exits before the end is
  * not an error (info->target_exited; the samples taken are kept).
  * @warnings: lines for the user (lost samples, no samples, ...).
- * Errors: PG_EINPUT (no target, or more than one); PG_ENOTFOUND (no process
+ * Errors: PG_EINPUT (no target, or more than one; -p of a thread, not a process); PG_ENOTFOUND (no process
  * @o->pid: message names it); PG_EPERM (the kernel refuses: another user's
  * process, system-wide without privilege; the message says what to do);
  * PG_ENOTSUP; PG_ENOTFOUND / PG_EMEASURE (the command cannot be started);
@@ -88,8 +90,10 @@ struct pg_live {
         struct pg_sampling_cfg cfg;
         struct pg_sampling smp;
         struct pg_record_log log;
-        struct pg_symbolizer *sym; /* folded stacks accumulate here */
-        int pidfd;                 /* the process (-p), -1 otherwise */
+        struct pg_record_log spare; /* the log being folded while the next fills */
+        struct pg_symbolizer *sym;  /* folded stacks accumulate here */
+        int pidfd;                  /* the process (-p), -1 otherwise */
+        uint64_t start_ns;          /* CLOCK_MONOTONIC when the events were opened (enabled) */
         struct pg_sample_drain_ctx dc;
 };
 
@@ -107,6 +111,12 @@ int pg_live_open(struct pg_live *l, const struct pg_record_opts *o, struct pg_re
  * (info->interrupted).
  */
 void pg_live_wait(struct pg_live *l, uint64_t duration_ns, struct pg_record_info *info);
+
+/**
+ * Disable the events (and their inherited children): the recording ends
+ * here; pg_live_fold() then drains what they sampled until now.
+ */
+void pg_live_stop(struct pg_live *l);
 
 /**
  * Fold what was drained since the last call into l->sym's stacks and

@@ -121,7 +121,9 @@ static int pg_tp_read(const char *event, struct pg_buf *text)
                                     "cannot read the format of sched:%s in tracefs "
                                     "(/sys/kernel/tracing): permission denied; run as root, or "
                                     "make tracefs readable by this user (tracefs mount options "
-                                    "uid=, gid=, mode=)",
+                                    "uid=, gid=, mode=) and also allow its raw CPU-wide records: "
+                                    "'sysctl kernel.perf_event_paranoid=-1', or CAP_PERFMON "
+                                    "('setcap cap_perfmon+ep' on perfgate)",
                                     event);
         return pg_error_set(PG_ENOTSUP,
                             "no tracefs with the sched:%s tracepoint (looked in "
