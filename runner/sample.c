@@ -172,7 +172,7 @@ int pg_sample_run_once(const struct pg_sample_opts *o, const struct pg_sampling_
                 pg_control_close(&ctl);
                 return rc;
         }
-        if (!smp->exclude_kernel)
+        if (sym && !smp->exclude_kernel) /* sym: NULL when only tracepoints are read */
                 pg_symbolizer_kernel_expected(sym);
         /* tracepoints record the whole run: the markers switch nothing */
         pg_control_set_targets(&ctl, smp->fds, cfg->ntracepoints ? 0 : smp->n);
