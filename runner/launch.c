@@ -734,13 +734,19 @@ int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size
                    pg_launch_poll_cb cb, void *ctx, struct pg_exit *out)
 {
         struct pollfd *pfd = calloc(nfds + 1, sizeof(*pfd));
+        int *hung = calloc(nfds + 1, sizeof(*hung)); /* fds[i] that hung up, or -1 */
         uint64_t deadline = timeout_ns ? c->start_ns + timeout_ns : 0, kill_at = 0;
         int error = 0, status = 0;
         pid_t w;
 
         memset(out, 0, sizeof(*out));
-        if (!pfd)
+        if (!pfd || !hung) {
+                free(pfd);
+                free(hung);
                 return pg_error_set(PG_ENOMEM, "out of memory");
+        }
+        for (size_t i = 0; i < nfds; i++)
+                hung[i] = -1;
         for (;;) {
                 size_t np = 0;
                 uint64_t now;
@@ -767,10 +773,20 @@ int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size
                 }
                 if (c->pidfd >= 0)
                         pfd[np++] = (struct pollfd){ .fd = c->pidfd, .events = POLLIN };
+                /* an fd that hung up is not polled again (poll(2) skips a
+                 * negative fd): it would make every poll return at once, and
+                 * this loop - with a WAIT round trip to the spawner per pass -
+                 * would spin until the benchmark is reaped. A sampling event
+                 * hangs up when its task's perf context exits, before the task
+                 * can be reaped (kernel/events/core.c, perf_poll()); a busy
+                 * waiter can then starve that very task on a loaded machine. */
                 for (size_t i = 0; i < nfds; i++)
-                        pfd[np++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+                        pfd[np++] = (struct pollfd){ .fd = fds[i] == hung[i] ? -1 : fds[i],
+                                                     .events = POLLIN };
                 rc = poll(pfd, np, c->pidfd >= 0 ? 100 : 10);
-                (void) rc;
+                for (size_t i = 0, k = np - nfds; rc > 0 && i < nfds; i++, k++)
+                        if (pfd[k].fd >= 0 && (pfd[k].revents & (POLLHUP | POLLERR | POLLNVAL)))
+                                hung[i] = pfd[k].fd;
                 if (cb && !error && (error = cb(ctx)) < 0) {
                         kill(-c->pid, SIGKILL);
                         kill(c->pid, SIGKILL);
@@ -804,6 +820,7 @@ int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size
                 pg_log_cap(c->log_fd);
         pg_child_close(c);
         free(pfd);
+        free(hung);
         if (!error && out->interrupted)
                 error = pg_error_set(PG_EINTR, "interrupted");
         return error;

@@ -86,7 +86,10 @@ void pg_launch_cancel(struct pg_child *c);
  * @fds, @nfds: extra fds to poll (ring buffers, a control pipe); @cb (may
  *              be NULL) is called when one is readable and at least every
  *              100 ms. The array is read again before every poll: an entry
- *              its owner set to -1 (an fd at EOF) is no longer polled.
+ *              its owner set to -1 (an fd at EOF) is no longer polled, nor
+ *              is an fd once poll(2) said it hung up (POLLHUP, POLLERR,
+ *              POLLNVAL: a pipe without writers, a sampling event whose
+ *              task exited), so the wait never spins; @cb is still called.
  * An error from @cb stops waiting: the group is killed and the error returned.
  * After the child is reaped its log is capped (pg_log_cap()).
  * A child that stops (WIFSTOPPED: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) is

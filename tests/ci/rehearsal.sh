@@ -247,11 +247,10 @@ for j in a b; do
         (cd "$scratch/job-$j" && git checkout -q "$([ $j = a ] && echo "$c1" || echo "$c2")" &&
                 mkdir -p bench/bin && cp -a "$scratch/work/bench/bin/." bench/bin/)
 done
-# What this step checks is the race of the two pushes of the data branch.
-# The two runs count only (--no-profile): two sampling runs at the same time
-# now and then never see their benchmark end (a known open bug, reproduced
-# by two concurrent `perfgate run bench/`, about 1 round in 20).
-conc=(--benchmarks bench/ --machine rehearsal --repeat "$repeat" --run-args "${run_args:+$run_args }--no-profile")
+# What this step checks is the race of the two pushes of the data branch;
+# both jobs also sample, as CI's concurrent jobs do.
+conc=(--benchmarks bench/ --machine rehearsal --repeat "$repeat")
+[ -n "$run_args" ] && conc+=(--run-args "$run_args")
 (cd "$scratch/job-a" && "$SCRIPT" main "${conc[@]}" --out "$scratch/out-a" >"$scratch/job-a.log" 2>&1; echo $? >"$scratch/job-a.st") &
 pa=$!
 (cd "$scratch/job-b" && "$SCRIPT" main "${conc[@]}" --out "$scratch/out-b" >"$scratch/job-b.log" 2>&1; echo $? >"$scratch/job-b.st") &
