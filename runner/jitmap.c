@@ -62,10 +62,22 @@ void pg_jitmap_add(struct pg_jitmap *m, uint64_t start, uint64_t size, const cha
 
 void pg_jitmap_sort(struct pg_jitmap *m)
 {
+        uint64_t end = 0;
+
         if (m->n > 1)
                 qsort(m->syms, m->n, sizeof(*m->syms), pg_jitsym_cmp);
-        for (size_t i = 0; i < m->n; i++)
-                m->syms[i].seq = i;
+        /* the furthest end of syms[0..i], for the lookup's backward scan */
+        free(m->max_end);
+        m->max_end = m->n ? pg_xreallocarray(NULL, m->n, sizeof(*m->max_end)) : NULL;
+        for (size_t i = 0; i < m->n; i++) {
+                uint64_t e = m->syms[i].start + m->syms[i].size;
+
+                if (e < m->syms[i].start) /* wrapped: up to the top of the address space */
+                        e = UINT64_MAX;
+                if (e > end)
+                        end = e;
+                m->max_end[i] = end;
+        }
 }
 
 void pg_jitmap_parse(struct pg_jitmap *m, const char *text, size_t len)
@@ -109,13 +121,16 @@ void pg_jitmap_release(struct pg_jitmap *m)
         for (size_t i = 0; i < m->n; i++)
                 free(m->syms[i].name);
         free(m->syms);
+        free(m->max_end);
         memset(m, 0, sizeof(*m));
 }
 
 const struct pg_jitsym *pg_jitmap_lookup(const struct pg_jitmap *m, uint64_t addr)
 {
-        /* later entries win: scan back from the last start <= addr */
-        size_t lo = 0, hi = m->n;
+        /* of the entries covering addr, the last added wins: scan back from
+         * the last start <= addr while an earlier entry can still reach addr */
+        const struct pg_jitsym *best = NULL;
+        size_t lo = 0, hi = m->n, scanned = 0;
 
         while (lo < hi) {
                 size_t mid = lo + (hi - lo) / 2;
@@ -125,11 +140,12 @@ const struct pg_jitsym *pg_jitmap_lookup(const struct pg_jitmap *m, uint64_t add
                 else
                         hi = mid;
         }
-        for (size_t i = lo; i-- > 0;) {
-                if (addr - m->syms[i].start < m->syms[i].size)
-                        return &m->syms[i];
-                if (lo - i > 64)
+        for (size_t i = lo; i-- > 0 && m->max_end && m->max_end[i] > addr;) {
+                if (addr - m->syms[i].start < m->syms[i].size &&
+                    (!best || m->syms[i].seq > best->seq))
+                        best = &m->syms[i];
+                if (++scanned == PG_JITMAP_SCAN_MAX)
                         break;
         }
-        return NULL;
+        return best;
 }

@@ -316,6 +316,36 @@ static void test_names_and_files(void **state)
         pg_jitmap_release(&m);
 }
 
+/* Overlapping loads: the later one names the address whatever the starts
+ * (an earlier small load inside a later big one), and an entry covering the
+ * address is found however many later-starting entries lie in between. */
+static void test_overlap_later_wins(void **state)
+{
+        struct pg_jitmap m = { 0 };
+        char name[32];
+        (void) state;
+
+        pg_jitmap_add(&m, 0x1000, 0x40, "old_small", 9);
+        pg_jitmap_add(&m, 0x0, 0x10000, "new_big_later", 13);
+        pg_jitmap_sort(&m);
+        assert_string_equal(name_at(&m, 0x1010), "new_big_later");
+        assert_string_equal(name_at(&m, 0x20), "new_big_later");
+        assert_null(name_at(&m, 0x10000));
+        pg_jitmap_release(&m);
+
+        memset(&m, 0, sizeof(m));
+        pg_jitmap_add(&m, 0x100000, 0x20000, "big_region", 10);
+        for (int i = 0; i < 100; i++) {
+                int n = snprintf(name, sizeof(name), "stub_%d", i);
+                pg_jitmap_add(&m, 0x100100 + 8 * (uint64_t) i, 8, name, (size_t) n);
+        }
+        pg_jitmap_sort(&m);
+        assert_string_equal(name_at(&m, 0x108000), "big_region");
+        assert_string_equal(name_at(&m, 0x100108), "stub_1"); /* later than big_region */
+        assert_null(name_at(&m, 0x0ffff0));
+        pg_jitmap_release(&m);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -327,6 +357,7 @@ int main(void)
                 cmocka_unit_test(test_bad_headers),
                 cmocka_unit_test(test_name_without_nul),
                 cmocka_unit_test(test_names_and_files),
+                cmocka_unit_test(test_overlap_later_wins),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
