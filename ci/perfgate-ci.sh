@@ -1232,8 +1232,10 @@ push_branch() {
         st=$?
         [ $st = 0 ] && return 0
         # A lost race is git's own status line for the ref (--porcelain: "!",
-        # tab, ref, tab, flag and reason), never text a hook printed.
-        if printf '%s\n' "$outp" | grep -qE $'^!\t[^\t]*\t\\[(rejected\\] \\((fetch first|non-fast-forward|stale info)\\)|remote rejected\\] \\((failed to update ref|cannot lock ref))'; then
+        # tab, ref, tab, flag and reason), never text a hook printed. A
+        # here-string, not a pipe: under pipefail, grep -q quitting at the
+        # match can kill printf with SIGPIPE (status 141), about once in 700.
+        if grep -qE $'^!\t[^\t]*\t\\[(rejected\\] \\((fetch first|non-fast-forward|stale info)\\)|remote rejected\\] \\((failed to update ref|cannot lock ref))' <<<"$outp"; then
                 return 1
         fi
         # Never print a push URL or a token: only git's status lines, masked.

@@ -163,7 +163,7 @@ static void pg_cache_trim(const char *dir)
                         cap = cap ? cap * 2 : 16;
                         v = pg_xreallocarray(v, cap, sizeof(*v));
                 }
-                snprintf(v[n].name, sizeof(v[n].name), "%s", de->d_name);
+                memcpy(v[n].name, de->d_name, len + 1); /* len < sizeof(name): checked above */
                 v[n].mtime = st.st_mtime;
                 v[n].size = st.st_size;
                 total += (unsigned long long) st.st_size;
