@@ -281,11 +281,17 @@ int pg_dir_check_owner(const char *path)
  * directory such as /proc refuses new files). */
 static int pg_output_target_check(const char *path)
 {
-        struct stat lst, st;
+        struct stat lst = { 0 }, st = { 0 };
         char *tmp;
         int fd, error = 0;
 
-        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        if (lstat(path, &lst) != 0) {
+                /* absent: a new regular file (lst was left undefined, and a
+                 * garbage S_IFLNK in it refused a new file now and then) */
+                memset(&lst, 0, sizeof(lst));
+                lst.st_mode = S_IFREG;
+                st = lst;
+        } else if (S_ISLNK(lst.st_mode)) {
                 if (pg_link_planted(path, &lst))
                         return pg_link_planted_error(PG_EINPUT, path, &lst);
                 if (stat(path, &st) != 0)
@@ -294,8 +300,8 @@ static int pg_output_target_check(const char *path)
                                             "(%s), which perfgate does not write through; "
                                             "remove it or give another path",
                                             path, strerror(errno));
-        } else if (lstat(path, &st) != 0) {
-                st.st_mode = S_IFREG;
+        } else {
+                st = lst;
         }
         if (S_ISDIR(st.st_mode))
                 return pg_error_set(PG_EINPUT,

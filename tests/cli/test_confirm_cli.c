@@ -380,7 +380,8 @@ static void test_confirm_cli_calibrate(void **state)
         make_head(3);
         pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "8", "--json",
                          ".perfgate/v.json", NULL);
-        assert_int_equal(o.status, 1);
+        if (o.status != 1)
+                fail_msg("exit %d, not 1\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
         pg_run_out_release(&o);
         v = pg_test_read(".perfgate/v.json");
         assert_non_null(strstr(v, "\"floor\": "));

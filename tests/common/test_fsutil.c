@@ -114,10 +114,40 @@ static void test_fsutil_own_file_replaces_links(void **state)
         pg_test_sandbox_remove();
 }
 
+/* Leave the stack below us full of stat modes that read as symbolic links. */
+__attribute__((noinline)) static void pg_poison_stack(void)
+{
+        volatile unsigned int junk[4096];
+
+        for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++)
+                junk[i] = S_IFLNK | 0777;
+}
+
+/* A new output file (absent, in a writable directory) is accepted, whatever
+ * the stack held: the check once read an undefined struct stat for a path
+ * that does not exist, and a stale S_IFLNK in it refused the file with
+ * "No such file or directory" now and then (compare --json in CI). */
+static void test_fsutil_new_output_file_accepted(void **state)
+{
+        (void) state;
+        pg_test_sandbox();
+        for (int i = 0; i < 100; i++) {
+                pg_poison_stack();
+                if (pg_output_file_check("new.json") != 0)
+                        fail_msg("a new file refused (round %d): %s", i, pg_error_last());
+                pg_poison_stack();
+                if (pg_output_file_check("./sub-is-here.json") != 0)
+                        fail_msg("a new file refused (round %d): %s", i, pg_error_last());
+        }
+        assert_int_equal(access("new.json", F_OK), -1); /* checked, not created */
+        pg_test_sandbox_remove();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_fsutil_atomic_targets),
+                cmocka_unit_test(test_fsutil_new_output_file_accepted),
                 cmocka_unit_test(test_fsutil_own_file_replaces_links),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
