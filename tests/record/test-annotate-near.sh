@@ -14,12 +14,20 @@ listed() { sed -n "s/.*\(near names: \|annotate one of \)//p" "$1" | tr -d "'" |
 
 "$pg" record -q -o "$tmp/r.json" -- "$bin" 1 || { echo "FAIL: record"; exit 1; }
 
-# a caller: its callees with samples of their own
+# a caller: its callees with samples of their own. main's own loop is a few
+# instructions between 3 ms calls, yet a sample lands in it now and then (more
+# often in a sanitizer build): then main can be annotated, and must be.
+own=$("$pg" show --stacks "$tmp/r.json" | awk '{n=split($1,a,";"); if (a[n]=="main") s+=$2} END{print s+0}')
 "$pg" annotate "$tmp/r.json" main >/dev/null 2>"$tmp/main.err"
 st=$?
-[ $st -eq 2 ] && grep -q "it is a caller" "$tmp/main.err" && [ "$(listed "$tmp/main.err" | head -1)" = annotate_hot ] ||
-        err "annotate main: exit $st: $(cat "$tmp/main.err")"
-echo "ok: $(cat "$tmp/main.err")"
+if [ "$own" -gt 0 ]; then
+        [ $st -eq 0 ] || err "annotate main with $own samples of its own: exit $st: $(cat "$tmp/main.err")"
+        echo "ok: main has $own samples of its own this time: annotated (the caller case not exercised)"
+else
+        [ $st -eq 2 ] && grep -q "it is a caller" "$tmp/main.err" && [ "$(listed "$tmp/main.err" | head -1)" = annotate_hot ] ||
+                err "annotate main: exit $st: $(cat "$tmp/main.err")"
+        echo "ok: $(cat "$tmp/main.err")"
+fi
 
 # a misspelling: the near name, not itself
 "$pg" annotate "$tmp/r.json" annotate_ho >/dev/null 2>"$tmp/ho.err"

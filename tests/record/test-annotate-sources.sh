@@ -13,10 +13,19 @@ cc=$1
 src=$PG_SOURCE_DIR/tests/fixtures/record/hotline.c
 hot=$(grep -n 'HOT LINE' "$src" | tail -1 | cut -d: -f1)
 first_line() { awk '/^ Percent \| Source lines/{on=1; next} on && /%/ {print $3; exit}' "$1"; }
-# annot NAME ARGS...: annotate, bounded (60 s, 1 GiB of address space)
+# annot NAME ARGS...: annotate, bounded (60 s, 1 GiB of address space; an
+# AddressSanitizer build reserves terabytes of shadow address space, so there
+# the sanitizer's own 1 GiB RSS limit bounds it instead)
+asan=0
+ldd "$pg" 2>/dev/null | grep -q libasan && asan=1
 annot() {
         local name=$1; shift
-        (ulimit -v 1048576; timeout 60 "$pg" annotate "$@" >"$tmp/$name.out" 2>"$tmp/$name.err")
+        if [ $asan = 1 ]; then
+                ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=1024:max_allocation_size_mb=1024" \
+                        timeout 60 "$pg" annotate "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+        else
+                (ulimit -v 1048576; timeout 60 "$pg" annotate "$@" >"$tmp/$name.out" 2>"$tmp/$name.err")
+        fi
 }
 
 mkdir -p "$tmp/b" "$tmp/sd"
