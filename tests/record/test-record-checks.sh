@@ -32,10 +32,12 @@ t1=$(date +%s%N)
 {
         el=$(field "$tmp/sys.json" elapsed_ns)
         dt=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["metrics"]["duration_time"]["values"][0]))' "$tmp/sys.json" 2>/dev/null || echo -)
-        # the overshoot past the 0.5 s asked is a fraction of what perfgate
-        # spent outside the recording (setup, folding, writing)
+        # at least the 0.5 s asked, stored once, and less than perfgate's
+        # whole run (setup, folding and writing are outside it). How much
+        # less depends on the machine (a warm debug-file cache makes the
+        # symbolization short), so it is printed, not judged.
         python3 -c 'import sys; el,dt,tot=int(sys.argv[1]),int(sys.argv[2]),int(sys.argv[3]); req=500000000
-sys.exit(0 if el >= req and el == dt and (el - req) * 2 < tot - el else 1)' "$el" "$dt" "$((t1 - t0))" ||
+sys.exit(0 if el >= req and el == dt and el < tot else 1)' "$el" "$dt" "$((t1 - t0))" ||
                 err "-p --duration 0.5: elapsed_ns $el, duration_time $dt, perfgate ran $((t1 - t0)) ns"
         ok "-p --duration 0.5: recording $el ns of $((t1 - t0)) ns"
 }
@@ -109,8 +111,9 @@ fi
 # kernel.perf_event_paranoid, which per-task events of another user's
 # process do not depend on (kernel/events/core.c, perf_check_permission())
 if [ $root = 1 ]; then
+        install -m 755 "$pg" "$tmp/perfgate" # a clone under /root (0700) is not nobody's to run
         setpriv --reuid 65534 --regid 65534 --clear-groups env HOME=/tmp \
-                timeout 120 "$pg" record -q -p "$svc_pid" --duration 600 -o /tmp/pg-never-written.json 2>"$tmp/u.err"
+                timeout 120 "$tmp/perfgate" record -q -p "$svc_pid" --duration 600 -o /tmp/pg-never-written.json 2>"$tmp/u.err"
         st=$?
         [ $st -eq 3 ] && grep -q "another user" "$tmp/u.err" && ! grep -q "lower kernel.perf_event_paranoid" "$tmp/u.err" ||
                 err "another user's process: exit $st: $(cat "$tmp/u.err")"
@@ -132,8 +135,9 @@ ok "top's last snapshot after the exit: $(grep -c record_main_hot "$tmp/top3.out
 # 7. run --sched unprivileged: the warning names every fix docs/run.md gives
 if [ $root = 1 ]; then
         mkdir "$tmp/ubench" "$tmp/uout" && cp "$wakers" "$tmp/ubench/wakers" && chown 65534 "$tmp/uout"
+        install -m 755 "$pg" "$tmp/perfgate"
         setpriv --reuid 65534 --regid 65534 --clear-groups env HOME=/tmp \
-                timeout 300 "$pg" run --repeat 1 --sched --out "$tmp/uout" "$tmp/ubench" >/dev/null 2>"$tmp/s.err"
+                timeout 300 "$tmp/perfgate" run --repeat 1 --sched --out "$tmp/uout" "$tmp/ubench" >/dev/null 2>"$tmp/s.err"
         w=$(grep "no scheduler latency" "$tmp/s.err" | head -1)
         [ -n "$w" ] && { ! grep -q "/sys/kernel" <<<"$w" || { grep -q "perf_event_paranoid=-1" <<<"$w" &&
                 grep -q "cap_perfmon" <<<"$w"; }; } ||
