@@ -139,10 +139,13 @@ static void test_confirm_cli_regression_cached_and_tree_untouched(void **state)
         assert_non_null(strstr(o.out.ptr, "confirmed regression: +"));
         assert_non_null(strstr(o.err.ptr, "tracked files have uncommitted changes"));
         v = pg_test_read(".perfgate/v.json");
+        /* 3x the work: the stored comparison says regression, or, when a
+         * loaded machine spreads 5 short repetitions, inconclusive; the
+         * paired runs settle it either way */
         if (!strstr(v, "\"outcome\": \"regression\"") ||
-            !strstr(v, "\"stored_verdict\": \"regression\""))
-                fail_msg("not a confirmed regression of a stored regression:\n%s\n%s", o.out.ptr,
-                         v);
+            (!strstr(v, "\"stored_verdict\": \"regression\"") &&
+             !strstr(v, "\"stored_verdict\": \"inconclusive\"")))
+                fail_msg("not a confirmed regression of a stored suspect:\n%s\n%s", o.out.ptr, v);
         free(v);
         assert_int_equal(build_dirs(), 1);
         sh(&st1, "git status --porcelain; git diff; git diff --cached; git rev-parse HEAD");
