@@ -480,7 +480,8 @@ static void test_lost_records(void **state)
         pg_record_log_sort(&log);
         assert_int_equal(pg_symbolizer_new(&sym, &so), 0);
         pg_symbolizer_process(sym, &log, &smp.fmt);
-        assert_true(pg_symbolizer_stats(sym)->lost > 10);
+        /* how many depends on how often the reader freed space during the run */
+        assert_true(pg_symbolizer_stats(sym)->lost > 0);
         assert_int_equal(pg_symbolizer_stats(sym)->samples, 0);
         assert_int_equal(pg_symbolizer_stats(sym)->malformed, 0);
         pg_symbolizer_free(sym);
