@@ -48,6 +48,11 @@ void *pg_xreallocarray(void *p, size_t n, size_t size)
         return pg_xrealloc(p, n * size);
 }
 
+bool pg_str_has_prefix(const char *s, const char *prefix)
+{
+        return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
 char *pg_xstrdup(const char *s)
 {
         return pg_xstrndup(s, strlen(s));

@@ -12,6 +12,7 @@
 #define PG_COMMON_BUF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pg_buf {
@@ -57,6 +58,8 @@ void *pg_xrealloc(void *p, size_t n);
 void *pg_xreallocarray(void *p, size_t n, size_t size);
 char *pg_xstrdup(const char *s);
 char *pg_xstrndup(const char *s, size_t n);
+/** Whether @s starts with @prefix; a NULL @s does not. */
+bool pg_str_has_prefix(const char *s, const char *prefix);
 /** asprintf that aborts on failure; the result is the caller's to free(). */
 char *pg_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -515,11 +515,6 @@ static int pg_cu_range_cmp(const void *a, const void *b)
         return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-static bool pg_has_prefix(const char *s, const char *prefix)
-{
-        return s && strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* A compile unit of the Rust standard library (std, core, alloc, ...) as
  * the toolchain ships it precompiled: rustc's own sources are remapped to
  * /rustc/<commit> in rustup's builds and live under /usr/src/rustc-<version>
@@ -531,8 +526,8 @@ static bool pg_cu_is_rust_toolchain(Dwarf_Die *cu)
         const char *name = dwarf_diename(cu);
         if (dwarf_srclang(cu) != DW_LANG_Rust)
                 return false;
-        return pg_has_prefix(dir, "/rustc/") || pg_has_prefix(dir, "/usr/src/rustc-") ||
-               pg_has_prefix(name, "/rustc/") || pg_has_prefix(name, "/usr/src/rustc-");
+        return pg_str_has_prefix(dir, "/rustc/") || pg_str_has_prefix(dir, "/usr/src/rustc-") ||
+               pg_str_has_prefix(name, "/rustc/") || pg_str_has_prefix(name, "/usr/src/rustc-");
 }
 
 /* The compile units' ranges of @e, sorted by start, into *out (malloc'd,

@@ -191,11 +191,6 @@ void pg_sim_store(struct pg_sim *s, struct pg_result *r)
 
 /* ---- running ------------------------------------------------------------ */
 
-static bool pg_has_prefix(const char *s, const char *prefix)
-{
-        return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* Names of the files in @dir starting with @prefix, sorted. */
 static char **pg_list_files(const char *dir, const char *prefix, size_t *n)
 {
@@ -207,7 +202,7 @@ static char **pg_list_files(const char *dir, const char *prefix, size_t *n)
         if (!d)
                 return NULL;
         while ((de = readdir(d)) != NULL) {
-                if (!pg_has_prefix(de->d_name, prefix))
+                if (!pg_str_has_prefix(de->d_name, prefix))
                         continue;
                 names = pg_xreallocarray(names, *n + 1, sizeof(char *));
                 names[(*n)++] = pg_xstrdup(de->d_name);
@@ -275,7 +270,7 @@ static void pg_collect_valgrind_logs(const char *dir, int log_fd, struct pg_buf 
                                                  strstr(m, "nrecognised instruction") ||
                                                  strstr(m, "Process terminating") ||
                                                  strstr(m, "Illegal opcode") ||
-                                                 pg_has_prefix(m, "valgrind:"))) {
+                                                 pg_str_has_prefix(m, "valgrind:"))) {
                                         pg_buf_printf(why, "%s", kept ? "; " : "");
                                         pg_utf8_sanitize(why, m, strlen(m));
                                         kept++;
@@ -304,7 +299,7 @@ static void pg_valgrind_stderr_reason(int log_fd, struct pg_buf *why)
         }
         for (line = strtok_r(text.ptr, "\n", &save); line && kept < 4;
              line = strtok_r(NULL, "\n", &save)) {
-                if (!pg_has_prefix(line, "valgrind:"))
+                if (!pg_str_has_prefix(line, "valgrind:"))
                         continue;
                 pg_buf_printf(why, "%s", kept ? "; " : "");
                 pg_utf8_sanitize(why, line, strlen(line));
