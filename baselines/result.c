@@ -849,10 +849,6 @@ static int pg_load_metric(const struct pg_loader *ld, struct pg_result *r, const
                 error = pg_bad(ld, field, "must be an object");
                 goto done;
         }
-        if (pg_result_find_metric(r, mo->string)) {
-                error = pg_bad(ld, field, "appears twice");
-                goto done;
-        }
         s = pg_json_get_string(mo, "unit");
         if (!s) {
                 error = pg_bad(ld, field, "has no string 'unit'");
@@ -886,6 +882,8 @@ static int pg_load_metric(const struct pg_loader *ld, struct pg_result *r, const
                 const char *reason = pg_json_get_string(mo, "reason");
                 char *mname = pg_dup_utf8(mo->string), *unit = pg_dup_utf8(s);
                 char *why = reason ? pg_dup_utf8(reason) : NULL;
+                /* a name twice in the text is refused by pg_json_parse_except();
+                 * two names that differ only in bytes that are not UTF-8 meet here */
                 bool dup = pg_result_find_metric(r, mname) != NULL;
                 if (!dup)
                         m = pg_result_add_metric(r, mname, unit, status, NULL, NULL, 0, why);
