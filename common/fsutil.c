@@ -189,15 +189,27 @@ done:
  * under fs.protected_symlinks=1 (may_follow_link(), fs/namei.c): in a
  * sticky world-writable directory, a link owned neither by the caller nor
  * by the directory's owner, which another user may have planted there. */
-static bool pg_link_planted(const char *path, const struct stat *lst)
+/* The directory holding the entry @path names ("." for a bare name, "/"
+ * for one at the root); the caller frees it. */
+static char *pg_dir_of(const char *path)
 {
         char *dir = pg_xstrdup(path), *slash = strrchr(dir, '/');
+
+        if (!slash) {
+                free(dir);
+                return pg_xstrdup(".");
+        }
+        *(slash == dir ? slash + 1 : slash) = '\0';
+        return dir;
+}
+
+static bool pg_link_planted(const char *path, const struct stat *lst)
+{
+        char *dir = pg_dir_of(path);
         struct stat ds;
         bool planted = false;
 
-        if (slash)
-                *(slash == dir ? slash + 1 : slash) = '\0';
-        if (stat(slash ? dir : ".", &ds) == 0 && (ds.st_mode & S_ISVTX) && (ds.st_mode & S_IWOTH) &&
+        if (stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) && (ds.st_mode & S_IWOTH) &&
             lst->st_uid != geteuid() && lst->st_uid != ds.st_uid)
                 planted = true;
         free(dir);
@@ -286,8 +298,7 @@ static int pg_output_target_check(const char *path)
         int fd, error = 0;
 
         if (lstat(path, &lst) != 0) {
-                /* absent: a new regular file (lst was left undefined, and a
-                 * garbage S_IFLNK in it refused a new file now and then) */
+                /* absent: a new regular file (lstat(2) leaves lst undefined) */
                 memset(&lst, 0, sizeof(lst));
                 lst.st_mode = S_IFREG;
                 st = lst;
@@ -333,26 +344,21 @@ static int pg_output_target_check(const char *path)
 
 int pg_output_file_check(const char *path)
 {
-        char *dir = pg_xstrdup(path), *slash = strrchr(dir, '/');
-        const char *d = ".";
+        char *dir;
         struct stat st;
         int error = 0;
 
         if (strcmp(path, "-") == 0)
-                goto done;
-        if (slash) {
-                *(slash == dir ? slash + 1 : slash) = '\0';
-                d = dir;
-        }
+                return 0;
+        dir = pg_dir_of(path);
         errno = 0;
-        if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode) || access(d, W_OK) != 0)
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0)
                 error = pg_error_set(PG_EINPUT,
                                      "cannot write '%s' later: '%s' is not a writable directory "
                                      "(%s); give a path in one",
-                                     path, d, errno ? strerror(errno) : "not a directory");
+                                     path, dir, errno ? strerror(errno) : "not a directory");
         else
                 error = pg_output_target_check(path);
-done:
         free(dir);
         return error;
 }
