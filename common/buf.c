@@ -48,6 +48,20 @@ void *pg_xreallocarray(void *p, size_t n, size_t size)
         return pg_xrealloc(p, n * size);
 }
 
+void pg_buf_hex(struct pg_buf *b, const unsigned char *bytes, size_t n)
+{
+        static const char digits[] = "0123456789abcdef";
+
+        if (n == 0)
+                return;
+        pg_buf_grow(b, 2 * n);
+        for (size_t i = 0; i < n; i++) {
+                b->ptr[b->len++] = digits[bytes[i] >> 4];
+                b->ptr[b->len++] = digits[bytes[i] & 15];
+        }
+        b->ptr[b->len] = '\0';
+}
+
 bool pg_str_has_prefix(const char *s, const char *prefix)
 {
         return s && strncmp(s, prefix, strlen(prefix)) == 0;

@@ -48,6 +48,9 @@ void pg_buf_vprintf(struct pg_buf *b, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 /** Cut @b to @len bytes (@len <= b->len). */
 void pg_buf_truncate(struct pg_buf *b, size_t len);
+/** Append the @n bytes at @bytes as lowercase hex, two digits each (a build-id); n = 0: nothing. */
+void pg_buf_hex(struct pg_buf *b, const unsigned char *bytes, size_t n);
+
 /** Hand the contents to the caller (free() them) and leave @b empty. */
 char *pg_buf_detach(struct pg_buf *b, size_t *len);
 

@@ -394,8 +394,7 @@ static int pg_check_build(Dwfl_Module *mod, const struct pg_fn_addrs *f)
 
         if (f->build_id == NULL || n <= 0)
                 return 0;
-        for (int i = 0; i < n; i++)
-                pg_buf_printf(&hex, "%02x", bits[i]);
+        pg_buf_hex(&hex, bits, (size_t) n);
         if (strcmp(hex.ptr, f->build_id) != 0)
                 rc = pg_error_set(PG_EINPUT,
                                   "'%s' changed since the recording: build-id %s, recorded %s; "

@@ -839,8 +839,7 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                                 size_t off = 12 + ((namesz + 3) & ~3u);
                                 if (off + descsz <= dd->d_size && descsz > 1 && descsz <= 64) {
                                         struct pg_buf h = PG_BUF_INIT;
-                                        for (uint32_t i = 0; i < descsz; i++)
-                                                pg_buf_printf(&h, "%02x", p[off + i]);
+                                        pg_buf_hex(&h, p + off, descsz);
                                         buildid = pg_buf_detach(&h, NULL);
                                 }
                         }

@@ -553,8 +553,7 @@ static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f
 
         if (!pg_strmap_find(&s->fileids, f->module, strlen(f->module), &idx))
                 return;
-        for (size_t j = 0; j < s->files[idx].build_id_len; j++)
-                pg_buf_printf(&where, "%02x", s->files[idx].build_id[j]);
+        pg_buf_hex(&where, s->files[idx].build_id, s->files[idx].build_id_len);
         if (where.len)
                 f->build_id = pg_buf_detach(&where, NULL);
         if (s->files[idx].mod == NULL)
