@@ -119,13 +119,19 @@ static void pg_strmap_grow(struct pg_strmap *m)
         m->cap = ncap;
 }
 
-/* The slot holding @key, or the empty slot where it would go; the first
- * one looked at is tag & mask (beyond 2^32 slots the tag leaves the upper
- * bits 0: only the spread suffers). */
+/* A key's tag: the high half of its hash. It is also where the key's probe
+ * starts (tag & mask; beyond 2^32 slots the upper bits are 0: only the
+ * spread suffers), in lookups, growth and prefetches alike. */
+static uint32_t pg_strmap_tag(uint64_t h)
+{
+        return (uint32_t) (h >> 32);
+}
+
+/* The slot holding @key, or the empty slot where it would go. */
 static size_t pg_strmap_probe(const struct pg_strmap *m, const void *key, size_t len, uint64_t h)
 {
         size_t mask = m->cap - 1, i;
-        uint32_t tag = (uint32_t) (h >> 32);
+        uint32_t tag = pg_strmap_tag(h);
 
         for (i = (size_t) tag & mask; m->slots[i].idx; i = (i + 1) & mask) {
                 const struct pg_strmap_key *k = &m->keys[m->slots[i].idx - 1];
@@ -156,9 +162,8 @@ size_t pg_strmap_intern(struct pg_strmap *m, const void *key, size_t len, bool *
         }
         m->keys[m->n].ptr = pg_strmap_copy(m, key, len);
         m->keys[m->n].len = len;
-        m->keys[m->n].hash = h;
         m->slots[i].idx = (uint32_t) (m->n + 1);
-        m->slots[i].tag = (uint32_t) (h >> 32);
+        m->slots[i].tag = pg_strmap_tag(h);
         if (added)
                 *added = true;
         return m->n++;
@@ -167,7 +172,8 @@ size_t pg_strmap_intern(struct pg_strmap *m, const void *key, size_t len, bool *
 void pg_strmap_prefetch(const struct pg_strmap *m, const void *key, size_t len)
 {
         if (m->cap)
-                __builtin_prefetch(&m->slots[(pg_hash_bytes(key, len) >> 32) & (m->cap - 1)]);
+                __builtin_prefetch(
+                    &m->slots[pg_strmap_tag(pg_hash_bytes(key, len)) & (m->cap - 1)]);
 }
 
 bool pg_strmap_find(const struct pg_strmap *m, const void *key, size_t len, size_t *idx)

@@ -31,7 +31,6 @@ uint64_t pg_hash_u64(uint64_t x);
 struct pg_strmap_key {
         const char *ptr;
         size_t len;
-        uint64_t hash; /* pg_hash_bytes(ptr, len) */
 };
 
 struct pg_strmap_slot {
