@@ -559,12 +559,25 @@ int cmd_compare(int argc, char **argv)
                                      cfg_path ? cfg_path : "none found");
                 goto fail;
         }
-        /* reports written after minutes of building and measuring: their
-         * directories are checked first */
-        if ((a.confirm || a.calibrate) &&
-            ((a.json && (error = pg_output_file_check(a.json)) < 0) ||
-             (a.markdown && (error = pg_output_file_check(a.markdown)) < 0)))
-                goto fail;
+        /* every report's path is checked before any work and before any
+         * report is written: one that cannot be written (a directory in the
+         * way, a missing directory) must not leave the others behind as a
+         * verdict, nor come after minutes of building and measuring */
+        {
+                const char *reports[] = { a.markdown, a.markdown_plain, a.json, a.junit,
+                                          a.openmetrics };
+                for (size_t i = 0; i < sizeof(reports) / sizeof(reports[0]); i++) {
+                        if (reports[i] && pg_output_file_check(reports[i]) < 0) {
+                                /* exit 4, as for a report that fails later
+                                 * (docs/compare.md, EXIT STATUS) */
+                                char *why = strdup(pg_error_last());
+                                error = pg_error_set(PG_EIO, "%s (no report written)",
+                                                     why ? why : "cannot write a report");
+                                free(why);
+                                goto fail;
+                        }
+                }
+        }
         for (size_t i = 0; i < a.nresults; i++) {
                 if (!pg_is_dir(a.results[i]) && !pg_is_file(a.results[i])) {
                         error = pg_error_set(PG_ENOTFOUND,

@@ -474,7 +474,17 @@ static void test_compare_cli_io_error_exit_4(void **state)
         pg_test_perfgate(&o, "compare", "base", "--results", "head", "--json",
                          "no/such/dir/out.json", NULL);
         assert_int_equal(o.status, 4);
-        assert_non_null(strstr(o.err.ptr, "cannot write report 'no/such/dir/out.json'"));
+        assert_non_null(strstr(o.err.ptr, "cannot write 'no/such/dir/out.json' later"));
+        pg_run_out_release(&o);
+        /* a report that cannot be written leaves none of the others behind:
+         * the CI would post a Markdown verdict for a job that failed */
+        assert_int_equal(mkdir("adir.json", 0755), 0);
+        pg_test_perfgate(&o, "compare", "base", "--results", "head", "--markdown", "out.md",
+                         "--junit", "out.xml", "--json", "adir.json", NULL);
+        assert_int_equal(o.status, 4);
+        assert_non_null(strstr(o.err.ptr, "'adir.json': it is a directory"));
+        assert_int_equal(access("out.md", F_OK), -1);
+        assert_int_equal(access("out.xml", F_OK), -1);
         pg_run_out_release(&o);
 }
 
