@@ -82,6 +82,7 @@
         X(tree_entry_byindex)                                                                      \
         X(tree_entry_byname)                                                                       \
         X(tree_entry_bypath)                                                                       \
+        X(tree_entry_filemode)                                                                     \
         X(tree_entry_free)                                                                         \
         X(tree_entry_id)                                                                           \
         X(tree_entry_name)                                                                         \
@@ -179,6 +180,7 @@ int pg_git_init(void);
 #define git_tree_entry_byindex            pg_libgit2.tree_entry_byindex
 #define git_tree_entry_byname             pg_libgit2.tree_entry_byname
 #define git_tree_entry_bypath             pg_libgit2.tree_entry_bypath
+#define git_tree_entry_filemode           pg_libgit2.tree_entry_filemode
 #define git_tree_entry_free               pg_libgit2.tree_entry_free
 #define git_tree_entry_id                 pg_libgit2.tree_entry_id
 #define git_tree_entry_name               pg_libgit2.tree_entry_name

@@ -1214,12 +1214,49 @@ bad:
 }
 
 struct pg_assets_ctx {
-        const char *prefix;
+        const char *prefix, *branch;
         size_t n;
         char **names;
         git_oid *blobs;
         bool prune;
 };
+
+/* Each leading component of @prefix that already exists in @base must be a
+ * folder: a file, a symbolic link or a submodule there (a hand-edited
+ * branch) would make libgit2's tree update fail with a bare "D/F conflict".
+ * Errors: PG_EINPUT naming the entry and the prune that removes it. */
+static int pg_assets_check_folders(git_tree *base, const char *prefix, const char *branch)
+{
+        size_t len = strlen(prefix);
+        char *part = pg_xstrdup(prefix);
+        int error = 0;
+
+        for (size_t end = 0; end <= len && !error; end++) {
+                git_tree_entry *have = NULL;
+                if (prefix[end] != '/' && prefix[end] != '\0')
+                        continue;
+                part[end] = '\0';
+                if (git_tree_entry_bypath(&have, base, part) < 0) {
+                        git_error_clear(); /* absent: created as a folder */
+                        break;
+                }
+                if (git_tree_entry_type(have) != GIT_OBJECT_TREE)
+                        error = pg_error_set(
+                            PG_EINPUT,
+                            "'%s' on branch '%s' is %s, not a folder, so nothing can be "
+                            "published under it (was the branch edited by hand?); remove it "
+                            "with 'perfgate assets prune --path %s --branch %s'",
+                            part, branch,
+                            git_tree_entry_filemode(have) == GIT_FILEMODE_COMMIT ? "a submodule"
+                            : git_tree_entry_filemode(have) == GIT_FILEMODE_LINK ? "a symbolic link"
+                                                                                 : "a file",
+                            part, branch);
+                git_tree_entry_free(have);
+                part[end] = prefix[end];
+        }
+        free(part);
+        return error;
+}
 
 static int pg_assets_build(void *vctx, git_repository *repo, git_tree *base, git_tree *other,
                            struct pg_tree_edits *e, struct pg_buf *msg)
@@ -1237,6 +1274,11 @@ static int pg_assets_build(void *vctx, git_repository *repo, git_tree *base, git
                 pg_tree_edits_add(e, GIT_TREE_UPDATE_REMOVE, NULL, pg_xstrdup(x->prefix));
                 pg_buf_printf(msg, "perfgate assets: remove %s\n", x->prefix);
                 return 0;
+        }
+        if (base) {
+                int error = pg_assets_check_folders(base, x->prefix, x->branch);
+                if (error < 0)
+                        return error;
         }
         for (size_t i = 0; i < x->n; i++)
                 pg_tree_edits_add(e, GIT_TREE_UPDATE_UPSERT, &x->blobs[i],
@@ -1283,7 +1325,7 @@ static int pg_assets_run(const struct pg_assets_opts *o, const char *dir, const 
                          struct pg_assets_info *info)
 {
         const char *branch = o && o->branch ? o->branch : PG_ASSETS_DEFAULT_BRANCH;
-        struct pg_assets_ctx x = { prefix, 0, NULL, NULL, dir == NULL };
+        struct pg_assets_ctx x = { prefix, branch, 0, NULL, NULL, dir == NULL };
         struct pg_store_opts so = { o ? o->repo_path : NULL, branch, NULL };
         git_repository *repo = NULL;
         git_signature *sig = NULL;

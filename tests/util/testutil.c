@@ -57,6 +57,20 @@ void pg_test_sandbox_remove(void)
         pg_sandbox[0] = '\0';
 }
 
+int pg_test_setup_sandbox(void **state)
+{
+        (void) state;
+        pg_test_sandbox();
+        return 0;
+}
+
+int pg_test_teardown_sandbox(void **state)
+{
+        (void) state;
+        pg_test_sandbox_remove();
+        return 0;
+}
+
 void pg_run_out_release(struct pg_run_out *o)
 {
         pg_buf_release(&o->out);

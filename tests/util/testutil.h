@@ -29,6 +29,14 @@ const char *pg_test_sandbox(void);
 void pg_test_sandbox_remove(void);
 
 /**
+ * cmocka setup and teardown that make a fresh pg_test_sandbox() for each
+ * test and remove it after: cmocka_unit_test_setup_teardown(test,
+ * pg_test_setup_sandbox, pg_test_teardown_sandbox). Return 0.
+ */
+int pg_test_setup_sandbox(void **state);
+int pg_test_teardown_sandbox(void **state);
+
+/**
  * Run @argv (NULL-terminated; argv[0] searched in PATH) with stdin from
  * @input (NULL: /dev/null), capture output into @o (initialised here;
  * release with pg_run_out_release()). Returns o->status.
