@@ -251,6 +251,15 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
                 if (!cli->quiet && cli->tty)
                         pg_run_sampled_line(cli, ev);
                 break;
+        case PG_RUN_EV_RAN:
+                if (cli->quiet)
+                        return;
+                pg_run_end_line(cli);
+                fprintf(stderr, "benchmark %zu/%zu %s, %s run %llu/%llu done, elapsed %.1f s%s",
+                        ev->index, ev->total, ev->name, ev->what, (unsigned long long) ev->rep,
+                        (unsigned long long) ev->nreps, elapsed_s, cli->tty ? "" : "\n");
+                cli->line_open = cli->tty;
+                break;
         case PG_RUN_EV_DONE: {
                 const struct pg_metric *tc = pg_result_find_metric(ev->result, "task-clock");
                 pg_run_end_line(cli);

@@ -599,6 +599,8 @@ static void pg_bench_sample_opts(const struct pg_run_state *st, const struct pg_
 struct pg_run_sample_ctx {
         struct pg_run_state *st;
         const char *name;
+        const char *what; /* a recording of a fixed number of runs, or NULL */
+        uint64_t nreps;   /* its runs */
 };
 
 /* A sampling run ended: report the hottest functions so far. */
@@ -609,6 +611,12 @@ static void pg_run_sample_progress(void *ctx, uint64_t runs, const struct pg_sym
                 .kind = PG_RUN_EV_SAMPLED, .name = c->name, .rep = runs, .top = top
         };
 
+        if (c->what) { /* no hottest functions: blocked time or scheduler events */
+                ev.kind = PG_RUN_EV_RAN;
+                ev.what = c->what;
+                ev.nreps = c->nreps;
+                ev.top = NULL;
+        }
         ev.elapsed_ns = pg_now_ns() - c->st->bench_start_ns;
         pg_report(c->st, &ev);
 }
@@ -623,7 +631,7 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
         struct pg_profile *out = off_cpu ? &res->offcpu : &res->profile;
         bool *warned = off_cpu ? &st->warned_offcpu : &st->warned_profile;
         struct pg_sample_opts so = { 0 };
-        struct pg_run_sample_ctx pctx = { st, b->name };
+        struct pg_run_sample_ctx pctx = { st, b->name, NULL, 0 };
         int error;
 
         pg_bench_sample_opts(st, b, log, argv, &so);
@@ -642,9 +650,9 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                 so.min_samples = UINT64_MAX;
                 so.max_runs = PG_RUN_OFFCPU_RUNS;
                 so.off_cpu = true;
+                pctx.what = "off-CPU";
+                pctx.nreps = PG_RUN_OFFCPU_RUNS;
         } else {
-                so.progress = pg_run_sample_progress;
-                so.progress_ctx = &pctx;
                 so.freq_hz = o->freq_hz ? o->freq_hz : 999;
                 so.call_graph = o->call_graph;
                 so.min_samples = o->min_samples ? o->min_samples : PG_RUN_MIN_SAMPLES;
@@ -652,6 +660,8 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                 so.exclude_kernel = st->exclude_kernel;
                 so.use_cycles = st->host.npmu > 0;
         }
+        so.progress = pg_run_sample_progress;
+        so.progress_ctx = &pctx;
         error = pg_sample_profile(&so, out, &warnings);
         if (error == PG_EMEASURE) {
                 *why =
@@ -701,6 +711,7 @@ static int pg_run_sched(struct pg_run_state *st, const struct pg_bench *b,
         char **argv;
         struct pg_sample_opts so = { 0 };
         uint64_t runs = res->repeat ? res->repeat : 1;
+        struct pg_run_sample_ctx pctx = { st, b->name, "scheduler-latency", runs };
         int error;
 
         if (!st->sched_probed) {
@@ -725,6 +736,8 @@ static int pg_run_sched(struct pg_run_state *st, const struct pg_bench *b,
                         "switch the sched tracepoints");
         argv = pg_xcalloc(b->argc + 1, sizeof(char *));
         pg_bench_sample_opts(st, b, log, argv, &so);
+        so.progress = pg_run_sample_progress;
+        so.progress_ctx = &pctx;
         error = pg_sched_record(&so, &st->sched_tp, runs, &res->sched, &vals, &warnings);
         if (error == PG_EMEASURE) {
                 *why = pg_xasprintf("benchmark '%s' failed while recording scheduler latency: %s",

@@ -56,7 +56,9 @@ enum pg_run_event_kind {
         PG_RUN_EV_FAILED,   /* a benchmark failed; message says how (status, signal, log tail) */
         PG_RUN_EV_DONE,     /* a benchmark's result was written to path */
         PG_RUN_EV_SIMULATE, /* the simulated (valgrind) run of a benchmark starts: name/elapsed */
-        PG_RUN_EV_SAMPLED   /* a sampling run ended: name/rep (runs so far)/elapsed/top */
+        PG_RUN_EV_SAMPLED,  /* a sampling run ended: name/rep (runs so far)/elapsed/top */
+        PG_RUN_EV_RAN       /* an off-CPU or scheduler-latency run ended:
+                               name/what/rep (runs so far)/nreps/elapsed */
 };
 
 struct pg_symbolize_top;
@@ -74,6 +76,7 @@ struct pg_run_event {
         const char *path;                   /* DONE: the result file */
         const struct pg_result *result;     /* DONE: the result written (borrowed) */
         const struct pg_symbolize_top *top; /* SAMPLED: the hottest functions so far */
+        const char *what;                   /* RAN: "off-CPU" or "scheduler-latency" */
 };
 
 /** Progress callback; called on the running thread, must not longjmp. */

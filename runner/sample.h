@@ -40,7 +40,8 @@ struct pg_sample_opts {
                          profile's "samples" is then their sum in ns; needs kernel
                          sampling (PG_EPERM otherwise) */
         /* called after each sampling run with the hottest functions so far
-         * (NULL: none); on the calling thread */
+         * (NULL: none); on the calling thread. pg_sched_record() calls it
+         * after each run too, with @top NULL */
         void (*progress)(void *ctx, uint64_t runs, const struct pg_symbolize_top *top);
         void *progress_ctx;
         bool roi; /* sampling starts disabled; the benchmark switches it with

@@ -491,6 +491,8 @@ int pg_sched_record(const struct pg_sample_opts *o, const struct pg_sched_tp *tp
                         vals->n++;
                 }
                 pg_sched_run_release(&run);
+                if (o->progress)
+                        o->progress(o->progress_ctx, k + 1, NULL);
         }
         if (lost && warnings)
                 pg_buf_printf(warnings,

@@ -128,7 +128,8 @@ struct pg_sched_values {
  * recorded) under the sched tracepoints @tp (pg_sched_probe()), merging each
  * run's tasks into @out (present, runs) and appending its values to @vals
  * (a run in which no task of the benchmark waited adds none).
- * @warnings gets one line when the kernel dropped records.
+ * @warnings gets one line when the kernel dropped records. After each run,
+ * @o->progress (if set) is called with the runs so far and a NULL top.
  * Errors: PG_EMEASURE (the benchmark failed; message says how), PG_EINTR,
  * PG_EPERM / PG_ENOTSUP (the events cannot be opened), PG_EIO.
  */

@@ -56,6 +56,9 @@ static void pg_run_contend(const char *dir, const char *hold_us)
                          "--out", res, dir, NULL);
         if (o.status != 0)
                 fail_msg("run %s: exit %d: %s", dir, o.status, o.err.ptr);
+        /* the off-CPU runs, a fixed number, say where they are */
+        pg_assert_has(o.err.ptr, "benchmark 1/1 contend, off-CPU run 1/3 done");
+        pg_assert_has(o.err.ptr, "benchmark 1/1 contend, off-CPU run 3/3 done");
         pg_run_out_release(&o);
         free(res);
         free(cfg);

@@ -243,6 +243,13 @@ static void test_sched_compare_gates(void **state)
                          "head/res", "head", NULL);
         if (o.status != 0)
                 fail_msg("run head: exit %d: %s", o.status, o.err.ptr);
+        /* a recording of repeat x the benchmark's time says where it is */
+        for (int k = 1; k <= 5; k++) {
+                char *line =
+                    pg_xasprintf("benchmark 1/1 wakers, scheduler-latency run %d/5 done", k);
+                pg_assert_has(o.err.ptr, line);
+                free(line);
+        }
         pg_run_out_release(&o);
         pg_test_perfgate(&o, "compare", "./base/res", "--results", "head/res", "--config",
                          "head/perfgate.json", "--junit", "j.xml", NULL);
