@@ -29,17 +29,19 @@
 
 const char pg_usage_record[] =
     "usage: perfgate record [options] -p PID\n"
+    "       perfgate record [options] -t TID\n"
     "       perfgate record [options] -a\n"
     "       perfgate record [options] -- COMMAND [ARG...]\n"
     "\n"
     "Sample call stacks of a running process (all its threads, present and\n"
-    "future), of the whole system, or of a command, for --duration seconds or\n"
-    "until interrupted (Ctrl-C), and write them as a result file (profile,\n"
-    "duration_time and the sampling event's count) for 'perfgate show',\n"
-    "'perfgate flamegraph' and 'perfgate compare'.\n"
+    "future), of one of its threads, of the whole system, or of a command, for\n"
+    "--duration seconds or until interrupted (Ctrl-C), and write them as a\n"
+    "result file (profile, duration_time and the sampling event's count) for\n"
+    "'perfgate show', 'perfgate flamegraph' and 'perfgate compare'.\n"
     "\n"
     "options:\n"
     "  -p, --pid PID        record this running process and its threads\n"
+    "  -t, --tid TID        record this thread alone (and threads it creates)\n"
     "  -a, --all-cpus       record every process (needs perf_event_paranoid <= 0,\n"
     "                       CAP_PERFMON or root)\n"
     "  --duration SEC       stop after SEC seconds (default: when the target exits\n"
@@ -72,6 +74,7 @@ enum { OPT_DURATION = 256, OPT_CALL_GRAPH, OPT_DEBUG_DIR, OPT_NAME, OPT_OUT, OPT
 
 static const struct option pg_record_options[] = {
         { "pid", required_argument, NULL, 'p' },
+        { "tid", required_argument, NULL, 't' },
         { "all-cpus", no_argument, NULL, 'a' },
         { "duration", required_argument, NULL, OPT_DURATION },
         { "freq", required_argument, NULL, 'F' },
@@ -150,7 +153,7 @@ int cmd_record(int argc, char **argv)
         optind = 0;
         opterr = 0;
         /* '+': options end at the command (its own options are its own) */
-        while ((c = getopt_long(argc, argv, "+:p:aF:o:qh", pg_record_options, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, "+:p:t:aF:o:qh", pg_record_options, NULL)) != -1) {
                 switch (c) {
                 case 'p':
                         if (!pg_cli_parse_u64(optarg, 1, 0x7fffffff, &v))
@@ -158,6 +161,13 @@ int cmd_record(int argc, char **argv)
                                     "record", "-p '%s' must be a process id (a whole number)",
                                     optarg);
                         o.pid = (pid_t) v;
+                        break;
+                case 't':
+                        if (!pg_cli_parse_u64(optarg, 1, 0x7fffffff, &v))
+                                return pg_cli_usage_error(
+                                    "record", "-t '%s' must be a thread id (a whole number)",
+                                    optarg);
+                        o.tid = (pid_t) v;
                         break;
                 case 'a':
                         o.system_wide = true;
@@ -229,11 +239,11 @@ int cmd_record(int argc, char **argv)
         }
         if (optind < argc)
                 o.argv = argv + optind;
-        if ((o.pid > 0) + o.system_wide + (o.argv != NULL) != 1)
-                return pg_cli_usage_error("record",
-                                          o.pid > 0 || o.system_wide || o.argv
-                                              ? "give only one target: -p PID, -a or -- COMMAND"
-                                              : "nothing to record: give -p PID, -a or -- COMMAND");
+        if ((o.pid > 0) + (o.tid > 0) + o.system_wide + (o.argv != NULL) != 1)
+                return pg_cli_usage_error(
+                    "record", o.pid > 0 || o.tid > 0 || o.system_wide || o.argv
+                                  ? "give only one target: -p PID, -t TID, -a or -- COMMAND"
+                                  : "nothing to record: give -p PID, -t TID, -a or -- COMMAND");
         /* the output is checked before recording, not after: a recording
          * cannot be taken again */
         if ((error = output ? pg_output_file_check(output) : pg_mkdir_own(out_dir)) < 0)
@@ -242,6 +252,8 @@ int cmd_record(int argc, char **argv)
         if (!quiet) {
                 if (o.pid > 0)
                         fprintf(stderr, "perfgate: recording process %d", (int) o.pid);
+                else if (o.tid > 0)
+                        fprintf(stderr, "perfgate: recording thread %d", (int) o.tid);
                 else if (o.system_wide)
                         fprintf(stderr, "perfgate: recording the whole system");
                 else
@@ -262,18 +274,18 @@ int cmd_record(int argc, char **argv)
                 *nl = '\0';
                 pg_cli_warn("%s", line);
         }
-        res.name = pg_xstrdup(name                        ? name
-                              : o.pid > 0 && info.comm[0] ? info.comm
-                              : o.argv                    ? o.argv[0]
-                                                          : "system");
+        res.name = pg_xstrdup(name                                       ? name
+                              : (o.pid > 0 || o.tid > 0) && info.comm[0] ? info.comm
+                              : o.argv                                   ? o.argv[0]
+                                                                         : "system");
         if (!name) {
                 char *n = pg_record_name(res.name);
 
                 free(res.name);
                 res.name = n;
         }
-        if (o.pid > 0)
-                pg_proc_cmdline(o.pid, &res);
+        if (o.pid > 0 || o.tid > 0) /* a thread shares its process's command line */
+                pg_proc_cmdline(o.pid > 0 ? o.pid : o.tid, &res);
         if (res.ncommand == 0 && o.argv) {
                 for (char *const *a = o.argv; *a; a++)
                         res.ncommand++;
@@ -281,8 +293,9 @@ int cmd_record(int argc, char **argv)
         }
         if (res.ncommand == 0) {
                 res.command = pg_xcalloc(1, sizeof(char *));
-                res.command[res.ncommand++] =
-                    o.pid > 0 ? pg_xasprintf("pid:%d", (int) o.pid) : pg_xstrdup("-a");
+                res.command[res.ncommand++] = o.pid > 0   ? pg_xasprintf("pid:%d", (int) o.pid)
+                                              : o.tid > 0 ? pg_xasprintf("tid:%d", (int) o.tid)
+                                                          : pg_xstrdup("-a");
         }
         res.created = pg_result_created_now();
         res.machine = pg_xstrdup(machine);
@@ -320,11 +333,13 @@ int cmd_record(int argc, char **argv)
                 status = pg_cli_fail(error);
                 goto done;
         }
-        if (info.target_exited && (o.pid > 0 || o.duration_ns))
+        if (info.target_exited && (o.pid > 0 || o.tid > 0 || o.duration_ns))
                 pg_cli_warn("%s %s exited after %.1f s, before the recording ended; '%s' holds "
                             "the %llu samples taken until then",
-                            o.pid > 0 ? "process" : "command", res.name,
-                            (double) info.wall_ns / 1e9, path,
+                            o.pid > 0   ? "process"
+                            : o.tid > 0 ? "thread"
+                                        : "command",
+                            res.name, (double) info.wall_ns / 1e9, path,
                             (unsigned long long) res.profile.samples);
         if (o.argv && info.target_exited &&
             (!WIFEXITED(info.exit_status) || WEXITSTATUS(info.exit_status) != 0))

@@ -19,13 +19,13 @@
 #include "runner/top.h"
 
 const char pg_usage_top[] =
-    "usage: perfgate top [--stdio] [options] (-p PID | -a)\n"
+    "usage: perfgate top [--stdio] [options] (-p PID | -t TID | -a)\n"
     "\n"
-    "Sample a running process (every thread) or the whole system and print,\n"
-    "every --interval seconds, its hottest functions by share of a decaying\n"
-    "window (each refresh weighs earlier samples by 7/8, as perf top does),\n"
-    "with the samples of the last interval. Stops after --iterations\n"
-    "snapshots, when the process exits, or on Ctrl-C.\n"
+    "Sample a running process (every thread), one thread, or the whole system\n"
+    "and print, every --interval seconds, its hottest functions by share of a\n"
+    "decaying window (each refresh weighs earlier samples by 7/8, as perf top\n"
+    "does), with the samples of the last interval. Stops after --iterations\n"
+    "snapshots, when the process (or thread) exits, or on Ctrl-C.\n"
     "\n"
     "On a terminal without --stdio the view is redrawn in place (ncurses):\n"
     "q quits, p pauses and resumes the display, the arrow keys select an\n"
@@ -35,6 +35,7 @@ const char pg_usage_top[] =
     "  --stdio              plain text snapshots, one after the other (for logs\n"
     "                       and scripts), instead of the terminal view\n"
     "  -p, --pid PID        sample this running process and its threads\n"
+    "  -t, --tid TID        sample this thread alone (and threads it creates)\n"
     "  -a, --all-cpus       sample every process (needs perf_event_paranoid <= 0,\n"
     "                       CAP_PERFMON or root)\n"
     "  --interval SEC       seconds between snapshots (default 1)\n"
@@ -60,6 +61,7 @@ enum { OPT_STDIO = 256, OPT_INTERVAL, OPT_ITERATIONS, OPT_SORT, OPT_LINES, OPT_C
 static const struct option pg_top_options[] = {
         { "stdio", no_argument, NULL, OPT_STDIO },
         { "pid", required_argument, NULL, 'p' },
+        { "tid", required_argument, NULL, 't' },
         { "all-cpus", no_argument, NULL, 'a' },
         { "interval", required_argument, NULL, OPT_INTERVAL },
         { "iterations", required_argument, NULL, OPT_ITERATIONS },
@@ -224,7 +226,7 @@ static int pg_top_tui(struct pg_top *t, double interval, uint64_t iterations,
         endwin();
         delscreen(scr);
         if (info->target_exited)
-                pg_cli_warn("the process exited");
+                pg_cli_warn("the %s exited", t->live.o.tid > 0 ? "thread" : "process");
         return 0;
 }
 
@@ -248,7 +250,7 @@ int cmd_top(int argc, char **argv)
         o.call_graph = PG_CALL_GRAPH_FP;
         optind = 0;
         opterr = 0;
-        while ((c = getopt_long(argc, argv, ":p:aF:h", pg_top_options, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, ":p:t:aF:h", pg_top_options, NULL)) != -1) {
                 switch (c) {
                 case OPT_STDIO:
                         stdio_mode = true;
@@ -258,6 +260,12 @@ int cmd_top(int argc, char **argv)
                                 return pg_cli_usage_error(
                                     "top", "-p '%s' must be a process id (a whole number)", optarg);
                         o.pid = (pid_t) v;
+                        break;
+                case 't':
+                        if (!pg_cli_parse_u64(optarg, 1, 0x7fffffff, &v))
+                                return pg_cli_usage_error(
+                                    "top", "-t '%s' must be a thread id (a whole number)", optarg);
+                        o.tid = (pid_t) v;
                         break;
                 case 'a':
                         o.system_wide = true;
@@ -312,8 +320,8 @@ int cmd_top(int argc, char **argv)
         }
         if (optind < argc)
                 return pg_cli_usage_error("top", "unexpected operand '%s'", argv[optind]);
-        if ((o.pid > 0) + o.system_wide != 1)
-                return pg_cli_usage_error("top", "give one target: -p PID or -a");
+        if ((o.pid > 0) + (o.tid > 0) + o.system_wide != 1)
+                return pg_cli_usage_error("top", "give one target: -p PID, -t TID or -a");
         if (!stdio_mode && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
                 return pg_cli_usage_error("top", "the live view needs a terminal; use --stdio "
                                                  "for plain snapshots");
@@ -346,7 +354,8 @@ int cmd_top(int argc, char **argv)
                 if (info.interrupted)
                         break;
                 if (info.target_exited) {
-                        pg_cli_warn("process %d exited", (int) o.pid);
+                        pg_cli_warn("%s %d exited", o.tid > 0 ? "thread" : "process",
+                                    (int) (o.tid > 0 ? o.tid : o.pid));
                         break;
                 }
         }

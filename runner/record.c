@@ -173,25 +173,58 @@ static int pg_attach_refused(pid_t pid)
  * by name), but the process's mappings are kept under its Tgid, so
  * attaching to a thread would leave every frame unnamed: refused, naming
  * the process (perf record -p TID refuses it too). */
-static int pg_check_tgid(pid_t pid)
+static long pg_tgid_of(pid_t id)
 {
         char path[64], line[128];
         long tgid = 0;
         FILE *f;
 
-        snprintf(path, sizeof(path), "/proc/%d/status", (int) pid);
+        snprintf(path, sizeof(path), "/proc/%d/status", (int) id);
         if (!(f = fopen(path, "r")))
                 return 0; /* gone: said by the attach */
         while (fgets(line, sizeof(line), f))
                 if (sscanf(line, "Tgid: %ld", &tgid) == 1)
                         break;
         fclose(f);
+        return tgid;
+}
+
+static int pg_check_tgid(pid_t pid)
+{
+        long tgid = pg_tgid_of(pid);
+
         if (tgid > 0 && tgid != pid)
                 return pg_error_set(PG_EINPUT,
                                     "%d is a thread of process %ld, not a process: use -p %ld "
-                                    "(every thread of that process is recorded)",
-                                    (int) pid, tgid, tgid);
+                                    "(every thread of that process is recorded) or -t %d (this "
+                                    "thread alone)",
+                                    (int) pid, tgid, tgid, (int) pid);
         return 0;
+}
+
+/* Open the events on thread @tid alone, as perf record -t does: threads it
+ * creates are followed (inherit), its siblings are not. */
+static int pg_attach_thread(struct pg_live *l, pid_t tid, struct pg_record_info *info)
+{
+        char path[80];
+        int rc;
+
+        l->tgid = (pid_t) pg_tgid_of(tid);
+        if (l->tgid <= 0)
+                return pg_error_set(PG_ENOTFOUND, "no thread %d: it does not exist (or exited)",
+                                    (int) tid);
+        snprintf(l->thread_dir, sizeof(l->thread_dir), "/proc/%d/task/%d", (int) l->tgid,
+                 (int) tid);
+        snprintf(path, sizeof(path), "%s/comm", l->thread_dir);
+        pg_read_line(path, info->comm, sizeof(info->comm));
+        l->start_ns = pg_now_ns();
+        rc = pg_sampling_open_tasks(&l->smp, &tid, 1, &l->cfg);
+        if (rc == PG_ENOTFOUND)
+                rc = pg_error_set(PG_ENOTFOUND, "no thread %d: it does not exist (or exited)",
+                                  (int) tid);
+        else if (rc == PG_EPERM)
+                rc = pg_attach_refused(l->tgid);
+        return rc;
 }
 
 /* Open the events on every thread of @pid, listing the threads again until
@@ -229,10 +262,11 @@ static int pg_attach_process(struct pg_sampling *smp, pid_t pid, const struct pg
         return rc;
 }
 
-/* Drain until the duration ends, SIGINT/SIGTERM, or the process behind
- * @pidfd (-1: none) exits. */
-static void pg_record_wait(struct pg_sample_drain_ctx *dc, int pidfd, uint64_t duration_ns,
-                           struct pg_record_info *info)
+/* Drain until the duration ends, SIGINT/SIGTERM, the process behind
+ * @pidfd (-1: none) exits, or the directory @alive ("": none, else a
+ * thread's /proc/TGID/task/TID, removed when the thread ends) goes. */
+static void pg_record_wait(struct pg_sample_drain_ctx *dc, int pidfd, const char *alive,
+                           uint64_t duration_ns, struct pg_record_info *info)
 {
         size_t n = dc->smp->n + 1;
         struct pollfd *pf = pg_xcalloc(n, sizeof(*pf));
@@ -258,7 +292,8 @@ static void pg_record_wait(struct pg_sample_drain_ctx *dc, int pidfd, uint64_t d
                 }
                 (void) poll(pf, n, wait_ms);
                 pg_sample_drain(dc);
-                if (pidfd >= 0 && (pf[n - 1].revents & (POLLIN | POLLHUP))) {
+                if ((pidfd >= 0 && (pf[n - 1].revents & (POLLIN | POLLHUP))) ||
+                    (alive[0] && access(alive, F_OK) != 0)) {
                         info->target_exited = true;
                         break;
                 }
@@ -274,8 +309,8 @@ static void pg_record_wait(struct pg_sample_drain_ctx *dc, int pidfd, uint64_t d
  * samples are folded; files mapped during the recording are prefetched. */
 static void pg_live_synthesize(struct pg_live *l)
 {
-        if (l->o.pid > 0) {
-                pg_synthesize_process(&l->log, &l->smp.fmt, l->o.pid);
+        if (l->tgid > 0) {
+                pg_synthesize_process(&l->log, &l->smp.fmt, l->tgid);
         } else {
                 struct pg_tidset procs = { 0 };
 
@@ -325,9 +360,11 @@ int pg_live_open(struct pg_live *l, const struct pg_record_opts *o, struct pg_re
         memset(info, 0, sizeof(*info));
         if ((rc = pg_live_setup(l, o)) < 0)
                 return rc;
-        if ((o->pid > 0) + o->system_wide != 1 || o->argv != NULL)
-                return pg_error_set(PG_EINPUT, "give exactly one target: -p PID or -a");
-        if (o->pid > 0) {
+        if ((o->pid > 0) + (o->tid > 0) + o->system_wide != 1 || o->argv != NULL)
+                return pg_error_set(PG_EINPUT, "give exactly one target: -p PID, -t TID or -a");
+        if (o->tid > 0) {
+                rc = pg_attach_thread(l, o->tid, info);
+        } else if (o->pid > 0) {
                 char path[64];
 
                 snprintf(path, sizeof(path), "/proc/%d", (int) o->pid);
@@ -340,6 +377,7 @@ int pg_live_open(struct pg_live *l, const struct pg_record_opts *o, struct pg_re
                 snprintf(path, sizeof(path), "/proc/%d/comm", (int) o->pid);
                 pg_read_line(path, info->comm, sizeof(info->comm));
                 l->pidfd = (int) syscall(SYS_pidfd_open, o->pid, 0);
+                l->tgid = o->pid;
                 l->start_ns = pg_now_ns();
                 rc = pg_attach_process(&l->smp, o->pid, &l->cfg);
         } else {
@@ -364,7 +402,7 @@ int pg_live_open(struct pg_live *l, const struct pg_record_opts *o, struct pg_re
 
 void pg_live_wait(struct pg_live *l, uint64_t duration_ns, struct pg_record_info *info)
 {
-        pg_record_wait(&l->dc, l->pidfd, duration_ns, info);
+        pg_record_wait(&l->dc, l->pidfd, l->thread_dir, duration_ns, info);
 }
 
 void pg_live_stop(struct pg_live *l)
@@ -466,8 +504,11 @@ int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_
         int rc;
 
         memset(info, 0, sizeof(*info));
-        if ((o->pid > 0) + o->system_wide + (o->argv != NULL && o->argv[0] != NULL) != 1)
-                return pg_error_set(PG_EINPUT, "give exactly one target: -p PID, -a or -- COMMAND");
+        if ((o->pid > 0) + (o->tid > 0) + o->system_wide +
+                (o->argv != NULL && o->argv[0] != NULL) !=
+            1)
+                return pg_error_set(PG_EINPUT,
+                                    "give exactly one target: -p PID, -t TID, -a or -- COMMAND");
         if (o->argv != NULL) {
                 rc = pg_live_setup(&l, o);
                 if (rc == 0)
@@ -483,9 +524,9 @@ int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_
         if (rc < 0)
                 goto done;
         pg_sample_export(l.sym, &l.cfg, info->cycles, info->exclude_kernel, 1, out);
-        pg_sample_warnings(o->argv      ? o->argv[0]
-                           : o->pid > 0 ? info->comm
-                                        : "the system",
+        pg_sample_warnings(o->argv                    ? o->argv[0]
+                           : o->pid > 0 || o->tid > 0 ? info->comm
+                                                      : "the system",
                            o->argv == NULL, o->call_graph, o->exclude_kernel, out,
                            pg_symbolizer_stats(l.sym), info->exclude_kernel && !o->exclude_kernel,
                            warnings);

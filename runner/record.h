@@ -40,6 +40,7 @@
 
 struct pg_record_opts {
         pid_t pid;            /* > 0: record this process */
+        pid_t tid;            /* > 0: record this thread alone (perf record -t) */
         bool system_wide;     /* record every task (pid -1 on each CPU) */
         char *const *argv;    /* else: run and record this command */
         int log_fd;           /* the command's stdout/stderr (<= 2: /dev/null) */
@@ -93,14 +94,18 @@ struct pg_live {
         struct pg_record_log spare; /* the log being folded while the next fills */
         struct pg_symbolizer *sym;  /* folded stacks accumulate here */
         int pidfd;                  /* the process (-p), -1 otherwise */
+        pid_t tgid;                 /* the process whose mappings are read (-p, -t), or 0 */
+        char thread_dir[48];        /* -t: /proc/TGID/task/TID, gone when the thread ends */
         uint64_t start_ns;          /* CLOCK_MONOTONIC when the events were opened (enabled) */
         struct pg_sample_drain_ctx dc;
 };
 
 /**
- * Attach to @o->pid (every thread) or, with @o->system_wide, every task,
- * and put the target's current mappings and thread names in the log.
- * @info: comm (-p), what the events ended up with. On error the caller
+ * Attach to @o->pid (every thread), @o->tid (that thread alone) or, with
+ * @o->system_wide, every task, and put the target's current mappings and
+ * thread names in the log (-t: those of the thread's process).
+ * @info: comm (-p: the process's, -t: the thread's), what the events ended
+ * up with. On error the caller
  * still calls pg_live_close(). Errors: as pg_record() for those targets.
  */
 int pg_live_open(struct pg_live *l, const struct pg_record_opts *o, struct pg_record_info *info);

@@ -5,7 +5,8 @@
 # symbolization (docs/record.md, "recording"); an -o that is a directory, a
 # dangling link or an unwritable file is refused first (exit 2), and so is a
 # link another user planted in a shared sticky directory (docs/limits.md);
-# a thread id is not taken for a process; --duration is checked; top on an
+# a thread id is not taken for a process, and -t TID records that thread
+# alone (perf record -t is the oracle); --duration is checked; top on an
 # unknown terminal type exits 2; the advice for another user's process
 # names a fix that works, and so does `run --sched`'s (WAKERS: a
 # benchmark, sched.cmake). Nothing is timed: the early refusals are bounded
@@ -86,6 +87,42 @@ for cmd in "record -q -o $tmp/tid.json --duration 600" "top --stdio --iterations
                 err "${cmd%% *} -p TID: exit $st: $(cat "$tmp/tid.err")"
         ok "${cmd%% *} -p TID: $(cat "$tmp/tid.err")"
 done
+grep -q -- "or -t $tid (this thread alone)" "$tmp/tid.err" || err "-p TID does not offer -t: $(cat "$tmp/tid.err")"
+
+# 3b. -t TID records that thread alone (perf record -t): the late thread
+# spins in record_late_hot, the main thread in record_main_hot
+# shares FILE: "late main" - the percentages of samples whose stack holds
+# each function
+shares() {
+        python3 -c 'import json,sys
+st=json.load(open(sys.argv[1]))["profile"]["stacks"]
+tot=sum(st.values()) or 1
+f=lambda n: 100.0*sum(c for k,c in st.items() if n in k.split(";"))/tot
+print("%.1f %.1f" % (f("record_late_hot"), f("record_main_hot")))' "$1"
+}
+for t in "$tid" "$svc_pid"; do
+        timeout 120 "$pg" record -q -t "$t" --duration 1 -o "$tmp/t$t.json" 2>"$tmp/t.err" || err "-t $t: $(cat "$tmp/t.err")"
+        read -r late main < <(shares "$tmp/t$t.json")
+        if [ "$t" = "$tid" ]; then mine=$late other=$main; else mine=$main other=$late; fi
+        python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 80 and float(sys.argv[2]) == 0 else 1)' "$mine" "$other" ||
+                err "-t $t: its own function in $mine% of the samples, the other thread's in $other%"
+        ok "-t $t: its own function in $mine% of the samples, the other thread's in $other%"
+done
+# the oracle: perf record -t on the same thread
+if command -v perf >/dev/null; then
+        perf record -q -t "$tid" -g -o "$tmp/t.data" -- sleep 1 2>/dev/null
+        ptop=$(perf report -i "$tmp/t.data" --no-children --sort sym --stdio 2>/dev/null | awk '/%/ && !/^#/ { print $NF; exit }')
+        [ "$ptop" = record_late_hot ] || err "perf record -t $tid: top symbol '$ptop', not record_late_hot"
+        ok "perf record -t $tid agrees: top symbol $ptop"
+fi
+timeout 120 "$pg" top --stdio --iterations 1 --interval 0.5 -t "$tid" >"$tmp/top.out" 2>"$tmp/top.err" ||
+        err "top -t: $(cat "$tmp/top.err")"
+grep -q record_late_hot "$tmp/top.out" && ! grep -q record_main_hot "$tmp/top.out" ||
+        err "top -t $tid: $(cat "$tmp/top.out")"
+ok "top -t $tid: record_late_hot only"
+timeout 120 "$pg" record -q -t 2147483647 --duration 1 -o "$tmp/none.json" 2>"$tmp/t.err"
+st=$?
+[ $st -eq 2 ] && grep -q "no thread 2147483647" "$tmp/t.err" || err "-t gone: exit $st: $(cat "$tmp/t.err")"
 
 # 4. --duration: below 1 ns is not "no limit"; above the bound says so
 for d in 1e-10 0.0000000001 1e9; do
