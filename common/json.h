@@ -27,7 +27,10 @@
  * @comments: non-zero to accept // and block comments (perfgate.json).
  * @out:     the parsed tree (the caller's; cJSON_Delete() it).
  * Errors: PG_EINPUT "'<origin>': invalid JSON at line L, column C (byte B)".
- * Also refuses NaN/Infinity tokens (they are not JSON) and nesting > 1000,
+ * Also refuses NaN/Infinity tokens (they are not JSON), nesting > 1000, a
+ * \u0000 escape in a string (C strings end there), a lone UTF-16 surrogate
+ * escape, an unclosed block comment (@comments) ("... at line L, column C:
+ * WHY"),
  * and a name that appears twice in one object (PG_EINPUT "'<origin>': field
  * 'a.b.name' appears twice ..."; RFC 8259 section 4 leaves the choice to the
  * reader, and readers differ).
