@@ -19,6 +19,8 @@
  *    (both indexes named) - exit 2 before anything runs;
  *  - a benchmark path that is a loop of symbolic links says so;
  *  - `bisect --machine ../x` and `fold --event-filter=` are usage errors;
+ *  - a revision `:/TEXT` (a search of every ref's messages) is refused, and
+ *    `baseline show HEAD` without commits says so;
  *  - `run --filter NONE -q` still warns that nothing ran.
  */
 #include <setjmp.h>
@@ -323,6 +325,17 @@ static void test_usage_consistency(void **state)
         PERFGATE(&o, 0, "run", "--no-profile", "-q", "--out", "out", "--filter", "zzz", "bench/");
         expect(&o.err, "perfgate: warning: no benchmark matches the filter; nothing to run");
         pg_run_out_release(&o);
+        /* ":/TEXT" would search every ref's messages, the data branch's too */
+        PERFGATE(&o, 2, "baseline", "show", ":/init");
+        expect(&o.err, "revision ':/init' searches commit messages across every ref");
+        pg_run_out_release(&o);
+        /* HEAD in a repository without commits: what save says, not "fetch HEAD" */
+        sh("rm -rf empty && git init -q empty");
+        assert_int_equal(chdir("empty"), 0);
+        PERFGATE(&o, 2, "baseline", "show", "HEAD");
+        expect(&o.err, "HEAD has no commit yet; commit something first");
+        pg_run_out_release(&o);
+        assert_int_equal(chdir(".."), 0);
 }
 
 int main(void)
