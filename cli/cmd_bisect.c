@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baselines/config.h"
 #include "baselines/history.h"
 #include "baselines/revrange.h"
 #include "baselines/store.h"
@@ -40,7 +41,8 @@
 #define PG_BISECT_DEFAULT_PAIRS 48
 #define PG_BISECT_HOT_BLOCKS    4
 #define PG_BISECT_HOT_SHOWN     5
-#define PG_BISECT_SUBJECT_SHOWN 200 /* bytes of the first bad commit's subject shown */
+#define PG_BISECT_CONFIG_MAX    (16u << 20) /* perfgate.json read from BAD */
+#define PG_BISECT_SUBJECT_SHOWN 200         /* bytes of the first bad commit's subject shown */
 /* git bisect run's exit statuses (git-bisect(1), "Bisect run") */
 #define PG_BISECT_RUN_SKIP  125
 #define PG_BISECT_RUN_ABORT 128
@@ -759,6 +761,39 @@ done:
         return found;
 }
 
+/* Before any build: --benchmark NAME must be in BAD's perfgate.json as
+ * committed (the list the bisection will read after building BAD). A
+ * config BAD lacks or that does not parse is left to the build to report. */
+static int pg_bx_check_benchmark(struct pg_bx *x, const char *bad)
+{
+        struct pg_buf text = PG_BUF_INIT, names = PG_BUF_INIT;
+        struct pg_config c;
+        int error = 0;
+
+        if (!x->a->benchmark ||
+            pg_rev_read_file(NULL, bad, x->cfg_rel, PG_BISECT_CONFIG_MAX, &text) < 0) {
+                pg_error_clear();
+                goto done;
+        }
+        if (pg_config_parse_for(&c, text.ptr, text.len, x->cfg_rel, PG_CONFIG_NEED_BENCHMARKS) <
+            0) {
+                pg_error_clear();
+                goto done;
+        }
+        if (!pg_config_find(&c, x->a->benchmark)) {
+                for (size_t i = 0; i < c.nbench; i++)
+                        pg_buf_printf(&names, "%s%s", i ? ", " : "", c.bench[i].name);
+                error =
+                    pg_error_set(PG_EINPUT, "no benchmark '%s' in '%s' at BAD %.12s (it has: %s)",
+                                 x->a->benchmark, x->cfg_rel, bad, names.len ? names.ptr : "none");
+        }
+        pg_config_release(&c);
+done:
+        pg_buf_release(&text);
+        pg_buf_release(&names);
+        return error;
+}
+
 static int pg_bisect_range(struct pg_bx *x)
 {
         struct pg_rev_range r;
@@ -772,6 +807,10 @@ static int pg_bisect_range(struct pg_bx *x)
         memset(&bs, 0, sizeof(bs));
         if ((error = pg_rev_range_get(NULL, x->a->good, x->a->bad, &r)) < 0)
                 return pg_cli_fail(error);
+        if ((error = pg_bx_check_benchmark(x, r.commits[r.n - 1])) < 0) {
+                pg_rev_range_release(&r);
+                return pg_cli_fail(error);
+        }
         sides = pg_xcalloc(r.n + 1, sizeof(*sides));
         fprintf(stderr,
                 "perfgate: bisect: %zu commit%s after GOOD %.12s up to BAD %.12s; "

@@ -6,7 +6,9 @@
 #    nothing reaches the terminal raw; exit 1;
 #  - a `.perfgate` symbolic link committed in the project: the build cache
 #    (.perfgate/builds) is refused, not followed, exit 2 naming the link, and
-#    the link's target stays empty.
+#    the link's target stays empty;
+#  - --benchmark naming no benchmark of BAD's perfgate.json: exit 2 before
+#    anything is built.
 # Usage: test-bisect-untrusted.sh PERFGATE
 set -u
 pg=$1
@@ -45,7 +47,16 @@ grep -q '^first bad commit: [0-9a-f]\{40\} slow \\x1b\]0;PWN\\x07\\x1b\[2J cr\\r
         err "the subject is not shown escaped"
 if LC_ALL=C grep -q "$(printf '[\033\007\r]')" "$o"; then err "a raw control byte reached stdout"; fi
 
-# 2. a committed .perfgate link: refused before any build, nothing written through it
+# 2. --benchmark naming no benchmark of BAD's perfgate.json: refused before any build
+"$pg" bisect --benchmark nope main~1 main >"$o" 2>"$e"
+rc=$?
+cat "$e" "$o"
+[ $rc -eq 2 ] || err "bisect --benchmark nope: exit $rc, want 2"
+grep -q "no benchmark 'nope' in 'bench/perfgate.json' at BAD [0-9a-f]\{12\} (it has: spin)" "$e" ||
+        err "the missing benchmark is not named"
+grep -q "building" "$e" && err "something was built before the benchmark was checked"
+
+# 3. a committed .perfgate link: refused before any build, nothing written through it
 mkdir "$tmp/victim"
 rm -rf .perfgate && ln -s "$tmp/victim" .perfgate
 printf 'bench/spin\n' >.gitignore
