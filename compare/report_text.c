@@ -26,8 +26,16 @@
 void pg_report_escape_ctl(struct pg_buf *out, const char *s)
 {
         for (; *s; s++) {
-                unsigned char c = (unsigned char) *s;
-                if (c == '\n')
+                const unsigned char *u = (const unsigned char *) s;
+                unsigned char c = u[0];
+                /* the bidi embedding, override and isolate controls, U+202A..E
+                 * and U+2066..9 (Unicode UAX #9), reorder the rest of the line */
+                if (c == 0xe2 && ((u[1] == 0x80 && u[2] >= 0xaa && u[2] <= 0xae) ||
+                                  (u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9))) {
+                        pg_buf_printf(out, "\\u%04x",
+                                      (unsigned) (0x2000 | ((u[1] & 0x3f) << 6) | (u[2] & 0x3f)));
+                        s += 2;
+                } else if (c == '\n')
                         pg_buf_puts(out, "\\n");
                 else if (c == '\t')
                         pg_buf_puts(out, "\\t");

@@ -4,6 +4,7 @@
  * sizes", "Links and shared directories"):
  *  - `baseline list` shows a commit subject and data-branch entry names with
  *    ESC, BEL, CR, newline and a bidi override escaped, a huge subject cut;
+ *    `show` and `compare` show a name holding U+202E as \u202e;
  *  - a `.perfgate` symbolic link committed in the project is refused by
  *    `run` (exit 2, its target untouched); `--out` through it keeps the
  *    documented rule for a directory the user names;
@@ -123,6 +124,27 @@ static void test_list_escapes_subject_and_entry_names(void **state)
                 run[1000] = '\0';
                 assert_null(strstr(o.out.ptr, run));
         }
+        pg_run_out_release(&o);
+}
+
+static void test_bidi_names_escaped(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+        project();
+        /* U+202E is allowed in a name (the name rule), never shown raw */
+        pg_test_write("bench/perfgate.json",
+                      "{\"benchmarks\":[{\"argv\":[\"./spin\"],\"name\":\"rtl\\u202ex\","
+                      "\"repeat\":2}]}");
+        PERFGATE(&o, 0, "run", "--no-profile", "-q", "--out", "out", "bench/");
+        pg_run_out_release(&o);
+        PERFGATE(&o, 0, "show", "out");
+        expect(&o.out, "perfgate result 'rtl\\u202ex'");
+        assert_null(strstr(o.out.ptr, "\342\200\256"));
+        pg_run_out_release(&o);
+        PERFGATE(&o, 0, "compare", "--results", "out", "out");
+        expect(&o.out, "rtl\\u202ex");
+        assert_null(strstr(o.out.ptr, "\342\200\256"));
         pg_run_out_release(&o);
 }
 
@@ -343,6 +365,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, pg_test_setup_sandbox, pg_test_teardown_sandbox)
                 T(test_list_escapes_subject_and_entry_names),
+                T(test_bidi_names_escaped),
                 T(test_run_refuses_committed_perfgate_link),
                 T(test_run_out_swapped_for_link_mid_run),
                 T(test_devices_refused_pipes_bounded),
