@@ -142,8 +142,8 @@ static int pg_field_name(const struct pg_config *c, const cJSON *it, const char 
                 w = pg_xasprintf("%s.%s '%s%s'", where, key, shown.ptr,
                                  strlen(name) > shown.len ? "..." : "");
                 {
-                        char *m = pg_xasprintf("is not a valid benchmark name: it %s (%s)",
-                                               pg_result_name_why(name), PG_RESULT_NAME_RULE);
+                        char *m = pg_xasprintf("is not a valid benchmark name: %s; it %s",
+                                               PG_RESULT_NAME_RULE, pg_result_name_why(name));
                         error = pg_bad(c, w, m);
                         free(m);
                 }

@@ -95,7 +95,7 @@ cd "$scratch/p3" || exit 1
 printf '{"benchmarks":[{"argv":["./spin"],"name":".hidden"},{"argv":["./spin"],"name":"vis"}]}' >bench/perfgate.json
 "$pg" run --repeat 2 --no-profile -q --out out bench/ >"$scratch/out3" 2>&1
 check_eq "3. benchmark '.hidden': exit 2" 2 $?
-check_grep "3. names the rule" "'.hidden' is not a valid benchmark name: it starts with '.'" "$scratch/out3"
+check_grep "3. names the rule" "does not start with '.', and is no name git refuses in a tree (see docs/limits.md); it starts with '.'" "$scratch/out3"
 check "3. nothing measured or written" test ! -e out
 
 # ---- 4. stored files that contradict their path -------------------------
