@@ -154,8 +154,12 @@ static int pg_baseline_save(struct pg_baseline_args *a)
                 goto done;
         }
         if (info.created_branch)
-                printf("created branch '%s' (an orphan branch holding only baselines)\n",
-                       info.branch);
+                /* a shallow or single-branch clone has no origin/<branch> even
+                 * when the remote has one: say how to build on it */
+                printf("created branch '%s' (an orphan branch holding only baselines); if the "
+                       "remote already has one, fetch it with `git fetch origin "
+                       "+refs/heads/%s:refs/remotes/origin/%s` and save again\n",
+                       info.branch, info.branch, info.branch);
         else if (info.merged_local)
                 printf("built on origin/%s and merged the local baselines it lacked\n",
                        info.branch);
