@@ -141,7 +141,12 @@ static int pg_field_name(const struct pg_config *c, const cJSON *it, const char 
                 }
                 w = pg_xasprintf("%s.%s '%s%s'", where, key, shown.ptr,
                                  strlen(name) > shown.len ? "..." : "");
-                error = pg_bad(c, w, "is not a valid benchmark name: " PG_RESULT_NAME_RULE);
+                {
+                        char *m = pg_xasprintf("is not a valid benchmark name: %s; it %s",
+                                               PG_RESULT_NAME_RULE, pg_result_name_why(name));
+                        error = pg_bad(c, w, m);
+                        free(m);
+                }
                 free(w);
                 pg_buf_release(&shown);
                 return error;

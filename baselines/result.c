@@ -30,20 +30,105 @@ const char *pg_metric_status_name(enum pg_metric_status status)
         return "unknown";
 }
 
-bool pg_result_name_valid(const char *name)
+/* The code point of the UTF-8 sequence @s of @n bytes (n from pg_utf8_seqlen). */
+static unsigned pg_utf8_cp(const unsigned char *s, size_t n)
 {
-        if (!name || !*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-                return false;
-        for (const char *p = name; *p; p++)
-                if (*p == '/' || (unsigned char) *p < 0x20 || *p == 0x7f)
-                        return false;
+        unsigned cp = n == 1 ? s[0] : s[0] & (0x7f >> n);
+        for (size_t i = 1; i < n; i++)
+                cp = (cp << 6) | (s[i] & 0x3f);
+        return cp;
+}
+
+const char *pg_path_component_why(const char *component)
+{
+        const char *p = component;
+        size_t len = strlen(component);
+
+        if (!*component)
+                return "is empty";
+        /* utf8.c next_hfs_char: the code points HFS+ drops when comparing names */
+        for (size_t i = 0; i < len;) {
+                size_t n = pg_utf8_seqlen((const unsigned char *) component + i, len - i);
+                unsigned cp;
+                if (!n)
+                        return "is not valid UTF-8";
+                cp = pg_utf8_cp((const unsigned char *) component + i, n);
+                if ((cp >= 0x200c && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+                    (cp >= 0x206a && cp <= 0x206f) || cp == 0xfeff)
+                        return "holds an invisible code point HFS+ ignores (U+200C-U+200F, "
+                               "U+202A-U+202E, U+206A-U+206F, U+FEFF), so it can alias '.git'";
+                i += n;
+        }
+        /* path.c is_ntfs_dotgit: fsck reads '\' as a directory separator */
+        for (;;) {
+                size_t n = strcspn(p, "\\");
+                if (n > 0 && p[0] == '.')
+                        return p == component
+                                   ? "starts with '.' (git gives .git, .gitmodules and "
+                                     ".gitattributes meaning, and git fsck refuses them as "
+                                     "directories)"
+                                   : "has a '.' right after a '\\' (git fsck reads '\\' as a "
+                                     "directory separator, so 'a\\.git' holds '.git')";
+                if (n > 0 && (p[n - 1] == '.' || p[n - 1] == ' '))
+                        return "ends with '.' or a space (Windows drops them, so 'git~1.' "
+                               "would be 'git~1')";
+                for (size_t i = 0; i + 1 < n && i < 8; i++)
+                        if (p[i] == '~' && p[i + 1] >= '0' && p[i + 1] <= '9')
+                                return "looks like an NTFS short name ('~' and a digit in its "
+                                       "first 8 bytes: 'git~1' is '.git' on Windows)";
+                if (!p[n])
+                        break;
+                p += n + 1;
+        }
+        return NULL;
+}
+
+/* The part of the name rules that is not git's: 1..PG_RESULT_NAME_MAX bytes
+ * of UTF-8 without '/' or control characters. */
+static const char *pg_name_basic_why(const char *name)
+{
+        if (!name || !*name)
+                return "is empty";
+        if (strlen(name) > PG_RESULT_NAME_MAX)
+                return "is longer than 200 bytes";
+        for (const char *p = name; *p; p++) {
+                if (*p == '/')
+                        return "holds '/'";
+                if ((unsigned char) *p < 0x20 || *p == 0x7f)
+                        return "holds a control character";
+        }
         for (size_t i = 0, len = strlen(name); i < len;) {
                 size_t n = pg_utf8_seqlen((const unsigned char *) name + i, len - i);
                 if (!n)
-                        return false; /* invalid UTF-8: the JSON could not hold it */
+                        return "is not valid UTF-8"; /* the JSON could not hold it */
                 i += n;
         }
-        return strlen(name) <= PG_RESULT_NAME_MAX;
+        return NULL;
+}
+
+const char *pg_result_name_why(const char *name)
+{
+        const char *why = pg_name_basic_why(name);
+        char *file;
+
+        if (why)
+                return why;
+        /* the name becomes <name>.json, a tree entry on the data branch */
+        file = pg_xasprintf("%s.json", name);
+        why = pg_path_component_why(file);
+        free(file);
+        return why;
+}
+
+const char *pg_machine_name_why(const char *machine)
+{
+        const char *why = pg_name_basic_why(machine);
+        return why ? why : pg_path_component_why(machine);
+}
+
+bool pg_result_name_valid(const char *name)
+{
+        return pg_result_name_why(name) == NULL;
 }
 
 void pg_result_init(struct pg_result *r)

@@ -368,15 +368,53 @@ const char *pg_metric_status_name(enum pg_metric_status status);
 /** What pg_result_name_valid() accepts, for messages. */
 #define PG_RESULT_NAME_RULE                                                                        \
         "a benchmark name is 1 to 200 bytes of UTF-8 without '/' or control characters, "          \
-        "and not '.' or '..'"
+        "does not start with '.', and is no name git refuses in a tree (see docs/limits.md)"
+
+/**
+ * Why git would refuse @component (one file or directory name of the data
+ * branch, e.g. "ci-x86" or "parse.json") as a tree entry, or NULL when it is
+ * safe. The rules are git's own checks of tree entries that hold on every
+ * platform (fsck.c fsck_tree, read-cache.c verify_path_internal, path.c
+ * is_ntfs_dotgit/is_ntfs_dot_generic, utf8.c is_hfs_dotgit), made a little
+ * broader so that one plain rule covers them; '\' splits the name into
+ * pieces as fsck reads it (path.c), and each piece must not
+ *   - start with '.' (".", "..", ".git", ".gitmodules", ".gitattributes",
+ *     ".git ", ".git::$INDEX_ALLOCATION": fsck hasDot/hasDotdot/hasDotgit,
+ *     gitmodulesBlob, gitattributesBlob);
+ *   - end with '.' or ' ' (Windows drops them: "git~1." is "git~1");
+ *   - hold '~' followed by a digit in its first 8 bytes (an NTFS 8.3 short
+ *     name: "git~1" is ".git", "gitmod~1" is ".gitmodules");
+ * and the name must hold no code point HFS+ ignores (U+200C-U+200F,
+ * U+202A-U+202E, U+206A-U+206F, U+FEFF: ".g\u200cit" is ".git" on a Mac).
+ * An empty name is refused. @component must be valid UTF-8 (not checked).
+ * Returns a static string naming the rule ("starts with '.'", ...).
+ */
+const char *pg_path_component_why(const char *component);
 
 /**
  * Whether @name is usable as a benchmark and file name: PG_RESULT_NAME_RULE
  * (1..PG_RESULT_NAME_MAX bytes of valid UTF-8, no '/', no control byte
- * 0x00-0x1f or 0x7f, not "." or ".."). Names are never mapped: the result
- * file is <out>/<name>.json byte for byte, so a name that could not be a
- * file name or a JSON string is refused where it is declared.
+ * 0x00-0x1f or 0x7f, and "<name>.json" passes pg_path_component_why(), so
+ * no leading '.'). Names are never mapped: the result file is
+ * <out>/<name>.json byte for byte and `<machine>/<commit>/<name>.json` on
+ * the data branch, so a name that could not be a file name, a JSON string
+ * or a git tree entry is refused where it is declared.
  */
 bool pg_result_name_valid(const char *name);
+
+/**
+ * pg_result_name_valid() with the reason: NULL when valid, else a static
+ * string naming the rule broken ("starts with '.'", "holds a control
+ * character", ...).
+ */
+const char *pg_result_name_why(const char *name);
+
+/**
+ * Why @machine cannot name a machine directory of the data branch (NULL: it
+ * can): the benchmark-name rule applied to the directory name itself, i.e.
+ * 1..PG_RESULT_NAME_MAX bytes of UTF-8, no '/' or control character, and
+ * pg_path_component_why(@machine). Static string, as pg_result_name_why().
+ */
+const char *pg_machine_name_why(const char *machine);
 
 #endif

@@ -659,6 +659,7 @@ int cmd_compare(int argc, char **argv)
                         so.machine = head.items[0].machine ? head.items[0].machine : "default";
                 if ((error = pg_store_find_baseline(&so, rev, a.max_walk, &base, &info)) < 0)
                         goto fail;
+                pg_cli_warn_lines(info.warnings);
                 if (!info.found) {
                         if ((error = pg_check_rules(&rules, NULL, &head)) < 0)
                                 goto fail;

@@ -122,6 +122,16 @@ void pg_cli_warn(const char *fmt, ...)
         fputc('\n', stderr);
 }
 
+void pg_cli_warn_lines(const char *text)
+{
+        while (text && *text) {
+                size_t n = strcspn(text, "\n");
+                if (n)
+                        pg_cli_warn("%.*s", (int) n, text);
+                text += n + (text[n] == '\n');
+        }
+}
+
 bool pg_cli_color(int fd)
 {
         const char *term = getenv("TERM");

@@ -275,9 +275,10 @@ int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t 
                                         pg_buf_putc(&shown, *c);
                         }
                         error = pg_error_set(PG_EINPUT,
-                                             "benchmark '%s' has an unusable name (%s); "
-                                             "rename the file or list it in perfgate.json",
-                                             shown.ptr, PG_RESULT_NAME_RULE);
+                                             "benchmark '%s' has an unusable name (%s; it "
+                                             "%s); rename the file or list it in perfgate.json",
+                                             shown.ptr, PG_RESULT_NAME_RULE,
+                                             pg_result_name_why(out->items[i].name));
                         pg_buf_release(&shown);
                         break;
                 }

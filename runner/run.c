@@ -256,12 +256,23 @@ int pg_bench_log_open(struct pg_bench_log *log)
 static void pg_git_probe(struct pg_run_state *st)
 {
         struct pg_repo_state rs;
+        int error;
 
         if (st->git_probed)
                 return;
         st->git_probed = true;
-        if (pg_repo_state_get(".", &rs) < 0)
+        if ((error = pg_repo_state_get(".", &rs)) < 0) {
+                /* not a repository: nothing to say; a repository perfgate cannot
+                 * read (another owner's, SHA-256) is said once */
+                if (error != PG_ENOTFOUND) {
+                        char *m =
+                            pg_xasprintf("the results record no git commit: %s", pg_error_last());
+                        pg_warn(st, NULL, m);
+                        free(m);
+                }
+                pg_error_clear();
                 return;
+        }
         if (rs.head && strlen(rs.head) < sizeof(st->git_commit)) {
                 memcpy(st->git_commit, rs.head, strlen(rs.head) + 1);
                 st->has_git = true;
