@@ -1175,15 +1175,17 @@ static void pg_arena_in_order(struct pg_profile *p)
         p->frames_arena = arena;
 }
 
-const char *pg_stack_key_problem(const char *key)
+const char *pg_stack_key_problem(const char *key, size_t len)
 {
-        const char *p = key;
+        const char *p = key, *end = key + len;
 
-        if (!*key)
+        if (!len)
                 return "is empty";
+        if (memchr(key, '\0', len))
+                return "holds a NUL byte";
         for (;;) {
-                const char *e = strchr(p, ';');
-                if (e == p || (!e && !*p))
+                const char *e = memchr(p, ';', (size_t) (end - p));
+                if (e == p || (!e && p == end))
                         return "has an empty frame";
                 if (!e)
                         return NULL;
@@ -1257,7 +1259,8 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 p->nstacks = ++i;
         }
         for (i = 0; i < p->nstacks; i++) {
-                const char *why = pg_stack_key_problem(p->stacks[i].frames);
+                const char *f = p->stacks[i].frames;
+                const char *why = pg_stack_key_problem(f, strlen(f));
                 if (why)
                         return pg_bad_stack(ld, key, p->stacks[i].frames, why);
         }

@@ -11,6 +11,8 @@
  *   - a "roi" benchmark that wrote 'enable' without its '\n' is told so;
  *   - a result whose stack key holds \u0000 or an empty frame is refused
  *     (exit 2) naming the key, by show, flamegraph, diff and compare alike;
+ *     folded text is read as flamegraph.pl reads it (trailing empty frames
+ *     dropped), and a line with a NUL byte is skipped with a warning;
  *   - JSON nested deeper than the parser's limit says so, with the place.
  */
 #include <setjmp.h>
@@ -286,6 +288,32 @@ static void test_stack_keys_refused(void **state)
         pg_expect_refused("empty.json", "has a stack that is empty: ''");
 }
 
+/* Folded text is read as flamegraph.pl reads it: empty frames at the end
+ * are dropped ("r;a;" is "r;a"), an inner one is a frame without a name;
+ * ";" is an empty stack and a NUL byte would cut the stack: both lines
+ * are skipped with one warning each. */
+static void test_folded_text_empty_frames(void **state)
+{
+        static const char text[] = "r;a;;b 3\nr;a; 4\n; 1\nr;x\0y 5\nr;c 2\n";
+        struct pg_run_out o;
+        char *svg;
+        (void) state;
+
+        pg_write_mode("in.folded", text, sizeof(text) - 1, 0644);
+        pg_test_perfgate(&o, "flamegraph", "in.folded", "-o", "f.svg", NULL);
+        if (o.status != 0)
+                fail_msg("flamegraph: exit %d: %s", o.status, o.err.ptr);
+        pg_assert_has(o.err.ptr, "ignored 1 line with an empty stack (first: line 3)");
+        pg_assert_has(o.err.ptr, "ignored 1 line with a NUL byte in the stack (first: line 4)");
+        pg_run_out_release(&o);
+        svg = pg_test_read("f.svg");
+        pg_assert_has(svg, "all (9 samples, 100%)");
+        pg_assert_has(svg, "a (7 samples, 77.78%)"); /* r;a;;b 3 + r;a; 4 */
+        pg_assert_has(svg, "b (3 samples, 33.33%)"); /* below the nameless frame */
+        assert_null(strstr(svg, "data-n=\"x\""));
+        free(svg);
+}
+
 static void test_json_nested_too_deep(void **state)
 {
         struct pg_buf b = PG_BUF_INIT;
@@ -318,6 +346,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_user_input_escaped, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_roi_enable_without_newline, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_stack_keys_refused, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_folded_text_empty_frames, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_json_nested_too_deep, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
