@@ -786,6 +786,13 @@ static int pg_exec_failed(const char *program, int e, int what)
                                           "cannot run (built for another architecture, or "
                                           "damaged); build it here",
                                           shown, se);
+                else if (e == ENOEXEC && what == PG_EXW_SCRIPT)
+                        rc = pg_error_set(PG_EINPUT,
+                                          "cannot execute '%s': %s: the kernel cannot start the "
+                                          "interpreter its '#!' line names (not a program "
+                                          "itself, or the line is too long); name a program "
+                                          "there",
+                                          shown, se);
                 else if (e == ENOEXEC)
                         rc = pg_error_set(PG_EINPUT,
                                           "cannot execute '%s': %s: not a program the kernel "

@@ -176,7 +176,7 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
                 /* the program comes from a commit's build: one that cannot be
                  * executed is a build that cannot be measured, as is a build
                  * without it (bisect skips that commit) */
-                if (error == PG_ENOTFOUND || error == PG_EINPUT)
+                if (error == PG_ENOTFOUND || error == PG_EINPUT || error == PG_EMEASURE)
                         error = pg_error_prefix(
                             PG_EMEASURE, "a run of %s's build of benchmark '%s'", side, b->name);
                 goto done;
