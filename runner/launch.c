@@ -722,11 +722,52 @@ void pg_launch_cancel(struct pg_child *c)
         pg_child_close(c);
 }
 
+/* A program named without a '/', looked up in PATH (for pg_exec_reasons) */
+#define PG_EXW_BARE (-1)
+
+/* Why exec failed, by errno and what the path led to (0: anything), first
+ * match wins; @strerror: the message gives strerror(errno) before @why. A
+ * program that is missing, not executable or not a program is bad input
+ * (PG_ENOTFOUND, PG_EINPUT: exit 2). */
+static const struct pg_exec_reason {
+        int err, what, code;
+        bool strerror;
+        const char *why;
+} pg_exec_reasons[] = {
+        { ENOENT, PG_EXW_SCRIPT, PG_EINPUT, false,
+          "the interpreter on its '#!' line does not exist; correct that line or install the "
+          "interpreter" },
+        { ENOENT, PG_EXW_ELF, PG_EINPUT, false,
+          "the ELF interpreter (dynamic loader) it names does not exist: it was built for "
+          "another system; build it here" },
+        { ENOENT, PG_EXW_BARE, PG_ENOTFOUND, false, "not found in PATH; give its path" },
+        { ENOENT, 0, PG_ENOTFOUND, true, "; check the path" },
+        { ENOTDIR, 0, PG_ENOTFOUND, true, "; check the path" },
+        { ELOOP, 0, PG_ENOTFOUND, true, "; check the path" },
+        { ENAMETOOLONG, 0, PG_ENOTFOUND, true, "; check the path" },
+        { EACCES, PG_EXW_DIR, PG_EINPUT, false, "it is a directory; name the program in it" },
+        { EACCES, 0, PG_EINPUT, true,
+          ": it is not executable ('chmod +x' it), or its file system is mounted noexec, or a "
+          "directory on its path cannot be searched" },
+        { ENOEXEC, PG_EXW_ELF, PG_EINPUT, true,
+          ": an ELF file this machine cannot run (built for another architecture, or damaged); "
+          "build it here" },
+        { ENOEXEC, PG_EXW_SCRIPT, PG_EINPUT, true,
+          ": the kernel cannot start the interpreter its '#!' line names (not a program itself, "
+          "or the line is too long); name a program there" },
+        { ENOEXEC, 0, PG_EINPUT, true,
+          ": not a program the kernel can start; a script needs a '#!' line naming its "
+          "interpreter (e.g. '#!/bin/sh'), as perfgate runs nothing through a shell" },
+        { E2BIG, 0, PG_EINPUT, true, " (its arguments and environment together)" },
+        { EPERM, 0, PG_EPERM, true, "" },
+        { ENOMEM, 0, PG_ENOMEM, true, "" },
+};
+
 /*
  * The error for a child that could not exec @program: @e its errno, @what
- * the step or what the path led to (enum pg_exec_what). A program that is
- * missing, not executable or not a program is bad input (PG_ENOTFOUND,
- * PG_EINPUT: exit 2); what the system refuses otherwise cannot be measured.
+ * the step that failed or what the path led to (enum pg_exec_what). The
+ * message names @program (escaped), the reason and the fix; anything the
+ * table does not know cannot be measured (PG_EMEASURE).
  */
 static int pg_exec_failed(const char *program, int e, int what)
 {
@@ -734,84 +775,26 @@ static int pg_exec_failed(const char *program, int e, int what)
         const char *se = strerror(e);
         int rc;
 
-        switch (what) {
-        case PG_EXW_CPUS:
+        if (what == PG_EXW_CPUS) {
                 rc =
                     pg_error_set(PG_EINPUT, "cannot pin '%s' to the requested CPUs: %s", shown, se);
-                break;
-        case PG_EXW_CONTROL:
+        } else if (what == PG_EXW_CONTROL) {
                 rc =
                     pg_error_set(PG_EIO, "cannot hand '%s' its control descriptors: %s", shown, se);
-                break;
-        case PG_EXW_CWD:
+        } else if (what == PG_EXW_CWD) {
                 rc = pg_error_set(e == ENOENT || e == ENOTDIR ? PG_ENOTFOUND : PG_EINPUT,
                                   "cannot start '%s' in its working directory: %s", shown, se);
-                break;
-        default:
-                if (e == ENOENT && what == PG_EXW_SCRIPT)
-                        rc = pg_error_set(PG_EINPUT,
-                                          "cannot execute '%s': the interpreter on its '#!' "
-                                          "line does not exist; correct that line or install "
-                                          "the interpreter",
-                                          shown);
-                else if (e == ENOENT && what == PG_EXW_ELF)
-                        rc = pg_error_set(PG_EINPUT,
-                                          "cannot execute '%s': the ELF interpreter (dynamic "
-                                          "loader) it names does not exist: it was built for "
-                                          "another system; build it here",
-                                          shown);
-                else if (e == ENOENT && !strchr(program, '/'))
-                        rc = pg_error_set(PG_ENOTFOUND,
-                                          "cannot execute '%s': not found in PATH; give its "
-                                          "path",
-                                          shown);
-                else if (e == ENOENT || e == ENOTDIR || e == ELOOP || e == ENAMETOOLONG)
-                        rc = pg_error_set(PG_ENOTFOUND, "cannot execute '%s': %s; check the path",
-                                          shown, se);
-                else if (e == EACCES && what == PG_EXW_DIR)
-                        rc = pg_error_set(PG_EINPUT,
-                                          "cannot execute '%s': it is a directory; name the "
-                                          "program in it",
-                                          shown);
-                else if (e == EACCES)
-                        rc = pg_error_set(PG_EINPUT,
-                                          "cannot execute '%s': %s: it is not executable "
-                                          "('chmod +x' it), or its file system is mounted "
-                                          "noexec, or a directory on its path cannot be "
-                                          "searched",
-                                          shown, se);
-                else if (e == ENOEXEC && what == PG_EXW_ELF)
-                        rc = pg_error_set(PG_EINPUT,
-                                          "cannot execute '%s': %s: an ELF file this machine "
-                                          "cannot run (built for another architecture, or "
-                                          "damaged); build it here",
-                                          shown, se);
-                else if (e == ENOEXEC && what == PG_EXW_SCRIPT)
-                        rc = pg_error_set(PG_EINPUT,
-                                          "cannot execute '%s': %s: the kernel cannot start the "
-                                          "interpreter its '#!' line names (not a program "
-                                          "itself, or the line is too long); name a program "
-                                          "there",
-                                          shown, se);
-                else if (e == ENOEXEC)
-                        rc = pg_error_set(PG_EINPUT,
-                                          "cannot execute '%s': %s: not a program the kernel "
-                                          "can start; a script needs a '#!' line naming its "
-                                          "interpreter (e.g. '#!/bin/sh'), as perfgate runs "
-                                          "nothing through a shell",
-                                          shown, se);
-                else if (e == E2BIG)
-                        rc = pg_error_set(PG_EINPUT,
-                                          "cannot execute '%s': %s (its arguments and "
-                                          "environment together)",
-                                          shown, se);
-                else if (e == EPERM)
-                        rc = pg_error_set(PG_EPERM, "cannot execute '%s': %s", shown, se);
-                else if (e == ENOMEM)
-                        rc = pg_error_set(PG_ENOMEM, "cannot execute '%s': %s", shown, se);
-                else
-                        rc = pg_error_set(PG_EMEASURE, "cannot execute '%s': %s", shown, se);
-                break;
+        } else {
+                const struct pg_exec_reason *r = NULL;
+                int w = what == PG_EXW_ABSENT && !strchr(program, '/') ? PG_EXW_BARE : what;
+                for (size_t i = 0; i < sizeof(pg_exec_reasons) / sizeof(pg_exec_reasons[0]); i++)
+                        if (pg_exec_reasons[i].err == e &&
+                            (!pg_exec_reasons[i].what || pg_exec_reasons[i].what == w)) {
+                                r = &pg_exec_reasons[i];
+                                break;
+                        }
+                rc = pg_error_set(r ? r->code : PG_EMEASURE, "cannot execute '%s': %s%s", shown,
+                                  !r || r->strerror ? se : "", r ? r->why : "");
         }
         free(shown);
         return rc;
