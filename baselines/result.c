@@ -795,17 +795,7 @@ static int pg_bad_set(const char *fmt, ...)
         va_start(ap, fmt);
         pg_buf_vprintf(&raw, fmt, ap);
         va_end(ap);
-        for (size_t i = 0; i < raw.len; i++) {
-                unsigned char c = (unsigned char) raw.ptr[i];
-                if (c == '\n')
-                        pg_buf_puts(&out, "\\n");
-                else if (c == '\t')
-                        pg_buf_puts(&out, "\\t");
-                else if (c < 0x20 || c == 0x7f)
-                        pg_buf_printf(&out, "\\x%02x", c);
-                else
-                        pg_buf_putc(&out, (char) c);
-        }
+        pg_show_escape(&out, raw.ptr, raw.len, 0);
         pg_error_set(PG_EINPUT, "%s", out.len ? out.ptr : "");
         pg_buf_release(&raw);
         pg_buf_release(&out);
@@ -1270,6 +1260,36 @@ static void pg_arena_in_order(struct pg_profile *p)
         p->frames_arena = arena;
 }
 
+const char *pg_stack_key_problem(const char *key, size_t len)
+{
+        const char *p = key, *end = key + len;
+
+        if (!len)
+                return "is empty";
+        if (memchr(key, '\0', len))
+                return "holds a NUL byte";
+        for (;;) {
+                const char *e = memchr(p, ';', (size_t) (end - p));
+                if (e == p || (!e && p == end))
+                        return "has an empty frame";
+                if (!e)
+                        return NULL;
+                p = e + 1;
+        }
+}
+
+/* PG_EINPUT: the stack @frames of @key.stacks is not one (@why). */
+static int pg_bad_stack(const struct pg_loader *ld, const char *key, const char *frames,
+                        const char *why)
+{
+        size_t len = strlen(frames);
+        return pg_bad_set("'%s': field '%s.stacks' has a stack that %s: '%.*s%s' (frames are "
+                          "names joined by ';', root first; a frame perfgate cannot name is "
+                          "'[unknown]'); correct or remove it",
+                          ld->origin, key, why, (int) (len > 200 ? 200 : len), frames,
+                          len > 200 ? "..." : "");
+}
+
 static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po,
                            const char *key)
 {
@@ -1314,7 +1334,7 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
         {
                 double v = c->valuedouble;
                 if (!cJSON_IsNumber(c) || !isfinite(v) || v < 1 || v != floor(v) ||
-                    v > 9007199254740992.0 || !c->string || !*c->string) {
+                    v > 9007199254740992.0 || !c->string) {
                         p->nstacks = i;
                         return pg_bad_in(ld, key, "stacks",
                                          "must map non-empty stacks to positive integer counts");
@@ -1322,6 +1342,12 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 p->stacks[i].frames = pg_dup_utf8(c->string);
                 p->stacks[i].count = (uint64_t) v;
                 p->nstacks = ++i;
+        }
+        for (i = 0; i < p->nstacks; i++) {
+                const char *f = p->stacks[i].frames;
+                const char *why = pg_stack_key_problem(f, strlen(f));
+                if (why)
+                        return pg_bad_stack(ld, key, p->stacks[i].frames, why);
         }
         /* perfgate writes the stacks in this order: sort only when a stack
          * is out of it (one pass finds that, and finds duplicates) */

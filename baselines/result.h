@@ -417,4 +417,19 @@ const char *pg_result_name_why(const char *name);
  */
 const char *pg_machine_name_why(const char *machine);
 
+/**
+ * Why the @len bytes at @key are not a stack ("is empty", "has an empty
+ * frame", "holds a NUL byte"), or NULL when they are one. A stack is one or more frame names joined
+ * by ';', root first (docs/result-format.md): perfgate names every frame
+ * ('[unknown]' when nothing covers the address), so an empty one (";",
+ * "a;", "a;;b", ";a") is a converter's mistake. FlameGraph's flamegraph.pl
+ * would draw an inner empty frame as a box without a name and drop a
+ * trailing one (Perl's split), making "a;" and "a" one stack there and two
+ * here; the loader refuses both rather than guess. The one check every
+ * reader of result files goes through (show, flamegraph, diff, compare:
+ * refused, exit 2). Folded text is FlameGraph's own format and is read as
+ * flamegraph.pl reads it (compare/folded.h).
+ */
+const char *pg_stack_key_problem(const char *key, size_t len);
+
 #endif

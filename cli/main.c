@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "common/error.h"
+#include "common/json.h"
 
 const struct pg_command pg_commands[] = {
         { "run", cmd_run, "measure benchmarks under perf_event and write results", pg_usage_run },
@@ -51,24 +52,27 @@ const struct pg_command *pg_command_find(const char *name)
 }
 
 /*
- * Print a message to stderr with control bytes other than newline shown as
- * \xNN: messages quote names and paths, and an ESC in one must not reach
- * the terminal (docs/limits.md, "Names").
+ * Print a message to stderr as pg_show_escape() shows it: messages quote
+ * names and paths, and an ESC or a byte that is not UTF-8 in one must not
+ * reach the terminal (docs/limits.md, "Names"). @flags: PG_SHOW_KEEP_LINES
+ * for a message that may have lines of its own (the end of a benchmark's
+ * log); a newline inside a name it quotes was escaped where it was quoted
+ * (pg_shown()). A usage error is one line: every newline in it came from
+ * the command line and is shown as \n.
  */
-static void pg_cli_put_message(const char *s)
+static void pg_cli_put_message(const char *s, unsigned flags)
 {
-        for (; *s; s++) {
-                unsigned char c = (unsigned char) *s;
-                if ((c < 0x20 && c != '\n') || c == 0x7f)
-                        fprintf(stderr, "\\x%02x", c);
-                else
-                        fputc(c, stderr);
-        }
+        struct pg_buf b = PG_BUF_INIT;
+        pg_show_escape(&b, s, strlen(s), flags);
+        if (b.len)
+                fwrite(b.ptr, 1, b.len, stderr);
+        pg_buf_release(&b);
 }
 
-static void pg_cli_vput_message(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void pg_cli_vput_message(unsigned flags, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
-static void pg_cli_vput_message(const char *fmt, va_list ap)
+static void pg_cli_vput_message(unsigned flags, const char *fmt, va_list ap)
 {
         char *msg = NULL;
 
@@ -76,14 +80,14 @@ static void pg_cli_vput_message(const char *fmt, va_list ap)
                 fputs(fmt, stderr);
                 return;
         }
-        pg_cli_put_message(msg);
+        pg_cli_put_message(msg, flags);
         free(msg);
 }
 
 int pg_cli_fail(int code)
 {
         fputs("perfgate: error: ", stderr);
-        pg_cli_put_message(pg_error_last());
+        pg_cli_put_message(pg_error_last(), PG_SHOW_KEEP_LINES);
         fputc('\n', stderr);
         return pg_exit_status(code);
 }
@@ -94,7 +98,7 @@ int pg_cli_usage_error(const char *cmd, const char *fmt, ...)
 
         fputs("perfgate: error: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(fmt, ap);
+        pg_cli_vput_message(0, fmt, ap);
         va_end(ap);
         fprintf(stderr, "\nsee 'perfgate help %s'\n", cmd);
         return PG_EXIT_USAGE;
@@ -106,7 +110,7 @@ void pg_cli_error(const char *fmt, ...)
 
         fputs("perfgate: error: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(fmt, ap);
+        pg_cli_vput_message(PG_SHOW_KEEP_LINES, fmt, ap);
         va_end(ap);
         fputc('\n', stderr);
 }
@@ -117,7 +121,7 @@ void pg_cli_warn(const char *fmt, ...)
 
         fputs("perfgate: warning: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(fmt, ap);
+        pg_cli_vput_message(PG_SHOW_KEEP_LINES, fmt, ap);
         va_end(ap);
         fputc('\n', stderr);
 }

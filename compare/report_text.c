@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/fsutil.h"
+#include "common/json.h"
 
 #define PG_RED    "\033[31m"
 #define PG_GREEN  "\033[32m"
@@ -25,19 +26,7 @@
 
 void pg_report_escape_ctl(struct pg_buf *out, const char *s)
 {
-        for (; *s; s++) {
-                unsigned char c = (unsigned char) *s;
-                if (c == '\n')
-                        pg_buf_puts(out, "\\n");
-                else if (c == '\t')
-                        pg_buf_puts(out, "\\t");
-                else if (c == '\r')
-                        pg_buf_puts(out, "\\r");
-                else if (c < 0x20 || c == 0x7f)
-                        pg_buf_printf(out, "\\x%02x", c);
-                else
-                        pg_buf_putc(out, (char) c);
-        }
+        pg_show_escape(out, s, strlen(s), 0);
 }
 
 double pg_report_unsigned_zero(double v, double resolution)

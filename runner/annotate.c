@@ -22,6 +22,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/hashmap.h"
+#include "common/json.h"
 #include "common/strdist.h"
 
 void pg_annotation_release(struct pg_annotation *a)
@@ -147,7 +148,13 @@ static int pg_not_found(const struct pg_profile *p, const char *function)
                               near[i].name);
         if (nn == 0)
                 pg_buf_puts(&msg, "; 'perfgate show RESULT' lists its functions");
-        rc = pg_error_set(PG_ENOTFOUND, "%s", msg.ptr);
+        {
+                /* one line: what it quotes (the name asked for, the names near
+                 * it) is shown escaped */
+                char *shown = pg_shown(msg.ptr);
+                rc = pg_error_set(PG_ENOTFOUND, "%s", shown);
+                free(shown);
+        }
         pg_buf_release(&msg);
         free(near);
         free(own);

@@ -17,6 +17,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/json.h"
 #include "common/strv.h"
 
 /* ---- discovery -------------------------------------------------------- */
@@ -264,22 +265,14 @@ int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t 
         }
         for (size_t i = 0; i < out->n && !error; i++) {
                 if (!pg_result_name_valid(out->items[i].name)) {
-                        /* a program found in a directory: its file name is its name
-                         * (shown with control bytes and non-ASCII as \xNN) */
-                        struct pg_buf shown = PG_BUF_INIT;
-                        for (const char *c = out->items[i].argv[0]; *c; c++) {
-                                unsigned char u = (unsigned char) *c;
-                                if (u < 0x20 || u >= 0x7f)
-                                        pg_buf_printf(&shown, "\\x%02x", u);
-                                else
-                                        pg_buf_putc(&shown, *c);
-                        }
+                        /* a program found in a directory: its file name is its name */
+                        char *shown = pg_shown(out->items[i].argv[0]);
                         error = pg_error_set(PG_EINPUT,
                                              "benchmark '%s' has an unusable name (%s; it "
                                              "%s); rename the file or list it in perfgate.json",
-                                             shown.ptr, PG_RESULT_NAME_RULE,
+                                             shown, PG_RESULT_NAME_RULE,
                                              pg_result_name_why(out->items[i].name));
-                        pg_buf_release(&shown);
+                        free(shown);
                         break;
                 }
                 for (size_t k = 0; k < i && !error; k++)

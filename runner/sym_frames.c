@@ -187,7 +187,9 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
 }
 
 /* Load the JIT symbols of @as: its perf-PID.map and the jitdumps it mapped.
- * The first dump that does not read whole is kept for a warning. */
+ * The first dump that does not read whole is kept for a warning, which says
+ * what of its code is '[unknown]': all of it when nothing could be read,
+ * else what lies past the problem. */
 static void pg_jit_load(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid)
 {
         char path[4096];
@@ -196,9 +198,14 @@ static void pg_jit_load(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t 
                  pid);
         pg_jitmap_load(&as->jit, path);
         for (size_t i = 0; i < as->njitdumps; i++) {
-                if (pg_jitdump_load(&as->jitdump, as->jitdumps[i]) < 0 &&
-                    s->jitdump_problem == NULL) {
-                        s->jitdump_problem = pg_xstrdup(pg_error_last());
+                int rc = pg_jitdump_load(&as->jitdump, as->jitdumps[i]);
+                if (rc < 0 && s->jitdump_problem == NULL) {
+                        s->jitdump_problem = pg_xasprintf(
+                            "%s%s", pg_error_last(),
+                            rc == PG_EINPUT ? "; the JIT code it describes past that point is "
+                                              "'[unknown]' (a JIT still writing the file, or a "
+                                              "damaged one)"
+                                            : ": its JIT code is '[unknown]'");
                         s->st.jitdump_problem = s->jitdump_problem;
                 }
                 pg_error_clear();
