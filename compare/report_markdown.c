@@ -14,6 +14,7 @@
  * can open, no code span or emphasis can start) and control bytes into a
  * visible \n or \xNN, so a name can never end a table row.
  */
+#include "common/fsutil.h"
 #include "compare/report.h"
 #include "compare/trends.h"
 
@@ -530,7 +531,14 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         if (h->line) {
                                 pg_buf_puts(out, "; grew most at ");
                                 pg_md_escape(out, h->line);
-                                pg_buf_printf(out, " (%+.2f pp)", h->line_delta_pp);
+                                pg_buf_printf(out, " (%+.2f pp", h->line_delta_pp);
+                                if (h->line_callee) {
+                                        pg_buf_puts(out, ", in inlined ");
+                                        pg_md_escape(out, h->line_callee);
+                                        pg_buf_puts(out, " at ");
+                                        pg_md_escape(out, pg_basename(h->line_callee_at));
+                                }
+                                pg_buf_puts(out, ")");
                         }
                         pg_buf_puts(out, "\n");
                         shown++;

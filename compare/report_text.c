@@ -494,7 +494,14 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         if (h->line) {
                                 pg_buf_puts(out, "      grew most at ");
                                 pg_report_escape_ctl(out, h->line);
-                                pg_buf_printf(out, " (%+.2f pp)\n", h->line_delta_pp);
+                                pg_buf_printf(out, " (%+.2f pp", h->line_delta_pp);
+                                if (h->line_callee) {
+                                        pg_buf_puts(out, ", in inlined ");
+                                        pg_report_escape_ctl(out, h->line_callee);
+                                        pg_buf_puts(out, " at ");
+                                        pg_report_escape_ctl(out, pg_basename(h->line_callee_at));
+                                }
+                                pg_buf_puts(out, ")\n");
                         }
                         shown++;
                 }

@@ -168,29 +168,41 @@ static int pg_line_cmp(const void *x, const void *y)
         return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* The line of @addr found by scanning every CU for one whose ranges hold
- * it: the lookup through .debug_aranges fails for objects built without
- * that section (clang does not emit it by default). NULL when none. */
-static const char *pg_cu_scan_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
+bool pg_module_cu(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *cu, Dwarf_Addr *bias)
 {
-        Dwarf_Addr bias = 0;
-        Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+        Dwarf_Die *d = dwfl_module_addrdie(mod, (Dwarf_Addr) addr, bias);
+        Dwarf *dw;
         Dwarf_Off off = 0, next;
         size_t hsize;
 
+        if (d != NULL) {
+                *cu = *d;
+                return true;
+        }
+        /* every CU, for one whose ranges hold it */
+        *bias = 0;
+        dw = dwfl_module_getdwarf(mod, bias);
         if (dw == NULL)
-                return NULL;
+                return false;
         while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-                Dwarf_Die cu;
-                Dwarf_Line *l;
-
-                if (dwarf_offdie(dw, off + hsize, &cu) != NULL &&
-                    dwarf_haspc(&cu, addr - bias) > 0 &&
-                    (l = dwarf_getsrc_die(&cu, addr - bias)) != NULL &&
-                    dwarf_lineno(l, lineno) == 0)
-                        return dwarf_linesrc(l, NULL, NULL);
+                if (dwarf_offdie(dw, off + hsize, cu) != NULL && dwarf_haspc(cu, addr - *bias) > 0)
+                        return true;
                 off = next;
         }
+        return false;
+}
+
+/* The line of @addr from the CU that holds it (pg_module_cu()). NULL when
+ * none. */
+static const char *pg_cu_scan_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
+{
+        Dwarf_Addr bias = 0;
+        Dwarf_Die cu;
+        Dwarf_Line *l;
+
+        if (pg_module_cu(mod, addr, &cu, &bias) &&
+            (l = dwarf_getsrc_die(&cu, addr - bias)) != NULL && dwarf_lineno(l, lineno) == 0)
+                return dwarf_linesrc(l, NULL, NULL);
         return NULL;
 }
 

@@ -12,6 +12,7 @@
 #ifndef PG_RUNNER_ANNOTATE_H
 #define PG_RUNNER_ANNOTATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -83,6 +84,15 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
  * scanning their CUs.
  */
 const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno);
+
+/**
+ * The compilation unit holding link-time address @addr of @mod, into @cu,
+ * and the module's bias (@addr - *@bias is the DWARF address): through
+ * .debug_aranges (dwfl_module_addrdie), else by scanning every CU's ranges
+ * (objects built without that section: clang's and rustc's default).
+ * false when no CU holds it.
+ */
+bool pg_module_cu(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *cu, Dwarf_Addr *bias);
 
 /** Free what @a owns and zero it. */
 void pg_annotation_release(struct pg_annotation *a);
