@@ -101,6 +101,25 @@ size_t pg_report_max_hotspots(const struct pg_report_opts *o);
  */
 bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown);
 
+/**
+ * The word a benchmark's one-line summary (text and Markdown) puts after
+ * @j's change, or NULL for none (unchanged, not judged): its outcome when
+ * the metric gates ("regression", "improvement", "inconclusive"); for a
+ * metric that does not gate, what the change is without calling it a
+ * verdict: "worse, not gating", "better, not gating", "inconclusive, not
+ * gating" (docs/compare.md, "Outcome of a metric"). Static storage.
+ */
+const char *pg_report_summary_word(const struct pg_judgement *j);
+
+/**
+ * Append to @out (escaped by pg_report_escape_ctl()) the metrics of @b that
+ * were not judged although the baseline had them (judgement.blocks), with
+ * their reasons, grouped by reason: "task-clock, cycles (zero baseline), ipc
+ * (present in the baseline, missing in head)"; nothing when there are
+ * none. Returns how many metrics.
+ */
+size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b);
+
 /** Whether hotspot @h is worth listing (changed or hot, not tiny/unchanged noise). */
 bool pg_report_hotspot_listed(const struct pg_hotspot *h);
 

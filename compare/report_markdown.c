@@ -127,10 +127,8 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_buf_reset(&t);
                 pg_report_fmt_change(&t, j);
                 pg_md_escape(out, t.ptr);
-                if (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_IMPROVEMENT ||
-                    j->outcome == PG_OUTCOME_INCONCLUSIVE)
-                        pg_buf_printf(out, " (%s%s)", pg_outcome_name(j->outcome),
-                                      j->rule.gate ? "" : ", not gating");
+                if (pg_report_summary_word(j))
+                        pg_buf_printf(out, " (%s)", pg_report_summary_word(j));
                 if (j->ncauses) {
                         /* the first cause, so a collapsed comment still says where */
                         pg_buf_puts(out, " in `");
@@ -144,6 +142,12 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
         }
         if (!shown && b->reason)
                 pg_md_escape(out, b->reason);
+        /* as the text report: what vanished is named, with why */
+        pg_buf_reset(&t);
+        if (b->base && b->head && pg_report_not_judged(&t, b)) {
+                pg_buf_puts(out, "; not judged: ");
+                pg_md_escape(out, t.ptr);
+        }
         pg_buf_release(&t);
 }
 
