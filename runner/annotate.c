@@ -23,6 +23,7 @@
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "common/strdist.h"
+#include "runner/demangle.h"
 
 void pg_annotation_release(struct pg_annotation *a)
 {
@@ -37,6 +38,11 @@ void pg_annotation_release(struct pg_annotation *a)
         free(a->disasm_error);
         free(a->warning);
         free(a->outside_symbol);
+        for (size_t i = 0; i < a->nsymbols; i++) {
+                free(a->symbols[i].symbol);
+                free(a->symbols[i].signature);
+        }
+        free(a->symbols);
         memset(a, 0, sizeof(*a));
 }
 
@@ -464,6 +470,64 @@ static void pg_check_lines(const struct pg_fn_addrs *f, struct pg_annotation *a)
         pg_buf_release(&where);
 }
 
+static int pg_symbol_cmp(const void *x, const void *y)
+{
+        const struct pg_annot_symbol *a = x, *b = y;
+
+        if (a->count != b->count)
+                return a->count > b->count ? -1 : 1;
+        return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The symbols of @mod holding @f's samples into out->symbols, most samples
+ * first; samples at addresses no symbol holds are left out. */
+static void pg_collect_symbols(Dwfl_Module *mod, const struct pg_fn_addrs *f,
+                               struct pg_annotation *out)
+{
+        size_t cap = 0;
+        struct pg_buf sig = PG_BUF_INIT;
+
+        for (size_t i = 0; i < f->n; i++) {
+                GElf_Sym sym;
+                GElf_Off off;
+                const char *name =
+                    dwfl_module_addrinfo(mod, f->addrs[i].addr, &off, &sym, NULL, NULL, NULL);
+                uint64_t start = f->addrs[i].addr - off;
+                size_t k = 0;
+
+                if (name == NULL)
+                        continue;
+                while (k < out->nsymbols && out->symbols[k].start != start)
+                        k++;
+                if (k == out->nsymbols) {
+                        if (out->nsymbols == cap) {
+                                cap = cap ? cap * 2 : 4;
+                                out->symbols =
+                                    pg_xreallocarray(out->symbols, cap, sizeof(*out->symbols));
+                        }
+                        pg_buf_reset(&sig);
+                        pg_demangle_signature(&sig, name);
+                        out->symbols[out->nsymbols++] = (struct pg_annot_symbol){
+                                pg_xstrdup(name), pg_buf_detach(&sig, NULL), start,
+                                start + (sym.st_size ? sym.st_size : off + 1), 0
+                        };
+                }
+                out->symbols[k].count += f->addrs[i].count;
+        }
+        pg_buf_release(&sig);
+        if (out->nsymbols > 1)
+                qsort(out->symbols, out->nsymbols, sizeof(*out->symbols), pg_symbol_cmp);
+}
+
+void pg_annotation_list_symbols(struct pg_buf *b, const struct pg_annotation *a, bool mark)
+{
+        for (size_t i = 0; i < a->nsymbols; i++)
+                pg_buf_printf(b, "\n  %s  %s  %.2f%%%s", a->symbols[i].symbol,
+                              a->symbols[i].signature,
+                              100.0 * (double) a->symbols[i].count / (double) a->samples,
+                              mark && i == a->chosen ? "  (shown)" : "");
+}
+
 int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
                 struct pg_annotation *out)
 {
@@ -481,6 +545,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         const char *symname;
         struct stat st = { 0 };
         int rc = 0, fd;
+        const char *want = NULL;
 
         memset(out, 0, sizeof(*out));
         if (p->naddrs == 0 && p->samples > 0)
@@ -488,6 +553,15 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
                                     "this result has no per-address samples (it was written by "
                                     "an older perfgate or from folded stacks); record it again");
         f = pg_profile_find_addrs(p, function);
+        if (f == NULL && function[0] == '_' && (function[1] == 'Z' || function[1] == 'R')) {
+                /* a mangled name: the profile's name for it, and that symbol */
+                struct pg_buf name = PG_BUF_INIT;
+
+                pg_demangle(&name, function);
+                f = name.len ? pg_profile_find_addrs(p, name.ptr) : NULL;
+                want = f ? function : NULL;
+                pg_buf_release(&name);
+        }
         if (f == NULL && strlen(function) > 4 &&
             strcmp(function + strlen(function) - 4, "_[k]") == 0)
                 return pg_error_set(PG_EINPUT,
@@ -550,6 +624,28 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         }
         out->start = hot - off;
         out->end = out->start + (sym.st_size ? sym.st_size : off + 1);
+        pg_collect_symbols(mod, f, out);
+        for (size_t k = 0; want && k < out->nsymbols && !out->selected; k++)
+                if (strcmp(out->symbols[k].symbol, want) == 0) {
+                        out->chosen = k;
+                        out->selected = true;
+                }
+        if (want && !out->selected) {
+                struct pg_buf list = PG_BUF_INIT;
+
+                pg_annotation_list_symbols(&list, out, false);
+                rc = pg_error_set(PG_ENOTFOUND,
+                                  "symbol '%s' has no samples in '%s'; the symbols of '%s' that "
+                                  "have:%s",
+                                  want, f->module, f->function, list.ptr ? list.ptr : " none");
+                pg_buf_release(&list);
+                goto done;
+        }
+        if (out->nsymbols > 0) {
+                /* by name: the symbol with the most samples */
+                out->start = out->symbols[out->chosen].start;
+                out->end = out->symbols[out->chosen].end;
+        }
         for (size_t i = 0; i < f->n; i++) {
                 const struct pg_fn_addrs *ff = f;
                 size_t li;
