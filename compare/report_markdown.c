@@ -14,7 +14,6 @@
  * can open, no code span or emphasis can start) and control bytes into a
  * visible \n or \xNN, so a name can never end a table row.
  */
-#include "common/fsutil.h"
 #include "compare/report.h"
 #include "compare/trends.h"
 
@@ -143,10 +142,10 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
         if (!shown && b->reason)
                 pg_md_escape(out, b->reason);
         /* as the text report: what vanished is named, with why */
-        pg_buf_reset(&t);
-        if (b->base && b->head && pg_report_not_judged(&t, b)) {
-                pg_buf_puts(out, "; not judged: ");
-                pg_md_escape(out, t.ptr);
+        if (b->base && b->head) {
+                pg_buf_reset(&t);
+                if (pg_report_not_judged(&t, b, pg_md_escape))
+                        pg_buf_printf(out, "; not judged: %s", t.ptr);
         }
         pg_buf_release(&t);
 }
@@ -534,15 +533,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_md_path(out, h->path);
                         if (h->line) {
                                 pg_buf_puts(out, "; grew most at ");
-                                pg_md_escape(out, h->line);
-                                pg_buf_printf(out, " (%+.2f pp", h->line_delta_pp);
-                                if (h->line_callee) {
-                                        pg_buf_puts(out, ", in inlined ");
-                                        pg_md_escape(out, h->line_callee);
-                                        pg_buf_puts(out, " at ");
-                                        pg_md_escape(out, pg_basename(h->line_callee_at));
-                                }
-                                pg_buf_puts(out, ")");
+                                pg_report_grew_line(out, h, pg_md_escape);
                         }
                         pg_buf_puts(out, "\n");
                         shown++;

@@ -169,7 +169,23 @@ static bool pg_same_reason(const struct pg_judgement *x, const struct pg_judgeme
                (x->reason == NULL || strcmp(x->reason, y->reason) == 0);
 }
 
-size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b)
+void pg_report_grew_line(struct pg_buf *out, const struct pg_hotspot *h, pg_report_escape_fn esc)
+{
+        if (h->line == NULL)
+                return;
+        esc(out, h->line);
+        pg_buf_printf(out, " (%+.2f pp", h->line_delta_pp);
+        if (h->line_callee) {
+                pg_buf_puts(out, ", in inlined ");
+                esc(out, h->line_callee);
+                pg_buf_puts(out, " at ");
+                esc(out, pg_basename(h->line_callee_at));
+        }
+        pg_buf_putc(out, ')');
+}
+
+size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b,
+                            pg_report_escape_fn esc)
 {
         size_t shown = 0;
 
@@ -188,11 +204,11 @@ size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b)
                         if (!b->judgements[k].blocks || !pg_same_reason(&b->judgements[k], j))
                                 continue;
                         pg_buf_puts(out, shown++ ? ", " : "");
-                        pg_report_escape_ctl(out, b->judgements[k].metric);
+                        esc(out, b->judgements[k].metric);
                 }
                 if (j->reason) {
                         pg_buf_puts(out, " (");
-                        pg_report_escape_ctl(out, j->reason);
+                        esc(out, j->reason);
                         pg_buf_putc(out, ')');
                 }
         }
@@ -291,7 +307,7 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_buf_printf(out, "; %s", b->reason);
         /* data that vanished is never passed over in silence (case 32) */
         struct pg_buf t = PG_BUF_INIT;
-        if (pg_report_not_judged(&t, b))
+        if (pg_report_not_judged(&t, b, pg_report_escape_ctl))
                 pg_buf_printf(out, "; not judged: %s", t.ptr);
         pg_buf_release(&t);
 }
@@ -539,15 +555,8 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_putc(out, '\n');
                         if (h->line) {
                                 pg_buf_puts(out, "      grew most at ");
-                                pg_report_escape_ctl(out, h->line);
-                                pg_buf_printf(out, " (%+.2f pp", h->line_delta_pp);
-                                if (h->line_callee) {
-                                        pg_buf_puts(out, ", in inlined ");
-                                        pg_report_escape_ctl(out, h->line_callee);
-                                        pg_buf_puts(out, " at ");
-                                        pg_report_escape_ctl(out, pg_basename(h->line_callee_at));
-                                }
-                                pg_buf_puts(out, ")\n");
+                                pg_report_grew_line(out, h, pg_report_escape_ctl);
+                                pg_buf_putc(out, '\n');
                         }
                         shown++;
                 }

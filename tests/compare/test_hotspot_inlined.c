@@ -80,27 +80,32 @@ static const struct pg_hotspot *fnv(const struct pg_hotspots *hs)
         return NULL;
 }
 
-/* head's growth is in rotate_left inlined at lib.rs:9: that line is named,
- * with the inlined function and its line */
-static void test_site_named(void **state)
+/* Compare a base of fnv_hash (200 own, 100 inlined samples, "inlined"
+ * recorded when @base_with) with a head of @own own and @inl inlined ones,
+ * 1000 samples each side; its line that grew most must be @line (+@pp),
+ * with @callee (or none). */
+static void check(bool base_with, unsigned own, unsigned inl, const char *line, double pp,
+                  const char *callee)
 {
         struct pg_result b, h;
         struct pg_hotspots hs;
         const struct pg_hotspot *f;
-        char *ab = addrs(200, 100, 100, true), *ah = addrs(200, 600, 600, true);
+        char *ab = addrs(200, 100, 100, base_with), *ah = addrs(own, inl, inl, true);
 
-        (void) state;
         assert_int_equal(load(&b, 300, 700, ab), 0);
-        assert_int_equal(load(&h, 800, 200, ah), 0);
+        assert_int_equal(load(&h, own + inl, 1000 - own - inl, ah), 0);
         compare(&b, &h, &hs);
         f = fnv(&hs);
         assert_non_null(f);
         assert_int_equal(f->kind, PG_HOTSPOT_REGRESSED);
-        assert_string_equal(f->line, "/src/lib.rs:9");
-        /* 600/1000 - 100/1000 */
-        assert_true(f->line_delta_pp > 49.99 && f->line_delta_pp < 50.01);
-        assert_string_equal(f->line_callee, "core::num::<impl u64>::rotate_left");
-        assert_string_equal(f->line_callee_at, STD ":212");
+        assert_string_equal(f->line, line);
+        assert_true(f->line_delta_pp > pp - 0.01 && f->line_delta_pp < pp + 0.01);
+        if (callee) {
+                assert_string_equal(f->line_callee, callee);
+                assert_string_equal(f->line_callee_at, STD ":212");
+        } else {
+                assert_null(f->line_callee);
+        }
         pg_hotspots_release(&hs);
         pg_result_release(&b);
         pg_result_release(&h);
@@ -108,28 +113,27 @@ static void test_site_named(void **state)
         free(ah);
 }
 
+/* head's growth is in rotate_left inlined at lib.rs:9: that line is named
+ * (600/1000 - 100/1000), with the inlined function and its line */
+static void test_site_named(void **state)
+{
+        (void) state;
+        check(true, 200, 600, "/src/lib.rs:9", 50, "core::num::<impl u64>::rotate_left");
+}
+
+/* the function's own line grew more than the inlined code: named alone */
+static void test_own_line(void **state)
+{
+        (void) state;
+        check(true, 700, 150, "/src/lib.rs:7", 50, NULL);
+}
+
 /* a baseline without "inlined" (older perfgate): both sides by the inlined
  * line itself, no callee named */
 static void test_old_baseline(void **state)
 {
-        struct pg_result b, h;
-        struct pg_hotspots hs;
-        const struct pg_hotspot *f;
-        char *ab = addrs(200, 100, 100, false), *ah = addrs(200, 600, 600, true);
-
         (void) state;
-        assert_int_equal(load(&b, 300, 700, ab), 0);
-        assert_int_equal(load(&h, 800, 200, ah), 0);
-        compare(&b, &h, &hs);
-        f = fnv(&hs);
-        assert_non_null(f);
-        assert_string_equal(f->line, STD ":212");
-        assert_null(f->line_callee);
-        pg_hotspots_release(&hs);
-        pg_result_release(&b);
-        pg_result_release(&h);
-        free(ab);
-        free(ah);
+        check(false, 200, 600, STD ":212", 50, NULL);
 }
 
 /* written and read back unchanged; merged when repeated */
@@ -199,9 +203,8 @@ static void test_refused(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_site_named),
-                cmocka_unit_test(test_old_baseline),
-                cmocka_unit_test(test_round_trip),
+                cmocka_unit_test(test_site_named),   cmocka_unit_test(test_own_line),
+                cmocka_unit_test(test_old_baseline), cmocka_unit_test(test_round_trip),
                 cmocka_unit_test(test_refused),
         };
 
