@@ -26,6 +26,7 @@ check() {
         "$pg" run -q --repeat 3 --warmup 0 --out "$d/rb" "$d/base.json" 2>/dev/null || { err "$lang: run base"; return; }
         "$pg" run -q --repeat 3 --warmup 0 --out "$d/rh" "$d/head.json" 2>/dev/null || { err "$lang: run head"; return; }
         (cd "$d" && "$pg" compare --results rh --markdown r.md --json r.json ./rb >r.txt 2>&1)
+        grep " $fn  " "$d/r.txt"
         rep=$(grep -A3 " $fn  " "$d/r.txt" | grep 'grew most at')
         echo "$lang: $rep"
         echo "$rep" | grep -qF "/$(basename "$src"):$grown (" ||
