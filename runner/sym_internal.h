@@ -256,8 +256,9 @@ uint64_t pg_leaf_caller(struct pg_symbolizer *s, struct pg_aspace *as,
 /**
  * Where link-time address @addr of @mod, whose line table puts it in
  * @file, sits in the source of the function holding it, when @file is not
- * that function's own file (the DW_AT_decl_file of the innermost
- * DW_TAG_subprogram around @addr, else the file of its entry's line): code
+ * that function's own file (the DW_AT_decl_file of the outermost
+ * DW_TAG_subprogram holding @addr, found through namespaces and classes,
+ * else the file of its entry's line): code
  * inlined from a header, Rust's core, Go's runtime. Walks the
  * DW_TAG_inlined_subroutine scopes around @addr from the innermost out, and
  * takes the first whose call (DW_AT_call_file, DW_AT_call_line) is in the
