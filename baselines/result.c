@@ -188,6 +188,12 @@ void pg_profile_clear_addrs(struct pg_profile *p)
                 for (size_t j = 0; j < p->addrs[i].nlines; j++)
                         free(p->addrs[i].lines[j].where);
                 free(p->addrs[i].lines);
+                for (size_t j = 0; j < p->addrs[i].ninlined; j++) {
+                        free(p->addrs[i].inlined[j].site);
+                        free(p->addrs[i].inlined[j].function);
+                        free(p->addrs[i].inlined[j].line);
+                }
+                free(p->addrs[i].inlined);
         }
         free(p->addrs);
         p->addrs = NULL;
@@ -216,6 +222,16 @@ static int pg_line_count_cmp(const void *a, const void *b)
 {
         return strcmp(((const struct pg_line_count *) a)->where,
                       ((const struct pg_line_count *) b)->where);
+}
+
+static int pg_inline_count_cmp(const void *a, const void *b)
+{
+        const struct pg_inline_count *x = a, *y = b;
+        int c = strcmp(x->site, y->site);
+
+        if (c == 0)
+                c = strcmp(x->function, y->function);
+        return c ? c : strcmp(x->line, y->line);
 }
 
 static int pg_fn_addrs_cmp(const void *a, const void *b)
@@ -255,6 +271,22 @@ void pg_profile_sort_addrs(struct pg_profile *p)
                         }
                 }
                 f->nlines = w;
+                if (f->ninlined > 1)
+                        qsort(f->inlined, f->ninlined, sizeof(*f->inlined), pg_inline_count_cmp);
+                w = 0;
+                for (size_t j = 0; j < f->ninlined; j++) {
+                        struct pg_inline_count *e = &f->inlined[j];
+
+                        if (w > 0 && pg_inline_count_cmp(&f->inlined[w - 1], e) == 0) {
+                                f->inlined[w - 1].count += e->count;
+                                free(e->site);
+                                free(e->function);
+                                free(e->line);
+                        } else {
+                                f->inlined[w++] = *e;
+                        }
+                }
+                f->ninlined = w;
         }
         if (p->naddrs > 1)
                 qsort(p->addrs, p->naddrs, sizeof(*p->addrs), pg_fn_addrs_cmp);
@@ -600,6 +632,20 @@ static void pg_profile_to_json(cJSON *root, const char *key, const struct pg_pro
                                         cJSON_AddItemToObject(
                                             lo, f->lines[j].where,
                                             cJSON_CreateNumber((double) f->lines[j].count));
+                        }
+                        if (f->ninlined) {
+                                cJSON *ia = cJSON_AddArrayToObject(fo, "inlined");
+
+                                for (size_t j = 0; j < f->ninlined; j++) {
+                                        const struct pg_inline_count *e = &f->inlined[j];
+                                        cJSON *eo = cJSON_CreateObject();
+
+                                        cJSON_AddStringToObject(eo, "site", e->site);
+                                        cJSON_AddStringToObject(eo, "function", e->function);
+                                        cJSON_AddStringToObject(eo, "line", e->line);
+                                        cJSON_AddNumberToObject(eo, "samples", (double) e->count);
+                                        cJSON_AddItemToArray(ia, eo);
+                                }
                         }
                         cJSON_AddItemToArray(arr, fo);
                 }
@@ -1141,6 +1187,73 @@ static int pg_load_sched(const struct pg_loader *ld, struct pg_sched *s, const c
         return 0;
 }
 
+/* The optional "inlined" of an entry of "addresses" (docs/result-format.md):
+ * an array of {"site", "function", "line", "samples"}, each line a key of
+ * the entry's "lines" holding at least the samples the array gives it. */
+static int pg_load_inlined(const struct pg_loader *ld, struct pg_fn_addrs *f, const cJSON *arr,
+                           const char *key)
+{
+        const cJSON *eo;
+        size_t n = 0;
+
+        if (arr == NULL)
+                return 0;
+        if (!cJSON_IsArray(arr))
+                return pg_bad_in(ld, key, "addresses", "inlined must be an array");
+        cJSON_ArrayForEach(eo, arr) n++;
+        f->inlined = pg_xcalloc(n ? n : 1, sizeof(*f->inlined));
+        cJSON_ArrayForEach(eo, arr)
+        {
+                const cJSON *site = cJSON_GetObjectItemCaseSensitive(eo, "site");
+                const cJSON *fn = cJSON_GetObjectItemCaseSensitive(eo, "function");
+                const cJSON *line = cJSON_GetObjectItemCaseSensitive(eo, "line");
+                const cJSON *c = cJSON_GetObjectItemCaseSensitive(eo, "samples");
+                struct pg_inline_count *e = &f->inlined[f->ninlined];
+                double v = cJSON_IsNumber(c) ? c->valuedouble : 0;
+
+                if (!cJSON_IsString(site) || !*site->valuestring || !cJSON_IsString(fn) ||
+                    !*fn->valuestring || !cJSON_IsString(line) || !*line->valuestring ||
+                    !isfinite(v) || v < 1 || v != floor(v) || v > 9007199254740992.0)
+                        return pg_bad_in(ld, key, "addresses",
+                                         "each inlined entry needs a site, a function, a line "
+                                         "and a positive integer count of samples");
+                e->site = pg_dup_utf8(site->valuestring);
+                e->function = pg_dup_utf8(fn->valuestring);
+                e->line = pg_dup_utf8(line->valuestring);
+                e->count = (uint64_t) v;
+                f->ninlined++;
+        }
+        return 0;
+}
+
+/* Whether a line of @f (sorted) is given more samples by its inlined
+ * entries than it has. */
+static bool pg_inlined_overflows(const struct pg_fn_addrs *f)
+{
+        struct pg_line_count *v = pg_xcalloc(f->ninlined ? f->ninlined : 1, sizeof(*v));
+        bool bad = false;
+
+        for (size_t i = 0; i < f->ninlined; i++)
+                v[i] = (struct pg_line_count){ f->inlined[i].line, f->inlined[i].count };
+        if (f->ninlined > 1)
+                qsort(v, f->ninlined, sizeof(*v), pg_line_count_cmp);
+        for (size_t i = 0; i < f->ninlined && !bad;) {
+                uint64_t sum = 0;
+                size_t j = i;
+                const struct pg_line_count *l;
+
+                for (; j < f->ninlined && strcmp(v[j].where, v[i].where) == 0; j++)
+                        sum += v[j].count;
+                l = f->nlines
+                        ? bsearch(&v[i], f->lines, f->nlines, sizeof(*f->lines), pg_line_count_cmp)
+                        : NULL;
+                bad = l == NULL || sum > l->count;
+                i = j;
+        }
+        free(v);
+        return bad;
+}
+
 /* The optional "addresses" of a profile (docs/result-format.md): an array of
  * {"function", "module", "build_id" (optional), "counts": {"hex address":
  * count}, "lines" (optional)}. */
@@ -1149,6 +1262,7 @@ static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const
 {
         const cJSON *fo;
         size_t n = 0;
+        int error;
 
         if (arr == NULL)
                 return 0;
@@ -1225,8 +1339,16 @@ static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const
                         f->lines[f->nlines].where = pg_dup_utf8(c->string);
                         f->lines[f->nlines++].count = (uint64_t) v;
                 }
+                if ((error = pg_load_inlined(ld, f, cJSON_GetObjectItemCaseSensitive(fo, "inlined"),
+                                             key)) < 0)
+                        return error;
         }
         pg_profile_sort_addrs(p);
+        for (size_t i = 0; i < p->naddrs; i++)
+                if (pg_inlined_overflows(&p->addrs[i]))
+                        return pg_bad_in(ld, key, "addresses",
+                                         "inlined gives a line more samples than its lines do "
+                                         "(or a line they do not have)");
         return 0;
 }
 

@@ -63,6 +63,20 @@ struct pg_line_count {
 };
 
 /**
+ * Samples of a function at one line of code inlined into it from another
+ * file than the function's own (a header, Rust's core, Go's runtime): that
+ * line, the function inlined there, and the call site in the function's own
+ * file that brought it in (DWARF DW_TAG_inlined_subroutine's DW_AT_call_file
+ * and DW_AT_call_line; DWARF 5, section 3.3.8.2).
+ */
+struct pg_inline_count {
+        char *site;     /* "file:line" in the function's own file */
+        char *function; /* the function inlined at @site (demangled, no parameters) */
+        char *line;     /* "file:line" the samples are at: a key of the lines */
+        uint64_t count;
+};
+
+/**
  * Where in one function its own samples fell (optional "addresses" of a
  * profile): the sampled instruction addresses of the samples whose leaf is
  * @function in @module, as link-time addresses of that ELF file (runtime
@@ -78,6 +92,10 @@ struct pg_fn_addrs {
         size_t nlines;
         struct pg_line_count *lines; /* the same samples by source line, "file:line"
                                       * (sorted, unique); none without a line table */
+        size_t ninlined;
+        struct pg_inline_count *inlined; /* of those, the samples at lines inlined from
+                                          * another file, by (site, function, line):
+                                          * sorted, unique; per line at most its count */
 };
 
 struct pg_profile {
