@@ -1,0 +1,522 @@
+/*
+ * repostate.c - the repository's state read from the files under .git,
+ * without libgit2, when the answer is certain (pg_repo_state_fast(),
+ * worktree.h). Loading libgit2 and git_libgit2_init() (which parses the
+ * system's CA bundle with the mbedTLS backend) cost more CPU than a short
+ * benchmark's counted run takes to start; `perfgate run` asks this state
+ * once per invocation.
+ *
+ * The rules follow the formats in git's Documentation/gitformat-index.txt
+ * (index versions 2 and 3, the "TREE" cache-tree extension),
+ * Documentation/gitformat-pack.txt (pack index version 2, object entry
+ * headers) and gitrepository-layout(5); and the decisions of libgit2 1.5
+ * that pg_repo_state_get() would otherwise take: the repository search of
+ * git_repository_open_ext() with no flags (src/libgit2/repository.c:
+ * find_repo), and status's "unmodified by its stat data" test
+ * (src/libgit2/diff_generate.c: maybe_modified; src/libgit2/index.c: an
+ * entry as new as the index is racy and hashed). Whatever is not covered
+ * (a .git file, a separate common dir, index version 4, a split or sparse
+ * index, an invalid cache tree, a deltified commit, an alternate object
+ * store, SHA-256, core.worktree, extensions, includes, a directory of
+ * another user, any stat difference) returns "cannot tell" and the caller
+ * asks libgit2.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "baselines/worktree.h"
+#include "common/buf.h"
+#include "common/error.h"
+
+#define PG_RS_HEX 40 /* SHA-1 object ids only */
+#define PG_RS_RAW 20
+
+/* A small file (HEAD, a ref, config): at most @cap - 1 bytes, NUL-terminated.
+ * Returns its length, or -1 (missing, unreadable or larger). */
+static ssize_t pg_rs_small(int dirfd, const char *name, char *buf, size_t cap)
+{
+        int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        ssize_t n, len = 0;
+
+        if (fd < 0)
+                return -1;
+        while ((n = read(fd, buf + len, cap - 1 - (size_t) len)) > 0)
+                len += n;
+        close(fd);
+        if (n < 0 || (size_t) len >= cap - 1)
+                return -1;
+        buf[len] = '\0';
+        return len;
+}
+
+static int pg_rs_hexval(int c)
+{
+        if (c >= '0' && c <= '9')
+                return c - '0';
+        if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+        return -1;
+}
+
+/* @s starts with 40 lower-case hex digits followed by @end (0: anything) */
+static bool pg_rs_is_hex(const char *s, char end)
+{
+        for (int i = 0; i < PG_RS_HEX; i++)
+                if (pg_rs_hexval((unsigned char) s[i]) < 0)
+                        return false;
+        return end == 0 || s[PG_RS_HEX] == end;
+}
+
+static void pg_rs_to_raw(const char *hex, unsigned char *raw)
+{
+        for (int i = 0; i < PG_RS_RAW; i++)
+                raw[i] = (unsigned char) (pg_rs_hexval((unsigned char) hex[2 * i]) << 4 |
+                                          pg_rs_hexval((unsigned char) hex[2 * i + 1]));
+}
+
+static uint32_t pg_rs_be32(const unsigned char *p)
+{
+        return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 | (uint32_t) p[2] << 8 | p[3];
+}
+
+/* HEAD's commit into @hex (41 bytes): HEAD and the refs it names (loose, or
+ * in packed-refs), at most 5 symbolic hops. 1 resolved, 0 cannot tell. */
+static int pg_rs_head(int gitfd, char *hex)
+{
+        char buf[512], name[256];
+        ssize_t n = pg_rs_small(gitfd, "HEAD", buf, sizeof(buf));
+
+        for (int hop = 0; hop < 5 && n > 0; hop++) {
+                char *packed;
+                size_t nl;
+
+                if (pg_rs_is_hex(buf, '\n')) {
+                        memcpy(hex, buf, PG_RS_HEX);
+                        hex[PG_RS_HEX] = '\0';
+                        return 1;
+                }
+                if (strncmp(buf, "ref: refs/", 10) != 0 ||
+                    (nl = strcspn(buf, "\n")) >= sizeof(name) || buf[nl] != '\n' || nl <= 5 ||
+                    strstr(buf + 5, "..") != NULL)
+                        return 0;
+                memcpy(name, buf + 5, nl - 5);
+                name[nl - 5] = '\0';
+                if ((n = pg_rs_small(gitfd, name, buf, sizeof(buf))) >= 0)
+                        continue;
+                if (errno != ENOENT)
+                        return 0;
+                /* packed-refs: "<hex> <name>\n" lines; '#' header, '^' peeled */
+                {
+                        struct pg_buf pr = PG_BUF_INIT;
+                        int fd = openat(gitfd, "packed-refs", O_RDONLY | O_CLOEXEC), found = 0;
+                        char chunk[65536];
+                        ssize_t r;
+                        size_t want = strlen(name);
+
+                        if (fd < 0)
+                                return 0; /* an unborn branch: libgit2 says it */
+                        while ((r = read(fd, chunk, sizeof(chunk))) > 0)
+                                pg_buf_add(&pr, chunk, (size_t) r);
+                        close(fd);
+                        for (packed = pr.ptr; packed && r == 0 && *packed;) {
+                                char *eol = strchr(packed, '\n');
+                                size_t len = eol ? (size_t) (eol - packed) : strlen(packed);
+                                if (len == PG_RS_HEX + 1 + want && pg_rs_is_hex(packed, ' ') &&
+                                    memcmp(packed + PG_RS_HEX + 1, name, want) == 0) {
+                                        memcpy(hex, packed, PG_RS_HEX);
+                                        hex[PG_RS_HEX] = '\0';
+                                        found = 1;
+                                        break;
+                                }
+                                packed = eol ? eol + 1 : NULL;
+                        }
+                        pg_buf_release(&pr);
+                        return found;
+                }
+        }
+        return 0;
+}
+
+/* The first bytes of a zlib stream at @in: inflate into @out (@cap bytes).
+ * Returns the bytes produced, or -1. */
+static ssize_t pg_rs_inflate(const unsigned char *in, size_t len, char *out, size_t cap)
+{
+        z_stream z;
+        int rc;
+        ssize_t got;
+
+        memset(&z, 0, sizeof(z));
+        if (inflateInit(&z) != Z_OK)
+                return -1;
+        z.next_in = (unsigned char *) in;
+        z.avail_in = (uInt) (len > UINT_MAX ? UINT_MAX : len);
+        z.next_out = (unsigned char *) out;
+        z.avail_out = (uInt) cap;
+        rc = inflate(&z, Z_SYNC_FLUSH);
+        got = (rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR)
+                  ? (ssize_t) (cap - z.avail_out)
+                  : -1;
+        inflateEnd(&z);
+        return got;
+}
+
+/* "tree <hex>\n" at the start of a commit's text: copy the hex. */
+static int pg_rs_commit_tree(const char *text, ssize_t len, char *tree)
+{
+        if (len < 5 + PG_RS_HEX + 1 || memcmp(text, "tree ", 5) != 0 ||
+            !pg_rs_is_hex(text + 5, '\n'))
+                return 0;
+        memcpy(tree, text + 5, PG_RS_HEX);
+        tree[PG_RS_HEX] = '\0';
+        return 1;
+}
+
+static void *pg_rs_map(int dirfd, const char *name, size_t *len)
+{
+        int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+        struct stat st;
+        void *p = NULL;
+
+        if (fd < 0)
+                return NULL;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+                p = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+                if (p == MAP_FAILED)
+                        p = NULL;
+                else
+                        *len = (size_t) st.st_size;
+        }
+        close(fd);
+        return p;
+}
+
+/* Commit @hex's tree id from a version 2 pack index @idx (its pack beside
+ * it) in objects/pack/. 1 found, 0 not in this pack or cannot tell. */
+static int pg_rs_packed_tree(int packfd, const char *idx, const unsigned char *raw, char *tree)
+{
+        size_t ilen = 0, plen = 0, plen_name = strlen(idx);
+        const unsigned char *ix = pg_rs_map(packfd, idx, &ilen), *pk;
+        uint32_t lo, hi, n;
+        uint64_t off;
+        char pack[NAME_MAX + 1], text[64];
+        int found = 0;
+
+        if (ix == NULL)
+                return 0;
+        if (ilen < 8 + 256 * 4 || memcmp(ix, "\377tOc", 4) != 0 || pg_rs_be32(ix + 4) != 2)
+                goto done;
+        n = pg_rs_be32(ix + 8 + 255 * 4);
+        if (ilen < 8 + 256 * 4 + (size_t) n * 28 + 40)
+                goto done;
+        lo = raw[0] ? pg_rs_be32(ix + 8 + (raw[0] - 1) * 4) : 0;
+        hi = pg_rs_be32(ix + 8 + raw[0] * 4);
+        while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                int c = memcmp(ix + 8 + 1024 + (size_t) mid * 20, raw, PG_RS_RAW);
+                if (c == 0) {
+                        lo = mid;
+                        break;
+                }
+                if (c < 0)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        if (lo >= hi || memcmp(ix + 8 + 1024 + (size_t) lo * 20, raw, PG_RS_RAW) != 0)
+                goto done;
+        off = pg_rs_be32(ix + 8 + 1024 + (size_t) n * 24 + (size_t) lo * 4);
+        if (off & 0x80000000u) {
+                size_t at = 8 + 1024 + (size_t) n * 28 + (size_t) (off & 0x7fffffffu) * 8;
+                if (at + 8 > ilen - 40)
+                        goto done;
+                off = (uint64_t) pg_rs_be32(ix + at) << 32 | pg_rs_be32(ix + at + 4);
+        }
+        if (plen_name < 4 || plen_name >= sizeof(pack))
+                goto done;
+        memcpy(pack, idx, plen_name - 4);
+        memcpy(pack + plen_name - 4, ".pack", 6);
+        if ((pk = pg_rs_map(packfd, pack, &plen)) == NULL)
+                goto done;
+        if (off < 12 || off >= plen) {
+                munmap((void *) pk, plen);
+                goto done;
+        }
+        {
+                /* type (bits 4-6 of the first byte) and size, a varint: only a
+                 * whole commit (type 1) is read; a delta means "cannot tell" */
+                const unsigned char *p = pk + off, *end = pk + plen;
+                unsigned type = (*p >> 4) & 7;
+                while (p < end && (*p & 0x80))
+                        p++;
+                p++;
+                if (type == 1 && p < end)
+                        found = pg_rs_commit_tree(
+                            text, pg_rs_inflate(p, (size_t) (end - p), text, sizeof(text)), tree);
+        }
+        munmap((void *) pk, plen);
+done:
+        munmap((void *) ix, ilen);
+        return found;
+}
+
+/* The tree of commit @hex: a loose object, else a pack. 1 found, 0 cannot tell. */
+static int pg_rs_tree_of(int gitfd, const char *hex, char *tree)
+{
+        char name[64], text[80];
+        unsigned char raw[PG_RS_RAW];
+        size_t len = 0;
+        const unsigned char *obj;
+        int packfd, found = 0;
+        DIR *d;
+        struct dirent *e;
+
+        snprintf(name, sizeof(name), "objects/%.2s/%s", hex, hex + 2);
+        if ((obj = pg_rs_map(gitfd, name, &len)) != NULL) {
+                ssize_t got = pg_rs_inflate(obj, len, text, sizeof(text));
+                const char *nul = got > 0 ? memchr(text, '\0', (size_t) got) : NULL;
+                munmap((void *) obj, len);
+                if (nul == NULL || strncmp(text, "commit ", 7) != 0)
+                        return 0;
+                return pg_rs_commit_tree(nul + 1, got - (nul + 1 - text), tree);
+        }
+        pg_rs_to_raw(hex, raw);
+        if ((packfd = openat(gitfd, "objects/pack", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+                return 0;
+        if ((d = fdopendir(packfd)) == NULL) {
+                close(packfd);
+                return 0;
+        }
+        while (!found && (e = readdir(d)) != NULL) {
+                size_t n = strlen(e->d_name);
+                if (n > 4 && strcmp(e->d_name + n - 4, ".idx") == 0)
+                        found = pg_rs_packed_tree(dirfd(d), e->d_name, raw, tree);
+        }
+        closedir(d);
+        return found;
+}
+
+/* The config keys this reader does not follow (core.worktree, core.bare
+ * true, [extensions], [include]/[includeIf], a repository format other
+ * than 0): 1 when @cfg has none of them. Conservative: it looks at the
+ * text, so a mention in a comment also means "cannot tell". */
+static bool pg_rs_config_plain(char *cfg)
+{
+        for (char *p = cfg; *p; p++)
+                *p = (char) (*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+        if (strstr(cfg, "worktree") || strstr(cfg, "extensions") || strstr(cfg, "include") ||
+            strstr(cfg, "objectformat"))
+                return false;
+        for (char *line = cfg; line && *line;) {
+                char *eol = strchr(line, '\n'), *k = line;
+                if (eol)
+                        *eol = '\0';
+                while (*k == ' ' || *k == '\t')
+                        k++;
+                if (strncmp(k, "bare", 4) == 0 || strncmp(k, "repositoryformatversion", 23) == 0) {
+                        char *v = strchr(k, '=');
+                        if (v == NULL)
+                                return false;
+                        v += strspn(v + 1, " \t") + 1;
+                        if (strncmp(k, "bare", 4) == 0 ? strncmp(v, "false", 5) != 0 : *v != '0')
+                                return false;
+                }
+                line = eol ? eol + 1 : NULL;
+        }
+        return true;
+}
+
+/* The index at .git/index against HEAD's tree @tree and the work tree at
+ * @topfd: 1 when the cache tree's root is @tree and every entry's stat data
+ * are those the index holds and older than the index; 0 cannot tell. */
+static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
+{
+        size_t len = 0, at = 12;
+        const unsigned char *ix = pg_rs_map(gitfd, "index", &len);
+        struct stat ist;
+        uint32_t version, n;
+        int clean = 0;
+        bool root_ok = false;
+
+        if (ix == NULL)
+                return 0;
+        if (fstatat(gitfd, "index", &ist, 0) < 0 || len < 12 + 20 || memcmp(ix, "DIRC", 4) != 0)
+                goto done;
+        version = pg_rs_be32(ix + 4);
+        n = pg_rs_be32(ix + 8);
+        if (version != 2 && version != 3)
+                goto done;
+        for (uint32_t i = 0; i < n; i++) {
+                const unsigned char *e = ix + at;
+                uint16_t flags;
+                size_t fixed = 62, namelen;
+                uint32_t mode, want;
+                char path[PATH_MAX];
+                struct stat st;
+
+                if (at + 64 > len - 20)
+                        goto done;
+                flags = (uint16_t) (e[60] << 8 | e[61]);
+                if (flags & 0x4000) { /* extended: skip-worktree, intent-to-add */
+                        if (version < 3 || (e[62] | e[63]) != 0)
+                                goto done;
+                        fixed = 64;
+                }
+                if ((flags & 0x8000) || (flags & 0x3000)) /* assume-valid; a conflict stage */
+                        goto done;
+                namelen = flags & 0x0fff;
+                if (namelen == 0x0fff || at + fixed + namelen + 1 > len - 20 ||
+                    namelen >= sizeof(path) || e[fixed + namelen] != '\0')
+                        goto done;
+                memcpy(path, e + fixed, namelen);
+                path[namelen] = '\0';
+                at += (fixed + namelen + 8) & ~(size_t) 7;
+                mode = pg_rs_be32(e + 24);
+                if (mode == 0160000) /* a submodule: status excludes them */
+                        continue;
+                if (fstatat(topfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                        goto done;
+                if (S_ISREG(st.st_mode))
+                        want = (st.st_mode & 0111) ? 0100755 : 0100644;
+                else if (S_ISLNK(st.st_mode))
+                        want = 0120000;
+                else
+                        goto done;
+                if (mode != want || pg_rs_be32(e + 36) != (uint32_t) st.st_size ||
+                    pg_rs_be32(e + 0) != (uint32_t) st.st_ctim.tv_sec ||
+                    pg_rs_be32(e + 4) != (uint32_t) st.st_ctim.tv_nsec ||
+                    pg_rs_be32(e + 8) != (uint32_t) st.st_mtim.tv_sec ||
+                    pg_rs_be32(e + 12) != (uint32_t) st.st_mtim.tv_nsec ||
+                    pg_rs_be32(e + 20) != (uint32_t) st.st_ino ||
+                    pg_rs_be32(e + 28) != (uint32_t) st.st_uid ||
+                    pg_rs_be32(e + 32) != (uint32_t) st.st_gid)
+                        goto done;
+                /* racy: as new as the index itself, libgit2 hashes it */
+                if (st.st_mtim.tv_sec > ist.st_mtim.tv_sec ||
+                    (st.st_mtim.tv_sec == ist.st_mtim.tv_sec &&
+                     st.st_mtim.tv_nsec >= ist.st_mtim.tv_nsec))
+                        goto done;
+        }
+        /* extensions: "TREE" gives the root's tree; a required one (lower-case
+         * signature: split index "link", sparse "sdir") means cannot tell */
+        while (at + 8 <= len - 20) {
+                const unsigned char *x = ix + at;
+                uint32_t xlen = pg_rs_be32(x + 4);
+                if (xlen > len - 20 - at - 8)
+                        goto done;
+                if (memcmp(x, "TREE", 4) == 0) {
+                        /* root: "" NUL, "<entries> <subtrees>\n", 20-byte id */
+                        const char *t = (const char *) x + 8;
+                        const char *nl = memchr(t, '\n', xlen);
+                        char hex[PG_RS_HEX + 1];
+                        if (xlen == 0 || t[0] != '\0' || nl == NULL || t[1] == '-' ||
+                            (size_t) (nl + 1 - t) + PG_RS_RAW > xlen)
+                                goto done;
+                        for (int b = 0; b < PG_RS_RAW; b++)
+                                snprintf(hex + 2 * b, 3, "%02x", (unsigned char) nl[1 + b]);
+                        root_ok = strcmp(hex, tree) == 0;
+                } else if (x[0] < 'A' || x[0] > 'Z') {
+                        goto done;
+                }
+                at += 8 + xlen;
+        }
+        clean = root_ok && at == len - 20;
+done:
+        munmap((void *) ix, len);
+        return clean;
+}
+
+int pg_repo_state_fast(const char *path, struct pg_repo_state *out)
+{
+        char *dir = realpath(path ? path : ".", NULL), cfg[16384], head[PG_RS_HEX + 1],
+             tree[PG_RS_HEX + 1];
+        int gitfd = -1, topfd = -1, rc = 0;
+        struct stat st, sh;
+        dev_t dev = 0;
+        bool have_dev = false, found = false;
+
+        memset(out, 0, sizeof(*out));
+        if (dir == NULL)
+                return 0;
+        /* find_repo() of libgit2 with no flags: <dir>/.git, then <dir> as a
+         * git directory itself, then the parent; never past a device change */
+        for (;;) {
+                char *git = pg_xasprintf("%s%s.git", dir, strcmp(dir, "/") ? "/" : "");
+                int isdir = -1;
+                if (stat(git, &st) == 0) {
+                        if (have_dev && st.st_dev != dev)
+                                isdir = 2;
+                        else
+                                isdir = S_ISDIR(st.st_mode) ? 1 : 0;
+                        dev = st.st_dev;
+                        have_dev = true;
+                }
+                free(git);
+                if (isdir == 1) {
+                        found = true;
+                        break;
+                }
+                if (isdir == 0 || isdir == 2) /* a .git file (a linked work tree); a mount */
+                        goto out;
+                if (stat(dir, &st) == 0) {
+                        char *h = pg_xasprintf("%s/HEAD", dir);
+                        bool headfile = stat(h, &sh) == 0;
+                        free(h);
+                        if ((have_dev && st.st_dev != dev) || headfile)
+                                goto out; /* a mount; perhaps a git directory (bare) */
+                        dev = st.st_dev;
+                        have_dev = true;
+                }
+                if (strcmp(dir, "/") == 0)
+                        break;
+                {
+                        char *slash = strrchr(dir, '/');
+                        *(slash == dir ? slash + 1 : slash) = '\0';
+                }
+                if (strcmp(dir, "/") == 0)
+                        break; /* libgit2 stops before searching the root */
+        }
+        if (!found) {
+                rc = pg_error_set(PG_ENOTFOUND,
+                                  "not a git repository: '%s' (or any of its parents); "
+                                  "building a commit needs the project's clone",
+                                  path ? path : ".");
+                goto out;
+        }
+        /* <dir>/.git is a directory: a plain clone, owned by this user (else
+         * libgit2's ownership rules decide), with no separate common dir */
+        topfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        gitfd = openat(topfd, ".git", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (topfd < 0 || gitfd < 0 || fstat(topfd, &st) < 0 || fstat(gitfd, &sh) < 0 ||
+            st.st_uid != geteuid() || sh.st_uid != geteuid() ||
+            faccessat(gitfd, "commondir", F_OK, 0) == 0 || faccessat(gitfd, "HEAD", F_OK, 0) != 0 ||
+            fstatat(gitfd, "objects", &sh, 0) < 0 || !S_ISDIR(sh.st_mode) ||
+            fstatat(gitfd, "refs", &sh, 0) < 0 || !S_ISDIR(sh.st_mode))
+                goto out;
+        if (pg_rs_small(gitfd, "config", cfg, sizeof(cfg)) < 0 || !pg_rs_config_plain(cfg) ||
+            faccessat(gitfd, "objects/info/alternates", F_OK, 0) == 0)
+                goto out;
+        if (!pg_rs_head(gitfd, head) || !pg_rs_tree_of(gitfd, head, tree) ||
+            !pg_rs_index_clean(gitfd, topfd, tree))
+                goto out;
+        out->top = pg_xstrdup(dir);
+        out->head = pg_xstrdup(head);
+        out->shallow = fstatat(gitfd, "shallow", &sh, AT_SYMLINK_NOFOLLOW) == 0 && sh.st_size > 0;
+        rc = 1;
+out:
+        if (gitfd >= 0)
+                close(gitfd);
+        if (topfd >= 0)
+                close(topfd);
+        free(dir);
+        return rc;
+}
