@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/buf.h"
 #include "common/error.h"
 
 const struct pg_command pg_commands[] = {
@@ -53,50 +54,60 @@ const struct pg_command *pg_command_find(const char *name)
 /*
  * Print a message to stderr with control bytes other than newline shown as
  * \xNN: messages quote names and paths, and an ESC in one must not reach
- * the terminal (docs/limits.md, "Names").
+ * the terminal (docs/limits.md, "Names"). The line (@head, the message,
+ * @tail) goes out in one write: stderr is unbuffered, so a byte at a time
+ * would cost a system call per byte, and one write keeps concurrent
+ * processes' lines whole.
  */
-static void pg_cli_put_message(const char *s)
+static void pg_cli_put_message(const char *head, const char *s, const char *tail)
 {
+        struct pg_buf line = PG_BUF_INIT;
+
+        pg_buf_puts(&line, head);
         for (; *s; s++) {
                 unsigned char c = (unsigned char) *s;
                 if ((c < 0x20 && c != '\n') || c == 0x7f)
-                        fprintf(stderr, "\\x%02x", c);
+                        pg_buf_printf(&line, "\\x%02x", c);
                 else
-                        fputc(c, stderr);
+                        pg_buf_add(&line, s, 1);
         }
+        pg_buf_puts(&line, tail);
+        fwrite(line.ptr, 1, line.len, stderr);
+        pg_buf_release(&line);
 }
 
-static void pg_cli_vput_message(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void pg_cli_vput_message(const char *head, const char *fmt, va_list ap, const char *tail)
+    __attribute__((format(printf, 2, 0)));
 
-static void pg_cli_vput_message(const char *fmt, va_list ap)
+static void pg_cli_vput_message(const char *head, const char *fmt, va_list ap, const char *tail)
 {
         char *msg = NULL;
 
         if (vasprintf(&msg, fmt, ap) < 0) {
+                fputs(head, stderr);
                 fputs(fmt, stderr);
+                fputs(tail, stderr);
                 return;
         }
-        pg_cli_put_message(msg);
+        pg_cli_put_message(head, msg, tail);
         free(msg);
 }
 
 int pg_cli_fail(int code)
 {
-        fputs("perfgate: error: ", stderr);
-        pg_cli_put_message(pg_error_last());
-        fputc('\n', stderr);
+        pg_cli_put_message("perfgate: error: ", pg_error_last(), "\n");
         return pg_exit_status(code);
 }
 
 int pg_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
         va_list ap;
+        char *tail = pg_xasprintf("\nsee 'perfgate help %s'\n", cmd);
 
-        fputs("perfgate: error: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(fmt, ap);
+        pg_cli_vput_message("perfgate: error: ", fmt, ap, tail);
         va_end(ap);
-        fprintf(stderr, "\nsee 'perfgate help %s'\n", cmd);
+        free(tail);
         return PG_EXIT_USAGE;
 }
 
@@ -104,22 +115,18 @@ void pg_cli_error(const char *fmt, ...)
 {
         va_list ap;
 
-        fputs("perfgate: error: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(fmt, ap);
+        pg_cli_vput_message("perfgate: error: ", fmt, ap, "\n");
         va_end(ap);
-        fputc('\n', stderr);
 }
 
 void pg_cli_warn(const char *fmt, ...)
 {
         va_list ap;
 
-        fputs("perfgate: warning: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(fmt, ap);
+        pg_cli_vput_message("perfgate: warning: ", fmt, ap, "\n");
         va_end(ap);
-        fputc('\n', stderr);
 }
 
 bool pg_cli_color(int fd)
