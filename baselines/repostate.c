@@ -18,8 +18,8 @@
  * (a .git file, a separate common dir, index version 4, a split or sparse
  * index, an invalid cache tree, a deltified commit, an alternate object
  * store, SHA-256, core.worktree, extensions, includes, a directory of
- * another user, any stat difference) returns "cannot tell" and the caller
- * asks libgit2.
+ * another user, any stat difference, a racy entry when attributes could
+ * filter content) returns "cannot tell" and the caller asks libgit2.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -335,6 +335,186 @@ static bool pg_rs_config_plain(char *cfg)
         return true;
 }
 
+/* SHA-1 (FIPS 180-4, section 6.1): git's object ids here. */
+struct pg_rs_sha1 {
+        uint32_t h[5];
+        uint64_t len;
+        unsigned char buf[64];
+};
+
+static uint32_t pg_rs_rol(uint32_t x, int n)
+{
+        return x << n | x >> (32 - n);
+}
+
+static void pg_rs_sha1_block(struct pg_rs_sha1 *c, const unsigned char *p)
+{
+        uint32_t w[80], a = c->h[0], b = c->h[1], d = c->h[3], e = c->h[4], cc = c->h[2];
+
+        for (int i = 0; i < 16; i++)
+                w[i] = pg_rs_be32(p + 4 * i);
+        for (int i = 16; i < 80; i++)
+                w[i] = pg_rs_rol(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1);
+        for (int i = 0; i < 80; i++) {
+                uint32_t f, k, t;
+                if (i < 20) {
+                        f = (b & cc) | (~b & d);
+                        k = 0x5a827999u;
+                } else if (i < 40) {
+                        f = b ^ cc ^ d;
+                        k = 0x6ed9eba1u;
+                } else if (i < 60) {
+                        f = (b & cc) | (b & d) | (cc & d);
+                        k = 0x8f1bbcdcu;
+                } else {
+                        f = b ^ cc ^ d;
+                        k = 0xca62c1d6u;
+                }
+                t = pg_rs_rol(a, 5) + f + e + k + w[i];
+                e = d;
+                d = cc;
+                cc = pg_rs_rol(b, 30);
+                b = a;
+                a = t;
+        }
+        c->h[0] += a;
+        c->h[1] += b;
+        c->h[2] += cc;
+        c->h[3] += d;
+        c->h[4] += e;
+}
+
+static void pg_rs_sha1_init(struct pg_rs_sha1 *c)
+{
+        static const uint32_t h0[5] = { 0x67452301u, 0xefcdab89u, 0x98badcfeu, 0x10325476u,
+                                        0xc3d2e1f0u };
+        memcpy(c->h, h0, sizeof(h0));
+        c->len = 0;
+}
+
+static void pg_rs_sha1_add(struct pg_rs_sha1 *c, const void *data, size_t n)
+{
+        const unsigned char *p = data;
+
+        while (n > 0) {
+                size_t used = (size_t) (c->len % 64), take = 64 - used < n ? 64 - used : n;
+                memcpy(c->buf + used, p, take);
+                c->len += take;
+                p += take;
+                n -= take;
+                if (c->len % 64 == 0)
+                        pg_rs_sha1_block(c, c->buf);
+        }
+}
+
+static void pg_rs_sha1_end(struct pg_rs_sha1 *c, unsigned char out[PG_RS_RAW])
+{
+        uint64_t bits = c->len * 8;
+        unsigned char pad = 0x80, zero = 0, be[8];
+
+        pg_rs_sha1_add(c, &pad, 1);
+        while (c->len % 64 != 56)
+                pg_rs_sha1_add(c, &zero, 1);
+        for (int i = 0; i < 8; i++)
+                be[i] = (unsigned char) (bits >> (56 - 8 * i));
+        pg_rs_sha1_add(c, be, 8);
+        for (int i = 0; i < 5; i++) {
+                out[4 * i] = (unsigned char) (c->h[i] >> 24);
+                out[4 * i + 1] = (unsigned char) (c->h[i] >> 16);
+                out[4 * i + 2] = (unsigned char) (c->h[i] >> 8);
+                out[4 * i + 3] = (unsigned char) c->h[i];
+        }
+}
+
+/* Whether the work tree's @path (stat @st, at @topfd) hashes, as a blob, to
+ * @id: what libgit2 does for an entry as new as the index. The content is
+ * hashed as it is on disk; the caller makes sure no attributes could
+ * filter it (a file git stores converted hashes differently). */
+static bool pg_rs_blob_is(int topfd, const char *path, const struct stat *st,
+                          const unsigned char *id)
+{
+        struct pg_rs_sha1 c;
+        unsigned char got[PG_RS_RAW];
+        char head[64], buf[65536];
+        uint64_t total = 0;
+        ssize_t n;
+
+        pg_rs_sha1_init(&c);
+        pg_rs_sha1_add(
+            &c, head,
+            (size_t) snprintf(head, sizeof(head), "blob %llu", (unsigned long long) st->st_size) +
+                1);
+        if (S_ISLNK(st->st_mode)) {
+                n = readlinkat(topfd, path, buf, sizeof(buf));
+                if (n < 0 || n != st->st_size)
+                        return false;
+                pg_rs_sha1_add(&c, buf, (size_t) n);
+        } else {
+                int fd = openat(topfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY);
+                if (fd < 0)
+                        return false;
+                while ((n = read(fd, buf, sizeof(buf))) > 0) {
+                        pg_rs_sha1_add(&c, buf, (size_t) n);
+                        total += (uint64_t) n;
+                }
+                close(fd);
+                if (n < 0 || total != (uint64_t) st->st_size)
+                        return false;
+        }
+        pg_rs_sha1_end(&c, got);
+        return memcmp(got, id, PG_RS_RAW) == 0;
+}
+
+/* Whether the tracked attributes file @path (at @topfd) may set an
+ * attribute that filters content (gitattributes(5): text, eol, crlf,
+ * ident, filter, working-tree-encoding); conservative: it looks at the
+ * text. */
+static bool pg_rs_attrs_filter(int topfd, const char *path)
+{
+        char text[16384];
+        ssize_t n = pg_rs_small(topfd, path, text, sizeof(text));
+
+        if (n < 0)
+                return errno != ENOENT;
+        for (ssize_t k = 0; k < n; k++)
+                text[k] = (char) (text[k] >= 'A' && text[k] <= 'Z' ? text[k] + 32 : text[k]);
+        return strstr(text, "text") || strstr(text, "eol") || strstr(text, "crlf") ||
+               strstr(text, "ident") || strstr(text, "filter") || strstr(text, "encoding");
+}
+
+/* Whether attributes could filter a file's content on its way to a blob
+ * (gitattributes(5): text/eol conversion, ident, filter drivers): a
+ * tracked .gitattributes that may (@any_attrs), .git/info/attributes, or
+ * an attributes file or CRLF setting named in a configuration file. */
+static bool pg_rs_may_filter(int gitfd, bool any_attrs)
+{
+        static const char *const global[] = { "/etc/gitconfig", NULL, NULL };
+        const char *home = getenv("HOME");
+        char cfg[16384], *paths[2] = { NULL, NULL };
+        bool filter = any_attrs || faccessat(gitfd, "info/attributes", F_OK, 0) == 0;
+
+        if (home) {
+                paths[0] = pg_xasprintf("%s/.gitconfig", home);
+                paths[1] = pg_xasprintf("%s/.config/git/attributes", home);
+                if (access(paths[1], F_OK) == 0)
+                        filter = true;
+        }
+        for (int i = 0; !filter && i < 3; i++) {
+                const char *p = i == 0 ? global[0] : i == 1 ? paths[0] : "config";
+                ssize_t n = p ? pg_rs_small(i == 2 ? gitfd : AT_FDCWD, p, cfg, sizeof(cfg)) : -1;
+                if (n < 0 && p && errno != ENOENT)
+                        filter = true; /* unreadable or too long: cannot tell */
+                for (ssize_t k = 0; k < n; k++)
+                        cfg[k] = (char) (cfg[k] >= 'A' && cfg[k] <= 'Z' ? cfg[k] + 32 : cfg[k]);
+                if (n > 0 && (strstr(cfg, "attributesfile") || strstr(cfg, "autocrlf") ||
+                              strstr(cfg, "eol")))
+                        filter = true;
+        }
+        free(paths[0]);
+        free(paths[1]);
+        return filter;
+}
+
 /* The index at .git/index against HEAD's tree @tree and the work tree at
  * @topfd: 1 when the cache tree's root is @tree and every entry's stat data
  * are those the index holds and older than the index; 0 cannot tell. */
@@ -345,7 +525,13 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
         struct stat ist;
         uint32_t version, n;
         int clean = 0;
-        bool root_ok = false;
+        bool root_ok = false, any_attrs = false;
+        /* entries as new as the index, hashed once the attributes are known */
+        struct {
+                const unsigned char *entry;
+                struct stat st;
+        } racy[256];
+        size_t nracy = 0;
 
         if (ix == NULL)
                 return 0;
@@ -400,11 +586,19 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
                     pg_rs_be32(e + 28) != (uint32_t) st.st_uid ||
                     pg_rs_be32(e + 32) != (uint32_t) st.st_gid)
                         goto done;
-                /* racy: as new as the index itself, libgit2 hashes it */
+                /* racy: as new as the index itself, libgit2 hashes it; so
+                 * does this reader, once no attributes can filter it */
                 if (st.st_mtim.tv_sec > ist.st_mtim.tv_sec ||
                     (st.st_mtim.tv_sec == ist.st_mtim.tv_sec &&
-                     st.st_mtim.tv_nsec >= ist.st_mtim.tv_nsec))
-                        goto done;
+                     st.st_mtim.tv_nsec >= ist.st_mtim.tv_nsec)) {
+                        if (nracy == sizeof(racy) / sizeof(racy[0]))
+                                goto done;
+                        racy[nracy].entry = e;
+                        racy[nracy++].st = st;
+                }
+                if (strcmp(path + (namelen >= 14 ? namelen - 14 : 0), ".gitattributes") == 0 &&
+                    (namelen == 14 || path[namelen - 15] == '/'))
+                        any_attrs |= pg_rs_attrs_filter(topfd, path);
         }
         /* extensions: "TREE" gives the root's tree; a required one (lower-case
          * signature: split index "link", sparse "sdir") means cannot tell */
@@ -429,7 +623,17 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
                 }
                 at += 8 + xlen;
         }
-        clean = root_ok && at == len - 20;
+        if (!root_ok || at != len - 20)
+                goto done;
+        if (nracy > 0 && pg_rs_may_filter(gitfd, any_attrs))
+                goto done;
+        for (size_t i = 0; i < nracy; i++) {
+                const unsigned char *e = racy[i].entry;
+                size_t fixed = (e[60] & 0x40) ? 64 : 62;
+                if (!pg_rs_blob_is(topfd, (const char *) e + fixed, &racy[i].st, e + 40))
+                        goto done;
+        }
+        clean = 1;
 done:
         munmap((void *) ix, len);
         return clean;

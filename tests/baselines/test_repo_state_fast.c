@@ -12,6 +12,10 @@
  *     same size and its mtime put back: libgit2 then finds it), staged, deleted, touched only (libgit2 hashes it: clean),
  *     made executable, for an index of version 4 and in a linked work tree;
  *     pg_repo_state_get() then agrees with git (libgit2 decides);
+ *   - entries as new as the index (racily clean: files written in the
+ *     index's clock tick, as a fresh checkout leaves some) are hashed as
+ *     blobs, unless attributes could filter content (text=auto: libgit2
+ *     decides; export-subst does not filter);
  *   - outside any repository it says so (PG_ENOTFOUND) as libgit2 would.
  * Files get an old mtime before they are added, so no entry is racily
  * clean (as new as the index) on a file system with coarse timestamps.
@@ -125,6 +129,24 @@ static void test_fast_plain_shapes(void **state)
         check("a packed commit (git gc)", true);
         assert_int_equal(system(GIT "checkout -q --detach"), 0);
         check("a detached HEAD", true);
+
+        /* an index older than the files: every entry is racily clean and
+         * hashed (libgit2 does the same) */
+        assert_int_equal(system("touch -d @1600000000 .git/index"), 0);
+        check("racy entries, hashed", true);
+        /* attributes that only git archive reads do not filter content */
+        assert_int_equal(system("printf 'a export-subst\\n' >.gitattributes && " OLDTIME
+                                ".gitattributes && " GIT "add .gitattributes && " GIT
+                                "commit -qm attrs && touch -d @1600000000 .git/index"),
+                         0);
+        check("racy entries, export-subst attributes", true);
+        /* text conversion may: libgit2 decides */
+        assert_int_equal(system("printf '* text=auto\\n' >.gitattributes && " OLDTIME
+                                ".gitattributes && " GIT "add .gitattributes && " GIT
+                                "commit -qm text && touch -d @1600000000 .git/index"),
+                         0);
+        check("racy entries, text attributes", false);
+        assert_int_equal(system(GIT "update-index --refresh -q; touch .git/index"), 0);
 
         assert_non_null(getcwd(top, sizeof(top)));
         assert_int_equal(chdir("sub"), 0);
