@@ -7,10 +7,7 @@
 # the Debian package and --stdio. Waits are bounded, never timed.
 svc=$1
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 0; }
-sock=pg-topnc-$$
-tm() { tmux -L "$sock" "$@"; }
-trap 'tm kill-server 2>/dev/null; cleanup' EXIT
+use_tmux topnc
 soname=$(ldd "$(command -v tmux)" 2>/dev/null | grep -o 'libncursesw\.so\.[0-9]*' | head -n 1)
 [ -n "$soname" ] || soname=libncursesw.so.6
 mkdir "$tmp/broken" && : >"$tmp/broken/$soname"
