@@ -611,13 +611,12 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
                         /* root: "" NUL, "<entries> <subtrees>\n", 20-byte id */
                         const char *t = (const char *) x + 8;
                         const char *nl = memchr(t, '\n', xlen);
-                        char hex[PG_RS_HEX + 1];
+                        unsigned char raw[PG_RS_RAW];
                         if (xlen == 0 || t[0] != '\0' || nl == NULL || t[1] == '-' ||
                             (size_t) (nl + 1 - t) + PG_RS_RAW > xlen)
                                 goto done;
-                        for (int b = 0; b < PG_RS_RAW; b++)
-                                snprintf(hex + 2 * b, 3, "%02x", (unsigned char) nl[1 + b]);
-                        root_ok = strcmp(hex, tree) == 0;
+                        pg_rs_to_raw(tree, raw);
+                        root_ok = memcmp(nl + 1, raw, PG_RS_RAW) == 0;
                 } else if (x[0] < 'A' || x[0] > 'Z') {
                         goto done;
                 }
