@@ -83,7 +83,8 @@ int pg_repo_state_get(const char *path, struct pg_repo_state *out)
         size_t n;
         int error;
 
-        memset(out, 0, sizeof(*out));
+        if ((error = pg_repo_state_fast(path, out)) != 0)
+                return error < 0 ? error : 0;
         if ((error = pg_wt_open(&repo, path)) < 0)
                 return error;
         git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/buf.h"
 #include "common/error.h"
 #include "common/json.h"
 
@@ -58,49 +59,55 @@ const struct pg_command *pg_command_find(const char *name)
  * for a message that may have lines of its own (the end of a benchmark's
  * log); a newline inside a name it quotes was escaped where it was quoted
  * (pg_shown()). A usage error is one line: every newline in it came from
- * the command line and is shown as \n.
+ * the command line and is shown as \n. The line (@head, the message,
+ * @tail) goes out in one write: stderr is unbuffered, so a byte at a time
+ * would cost a system call per byte, and one write keeps concurrent
+ * processes' lines whole.
  */
-static void pg_cli_put_message(const char *s, unsigned flags)
+static void pg_cli_put_message(const char *head, const char *s, unsigned flags, const char *tail)
 {
-        struct pg_buf b = PG_BUF_INIT;
-        pg_show_escape(&b, s, strlen(s), flags);
-        if (b.len)
-                fwrite(b.ptr, 1, b.len, stderr);
-        pg_buf_release(&b);
+        struct pg_buf line = PG_BUF_INIT;
+
+        pg_buf_puts(&line, head);
+        pg_show_escape(&line, s, strlen(s), flags);
+        pg_buf_puts(&line, tail);
+        fwrite(line.ptr, 1, line.len, stderr);
+        pg_buf_release(&line);
 }
 
-static void pg_cli_vput_message(unsigned flags, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
+static void pg_cli_vput_message(const char *head, unsigned flags, const char *tail, const char *fmt,
+                                va_list ap) __attribute__((format(printf, 4, 0)));
 
-static void pg_cli_vput_message(unsigned flags, const char *fmt, va_list ap)
+static void pg_cli_vput_message(const char *head, unsigned flags, const char *tail, const char *fmt,
+                                va_list ap)
 {
         char *msg = NULL;
 
         if (vasprintf(&msg, fmt, ap) < 0) {
+                fputs(head, stderr);
                 fputs(fmt, stderr);
+                fputs(tail, stderr);
                 return;
         }
-        pg_cli_put_message(msg, flags);
+        pg_cli_put_message(head, msg, flags, tail);
         free(msg);
 }
 
 int pg_cli_fail(int code)
 {
-        fputs("perfgate: error: ", stderr);
-        pg_cli_put_message(pg_error_last(), PG_SHOW_KEEP_LINES);
-        fputc('\n', stderr);
+        pg_cli_put_message("perfgate: error: ", pg_error_last(), PG_SHOW_KEEP_LINES, "\n");
         return pg_exit_status(code);
 }
 
 int pg_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+        char *tail = pg_xasprintf("\nsee 'perfgate help %s'\n", cmd);
         va_list ap;
 
-        fputs("perfgate: error: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(0, fmt, ap);
+        pg_cli_vput_message("perfgate: error: ", 0, tail, fmt, ap);
         va_end(ap);
-        fprintf(stderr, "\nsee 'perfgate help %s'\n", cmd);
+        free(tail);
         return PG_EXIT_USAGE;
 }
 
@@ -108,22 +115,18 @@ void pg_cli_error(const char *fmt, ...)
 {
         va_list ap;
 
-        fputs("perfgate: error: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(PG_SHOW_KEEP_LINES, fmt, ap);
+        pg_cli_vput_message("perfgate: error: ", PG_SHOW_KEEP_LINES, "\n", fmt, ap);
         va_end(ap);
-        fputc('\n', stderr);
 }
 
 void pg_cli_warn(const char *fmt, ...)
 {
         va_list ap;
 
-        fputs("perfgate: warning: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(PG_SHOW_KEEP_LINES, fmt, ap);
+        pg_cli_vput_message("perfgate: warning: ", PG_SHOW_KEEP_LINES, "\n", fmt, ap);
         va_end(ap);
-        fputc('\n', stderr);
 }
 
 void pg_cli_warn_lines(const char *text)
