@@ -155,20 +155,19 @@ static int pg_field_name(const struct pg_config *c, const cJSON *it, const char 
                 return pg_bad_field(c, where, key, "must be a string");
         name = it ? it->valuestring : pg_basename(b->argv[0]);
         if (!pg_result_name_valid(name)) {
-                /* shown with control and non-ASCII bytes as \xNN: the name may hold ESC */
+                /* its first 64 bytes, escaped: the name may hold ESC */
                 struct pg_buf shown = PG_BUF_INIT;
+                size_t len = strlen(name);
                 char *w;
                 int error;
-                for (const char *p = name; *p && shown.len < 64; p++) {
-                        unsigned char u = (unsigned char) *p;
-                        if (u < 0x20 || u >= 0x7f)
-                                pg_buf_printf(&shown, "\\x%02x", u);
-                        else
-                                pg_buf_putc(&shown, *p);
+                pg_show_escape(&shown, name, len < 64 ? len : 64, 0);
+                w = pg_xasprintf("%s.%s '%s%s'", where, key, shown.ptr, len > 64 ? "..." : "");
+                {
+                        char *m = pg_xasprintf("is not a valid benchmark name: %s; it %s",
+                                               PG_RESULT_NAME_RULE, pg_result_name_why(name));
+                        error = pg_bad(c, w, m);
+                        free(m);
                 }
-                w = pg_xasprintf("%s.%s '%s%s'", where, key, shown.ptr,
-                                 strlen(name) > shown.len ? "..." : "");
-                error = pg_bad(c, w, "is not a valid benchmark name: " PG_RESULT_NAME_RULE);
                 free(w);
                 pg_buf_release(&shown);
                 return error;

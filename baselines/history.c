@@ -120,7 +120,8 @@ int pg_history_load(const struct pg_store_opts *o, const char *branch, size_t ma
                         p = &h->points[h->n];
                         memset(p, 0, sizeof(*p));
                         pg_result_set_init(&p->results);
-                        error = pg_store_load_dir(repo, dir, h->source_ref, prefix, &p->results);
+                        error =
+                            pg_store_load_dir(repo, dir, h->source_ref, prefix, &p->results, NULL);
                         free(prefix);
                         git_tree_free(dir);
                         if (error < 0)

@@ -20,6 +20,8 @@
         X(blob_lookup)                                                                             \
         X(blob_rawcontent)                                                                         \
         X(blob_rawsize)                                                                            \
+        X(branch_is_checked_out)                                                                   \
+        X(branch_name_is_valid)                                                                    \
         X(checkout_options_init)                                                                   \
         X(checkout_tree)                                                                           \
         X(commit_create)                                                                           \
@@ -43,6 +45,8 @@
         X(object_id)                                                                               \
         X(object_peel)                                                                             \
         X(odb_hash)                                                                                \
+        X(odb_free)                                                                                \
+        X(odb_read_header)                                                                         \
         X(oid_cpy)                                                                                 \
         X(oid_equal)                                                                               \
         X(oid_fromstr)                                                                             \
@@ -52,6 +56,7 @@
         X(reference_dwim)                                                                          \
         X(reference_foreach_glob)                                                                  \
         X(reference_free)                                                                          \
+        X(reference_lookup)                                                                        \
         X(reference_name)                                                                          \
         X(reference_name_is_valid)                                                                 \
         X(reference_name_to_id)                                                                    \
@@ -60,6 +65,7 @@
         X(repository_head_unborn)                                                                  \
         X(repository_is_bare)                                                                      \
         X(repository_is_shallow)                                                                   \
+        X(repository_odb)                                                                          \
         X(repository_open_ext)                                                                     \
         X(repository_workdir)                                                                      \
         X(revparse_single)                                                                         \
@@ -118,6 +124,8 @@ int pg_git_init(void);
 #define git_blob_lookup                   pg_libgit2.blob_lookup
 #define git_blob_rawcontent               pg_libgit2.blob_rawcontent
 #define git_blob_rawsize                  pg_libgit2.blob_rawsize
+#define git_branch_is_checked_out         pg_libgit2.branch_is_checked_out
+#define git_branch_name_is_valid          pg_libgit2.branch_name_is_valid
 #define git_checkout_options_init         pg_libgit2.checkout_options_init
 #define git_checkout_tree                 pg_libgit2.checkout_tree
 #define git_commit_create                 pg_libgit2.commit_create
@@ -141,6 +149,8 @@ int pg_git_init(void);
 #define git_object_id                     pg_libgit2.object_id
 #define git_object_peel                   pg_libgit2.object_peel
 #define git_odb_hash                      pg_libgit2.odb_hash
+#define git_odb_free                      pg_libgit2.odb_free
+#define git_odb_read_header               pg_libgit2.odb_read_header
 #define git_oid_cpy                       pg_libgit2.oid_cpy
 #define git_oid_equal                     pg_libgit2.oid_equal
 #define git_oid_fromstr                   pg_libgit2.oid_fromstr
@@ -150,6 +160,7 @@ int pg_git_init(void);
 #define git_reference_dwim                pg_libgit2.reference_dwim
 #define git_reference_foreach_glob        pg_libgit2.reference_foreach_glob
 #define git_reference_free                pg_libgit2.reference_free
+#define git_reference_lookup              pg_libgit2.reference_lookup
 #define git_reference_name                pg_libgit2.reference_name
 #define git_reference_name_is_valid       pg_libgit2.reference_name_is_valid
 #define git_reference_name_to_id          pg_libgit2.reference_name_to_id
@@ -158,6 +169,7 @@ int pg_git_init(void);
 #define git_repository_head_unborn        pg_libgit2.repository_head_unborn
 #define git_repository_is_bare            pg_libgit2.repository_is_bare
 #define git_repository_is_shallow         pg_libgit2.repository_is_shallow
+#define git_repository_odb                pg_libgit2.repository_odb
 #define git_repository_open_ext           pg_libgit2.repository_open_ext
 #define git_repository_workdir            pg_libgit2.repository_workdir
 #define git_revparse_single               pg_libgit2.revparse_single

@@ -30,20 +30,105 @@ const char *pg_metric_status_name(enum pg_metric_status status)
         return "unknown";
 }
 
-bool pg_result_name_valid(const char *name)
+/* The code point of the UTF-8 sequence @s of @n bytes (n from pg_utf8_seqlen). */
+static unsigned pg_utf8_cp(const unsigned char *s, size_t n)
 {
-        if (!name || !*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-                return false;
-        for (const char *p = name; *p; p++)
-                if (*p == '/' || (unsigned char) *p < 0x20 || *p == 0x7f)
-                        return false;
+        unsigned cp = n == 1 ? s[0] : s[0] & (0x7f >> n);
+        for (size_t i = 1; i < n; i++)
+                cp = (cp << 6) | (s[i] & 0x3f);
+        return cp;
+}
+
+const char *pg_path_component_why(const char *component)
+{
+        const char *p = component;
+        size_t len = strlen(component);
+
+        if (!*component)
+                return "is empty";
+        /* utf8.c next_hfs_char: the code points HFS+ drops when comparing names */
+        for (size_t i = 0; i < len;) {
+                size_t n = pg_utf8_seqlen((const unsigned char *) component + i, len - i);
+                unsigned cp;
+                if (!n)
+                        return "is not valid UTF-8";
+                cp = pg_utf8_cp((const unsigned char *) component + i, n);
+                if ((cp >= 0x200c && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+                    (cp >= 0x206a && cp <= 0x206f) || cp == 0xfeff)
+                        return "holds an invisible code point HFS+ ignores (U+200C-U+200F, "
+                               "U+202A-U+202E, U+206A-U+206F, U+FEFF), so it can alias '.git'";
+                i += n;
+        }
+        /* path.c is_ntfs_dotgit: fsck reads '\' as a directory separator */
+        for (;;) {
+                size_t n = strcspn(p, "\\");
+                if (n > 0 && p[0] == '.')
+                        return p == component
+                                   ? "starts with '.' (git gives .git, .gitmodules and "
+                                     ".gitattributes meaning, and git fsck refuses them as "
+                                     "directories)"
+                                   : "has a '.' right after a '\\' (git fsck reads '\\' as a "
+                                     "directory separator, so 'a\\.git' holds '.git')";
+                if (n > 0 && (p[n - 1] == '.' || p[n - 1] == ' '))
+                        return "ends with '.' or a space (Windows drops them, so 'git~1.' "
+                               "would be 'git~1')";
+                for (size_t i = 0; i + 1 < n && i < 8; i++)
+                        if (p[i] == '~' && p[i + 1] >= '0' && p[i + 1] <= '9')
+                                return "looks like an NTFS short name ('~' and a digit in its "
+                                       "first 8 bytes: 'git~1' is '.git' on Windows)";
+                if (!p[n])
+                        break;
+                p += n + 1;
+        }
+        return NULL;
+}
+
+/* The part of the name rules that is not git's: 1..PG_RESULT_NAME_MAX bytes
+ * of UTF-8 without '/' or control characters. */
+static const char *pg_name_basic_why(const char *name)
+{
+        if (!name || !*name)
+                return "is empty";
+        if (strlen(name) > PG_RESULT_NAME_MAX)
+                return "is longer than 200 bytes";
+        for (const char *p = name; *p; p++) {
+                if (*p == '/')
+                        return "holds '/'";
+                if ((unsigned char) *p < 0x20 || *p == 0x7f)
+                        return "holds a control character";
+        }
         for (size_t i = 0, len = strlen(name); i < len;) {
                 size_t n = pg_utf8_seqlen((const unsigned char *) name + i, len - i);
                 if (!n)
-                        return false; /* invalid UTF-8: the JSON could not hold it */
+                        return "is not valid UTF-8"; /* the JSON could not hold it */
                 i += n;
         }
-        return strlen(name) <= PG_RESULT_NAME_MAX;
+        return NULL;
+}
+
+const char *pg_result_name_why(const char *name)
+{
+        const char *why = pg_name_basic_why(name);
+        char *file;
+
+        if (why)
+                return why;
+        /* the name becomes <name>.json, a tree entry on the data branch */
+        file = pg_xasprintf("%s.json", name);
+        why = pg_path_component_why(file);
+        free(file);
+        return why;
+}
+
+const char *pg_machine_name_why(const char *machine)
+{
+        const char *why = pg_name_basic_why(machine);
+        return why ? why : pg_path_component_why(machine);
+}
+
+bool pg_result_name_valid(const char *name)
+{
+        return pg_result_name_why(name) == NULL;
 }
 
 void pg_result_init(struct pg_result *r)
@@ -103,6 +188,12 @@ void pg_profile_clear_addrs(struct pg_profile *p)
                 for (size_t j = 0; j < p->addrs[i].nlines; j++)
                         free(p->addrs[i].lines[j].where);
                 free(p->addrs[i].lines);
+                for (size_t j = 0; j < p->addrs[i].ninlined; j++) {
+                        free(p->addrs[i].inlined[j].site);
+                        free(p->addrs[i].inlined[j].function);
+                        free(p->addrs[i].inlined[j].line);
+                }
+                free(p->addrs[i].inlined);
         }
         free(p->addrs);
         p->addrs = NULL;
@@ -131,6 +222,16 @@ static int pg_line_count_cmp(const void *a, const void *b)
 {
         return strcmp(((const struct pg_line_count *) a)->where,
                       ((const struct pg_line_count *) b)->where);
+}
+
+static int pg_inline_count_cmp(const void *a, const void *b)
+{
+        const struct pg_inline_count *x = a, *y = b;
+        int c = strcmp(x->site, y->site);
+
+        if (c == 0)
+                c = strcmp(x->function, y->function);
+        return c ? c : strcmp(x->line, y->line);
 }
 
 static int pg_fn_addrs_cmp(const void *a, const void *b)
@@ -170,6 +271,22 @@ void pg_profile_sort_addrs(struct pg_profile *p)
                         }
                 }
                 f->nlines = w;
+                if (f->ninlined > 1)
+                        qsort(f->inlined, f->ninlined, sizeof(*f->inlined), pg_inline_count_cmp);
+                w = 0;
+                for (size_t j = 0; j < f->ninlined; j++) {
+                        struct pg_inline_count *e = &f->inlined[j];
+
+                        if (w > 0 && pg_inline_count_cmp(&f->inlined[w - 1], e) == 0) {
+                                f->inlined[w - 1].count += e->count;
+                                free(e->site);
+                                free(e->function);
+                                free(e->line);
+                        } else {
+                                f->inlined[w++] = *e;
+                        }
+                }
+                f->ninlined = w;
         }
         if (p->naddrs > 1)
                 qsort(p->addrs, p->naddrs, sizeof(*p->addrs), pg_fn_addrs_cmp);
@@ -516,6 +633,20 @@ static void pg_profile_to_json(cJSON *root, const char *key, const struct pg_pro
                                             lo, f->lines[j].where,
                                             cJSON_CreateNumber((double) f->lines[j].count));
                         }
+                        if (f->ninlined) {
+                                cJSON *ia = cJSON_AddArrayToObject(fo, "inlined");
+
+                                for (size_t j = 0; j < f->ninlined; j++) {
+                                        const struct pg_inline_count *e = &f->inlined[j];
+                                        cJSON *eo = cJSON_CreateObject();
+
+                                        cJSON_AddStringToObject(eo, "site", e->site);
+                                        cJSON_AddStringToObject(eo, "function", e->function);
+                                        cJSON_AddStringToObject(eo, "line", e->line);
+                                        cJSON_AddNumberToObject(eo, "samples", (double) e->count);
+                                        cJSON_AddItemToArray(ia, eo);
+                                }
+                        }
                         cJSON_AddItemToArray(arr, fo);
                 }
         }
@@ -710,17 +841,7 @@ static int pg_bad_set(const char *fmt, ...)
         va_start(ap, fmt);
         pg_buf_vprintf(&raw, fmt, ap);
         va_end(ap);
-        for (size_t i = 0; i < raw.len; i++) {
-                unsigned char c = (unsigned char) raw.ptr[i];
-                if (c == '\n')
-                        pg_buf_puts(&out, "\\n");
-                else if (c == '\t')
-                        pg_buf_puts(&out, "\\t");
-                else if (c < 0x20 || c == 0x7f)
-                        pg_buf_printf(&out, "\\x%02x", c);
-                else
-                        pg_buf_putc(&out, (char) c);
-        }
+        pg_show_escape(&out, raw.ptr, raw.len, 0);
         pg_error_set(PG_EINPUT, "%s", out.len ? out.ptr : "");
         pg_buf_release(&raw);
         pg_buf_release(&out);
@@ -1066,6 +1187,73 @@ static int pg_load_sched(const struct pg_loader *ld, struct pg_sched *s, const c
         return 0;
 }
 
+/* The optional "inlined" of an entry of "addresses" (docs/result-format.md):
+ * an array of {"site", "function", "line", "samples"}, each line a key of
+ * the entry's "lines" holding at least the samples the array gives it. */
+static int pg_load_inlined(const struct pg_loader *ld, struct pg_fn_addrs *f, const cJSON *arr,
+                           const char *key)
+{
+        const cJSON *eo;
+        size_t n = 0;
+
+        if (arr == NULL)
+                return 0;
+        if (!cJSON_IsArray(arr))
+                return pg_bad_in(ld, key, "addresses", "inlined must be an array");
+        cJSON_ArrayForEach(eo, arr) n++;
+        f->inlined = pg_xcalloc(n ? n : 1, sizeof(*f->inlined));
+        cJSON_ArrayForEach(eo, arr)
+        {
+                const cJSON *site = cJSON_GetObjectItemCaseSensitive(eo, "site");
+                const cJSON *fn = cJSON_GetObjectItemCaseSensitive(eo, "function");
+                const cJSON *line = cJSON_GetObjectItemCaseSensitive(eo, "line");
+                const cJSON *c = cJSON_GetObjectItemCaseSensitive(eo, "samples");
+                struct pg_inline_count *e = &f->inlined[f->ninlined];
+                double v = cJSON_IsNumber(c) ? c->valuedouble : 0;
+
+                if (!cJSON_IsString(site) || !*site->valuestring || !cJSON_IsString(fn) ||
+                    !*fn->valuestring || !cJSON_IsString(line) || !*line->valuestring ||
+                    !isfinite(v) || v < 1 || v != floor(v) || v > 9007199254740992.0)
+                        return pg_bad_in(ld, key, "addresses",
+                                         "each inlined entry needs a site, a function, a line "
+                                         "and a positive integer count of samples");
+                e->site = pg_dup_utf8(site->valuestring);
+                e->function = pg_dup_utf8(fn->valuestring);
+                e->line = pg_dup_utf8(line->valuestring);
+                e->count = (uint64_t) v;
+                f->ninlined++;
+        }
+        return 0;
+}
+
+/* Whether a line of @f (sorted) is given more samples by its inlined
+ * entries than it has. */
+static bool pg_inlined_overflows(const struct pg_fn_addrs *f)
+{
+        struct pg_line_count *v = pg_xcalloc(f->ninlined ? f->ninlined : 1, sizeof(*v));
+        bool bad = false;
+
+        for (size_t i = 0; i < f->ninlined; i++)
+                v[i] = (struct pg_line_count){ f->inlined[i].line, f->inlined[i].count };
+        if (f->ninlined > 1)
+                qsort(v, f->ninlined, sizeof(*v), pg_line_count_cmp);
+        for (size_t i = 0; i < f->ninlined && !bad;) {
+                uint64_t sum = 0;
+                size_t j = i;
+                const struct pg_line_count *l;
+
+                for (; j < f->ninlined && strcmp(v[j].where, v[i].where) == 0; j++)
+                        sum += v[j].count;
+                l = f->nlines
+                        ? bsearch(&v[i], f->lines, f->nlines, sizeof(*f->lines), pg_line_count_cmp)
+                        : NULL;
+                bad = l == NULL || sum > l->count;
+                i = j;
+        }
+        free(v);
+        return bad;
+}
+
 /* The optional "addresses" of a profile (docs/result-format.md): an array of
  * {"function", "module", "build_id" (optional), "counts": {"hex address":
  * count}, "lines" (optional)}. */
@@ -1074,6 +1262,7 @@ static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const
 {
         const cJSON *fo;
         size_t n = 0;
+        int error;
 
         if (arr == NULL)
                 return 0;
@@ -1150,8 +1339,16 @@ static int pg_load_addrs(const struct pg_loader *ld, struct pg_profile *p, const
                         f->lines[f->nlines].where = pg_dup_utf8(c->string);
                         f->lines[f->nlines++].count = (uint64_t) v;
                 }
+                if ((error = pg_load_inlined(ld, f, cJSON_GetObjectItemCaseSensitive(fo, "inlined"),
+                                             key)) < 0)
+                        return error;
         }
         pg_profile_sort_addrs(p);
+        for (size_t i = 0; i < p->naddrs; i++)
+                if (pg_inlined_overflows(&p->addrs[i]))
+                        return pg_bad_in(ld, key, "addresses",
+                                         "inlined gives a line more samples than its lines do "
+                                         "(or a line they do not have)");
         return 0;
 }
 
@@ -1183,6 +1380,36 @@ static void pg_arena_in_order(struct pg_profile *p)
         }
         free(p->frames_arena);
         p->frames_arena = arena;
+}
+
+const char *pg_stack_key_problem(const char *key, size_t len)
+{
+        const char *p = key, *end = key + len;
+
+        if (!len)
+                return "is empty";
+        if (memchr(key, '\0', len))
+                return "holds a NUL byte";
+        for (;;) {
+                const char *e = memchr(p, ';', (size_t) (end - p));
+                if (e == p || (!e && p == end))
+                        return "has an empty frame";
+                if (!e)
+                        return NULL;
+                p = e + 1;
+        }
+}
+
+/* PG_EINPUT: the stack @frames of @key.stacks is not one (@why). */
+static int pg_bad_stack(const struct pg_loader *ld, const char *key, const char *frames,
+                        const char *why)
+{
+        size_t len = strlen(frames);
+        return pg_bad_set("'%s': field '%s.stacks' has a stack that %s: '%.*s%s' (frames are "
+                          "names joined by ';', root first; a frame perfgate cannot name is "
+                          "'[unknown]'); correct or remove it",
+                          ld->origin, key, why, (int) (len > 200 ? 200 : len), frames,
+                          len > 200 ? "..." : "");
 }
 
 static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po,
@@ -1229,7 +1456,7 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
         {
                 double v = c->valuedouble;
                 if (!cJSON_IsNumber(c) || !isfinite(v) || v < 1 || v != floor(v) ||
-                    v > 9007199254740992.0 || !c->string || !*c->string) {
+                    v > 9007199254740992.0 || !c->string) {
                         p->nstacks = i;
                         return pg_bad_in(ld, key, "stacks",
                                          "must map non-empty stacks to positive integer counts");
@@ -1237,6 +1464,12 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
                 p->stacks[i].frames = pg_dup_utf8(c->string);
                 p->stacks[i].count = (uint64_t) v;
                 p->nstacks = ++i;
+        }
+        for (i = 0; i < p->nstacks; i++) {
+                const char *f = p->stacks[i].frames;
+                const char *why = pg_stack_key_problem(f, strlen(f));
+                if (why)
+                        return pg_bad_stack(ld, key, p->stacks[i].frames, why);
         }
         /* perfgate writes the stacks in this order: sort only when a stack
          * is out of it (one pass finds that, and finds duplicates) */

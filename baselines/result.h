@@ -63,6 +63,20 @@ struct pg_line_count {
 };
 
 /**
+ * Samples of a function at one line of code inlined into it from another
+ * file than the function's own (a header, Rust's core, Go's runtime): that
+ * line, the function inlined there, and the call site in the function's own
+ * file that brought it in (DWARF DW_TAG_inlined_subroutine's DW_AT_call_file
+ * and DW_AT_call_line; DWARF 5, section 3.3.8.2).
+ */
+struct pg_inline_count {
+        char *site;     /* "file:line" in the function's own file */
+        char *function; /* the function inlined at @site (demangled, no parameters) */
+        char *line;     /* "file:line" the samples are at: a key of the lines */
+        uint64_t count;
+};
+
+/**
  * Where in one function its own samples fell (optional "addresses" of a
  * profile): the sampled instruction addresses of the samples whose leaf is
  * @function in @module, as link-time addresses of that ELF file (runtime
@@ -78,6 +92,10 @@ struct pg_fn_addrs {
         size_t nlines;
         struct pg_line_count *lines; /* the same samples by source line, "file:line"
                                       * (sorted, unique); none without a line table */
+        size_t ninlined;
+        struct pg_inline_count *inlined; /* of those, the samples at lines inlined from
+                                          * another file, by (site, function, line):
+                                          * sorted, unique; per line at most its count */
 };
 
 struct pg_profile {
@@ -368,15 +386,68 @@ const char *pg_metric_status_name(enum pg_metric_status status);
 /** What pg_result_name_valid() accepts, for messages. */
 #define PG_RESULT_NAME_RULE                                                                        \
         "a benchmark name is 1 to 200 bytes of UTF-8 without '/' or control characters, "          \
-        "and not '.' or '..'"
+        "does not start with '.', and is no name git refuses in a tree (see docs/limits.md)"
+
+/**
+ * Why git would refuse @component (one file or directory name of the data
+ * branch, e.g. "ci-x86" or "parse.json") as a tree entry, or NULL when it is
+ * safe. The rules are git's own checks of tree entries that hold on every
+ * platform (fsck.c fsck_tree, read-cache.c verify_path_internal, path.c
+ * is_ntfs_dotgit/is_ntfs_dot_generic, utf8.c is_hfs_dotgit), made a little
+ * broader so that one plain rule covers them; '\' splits the name into
+ * pieces as fsck reads it (path.c), and each piece must not
+ *   - start with '.' (".", "..", ".git", ".gitmodules", ".gitattributes",
+ *     ".git ", ".git::$INDEX_ALLOCATION": fsck hasDot/hasDotdot/hasDotgit,
+ *     gitmodulesBlob, gitattributesBlob);
+ *   - end with '.' or ' ' (Windows drops them: "git~1." is "git~1");
+ *   - hold '~' followed by a digit in its first 8 bytes (an NTFS 8.3 short
+ *     name: "git~1" is ".git", "gitmod~1" is ".gitmodules");
+ * and the name must hold no code point HFS+ ignores (U+200C-U+200F,
+ * U+202A-U+202E, U+206A-U+206F, U+FEFF: ".g\u200cit" is ".git" on a Mac).
+ * An empty name is refused. @component must be valid UTF-8 (not checked).
+ * Returns a static string naming the rule ("starts with '.'", ...).
+ */
+const char *pg_path_component_why(const char *component);
 
 /**
  * Whether @name is usable as a benchmark and file name: PG_RESULT_NAME_RULE
  * (1..PG_RESULT_NAME_MAX bytes of valid UTF-8, no '/', no control byte
- * 0x00-0x1f or 0x7f, not "." or ".."). Names are never mapped: the result
- * file is <out>/<name>.json byte for byte, so a name that could not be a
- * file name or a JSON string is refused where it is declared.
+ * 0x00-0x1f or 0x7f, and "<name>.json" passes pg_path_component_why(), so
+ * no leading '.'). Names are never mapped: the result file is
+ * <out>/<name>.json byte for byte and `<machine>/<commit>/<name>.json` on
+ * the data branch, so a name that could not be a file name, a JSON string
+ * or a git tree entry is refused where it is declared.
  */
 bool pg_result_name_valid(const char *name);
+
+/**
+ * pg_result_name_valid() with the reason: NULL when valid, else a static
+ * string naming the rule broken ("starts with '.'", "holds a control
+ * character", ...).
+ */
+const char *pg_result_name_why(const char *name);
+
+/**
+ * Why @machine cannot name a machine directory of the data branch (NULL: it
+ * can): the benchmark-name rule applied to the directory name itself, i.e.
+ * 1..PG_RESULT_NAME_MAX bytes of UTF-8, no '/' or control character, and
+ * pg_path_component_why(@machine). Static string, as pg_result_name_why().
+ */
+const char *pg_machine_name_why(const char *machine);
+
+/**
+ * Why the @len bytes at @key are not a stack ("is empty", "has an empty
+ * frame", "holds a NUL byte"), or NULL when they are one. A stack is one or more frame names joined
+ * by ';', root first (docs/result-format.md): perfgate names every frame
+ * ('[unknown]' when nothing covers the address), so an empty one (";",
+ * "a;", "a;;b", ";a") is a converter's mistake. FlameGraph's flamegraph.pl
+ * would draw an inner empty frame as a box without a name and drop a
+ * trailing one (Perl's split), making "a;" and "a" one stack there and two
+ * here; the loader refuses both rather than guess. The one check every
+ * reader of result files goes through (show, flamegraph, diff, compare:
+ * refused, exit 2). Folded text is FlameGraph's own format and is read as
+ * flamegraph.pl reads it (compare/folded.h).
+ */
+const char *pg_stack_key_problem(const char *key, size_t len);
 
 #endif

@@ -36,6 +36,10 @@
 
 #define PG_STORE_MAX_RETRIES 64
 
+/* The largest blob read as a stored result: the data branch is shared, so a
+ * pusher must not make every compare load gigabytes (docs/limits.md). */
+#define PG_STORE_MAX_BLOB (256 << 20)
+
 void pg_store_save_info_release(struct pg_store_save_info *info)
 {
         free(info->commit);
@@ -51,6 +55,7 @@ void pg_store_lookup_release(struct pg_store_lookup *l)
         free(l->merge_base);
         free(l->used_commit);
         free(l->source_ref);
+        free(l->warnings);
         memset(l, 0, sizeof(*l));
 }
 
@@ -97,23 +102,36 @@ const char *pg_store_branch(const struct pg_store_opts *o)
 int pg_store_check_branch(const char *branch)
 {
         char *ref = pg_xasprintf("refs/heads/%s", branch);
-        int valid = 0;
+        int valid = 0, bvalid = 0;
+
+        /* git's branch rule (git_branch_name_is_valid(): refs/heads/NAME is a
+         * valid ref, not "HEAD", no leading '-'), plus the names `git branch`
+         * also refuses or that read as another ref: "@" (HEAD), "refs/..."
+         * and "origin/..." (the remote-tracking branch perfgate reads) */
         git_reference_name_is_valid(&valid, ref);
+        git_branch_name_is_valid(&bvalid, branch);
         free(ref);
-        if (!valid)
-                return pg_error_set(PG_EINPUT, "'%s' is not a valid branch name", branch);
+        git_error_clear();
+        if (!valid || !bvalid || strcmp(branch, "@") == 0 || strncmp(branch, "refs/", 5) == 0 ||
+            strncmp(branch, "origin/", 7) == 0)
+                return pg_error_set(PG_EINPUT,
+                                    "'%s' is not a valid branch name (git check-ref-format "
+                                    "--branch refuses it, or it reads as another ref: not 'HEAD', "
+                                    "'@', a leading '-', 'refs/' or 'origin/')",
+                                    branch);
         return 0;
 }
 
 int pg_store_check_machine(const char *machine)
 {
-        /* a tree entry named .git (in any case) is refused by git itself */
-        if (!pg_result_name_valid(machine) || strcasecmp(machine, ".git") == 0)
+        const char *why = pg_machine_name_why(machine);
+        if (why)
                 return pg_error_set(PG_EINPUT,
-                                    "'%s' is not a valid machine name (it becomes a directory: "
-                                    "1 to 200 bytes of UTF-8, no '/' or control characters, not "
-                                    "'.', '..' or '.git')",
-                                    machine);
+                                    "'%s' is not a valid machine name: it %s; a machine name "
+                                    "becomes a directory of the data branch (1 to 200 bytes of "
+                                    "UTF-8, no '/' or control characters, none of the names git "
+                                    "refuses in a tree: see docs/limits.md)",
+                                    machine, why);
         return 0;
 }
 
@@ -145,6 +163,19 @@ int pg_store_open(git_repository **out, const struct pg_store_opts *o)
                              "the git repository at '%s' is owned by another user and git "
                              "config safe.directory does not list it; if you trust it, run "
                              "`git config --global --add safe.directory <its top directory>`",
+                             abs ? abs : path);
+                free(abs);
+                return PG_EINPUT;
+        }
+        if (rc < 0 && git_error_last() && git_error_last()->message &&
+            strstr(git_error_last()->message, "objectformat")) {
+                /* libgit2 1.5 (Debian 12) is built without SHA-256 object support */
+                char *abs = realpath(path, NULL);
+                pg_error_set(PG_EINPUT,
+                             "the git repository at '%s' uses SHA-256 object names "
+                             "(extensions.objectformat), which the libgit2 this perfgate uses "
+                             "cannot read; baselines need a SHA-1 repository (compare against a "
+                             "results directory instead: `perfgate compare ./BASEDIR`)",
                              abs ? abs : path);
                 free(abs);
                 return PG_EINPUT;
@@ -360,38 +391,103 @@ static bool pg_is_json_name(const char *name)
         return len > 5 && name[0] != '.' && strcmp(name + len - 5, ".json") == 0;
 }
 
+/* Warn (into @warn, one line each) where the result @r stored at
+ * `<machine>/<commit>/<file>` (@origin) says something else than its path:
+ * what `perfgate run` wrote is filed under its own machine and commit, so a
+ * mismatch is a save with --force or --machine, or a hand edit. */
+static void pg_store_check_path(const struct pg_result *r, const char *origin, const char *prefix,
+                                struct pg_buf *warn)
+{
+        const char *slash = strchr(prefix, '/');
+        size_t mlen = slash ? (size_t) (slash - prefix) : strlen(prefix);
+        const char *commit = slash ? slash + 1 : "";
+        const char *machine = r->machine ? r->machine : "default";
+
+        if (!warn)
+                return;
+        if (strlen(machine) != mlen || strncmp(machine, prefix, mlen) != 0)
+                pg_buf_printf(warn, "baseline '%s' was measured on machine '%s', not '%.*s'\n",
+                              origin, machine, (int) mlen, prefix);
+        if (!r->has_git || !r->git_commit)
+                pg_buf_printf(warn, "baseline '%s' records no git commit (saved with --force)\n",
+                              origin);
+        else if (strcmp(r->git_commit, commit) != 0)
+                pg_buf_printf(warn,
+                              "baseline '%s' was measured at commit %.12s, not %.12s (saved "
+                              "with --force)\n",
+                              origin, r->git_commit, commit);
+        if (r->has_git && r->git_dirty)
+                pg_buf_printf(warn,
+                              "baseline '%s' was measured on a dirty work tree (saved with "
+                              "--force)\n",
+                              origin);
+}
+
 /* Load every <name>.json blob of @dir (the tree `<machine>/<commit>`) into
  * @out, naming each "source_ref:machine/commit/name.json" in errors. */
 int pg_store_load_dir(git_repository *repo, const git_tree *dir, const char *source_ref,
-                      const char *prefix, struct pg_result_set *out)
+                      const char *prefix, struct pg_result_set *out, struct pg_buf *warn)
 {
         size_t n = git_tree_entrycount(dir);
+        git_odb *odb = NULL;
         int error = 0;
 
+        if (git_repository_odb(&odb, repo) < 0)
+                return pg_git_err(PG_EIO, "cannot open the object database");
         for (size_t i = 0; i < n && !error; i++) {
                 const git_tree_entry *e = git_tree_entry_byindex(dir, i);
                 const char *name = git_tree_entry_name(e);
+                git_filemode_t mode = git_tree_entry_filemode(e);
                 git_blob *blob = NULL;
+                git_object_t type;
+                size_t size = 0;
                 struct pg_result r;
                 char *origin;
 
                 if (git_tree_entry_type(e) != GIT_OBJECT_BLOB || !pg_is_json_name(name))
                         continue;
                 origin = pg_xasprintf("%s:%s/%s", source_ref, prefix, name);
+                if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) {
+                        /* a symbolic link's blob is its target's path, not a result */
+                        if (warn)
+                                pg_buf_printf(warn,
+                                              "'%s' is a symbolic link, not a result: skipped\n",
+                                              origin);
+                        free(origin);
+                        continue;
+                }
                 pg_result_init(&r);
-                if (git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0) {
+                if (git_odb_read_header(&size, &type, odb, git_tree_entry_id(e)) < 0) {
+                        error = pg_git_err(PG_EIO, "cannot read baseline '%s'", origin);
+                } else if (size > PG_STORE_MAX_BLOB) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "baseline '%s' is %zu MiB, over the %d MiB a stored "
+                                             "result may hold; it is not read (remove it from the "
+                                             "data branch)",
+                                             origin, size >> 20, PG_STORE_MAX_BLOB >> 20);
+                } else if (git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0) {
                         error = pg_git_err(PG_EIO, "cannot read baseline '%s'", origin);
                 } else if ((error = pg_result_from_json(&r, git_blob_rawcontent(blob),
                                                         (size_t) git_blob_rawsize(blob), origin)) <
                            0) {
                         pg_error_prefix(error, "corrupt baseline '%s'", origin);
-                } else if ((error = pg_result_set_add(out, &r)) < 0) {
-                        pg_error_prefix(error, "baseline '%s'", origin);
+                } else if (strlen(r.name) + 5 != strlen(name) ||
+                           strncmp(r.name, name, strlen(r.name)) != 0) {
+                        if (warn)
+                                pg_buf_printf(warn,
+                                              "'%s' holds benchmark '%s', not '%.*s': skipped (a "
+                                              "baseline is stored as <benchmark>.json)\n",
+                                              origin, r.name, (int) (strlen(name) - 5), name);
+                } else {
+                        pg_store_check_path(&r, origin, prefix, warn);
+                        if ((error = pg_result_set_add(out, &r)) < 0)
+                                pg_error_prefix(error, "baseline '%s'", origin);
                 }
                 pg_result_release(&r);
                 git_blob_free(blob);
                 free(origin);
         }
+        git_odb_free(odb);
         if (error)
                 pg_result_set_release(out);
         return error;
@@ -465,7 +561,11 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
                         goto done;
                 if (dir) {
                         char *prefix = pg_xasprintf("%s/%s", machine, hex);
-                        error = pg_store_load_dir(repo, dir, info->source_ref, prefix, out);
+                        struct pg_buf warn = PG_BUF_INIT;
+                        error = pg_store_load_dir(repo, dir, info->source_ref, prefix, out, &warn);
+                        if (warn.len)
+                                info->warnings = pg_buf_detach(&warn, NULL);
+                        pg_buf_release(&warn);
                         free(prefix);
                         if (error < 0)
                                 goto done;
@@ -569,7 +669,11 @@ int pg_store_load_commit(const struct pg_store_opts *o, const char *rev, struct 
                 goto done;
         {
                 char *prefix = pg_xasprintf("%s/%s", machine, hex);
-                error = pg_store_load_dir(repo, dir, info->source_ref, prefix, out);
+                struct pg_buf warn = PG_BUF_INIT;
+                error = pg_store_load_dir(repo, dir, info->source_ref, prefix, out, &warn);
+                if (warn.len)
+                        info->warnings = pg_buf_detach(&warn, NULL);
+                pg_buf_release(&warn);
                 free(prefix);
         }
         if (error == 0) {
@@ -747,10 +851,68 @@ static int pg_store_check_results(const struct pg_result_set *results, const cha
         return 0;
 }
 
+/* PG_EINPUT: entry @path of @where (a ref) is something a data branch cannot
+ * hold (@why), with the repair. */
+static int pg_store_bad_entry(const char *path, const char *where, const char *branch,
+                              const char *why)
+{
+        return pg_error_set(
+            PG_EINPUT,
+            "'%s' on %s %s, so perfgate does not write on branch '%s' (a data branch holds "
+            "only <machine>/<commit>/<benchmark>.json: docs/baseline.md); if '%s' is perfgate's "
+            "data branch edited by hand, remove that entry (or, on the local branch, reset it "
+            "to the remote's: `git branch -f %s origin/%s`); otherwise pick another --branch",
+            path, where, why, branch, branch, branch, branch);
+}
+
+/*
+ * Whether @tree (the tip of @where, a ref of @branch) looks like a perfgate
+ * data branch, so that a save never writes onto a project branch or onto a
+ * tree git refuses: every top-level entry is a directory with a valid
+ * machine name (pg_machine_name_why()), and every entry of those is a
+ * directory whose name git accepts (pg_path_component_why()); an empty tree
+ * qualifies. Files below `<machine>/<commit>/` are not read.
+ * Errors: PG_EINPUT naming the first offending entry and the repair.
+ */
+static int pg_store_check_shape(git_repository *repo, git_tree *tree, const char *where,
+                                const char *branch)
+{
+        int error = 0;
+
+        for (size_t i = 0; i < git_tree_entrycount(tree) && !error; i++) {
+                const git_tree_entry *me = git_tree_entry_byindex(tree, i);
+                const char *m = git_tree_entry_name(me);
+                git_tree *mt = NULL;
+
+                if (git_tree_entry_type(me) != GIT_OBJECT_TREE)
+                        return pg_store_bad_entry(m, where, branch,
+                                                  "is a file where machine directories belong");
+                if (pg_machine_name_why(m))
+                        return pg_store_bad_entry(m, where, branch, pg_machine_name_why(m));
+                if (git_tree_lookup(&mt, repo, git_tree_entry_id(me)) < 0)
+                        return pg_git_err(PG_EIO, "cannot read tree '%s' of %s", m, where);
+                for (size_t j = 0; j < git_tree_entrycount(mt) && !error; j++) {
+                        const git_tree_entry *ce = git_tree_entry_byindex(mt, j);
+                        const char *c = git_tree_entry_name(ce);
+                        char *path = pg_xasprintf("%s/%s", m, c);
+                        if (pg_path_component_why(c))
+                                error = pg_store_bad_entry(path, where, branch,
+                                                           pg_path_component_why(c));
+                        else if (git_tree_entry_type(ce) != GIT_OBJECT_TREE)
+                                error = pg_store_bad_entry(
+                                    path, where, branch,
+                                    "is a file where <commit>/ directories belong");
+                        free(path);
+                }
+                git_tree_free(mt);
+        }
+        return error;
+}
+
 /* Add to @updates (upserts into @base) every `<machine>/<commit>/<file>` of
  * @other that @base lacks: the baselines of a local branch that diverged
  * from origin/<branch>, carried into the commit built on origin. */
-static int pg_store_union(git_repository *repo, git_tree *base, git_tree *other,
+static int pg_store_union(git_repository *repo, git_tree *base, git_tree *other, const char *branch,
                           git_tree_update **updates, size_t *n, char ***paths, size_t *npaths)
 {
         int error = 0;
@@ -765,22 +927,32 @@ static int pg_store_union(git_repository *repo, git_tree *base, git_tree *other,
                         git_tree *ct = NULL;
                         if ((error = pg_subtree(repo, mt, c, &ct)) < 0 || !ct)
                                 continue;
-                        for (size_t k = 0; k < git_tree_entrycount(ct); k++) {
+                        for (size_t k = 0; k < git_tree_entrycount(ct) && !error; k++) {
                                 const git_tree_entry *fe = git_tree_entry_byindex(ct, k);
+                                git_filemode_t mode = git_tree_entry_filemode(fe);
                                 git_tree_entry *have = NULL;
                                 char *path;
-                                if (git_tree_entry_type(fe) != GIT_OBJECT_BLOB)
+                                /* results only: a symbolic link is not carried over */
+                                if (mode != GIT_FILEMODE_BLOB &&
+                                    mode != GIT_FILEMODE_BLOB_EXECUTABLE)
                                         continue;
                                 path = pg_xasprintf("%s/%s/%s", m, c, git_tree_entry_name(fe));
+                                if (pg_path_component_why(git_tree_entry_name(fe))) {
+                                        error = pg_store_bad_entry(
+                                            path, "the local branch", branch,
+                                            pg_path_component_why(git_tree_entry_name(fe)));
+                                        free(path);
+                                        continue;
+                                }
                                 if (base && git_tree_entry_bypath(&have, base, path) == 0) {
                                         git_tree_entry_free(have);
                                         free(path);
                                         continue;
                                 }
                                 *updates = pg_xreallocarray(*updates, *n + 1, sizeof(**updates));
-                                (*updates)[*n] = (git_tree_update){ GIT_TREE_UPDATE_UPSERT,
-                                                                    *git_tree_entry_id(fe),
-                                                                    GIT_FILEMODE_BLOB, path };
+                                (*updates)[*n] =
+                                    (git_tree_update){ GIT_TREE_UPDATE_UPSERT,
+                                                       *git_tree_entry_id(fe), mode, path };
                                 (*n)++;
                                 *paths = pg_xreallocarray(*paths, *npaths + 1, sizeof(**paths));
                                 (*paths)[(*npaths)++] = path;
@@ -789,7 +961,8 @@ static int pg_store_union(git_repository *repo, git_tree *base, git_tree *other,
                 }
                 git_tree_free(mt);
         }
-        git_error_clear();
+        if (!error)
+                git_error_clear();
         return error;
 }
 
@@ -835,8 +1008,8 @@ struct pg_commit_plan {
         const char *reflog;
         bool merge_diverged;
         size_t max_history; /* > 0: squash (see store.h, pg_assets_publish()) */
-        int (*build)(void *ctx, git_repository *repo, git_tree *base, git_tree *other,
-                     struct pg_tree_edits *e, struct pg_buf *msg);
+        int (*build)(void *ctx, git_repository *repo, git_tree *base, const char *base_ref,
+                     git_tree *other, struct pg_tree_edits *e, struct pg_buf *msg);
         void *ctx;
 };
 
@@ -883,6 +1056,7 @@ static int pg_store_commit_once(git_repository *repo, const struct pg_commit_pla
         git_oid tree_id;
         git_reference *ref = NULL;
         struct pg_buf msg = PG_BUF_INIT;
+        char *base_ref;
         int rc, error;
 
         memset(done, 0, sizeof(*done));
@@ -931,7 +1105,12 @@ static int pg_store_commit_once(git_repository *repo, const struct pg_commit_pla
                 error = pg_git_err(PG_EIO, "cannot read the tree of '%s'", branch);
                 goto done;
         }
-        if ((error = plan->build(plan->ctx, repo, base, other, &edits, &msg)) < 0)
+        base_ref = !nparents           ? NULL
+                   : done->from_remote ? pg_xasprintf("'origin/%s'", branch)
+                                       : pg_xasprintf("branch '%s'", branch);
+        error = plan->build(plan->ctx, repo, base, base_ref, other, &edits, &msg);
+        free(base_ref);
+        if (error < 0)
                 goto done;
         if (git_tree_create_updated(&tree_id, repo, base, edits.n, edits.u) < 0 ||
             git_tree_lookup(&tree, repo, &tree_id) < 0) {
@@ -1037,16 +1216,21 @@ struct pg_save_ctx {
         struct pg_store_save_info *info;
 };
 
-static int pg_store_save_build(void *vctx, git_repository *repo, git_tree *base, git_tree *other,
-                               struct pg_tree_edits *e, struct pg_buf *msg)
+static int pg_store_save_build(void *vctx, git_repository *repo, git_tree *base,
+                               const char *base_ref, git_tree *other, struct pg_tree_edits *e,
+                               struct pg_buf *msg)
 {
         struct pg_save_ctx *x = vctx;
         struct pg_store_save_info *info = x->info;
         int error;
 
         info->nreplaced = 0;
-        if (other &&
-            (error = pg_store_union(repo, base, other, &e->u, &e->n, &e->paths, &e->npaths)) < 0)
+        if ((base_ref && (error = pg_store_check_shape(repo, base, base_ref, x->branch)) < 0) ||
+            (other &&
+             (error = pg_store_check_shape(repo, other, "the local branch", x->branch)) < 0))
+                return error;
+        if (other && (error = pg_store_union(repo, base, other, x->branch, &e->u, &e->n, &e->paths,
+                                             &e->npaths)) < 0)
                 return error;
         for (size_t i = 0; i < x->results->n; i++) {
                 char *path = pg_xasprintf("%s/%s/%s.json", x->machine, x->head_hex,
@@ -1106,7 +1290,7 @@ int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *res
         const char *branch = pg_store_branch(o);
         const char *machine = NULL;
         git_repository *repo = NULL;
-        git_reference *headref = NULL;
+        git_reference *headref = NULL, *dataref = NULL;
         git_signature *sig = NULL;
         git_oid head, *blobs = NULL;
         char head_hex[GIT_OID_HEXSZ + 1];
@@ -1134,18 +1318,36 @@ int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *res
                                      branch);
                 goto done;
         }
+        git_error_clear();
+        /* git refuses to move a branch checked out in another worktree, and
+         * so does perfgate: that worktree's index and files would then
+         * disagree with its branch (git_branch_is_checked_out()) */
+        if (git_reference_lookup(&dataref, repo, lref) == 0 &&
+            git_branch_is_checked_out(dataref) == 1) {
+                error = pg_error_set(PG_EINPUT,
+                                     "the data branch '%s' is checked out in another worktree "
+                                     "(see `git worktree list`); a save would change the files "
+                                     "under it: remove that worktree or detach its HEAD first",
+                                     branch);
+                goto done;
+        }
+        git_error_clear();
         if ((error = pg_store_check_results(results, head_hex, force)) < 0)
                 goto done;
         /* objects first: every blob is in the object database before any ref moves */
         blobs = pg_xcalloc(results->n, sizeof(*blobs));
         for (size_t i = 0; i < results->n; i++) {
+                /* filed under @machine, the file says so too (as `run --machine`
+                 * would have written it) */
+                struct pg_result r = results->items[i];
+                r.machine = (char *) machine;
                 pg_buf_reset(&json);
-                if (!pg_result_name_valid(results->items[i].name)) {
-                        error = pg_error_set(PG_EINPUT, "'%s' is not a valid benchmark name",
-                                             results->items[i].name);
+                if (!pg_result_name_valid(r.name)) {
+                        error = pg_error_set(PG_EINPUT, "'%s' is not a valid benchmark name: it %s",
+                                             r.name, pg_result_name_why(r.name));
                         goto done;
                 }
-                if ((error = pg_result_to_json(&results->items[i], &json)) < 0)
+                if ((error = pg_result_to_json(&r, &json)) < 0)
                         goto done;
                 if (git_blob_create_from_buffer(&blobs[i], repo, json.ptr, json.len) < 0) {
                         error = pg_git_err(PG_EIO, "cannot write baseline '%s'",
@@ -1180,6 +1382,7 @@ done:
         free(lref);
         git_signature_free(sig);
         git_reference_free(headref);
+        git_reference_free(dataref);
         git_repository_free(repo);
         git_libgit2_shutdown();
         return error;
@@ -1270,11 +1473,12 @@ static int pg_assets_check_folders(git_tree *base, const char *prefix, const cha
         return error;
 }
 
-static int pg_assets_build(void *vctx, git_repository *repo, git_tree *base, git_tree *other,
-                           struct pg_tree_edits *e, struct pg_buf *msg)
+static int pg_assets_build(void *vctx, git_repository *repo, git_tree *base, const char *base_ref,
+                           git_tree *other, struct pg_tree_edits *e, struct pg_buf *msg)
 {
         struct pg_assets_ctx *x = vctx;
         (void) repo;
+        (void) base_ref;
         (void) other;
         if (x->prune) {
                 git_tree_entry *have = NULL;

@@ -76,6 +76,9 @@ struct pg_store_lookup {
         char *used_commit; /* commit whose baseline was used (hex), when found */
         unsigned distance; /* first-parent steps from merge_base to used_commit */
         char *source_ref;  /* "perfgate-baselines" or "origin/perfgate-baselines" */
+        char *warnings;    /* NULL, or one line per stored file that was skipped (a symbolic
+                              link, another benchmark's result) or says another machine or
+                              commit than its path, none, or a dirty tree: print each */
 };
 
 void pg_store_lookup_release(struct pg_store_lookup *l);

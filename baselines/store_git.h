@@ -13,6 +13,7 @@
 
 #include "baselines/result.h"
 #include "baselines/store.h"
+#include "common/buf.h"
 
 /** Set a perfgate error @code from a libgit2 failure: the message, then libgit2's detail. */
 int pg_git_err(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -53,10 +54,14 @@ int pg_subtree(git_repository *repo, const git_tree *tree, const char *name, git
 
 /**
  * Load every `<name>.json` blob of @dir (the tree `<machine>/<commit>`, named
- * @prefix) into @out; errors name "source_ref:prefix/name.json". On error
- * @out is emptied. Errors: PG_EINPUT (corrupt, newer schema), PG_EIO.
+ * @prefix) into @out; errors name "source_ref:prefix/name.json". Symbolic
+ * links and files whose result names another benchmark are skipped, and a
+ * result that names another machine or commit than its path, none, or a
+ * dirty tree is kept; each of these adds one line to @warn (NULL: not
+ * reported). On error @out is emptied. Errors: PG_EINPUT (corrupt, newer
+ * schema, a blob over PG_STORE_MAX_BLOB bytes), PG_EIO.
  */
 int pg_store_load_dir(git_repository *repo, const git_tree *dir, const char *source_ref,
-                      const char *prefix, struct pg_result_set *out);
+                      const char *prefix, struct pg_result_set *out, struct pg_buf *warn);
 
 #endif

@@ -32,17 +32,20 @@ static int pg_wt_open(git_repository **repo, const char *path)
 {
         int rc;
 
+        struct pg_store_opts so = { path, NULL, NULL };
+
         if ((rc = pg_git_init()) < 0)
                 return rc;
-        rc = git_repository_open_ext(repo, path ? path : ".", 0, NULL);
-        if (rc == GIT_ENOTFOUND)
+        /* the store's opening: the same words for another owner's repository
+         * (safe.directory) and a SHA-256 one */
+        rc = pg_store_open(repo, &so);
+        if (rc == PG_ENOTFOUND)
                 return pg_error_set(PG_ENOTFOUND,
                                     "not a git repository: '%s' (or any of its parents); "
                                     "building a commit needs the project's clone",
                                     path ? path : ".");
         if (rc < 0)
-                return pg_git_err(PG_EIO, "cannot open the git repository at '%s'",
-                                  path ? path : ".");
+                return rc;
         if (git_repository_is_bare(*repo)) {
                 git_repository_free(*repo);
                 *repo = NULL;
@@ -80,7 +83,8 @@ int pg_repo_state_get(const char *path, struct pg_repo_state *out)
         size_t n;
         int error;
 
-        memset(out, 0, sizeof(*out));
+        if ((error = pg_repo_state_fast(path, out)) != 0)
+                return error < 0 ? error : 0;
         if ((error = pg_wt_open(&repo, path)) < 0)
                 return error;
         git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);

@@ -48,6 +48,19 @@ void pg_repo_state_release(struct pg_repo_state *s);
 int pg_repo_state_get(const char *path, struct pg_repo_state *out);
 
 /**
+ * The part of pg_repo_state_get() that needs no libgit2 (baselines/repostate.c):
+ * reads .git's files directly and answers only when the answer is certain,
+ * i.e. @path (NULL: the cwd) is in no repository, or in a plain clone (a
+ * .git directory) whose HEAD's commit is found (loose, or whole in a pack)
+ * and whose index matches HEAD's tree (its cache tree) and the work tree
+ * (every entry's stat data, none as new as the index).
+ * Returns 1 with @out filled (clean: dirty false, changed NULL),
+ * PG_ENOTFOUND (no repository; pg_repo_state_get's message), or 0 when it
+ * cannot tell (@out empty): libgit2 must decide.
+ */
+int pg_repo_state_fast(const char *path, struct pg_repo_state *out);
+
+/**
  * The build step: build the checkout at @dir (absolute). Returns 0, or a
  * negative PG_E* code with the message set (the checkout is then removed).
  */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # overhead.sh - counting overhead of `perfgate run` against the bare benchmark.
 #
-#   bench/overhead.sh [-n PAIRS] [-p PERFGATE] [-r R] BENCHMARK [ARGS...]
+#   bench/overhead.sh [-n PAIRS] [-p PERFGATE] [-r R] [-c] BENCHMARK [ARGS...]
 #
 # Runs PAIRS (default 11) rounds: the bare benchmark, the whole
 #   perfgate run --repeat 1 --warmup 0 --no-profile -q
@@ -20,25 +20,32 @@
 # With -r R (>= 2) it also times `--repeat R` runs and reports the cost of
 # one more counted repetition, (t(R) - t(1)) / (R - 1), against the bare
 # run: the per-repetition overhead without the fixed start-up cost.
+# With -c it also measures CPU time, which other load disturbs far less than
+# wall time: PAIRS more rotating rounds with each side run under
+# `perf stat -e task-clock` (the CPU of the whole process tree: perfgate,
+# its spawner and the benchmark; perf stat's and the benchmark's for the
+# anchor), and prints the median CPU ratios and extra CPU milliseconds.
 # Figures on shared VMs are noisy: use enough pairs and report the median.
 set -euo pipefail
 
 pairs=11
 reps=0
+cpu=0
 here=$(cd "$(dirname "$0")/.." && pwd)
 pg="$here/build/perfgate"
-while getopts "n:p:r:h" opt; do
+while getopts "n:p:r:ch" opt; do
   case $opt in
     n) pairs=$OPTARG ;;
     r) reps=$OPTARG ;;
     p) pg=$OPTARG ;;
-    h) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "usage: $0 [-n PAIRS] [-p PERFGATE] [-r R] BENCHMARK [ARGS...]" >&2; exit 2 ;;
+    c) cpu=1 ;;
+    h) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "usage: $0 [-n PAIRS] [-p PERFGATE] [-r R] [-c] BENCHMARK [ARGS...]" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 if [ $# -lt 1 ]; then
-  echo "usage: $0 [-n PAIRS] [-p PERFGATE] [-r R] BENCHMARK [ARGS...]" >&2
+  echo "usage: $0 [-n PAIRS] [-p PERFGATE] [-r R] [-c] BENCHMARK [ARGS...]" >&2
   exit 2
 fi
 case $pairs in ''|*[!0-9]*|0) echo "overhead.sh: -n needs a positive number" >&2; exit 2 ;; esac
@@ -141,6 +148,42 @@ if ((have_perf)); then
   echo "median ratio perf-stat/bare over $pairs rounds: $(printf '%s\n' "${aratios[@]}" | median)x (the anchor)"
 else
   echo "perf stat: not available here, no anchor measured"
+fi
+
+if ((cpu)); then
+  if ((!have_perf)); then
+    echo "overhead.sh: -c needs perf (perf stat -e task-clock)" >&2
+    exit 2
+  fi
+  # CPU milliseconds of the command after --, from perf stat's task-clock
+  cpu_ms() {
+    perf stat -x, -e task-clock -o "$tmp/cpu.txt" -- "$@" >"$tmp/cpu.log" 2>&1 \
+      || { echo "overhead.sh: '$1' failed under perf stat" >&2; exit 3; }
+    awk -F, '$3 == "task-clock" || $3 ~ /^task-clock/ { print $1; exit }' "$tmp/cpu.txt"
+  }
+  cratios=()
+  cextras=()
+  acratios=()
+  acextras=()
+  for ((i = 1; i <= pairs; i++)); do
+    pgcmd=("$pg" run --repeat 1 --warmup 0 --no-profile -q --out "$tmp/out" "$tmp/manifest.json")
+    stcmd=(perf stat -d -d -o "$tmp/stat.txt" -- "$bench" "$@")
+    case $(( i % 3 )) in
+      1) b=$(cpu_ms "$bench" "$@"); c=$(cpu_ms "${pgcmd[@]}"); a=$(cpu_ms "${stcmd[@]}") ;;
+      2) c=$(cpu_ms "${pgcmd[@]}"); a=$(cpu_ms "${stcmd[@]}"); b=$(cpu_ms "$bench" "$@") ;;
+      0) a=$(cpu_ms "${stcmd[@]}"); b=$(cpu_ms "$bench" "$@"); c=$(cpu_ms "${pgcmd[@]}") ;;
+    esac
+    cratios+=("$(awk -v c="$c" -v b="$b" 'BEGIN { printf "%.4f", c / b }')")
+    cextras+=("$(awk -v c="$c" -v b="$b" 'BEGIN { printf "%.2f", c - b }')")
+    acratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", a / b }')")
+    acextras+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", a - b }')")
+    printf 'cpu round %2d: bare %8.2f ms  perfgate %8.2f ms  perf-stat %8.2f ms\n' "$i" "$b" "$c" "$a"
+  done
+  echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "median extra CPU of perfgate: $(printf '%s\n' "${cextras[@]}" | median) ms per invocation" \
+    "(ratio $(printf '%s\n' "${cratios[@]}" | median)x)"
+  echo "median extra CPU of perf stat -d -d: $(printf '%s\n' "${acextras[@]}" | median) ms per invocation" \
+    "(ratio $(printf '%s\n' "${acratios[@]}" | median)x)"
 fi
 
 if ((reps >= 2)); then

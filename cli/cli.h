@@ -84,6 +84,9 @@ void pg_cli_text(struct pg_buf *out, const char *s, size_t max_bytes);
 /** Print "perfgate: warning: <message>" to stderr (control bytes as for errors). */
 void pg_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/** pg_cli_warn() for each non-empty line of @text (NULL: nothing). */
+void pg_cli_warn_lines(const char *text);
+
 /** Whether @fd is a terminal and colour is allowed (NO_COLOR unset, TERM not dumb). */
 bool pg_cli_color(int fd);
 

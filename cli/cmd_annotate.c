@@ -26,7 +26,10 @@ const char pg_usage_annotate[] =
     "line table, with the source text when the file is found; then its\n"
     "instructions, disassembled, each with its share of the function's samples,\n"
     "like 'perf annotate --stdio'. The binary must be the build that was\n"
-    "recorded, at the path it ran from.\n"
+    "recorded, at the path it ran from. FUNCTION may be a symbol's mangled name\n"
+    "(as nm prints it), to pick one of the C++ overloads or Rust generic\n"
+    "instances that share a name; by the shared name, the one with the most\n"
+    "samples is shown, and a warning lists the others.\n"
     "\n"
     "options:\n"
     "  --source-dir DIR   look for source files under DIR too (by their path\n"
@@ -161,7 +164,8 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
         char text[160];
         bool missing = false;
 
-        printf(" Percent | Source lines of %s (%s): %llu samples\n", a->function, a->module,
+        printf(" Percent | Source lines of %s (%s): %llu samples\n",
+               a->nsymbols > 1 ? a->symbols[a->chosen].signature : a->function, a->module,
                (unsigned long long) a->samples);
         puts("---------+----------------------------------------------------------------------");
         for (size_t i = 0; i < a->nlines; i++) {
@@ -267,6 +271,16 @@ int cmd_annotate(int argc, char **argv)
         }
         if (a.warning)
                 pg_cli_warn("%s", a.warning);
+        if (a.nsymbols > 1 && !a.selected) {
+                /* overloads, generics: say which one is shown and how to pick another */
+                struct pg_buf list = PG_BUF_INIT;
+
+                pg_annotation_list_symbols(&list, &a, true);
+                pg_cli_warn("'%s' is %zu symbols with samples in '%s'; the one with the most is "
+                            "shown; give another's mangled name to annotate it:%s",
+                            a.function, a.nsymbols, a.module, list.ptr);
+                pg_buf_release(&list);
+        }
         pg_print_annotation(&a, source_dir);
         pg_annotation_release(&a);
 done:

@@ -154,8 +154,12 @@ static int pg_baseline_save(struct pg_baseline_args *a)
                 goto done;
         }
         if (info.created_branch)
-                printf("created branch '%s' (an orphan branch holding only baselines)\n",
-                       info.branch);
+                /* a shallow or single-branch clone has no origin/<branch> even
+                 * when the remote has one: say how to build on it */
+                printf("created branch '%s' (an orphan branch holding only baselines); if the "
+                       "remote already has one, fetch it with `git fetch origin "
+                       "+refs/heads/%s:refs/remotes/origin/%s` and save again\n",
+                       info.branch, info.branch, info.branch);
         else if (info.merged_local)
                 printf("built on origin/%s and merged the local baselines it lacked\n",
                        info.branch);
@@ -196,8 +200,9 @@ static int pg_baseline_list(struct pg_baseline_args *a)
                 return pg_cli_fail(error);
         if (!l.source_ref) {
                 printf("no branch '%s' (nor origin/%s): no baselines saved yet; record some with "
-                       "`perfgate baseline save`, or fetch them with `git fetch origin %s`\n",
-                       branch, branch, branch);
+                       "`perfgate baseline save`, or fetch them with `git fetch origin "
+                       "+refs/heads/%s:refs/remotes/origin/%s`\n",
+                       branch, branch, branch, branch);
         } else if (l.n == 0) {
                 printf("no baselines on '%s'%s%s%s\n", l.source_ref,
                        a->store.machine ? " for machine '" : "",
@@ -276,11 +281,12 @@ static int pg_baseline_show(struct pg_baseline_args *a)
                 status = pg_cli_fail(error);
                 goto done;
         }
+        pg_cli_warn_lines(info.warnings);
         if (!info.source_ref) {
                 pg_error_set(PG_ENOTFOUND,
                              "no branch '%s' (nor origin/%s): no baselines saved yet; fetch them "
-                             "with `git fetch origin %s`",
-                             branch, branch, branch);
+                             "with `git fetch origin +refs/heads/%s:refs/remotes/origin/%s`",
+                             branch, branch, branch, branch);
                 status = pg_cli_fail(PG_ENOTFOUND);
         } else if (!info.found) {
                 char *others = pg_baseline_machines_of(&a->store, info.base_commit);

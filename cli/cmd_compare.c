@@ -559,15 +559,16 @@ int cmd_compare(int argc, char **argv)
                                      cfg_path ? cfg_path : "none found");
                 goto fail;
         }
-        /* every report's path is checked before any work and before any
-         * report is written: one that cannot be written (a directory in the
-         * way, a missing directory) must not leave the others behind as a
-         * verdict, nor come after minutes of building and measuring */
+        /* every report's path is checked (its missing directories made)
+         * before any work and before any report is written: one that cannot
+         * be written (a directory in the way, a parent that is a file) must
+         * not leave the others behind as a verdict, nor come after minutes
+         * of building and measuring */
         {
                 const char *reports[] = { a.markdown, a.markdown_plain, a.json, a.junit,
                                           a.openmetrics };
                 for (size_t i = 0; i < sizeof(reports) / sizeof(reports[0]); i++) {
-                        if (reports[i] && pg_output_file_check(reports[i]) < 0) {
+                        if (reports[i] && pg_output_file_prepare(reports[i]) < 0) {
                                 /* exit 4, as for a report that fails later
                                  * (docs/compare.md, EXIT STATUS) */
                                 char *why = strdup(pg_error_last());
@@ -659,6 +660,7 @@ int cmd_compare(int argc, char **argv)
                         so.machine = head.items[0].machine ? head.items[0].machine : "default";
                 if ((error = pg_store_find_baseline(&so, rev, a.max_walk, &base, &info)) < 0)
                         goto fail;
+                pg_cli_warn_lines(info.warnings);
                 if (!info.found) {
                         if ((error = pg_check_rules(&rules, NULL, &head)) < 0)
                                 goto fail;

@@ -206,10 +206,8 @@ int cmd_record(int argc, char **argv)
                 case OPT_NAME:
                         if (!pg_result_name_valid(optarg))
                                 return pg_cli_usage_error(
-                                    "record",
-                                    "--name '%s' is not a valid result name (1-200 bytes, no "
-                                    "'/', no control characters)",
-                                    optarg);
+                                    "record", "--name '%s' is not a valid result name: it %s (%s)",
+                                    optarg, pg_result_name_why(optarg), PG_RESULT_NAME_RULE);
                         name = optarg;
                         break;
                 case OPT_OUT:

@@ -3,6 +3,7 @@
  * interval, of the functions a process or the system spends its time in,
  * by share of a decaying window, like `perf top --stdio` (runner/top.h).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -17,6 +18,92 @@
 #include "common/error.h"
 #include "runner/launch.h"
 #include "runner/top.h"
+
+/* ncurses, loaded when the terminal view starts rather than linked: a
+ * linked library is mapped and relocated before main(), and ncursesw with
+ * its libtinfo would be paid by every command (`perfgate run` before its
+ * first benchmark) for a view only `top` draws. The soname is the one of
+ * the ncursesw the headers describe (Debian 12: libncursesw.so.6). */
+#define PG_NC_STR2(x)      #x
+#define PG_NC_STR(x)       PG_NC_STR2(x)
+#define PG_NCURSES_SONAME  "libncursesw.so." PG_NC_STR(NCURSES_VERSION_MAJOR)
+#define PG_NCURSES_PACKAGE "libncursesw" PG_NC_STR(NCURSES_VERSION_MAJOR)
+
+/* every ncurses function the view calls, after curses.h's macros (erase()
+ * is werase(stdscr), ...) */
+#define PG_NCURSES_FUNCS(X)                                                                        \
+        X(cbreak)                                                                                  \
+        X(curs_set)                                                                                \
+        X(delscreen)                                                                               \
+        X(endwin)                                                                                  \
+        X(keypad)                                                                                  \
+        X(mvprintw)                                                                                \
+        X(newterm)                                                                                 \
+        X(noecho)                                                                                  \
+        X(printw)                                                                                  \
+        X(wattr_off)                                                                               \
+        X(wattr_on)                                                                                \
+        X(werase)                                                                                  \
+        X(wgetch)                                                                                  \
+        X(wrefresh)                                                                                \
+        X(wtimeout)
+
+static struct {
+#define PG_NCURSES_FIELD(n) __typeof__(n) *n;
+        PG_NCURSES_FUNCS(PG_NCURSES_FIELD)
+#undef PG_NCURSES_FIELD
+        WINDOW **stdscr;
+} pg_nc;
+static char pg_nc_error[512]; /* empty: loaded */
+
+/* Load ncurses (once: top draws one view per process). 0, or -1 with the
+ * reason in pg_nc_error. */
+static int pg_nc_load(void)
+{
+        void *lib;
+        const char *missing = NULL;
+
+        if (pg_nc.stdscr)
+                return 0;
+        if ((lib = dlopen(PG_NCURSES_SONAME, RTLD_NOW | RTLD_LOCAL)) == NULL) {
+                const char *why = dlerror();
+                snprintf(pg_nc_error, sizeof(pg_nc_error), "cannot load %s: %s", PG_NCURSES_SONAME,
+                         why ? why : "unknown error");
+                return -1;
+        }
+#define PG_NCURSES_SYM(n)                                                                          \
+        if (missing == NULL && (*(void **) &pg_nc.n = dlsym(lib, #n)) == NULL)                     \
+                missing = #n;
+        PG_NCURSES_FUNCS(PG_NCURSES_SYM)
+#undef PG_NCURSES_SYM
+        if (missing == NULL && (pg_nc.stdscr = dlsym(lib, "stdscr")) == NULL)
+                missing = "stdscr";
+        if (missing) {
+                snprintf(pg_nc_error, sizeof(pg_nc_error), "%s has no %s", PG_NCURSES_SONAME,
+                         missing);
+                pg_nc.stdscr = NULL;
+                return -1;
+        }
+        return 0; /* the library stays loaded until exit */
+}
+
+#define cbreak    pg_nc.cbreak
+#define curs_set  pg_nc.curs_set
+#define delscreen pg_nc.delscreen
+#define endwin    pg_nc.endwin
+#define keypad    pg_nc.keypad
+#define mvprintw  pg_nc.mvprintw
+#define newterm   pg_nc.newterm
+#define noecho    pg_nc.noecho
+#define printw    pg_nc.printw
+#define wattr_off pg_nc.wattr_off
+#define wattr_on  pg_nc.wattr_on
+#define werase    pg_nc.werase
+#define wgetch    pg_nc.wgetch
+#define wrefresh  pg_nc.wrefresh
+#define wtimeout  pg_nc.wtimeout
+#undef stdscr
+#define stdscr (*pg_nc.stdscr)
 
 const char pg_usage_top[] =
     "usage: perfgate top [--stdio] [options] (-p PID | -t TID | -a)\n"
@@ -169,6 +256,12 @@ static int pg_top_tui(struct pg_top *t, double interval, uint64_t iterations,
         const char *term = getenv("TERM");
         SCREEN *scr;
 
+        if (pg_nc_load() < 0) {
+                pg_cli_error("cannot start the terminal view: %s (Debian: apt-get install %s); "
+                             "use --stdio for plain snapshots",
+                             pg_nc_error, PG_NCURSES_PACKAGE);
+                return PG_EXIT_USAGE;
+        }
         /* newterm(), not initscr(): initscr() exits the process itself
          * (status 1, this tool's "regression") on an unknown terminal type,
          * newterm() returns NULL (curs_initscr(3X)) */

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "common/buf.h"
 #include "common/error.h"
+#include "common/json.h"
 
 const struct pg_command pg_commands[] = {
         { "run", cmd_run, "measure benchmarks under perf_event and write results", pg_usage_run },
@@ -51,52 +53,61 @@ const struct pg_command *pg_command_find(const char *name)
 }
 
 /*
- * Print a message to stderr with control bytes other than newline shown as
- * \xNN: messages quote names and paths, and an ESC in one must not reach
- * the terminal (docs/limits.md, "Names").
+ * Print a message to stderr as pg_show_escape() shows it: messages quote
+ * names and paths, and an ESC or a byte that is not UTF-8 in one must not
+ * reach the terminal (docs/limits.md, "Names"). @flags: PG_SHOW_KEEP_LINES
+ * for a message that may have lines of its own (the end of a benchmark's
+ * log); a newline inside a name it quotes was escaped where it was quoted
+ * (pg_shown()). A usage error is one line: every newline in it came from
+ * the command line and is shown as \n. The line (@head, the message,
+ * @tail) goes out in one write: stderr is unbuffered, so a byte at a time
+ * would cost a system call per byte, and one write keeps concurrent
+ * processes' lines whole.
  */
-static void pg_cli_put_message(const char *s)
+static void pg_cli_put_message(const char *head, const char *s, unsigned flags, const char *tail)
 {
-        for (; *s; s++) {
-                unsigned char c = (unsigned char) *s;
-                if ((c < 0x20 && c != '\n') || c == 0x7f)
-                        fprintf(stderr, "\\x%02x", c);
-                else
-                        fputc(c, stderr);
-        }
+        struct pg_buf line = PG_BUF_INIT;
+
+        pg_buf_puts(&line, head);
+        pg_show_escape(&line, s, strlen(s), flags);
+        pg_buf_puts(&line, tail);
+        fwrite(line.ptr, 1, line.len, stderr);
+        pg_buf_release(&line);
 }
 
-static void pg_cli_vput_message(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+static void pg_cli_vput_message(const char *head, unsigned flags, const char *tail, const char *fmt,
+                                va_list ap) __attribute__((format(printf, 4, 0)));
 
-static void pg_cli_vput_message(const char *fmt, va_list ap)
+static void pg_cli_vput_message(const char *head, unsigned flags, const char *tail, const char *fmt,
+                                va_list ap)
 {
         char *msg = NULL;
 
         if (vasprintf(&msg, fmt, ap) < 0) {
+                fputs(head, stderr);
                 fputs(fmt, stderr);
+                fputs(tail, stderr);
                 return;
         }
-        pg_cli_put_message(msg);
+        pg_cli_put_message(head, msg, flags, tail);
         free(msg);
 }
 
 int pg_cli_fail(int code)
 {
-        fputs("perfgate: error: ", stderr);
-        pg_cli_put_message(pg_error_last());
-        fputc('\n', stderr);
+        pg_cli_put_message("perfgate: error: ", pg_error_last(), PG_SHOW_KEEP_LINES, "\n");
         return pg_exit_status(code);
 }
 
 int pg_cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+        char *tail = pg_xasprintf("\nsee 'perfgate help %s'\n", cmd);
         va_list ap;
 
-        fputs("perfgate: error: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(fmt, ap);
+        pg_cli_vput_message("perfgate: error: ", 0, tail, fmt, ap);
         va_end(ap);
-        fprintf(stderr, "\nsee 'perfgate help %s'\n", cmd);
+        free(tail);
         return PG_EXIT_USAGE;
 }
 
@@ -104,22 +115,28 @@ void pg_cli_error(const char *fmt, ...)
 {
         va_list ap;
 
-        fputs("perfgate: error: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(fmt, ap);
+        pg_cli_vput_message("perfgate: error: ", PG_SHOW_KEEP_LINES, "\n", fmt, ap);
         va_end(ap);
-        fputc('\n', stderr);
 }
 
 void pg_cli_warn(const char *fmt, ...)
 {
         va_list ap;
 
-        fputs("perfgate: warning: ", stderr);
         va_start(ap, fmt);
-        pg_cli_vput_message(fmt, ap);
+        pg_cli_vput_message("perfgate: warning: ", PG_SHOW_KEEP_LINES, "\n", fmt, ap);
         va_end(ap);
-        fputc('\n', stderr);
+}
+
+void pg_cli_warn_lines(const char *text)
+{
+        while (text && *text) {
+                size_t n = strcspn(text, "\n");
+                if (n)
+                        pg_cli_warn("%.*s", (int) n, text);
+                text += n + (text[n] == '\n');
+        }
 }
 
 bool pg_cli_color(int fd)

@@ -1,20 +1,20 @@
 /*
  * text.c - repository-controlled text (commit subjects, data-branch entry
  * names) made safe for a terminal, as docs/limits.md ("Names") promises:
- * invalid UTF-8 becomes U+FFFD, then compare/report.h's
- * pg_report_escape_ctl() shows control bytes as \n, \t, \r, \xNN and the
- * bidi controls as \uXXXX; long text is cut.
+ * cut to a length, then compare/report.h's pg_report_escape_ctl() (the one
+ * rule, pg_show_escape()) shows control bytes and bytes that are not UTF-8
+ * as \n, \t, \r, \xNN and the bidi controls as \uXXXX.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "common/buf.h"
-#include "common/json.h"
 #include "compare/report.h"
 
 void pg_cli_text(struct pg_buf *out, const char *s, size_t max_bytes)
 {
-        struct pg_buf clean = PG_BUF_INIT;
+        char *shown;
         size_t len = strlen(s), cut = len;
 
         if (cut > max_bytes) {
@@ -23,9 +23,9 @@ void pg_cli_text(struct pg_buf *out, const char *s, size_t max_bytes)
                 while (cut > 0 && ((unsigned char) s[cut] & 0xc0) == 0x80)
                         cut--;
         }
-        pg_utf8_sanitize(&clean, s, cut);
-        pg_report_escape_ctl(out, clean.len ? clean.ptr : "");
+        shown = pg_xstrndup(s, cut);
+        pg_report_escape_ctl(out, shown);
         if (cut < len)
                 pg_buf_printf(out, "... (%zu more bytes)", len - cut);
-        pg_buf_release(&clean);
+        free(shown);
 }

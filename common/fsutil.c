@@ -476,6 +476,18 @@ int pg_dir_unchanged(const char *path, const struct pg_dir_id *id)
                             path);
 }
 
+int pg_output_file_prepare(const char *path)
+{
+        char *dir = pg_dir_of(path);
+        struct stat st;
+        int error = 0;
+
+        if (strcmp(path, "-") != 0 && lstat(dir, &st) < 0 && errno == ENOENT)
+                error = pg_mkdir_p(dir);
+        free(dir);
+        return error < 0 ? error : pg_output_file_check(path);
+}
+
 int pg_mkdir_own(const char *path)
 {
         int error = pg_mkdir_p(path);

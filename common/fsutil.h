@@ -155,6 +155,15 @@ int pg_dir_identify(const char *path, struct pg_dir_id *id);
  */
 int pg_dir_unchanged(const char *path, const struct pg_dir_id *id);
 
+/**
+ * pg_output_file_check() for a report file whose missing parent directories
+ * are created first (mode 0755, as mkdir -p; `compare --markdown
+ * report/comment.md` makes report/ as --flamegraph-dir makes its directory).
+ * Errors: those of pg_mkdir_p() (PG_EIO: a parent is a file, or cannot be
+ * created) and of pg_output_file_check().
+ */
+int pg_output_file_prepare(const char *path);
+
 /** pg_mkdir_p() then pg_dir_check_owner(): an output directory of our own. */
 int pg_mkdir_own(const char *path);
 

@@ -6,6 +6,7 @@
 #include "common/json.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,53 @@ void pg_utf8_sanitize(struct pg_buf *out, const char *s, size_t len)
 }
 
 /* Blank out comments but keep every newline, so error positions stay true. */
+void pg_show_escape(struct pg_buf *out, const char *s, size_t len, unsigned flags)
+{
+        const unsigned char *p = (const unsigned char *) s;
+        size_t i = 0;
+
+        while (i < len) {
+                unsigned char c = p[i];
+                size_t n = c < 0x80 ? 1 : pg_utf8_seqlen(p + i, len - i);
+                /* the bidi embedding, override and isolate controls, U+202A..E
+                 * and U+2066..9 (Unicode UAX #9), reorder the rest of a line */
+                if (n == 3 && c == 0xe2 &&
+                    ((p[i + 1] == 0x80 && p[i + 2] >= 0xaa && p[i + 2] <= 0xae) ||
+                     (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9))) {
+                        pg_buf_printf(
+                            out, "\\u%04x",
+                            (unsigned) (0x2000 | ((p[i + 1] & 0x3f) << 6) | (p[i + 2] & 0x3f)));
+                        i += n;
+                        continue;
+                }
+                if (n > 1) {
+                        pg_buf_add(out, s + i, n);
+                        i += n;
+                        continue;
+                }
+                i++;
+                if ((c == '\n' || c == '\t') && (flags & PG_SHOW_KEEP_LINES))
+                        pg_buf_putc(out, (char) c);
+                else if (c == '\n')
+                        pg_buf_puts(out, "\\n");
+                else if (c == '\t')
+                        pg_buf_puts(out, "\\t");
+                else if (c == '\r')
+                        pg_buf_puts(out, "\\r");
+                else if (c < 0x20 || c >= 0x7f) /* control, DEL, not UTF-8 */
+                        pg_buf_printf(out, "\\x%02x", c);
+                else
+                        pg_buf_putc(out, (char) c);
+        }
+}
+
+char *pg_shown(const char *s)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        pg_show_escape(&b, s, strlen(s), 0);
+        return pg_buf_detach(&b, NULL);
+}
+
 static void pg_json_strip_comments(char *t, size_t len)
 {
         int in_str = 0;
@@ -145,6 +193,93 @@ static const char *pg_json_duplicate(const cJSON *node, struct pg_buf *path, con
         return dup;
 }
 
+/* Whether cJSON stopped at byte @off of @t (@len bytes) because the array
+ * or object there would nest deeper than CJSON_NESTING_LIMIT (cJSON.h):
+ * that many are open before it (outside strings). */
+static bool pg_json_too_deep(const char *t, size_t len, size_t off)
+{
+        size_t depth = 0;
+        bool in_str = false;
+
+        if (off >= len || (t[off] != '[' && t[off] != '{'))
+                return false;
+        for (size_t i = 0; i < off; i++) {
+                char c = t[i];
+                if (in_str) {
+                        if (c == '\\')
+                                i++;
+                        else if (c == '"')
+                                in_str = false;
+                } else if (c == '"') {
+                        in_str = true;
+                } else if (c == '[' || c == '{') {
+                        depth++;
+                } else if ((c == ']' || c == '}') && depth > 0) {
+                        depth--;
+                }
+        }
+        return depth >= CJSON_NESTING_LIMIT;
+}
+
+/* The first \u0000 escape in @t (@len bytes), or NULL. cJSON decodes it to
+ * a NUL that ends the C string it builds: a name would be cut there
+ * silently, and two names that differ only after it would collide. Escapes
+ * come in pairs ("\\\\u0000" is a backslash, then text), so the scan steps
+ * over each one whole. */
+static const char *pg_json_nul_escape(const char *t, size_t len)
+{
+        const char *p = t, *end = t + len;
+
+        while (p < end && (p = memchr(p, '\\', (size_t) (end - p))) != NULL) {
+                if (end - p >= 6 && memcmp(p + 1, "u0000", 5) == 0)
+                        return p;
+                p += 2;
+        }
+        return NULL;
+}
+
+/* PG_EINPUT for the \u0000 at @at of @t: its line and column, and the
+ * string that holds it (as written, escaped, at most 200 bytes). */
+static int pg_json_nul_error(const char *t, size_t len, const char *at, const char *origin)
+{
+        const char *start = t, *end;
+        size_t line = 1, col = 1;
+        bool in_str = false;
+        struct pg_buf shown = PG_BUF_INIT;
+        int rc;
+
+        for (const char *p = t; p < at; p++) {
+                if (*p == '\n') {
+                        line++;
+                        col = 1;
+                } else {
+                        col++;
+                }
+                if (in_str && *p == '\\') {
+                        p++;
+                        col++;
+                } else if (*p == '"') {
+                        in_str = !in_str;
+                        start = p;
+                }
+        }
+        for (end = at; end < t + len && *end != '"'; end++)
+                if (*end == '\\')
+                        end++;
+        if (end > t + len)
+                end = t + len;
+        if (end - start > 200)
+                end = start + 200;
+        pg_show_escape(&shown, start, (size_t) (end - start), 0);
+        rc =
+            pg_error_set(PG_EINPUT,
+                         "'%s': line %zu, column %zu: \\u0000 (a NUL character) in the string "
+                         "%s%s, which no name or value can hold; remove it",
+                         origin, line, col, shown.ptr, end < t + len && *end == '"' ? "\"" : "...");
+        pg_buf_release(&shown);
+        return rc;
+}
+
 int pg_json_parse(const char *text, size_t len, const char *origin, int comments, cJSON **out)
 {
         return pg_json_parse_except(text, len, origin, comments, NULL, out);
@@ -184,11 +319,11 @@ static int pg_json_hex4(const char *p, size_t room, unsigned *v)
 }
 
 /*
- * What cJSON accepts silently but perfgate must not: a string escape
- * \u0000 (C strings end there, so "a\u0000b" would become "a"), a lone
- * UTF-16 surrogate escape (no character; RFC 8259 section 8.2), and, with
- * @comments, a block comment never closed (the rest of the file would
- * vanish). 0, or PG_EINPUT naming the line and column.
+ * What cJSON accepts silently but perfgate must not (besides \u0000,
+ * pg_json_nul_escape()): a lone UTF-16 surrogate escape (no character; RFC
+ * 8259 section 8.2), and, with @comments, a block comment never closed (the
+ * rest of the file would vanish). 0, or PG_EINPUT naming the line and
+ * column.
  */
 static int pg_json_precheck(const char *text, size_t len, const char *origin, int comments)
 {
@@ -204,12 +339,8 @@ static int pg_json_precheck(const char *text, size_t len, const char *origin, in
                         } else if (text[i] == '\\' && i + 1 < len) {
                                 if (text[i + 1] == 'u' &&
                                     pg_json_hex4(text + i + 2, len - i - 2, &v)) {
-                                        at = i;
-                                        if (v == 0)
-                                                why =
-                                                    "a string holds \\u0000 (NUL), which no name, "
-                                                    "argument or value can hold";
-                                        else if (v >= 0xdc00 && v <= 0xdfff)
+                                        at = i; /* \u0000: pg_json_nul_escape() */
+                                        if (v >= 0xdc00 && v <= 0xdfff)
                                                 why = "a \\u escape is a lone low surrogate (no "
                                                       "character; write the character itself)";
                                         else if (v >= 0xd800 && v <= 0xdbff) {
@@ -268,6 +399,14 @@ int pg_json_parse_except(const char *text, size_t len, const char *origin, int c
                 pg_json_strip_comments(copy, len);
                 text = copy;
         }
+        {
+                const char *nul = pg_json_nul_escape(text, len);
+                if (nul) {
+                        int rc = pg_json_nul_error(text, len, nul, origin);
+                        free(copy);
+                        return rc;
+                }
+        }
         root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
         if (root && end) {
                 /* cJSON stops after the first value; anything but whitespace is an error */
@@ -281,6 +420,7 @@ int pg_json_parse_except(const char *text, size_t len, const char *origin, int c
         }
         if (!root) {
                 size_t off = end && end >= text ? (size_t) (end - text) : 0;
+                bool deep;
                 size_t line = 1, col = 1;
                 if (!end || end < text || off > len)
                         off = len;
@@ -292,10 +432,17 @@ int pg_json_parse_except(const char *text, size_t len, const char *origin, int c
                                 col++;
                         }
                 }
+                deep = pg_json_too_deep(text, len, off);
                 free(copy);
                 if (len == 0)
                         return pg_error_set(PG_EINPUT, "'%s': invalid JSON: the file is empty",
                                             origin);
+                if (deep)
+                        return pg_error_set(PG_EINPUT,
+                                            "'%s': invalid JSON at line %zu, column %zu (byte "
+                                            "%zu): nested deeper than %d levels of arrays and "
+                                            "objects",
+                                            origin, line, col, off, (int) CJSON_NESTING_LIMIT);
                 return pg_error_set(PG_EINPUT,
                                     "'%s': invalid JSON at line %zu, column %zu (byte %zu)", origin,
                                     line, col, off);

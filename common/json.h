@@ -27,10 +27,11 @@
  * @comments: non-zero to accept // and block comments (perfgate.json).
  * @out:     the parsed tree (the caller's; cJSON_Delete() it).
  * Errors: PG_EINPUT "'<origin>': invalid JSON at line L, column C (byte B)".
- * Also refuses NaN/Infinity tokens (they are not JSON), nesting > 1000, a
- * \u0000 escape in a string (C strings end there), a lone UTF-16 surrogate
- * escape, an unclosed block comment (@comments) ("... at line L, column C:
- * WHY"),
+ * Also refuses NaN/Infinity tokens (they are not JSON), nesting deeper
+ * than 1000 levels (CJSON_NESTING_LIMIT; "nested deeper than 1000 levels"),
+ * a \u0000 escape (a NUL would silently end the string: the message gives
+ * its line, column and string), a lone UTF-16 surrogate escape, an unclosed
+ * block comment (@comments) ("... at line L, column C: WHY"),
  * and a name that appears twice in one object (PG_EINPUT "'<origin>': field
  * 'a.b.name' appears twice ..."; RFC 8259 section 4 leaves the choice to the
  * reader, and readers differ).
@@ -64,6 +65,27 @@ void pg_json_write_number(struct pg_buf *out, double v);
  * U+FFFD (EF BF BD). Other bytes, control bytes included, are kept.
  */
 void pg_utf8_sanitize(struct pg_buf *out, const char *s, size_t len);
+
+/* pg_show_escape() flags */
+#define PG_SHOW_KEEP_LINES 1u /* newlines and tabs stay as they are */
+
+/**
+ * Append @len bytes of @s to @out as a message or a terminal may show them:
+ * newline, tab and carriage return as \n \t \r, every other control byte,
+ * DEL, and every byte that is not part of well-formed UTF-8 as \xNN; the
+ * bidi controls U+202A..U+202E and U+2066..U+2069 (which would reorder the
+ * rest of a line, Unicode UAX #9) as \uXXXX;
+ * everything else (printable ASCII, well-formed UTF-8) as it is. Nothing @s
+ * holds can then move the cursor, colour the terminal, start a line of its
+ * own in a log or a comment, or end a message early (docs/limits.md, "Names").
+ * @flags: PG_SHOW_KEEP_LINES keeps newlines and tabs (text whose lines are
+ * perfgate's own: a message of several lines, the end of a log).
+ * The one rule for every message that quotes user input or file contents.
+ */
+void pg_show_escape(struct pg_buf *out, const char *s, size_t len, unsigned flags);
+
+/** pg_show_escape() of the C string @s without flags, as a new string (free() it). */
+char *pg_shown(const char *s);
 
 /**
  * Length of the well-formed UTF-8 sequence at @s (at most @n bytes), or 0

@@ -22,6 +22,7 @@ enum pg_folded_bad {
         PG_FOLDED_EMPTY,    /* a count but nothing before it */
         PG_FOLDED_RANGE,    /* a count that does not fit in 64 bits */
         PG_FOLDED_FRACTION, /* a fractional count (truncated; the line is used) */
+        PG_FOLDED_NUL,      /* a NUL byte in the stack */
         PG_FOLDED_NKINDS
 };
 
@@ -150,6 +151,11 @@ static void pg_folded_warn(struct pg_folded *f, int kind, size_t n, size_t first
                 msg = pg_xasprintf("ignored %zu line%s with an empty stack (first: line %zu)", n, s,
                                    first);
                 break;
+        case PG_FOLDED_NUL:
+                msg = pg_xasprintf("ignored %zu line%s with a NUL byte in the stack (first: line "
+                                   "%zu)",
+                                   n, s, first);
+                break;
         case PG_FOLDED_RANGE:
                 msg = pg_xasprintf("ignored %zu line%s whose count is too large (first: line %zu)",
                                    n, s, first);
@@ -193,7 +199,12 @@ int pg_folded_parse(struct pg_folded *f, const char *text, size_t len, const cha
                 if (!bad) {
                         l.key = line;
                         l.key_len = cstart;
-                        while (l.key_len > 0 && pg_is_blank(line[l.key_len - 1]))
+                        /* blanks, then empty trailing frames: flamegraph.pl splits the
+                         * stack with Perl's split, which drops them ("a;" is "a"; real
+                         * stackcollapse-perf.pl output has them for a frame without a
+                         * symbol); an inner empty frame stays, a box without a name */
+                        while (l.key_len > 0 &&
+                               (pg_is_blank(line[l.key_len - 1]) || line[l.key_len - 1] == ';'))
                                 l.key_len--;
                         if (l.key_len == 0)
                                 bad = PG_FOLDED_EMPTY + 1;
@@ -207,27 +218,22 @@ int pg_folded_parse(struct pg_folded *f, const char *text, size_t len, const cha
                 if (pg_count_parse(line, l.key_len, &c2start, &l.count2, &l.frac2) == 0 &&
                     c2start > 0) {
                         l.key2_len = c2start;
-                        while (l.key2_len > 0 && pg_is_blank(line[l.key2_len - 1]))
+                        while (l.key2_len > 0 &&
+                               (pg_is_blank(line[l.key2_len - 1]) || line[l.key2_len - 1] == ';'))
                                 l.key2_len--;
                         if (l.key2_len > 0) {
                                 l.has_two = true;
                                 ntwo++;
                         }
                 }
-                /* keys are C strings downstream: a NUL byte ends the stack there
-                 * (found by fuzzing: the copy stopped at it, the length did not) */
+                /* keys are C strings downstream: a NUL byte would cut the stack
+                 * there, so the line is skipped (found by fuzzing) */
                 if (memchr(line, '\0', l.key_len)) {
-                        size_t k = (size_t) ((const char *) memchr(line, '\0', l.key_len) - line);
-                        l.key_len = k;
-                        if (l.key2_len > k)
-                                l.key2_len = k;
-                        if (k == 0 || (l.has_two && l.key2_len == 0)) {
-                                if (l.has_two)
-                                        ntwo--;
-                                if (bad_n[PG_FOLDED_EMPTY]++ == 0)
-                                        bad_first[PG_FOLDED_EMPTY] = lineno;
-                                continue;
-                        }
+                        if (l.has_two)
+                                ntwo--;
+                        if (bad_n[PG_FOLDED_NUL]++ == 0)
+                                bad_first[PG_FOLDED_NUL] = lineno;
+                        continue;
                 }
                 l.lineno = lineno;
                 if (nlines == caplines) {

@@ -11,8 +11,12 @@
  *  - counts are decimal integers; a fractional count ("12.5") is truncated
  *    toward zero with one warning for the whole input;
  *  - blank lines are skipped silently; a trailing CR is dropped;
- *  - other bad lines (no count, empty stack, count too large) are skipped and
- *    reported once per kind with how many there were and the first line;
+ *  - empty frames at the end of a stack are dropped, as flamegraph.pl's
+ *    Perl split drops them ("a;" is "a"); an inner one stays (a frame
+ *    without a name, as flamegraph.pl draws it);
+ *  - other bad lines (no count, empty stack, a NUL byte in the stack,
+ *    count too large) are skipped and reported once per kind with how many
+ *    there were and the first line;
  *  - duplicate stacks are merged (counts summed) and the result is sorted
  *    frame by frame (pg_folded_key_cmp: siblings in byte order of their
  *    names, a stack before its extensions); stacks whose count is 0 are

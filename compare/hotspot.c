@@ -41,6 +41,8 @@ void pg_hotspots_release(struct pg_hotspots *h)
                 free(h->items[i].function);
                 free(h->items[i].path);
                 free(h->items[i].line);
+                free(h->items[i].line_callee);
+                free(h->items[i].line_callee_at);
         }
         free(h->items);
         free(h->reason);
@@ -81,9 +83,40 @@ static const char *pg_profile_problem(const struct pg_profile *p, uint64_t total
         return NULL;
 }
 
+/* Whether @p's address histograms say where inlined code was called
+ * (results of versions before that have none). */
+static bool pg_profile_has_inlined(const struct pg_profile *p)
+{
+        for (size_t i = 0; p != NULL && p->present && i < p->naddrs; i++)
+                if (p->addrs[i].ninlined)
+                        return true;
+        return false;
+}
+
+/* The counts of key @k (@len bytes) in @keys, @c[2 * i + side]: its index,
+ * added (with zero counts) when new. */
+static size_t pg_count_slot(struct pg_strmap *keys, const char *k, size_t len, uint64_t **c,
+                            size_t *cap)
+{
+        size_t idx = pg_strmap_intern(keys, k, len, NULL);
+
+        if (2 * idx + 2 > *cap) {
+                size_t old = *cap;
+
+                *cap = *cap ? *cap * 2 : 32;
+                while (*cap < 2 * idx + 2)
+                        *cap *= 2;
+                *c = pg_xreallocarray(*c, *cap, sizeof(**c));
+                memset(*c + old, 0, (*cap - old) * sizeof(**c));
+        }
+        return idx;
+}
+
 /* Add @f's samples by line (every module of that name) to @lines, counts
- * in @c[2 * i + side]. */
-static void pg_lines_add(const struct pg_profile *p, const char *fn, int side,
+ * in @c[2 * i + side]; @sites: a line inlined from another file counts for
+ * its call site in the function's own file (the loader checked that no
+ * line gives away more samples than it has). */
+static void pg_lines_add(const struct pg_profile *p, const char *fn, int side, bool sites,
                          struct pg_strmap *lines, uint64_t **c, size_t *cap)
 {
         if (p == NULL || !p->present)
@@ -94,25 +127,83 @@ static void pg_lines_add(const struct pg_profile *p, const char *fn, int side,
                 if (strcmp(f->function, fn) != 0)
                         continue;
                 for (size_t j = 0; j < f->nlines; j++) {
-                        size_t idx = pg_strmap_intern(lines, f->lines[j].where,
-                                                      strlen(f->lines[j].where), NULL);
+                        const char *w = f->lines[j].where;
+                        size_t idx = pg_count_slot(lines, w, strlen(w), c, cap);
 
-                        if (2 * idx + 2 > *cap) {
-                                size_t old = *cap;
-
-                                *cap = *cap ? *cap * 2 : 32;
-                                while (*cap < 2 * idx + 2)
-                                        *cap *= 2;
-                                *c = pg_xreallocarray(*c, *cap, sizeof(**c));
-                                memset(*c + old, 0, (*cap - old) * sizeof(**c));
-                        }
                         (*c)[2 * idx + (size_t) side] += f->lines[j].count;
+                }
+                for (size_t j = 0; sites && j < f->ninlined; j++) {
+                        const struct pg_inline_count *e = &f->inlined[j];
+                        size_t from = pg_count_slot(lines, e->line, strlen(e->line), c, cap);
+                        size_t to = pg_count_slot(lines, e->site, strlen(e->site), c, cap);
+
+                        (*c)[2 * from + (size_t) side] -= e->count;
+                        (*c)[2 * to + (size_t) side] += e->count;
                 }
         }
 }
 
+/* Of the lines inlined at call site @site of hotspot @h, the one whose
+ * share grew most, with the function inlined there: into h->line_callee
+ * and h->line_callee_at (left NULL when none grew). */
+static void pg_hotspot_callee(const struct pg_profile *base, const struct pg_profile *head,
+                              const struct pg_hotspots *hs, struct pg_hotspot *h, const char *site)
+{
+        const struct pg_profile *side[2] = { base, head };
+        struct pg_strmap keys = PG_STRMAP_INIT;
+        struct pg_buf k = PG_BUF_INIT;
+        uint64_t *c = NULL;
+        size_t cap = 0, best = SIZE_MAX;
+        double best_pp = 0;
+
+        for (int s = 0; s < 2; s++)
+                for (size_t i = 0; side[s] != NULL && side[s]->present && i < side[s]->naddrs;
+                     i++) {
+                        const struct pg_fn_addrs *f = &side[s]->addrs[i];
+
+                        if (strcmp(f->function, h->function) != 0)
+                                continue;
+                        for (size_t j = 0; j < f->ninlined; j++) {
+                                const struct pg_inline_count *e = &f->inlined[j];
+                                size_t idx;
+
+                                if (strcmp(e->site, site) != 0)
+                                        continue;
+                                /* "function\0line": neither holds a NUL */
+                                pg_buf_reset(&k);
+                                pg_buf_puts(&k, e->function);
+                                pg_buf_putc(&k, '\0');
+                                pg_buf_puts(&k, e->line);
+                                idx = pg_count_slot(&keys, k.ptr, k.len, &c, &cap);
+                                c[2 * idx + (size_t) s] += e->count;
+                        }
+                }
+        for (size_t i = 0; i < keys.n; i++) {
+                double pp =
+                    100.0 * ((double) c[2 * i + 1] / (double) hs->head_total -
+                             (hs->base_total ? (double) c[2 * i] / (double) hs->base_total : 0));
+
+                if (pp > 0 && (best == SIZE_MAX || pp > best_pp)) {
+                        best = i;
+                        best_pp = pp;
+                }
+        }
+        if (best != SIZE_MAX) {
+                const char *fn = keys.keys[best].ptr;
+
+                h->line_callee = pg_xstrdup(fn);
+                h->line_callee_at = pg_xstrdup(fn + strlen(fn) + 1);
+        }
+        free(c);
+        pg_buf_release(&k);
+        pg_strmap_release(&keys);
+}
+
 /* The line of hotspot @h whose self share grew most (the first by name on
- * a tie), when the profiles have line histograms for it. */
+ * a tie), when the profiles have line histograms for it. Lines inlined
+ * from another file count for their call site in the function's own file
+ * when both profiles say where inlined code was called (else neither does,
+ * so that an older baseline compares like with like). */
 static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profile *head,
                             const struct pg_hotspots *hs, struct pg_hotspot *h)
 {
@@ -120,9 +211,10 @@ static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profi
         uint64_t *c = NULL;
         size_t cap = 0, best = SIZE_MAX;
         double best_pp = 0;
+        bool sites = pg_profile_has_inlined(base) && pg_profile_has_inlined(head);
 
-        pg_lines_add(base, h->function, 0, &lines, &c, &cap);
-        pg_lines_add(head, h->function, 1, &lines, &c, &cap);
+        pg_lines_add(base, h->function, 0, sites, &lines, &c, &cap);
+        pg_lines_add(head, h->function, 1, sites, &lines, &c, &cap);
         for (size_t i = 0; i < lines.n && hs->head_total > 0; i++) {
                 double pp =
                     100.0 * ((double) c[2 * i + 1] / (double) hs->head_total -
@@ -138,6 +230,8 @@ static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profi
         if (best != SIZE_MAX) {
                 h->line = pg_xstrdup(lines.keys[best].ptr);
                 h->line_delta_pp = best_pp;
+                if (sites)
+                        pg_hotspot_callee(base, head, hs, h, h->line);
         }
         free(c);
         pg_strmap_release(&lines);

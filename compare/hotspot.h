@@ -63,9 +63,15 @@ struct pg_hotspot {
                                NULL unless pg_hotspot_kind_listed(kind) */
         char *line;           /* regressed or new: the source line ("file:line") whose
                                 self share grew most, from the profiles' address
-                                histograms (docs/result-format.md); NULL when they
-                                have none for the function */
+                                histograms (docs/result-format.md), a line of code
+                                inlined from another file counting for its call site
+                                in the function's own file; NULL when they have none
+                                for the function */
         double line_delta_pp; /* that growth, percentage points of all samples */
+        char *line_callee;    /* NULL, or when @line is a call site whose inlined code
+                                 (from another file: a header, Rust's core) grew: the
+                                 function inlined there whose line grew most ... */
+        char *line_callee_at; /* ... and that line ("file:line") */
         size_t heavy_stack;   /* when head_incl > 0: head's stack with most samples holding
                                  the function, and the key's bytes up to the end of its
                                  outermost frame there (compare/profile.h) */

@@ -105,6 +105,37 @@ size_t pg_report_max_hotspots(const struct pg_report_opts *o);
  */
 bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown);
 
+/**
+ * The word a benchmark's one-line summary (text and Markdown) puts after
+ * @j's change, or NULL for none (unchanged, not judged): its outcome when
+ * the metric gates ("regression", "improvement", "inconclusive"); for a
+ * metric that does not gate, what the change is without calling it a
+ * verdict: "worse, not gating", "better, not gating", "inconclusive, not
+ * gating" (docs/compare.md, "Outcome of a metric"). Static storage.
+ */
+const char *pg_report_summary_word(const struct pg_judgement *j);
+
+/** How a report escapes a name it prints (pg_report_escape_ctl(), Markdown's). */
+typedef void (*pg_report_escape_fn)(struct pg_buf *out, const char *s);
+
+/**
+ * Append hotspot @h's line that grew most, names escaped by @esc:
+ * "FILE:LINE (+12.30 pp)", or with the inlined code that grew there
+ * "FILE:LINE (+15.86 pp, in inlined core::num::<impl u64>::rotate_left at
+ * uint_macros.rs:212)". Nothing when @h has no line.
+ */
+void pg_report_grew_line(struct pg_buf *out, const struct pg_hotspot *h, pg_report_escape_fn esc);
+
+/**
+ * Append to @out (names escaped by @esc) the metrics of @b that
+ * were not judged although the baseline had them (judgement.blocks), with
+ * their reasons, grouped by reason: "task-clock, cycles (zero baseline), ipc
+ * (present in the baseline, missing in head)"; nothing when there are
+ * none. Returns how many metrics.
+ */
+size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b,
+                            pg_report_escape_fn esc);
+
 /** Whether hotspot @h is worth listing (changed or hot, not tiny/unchanged noise). */
 bool pg_report_hotspot_listed(const struct pg_hotspot *h);
 

@@ -164,6 +164,12 @@ static cJSON *pg_hotspots_json(const struct pg_hotspots *h)
                         cJSON_AddStringToObject(x, "line", f->line);
                         cJSON_AddNumberToObject(x, "line_delta_pp", f->line_delta_pp);
                 }
+                if (f->line_callee) {
+                        cJSON *in = cJSON_AddObjectToObject(x, "line_inlined");
+
+                        cJSON_AddStringToObject(in, "function", f->line_callee);
+                        cJSON_AddStringToObject(in, "line", f->line_callee_at);
+                }
                 cJSON_AddItemToArray(arr, x);
         }
         return o;

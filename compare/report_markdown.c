@@ -126,10 +126,8 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_buf_reset(&t);
                 pg_report_fmt_change(&t, j);
                 pg_md_escape(out, t.ptr);
-                if (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_IMPROVEMENT ||
-                    j->outcome == PG_OUTCOME_INCONCLUSIVE)
-                        pg_buf_printf(out, " (%s%s)", pg_outcome_name(j->outcome),
-                                      j->rule.gate ? "" : ", not gating");
+                if (pg_report_summary_word(j))
+                        pg_buf_printf(out, " (%s)", pg_report_summary_word(j));
                 if (j->ncauses) {
                         /* the first cause, so a collapsed comment still says where */
                         pg_buf_puts(out, " in `");
@@ -143,6 +141,12 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
         }
         if (!shown && b->reason)
                 pg_md_escape(out, b->reason);
+        /* as the text report: what vanished is named, with why */
+        if (b->base && b->head) {
+                pg_buf_reset(&t);
+                if (pg_report_not_judged(&t, b, pg_md_escape))
+                        pg_buf_printf(out, "; not judged: %s", t.ptr);
+        }
         pg_buf_release(&t);
 }
 
@@ -529,8 +533,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_md_path(out, h->path);
                         if (h->line) {
                                 pg_buf_puts(out, "; grew most at ");
-                                pg_md_escape(out, h->line);
-                                pg_buf_printf(out, " (%+.2f pp)", h->line_delta_pp);
+                                pg_report_grew_line(out, h, pg_md_escape);
                         }
                         pg_buf_puts(out, "\n");
                         shown++;

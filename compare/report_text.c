@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "common/fsutil.h"
+#include "common/json.h"
 
 #define PG_RED    "\033[31m"
 #define PG_GREEN  "\033[32m"
@@ -25,27 +26,7 @@
 
 void pg_report_escape_ctl(struct pg_buf *out, const char *s)
 {
-        for (; *s; s++) {
-                const unsigned char *u = (const unsigned char *) s;
-                unsigned char c = u[0];
-                /* the bidi embedding, override and isolate controls, U+202A..E
-                 * and U+2066..9 (Unicode UAX #9), reorder the rest of the line */
-                if (c == 0xe2 && ((u[1] == 0x80 && u[2] >= 0xaa && u[2] <= 0xae) ||
-                                  (u[1] == 0x81 && u[2] >= 0xa6 && u[2] <= 0xa9))) {
-                        pg_buf_printf(out, "\\u%04x",
-                                      (unsigned) (0x2000 | ((u[1] & 0x3f) << 6) | (u[2] & 0x3f)));
-                        s += 2;
-                } else if (c == '\n')
-                        pg_buf_puts(out, "\\n");
-                else if (c == '\t')
-                        pg_buf_puts(out, "\\t");
-                else if (c == '\r')
-                        pg_buf_puts(out, "\\r");
-                else if (c < 0x20 || c == 0x7f)
-                        pg_buf_printf(out, "\\x%02x", c);
-                else
-                        pg_buf_putc(out, (char) c);
-        }
+        pg_show_escape(out, s, strlen(s), 0);
 }
 
 double pg_report_unsigned_zero(double v, double resolution)
@@ -156,6 +137,73 @@ bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown)
         return !(shown && j->outcome == PG_OUTCOME_UNCHANGED && !j->rule.gate);
 }
 
+const char *pg_report_summary_word(const struct pg_judgement *j)
+{
+        switch (j->outcome) {
+        case PG_OUTCOME_REGRESSION:
+                return j->rule.gate ? "regression" : "worse, not gating";
+        case PG_OUTCOME_IMPROVEMENT:
+                return j->rule.gate ? "improvement" : "better, not gating";
+        case PG_OUTCOME_INCONCLUSIVE:
+                return j->rule.gate ? "inconclusive" : "inconclusive, not gating";
+        default:
+                return NULL;
+        }
+}
+
+/* Whether judgements @x and @y give the same reason (both none counts). */
+static bool pg_same_reason(const struct pg_judgement *x, const struct pg_judgement *y)
+{
+        return (x->reason == NULL) == (y->reason == NULL) &&
+               (x->reason == NULL || strcmp(x->reason, y->reason) == 0);
+}
+
+void pg_report_grew_line(struct pg_buf *out, const struct pg_hotspot *h, pg_report_escape_fn esc)
+{
+        if (h->line == NULL)
+                return;
+        esc(out, h->line);
+        pg_buf_printf(out, " (%+.2f pp", h->line_delta_pp);
+        if (h->line_callee) {
+                pg_buf_puts(out, ", in inlined ");
+                esc(out, h->line_callee);
+                pg_buf_puts(out, " at ");
+                esc(out, pg_basename(h->line_callee_at));
+        }
+        pg_buf_putc(out, ')');
+}
+
+size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b,
+                            pg_report_escape_fn esc)
+{
+        size_t shown = 0;
+
+        /* grouped by reason, in the order of each reason's first metric */
+        for (size_t i = 0; i < b->njudgements; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                bool seen = false;
+
+                if (!j->blocks)
+                        continue;
+                for (size_t k = 0; k < i && !seen; k++)
+                        seen = b->judgements[k].blocks && pg_same_reason(&b->judgements[k], j);
+                if (seen)
+                        continue;
+                for (size_t k = i; k < b->njudgements; k++) {
+                        if (!b->judgements[k].blocks || !pg_same_reason(&b->judgements[k], j))
+                                continue;
+                        pg_buf_puts(out, shown++ ? ", " : "");
+                        esc(out, b->judgements[k].metric);
+                }
+                if (j->reason) {
+                        pg_buf_puts(out, " (");
+                        esc(out, j->reason);
+                        pg_buf_putc(out, ')');
+                }
+        }
+        return shown;
+}
+
 static const char *pg_verdict_color(enum pg_verdict v)
 {
         switch (v) {
@@ -236,9 +284,8 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_report_escape_ctl(out, j->metric);
                 pg_buf_putc(out, ' ');
                 pg_report_fmt_change(out, j);
-                if (j->outcome != PG_OUTCOME_UNCHANGED)
-                        pg_buf_printf(out, " (%s%s)", pg_outcome_name(j->outcome),
-                                      j->rule.gate ? "" : ", not gating");
+                if (pg_report_summary_word(j))
+                        pg_buf_printf(out, " (%s)", pg_report_summary_word(j));
                 gated_reg |= j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION;
                 shown++;
         }
@@ -248,14 +295,10 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 /* the regression came from elsewhere (a gating hotspot): say so */
                 pg_buf_printf(out, "; %s", b->reason);
         /* data that vanished is never passed over in silence (case 32) */
-        shown = 0;
-        for (size_t i = 0; i < b->njudgements; i++) {
-                const struct pg_judgement *j = &b->judgements[i];
-                if (!j->blocks)
-                        continue;
-                pg_buf_puts(out, shown++ ? ", " : "; not judged: ");
-                pg_report_escape_ctl(out, j->metric);
-        }
+        struct pg_buf t = PG_BUF_INIT;
+        if (pg_report_not_judged(&t, b, pg_report_escape_ctl))
+                pg_buf_printf(out, "; not judged: %s", t.ptr);
+        pg_buf_release(&t);
 }
 
 static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
@@ -501,8 +544,8 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_putc(out, '\n');
                         if (h->line) {
                                 pg_buf_puts(out, "      grew most at ");
-                                pg_report_escape_ctl(out, h->line);
-                                pg_buf_printf(out, " (%+.2f pp)\n", h->line_delta_pp);
+                                pg_report_grew_line(out, h, pg_report_escape_ctl);
+                                pg_buf_putc(out, '\n');
                         }
                         shown++;
                 }

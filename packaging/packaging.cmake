@@ -7,9 +7,9 @@
 #   share/doc/perfgate/copyright, changelog.gz
 # The package's runtime dependencies are what dpkg-shlibdeps derives from
 # the libraries the binary links (libdw1, libelf1, libcjson1, libc6,
-# libncursesw6 for top), plus libgit2 and libcapstone4 (annotate), which
-# are loaded when first used (below);
-# libiberty is linked statically, zlib comes with libdw1/libelf1).
+# plus libgit2, libcapstone4 (annotate) and libncursesw6 (top's terminal
+# view), which are loaded when first used (below);
+# libiberty is linked statically; zlib1g is linked for reading git objects).
 set(PERFGATE_DEB_MAINTAINER "perfgate developers <perfgate@users.noreply.github.com>"
     CACHE STRING "Maintainer field of the Debian package (name <address>)")
 
@@ -81,6 +81,11 @@ foreach(pg_mod LIBGIT2 CAPSTONE)
     list(APPEND PG_DLOPEN_DEPENDS "${CMAKE_MATCH_1} (>= ${${pg_mod}_VERSION})")
   endif()
 endforeach()
+# ncursesw (cli/cmd_top.c): its .so is a linker script and Debian 12
+# registers its files under /lib, so the package is named from the ABI
+string(REGEX MATCH "^[0-9]+" pg_nc_abi "${NCURSES_VERSION}")
+string(REGEX MATCH "^[0-9]+\\.[0-9]+" pg_nc_ver "${NCURSES_VERSION}")
+list(APPEND PG_DLOPEN_DEPENDS "libncursesw${pg_nc_abi} (>= ${pg_nc_ver})")
 list(JOIN PG_DLOPEN_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "git")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "valgrind, bash-completion")

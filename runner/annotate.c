@@ -22,7 +22,9 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/hashmap.h"
+#include "common/json.h"
 #include "common/strdist.h"
+#include "runner/demangle.h"
 
 void pg_annotation_release(struct pg_annotation *a)
 {
@@ -37,6 +39,11 @@ void pg_annotation_release(struct pg_annotation *a)
         free(a->disasm_error);
         free(a->warning);
         free(a->outside_symbol);
+        for (size_t i = 0; i < a->nsymbols; i++) {
+                free(a->symbols[i].symbol);
+                free(a->symbols[i].signature);
+        }
+        free(a->symbols);
         memset(a, 0, sizeof(*a));
 }
 
@@ -147,7 +154,13 @@ static int pg_not_found(const struct pg_profile *p, const char *function)
                               near[i].name);
         if (nn == 0)
                 pg_buf_puts(&msg, "; 'perfgate show RESULT' lists its functions");
-        rc = pg_error_set(PG_ENOTFOUND, "%s", msg.ptr);
+        {
+                /* one line: what it quotes (the name asked for, the names near
+                 * it) is shown escaped */
+                char *shown = pg_shown(msg.ptr);
+                rc = pg_error_set(PG_ENOTFOUND, "%s", shown);
+                free(shown);
+        }
         pg_buf_release(&msg);
         free(near);
         free(own);
@@ -168,29 +181,41 @@ static int pg_line_cmp(const void *x, const void *y)
         return a->line < b->line ? -1 : a->line > b->line;
 }
 
-/* The line of @addr found by scanning every CU for one whose ranges hold
- * it: the lookup through .debug_aranges fails for objects built without
- * that section (clang does not emit it by default). NULL when none. */
-static const char *pg_cu_scan_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
+bool pg_module_cu(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *cu, Dwarf_Addr *bias)
 {
-        Dwarf_Addr bias = 0;
-        Dwarf *dw = dwfl_module_getdwarf(mod, &bias);
+        Dwarf_Die *d = dwfl_module_addrdie(mod, (Dwarf_Addr) addr, bias);
+        Dwarf *dw;
         Dwarf_Off off = 0, next;
         size_t hsize;
 
+        if (d != NULL) {
+                *cu = *d;
+                return true;
+        }
+        /* every CU, for one whose ranges hold it */
+        *bias = 0;
+        dw = dwfl_module_getdwarf(mod, bias);
         if (dw == NULL)
-                return NULL;
+                return false;
         while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-                Dwarf_Die cu;
-                Dwarf_Line *l;
-
-                if (dwarf_offdie(dw, off + hsize, &cu) != NULL &&
-                    dwarf_haspc(&cu, addr - bias) > 0 &&
-                    (l = dwarf_getsrc_die(&cu, addr - bias)) != NULL &&
-                    dwarf_lineno(l, lineno) == 0)
-                        return dwarf_linesrc(l, NULL, NULL);
+                if (dwarf_offdie(dw, off + hsize, cu) != NULL && dwarf_haspc(cu, addr - *bias) > 0)
+                        return true;
                 off = next;
         }
+        return false;
+}
+
+/* The line of @addr from the CU that holds it (pg_module_cu()). NULL when
+ * none. */
+static const char *pg_cu_scan_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
+{
+        Dwarf_Addr bias = 0;
+        Dwarf_Die cu;
+        Dwarf_Line *l;
+
+        if (pg_module_cu(mod, addr, &cu, &bias) &&
+            (l = dwarf_getsrc_die(&cu, addr - bias)) != NULL && dwarf_lineno(l, lineno) == 0)
+                return dwarf_linesrc(l, NULL, NULL);
         return NULL;
 }
 
@@ -452,6 +477,64 @@ static void pg_check_lines(const struct pg_fn_addrs *f, struct pg_annotation *a)
         pg_buf_release(&where);
 }
 
+static int pg_symbol_cmp(const void *x, const void *y)
+{
+        const struct pg_annot_symbol *a = x, *b = y;
+
+        if (a->count != b->count)
+                return a->count > b->count ? -1 : 1;
+        return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The symbols of @mod holding @f's samples into out->symbols, most samples
+ * first; samples at addresses no symbol holds are left out. */
+static void pg_collect_symbols(Dwfl_Module *mod, const struct pg_fn_addrs *f,
+                               struct pg_annotation *out)
+{
+        size_t cap = 0;
+        struct pg_buf sig = PG_BUF_INIT;
+
+        for (size_t i = 0; i < f->n; i++) {
+                GElf_Sym sym;
+                GElf_Off off;
+                const char *name =
+                    dwfl_module_addrinfo(mod, f->addrs[i].addr, &off, &sym, NULL, NULL, NULL);
+                uint64_t start = f->addrs[i].addr - off;
+                size_t k = 0;
+
+                if (name == NULL)
+                        continue;
+                while (k < out->nsymbols && out->symbols[k].start != start)
+                        k++;
+                if (k == out->nsymbols) {
+                        if (out->nsymbols == cap) {
+                                cap = cap ? cap * 2 : 4;
+                                out->symbols =
+                                    pg_xreallocarray(out->symbols, cap, sizeof(*out->symbols));
+                        }
+                        pg_buf_reset(&sig);
+                        pg_demangle_signature(&sig, name);
+                        out->symbols[out->nsymbols++] = (struct pg_annot_symbol){
+                                pg_xstrdup(name), pg_buf_detach(&sig, NULL), start,
+                                start + (sym.st_size ? sym.st_size : off + 1), 0
+                        };
+                }
+                out->symbols[k].count += f->addrs[i].count;
+        }
+        pg_buf_release(&sig);
+        if (out->nsymbols > 1)
+                qsort(out->symbols, out->nsymbols, sizeof(*out->symbols), pg_symbol_cmp);
+}
+
+void pg_annotation_list_symbols(struct pg_buf *b, const struct pg_annotation *a, bool mark)
+{
+        for (size_t i = 0; i < a->nsymbols; i++)
+                pg_buf_printf(b, "\n  %s  %s  %.2f%%%s", a->symbols[i].symbol,
+                              a->symbols[i].signature,
+                              100.0 * (double) a->symbols[i].count / (double) a->samples,
+                              mark && i == a->chosen ? "  (shown)" : "");
+}
+
 int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
                 struct pg_annotation *out)
 {
@@ -469,6 +552,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         const char *symname;
         struct stat st = { 0 };
         int rc = 0, fd;
+        const char *want = NULL;
 
         memset(out, 0, sizeof(*out));
         if (p->naddrs == 0 && p->samples > 0)
@@ -476,6 +560,15 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
                                     "this result has no per-address samples (it was written by "
                                     "an older perfgate or from folded stacks); record it again");
         f = pg_profile_find_addrs(p, function);
+        if (f == NULL && function[0] == '_' && (function[1] == 'Z' || function[1] == 'R')) {
+                /* a mangled name: the profile's name for it, and that symbol */
+                struct pg_buf name = PG_BUF_INIT;
+
+                pg_demangle(&name, function);
+                f = name.len ? pg_profile_find_addrs(p, name.ptr) : NULL;
+                want = f ? function : NULL;
+                pg_buf_release(&name);
+        }
         if (f == NULL && strlen(function) > 4 &&
             strcmp(function + strlen(function) - 4, "_[k]") == 0)
                 return pg_error_set(PG_EINPUT,
@@ -538,6 +631,28 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         }
         out->start = hot - off;
         out->end = out->start + (sym.st_size ? sym.st_size : off + 1);
+        pg_collect_symbols(mod, f, out);
+        for (size_t k = 0; want && k < out->nsymbols && !out->selected; k++)
+                if (strcmp(out->symbols[k].symbol, want) == 0) {
+                        out->chosen = k;
+                        out->selected = true;
+                }
+        if (want && !out->selected) {
+                struct pg_buf list = PG_BUF_INIT;
+
+                pg_annotation_list_symbols(&list, out, false);
+                rc = pg_error_set(PG_ENOTFOUND,
+                                  "symbol '%s' has no samples in '%s'; the symbols of '%s' that "
+                                  "have:%s",
+                                  want, f->module, f->function, list.ptr ? list.ptr : " none");
+                pg_buf_release(&list);
+                goto done;
+        }
+        if (out->nsymbols > 0) {
+                /* by name: the symbol with the most samples */
+                out->start = out->symbols[out->chosen].start;
+                out->end = out->symbols[out->chosen].end;
+        }
         for (size_t i = 0; i < f->n; i++) {
                 const struct pg_fn_addrs *ff = f;
                 size_t li;

@@ -12,12 +12,14 @@
 #ifndef PG_RUNNER_ANNOTATE_H
 #define PG_RUNNER_ANNOTATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <elfutils/libdwfl.h>
 
 #include "baselines/result.h"
+#include "common/buf.h"
 
 /** Samples of one source line. */
 struct pg_annot_line {
@@ -32,6 +34,15 @@ struct pg_annot_insn {
         uint64_t count; /* samples whose IP was this instruction */
         char *text;     /* "imul %rsi, %rax" (AT&T syntax on x86, as objdump) */
         size_t line;    /* index in lines[] + 1, 0 when the line table has none */
+};
+
+/** One symbol of the function's name that holds some of its samples. */
+struct pg_annot_symbol {
+        char *symbol;    /* as in the file (mangled): "_Z1fl" */
+        char *signature; /* demangled with parameters: "f(long)" */
+        uint64_t start;  /* link-time address */
+        uint64_t end;    /* [start, end) */
+        uint64_t count;  /* samples in it */
 };
 
 struct pg_annotation {
@@ -50,14 +61,24 @@ struct pg_annotation {
         size_t ninsns;
         struct pg_annot_insn *insns; /* in address order; empty when it cannot be read */
         char *disasm_error;          /* NULL, or why there are no instructions */
-        char *warning;               /* NULL, or why the shares may not match the file read (for a
+        size_t nsymbols;
+        struct pg_annot_symbol *symbols; /* the symbols of that name holding samples, most
+                                          * samples first (two or more: C++ overloads,
+                                          * Rust generics) */
+        size_t chosen;                   /* the one annotated: index in symbols */
+        bool selected;                   /* chosen by its mangled name, not by samples */
+        char *warning; /* NULL, or why the shares may not match the file read (for a
                         * result without build-ids: its line table differs from the
                         * recorded lines) */
 };
 
 /**
  * Annotate @function of profile @p (taken from its "addresses"; the module
- * with the most samples when several have it). @debug_dir: an extra
+ * with the most samples when several have it). @function is a name as the
+ * profile gives it (demangled, no parameters), or a symbol's mangled name
+ * ("_Z1fl"), which selects that one of the symbols sharing a demangled name
+ * (C++ overloads, Rust generics); by name, the symbol with the most samples
+ * is annotated, and out->symbols lists them all. @debug_dir: an extra
  * debuginfo root searched by build-id, or NULL.
  * Errors: PG_ENOTFOUND when @function has no samples of its own in @p (the
  * message lists up to 5 functions that can be annotated instead, hottest
@@ -70,7 +91,8 @@ struct pg_annotation {
  * when its build-id differs from the recorded one (it was rebuilt since:
  * both ids named), or it has no symbol at the sampled addresses (another
  * build), or @function is a kernel function ("_[k]": no kernel image is
- * read).
+ * read); PG_ENOTFOUND when a mangled @function holds none of its name's
+ * samples (the message lists the symbols that do).
  */
 int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
                 struct pg_annotation *out);
@@ -83,6 +105,22 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
  * scanning their CUs.
  */
 const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno);
+
+/**
+ * The compilation unit holding link-time address @addr of @mod, into @cu,
+ * and the module's bias (@addr - *@bias is the DWARF address): through
+ * .debug_aranges (dwfl_module_addrdie), else by scanning every CU's ranges
+ * (objects built without that section: clang's and rustc's default).
+ * false when no CU holds it.
+ */
+bool pg_module_cu(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *cu, Dwarf_Addr *bias);
+
+/**
+ * Append to @b one line per symbol of @a->symbols, each starting with a
+ * newline: "  MANGLED  SIGNATURE  SHARE%" (share of the function's samples),
+ * with "  (shown)" after the chosen one when @mark.
+ */
+void pg_annotation_list_symbols(struct pg_buf *b, const struct pg_annotation *a, bool mark);
 
 /** Free what @a owns and zero it. */
 void pg_annotation_release(struct pg_annotation *a);

@@ -176,6 +176,8 @@ int pg_control_finish(struct pg_control *c, uint64_t end_ns)
 {
         int error = pg_control_poll(c);
 
+        c->unended = c->len > 0 || c->overlong;
+        c->line[c->len] = '\0';
         if (c->enabled) {
                 c->region_ns += end_ns > c->since_ns ? end_ns - c->since_ns : 0;
                 c->exited_enabled = c->start_disabled || c->disables > 0;

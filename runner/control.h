@@ -52,6 +52,8 @@ struct pg_control {
         char line[64];       /* a partial command */
         size_t len;
         bool overlong; /* the partial command was longer than line: dropped */
+        bool unended;  /* the run ended with a partial command (in line, NUL-terminated):
+                          written without its '\n' or '\0', so never applied */
 };
 
 /**
@@ -84,7 +86,8 @@ int pg_control_poll(struct pg_control *c);
 /**
  * The run ended at @end_ns: read what is left, close the region if it is
  * open (setting exited_enabled when the benchmark had used the protocol or
- * started disabled), and close every descriptor. Returns what
+ * started disabled), note a command left without its end (unended; it is
+ * not applied: the benchmark has exited), and close every descriptor. Returns what
  * pg_control_poll() returns.
  */
 int pg_control_finish(struct pg_control *c, uint64_t end_ns);

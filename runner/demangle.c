@@ -11,7 +11,7 @@
 
 #include <libiberty/demangle.h>
 
-void pg_demangle(struct pg_buf *out, const char *sym)
+static void pg_demangle_flags(struct pg_buf *out, const char *sym, int flags)
 {
         const char *at = strchr(sym, '@');
         size_t len = at ? (size_t) (at - sym) : strlen(sym);
@@ -36,7 +36,7 @@ void pg_demangle(struct pg_buf *out, const char *sym)
         /* without DMGL_PARAMS libiberty prints neither the parameter list
          * nor the return type of a template function, and drops the legacy
          * Rust "::h<16 hex>" hash (DMGL_VERBOSE keeps it) */
-        dm = cplus_demangle(name, DMGL_AUTO);
+        dm = cplus_demangle(name, flags);
         if (dm != NULL)
                 pg_buf_puts(out, dm);
         else
@@ -68,4 +68,14 @@ bool pg_demangle_is_rust(const char *sym, size_t len)
                 if (!pg_is_hex_digit(sym[i]))
                         return false;
         return true;
+}
+
+void pg_demangle(struct pg_buf *out, const char *sym)
+{
+        pg_demangle_flags(out, sym, DMGL_AUTO);
+}
+
+void pg_demangle_signature(struct pg_buf *out, const char *sym)
+{
+        pg_demangle_flags(out, sym, DMGL_AUTO | DMGL_PARAMS);
 }

@@ -25,6 +25,13 @@
 void pg_demangle(struct pg_buf *out, const char *sym);
 
 /**
+ * Append the demangled signature of @sym to @out, with its parameter list
+ * (DMGL_PARAMS: `f(long)`, `f(double)`), which tells overloads apart; else
+ * as pg_demangle().
+ */
+void pg_demangle_signature(struct pg_buf *out, const char *sym);
+
+/**
  * Whether @sym (@len bytes, not NUL-terminated) is a mangled Rust symbol:
  * legacy (`_ZN` ... `17h` + 16 hex digits + `E`, Itanium-style with the
  * crate hash last; an LLVM `.llvm.NNN` suffix may follow) or v0 (`_R` then

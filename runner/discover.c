@@ -4,8 +4,8 @@
 #include "runner/discover.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <errno.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "common/fsutil.h"
 #include "common/hashmap.h"
+#include "common/json.h"
 #include "common/strv.h"
 
 /* ---- discovery -------------------------------------------------------- */
@@ -282,21 +283,14 @@ int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t 
         }
         for (size_t i = 0; i < out->n && !error; i++) {
                 if (!pg_result_name_valid(out->items[i].name)) {
-                        /* a program found in a directory: its file name is its name
-                         * (shown with control bytes and non-ASCII as \xNN) */
-                        struct pg_buf shown = PG_BUF_INIT;
-                        for (const char *c = out->items[i].argv[0]; *c; c++) {
-                                unsigned char u = (unsigned char) *c;
-                                if (u < 0x20 || u >= 0x7f)
-                                        pg_buf_printf(&shown, "\\x%02x", u);
-                                else
-                                        pg_buf_putc(&shown, *c);
-                        }
+                        /* a program found in a directory: its file name is its name */
+                        char *shown = pg_shown(out->items[i].argv[0]);
                         error = pg_error_set(PG_EINPUT,
-                                             "benchmark '%s' has an unusable name (%s); "
-                                             "rename the file or list it in perfgate.json",
-                                             shown.ptr, PG_RESULT_NAME_RULE);
-                        pg_buf_release(&shown);
+                                             "benchmark '%s' has an unusable name (%s; it "
+                                             "%s); rename the file or list it in perfgate.json",
+                                             shown, PG_RESULT_NAME_RULE,
+                                             pg_result_name_why(out->items[i].name));
+                        free(shown);
                         break;
                 }
                 pg_strmap_intern(&names, out->items[i].name, strlen(out->items[i].name), &added);

@@ -188,10 +188,13 @@ int pg_jitdump_load(struct pg_jitmap *m, const char *path)
 
         if (fd < 0)
                 return pg_error_set(PG_EIO, "cannot open jitdump '%s': %s", path, strerror(errno));
-        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-            (uint64_t) st.st_size > PG_JITDUMP_MAX_BYTES) {
-                error = pg_error_set(PG_EIO, "jitdump '%s' is not a regular file of at most 1 GiB",
-                                     path);
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+                error = pg_error_set(PG_EIO, "jitdump '%s' is not a regular file", path);
+                goto done;
+        }
+        if ((uint64_t) st.st_size > PG_JITDUMP_MAX_BYTES) {
+                error = pg_error_set(PG_EIO, "jitdump '%s' is too large (%.3g GiB, limit 1 GiB)",
+                                     path, (double) st.st_size / (double) (1ull << 30));
                 goto done;
         }
         pg_buf_grow(&b, (size_t) st.st_size + 1);

@@ -51,8 +51,10 @@ int pg_jitdump_parse(struct pg_jitmap *m, const void *data, size_t len);
 
 /**
  * pg_jitdump_parse() on the file @path (a regular file of at most 1 GiB,
- * opened without blocking). Errors: PG_EIO (cannot be read, or not a
- * regular file), PG_EINPUT (as pg_jitdump_parse(), the path in the message).
+ * opened without blocking). Errors: PG_EIO, nothing read (cannot be read,
+ * not a regular file, or "too large (3 GiB, limit 1 GiB)"), PG_EINPUT (as
+ * pg_jitdump_parse(), the path in the message; what came before the
+ * problem is kept).
  */
 int pg_jitdump_load(struct pg_jitmap *m, const char *path);
 

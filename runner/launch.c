@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -26,6 +27,7 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/json.h"
 #include "runner/control.h"
 
 #define PG_KILL_GRACE_NS 500000000ull
@@ -73,13 +75,110 @@ const char *pg_describe_status(int status)
         return buf;
 }
 
+/* What the child reports with the errno when it cannot exec: which step
+ * failed, and for exec itself, what the program's path led to. */
+enum pg_exec_what {
+        PG_EXW_CPUS = 1, /* sched_setaffinity() */
+        PG_EXW_CONTROL,  /* the control descriptors */
+        PG_EXW_CWD,      /* chdir() */
+        PG_EXW_ABSENT,   /* exec: nothing at the path (or in PATH) */
+        PG_EXW_DIR,      /* exec: a directory */
+        PG_EXW_ELF,      /* exec: a file that starts with the ELF magic */
+        PG_EXW_SCRIPT,   /* exec: a file that starts with "#!" */
+        PG_EXW_FILE      /* exec: another file */
+};
+
+/* What is at @path, for the message saying why exec refused it (in the
+ * child: stat, open and read only). */
+static int pg_exec_what(const char *path)
+{
+        struct stat st;
+        unsigned char m[4];
+        ssize_t n;
+        int fd, e = errno;
+
+        if (stat(path, &st) < 0) {
+                errno = e;
+                return PG_EXW_ABSENT;
+        }
+        if (S_ISDIR(st.st_mode)) {
+                errno = e;
+                return PG_EXW_DIR;
+        }
+        fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        n = fd >= 0 ? read(fd, m, sizeof(m)) : -1;
+        if (fd >= 0)
+                close(fd);
+        errno = e;
+        if (n == 4 && memcmp(m, "\177ELF", 4) == 0)
+                return PG_EXW_ELF;
+        if (n >= 2 && m[0] == '#' && m[1] == '!')
+                return PG_EXW_SCRIPT;
+        return PG_EXW_FILE;
+}
+
+/*
+ * execvp(3) without its shell fallback: glibc runs a file the kernel refuses
+ * with ENOEXEC through /bin/sh, so a damaged binary "ran" as the shell's
+ * exit 127, and a script without "#!" ran under whatever sh is. Here
+ * nothing runs through a shell (as with posix_spawnp(3)): a script needs
+ * its "#!" line. PATH is searched as execvp(3) does (unset: "/bin:/usr/bin",
+ * confstr(_CS_PATH); an empty entry is the working directory; a refused
+ * entry (EACCES) does not stop the search and is reported when nothing else
+ * is found), except that a file that is there but cannot start (ENOENT from
+ * a missing "#!" interpreter or ELF loader) stops it. Returns only on
+ * failure, with errno set and *@what saying what the path led to.
+ */
+static void pg_exec(char *const *argv, int *what)
+{
+        const char *file = argv[0], *path = getenv("PATH"), *p;
+        size_t flen = strlen(file);
+        char buf[PATH_MAX];
+        int refused = 0;
+
+        if (!*file || strchr(file, '/')) {
+                execv(file, argv);
+                *what = *file ? pg_exec_what(file) : PG_EXW_ABSENT;
+                return;
+        }
+        for (p = path ? path : "/bin:/usr/bin";; p++) {
+                const char *end = strchrnul(p, ':');
+                size_t dlen = (size_t) (end - p);
+
+                if (dlen + 1 + flen < sizeof(buf)) {
+                        memcpy(buf, p, dlen);
+                        if (dlen)
+                                buf[dlen++] = '/';
+                        memcpy(buf + dlen, file, flen + 1);
+                        execv(buf, argv);
+                        if (errno == EACCES) {
+                                if (!refused)
+                                        refused = pg_exec_what(buf);
+                        } else if (errno == ENOENT) {
+                                if ((*what = pg_exec_what(buf)) != PG_EXW_ABSENT)
+                                        return;
+                        } else if (errno != ENOTDIR && errno != ESTALE && errno != ENODEV &&
+                                   errno != ETIMEDOUT) {
+                                *what = pg_exec_what(buf);
+                                return;
+                        }
+                }
+                if (!*end)
+                        break;
+                p = end;
+        }
+        *what = refused ? refused : PG_EXW_ABSENT;
+        errno = refused ? EACCES : ENOENT;
+}
+
 /* Runs in the forked child: only async-signal-safe work until exec, plus
- * setenv, which is safe here because perfgate does not start threads. */
+ * setenv, which is safe here because perfgate does not start threads. On
+ * failure it writes {errno, enum pg_exec_what} to @err_wr. */
 static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
 {
         char b;
         ssize_t r;
-        int fd, e, ctl[2] = { -1, -1 };
+        int fd, rep[2], what = 0, ctl[2] = { -1, -1 };
 
         /* its own session: no controlling terminal (a read of /dev/tty
          * fails with ENXIO instead of stopping it with SIGTTIN), and its own
@@ -118,6 +217,7 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
                 CPU_ZERO(&set);
                 for (size_t i = 0; i < o->ncpus; i++)
                         CPU_SET(o->cpus[i], &set);
+                what = PG_EXW_CPUS;
                 if (sched_setaffinity(0, sizeof(set), &set) < 0)
                         goto fail;
         }
@@ -127,6 +227,7 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
                 /* perf's names for the control descriptors (perf-stat(1),
                  * --control fd:ctl-fd,ack-fd); they stay open across exec */
                 char num[16];
+                what = PG_EXW_CONTROL;
                 for (int k = 0; k < 2; k++)
                         if (fcntl(ctl[k], F_SETFD, 0) < 0)
                                 goto fail;
@@ -135,12 +236,14 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
                 snprintf(num, sizeof(num), "%d", ctl[1]);
                 setenv(PG_CTL_ACK_FD_ENV, num, 1);
         }
+        what = PG_EXW_CWD;
         if (o->cwd && chdir(o->cwd) < 0)
                 goto fail;
-        execvp(o->argv[0], o->argv);
+        pg_exec(o->argv, &what);
 fail:
-        e = errno;
-        (void) !write(err_wr, &e, sizeof(e));
+        rep[0] = errno;
+        rep[1] = what;
+        (void) !write(err_wr, rep, sizeof(rep));
         _exit(127);
 }
 
@@ -619,9 +722,87 @@ void pg_launch_cancel(struct pg_child *c)
         pg_child_close(c);
 }
 
+/* A program named without a '/', looked up in PATH (for pg_exec_reasons) */
+#define PG_EXW_BARE (-1)
+
+/* Why exec failed, by errno and what the path led to (0: anything), first
+ * match wins; @strerror: the message gives strerror(errno) before @why. A
+ * program that is missing, not executable or not a program is bad input
+ * (PG_ENOTFOUND, PG_EINPUT: exit 2). */
+static const struct pg_exec_reason {
+        int err, what, code;
+        bool strerror;
+        const char *why;
+} pg_exec_reasons[] = {
+        { ENOENT, PG_EXW_SCRIPT, PG_EINPUT, false,
+          "the interpreter on its '#!' line does not exist; correct that line or install the "
+          "interpreter" },
+        { ENOENT, PG_EXW_ELF, PG_EINPUT, false,
+          "the ELF interpreter (dynamic loader) it names does not exist: it was built for "
+          "another system; build it here" },
+        { ENOENT, PG_EXW_BARE, PG_ENOTFOUND, false, "not found in PATH; give its path" },
+        { ENOENT, 0, PG_ENOTFOUND, true, "; check the path" },
+        { ENOTDIR, 0, PG_ENOTFOUND, true, "; check the path" },
+        { ELOOP, 0, PG_ENOTFOUND, true, "; check the path" },
+        { ENAMETOOLONG, 0, PG_ENOTFOUND, true, "; check the path" },
+        { EACCES, PG_EXW_DIR, PG_EINPUT, false, "it is a directory; name the program in it" },
+        { EACCES, 0, PG_EINPUT, true,
+          ": it is not executable ('chmod +x' it), or its file system is mounted noexec, or a "
+          "directory on its path cannot be searched" },
+        { ENOEXEC, PG_EXW_ELF, PG_EINPUT, true,
+          ": an ELF file this machine cannot run (built for another architecture, or damaged); "
+          "build it here" },
+        { ENOEXEC, PG_EXW_SCRIPT, PG_EINPUT, true,
+          ": the kernel cannot start the interpreter its '#!' line names (not a program itself, "
+          "or the line is too long); name a program there" },
+        { ENOEXEC, 0, PG_EINPUT, true,
+          ": not a program the kernel can start; a script needs a '#!' line naming its "
+          "interpreter (e.g. '#!/bin/sh'), as perfgate runs nothing through a shell" },
+        { E2BIG, 0, PG_EINPUT, true, " (its arguments and environment together)" },
+        { EPERM, 0, PG_EPERM, true, "" },
+        { ENOMEM, 0, PG_ENOMEM, true, "" },
+};
+
+/*
+ * The error for a child that could not exec @program: @e its errno, @what
+ * the step that failed or what the path led to (enum pg_exec_what). The
+ * message names @program (escaped), the reason and the fix; anything the
+ * table does not know cannot be measured (PG_EMEASURE).
+ */
+static int pg_exec_failed(const char *program, int e, int what)
+{
+        char *shown = pg_shown(program);
+        const char *se = strerror(e);
+        int rc;
+
+        if (what == PG_EXW_CPUS) {
+                rc =
+                    pg_error_set(PG_EINPUT, "cannot pin '%s' to the requested CPUs: %s", shown, se);
+        } else if (what == PG_EXW_CONTROL) {
+                rc =
+                    pg_error_set(PG_EIO, "cannot hand '%s' its control descriptors: %s", shown, se);
+        } else if (what == PG_EXW_CWD) {
+                rc = pg_error_set(e == ENOENT || e == ENOTDIR ? PG_ENOTFOUND : PG_EINPUT,
+                                  "cannot start '%s' in its working directory: %s", shown, se);
+        } else {
+                const struct pg_exec_reason *r = NULL;
+                int w = what == PG_EXW_ABSENT && !strchr(program, '/') ? PG_EXW_BARE : what;
+                for (size_t i = 0; i < sizeof(pg_exec_reasons) / sizeof(pg_exec_reasons[0]); i++)
+                        if (pg_exec_reasons[i].err == e &&
+                            (!pg_exec_reasons[i].what || pg_exec_reasons[i].what == w)) {
+                                r = &pg_exec_reasons[i];
+                                break;
+                        }
+                rc = pg_error_set(r ? r->code : PG_EMEASURE, "cannot execute '%s': %s%s", shown,
+                                  !r || r->strerror ? se : "", r ? r->why : "");
+        }
+        free(shown);
+        return rc;
+}
+
 int pg_launch_start(struct pg_child *c, const char *program)
 {
-        int e = 0;
+        int rep[2] = { 0, 0 };
         ssize_t n;
 
         c->start_ns = pg_now_ns();
@@ -633,14 +814,13 @@ int pg_launch_start(struct pg_child *c, const char *program)
         close(c->go_fd);
         c->go_fd = -1;
         do
-                n = read(c->err_fd, &e, sizeof(e));
+                n = read(c->err_fd, rep, sizeof(rep));
         while (n < 0 && errno == EINTR);
         close(c->err_fd);
         c->err_fd = -1;
-        if (n == (ssize_t) sizeof(e)) {
+        if (n == (ssize_t) sizeof(rep)) {
                 pg_launch_cancel(c);
-                return pg_error_set(e == ENOENT ? PG_ENOTFOUND : PG_EMEASURE,
-                                    "cannot execute '%s': %s", program, strerror(e));
+                return pg_exec_failed(program, rep[0], rep[1]);
         }
         return 0;
 }

@@ -23,7 +23,8 @@
 #include <sys/types.h>
 
 struct pg_launch_opts {
-        char *const *argv; /* argv[0] is the program (PATH is searched) */
+        char *const *argv; /* argv[0] is the program (PATH is searched as execvp(3)
+                              does, but nothing is run through /bin/sh) */
         const char *cwd;   /* NULL: inherit */
         char *const *env;  /* NULL, or NULL-terminated "KEY=VALUE" to set */
         int log_fd;        /* the log stdout+stderr go to, opened by the caller (O_APPEND,
@@ -66,13 +67,20 @@ typedef int (*pg_launch_poll_cb)(void *ctx);
 
 /**
  * Fork the benchmark and leave it blocked before exec.
- * Errors: PG_EIO (fork or pipe failed), PG_ENOTFOUND when cwd does not exist.
+ * Errors: PG_EIO (fork or pipe failed); a working directory that does not
+ * exist is found by pg_launch_start().
  */
 int pg_launch_prepare(struct pg_child *c, const struct pg_launch_opts *o);
 
 /**
- * Release the child to exec. Errors: PG_ENOTFOUND / PG_EMEASURE when exec
- * failed (message names the program and strerror), after reaping the child.
+ * Release the child to exec. @program: the name to quote (argv[0] as the
+ * user wrote it). When the child could not start, it is reaped and the
+ * message names @program, the reason and the fix. Errors: PG_ENOTFOUND (no
+ * such program, in PATH or at its path; or no such working directory),
+ * PG_EINPUT (not executable, a directory, a script whose "#!" interpreter
+ * or an ELF file whose loader is missing, ENOEXEC: not a program this
+ * kernel can start, which is never retried through a shell), PG_EPERM,
+ * PG_ENOMEM, PG_EIO (control descriptors), PG_EMEASURE (anything else).
  */
 int pg_launch_start(struct pg_child *c, const char *program);
 

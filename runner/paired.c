@@ -172,8 +172,15 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
         }
         pg_control_set_targets(&ctl, leaders, pg_counter_set_leader_fds(&s, leaders));
         w.pid = child.pid;
-        if ((error = pg_launch_start(&child, b->argv[0])) < 0)
+        if ((error = pg_launch_start(&child, b->argv[0])) < 0) {
+                /* the program comes from a commit's build: one that cannot be
+                 * executed is a build that cannot be measured, as is a build
+                 * without it (bisect skips that commit) */
+                if (error == PG_ENOTFOUND || error == PG_EINPUT || error == PG_EMEASURE)
+                        error = pg_error_prefix(
+                            PG_EMEASURE, "a run of %s's build of benchmark '%s'", side, b->name);
                 goto done;
+        }
         pg_control_start(&ctl, child.start_ns);
         ctl_fd = ctl.ctl_rd;
         error = pg_launch_wait(&child, p->o.timeout_ns, &ctl_fd, 1, pg_paired_poll_cb, &pp, &ex);

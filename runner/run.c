@@ -186,7 +186,7 @@ static void pg_warn_lines(struct pg_run_state *st, const char *name, struct pg_b
  * read from the descriptor perfgate wrote it through. */
 char *pg_log_tail(const struct pg_bench_log *log)
 {
-        struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT, clean = PG_BUF_INIT;
+        struct pg_buf text = PG_BUF_INIT, out = PG_BUF_INIT;
         size_t start, lines = 0;
         const char *path = log->path;
 
@@ -202,18 +202,12 @@ char *pg_log_tail(const struct pg_bench_log *log)
                         break;
                 start--;
         }
-        pg_buf_printf(&out, "last lines of '%s':\n", path);
-        pg_utf8_sanitize(&clean, text.ptr + start, text.len - start);
+        pg_buf_puts(&out, "last lines of '");
+        pg_show_escape(&out, path, strlen(path), 0);
+        pg_buf_puts(&out, "':\n");
         /* a NUL must not end the message early, an ESC or BEL must not reach
-         * the terminal: control bytes but newline and tab are shown as \xNN */
-        for (size_t i = 0; i < clean.len; i++) {
-                unsigned char c = (unsigned char) clean.ptr[i];
-                if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-                        pg_buf_printf(&out, "\\x%02x", c);
-                else
-                        pg_buf_putc(&out, (char) c);
-        }
-        pg_buf_release(&clean);
+         * the terminal: the log's lines stay, its other bytes are escaped */
+        pg_show_escape(&out, text.ptr + start, text.len - start, PG_SHOW_KEEP_LINES);
         while (out.len && out.ptr[out.len - 1] == '\n')
                 pg_buf_truncate(&out, out.len - 1);
         pg_buf_release(&text);
@@ -256,12 +250,23 @@ int pg_bench_log_open(struct pg_bench_log *log)
 static void pg_git_probe(struct pg_run_state *st)
 {
         struct pg_repo_state rs;
+        int error;
 
         if (st->git_probed)
                 return;
         st->git_probed = true;
-        if (pg_repo_state_get(".", &rs) < 0)
+        if ((error = pg_repo_state_get(".", &rs)) < 0) {
+                /* not a repository: nothing to say; a repository perfgate cannot
+                 * read (another owner's, SHA-256) is said once */
+                if (error != PG_ENOTFOUND) {
+                        char *m =
+                            pg_xasprintf("the results record no git commit: %s", pg_error_last());
+                        pg_warn(st, NULL, m);
+                        free(m);
+                }
+                pg_error_clear();
                 return;
+        }
         if (rs.head && strlen(rs.head) < sizeof(st->git_commit)) {
                 memcpy(st->git_commit, rs.head, strlen(rs.head) + 1);
                 st->has_git = true;
@@ -334,11 +339,16 @@ static int pg_roi_check(struct pg_run_state *st, const struct pg_bench *b,
 {
         (void) st;
         if (b->roi && ctl->enables == 0) {
-                *why = pg_xasprintf("benchmark '%s' has \"roi\": true but never wrote 'enable' "
-                                    "to the descriptor in PERF_CTL_FD, so nothing was counted; "
-                                    "call perfgate_roi_begin() (include/perfgate.h) where the "
-                                    "measured work starts, or remove \"roi\"",
-                                    b->name);
+                bool cut = ctl->unended && strncmp(ctl->line, "enable", 6) == 0;
+                *why = pg_xasprintf("benchmark '%s' has \"roi\": true but never completed an "
+                                    "'enable' command on the descriptor in PERF_CTL_FD%s, so "
+                                    "nothing was counted; call perfgate_roi_begin() "
+                                    "(include/perfgate.h) where the measured work starts, or "
+                                    "remove \"roi\"",
+                                    b->name,
+                                    cut ? " (it wrote 'enable' but exited before the '\\n' that "
+                                          "ends a command)"
+                                        : "");
                 return pg_error_set(PG_EMEASURE, "%s", *why);
         }
         seen->used |= b->roi || ctl->commands > 0;
@@ -426,9 +436,14 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                         goto done;
                 error = pg_run_count_ctl(b, log->fd, o->cpus, o->ncpus,
                                          (uint64_t) (timeout_sec * 1e9), &s, &ex, &ctl);
-                if (error == PG_ENOTFOUND || error == PG_EMEASURE) {
+                if (error == PG_EMEASURE) {
                         *why = pg_xasprintf("benchmark '%s': %s", b->name, pg_error_last());
-                        error = PG_EMEASURE;
+                        goto done;
+                }
+                /* a program that cannot be executed (missing, not executable,
+                 * not a program) is bad input: the run stops (exit 2) */
+                if (error == PG_ENOTFOUND || error == PG_EINPUT) {
+                        error = pg_error_prefix(error, "benchmark '%s'", b->name);
                         goto done;
                 }
                 if (error < 0)

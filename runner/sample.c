@@ -254,10 +254,7 @@ void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_gra
                               "so that binary's frames are unresolved\n",
                               st->rejected_debug);
         if (st->jitdump_problem)
-                pg_buf_printf(w,
-                              "%s; the JIT code it describes past that point is '[unknown]' "
-                              "(a JIT still writing the file, or a damaged one)\n",
-                              st->jitdump_problem);
+                pg_buf_printf(w, "%s\n", st->jitdump_problem);
         if (fell_back_user && !exclude_kernel)
                 pg_buf_printf(w, "kernel frames were not recorded (perf_event_paranoid forbids "
                                  "them); stacks show user space only\n");

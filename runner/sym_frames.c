@@ -22,6 +22,7 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "runner/annotate.h"
 #include "runner/demangle.h"
 #include "runner/fold.h"
 #include "runner/jitdump.h"
@@ -136,6 +137,108 @@ static bool pg_inlined_name(struct pg_buf *out, Dwarf_Die *inl)
         return true;
 }
 
+/* The file (as the line table names it) that the function declared by
+ * subprogram @sub of @cu is in: its DW_AT_decl_file, else the file of the
+ * line of its entry; NULL when neither is known. */
+static const char *pg_subprogram_file(Dwarf_Die *cu, Dwarf_Die *sub)
+{
+        const char *file = dwarf_decl_file(sub);
+        Dwarf_Addr entry;
+        Dwarf_Line *l;
+
+        if (file != NULL)
+                return file;
+        if (dwarf_entrypc(sub, &entry) != 0 || (l = dwarf_getsrc_die(cu, entry)) == NULL)
+                return NULL;
+        return dwarf_linesrc(l, NULL, NULL);
+}
+
+/*
+ * The scopes holding DWARF address @pc below @parent, innermost first, into
+ * @v (at most @max): subprograms, inlined subroutines and lexical blocks,
+ * found through namespaces, classes, structures and unions too, which
+ * libdw's dwarf_getscopes() does not enter (rustc puts every function in a
+ * namespace, C++ compilers put member functions in classes). The count.
+ */
+static int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max, int depth)
+{
+        Dwarf_Die child;
+
+        if (depth > 64 || dwarf_child(parent, &child) != 0)
+                return 0;
+        do {
+                int n, tag = dwarf_tag(&child);
+
+                if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+                    tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+                    tag == DW_TAG_module) {
+                        if ((n = pg_scopes_at(&child, pc, v, max, depth + 1)) > 0)
+                                return n;
+                } else if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+                            tag == DW_TAG_lexical_block) &&
+                           dwarf_haspc(&child, pc) > 0) {
+                        n = pg_scopes_at(&child, pc, v, max, depth + 1);
+                        if (n < max)
+                                v[n++] = child;
+                        return n;
+                }
+        } while (dwarf_siblingof(&child, &child) == 0);
+        return 0;
+}
+
+#define PG_MAX_SCOPES 64
+
+bool pg_module_inline_site(Dwfl_Module *mod, uint64_t addr, const char *file,
+                           struct pg_inline_cache *cache, struct pg_buf *site,
+                           struct pg_buf *callee)
+{
+        Dwarf_Addr bias = 0;
+        Dwarf_Die cu, scopes[PG_MAX_SCOPES];
+        Dwarf_Files *files = NULL;
+        size_t nfiles = 0;
+        const char *own;
+        int n;
+
+        /* the addresses of one function come one after the other */
+        if (!cache->valid || cache->mod != mod ||
+            dwarf_haspc(&cache->sub, addr - cache->bias) <= 0) {
+                Dwarf_Die v[PG_MAX_SCOPES];
+
+                cache->valid = false;
+                if (!pg_module_cu(mod, addr, &cu, &bias) ||
+                    (n = pg_scopes_at(&cu, addr - bias, v, PG_MAX_SCOPES, 0)) <= 0 ||
+                    dwarf_tag(&v[n - 1]) != DW_TAG_subprogram)
+                        return false;
+                *cache = (struct pg_inline_cache){
+                        .valid = true, .mod = mod, .sub = v[n - 1], .cu = cu, .bias = bias
+                };
+        }
+        n = pg_scopes_at(&cache->sub, addr - cache->bias, scopes, PG_MAX_SCOPES, 0);
+        own = pg_subprogram_file(&cache->cu, &cache->sub);
+        if (n <= 0 || own == NULL || strcmp(own, file) == 0 ||
+            dwarf_getsrcfiles(&cache->cu, &files, &nfiles) != 0)
+                return false;
+        /* innermost first: the first call made from the function's own file */
+        for (int i = 0; i < n; i++) {
+                Dwarf_Attribute attr;
+                Dwarf_Word cf, cl;
+                const char *cfile;
+
+                if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine ||
+                    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &cf) != 0 ||
+                    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &cl) != 0 ||
+                    cf >= nfiles || cl == 0 ||
+                    (cfile = dwarf_filesrc(files, cf, NULL, NULL)) == NULL ||
+                    strcmp(cfile, own) != 0)
+                        continue;
+                pg_buf_printf(site, "%s:%llu", own, (unsigned long long) cl);
+                if (!pg_inlined_name(callee, &scopes[i]))
+                        pg_buf_puts(callee, "[unknown]");
+                return true;
+        }
+        return false;
+}
+
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
 static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t vaddr,
                                   struct pg_frame_res *r, const char *modbase)
@@ -187,7 +290,9 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
 }
 
 /* Load the JIT symbols of @as: its perf-PID.map and the jitdumps it mapped.
- * The first dump that does not read whole is kept for a warning. */
+ * The first dump that does not read whole is kept for a warning, which says
+ * what of its code is '[unknown]': all of it when nothing could be read,
+ * else what lies past the problem. */
 static void pg_jit_load(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t pid)
 {
         char path[4096];
@@ -196,9 +301,14 @@ static void pg_jit_load(struct pg_symbolizer *s, struct pg_aspace *as, uint32_t 
                  pid);
         pg_jitmap_load(&as->jit, path);
         for (size_t i = 0; i < as->njitdumps; i++) {
-                if (pg_jitdump_load(&as->jitdump, as->jitdumps[i]) < 0 &&
-                    s->jitdump_problem == NULL) {
-                        s->jitdump_problem = pg_xstrdup(pg_error_last());
+                int rc = pg_jitdump_load(&as->jitdump, as->jitdumps[i]);
+                if (rc < 0 && s->jitdump_problem == NULL) {
+                        s->jitdump_problem = pg_xasprintf(
+                            "%s%s", pg_error_last(),
+                            rc == PG_EINPUT ? "; the JIT code it describes past that point is "
+                                              "'[unknown]' (a JIT still writing the file, or a "
+                                              "damaged one)"
+                                            : ": its JIT code is '[unknown]'");
                         s->st.jitdump_problem = s->jitdump_problem;
                 }
                 pg_error_clear();

@@ -253,4 +253,31 @@ const struct pg_frame_res *pg_frame_resolve(struct pg_symbolizer *s, struct pg_a
 uint64_t pg_leaf_caller(struct pg_symbolizer *s, struct pg_aspace *as,
                         const struct pg_perf_sample *smp, uint64_t ip);
 
+/**
+ * Where link-time address @addr of @mod, whose line table puts it in
+ * @file, sits in the source of the function holding it, when @file is not
+ * that function's own file (the DW_AT_decl_file of the outermost
+ * DW_TAG_subprogram holding @addr, found through namespaces and classes,
+ * else the file of its entry's line): code
+ * inlined from a header, Rust's core, Go's runtime. Walks the
+ * DW_TAG_inlined_subroutine scopes around @addr from the innermost out, and
+ * takes the first whose call (DW_AT_call_file, DW_AT_call_line) is in the
+ * function's own file: appends that "file:line" to @site and the inlined
+ * function's name (as in the folded frames) to @callee. false, leaving
+ * both alone, when @addr is in the function's own file, has no DWARF
+ * scopes, or no call site there. @cache: zeroed by the caller before the
+ * first call, then kept (the subprogram of the last address, searched again
+ * only when the next address is outside it).
+ */
+struct pg_inline_cache {
+        bool valid;
+        Dwfl_Module *mod;
+        Dwarf_Die sub; /* the subprogram of the last address */
+        Dwarf_Die cu;
+        Dwarf_Addr bias;
+};
+bool pg_module_inline_site(Dwfl_Module *mod, uint64_t addr, const char *file,
+                           struct pg_inline_cache *cache, struct pg_buf *site,
+                           struct pg_buf *callee);
+
 #endif

@@ -545,11 +545,13 @@ const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer 
 
 /* @f's module's build-id (hex) and its samples by source line
  * ("file:line"), from the line table of its module as the symbolizer opened
- * it (pg_module_line()). */
+ * it (pg_module_line()); those at lines inlined from another file also by
+ * the call site in the function's own file (pg_module_inline_site()). */
 static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f)
 {
-        struct pg_buf where = PG_BUF_INIT;
-        size_t idx;
+        struct pg_buf where = PG_BUF_INIT, site = PG_BUF_INIT, callee = PG_BUF_INIT;
+        size_t idx, capinl = 0;
+        struct pg_inline_cache cache = { 0 };
 
         if (!pg_strmap_find(&s->fileids, f->module, strlen(f->module), &idx))
                 return;
@@ -567,10 +569,26 @@ static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f
                         continue;
                 pg_buf_reset(&where);
                 pg_buf_printf(&where, "%s:%d", file, lineno);
+                pg_buf_reset(&site);
+                pg_buf_reset(&callee);
+                if (pg_module_inline_site(s->files[idx].mod, f->addrs[j].addr, file, &cache, &site,
+                                          &callee)) {
+                        if (f->ninlined == capinl) {
+                                capinl = capinl ? capinl * 2 : 8;
+                                f->inlined =
+                                    pg_xreallocarray(f->inlined, capinl, sizeof(*f->inlined));
+                        }
+                        f->inlined[f->ninlined++] =
+                            (struct pg_inline_count){ pg_buf_detach(&site, NULL),
+                                                      pg_buf_detach(&callee, NULL),
+                                                      pg_xstrdup(where.ptr), f->addrs[j].count };
+                }
                 f->lines[f->nlines].where = pg_buf_detach(&where, NULL);
                 f->lines[f->nlines++].count = f->addrs[j].count;
         }
         pg_buf_release(&where);
+        pg_buf_release(&site);
+        pg_buf_release(&callee);
 }
 
 void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbolize_top *top)

@@ -66,8 +66,9 @@ struct pg_symbolize_stats {
         bool kernel_frames;  /* kernel frames were folded (kallsyms visible) */
         const char
             *rejected_debug; /* a .gnu_debuglink target refused as another build's, or NULL */
-        const char *jitdump_problem; /* why the first jitdump that did not read whole did not
-                                        (its symbols before the problem are used), or NULL */
+        const char *jitdump_problem; /* why the first jitdump that did not read whole did not,
+                                        and what of its code is '[unknown]' (its symbols before
+                                        a problem inside it are used), or NULL */
 };
 
 struct pg_symbolizer;

@@ -471,10 +471,18 @@ static void test_compare_cli_io_error_exit_4(void **state)
         (void) state;
         pg_link_input("base", "base");
         pg_link_input("head", "head");
-        pg_test_perfgate(&o, "compare", "base", "--results", "head", "--json",
-                         "no/such/dir/out.json", NULL);
+        /* missing directories are made, as for --flamegraph-dir (the demo
+         * writes report/comment.md) */
+        pg_test_perfgate(&o, "compare", "base", "--results", "head", "--json", "new/dir/out.json",
+                         NULL);
+        assert_int_equal(o.status, 1);
+        assert_int_equal(access("new/dir/out.json", F_OK), 0);
+        pg_run_out_release(&o);
+        pg_test_write("afile", "x\n"); /* a parent that is a file */
+        pg_test_perfgate(&o, "compare", "base", "--results", "head", "--json", "afile/out.json",
+                         NULL);
         assert_int_equal(o.status, 4);
-        assert_non_null(strstr(o.err.ptr, "cannot write 'no/such/dir/out.json' later"));
+        assert_non_null(strstr(o.err.ptr, "afile"));
         pg_run_out_release(&o);
         /* a report that cannot be written leaves none of the others behind:
          * the CI would post a Markdown verdict for a job that failed */
@@ -646,9 +654,10 @@ static void test_compare_cli_case32_missing_and_new(void **state)
         assert_non_null(strstr(o.out.ptr, "\nnew           compress                 new, no "
                                           "baseline\n"));
         assert_non_null(strstr(o.out.ptr, "\nunchanged     parse_small "));
-        /* the vanished ipc is said, not passed over */
+        /* the vanished ipc is said, not passed over, and why */
         assert_non_null(strstr(o.out.ptr, "parse_large              task-clock -0.2%; not "
-                                          "judged: ipc\n"));
+                                          "judged: ipc (present in the baseline, undefined in "
+                                          "head ('cycles' not measured))\n"));
         assert_non_null(strstr(o.out.ptr, "(1 missing, 1 new)"));
         pg_run_out_release(&o);
         /* when ipc gates, its disappearance makes the benchmark inconclusive */

@@ -233,7 +233,7 @@ static void test_roi_never_enabled_fails(void **state)
         pg_sb = pg_test_sandbox();
         pg_roi_run(&o, pg_test_fixture("roi_work"), "none", true, false, false);
         assert_int_equal(o.status, 3);
-        pg_assert_has(o.err.ptr, "never wrote 'enable'");
+        pg_assert_has(o.err.ptr, "never completed an 'enable' command");
         pg_assert_has(o.err.ptr, "perfgate_roi_begin()");
         assert_false(pg_test_exists(".perfgate/results/roi.json"));
         pg_run_out_release(&o);

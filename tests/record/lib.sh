@@ -19,3 +19,11 @@ start_service() {
         for _ in $(seq 300); do grep -q ready "$out" && return 0; sleep 0.1; done
         err "service did not start"; return 1
 }
+# use_tmux NAME: a private tmux server for this script (tm runs tmux on it),
+# killed on exit; without tmux the test is skipped (exit 0)
+use_tmux() {
+        command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 0; }
+        sock=pg-$1-$$
+        trap 'tm kill-server 2>/dev/null; cleanup' EXIT
+}
+tm() { tmux -L "$sock" "$@"; }

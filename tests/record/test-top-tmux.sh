@@ -6,10 +6,7 @@
 # selected function, q quits with exit 0. Waits are bounded, never timed.
 svc=$1
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null 2>&1 || { echo "skip: tmux is not installed"; exit 0; }
-sock=pg-top-$$
-tm() { tmux -L "$sock" "$@"; }
-trap 'tm kill-server 2>/dev/null; cleanup' EXIT
+use_tmux top
 # wait_screen REGEX: until the pane shows it (<= 60 s)
 wait_screen() {
         for _ in $(seq 600); do

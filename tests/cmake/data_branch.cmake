@@ -1,0 +1,11 @@
+# Hostile names and data-branch contents against real git repositories
+# (tests/baselines/test-data-branch.sh), and the push-retry loop of
+# docs/baseline.md run literally in shallow, single-branch and other-remote
+# clones (tests/docs/check-push-loop.sh).
+find_program(PG_BASH bash REQUIRED)
+add_test(NAME store_data_branch
+         COMMAND ${PG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/baselines/test-data-branch.sh)
+add_test(NAME docs_push_loop
+         COMMAND ${PG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/docs/check-push-loop.sh)
+set_tests_properties(store_data_branch docs_push_loop PROPERTIES ENVIRONMENT "${PG_TEST_ENV}"
+                     TIMEOUT 300 LABELS baselines)
