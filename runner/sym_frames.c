@@ -136,6 +136,10 @@ static bool pg_inlined_name(struct pg_buf *out, Dwarf_Die *inl)
         return true;
 }
 
+/* At most this many inlined frames at one address (dwarf_getscopes reports
+ * the innermost inlined call and the inlined scopes around its origin). */
+#define PG_MAX_INLINED 64
+
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
 static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t vaddr,
                                   struct pg_frame_res *r, const char *modbase)
@@ -145,8 +149,8 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
         const char *name = plt ? NULL : pg_symindex_lookup(&f->syms, f->mod, vaddr, &symstart);
         Dwarf_Addr bias = 0;
         Dwarf_Die *cu;
-        Dwarf_Die *scopes = NULL;
-        int nscopes;
+        Dwarf_Die inl[PG_MAX_INLINED];
+        int ninl;
         size_t start = b->len;
         struct pg_buf tmp = PG_BUF_INIT;
 
@@ -170,19 +174,16 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
                 pg_buf_release(&tmp);
                 return;
         }
-        nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
-        /* scopes are innermost first: emit the inlined ones outermost first */
-        for (int i = nscopes - 1; i >= 0; i--) {
-                if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-                        continue;
+        /* the inlined scopes dwarf_getscopes gives, outermost first */
+        ninl = pg_scopeindex_inlined(&f->scopes, cu, vaddr - bias, inl, PG_MAX_INLINED);
+        for (int i = 0; i < ninl && i < PG_MAX_INLINED; i++) {
                 pg_buf_reset(&tmp);
-                if (!pg_inlined_name(&tmp, &scopes[i]))
+                if (!pg_inlined_name(&tmp, &inl[i]))
                         continue;
                 pg_buf_putc(b, ';');
                 pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_INLINED);
                 r->nframes++;
         }
-        free(scopes);
         pg_buf_release(&tmp);
 }
 

@@ -26,6 +26,7 @@
 #include "common/hashmap.h"
 #include "runner/jitmap.h"
 #include "runner/kallsyms.h"
+#include "runner/scopeindex.h"
 #include "runner/records.h"
 #include "runner/symindex.h"
 #include "runner/symbolize.h"
@@ -74,11 +75,12 @@ struct pg_file {
         bool plt_read;
         uint64_t plt_first, plt_entsize;
         size_t nplt;
-        char **plt_names;         /* demangled "name@plt", NULL for an unnamed slot */
-        struct pg_u64map aliases; /* symbol address -> symtab index + 1 (pg_file_alias) */
-        struct pg_symindex syms;  /* address -> symbol, as dwfl_module_addrinfo */
-        bool dwarf_read;          /* its DWARF was asked for (dwfl_module_addrdie) */
-        bool debug_saved;         /* offered to the debuginfo cache (runner/debugcache.h) */
+        char **plt_names;            /* demangled "name@plt", NULL for an unnamed slot */
+        struct pg_u64map aliases;    /* symbol address -> symtab index + 1 (pg_file_alias) */
+        struct pg_symindex syms;     /* address -> symbol, as dwfl_module_addrinfo */
+        struct pg_scopeindex scopes; /* address -> inlined scopes, as dwarf_getscopes */
+        bool dwarf_read;             /* its DWARF was asked for (dwfl_module_addrdie) */
+        bool debug_saved;            /* offered to the debuginfo cache (runner/debugcache.h) */
 };
 
 struct pg_frame_res {

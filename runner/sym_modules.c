@@ -408,6 +408,7 @@ void pg_files_release(struct pg_symbolizer *s)
                 free(s->files[i].plt_names);
                 pg_u64map_release(&s->files[i].aliases);
                 pg_symindex_release(&s->files[i].syms);
+                pg_scopeindex_release(&s->files[i].scopes);
         }
         free(s->files);
         s->files = NULL;

@@ -15,7 +15,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -166,8 +165,6 @@ static void test_same_as_libdwfl(void **state)
         size_t total = 0, libc = 0;
         const char *dir = pg_test_env("PG_FIXTURE_DIR");
         char path[4096];
-        DIR *d;
-        struct dirent *e;
 
         (void) state;
         for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -183,16 +180,7 @@ static void test_same_as_libdwfl(void **state)
                 snprintf(path, sizeof(path), "%s/%s", dir, fixtures[i]);
                 total += check_file(path, 20000000);
         }
-        snprintf(path, sizeof(path), "%s/layouts", dir);
-        d = opendir(path);
-        while (d != NULL && (e = readdir(d)) != NULL) {
-                if (strncmp(e->d_name, "layout_", 7) != 0)
-                        continue;
-                snprintf(path, sizeof(path), "%s/layouts/%s", dir, e->d_name);
-                total += check_file(path, 20000000);
-        }
-        if (d != NULL)
-                closedir(d);
+        total += pg_test_each_layout(check_file, 20000000);
         fprintf(stderr, "%zu addresses compared with dwfl_module_addrinfo\n", total);
         assert_true(total > 10000);
         assert_int_equal(mismatches, 0);
