@@ -79,6 +79,8 @@ struct pg_file {
         struct pg_u64map aliases;    /* symbol address -> symtab index + 1 (pg_file_alias) */
         struct pg_symindex syms;     /* address -> symbol, as dwfl_module_addrinfo */
         struct pg_scopeindex scopes; /* address -> inlined scopes, as dwarf_getscopes */
+        struct pg_u64map qual;       /* declaration DIE -> its scopes' prefix in qualpool */
+        struct pg_buf qualpool;      /* "ns::Cls::" prefixes, each NUL-terminated */
         bool dwarf_read;             /* its DWARF was asked for (dwfl_module_addrdie) */
         bool debug_saved;            /* offered to the debuginfo cache (runner/debugcache.h) */
 };
