@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -303,8 +304,11 @@ static int pg_ksym_cache_read(struct pg_kallsyms *k, const char *path, const str
         ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
              (st.st_mode & 022) == 0 && (size_t) st.st_size >= sizeof(h);
         if (ok) {
-                blob = pg_xrealloc(NULL, (size_t) st.st_size);
-                ok = read(fd, blob, (size_t) st.st_size) == (ssize_t) st.st_size;
+                /* mapped, not read: most of the names are never touched */
+                blob = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+                if (blob == MAP_FAILED)
+                        blob = NULL;
+                ok = blob != NULL;
         }
         close(fd);
         if (ok) {
@@ -314,7 +318,7 @@ static int pg_ksym_cache_read(struct pg_kallsyms *k, const char *path, const str
                      h.names_len > 0 && blob[off[3] + h.names_len - 1] == '\0';
         }
         if (ok && (h.keylen != key->len || memcmp(blob + off[0], key->ptr, key->len) != 0)) {
-                free(blob);
+                munmap(blob, (size_t) st.st_size);
                 return 0;
         }
         if (ok) {
@@ -332,12 +336,14 @@ static int pg_ksym_cache_read(struct pg_kallsyms *k, const char *path, const str
                 ok = ok && pg_kallsyms_visible(k);
         }
         if (!ok) {
-                free(blob);
+                if (blob != NULL)
+                        munmap(blob, (size_t) st.st_size);
                 memset(k, 0, sizeof(*k));
                 (void) unlink(path); /* in the user's own directory: written again */
                 return -1;
         }
         k->blob = blob;
+        k->blob_len = (size_t) st.st_size;
         k->cached = true;
         return 1;
 }
@@ -421,7 +427,7 @@ const char *pg_kallsyms_find(struct pg_kallsyms *k, uint64_t addr)
 void pg_kallsyms_release(struct pg_kallsyms *k)
 {
         if (k->blob != NULL) {
-                free(k->blob);
+                munmap(k->blob, k->blob_len);
         } else {
                 free(k->syms);
                 free(k->names);

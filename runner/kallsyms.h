@@ -28,7 +28,8 @@ struct pg_kallsyms {
         uint64_t (*ranges)[2];
         size_t nranges;
         char *reload_path;
-        void *blob; /* the cache file's bytes, which syms and names point into */
+        void *blob; /* the cache file mapped (blob_len bytes); syms and names point into it */
+        size_t blob_len;
 };
 
 /** Where pg_kallsyms_load_cached() reads the kernel's state and keeps its cache. */
