@@ -61,6 +61,7 @@ static bool pg_scope_add(struct pg_scope_cu *c, Dwarf_Die *die, uint32_t parent)
         struct pg_scope_node *nd;
         Dwarf_Addr base, lo, hi;
         ptrdiff_t off = 0;
+        bool has;
 
         if (c->n == c->cap) {
                 c->cap = c->cap ? c->cap * 2 : 256;
@@ -74,8 +75,12 @@ static bool pg_scope_add(struct pg_scope_cu *c, Dwarf_Die *die, uint32_t parent)
         nd->nr = 0;
         nd->tag = dwarf_tag(die);
         /* dwarf_haspc's loop, all of it: a range list that fails part way
-         * would make dwarf_haspc's answer depend on the address */
-        while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+         * would make dwarf_haspc's answer depend on the address. Without
+         * DW_AT_high_pc and DW_AT_ranges, dwarf_ranges gives no range and no
+         * error (libdw/dwarf_ranges.c): the abbreviation says so, cheaper
+         * than reading the attributes */
+        has = dwarf_hasattr(die, DW_AT_high_pc) || dwarf_hasattr(die, DW_AT_ranges);
+        while (has && (off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
                 if (c->nranges == c->capranges) {
                         c->capranges = c->capranges ? c->capranges * 2 : 256;
                         c->ranges = pg_xreallocarray(c->ranges, c->capranges, sizeof(*c->ranges));
