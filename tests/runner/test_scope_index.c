@@ -24,15 +24,8 @@
 #include <unistd.h>
 
 #include "runner/scopeindex.h"
+#include "tests/runner/offline_module.h"
 #include "tests/util/testutil.h"
-
-static char *debuginfo_path = NULL;
-static const Dwfl_Callbacks callbacks = {
-        .find_elf = dwfl_build_id_find_elf,
-        .find_debuginfo = dwfl_standard_find_debuginfo,
-        .section_address = dwfl_offline_section_address,
-        .debuginfo_path = &debuginfo_path,
-};
 
 static size_t mismatches, with_inlined;
 
@@ -100,41 +93,33 @@ static void inlined_entries(Dwarf_Die *die, Dwarf_Addr bias, Dwarf_Addr **v, siz
         } while (dwarf_siblingof(&kid, &kid) == 0);
 }
 
+struct stride_ctx {
+        struct pg_scopeindex *x;
+        Dwfl_Module *mod;
+        const char *path;
+};
+
+static void stride_probe(void *arg, uint64_t addr)
+{
+        struct stride_ctx *c = arg;
+
+        probe(c->x, c->mod, c->path, addr);
+}
+
 /* Probe @path with about @budget addresses; returns how many were probed. */
 static size_t check_file(const char *path, size_t budget)
 {
         Dwfl *dwfl;
-        Dwfl_Module *mod;
+        Dwfl_Module *mod = pg_offline_module(path, &dwfl);
         struct pg_scopeindex x = { 0 };
         size_t probes = 0, n = 0, cap = 0;
         Dwarf_Addr bias, *entries = NULL;
         Dwarf_Die *cu = NULL;
-        Elf *elf;
-        size_t nph = 0;
+        struct stride_ctx sc = { &x, mod, path };
 
-        if (access(path, R_OK) != 0)
+        if (mod == NULL)
                 return 0;
-        dwfl = dwfl_begin(&callbacks);
-        assert_non_null(dwfl);
-        dwfl_report_begin(dwfl);
-        mod = dwfl_report_elf(dwfl, "m", path, -1, 0, true);
-        dwfl_report_end(dwfl, NULL, NULL);
-        if (mod == NULL) {
-                dwfl_end(dwfl);
-                return 0;
-        }
-        elf = dwfl_module_getelf(mod, &bias);
-        if (elf != NULL && elf_getphdrnum(elf, &nph) == 0) {
-                for (size_t k = 0; k < nph; k++) {
-                        GElf_Phdr ph;
-
-                        if (gelf_getphdr(elf, (int) k, &ph) == NULL || ph.p_type != PT_LOAD ||
-                            !(ph.p_flags & PF_X))
-                                continue;
-                        for (uint64_t a = 0; a < ph.p_memsz; a += ph.p_memsz / budget + 1, probes++)
-                                probe(&x, mod, path, ph.p_vaddr + bias + a);
-                }
-        }
+        probes += pg_exec_stride(mod, budget, stride_probe, &sc);
         /* the entries of inlined instances: where the innermost scope changes */
         while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL)
                 inlined_entries(cu, bias, &entries, &n, &cap);
