@@ -34,9 +34,9 @@ static bool pg_own_dir(const char *path)
                (st.st_mode & 022) == 0;
 }
 
-bool pg_debugcache_dir(char *out, size_t size)
+bool pg_cache_dir(const char *sub, const char *off_env, char *out, size_t size)
 {
-        const char *env = getenv("PERFGATE_DEBUGINFO_CACHE");
+        const char *env = getenv(off_env);
         const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
         char base[4096];
 
@@ -53,9 +53,16 @@ bool pg_debugcache_dir(char *out, size_t size)
                 return false;
         if ((size_t) snprintf(out, size, "%s/perfgate", base) >= size || !pg_own_dir(out))
                 return false;
-        if ((size_t) snprintf(out, size, "%s/perfgate/debuginfo", base) >= size)
+        if (sub == NULL)
+                return true;
+        if ((size_t) snprintf(out, size, "%s/perfgate/%s", base, sub) >= size)
                 return false;
         return pg_own_dir(out);
+}
+
+bool pg_debugcache_dir(char *out, size_t size)
+{
+        return pg_cache_dir("debuginfo", "PERFGATE_DEBUGINFO_CACHE", out, size);
 }
 
 /* Whether @e has a section with SHF_COMPRESSED (-1: not a readable ELF file). */

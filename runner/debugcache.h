@@ -45,7 +45,17 @@ int pg_debugcache_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *
 void pg_debugcache_save(Dwfl_Module *mod);
 
 /**
- * The cache directory into @out (@size bytes), created when missing;
+ * perfgate's per-user cache directory, $XDG_CACHE_HOME/perfgate (default
+ * ~/.cache/perfgate), or its subdirectory @sub (NULL: the directory itself),
+ * into @out (@size bytes), created (mode 0700) when missing. False when the
+ * environment variable @off_env is "0", there is no absolute
+ * $XDG_CACHE_HOME or $HOME, or a directory on the way is not the user's own
+ * (a symlink, another owner, writable by others).
+ */
+bool pg_cache_dir(const char *sub, const char *off_env, char *out, size_t size);
+
+/**
+ * The debug-file cache directory into @out (@size bytes), created when missing;
  * false when the cache is off (PERFGATE_DEBUGINFO_CACHE=0, no home), or the
  * directory is not the user's own (a symlink, another owner, writable by
  * others).

@@ -21,6 +21,23 @@ struct pg_kallsyms {
         size_t n;
         char *names;
         size_t names_len;
+        /* Loaded from the cache (pg_kallsyms_load_cached): the table is exact
+         * only for addresses in ranges[] (inclusive pairs); pg_kallsyms_find()
+         * reads reload_path in full for any other address. */
+        bool cached;
+        uint64_t (*ranges)[2];
+        size_t nranges;
+        char *reload_path;
+        void *blob; /* the cache file mapped (blob_len bytes); syms and names point into it */
+        size_t blob_len;
+};
+
+/** Where pg_kallsyms_load_cached() reads the kernel's state and keeps its cache. */
+struct pg_kallsyms_src {
+        const char *kallsyms; /* "/proc/kallsyms" */
+        const char *modules;  /* "/proc/modules" (missing: no modules) */
+        const char *boot_id;  /* "/proc/sys/kernel/random/boot_id" */
+        const char *cache;    /* the cache file; NULL: no cache */
 };
 
 /**
@@ -29,6 +46,33 @@ struct pg_kallsyms {
  * unreadable file gives an empty table, never an error.
  */
 void pg_kallsyms_load(struct pg_kallsyms *k, const char *path);
+
+/**
+ * As pg_kallsyms_load(@src->kallsyms), but from the cache file @src->cache
+ * when it was written in this boot (the same boot_id) with the same modules
+ * loaded (name, size and address of each line of @src->modules): generating
+ * /proc/kallsyms costs the kernel tens of ms of CPU per read. The cached
+ * table is the whole table as read then, trusted only for addresses whose
+ * symbols cannot have changed since without the key changing: the kernel's
+ * own text (_stext to _etext) and each loaded module's text (its first to
+ * its last text symbol). Anything else (BPF programs, ftrace and kprobe
+ * trampolines, which come and go without a module) makes
+ * pg_kallsyms_find() read the file in full.
+ * The cache file is used only when it is a regular file (not a symlink) of
+ * the user's that others cannot write, with a well-formed table; one that
+ * is not is removed. After a full read with visible addresses the cache is
+ * written (a temporary file renamed into place, mode 0600). Never fails:
+ * any cache problem falls back to the full read.
+ */
+void pg_kallsyms_load_cached(struct pg_kallsyms *k, const struct pg_kallsyms_src *src);
+
+/**
+ * pg_kallsyms_lookup(), exact also for a table from the cache: an address
+ * outside the cached table's ranges first replaces the table with a full
+ * read of the kallsyms file (names returned before stay valid only until
+ * then: copy them).
+ */
+const char *pg_kallsyms_find(struct pg_kallsyms *k, uint64_t addr);
 
 void pg_kallsyms_release(struct pg_kallsyms *k);
 

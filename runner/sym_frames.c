@@ -78,13 +78,24 @@ static void pg_put_module(struct pg_buf *b, const char *modbase, struct pg_frame
  * The qualified name of the function declared by @decl from its enclosing
  * scopes (namespaces, classes, structures, unions), appended to @out:
  * "ns::(anonymous namespace)::Cls<int>::f". Used when a function has no
- * DW_AT_linkage_name (C, Go, some C++ member functions).
+ * DW_AT_linkage_name (C, Go, some C++ member functions). The prefix of each
+ * declaration is kept in @f (dwarf_getscopes_die walks the whole CU).
  */
-static void pg_qualified_name(struct pg_buf *out, Dwarf_Die *decl, const char *name)
+static void pg_qualified_name(struct pg_file *f, struct pg_buf *out, Dwarf_Die *decl,
+                              const char *name)
 {
+        uint64_t key = (uint64_t) (uintptr_t) decl->addr;
         Dwarf_Die *scopes = NULL;
-        int n = dwarf_getscopes_die(decl, &scopes);
+        uint32_t at;
+        int n;
 
+        if (pg_u64map_get(&f->qual, key, &at)) {
+                pg_buf_puts(out, f->qualpool.ptr + at);
+                pg_buf_puts(out, name);
+                return;
+        }
+        at = (uint32_t) f->qualpool.len;
+        n = dwarf_getscopes_die(decl, &scopes);
         /* scopes[0] is @decl itself, outward to the CU */
         for (int i = n - 1; i >= 1; i--) {
                 int tag = dwarf_tag(&scopes[i]);
@@ -94,10 +105,13 @@ static void pg_qualified_name(struct pg_buf *out, Dwarf_Die *decl, const char *n
                     tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
                         continue;
                 sn = dwarf_diename(&scopes[i]);
-                pg_buf_puts(out, sn ? sn : "(anonymous namespace)");
-                pg_buf_puts(out, "::");
+                pg_buf_puts(&f->qualpool, sn ? sn : "(anonymous namespace)");
+                pg_buf_puts(&f->qualpool, "::");
         }
         free(scopes);
+        pg_buf_putc(&f->qualpool, '\0');
+        pg_u64map_put(&f->qual, key, at);
+        pg_buf_puts(out, f->qualpool.ptr + at);
         pg_buf_puts(out, name);
 }
 
@@ -109,7 +123,7 @@ static void pg_qualified_name(struct pg_buf *out, Dwarf_Die *decl, const char *n
  * one's DW_AT_specification); without one, DW_AT_name qualified by the
  * scopes that enclose the declaration. false when it has no name.
  */
-static bool pg_inlined_name(struct pg_buf *out, Dwarf_Die *inl)
+static bool pg_inlined_name(struct pg_file *f, struct pg_buf *out, Dwarf_Die *inl)
 {
         Dwarf_Attribute attr;
         Dwarf_Die origin, decl;
@@ -133,7 +147,7 @@ static bool pg_inlined_name(struct pg_buf *out, Dwarf_Die *inl)
         decl = origin;
         if (dwarf_attr(&origin, DW_AT_specification, &attr) != NULL)
                 (void) dwarf_formref_die(&attr, &decl);
-        pg_qualified_name(out, &decl, s);
+        pg_qualified_name(f, out, &decl, s);
         return true;
 }
 
@@ -188,10 +202,11 @@ static int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max,
 
 #define PG_MAX_SCOPES 64
 
-bool pg_module_inline_site(Dwfl_Module *mod, uint64_t addr, const char *file,
+bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
                            struct pg_inline_cache *cache, struct pg_buf *site,
                            struct pg_buf *callee)
 {
+        Dwfl_Module *mod = f->mod;
         Dwarf_Addr bias = 0;
         Dwarf_Die cu, scopes[PG_MAX_SCOPES];
         Dwarf_Files *files = NULL;
@@ -232,12 +247,15 @@ bool pg_module_inline_site(Dwfl_Module *mod, uint64_t addr, const char *file,
                     strcmp(cfile, own) != 0)
                         continue;
                 pg_buf_printf(site, "%s:%llu", own, (unsigned long long) cl);
-                if (!pg_inlined_name(callee, &scopes[i]))
+                if (!pg_inlined_name(f, callee, &scopes[i]))
                         pg_buf_puts(callee, "[unknown]");
                 return true;
         }
         return false;
 }
+/* At most this many inlined frames at one address (dwarf_getscopes reports
+ * the innermost inlined call and the inlined scopes around its origin). */
+#define PG_MAX_INLINED 64
 
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
 static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t vaddr,
@@ -248,8 +266,8 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
         const char *name = plt ? NULL : pg_symindex_lookup(&f->syms, f->mod, vaddr, &symstart);
         Dwarf_Addr bias = 0;
         Dwarf_Die *cu;
-        Dwarf_Die *scopes = NULL;
-        int nscopes;
+        Dwarf_Die inl[PG_MAX_INLINED];
+        int ninl;
         size_t start = b->len;
         struct pg_buf tmp = PG_BUF_INIT;
 
@@ -273,19 +291,16 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
                 pg_buf_release(&tmp);
                 return;
         }
-        nscopes = dwarf_getscopes(cu, vaddr - bias, &scopes);
-        /* scopes are innermost first: emit the inlined ones outermost first */
-        for (int i = nscopes - 1; i >= 0; i--) {
-                if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-                        continue;
+        /* the inlined scopes dwarf_getscopes gives, outermost first */
+        ninl = pg_scopeindex_inlined(&f->scopes, cu, vaddr - bias, inl, PG_MAX_INLINED);
+        for (int i = 0; i < ninl && i < PG_MAX_INLINED; i++) {
                 pg_buf_reset(&tmp);
-                if (!pg_inlined_name(&tmp, &scopes[i]))
+                if (!pg_inlined_name(f, &tmp, &inl[i]))
                         continue;
                 pg_buf_putc(b, ';');
                 pg_fold_append_frame(b, tmp.ptr, tmp.len, PG_FRAME_INLINED);
                 r->nframes++;
         }
-        free(scopes);
         pg_buf_release(&tmp);
 }
 

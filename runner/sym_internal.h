@@ -26,6 +26,7 @@
 #include "common/hashmap.h"
 #include "runner/jitmap.h"
 #include "runner/kallsyms.h"
+#include "runner/scopeindex.h"
 #include "runner/records.h"
 #include "runner/symindex.h"
 #include "runner/symbolize.h"
@@ -74,11 +75,14 @@ struct pg_file {
         bool plt_read;
         uint64_t plt_first, plt_entsize;
         size_t nplt;
-        char **plt_names;         /* demangled "name@plt", NULL for an unnamed slot */
-        struct pg_u64map aliases; /* symbol address -> symtab index + 1 (pg_file_alias) */
-        struct pg_symindex syms;  /* address -> symbol, as dwfl_module_addrinfo */
-        bool dwarf_read;          /* its DWARF was asked for (dwfl_module_addrdie) */
-        bool debug_saved;         /* offered to the debuginfo cache (runner/debugcache.h) */
+        char **plt_names;            /* demangled "name@plt", NULL for an unnamed slot */
+        struct pg_u64map aliases;    /* symbol address -> symtab index + 1 (pg_file_alias) */
+        struct pg_symindex syms;     /* address -> symbol, as dwfl_module_addrinfo */
+        struct pg_scopeindex scopes; /* address -> inlined scopes, as dwarf_getscopes */
+        struct pg_u64map qual;       /* declaration DIE -> its scopes' prefix in qualpool */
+        struct pg_buf qualpool;      /* "ns::Cls::" prefixes, each NUL-terminated */
+        bool dwarf_read;             /* its DWARF was asked for (dwfl_module_addrdie) */
+        bool debug_saved;            /* offered to the debuginfo cache (runner/debugcache.h) */
 };
 
 struct pg_frame_res {
@@ -254,7 +258,7 @@ uint64_t pg_leaf_caller(struct pg_symbolizer *s, struct pg_aspace *as,
                         const struct pg_perf_sample *smp, uint64_t ip);
 
 /**
- * Where link-time address @addr of @mod, whose line table puts it in
+ * Where link-time address @addr of @f's module, whose line table puts it in
  * @file, sits in the source of the function holding it, when @file is not
  * that function's own file (the DW_AT_decl_file of the outermost
  * DW_TAG_subprogram holding @addr, found through namespaces and classes,
@@ -276,7 +280,7 @@ struct pg_inline_cache {
         Dwarf_Die cu;
         Dwarf_Addr bias;
 };
-bool pg_module_inline_site(Dwfl_Module *mod, uint64_t addr, const char *file,
+bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
                            struct pg_inline_cache *cache, struct pg_buf *site,
                            struct pg_buf *callee);
 

@@ -96,6 +96,7 @@ static uint32_t pg_file_id(struct pg_symbolizer *s, const char *path)
         s->files[s->nfiles].path = pg_xstrdup(path);
         s->files[s->nfiles].bad = true; /* until opened */
         s->files[s->nfiles].etype = -1;
+        pg_buf_init(&s->files[s->nfiles].qualpool);
         return (uint32_t) s->nfiles++;
 }
 
@@ -408,6 +409,9 @@ void pg_files_release(struct pg_symbolizer *s)
                 free(s->files[i].plt_names);
                 pg_u64map_release(&s->files[i].aliases);
                 pg_symindex_release(&s->files[i].syms);
+                pg_scopeindex_release(&s->files[i].scopes);
+                pg_u64map_release(&s->files[i].qual);
+                pg_buf_release(&s->files[i].qualpool);
         }
         free(s->files);
         s->files = NULL;

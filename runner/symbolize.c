@@ -102,6 +102,25 @@ static void pg_stacks_add(struct pg_symbolizer *s, const char *key, size_t len, 
         s->counts[idx] += count;
 }
 
+/* The kernel's symbols: the file the options name, else the live ones
+ * through the per-user cache (runner/kallsyms.h, PERFGATE_KALLSYMS_CACHE=0: off). */
+static void pg_ksyms_load(struct pg_symbolizer *s)
+{
+        struct pg_kallsyms_src src = { "/proc/kallsyms", "/proc/modules",
+                                       "/proc/sys/kernel/random/boot_id", NULL };
+        char dir[4096], path[4096 + 16];
+
+        if (s->o.kallsyms_path != NULL) {
+                pg_kallsyms_load(&s->ksyms, s->o.kallsyms_path);
+                return;
+        }
+        if (pg_cache_dir(NULL, "PERFGATE_KALLSYMS_CACHE", dir, sizeof(dir))) {
+                snprintf(path, sizeof(path), "%s/kallsyms", dir);
+                src.cache = path;
+        }
+        pg_kallsyms_load_cached(&s->ksyms, &src);
+}
+
 /* The kallsyms table: joins the loader thread, or loads it here. */
 static void pg_ksyms_wait(struct pg_symbolizer *s)
 {
@@ -109,8 +128,7 @@ static void pg_ksyms_wait(struct pg_symbolizer *s)
                 pthread_join(s->ksyms_thread, NULL);
                 s->ksyms_thread_running = false;
         } else {
-                pg_kallsyms_load(&s->ksyms,
-                                 s->o.kallsyms_path ? s->o.kallsyms_path : "/proc/kallsyms");
+                pg_ksyms_load(s);
         }
         s->ksyms_loaded = true;
 }
@@ -120,7 +138,7 @@ static void *pg_ksyms_thread(void *arg)
         struct pg_symbolizer *s = arg;
 
         pg_thread_background();
-        pg_kallsyms_load(&s->ksyms, s->o.kallsyms_path ? s->o.kallsyms_path : "/proc/kallsyms");
+        pg_ksyms_load(s);
         return NULL;
 }
 
@@ -218,7 +236,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                                 continue;
                         if (!s->ksyms_loaded)
                                 pg_ksyms_wait(s);
-                        kn = pg_kallsyms_lookup(&s->ksyms, pc);
+                        kn = pg_kallsyms_find(&s->ksyms, pc);
                         if (kn == NULL)
                                 continue; /* invisible: user-only stacks */
                         pg_fold_append_frame(&s->kscratch, kn, strlen(kn), PG_FRAME_KERNEL);
@@ -571,7 +589,7 @@ static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f
                 pg_buf_printf(&where, "%s:%d", file, lineno);
                 pg_buf_reset(&site);
                 pg_buf_reset(&callee);
-                if (pg_module_inline_site(s->files[idx].mod, f->addrs[j].addr, file, &cache, &site,
+                if (pg_module_inline_site(&s->files[idx], f->addrs[j].addr, file, &cache, &site,
                                           &callee)) {
                         if (f->ninlined == capinl) {
                                 capinl = capinl ? capinl * 2 : 8;

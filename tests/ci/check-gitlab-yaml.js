@@ -28,6 +28,10 @@ if (mr) {
   need((mr.needs || []).some((n) => (n.job || n) === 'build-benchmarks'), 'perfgate-mr: the example override (needs) was not merged');
   need(mr.variables && String(mr.variables.GIT_DEPTH) === '0', 'perfgate-mr: GIT_DEPTH is not 0 (merge-base needs history)');
   need(mr.interruptible === true, 'perfgate-mr: not interruptible (a newer MR pipeline should cancel it)');
+  const caches = [].concat(mr.cache || []);
+  need(mr.variables && mr.variables.XDG_CACHE_HOME === '$CI_PROJECT_DIR/.perfgate/cache' &&
+       caches.some((c) => (c.paths || []).includes('.perfgate/cache/perfgate/debuginfo/')),
+       'perfgate-mr: perfgate\'s debug-file cache is not kept in the project dir between jobs');
 }
 if (bl) {
   need(JSON.stringify(bl.rules || []).includes('CI_DEFAULT_BRANCH'), 'perfgate-baseline: not limited to the default branch');

@@ -35,6 +35,19 @@ INPUT_MODE=bogus EVENT=push "${RUNSTEP[@]}" "$scratch/step-mode.sh" >"$scratch/m
 check_eq "bad mode: step fails with 2" 2 $?
 check_grep "bad mode: error annotation" "::error title=perfgate::input 'mode'" "$scratch/mode-bad.log"
 
+# ---- debug-file cache key: the cache directory perfgate uses, a key per debug-package set
+step debuginfo debuginfo
+export GITHUB_OUTPUT="$scratch/out-debuginfo"
+: >"$GITHUB_OUTPUT"
+env -u XDG_CACHE_HOME HOME=/home/runner RUNNER_OS=Linux RUNNER_ARCH=X64 ImageOS=ubuntu24 \
+        "${RUNSTEP[@]}" "$scratch/step-debuginfo.sh" >/dev/null 2>&1
+check "debuginfo: the cache dir under HOME" grep -qx "dir=/home/runner/.cache/perfgate/debuginfo" "$GITHUB_OUTPUT"
+check "debuginfo: key under the restore prefix" grep -qx "key=perfgate-debuginfo-Linux-X64-ubuntu24-[0-9a-f]\{16\}" "$GITHUB_OUTPUT"
+check "debuginfo: restore prefix" grep -qx "restore=perfgate-debuginfo-Linux-X64-ubuntu24-" "$GITHUB_OUTPUT"
+: >"$GITHUB_OUTPUT"
+XDG_CACHE_HOME=/xdg HOME=/home/runner RUNNER_OS=Linux RUNNER_ARCH=X64 "${RUNSTEP[@]}" "$scratch/step-debuginfo.sh" >/dev/null 2>&1
+check "debuginfo: XDG_CACHE_HOME honoured" grep -qx "dir=/xdg/perfgate/debuginfo" "$GITHUB_OUTPUT"
+
 # ---- gate step, comment mode (the workflow_run poster), fake API
 step gate gate
 mkdir -p "$scratch/ws/perfgate-comment"

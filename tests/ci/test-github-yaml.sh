@@ -32,6 +32,8 @@ for (const i of Object.keys(a.inputs || {}))
   say(text.split(`inputs.${i} `).length + text.split(`inputs.${i}}`).length > 2, `action input '${i}' used by a step`);
 say(a.runs.steps.some((s) => s.uses && s.uses.startsWith('actions/upload-artifact@')), 'action uploads artifacts with actions/upload-artifact');
 say(a.runs.steps.some((s) => (s.run || '').includes('$GITHUB_ACTION_PATH/../perfgate-ci.sh')), 'action runs ci/perfgate-ci.sh');
+say(a.runs.steps.some((s) => (s.uses || '').startsWith('actions/cache@') && /debuginfo\.outputs\.dir/.test((s.with || {}).path)),
+    'action keeps perfgate\'s debug-file cache with actions/cache');
 say(a.runs.steps.some((s) => (s.run || '').includes('$GITHUB_ACTION_PATH/../..')), 'action builds from its own checkout');
 say(!/run:[^\n]*\$\{\{\s*inputs\./.test(text) && !a.runs.steps.some((s) => /\$\{\{\s*inputs\./.test(s.run || '')),
     'no input spliced into shell text (inputs go through env)');
@@ -52,7 +54,7 @@ say(ex('fork-comment.yml').permissions.contents === 'write', 'fork-comment.yml c
 const allUses = [text, ...fs.readdirSync(exDir).map((n) => fs.readFileSync(path.join(exDir, n), 'utf8'))]
   .join('\n').match(/uses:\s*actions\/[a-z-]+@v\d+/g) || [];
 // the first majors whose runtime is Node 24 (the Node 20 based ones are deprecated)
-const node24 = { checkout: 5, 'upload-artifact': 6, 'download-artifact': 7 };
+const node24 = { checkout: 5, 'upload-artifact': 6, 'download-artifact': 7, cache: 5 };
 const old = allUses.filter((u) => { const m = /actions\/([a-z-]+)@v(\d+)/.exec(u); return node24[m[1]] && +m[2] < node24[m[1]]; });
 say(allUses.length > 0 && old.length === 0, `checkout/upload-artifact/download-artifact at Node 24 majors${old.length ? ': not ' + old.join(', ') : ''}`);
 for (const o of ['status', 'report', 'results', 'baseline-commit', 'assets-commit', 'link-base'])

@@ -15,7 +15,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -25,15 +24,8 @@
 #include <unistd.h>
 
 #include "runner/symindex.h"
+#include "tests/runner/offline_module.h"
 #include "tests/util/testutil.h"
-
-static char *debuginfo_path = NULL;
-static const Dwfl_Callbacks callbacks = {
-        .find_elf = dwfl_build_id_find_elf,
-        .find_debuginfo = dwfl_standard_find_debuginfo,
-        .section_address = dwfl_offline_section_address,
-        .debuginfo_path = &debuginfo_path,
-};
 
 struct alias_ctx {
         int n;
@@ -72,28 +64,35 @@ static void probe(struct pg_symindex *ix, Dwfl_Module *mod, const char *path, ui
 }
 
 /* Check @path; returns the number of addresses probed (0: not an ELF file here). */
+struct stride_ctx {
+        struct pg_symindex *ix;
+        Dwfl_Module *mod;
+        const char *path;
+};
+
+static void stride_probe(void *arg, uint64_t addr)
+{
+        struct stride_ctx *c = arg;
+
+        probe(c->ix, c->mod, c->path, addr);
+}
+
 static size_t check_file(const char *path, size_t budget)
 {
         Dwfl *dwfl;
-        Dwfl_Module *mod;
+        Dwfl_Module *mod = pg_offline_module(path, &dwfl);
         struct pg_symindex ix = { 0 };
         int n;
         size_t probes = 0, step, nsyms;
-        Dwarf_Addr bias;
-        Elf *elf;
-        size_t nph = 0;
+        struct stride_ctx sc = { &ix, NULL, path };
 
-        if (access(path, R_OK) != 0)
+        if (mod == NULL)
                 return 0;
-        dwfl = dwfl_begin(&callbacks);
-        assert_non_null(dwfl);
-        dwfl_report_begin(dwfl);
-        mod = dwfl_report_elf(dwfl, "m", path, -1, 0, true);
-        dwfl_report_end(dwfl, NULL, NULL);
-        if (mod == NULL || (n = dwfl_module_getsymtab(mod)) <= 1) {
+        if ((n = dwfl_module_getsymtab(mod)) <= 1) {
                 dwfl_end(dwfl);
                 return 0;
         }
+        sc.mod = mod;
         pg_symindex_build(&ix, mod);
         assert_true(ix.exact); /* x86-64 and aarch64 have no function descriptors */
         /* libdwfl scans n symbols per lookup: keep the test's cost bounded */
@@ -136,19 +135,7 @@ static size_t check_file(const char *path, size_t budget)
                 i += (int) step * 3; /* the alias scan costs a lookup's worth */
         }
         /* an even stride over the executable segments */
-        elf = dwfl_module_getelf(mod, &bias);
-        if (elf != NULL && elf_getphdrnum(elf, &nph) == 0) {
-                for (size_t k = 0; k < nph; k++) {
-                        GElf_Phdr ph;
-
-                        if (gelf_getphdr(elf, (int) k, &ph) == NULL || ph.p_type != PT_LOAD ||
-                            !(ph.p_flags & PF_X))
-                                continue;
-                        for (uint64_t a = 0; a < ph.p_memsz;
-                             a += ph.p_memsz / (budget / nsyms / 2 + 1) + 1, probes++)
-                                probe(&ix, mod, path, ph.p_vaddr + bias + a);
-                }
-        }
+        probes += pg_exec_stride(mod, budget / nsyms / 2 + 1, stride_probe, &sc);
         pg_symindex_release(&ix);
         dwfl_end(dwfl);
         return probes;
@@ -166,8 +153,6 @@ static void test_same_as_libdwfl(void **state)
         size_t total = 0, libc = 0;
         const char *dir = pg_test_env("PG_FIXTURE_DIR");
         char path[4096];
-        DIR *d;
-        struct dirent *e;
 
         (void) state;
         for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -183,16 +168,7 @@ static void test_same_as_libdwfl(void **state)
                 snprintf(path, sizeof(path), "%s/%s", dir, fixtures[i]);
                 total += check_file(path, 20000000);
         }
-        snprintf(path, sizeof(path), "%s/layouts", dir);
-        d = opendir(path);
-        while (d != NULL && (e = readdir(d)) != NULL) {
-                if (strncmp(e->d_name, "layout_", 7) != 0)
-                        continue;
-                snprintf(path, sizeof(path), "%s/layouts/%s", dir, e->d_name);
-                total += check_file(path, 20000000);
-        }
-        if (d != NULL)
-                closedir(d);
+        total += pg_test_each_layout(check_file, 20000000);
         fprintf(stderr, "%zu addresses compared with dwfl_module_addrinfo\n", total);
         assert_true(total > 10000);
         assert_int_equal(mismatches, 0);

@@ -9,6 +9,7 @@
 
 #include "tests/util/testutil.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -178,6 +179,27 @@ const char *pg_test_fixture(const char *name)
         static char path[PATH_MAX];
         snprintf(path, sizeof(path), "%s/%s", pg_test_env("PG_FIXTURE_DIR"), name);
         return path;
+}
+
+size_t pg_test_each_layout(size_t (*check)(const char *path, size_t budget), size_t budget)
+{
+        char path[PATH_MAX];
+        size_t total = 0;
+        DIR *d;
+        struct dirent *e;
+
+        snprintf(path, sizeof(path), "%s/layouts", pg_test_env("PG_FIXTURE_DIR"));
+        d = opendir(path);
+        while (d != NULL && (e = readdir(d)) != NULL) {
+                if (strncmp(e->d_name, "layout_", 7) != 0)
+                        continue;
+                snprintf(path, sizeof(path), "%s/layouts/%s", pg_test_env("PG_FIXTURE_DIR"),
+                         e->d_name);
+                total += check(path, budget);
+        }
+        if (d != NULL)
+                closedir(d);
+        return total;
 }
 
 char *pg_test_read(const char *path)

@@ -57,6 +57,13 @@ const char *pg_test_env(const char *name);
 /** Path of a built fixture program: $PG_FIXTURE_DIR/<name> (static buffer). */
 const char *pg_test_fixture(const char *name);
 
+/**
+ * Call @check(path, @budget) for each toolchain layout fixture
+ * ($PG_FIXTURE_DIR/layouts/layout_*, gcc and clang with bfd and lld; see
+ * tests/cmake/symbols.cmake); returns the sum of what it returned.
+ */
+size_t pg_test_each_layout(size_t (*check)(const char *path, size_t budget), size_t budget);
+
 /** Read a whole file into a new string (free() it); fails the test if absent. */
 char *pg_test_read(const char *path);
 

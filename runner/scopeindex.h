@@ -1,0 +1,61 @@
+/*
+ * scopeindex.h - the inlined-function scopes of an address, as
+ * dwarf_getscopes(3) (elfutils 0.188 libdw/dwarf_getscopes.c) reports them,
+ * from a per-CU index built once instead of a walk over the CU per address.
+ *
+ * dwarf_getscopes(cu, pc) walks the CU's DIE tree the way
+ * libdw/libdw_visit_scopes.c does (descending only into the DIEs that may
+ * own scopes: compile units, modules, lexical, with, catch and try blocks,
+ * entry points, inlined subroutines, subprograms, namespaces, classes and
+ * structures, when they have children). Its first pass follows, level by
+ * level, the first child in tree order whose address ranges (dwarf_haspc)
+ * contain pc; the scopes are that path from its innermost DIE out to the
+ * innermost DW_TAG_inlined_subroutine on it (I). A second search finds the
+ * DIE I's DW_AT_abstract_origin names anywhere in that same walk of the CU
+ * (a DIE occurs once in it when the CU imports no partial units) and
+ * appends that DIE's enclosing scopes out to the CU. Without an inlined
+ * subroutine on the path the scopes end at the CU; when the origin is not
+ * in the walk (another CU) the call returns 0 and no scopes.
+ *
+ * The index records that walk once per CU: every DIE it visits, in tree
+ * order, with its parent, first child, next sibling, tag and address
+ * ranges. The first pass is then a loop over in-memory ranges and the
+ * origin a hash lookup. A CU whose walk meets something the index does not
+ * model (an imported unit, any libdw error while reading DIEs or ranges) is
+ * marked, and its addresses are answered by dwarf_getscopes itself.
+ */
+#ifndef PG_RUNNER_SCOPEINDEX_H
+#define PG_RUNNER_SCOPEINDEX_H
+
+#include <elfutils/libdw.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hashmap.h"
+
+struct pg_scope_cu; /* runner/scopeindex.c */
+
+/** The CUs of one module indexed so far; zero-initialised is empty. */
+struct pg_scopeindex {
+        struct pg_u64map by_cu; /* CU DIE address -> index into cus */
+        struct pg_scope_cu *cus;
+        size_t ncus, capcus;
+};
+
+/**
+ * The DW_TAG_inlined_subroutine DIEs among dwarf_getscopes(@cu, @pc)'s
+ * scopes (@pc in the CU's own address space, as dwarf_getscopes takes it),
+ * outermost first, into @out (at most @max; more are not stored but still
+ * counted). Returns how many there are: 0 when dwarf_getscopes would give
+ * none, fail, or return 0. The CU is indexed at its second lookup (the
+ * first asks dwarf_getscopes: a CU with one sampled address is not worth a
+ * whole walk). The DIEs stored point into the module's DWARF data, valid
+ * while its Dwarf is.
+ */
+int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                          int max);
+
+/** Free @x's memory and leave it empty. */
+void pg_scopeindex_release(struct pg_scopeindex *x);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * test_scope_index.c - runner/scopeindex.h gives, for every address probed,
+ * the same inlined-subroutine DIEs, in the same order, as dwarf_getscopes(3)
+ * itself (the scopes of tag DW_TAG_inlined_subroutine, outermost first,
+ * which is all the symbolizer folds), on real files: glibc through its
+ * separate debug file, the perfgate binary (gcc -O2 -g, inlining
+ * everywhere), the C++ and inline fixtures, the fixture layouts built by
+ * gcc and clang with bfd and lld, and programs built here by Debian's rustc
+ * (-O, -g) and by golang-go. Addresses probed: an even stride over each
+ * executable segment and the entry of every inlined instance found there.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "runner/scopeindex.h"
+#include "tests/runner/offline_module.h"
+#include "tests/util/testutil.h"
+
+static size_t mismatches, with_inlined;
+
+/* The inlined scopes of dwarf_getscopes(@cu, @pc), outermost first, into @out. */
+static int oracle(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
+{
+        Dwarf_Die *scopes = NULL;
+        int n = dwarf_getscopes(cu, pc, &scopes), k = 0;
+
+        for (int i = n - 1; i >= 0; i--)
+                if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
+                        if (k < max)
+                                out[k] = scopes[i];
+                        k++;
+                }
+        free(scopes);
+        return k;
+}
+
+/* Compare one address (module-relative @addr); the entries of inlined instances
+ * met on the way are added to @more. */
+static void probe(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path, Dwarf_Addr addr)
+{
+        Dwarf_Addr bias = 0;
+        Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+        Dwarf_Die want[64], got[64];
+        int nw, ng;
+
+        if (cu == NULL)
+                return;
+        nw = oracle(cu, addr - bias, want, 64);
+        (void) pg_scopeindex_inlined(x, cu, addr - bias, got, 64); /* indexes the CU */
+        ng = pg_scopeindex_inlined(x, cu, addr - bias, got, 64);
+        with_inlined += nw > 0;
+        if (nw == ng) {
+                for (int i = 0; i < nw && i < 64; i++)
+                        if (want[i].addr != got[i].addr)
+                                goto differ;
+                return;
+        }
+differ:
+        if (mismatches++ < 10)
+                fprintf(stderr, "%s: %#llx: dwarf_getscopes has %d inlined scopes, the index %d\n",
+                        path, (unsigned long long) addr, nw, ng);
+}
+
+/* The low_pc of every DW_TAG_inlined_subroutine under @die (module-relative). */
+static void inlined_entries(Dwarf_Die *die, Dwarf_Addr bias, Dwarf_Addr **v, size_t *n, size_t *cap)
+{
+        Dwarf_Die kid;
+        Dwarf_Addr lo;
+
+        if (dwarf_child(die, &kid) != 0)
+                return;
+        do {
+                if (dwarf_tag(&kid) == DW_TAG_inlined_subroutine && dwarf_lowpc(&kid, &lo) == 0) {
+                        if (*n == *cap) {
+                                *cap = *cap ? *cap * 2 : 1024;
+                                *v = realloc(*v, *cap * sizeof(**v));
+                                assert_non_null(*v);
+                        }
+                        (*v)[(*n)++] = lo + bias;
+                }
+                inlined_entries(&kid, bias, v, n, cap);
+        } while (dwarf_siblingof(&kid, &kid) == 0);
+}
+
+struct stride_ctx {
+        struct pg_scopeindex *x;
+        Dwfl_Module *mod;
+        const char *path;
+};
+
+static void stride_probe(void *arg, uint64_t addr)
+{
+        struct stride_ctx *c = arg;
+
+        probe(c->x, c->mod, c->path, addr);
+}
+
+/* Probe @path with about @budget addresses; returns how many were probed. */
+static size_t check_file(const char *path, size_t budget)
+{
+        Dwfl *dwfl;
+        Dwfl_Module *mod = pg_offline_module(path, &dwfl);
+        struct pg_scopeindex x = { 0 };
+        size_t probes = 0, n = 0, cap = 0;
+        Dwarf_Addr bias, *entries = NULL;
+        Dwarf_Die *cu = NULL;
+        struct stride_ctx sc = { &x, mod, path };
+
+        if (mod == NULL)
+                return 0;
+        probes += pg_exec_stride(mod, budget, stride_probe, &sc);
+        /* the entries of inlined instances: where the innermost scope changes */
+        while ((cu = dwfl_module_nextcu(mod, cu, &bias)) != NULL)
+                inlined_entries(cu, bias, &entries, &n, &cap);
+        for (size_t i = 0; i < n; i += n / budget + 1, probes += 2) {
+                probe(&x, mod, path, entries[i]);
+                probe(&x, mod, path, entries[i] - 1);
+        }
+        free(entries);
+        pg_scopeindex_release(&x);
+        dwfl_end(dwfl);
+        return probes;
+}
+
+/* Build @src (@name in a sandbox) with @cmd; its output path, or NULL when the tool is missing. */
+static const char *build(const char *tool, const char *name, const char *src, const char *cmd)
+{
+        static char path[4096];
+        char file[4096 + 64];
+        const char *dir;
+
+        if (access(tool, X_OK) != 0) {
+                print_message("SKIP: %s not installed\n", tool);
+                return NULL;
+        }
+        dir = pg_test_sandbox(); /* also the working directory */
+        snprintf(file, sizeof(file), "%s/%s", dir, name);
+        pg_test_write(file, src);
+        assert_int_equal(system(cmd), 0);
+        snprintf(path, sizeof(path), "%s/prog", dir);
+        return path;
+}
+
+static const char rust_src[] = "#[inline(always)]\n"
+                               "fn mix(x: u64) -> u64 { x.rotate_left(5) ^ x.wrapping_mul(31) }\n"
+                               "fn main() {\n"
+                               "    let v: Vec<u64> = (0..100000u64).map(mix).collect();\n"
+                               "    let mut m = std::collections::HashMap::new();\n"
+                               "    for x in &v { *m.entry(x % 97).or_insert(0u64) += x; }\n"
+                               "    let s: u64 = m.values().sum();\n"
+                               "    println!(\"{}\", s);\n"
+                               "}\n";
+
+static const char go_src[] =
+    "package main\n"
+    "import (\"fmt\"; \"sort\"; \"strings\")\n"
+    "func key(s string) string { return strings.ToLower(s) }\n"
+    "func main() {\n"
+    "    w := strings.Fields(\"b a C d B e A\")\n"
+    "    sort.Slice(w, func(i, j int) bool { return key(w[i]) < key(w[j]) })\n"
+    "    fmt.Println(w)\n"
+    "}\n";
+
+static void test_same_as_dwarf_getscopes(void **state)
+{
+        const char *fixtures[] = { "sample_callpath", "sample_cxx", "sample_inline_vdso",
+                                   "sample_debuglink" };
+        const char *dir = pg_test_env("PG_FIXTURE_DIR"), *prog;
+        size_t total = 0, libc, perfgate, before;
+        char path[4096];
+
+        (void) state;
+        libc = check_file("/lib/x86_64-linux-gnu/libc.so.6", 20000);
+        libc += check_file("/lib/aarch64-linux-gnu/libc.so.6", 20000);
+        total += libc;
+        before = with_inlined;
+        perfgate = check_file(pg_test_env("PERFGATE_BIN"), 20000);
+        total += perfgate;
+        assert_true(with_inlined - before > 100); /* gcc -O2 inlines: the index was exercised */
+        for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+                snprintf(path, sizeof(path), "%s/%s", dir, fixtures[i]);
+                total += check_file(path, 5000);
+        }
+        total += pg_test_each_layout(check_file, 5000);
+        /* rustc nests each function in DW_TAG_namespace DIEs, which have no
+         * addresses: dwarf_getscopes' first pass never enters them, and finds
+         * no inlined scopes there; the index must agree */
+        prog = build("/usr/bin/rustc", "m.rs", rust_src, "/usr/bin/rustc -O -g -o prog m.rs");
+        if (prog != NULL) {
+                before = with_inlined;
+                total += check_file(prog, 20000);
+                fprintf(stderr, "rustc: %zu addresses with inlined scopes\n",
+                        with_inlined - before);
+        }
+        if (prog != NULL)
+                pg_test_sandbox_remove();
+        prog = build("/usr/lib/go/bin/go", "m.go", go_src,
+                     "GOFLAGS=-mod=mod GO111MODULE=off GOCACHE=$PWD/cache /usr/lib/go/bin/go "
+                     "build -o prog m.go");
+        if (prog != NULL) {
+                before = with_inlined;
+                total += check_file(prog, 20000);
+                fprintf(stderr, "go: %zu addresses with inlined scopes\n", with_inlined - before);
+                pg_test_sandbox_remove();
+        }
+        fprintf(stderr, "%zu addresses compared with dwarf_getscopes (%zu with inlined scopes)\n",
+                total, with_inlined);
+        assert_true(perfgate > 1000);
+        assert_int_equal(mismatches, 0);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = { cmocka_unit_test(test_same_as_dwarf_getscopes) };
+
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
