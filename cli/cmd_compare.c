@@ -683,6 +683,16 @@ int cmd_compare(int argc, char **argv)
                                                  : "Fetch",
                                         db, db, a.branch ? " --branch " : "", a.branch ? db : "",
                                         rev);
+                        } else if (info.other_machines) {
+                                /* docs/baseline.md, "How compare finds a baseline" */
+                                fprintf(a.require_baseline ? stderr : stdout,
+                                        "perfgate: %sno baseline for '%s' on machine '%s' "
+                                        "(searched %u commits from the merge-base); nothing to "
+                                        "compare. Baselines there exist for machine(s) %s: pass "
+                                        "--machine NAME, or give the baseline job and this job "
+                                        "the same machine name (the CI's machine input).\n",
+                                        a.require_baseline ? "error: " : "", rev, so.machine,
+                                        a.max_walk, info.other_machines);
                         } else {
                                 fprintf(a.require_baseline ? stderr : stdout,
                                         "perfgate: %sno baseline for '%s' on machine '%s' "
