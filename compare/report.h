@@ -135,4 +135,14 @@ size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b,
 /** Whether hotspot @h is worth listing (changed or hot, not tiny/unchanged noise). */
 bool pg_report_hotspot_listed(const struct pg_hotspot *h);
 
+/**
+ * Whether the reports show @h's inclusive share rather than its self share:
+ * a new or vanished function is judged on its inclusive share
+ * (docs/compare.md, "Hotspots"), and its self share may be 0 on both sides
+ * (a function that only calls others). Then @base, @head (percent) and @pp
+ * are the inclusive figures, else the self ones; est. and own time stay
+ * self-based and the z test's p (on the self counts) judges nothing.
+ */
+bool pg_report_hotspot_shares(const struct pg_hotspot *h, double *base, double *head, double *pp);
+
 #endif
