@@ -22,20 +22,6 @@
 #include "tests/util/store_fixture.h"
 #include "tests/util/testutil.h"
 
-#define FX_PERFGATE(o, want, ...)                                                                  \
-        do {                                                                                       \
-                int st_ = pg_test_perfgate((o), __VA_ARGS__, NULL);                                \
-                if (st_ != (want))                                                                 \
-                        fail_msg("exit %d, want %d\nstdout: %s\nstderr: %s", st_, (want),          \
-                                 (o)->out.ptr, (o)->err.ptr);                                      \
-        } while (0)
-
-static void fx_expect(const struct pg_buf *b, const char *needle)
-{
-        if (!strstr(b->ptr, needle))
-                fail_msg("missing '%s' in:\n%s", needle, b->ptr);
-}
-
 static void test_compare_machine_names_the_machines_with_a_baseline(void **state)
 {
         const char *sb = fx_sandbox();
