@@ -38,9 +38,12 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
 /** Markdown PR/MR comment body, starting with the "<!-- perfgate -->" marker. */
 /**
  * Append the PR/MR comment for "no baseline yet": the marker, that nothing
- * was compared for @rev on @machine, and how the baseline gets recorded.
+ * was compared for @rev on @machine, and how the baseline gets recorded, or,
+ * when @others (NULL or ", "-separated machine names) have a baseline there,
+ * that the machine names of the two jobs differ.
  */
-void pg_report_markdown_no_baseline(struct pg_buf *out, const char *rev, const char *machine);
+void pg_report_markdown_no_baseline(struct pg_buf *out, const char *rev, const char *machine,
+                                    const char *others);
 
 void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         const struct pg_report_opts *o);

@@ -567,13 +567,22 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
         free(summary);
 }
 
-void pg_report_markdown_no_baseline(struct pg_buf *out, const char *rev, const char *machine)
+void pg_report_markdown_no_baseline(struct pg_buf *out, const char *rev, const char *machine,
+                                    const char *others)
 {
         pg_buf_puts(out, "<!-- perfgate -->\n### perfgate: no baseline yet\n\nNo baseline is "
                          "recorded for ");
         pg_md_escape(out, rev);
         pg_buf_puts(out, " on machine ");
         pg_md_escape(out, machine);
+        if (others) {
+                pg_buf_puts(out, ", so nothing was compared. Baselines there exist for "
+                                 "machine(s) ");
+                pg_md_escape(out, others);
+                pg_buf_puts(out, ": give the baseline job and this job the same machine name "
+                                 "(the CI's `machine` input, `PERFGATE_MACHINE` on GitLab).\n");
+                return;
+        }
         pg_buf_puts(out, ", so nothing was compared. The main branch's job records one with "
                          "`perfgate baseline save` (and pushes the `perfgate-baselines` "
                          "branch); pull requests are compared from then on.\n");

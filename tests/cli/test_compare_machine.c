@@ -29,6 +29,7 @@ static void test_compare_machine_names_the_machines_with_a_baseline(void **state
         git_repository *repo = fx_init(path, false);
         git_oid c0, c1, c2;
         struct pg_run_out o;
+        char *md;
         (void) state;
 
         /* main: c0 - c1 - c2; the PR branch sits at c1 (merge-base c1, and
@@ -54,8 +55,17 @@ static void test_compare_machine_names_the_machines_with_a_baseline(void **state
         /* the PR's results, measured on machine 'default' */
         fx_result_file(".perfgate/results", "parse", fx_hex(&c1), "default", false, 1e6);
 
-        FX_PERFGATE(&o, 0, "compare", "main");
+        FX_PERFGATE(&o, 0, "compare", "main", "--markdown", "report/comment.md");
         fx_expect(&o.out, "no baseline for 'main' on machine 'default'");
+        /* the PR comment, what a CI user sees, says the same */
+        md = pg_test_read("report/comment.md");
+        if (!strstr(md, "### perfgate: no baseline yet"))
+                fail_msg("%s", md);
+        if (!strstr(md, "Baselines there exist for machine(s) ci-runner-a, "
+                        "ci-runner-b: give the baseline job and this job the "
+                        "same machine name"))
+                fail_msg("%s", md);
+        free(md);
         fx_expect(&o.out, "Baselines there exist for machine(s) ci-runner-a, ci-runner-b: pass "
                           "--machine NAME, or give the baseline job and this job the same "
                           "machine name");
