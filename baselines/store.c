@@ -56,6 +56,7 @@ void pg_store_lookup_release(struct pg_store_lookup *l)
         free(l->used_commit);
         free(l->source_ref);
         free(l->warnings);
+        free(l->other_machines);
         memset(l, 0, sizeof(*l));
 }
 
@@ -506,6 +507,51 @@ int pg_subtree(git_repository *repo, const git_tree *tree, const char *name, git
         return 0;
 }
 
+/* Name in info->other_machines (", "-separated, NULL when none) every
+ * machine of @data other than @machine with a baseline at one of the
+ * commits @walked lists (one hex a line): a baseline job and a PR job that
+ * use different machine names would otherwise find nothing, silently. */
+static int pg_store_other_machines(git_repository *repo, const git_tree *data, const char *machine,
+                                   const char *walked, struct pg_store_lookup *info)
+{
+        struct pg_buf names = PG_BUF_INIT;
+
+        for (size_t i = 0; walked && i < git_tree_entrycount(data); i++) {
+                const git_tree_entry *e = git_tree_entry_byindex(data, i);
+                const char *name = git_tree_entry_name(e);
+                git_tree *mt = NULL;
+                bool any = false;
+                int error;
+
+                if (strcmp(name, machine) == 0)
+                        continue;
+                if ((error = pg_subtree(repo, data, name, &mt)) < 0) {
+                        pg_buf_release(&names);
+                        return error;
+                }
+                for (const char *l = walked; mt && !any && *l;) {
+                        const char *nl = strchr(l, '\n');
+                        char hex[GIT_OID_HEXSZ + 1];
+                        size_t len = nl ? (size_t) (nl - l) : strlen(l);
+                        if (len < sizeof(hex)) {
+                                const git_tree_entry *d;
+                                memcpy(hex, l, len);
+                                hex[len] = 0;
+                                d = git_tree_entry_byname(mt, hex);
+                                any = d && git_tree_entry_type(d) == GIT_OBJECT_TREE;
+                        }
+                        l += len + (nl ? 1 : 0);
+                }
+                git_tree_free(mt);
+                if (any)
+                        pg_buf_printf(&names, "%s%s", names.len ? ", " : "", name);
+        }
+        if (names.len)
+                info->other_machines = pg_buf_detach(&names, NULL);
+        pg_buf_release(&names);
+        return 0;
+}
+
 int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsigned max_walk,
                            struct pg_result_set *out, struct pg_store_lookup *info)
 {
@@ -515,6 +561,7 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
         git_tree *data = NULL, *mtree = NULL, *dir = NULL;
         git_commit *c = NULL;
         git_oid head, base, mb, cur;
+        struct pg_buf walked = PG_BUF_INIT; /* the commits searched, one hex a line */
         unsigned dist;
         int rc, error;
 
@@ -551,13 +598,16 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
                 goto done;
         if (!data)
                 goto done; /* no data branch: no baseline, not an error */
-        if ((error = pg_subtree(repo, data, machine, &mtree)) < 0 || !mtree)
-                goto done; /* no baseline for this machine */
+        if ((error = pg_subtree(repo, data, machine, &mtree)) < 0)
+                goto done;
+        /* the walk runs even without this machine's tree, to name the
+         * machines that have a baseline on it (pg_store_other_machines) */
         git_oid_cpy(&cur, &mb);
         for (dist = 0;; dist++) {
                 char hex[GIT_OID_HEXSZ + 1];
                 git_oid_tostr(hex, sizeof(hex), &cur);
-                if ((error = pg_subtree(repo, mtree, hex, &dir)) < 0)
+                pg_buf_printf(&walked, "%s\n", hex);
+                if (mtree && (error = pg_subtree(repo, mtree, hex, &dir)) < 0)
                         goto done;
                 if (dir) {
                         char *prefix = pg_xasprintf("%s/%s", machine, hex);
@@ -579,6 +629,8 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
                 git_commit_free(c);
                 c = NULL;
                 if (git_commit_lookup(&c, repo, &cur) < 0) {
+                        if (!mtree)
+                                break; /* only looking for other machines */
                         if (git_repository_is_shallow(repo) == 1) {
                                 char *what = pg_xasprintf(
                                     "the history is cut at %.12s, %u commits before the "
@@ -595,7 +647,10 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
                         break; /* root reached */
                 git_oid_cpy(&cur, git_commit_parent_id(c, 0));
         }
+        if (!info->found)
+                error = pg_store_other_machines(repo, data, machine, walked.ptr, info);
 done:
+        pg_buf_release(&walked);
         if (error)
                 pg_store_lookup_release(info);
         git_commit_free(c);
@@ -1016,6 +1071,7 @@ struct pg_commit_plan {
 struct pg_commit_done {
         git_oid id;
         bool created_branch, from_remote, merged_local, squashed;
+        bool no_local; /* from_remote, and there was no local branch at all */
 };
 
 /* Whether the first-parent history from @tip holds at least @n commits. */
@@ -1065,6 +1121,7 @@ static int pg_store_commit_once(git_repository *repo, const struct pg_commit_pla
         if (t.has_remote && pg_remote_ahead(repo, &t)) {
                 rc = git_commit_lookup(&parents[nparents++], repo, &t.remote);
                 done->from_remote = true;
+                done->no_local = !t.has_local;
         } else if (t.has_local && t.has_remote && !git_oid_equal(&t.local, &t.remote) &&
                    git_graph_descendant_of(repo, &t.local, &t.remote) != 1) {
                 /* diverged: build on origin (and carry the local tip over) */
@@ -1371,6 +1428,7 @@ int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *res
                         info->commit = pg_oid_hex(&d.id);
                         info->created_branch = d.created_branch;
                         info->from_remote = d.from_remote;
+                        info->no_local = d.no_local;
                         info->merged_local = d.merged_local;
                 }
         }

@@ -30,6 +30,7 @@ struct pg_store_save_info {
         bool replaced;       /* files for this commit and machine existed and were replaced */
         bool created_branch; /* the branch was created as an orphan */
         bool from_remote;    /* built on origin/<branch> because it was ahead */
+        bool no_local;       /* ... or because there was no local branch (a fresh clone) */
         unsigned retries;    /* compare-and-swap retries after a concurrent update */
         size_t saved;        /* result files written */
         size_t nreplaced;    /* of those, how many replaced a file already stored */
@@ -71,14 +72,16 @@ int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *res
  */
 struct pg_store_lookup {
         bool found;
-        char *base_commit; /* BASE resolved (hex) */
-        char *merge_base;  /* merge-base of HEAD and BASE (hex) */
-        char *used_commit; /* commit whose baseline was used (hex), when found */
-        unsigned distance; /* first-parent steps from merge_base to used_commit */
-        char *source_ref;  /* "perfgate-baselines" or "origin/perfgate-baselines" */
-        char *warnings;    /* NULL, or one line per stored file that was skipped (a symbolic
+        char *base_commit;    /* BASE resolved (hex) */
+        char *merge_base;     /* merge-base of HEAD and BASE (hex) */
+        char *used_commit;    /* commit whose baseline was used (hex), when found */
+        unsigned distance;    /* first-parent steps from merge_base to used_commit */
+        char *source_ref;     /* "perfgate-baselines" or "origin/perfgate-baselines" */
+        char *warnings;       /* NULL, or one line per stored file that was skipped (a symbolic
                               link, another benchmark's result) or says another machine or
                               commit than its path, none, or a dirty tree: print each */
+        char *other_machines; /* when not found: NULL, or the other machines (", "-separated)
+                                 with a baseline at one of the searched commits */
 };
 
 void pg_store_lookup_release(struct pg_store_lookup *l);
@@ -92,7 +95,8 @@ void pg_store_lookup_release(struct pg_store_lookup *l);
  * The data branch is read from the local branch, or from origin/<branch>
  * when there is no local one or origin is ahead of it (info->source_ref).
  * Not finding one is not an error: info->found = false (also with no data
- * branch at all: then info->source_ref is NULL).
+ * branch at all: then info->source_ref is NULL), and info->other_machines
+ * names the machines that have a baseline at one of the searched commits.
  * Errors: PG_ENOTFOUND (not a repository, unknown revision: message suggests
  * `git fetch origin <rev>`), PG_EINPUT (shallow clone without the merge-base
  * or cut before a baseline was found, with the exact fetch to run; HEAD and

@@ -70,7 +70,8 @@ static const struct option pg_annotate_options[] = {
 
 /* One source file's lines, read once. */
 struct pg_src {
-        const char *file; /* as the line table names it (borrowed) */
+        const char *file;     /* as the line table names it (borrowed) */
+        const char *comp_dir; /* its compile unit's directory when relative, or NULL */
         struct pg_buf text;
         size_t nlines;
         size_t *starts; /* offset of line 1 + k * PG_SRC_STRIDE */
@@ -90,12 +91,15 @@ static bool pg_src_try(struct pg_src *s, const char *path)
         return false;
 }
 
-/* Read @file: under @dir by each tail of its path, else as named. */
-static void pg_src_load(struct pg_src *s, const char *file, const char *dir)
+/* Read @file: under @dir by each tail of its path, else (a relative @file)
+ * under its compile unit's directory @comp_dir, as perf annotate and gdb
+ * look for it, else as named (from the cwd). */
+static void pg_src_load(struct pg_src *s, const char *file, const char *comp_dir, const char *dir)
 {
         char *path = NULL;
 
         s->file = file;
+        s->comp_dir = comp_dir;
         pg_buf_init(&s->text);
         if (dir) {
                 for (const char *t = file; t && *t && !s->found; t = strchr(t + 1, '/')) {
@@ -103,6 +107,11 @@ static void pg_src_load(struct pg_src *s, const char *file, const char *dir)
                         s->found = pg_src_try(s, path);
                         free(path);
                 }
+        }
+        if (!s->found && comp_dir && file[0] != '/') {
+                path = pg_path_join(comp_dir, file);
+                s->found = pg_src_try(s, path);
+                free(path);
         }
         if (!s->found)
                 s->found = pg_src_try(s, file);
@@ -146,13 +155,15 @@ static void pg_src_line(const struct pg_src *s, uint64_t n, char *out, size_t ca
 }
 
 /* The source of @file in @srcs, loaded on first use. */
-static const struct pg_src *pg_src_of(struct pg_src *srcs, size_t *nsrcs, const char *file,
-                                      const char *dir)
+static const struct pg_src *pg_src_of(struct pg_src *srcs, size_t *nsrcs,
+                                      const struct pg_annot_line *l, const char *dir)
 {
         for (size_t k = 0; k < *nsrcs; k++)
-                if (strcmp(srcs[k].file, file) == 0)
+                if (strcmp(srcs[k].file, l->file) == 0 &&
+                    strcmp(srcs[k].comp_dir ? srcs[k].comp_dir : "",
+                           l->comp_dir ? l->comp_dir : "") == 0)
                         return &srcs[k];
-        pg_src_load(&srcs[*nsrcs], file, dir);
+        pg_src_load(&srcs[*nsrcs], l->file, l->comp_dir, dir);
         return &srcs[(*nsrcs)++];
 }
 
@@ -173,7 +184,7 @@ static void pg_print_annotation(const struct pg_annotation *a, const char *sourc
 
                 if (a->lines[i].count == 0)
                         continue;
-                s = pg_src_of(srcs, &nsrcs, a->lines[i].file, source_dir);
+                s = pg_src_of(srcs, &nsrcs, &a->lines[i], source_dir);
                 missing = missing || (!s->found && !s->why);
                 pg_src_line(s, a->lines[i].line, text, sizeof(text));
                 printf(" %6.2f%% | %s:%llu%s%s\n", 100.0 * (double) a->lines[i].count / total,

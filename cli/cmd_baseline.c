@@ -163,6 +163,9 @@ static int pg_baseline_save(struct pg_baseline_args *a)
         else if (info.merged_local)
                 printf("built on origin/%s and merged the local baselines it lacked\n",
                        info.branch);
+        else if (info.from_remote && info.no_local)
+                printf("built on origin/%s (there was no local branch; it is created now)\n",
+                       info.branch);
         else if (info.from_remote)
                 printf("built on origin/%s, which was ahead of the local branch\n", info.branch);
         printf("saved %zu baseline%s for commit %s on machine '%s'\n", info.saved,

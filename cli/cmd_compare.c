@@ -387,11 +387,12 @@ static int pg_write_report(const char *path, const struct pg_buf *b)
 
 /* The PR comment when there is nothing to compare yet (the first run), so a
  * CI step that posts the --markdown file always has one. Best effort. */
-static void pg_write_no_baseline_comment(const char *path, const char *rev, const char *machine)
+static void pg_write_no_baseline_comment(const char *path, const char *rev, const char *machine,
+                                         const char *others)
 {
         struct pg_buf b = PG_BUF_INIT;
 
-        pg_report_markdown_no_baseline(&b, rev, machine);
+        pg_report_markdown_no_baseline(&b, rev, machine, others);
         if (pg_write_file_atomic(path, b.ptr, b.len) < 0)
                 pg_cli_warn("%s", pg_error_last());
         pg_buf_release(&b);
@@ -665,9 +666,11 @@ int cmd_compare(int argc, char **argv)
                         if ((error = pg_check_rules(&rules, NULL, &head)) < 0)
                                 goto fail;
                         if (a.markdown && !a.require_baseline)
-                                pg_write_no_baseline_comment(a.markdown, rev, so.machine);
+                                pg_write_no_baseline_comment(a.markdown, rev, so.machine,
+                                                             info.other_machines);
                         if (a.markdown_plain && !a.require_baseline)
-                                pg_write_no_baseline_comment(a.markdown_plain, rev, so.machine);
+                                pg_write_no_baseline_comment(a.markdown_plain, rev, so.machine,
+                                                             info.other_machines);
                         if (!info.source_ref) {
                                 /* no data branch at all: before the first baseline
                                  * save, or a wrong --branch, or not fetched */
@@ -683,6 +686,16 @@ int cmd_compare(int argc, char **argv)
                                                  : "Fetch",
                                         db, db, a.branch ? " --branch " : "", a.branch ? db : "",
                                         rev);
+                        } else if (info.other_machines) {
+                                /* docs/baseline.md, "How compare finds a baseline" */
+                                fprintf(a.require_baseline ? stderr : stdout,
+                                        "perfgate: %sno baseline for '%s' on machine '%s' "
+                                        "(searched %u commits from the merge-base); nothing to "
+                                        "compare. Baselines there exist for machine(s) %s: pass "
+                                        "--machine NAME, or give the baseline job and this job "
+                                        "the same machine name (the CI's machine input).\n",
+                                        a.require_baseline ? "error: " : "", rev, so.machine,
+                                        a.max_walk, info.other_machines);
                         } else {
                                 fprintf(a.require_baseline ? stderr : stdout,
                                         "perfgate: %sno baseline for '%s' on machine '%s' "

@@ -236,7 +236,9 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                 out->outcome = PG_OUTCOME_UNCHANGED;
                 out->badness = 0;
                 if (beyond && significant && !in_noise)
-                        out->reason = pg_xstrdup("changed (no direction: informational)");
+                        out->reason = pg_xstrdup(
+                            "informational only (no direction: a change beyond the threshold "
+                            "is not judged)");
         } else if (!beyond) {
                 out->outcome = PG_OUTCOME_UNCHANGED;
         } else if (significant && !in_noise) {

@@ -38,9 +38,12 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
 /** Markdown PR/MR comment body, starting with the "<!-- perfgate -->" marker. */
 /**
  * Append the PR/MR comment for "no baseline yet": the marker, that nothing
- * was compared for @rev on @machine, and how the baseline gets recorded.
+ * was compared for @rev on @machine, and how the baseline gets recorded, or,
+ * when @others (NULL or ", "-separated machine names) have a baseline there,
+ * that the machine names of the two jobs differ.
  */
-void pg_report_markdown_no_baseline(struct pg_buf *out, const char *rev, const char *machine);
+void pg_report_markdown_no_baseline(struct pg_buf *out, const char *rev, const char *machine,
+                                    const char *others);
 
 void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         const struct pg_report_opts *o);
@@ -138,5 +141,15 @@ size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b,
 
 /** Whether hotspot @h is worth listing (changed or hot, not tiny/unchanged noise). */
 bool pg_report_hotspot_listed(const struct pg_hotspot *h);
+
+/**
+ * Whether the reports show @h's inclusive share rather than its self share:
+ * a new or vanished function is judged on its inclusive share
+ * (docs/compare.md, "Hotspots"), and its self share may be 0 on both sides
+ * (a function that only calls others). Then @base, @head (percent) and @pp
+ * are the inclusive figures, else the self ones; est. and own time stay
+ * self-based and the z test's p (on the self counts) judges nothing.
+ */
+bool pg_report_hotspot_shares(const struct pg_hotspot *h, double *base, double *head, double *pp);
 
 #endif

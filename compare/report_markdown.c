@@ -443,6 +443,8 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                 size_t shown = 0;
                 for (size_t k = 0; b->hotspots.judged && k < b->hotspots.n && shown < maxh; k++) {
                         const struct pg_hotspot *h = &b->hotspots.items[k];
+                        double bs, hs, pp;
+                        bool incl, self;
                         if (!pg_report_hotspot_listed(h))
                                 continue;
                         if (!any_hot) {
@@ -457,16 +459,18 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_md_escape(out, b->name);
                         pg_buf_puts(out, " | ");
                         pg_md_escape(out, h->function);
-                        pg_buf_printf(out, " | %.2f%% | %.2f%% | %+.2f pp | ",
-                                      100 * h->base_self_share, 100 * h->head_self_share,
-                                      h->delta_self_pp);
-                        if (h->has_est)
+                        incl = pg_report_hotspot_shares(h, &bs, &hs, &pp);
+                        /* est. and own time are self-based (report_text.c) */
+                        self = !incl || h->base_self || h->head_self;
+                        pg_buf_printf(out, " | %.2f%%%s | %.2f%%%s | %+.2f pp | ", bs,
+                                      incl ? " incl." : "", hs, incl ? " incl." : "", pp);
+                        if (h->has_est && self)
                                 pg_buf_printf(out, "%+.1f",
                                               pg_report_unsigned_zero(h->est_ms, 0.1));
                         else
                                 pg_buf_puts(out, "-");
                         pg_buf_puts(out, " | ");
-                        if (h->has_self_time)
+                        if (h->has_self_time && self)
                                 pg_buf_printf(out, "%+.1f",
                                               pg_report_unsigned_zero(h->self_time_ms, 0.1));
                         else
@@ -563,13 +567,22 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
         free(summary);
 }
 
-void pg_report_markdown_no_baseline(struct pg_buf *out, const char *rev, const char *machine)
+void pg_report_markdown_no_baseline(struct pg_buf *out, const char *rev, const char *machine,
+                                    const char *others)
 {
         pg_buf_puts(out, "<!-- perfgate -->\n### perfgate: no baseline yet\n\nNo baseline is "
                          "recorded for ");
         pg_md_escape(out, rev);
         pg_buf_puts(out, " on machine ");
         pg_md_escape(out, machine);
+        if (others) {
+                pg_buf_puts(out, ", so nothing was compared. Baselines there exist for "
+                                 "machine(s) ");
+                pg_md_escape(out, others);
+                pg_buf_puts(out, ": give the baseline job and this job the same machine name "
+                                 "(the CI's `machine` input, `PERFGATE_MACHINE` on GitLab).\n");
+                return;
+        }
         pg_buf_puts(out, ", so nothing was compared. The main branch's job records one with "
                          "`perfgate baseline save` (and pushes the `perfgate-baselines` "
                          "branch); pull requests are compared from then on.\n");

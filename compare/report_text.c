@@ -44,6 +44,16 @@ bool pg_report_hotspot_listed(const struct pg_hotspot *h)
         return pg_hotspot_kind_listed(h->kind);
 }
 
+bool pg_report_hotspot_shares(const struct pg_hotspot *h, double *base, double *head, double *pp)
+{
+        bool incl = h->kind == PG_HOTSPOT_NEW || h->kind == PG_HOTSPOT_VANISHED;
+
+        *base = 100 * (incl ? h->base_incl_share : h->base_self_share);
+        *head = 100 * (incl ? h->head_incl_share : h->head_self_share);
+        *pp = incl ? h->delta_incl_pp : h->delta_self_pp;
+        return incl;
+}
+
 static void pg_fmt_scaled(struct pg_buf *out, double v, const char *const *names,
                           const double *scales, size_t n)
 {
@@ -514,6 +524,8 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                 }
                 for (size_t k = 0; k < b->hotspots.n && shown < maxh; k++) {
                         const struct pg_hotspot *h = &b->hotspots.items[k];
+                        double bs, hs, pp;
+                        bool incl;
                         if (!pg_report_hotspot_listed(h))
                                 continue;
                         if (!any_hot) {
@@ -529,16 +541,21 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         }
                         pg_buf_puts(out, "    ");
                         pg_report_escape_ctl(out, h->function);
-                        pg_buf_printf(out, "  %.2f%% -> %.2f%% (%+.2f pp", 100 * h->base_self_share,
-                                      100 * h->head_self_share, h->delta_self_pp);
-                        if (h->has_est)
+                        incl = pg_report_hotspot_shares(h, &bs, &hs, &pp);
+                        pg_buf_printf(out, "  %.2f%% -> %.2f%%%s (%+.2f pp", bs, hs,
+                                      incl ? " inclusive" : "", pp);
+                        /* est. and own time are self-based: nothing to say
+                         * for a new or vanished function with no self samples */
+                        bool self = !incl || h->base_self || h->head_self;
+                        if (h->has_est && self)
                                 pg_buf_printf(out, ", est. %+.1f ms",
                                               pg_report_unsigned_zero(h->est_ms, 0.1));
-                        if (h->has_self_time)
+                        if (h->has_self_time && self)
                                 pg_buf_printf(out, ", own time %+.1f ms",
                                               pg_report_unsigned_zero(h->self_time_ms, 0.1));
-                        pg_buf_printf(out, ", p = %.3g) %s\n", h->p_value,
-                                      pg_hotspot_kind_name(h->kind));
+                        if (!incl)
+                                pg_buf_printf(out, ", p = %.3g", h->p_value);
+                        pg_buf_printf(out, ") %s\n", pg_hotspot_kind_name(h->kind));
                         pg_buf_puts(out, "      via ");
                         pg_path_arrows(out, h->path);
                         pg_buf_putc(out, '\n');

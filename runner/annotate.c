@@ -8,6 +8,7 @@
 
 #include <capstone/capstone.h>
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -30,8 +31,10 @@ void pg_annotation_release(struct pg_annotation *a)
 {
         free(a->function);
         free(a->module);
-        for (size_t i = 0; i < a->nlines; i++)
+        for (size_t i = 0; i < a->nlines; i++) {
                 free(a->lines[i].file);
+                free(a->lines[i].comp_dir);
+        }
         free(a->lines);
         for (size_t i = 0; i < a->ninsns; i++)
                 free(a->insns[i].text);
@@ -229,6 +232,19 @@ const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
         return pg_cu_scan_line(mod, addr, lineno);
 }
 
+/* DW_AT_comp_dir of the compile unit holding @addr, or NULL (borrowed from
+ * libdw, valid while @mod is). */
+static const char *pg_module_comp_dir(Dwfl_Module *mod, uint64_t addr)
+{
+        Dwarf_Addr bias = 0;
+        Dwarf_Die cu;
+        Dwarf_Attribute at;
+
+        if (!pg_module_cu(mod, addr, &cu, &bias) || dwarf_attr(&cu, DW_AT_comp_dir, &at) == NULL)
+                return NULL;
+        return dwarf_formstring(&at);
+}
+
 /* The source line of @addr: an index into @a->lines + 1 (added when new),
  * or 0 when the line table does not cover it. */
 static size_t pg_line_of(Dwfl_Module *mod, uint64_t addr, struct pg_annotation *a,
@@ -251,8 +267,9 @@ static size_t pg_line_of(Dwfl_Module *mod, uint64_t addr, struct pg_annotation *
                         *cap = *cap ? *cap * 2 : 16;
                         a->lines = pg_xreallocarray(a->lines, *cap, sizeof(*a->lines));
                 }
-                a->lines[a->nlines++] =
-                    (struct pg_annot_line){ pg_xstrdup(file), (uint64_t) lineno, 0 };
+                const char *cd = file[0] != '/' ? pg_module_comp_dir(mod, addr) : NULL;
+                a->lines[a->nlines++] = (struct pg_annot_line){ pg_xstrdup(file), (uint64_t) lineno,
+                                                                0, cd ? pg_xstrdup(cd) : NULL };
         }
         return idx + 1;
 }

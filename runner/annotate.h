@@ -26,6 +26,8 @@ struct pg_annot_line {
         char *file;     /* as the line table names it (usually absolute) */
         uint64_t line;  /* 1-based */
         uint64_t count; /* samples at instructions of this line */
+        char *comp_dir; /* when file is relative: its compile unit's DW_AT_comp_dir (the
+                           directory it is relative to, DWARF 5 section 3.1.1), else NULL */
 };
 
 /** One instruction of the function. */

@@ -197,6 +197,27 @@ done:
         return rc;
 }
 
+static const char *pg_sample_base(const char *path)
+{
+        const char *slash = strrchr(path, '/');
+        return slash ? slash + 1 : path;
+}
+
+/* Most of the @unrooted frame-pointer stacks end in one file, and it is a
+ * system library (under /lib or /usr/lib: Debian's libstdc++ thread
+ * trampoline has no frame pointer), not the user's build. */
+static bool pg_sample_system_stop(const struct pg_symbolize_stats *st, uint64_t unrooted)
+{
+        static const char *const dirs[] = { "/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/" };
+
+        if (!st->stop_module || st->stop_count * 2 <= unrooted)
+                return false;
+        for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+                if (strncmp(st->stop_module, dirs[i], strlen(dirs[i])) == 0)
+                        return true;
+        return false;
+}
+
 void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_graph,
                         bool exclude_kernel, const struct pg_profile *p,
                         const struct pg_symbolize_stats *st, bool fell_back_user, struct pg_buf *w)
@@ -227,7 +248,9 @@ void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_gra
                               "the kernel throttled sampling %llu times (interrupt rate too "
                               "high); lower --freq\n",
                               (unsigned long long) p->throttled);
-        if (p->truncated > 0)
+        /* a chain cut now and then (1 of 2000 samples) moves no share: warn
+         * from 1% on; the count stays in the result (docs/result-format.md) */
+        if (p->truncated > 0 && p->truncated * 100 >= p->samples)
                 pg_buf_printf(w,
                               "%llu of %llu samples (%.1f%%) had call chains cut at "
                               "kernel.perf_event_max_stack; they are rooted under "
@@ -240,6 +263,16 @@ void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_gra
                               "benchmark with -g and -fno-omit-frame-pointer, use "
                               "--call-graph dwarf, or install its debuginfo (--debug-dir)\n",
                               100.0 * (double) st->unresolved / (double) st->frames);
+        else if (call_graph == PG_CALL_GRAPH_FP && p->samples >= 20 &&
+                 (p->samples - p->truncated) > 0 && st->rooted * 2 < p->samples - p->truncated &&
+                 pg_sample_system_stop(st, p->samples - p->truncated - st->rooted))
+                pg_buf_printf(w,
+                              "only %.0f%% of the stacks reach main or a thread entry: most "
+                              "chains stop in %s, a system library built without frame "
+                              "pointers (your code's frames are there); use --call-graph "
+                              "dwarf to unwind through it\n",
+                              100.0 * (double) st->rooted / (double) (p->samples - p->truncated),
+                              pg_sample_base(st->stop_module));
         else if (call_graph == PG_CALL_GRAPH_FP && p->samples >= 20 &&
                  (p->samples - p->truncated) > 0 && st->rooted * 2 < p->samples - p->truncated)
                 pg_buf_printf(w,

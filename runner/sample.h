@@ -164,8 +164,10 @@ void pg_sample_export(const struct pg_symbolizer *sym, const struct pg_sampling_
 
 /**
  * Append to @w the warning lines a profile @p calls for (no samples, lost
- * samples, throttling, truncated chains, unresolved frames, missing frame
- * pointers, rejected debuginfo, kernel frames refused), one line each.
+ * samples, throttling, chains truncated in 1% of the samples or more,
+ * unresolved frames, missing frame pointers (naming the system library where
+ * most broken chains stop, when there is one: st->stop_module), rejected
+ * debuginfo, kernel frames refused), one line each.
  * @what names the sampled program in messages; @live: it was a running
  * process or the system (not a command run for the purpose); @exclude_kernel: user-only was
  * asked for; @fell_back_user: the kernel refused kernel frames. @w may be NULL.

@@ -146,6 +146,13 @@ struct pg_symbolizer {
         struct pg_strmap pf_seen; /* paths queued (main thread only) */
         unsigned max_stack;
         struct pg_symbolize_stats st;
+        /* per profile: the files where frame-pointer chains that reach no
+         * entry stop, and how many stop in each (st.stop_module: the most) */
+        struct {
+                int32_t file;
+                uint64_t n;
+        } stops[8];
+        size_t nstops;
         char *jitdump_problem; /* the first jitdump that did not read whole (st points here) */
         /* per run */
         struct pg_u64map procmap; /* pid -> procs index */

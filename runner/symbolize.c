@@ -198,6 +198,30 @@ static void pg_count_leaf_address(struct pg_symbolizer *s, struct pg_aspace *as,
         pg_u64map_put(&h->at, ip - m->bias, (uint32_t) h->n++);
 }
 
+/* A frame-pointer stack that reaches no entry ended at @pc: count its file,
+ * so a warning can name the library that breaks most chains (a system
+ * library built without frame pointers) rather than the user's build. */
+static void pg_note_stop(struct pg_symbolizer *s, struct pg_aspace *as, uint64_t pc)
+{
+        const struct pg_map *m = pg_aspace_find(as, pc);
+        size_t i = 0;
+
+        if (m == NULL || m->file < 0)
+                return;
+        while (i < s->nstops && s->stops[i].file != m->file)
+                i++;
+        if (i == s->nstops) {
+                if (i == sizeof(s->stops) / sizeof(s->stops[0]))
+                        return;
+                s->stops[s->nstops].file = m->file;
+                s->stops[s->nstops++].n = 0;
+        }
+        if (++s->stops[i].n > s->st.stop_count) {
+                s->st.stop_count = s->stops[i].n;
+                s->st.stop_module = s->files[m->file].path;
+        }
+}
+
 static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record *rec)
 {
         const struct pg_perf_sample *smp = &rec->u.sample;
@@ -207,7 +231,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
         struct pg_thread *t = pg_thread_get(s, tid, false);
         struct pg_seg *segs = s->segs;
         size_t nsegs = 0, nreal = 0;
-        uint64_t ctx = PERF_CONTEXT_USER;
+        uint64_t ctx = PERF_CONTEXT_USER, outer = 0;
         bool first_in_ctx = true, truncated = false, rooted = false, astray = false;
         const struct pg_buf *pool = NULL;
 
@@ -270,6 +294,7 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
                 s->st.unresolved += r->unresolved;
                 rooted = rooted || r->root;
                 segs[nsegs++] = (struct pg_seg){ pool, r->off, r->len };
+                outer = pc;
                 if (pc == ip && !s->o.dwarf && smp->abi != 0 && nsegs < PG_MAX_FRAMES) {
                         uint64_t caller = pg_leaf_caller(s, as, smp, ip);
                         uint64_t next = i + 1 < smp->nr ? pg_perf_chain_ip(smp, i + 1) : 0;
@@ -315,6 +340,8 @@ static void pg_fold_sample(struct pg_symbolizer *s, const struct pg_perf_record 
          * one: the frames outside it (__libc_start_call_main, a local symbol
          * of libc without its debuginfo) may have no name */
         s->st.rooted += rooted && !truncated;
+        if (!rooted && !truncated && !s->o.dwarf && outer)
+                pg_note_stop(s, as, outer);
         pg_buf_reset(&s->key);
         if (t && t->folded_len)
                 pg_buf_add(&s->key, t->folded, t->folded_len);
@@ -520,6 +547,7 @@ void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
         }
         pg_strmap_release(&s->hotkeys);
         memset(&s->st, 0, sizeof(s->st));
+        s->nstops = 0;
         s->st.rejected_debug = rejected;
 }
 

@@ -55,15 +55,18 @@ struct pg_symbolizer_opts {
 };
 
 struct pg_symbolize_stats {
-        uint64_t samples;    /* folded */
-        uint64_t lost;       /* from LOST and LOST_SAMPLES records */
-        uint64_t throttled;  /* THROTTLE records */
-        uint64_t truncated;  /* chains cut at max_stack */
-        uint64_t frames;     /* user frames looked up */
-        uint64_t unresolved; /* of those, without a function name */
-        uint64_t rooted;     /* samples with a frame that is a process or thread entry */
-        uint64_t malformed;  /* records that did not decode */
-        bool kernel_frames;  /* kernel frames were folded (kallsyms visible) */
+        uint64_t samples;        /* folded */
+        uint64_t lost;           /* from LOST and LOST_SAMPLES records */
+        uint64_t throttled;      /* THROTTLE records */
+        uint64_t truncated;      /* chains cut at max_stack */
+        uint64_t frames;         /* user frames looked up */
+        uint64_t unresolved;     /* of those, without a function name */
+        uint64_t rooted;         /* samples with a frame that is a process or thread entry */
+        const char *stop_module; /* frame-pointer stacks that reach no entry: the file (path)
+                                    whose frame most of them end in, or NULL */
+        uint64_t stop_count;     /* how many end there */
+        uint64_t malformed;      /* records that did not decode */
+        bool kernel_frames;      /* kernel frames were folded (kallsyms visible) */
         const char
             *rejected_debug; /* a .gnu_debuglink target refused as another build's, or NULL */
         const char *jitdump_problem; /* why the first jitdump that did not read whole did not,

@@ -689,6 +689,7 @@ static void test_store_save_builds_on_origin(void **state)
         fx_set(&set, fx_hex(&r.h.m[5]), "clone-box", 1e6, fx_one);
         assert_int_equal(pg_store_save(&o, &set, false, &info), 0);
         assert_true(info.from_remote);
+        assert_true(info.no_local);
         assert_false(info.created_branch);
         fx_ref(r.crepo, "refs/heads/perfgate-baselines", &tip);
         fx_parent(r.crepo, &tip, 0, &parent);
@@ -724,6 +725,7 @@ static void test_store_save_builds_on_origin(void **state)
         }
         assert_int_equal(pg_store_save(&o, &set, false, &info), 0);
         assert_true(info.from_remote);
+        assert_false(info.no_local);
         assert_false(info.merged_local);
         fx_ref(r.crepo, "refs/heads/perfgate-baselines", &tip);
         fx_parent(r.crepo, &tip, 0, &parent);

@@ -59,21 +59,6 @@ static void fx_cli_free(struct fx_cli *x)
         pg_test_sandbox_remove();
 }
 
-/* Run perfgate; on an unexpected status, show its output. */
-#define FX_PERFGATE(o, want, ...)                                                                  \
-        do {                                                                                       \
-                int st_ = pg_test_perfgate((o), __VA_ARGS__, NULL);                                \
-                if (st_ != (want))                                                                 \
-                        fail_msg("exit %d, want %d\nstdout: %s\nstderr: %s", st_, (want),          \
-                                 (o)->out.ptr, (o)->err.ptr);                                      \
-        } while (0)
-
-static void fx_expect(const struct pg_buf *b, const char *needle)
-{
-        if (!strstr(b->ptr, needle))
-                fail_msg("missing '%s' in:\n%s", needle, b->ptr);
-}
-
 /* ---- snapshot of what save must not touch -------------------------------- */
 
 static struct pg_buf fx_snap;

@@ -74,10 +74,26 @@ st=$?
         err "nonexistent pid: exit $st: $(cat "$tmp/none.err")"
 ok "nonexistent pid: $(cat "$tmp/none.err")"
 
-# 3b. an idle process: recorded, 0 samples, and the warning says why
+# 3b. an idle process: recorded, 0 samples, and the warning says why. The
+# recording starts only once the process is sleep itself blocked in its
+# nanosleep (comm 'sleep', state S, and the kernel's wait channel a
+# nanosleep where /proc/PID/wchan tells it, proc(5)): right after the fork
+# it may still be exec'ing and loading, which takes CPU time on a loaded
+# machine.
+asleep() {
+        local comm state wchan
+        comm=$(cat "/proc/$1/comm" 2>/dev/null) || return 1
+        state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+        wchan=$(cat "/proc/$1/wchan" 2>/dev/null)
+        [ "$comm" = sleep ] && [ "$state" = S ] &&
+                { [ -z "$wchan" ] || [ "$wchan" = 0 ] || [[ $wchan == *nanosleep* ]]; }
+}
 sleep 600 &
-pids+=("$!")
-"$pg" record -q -p "$!" --duration 0.5 -o "$tmp/idle.json" 2>"$tmp/idle.err"
+idle=$!
+pids+=("$idle")
+for ((i = 0; i < 1200; i++)); do asleep "$idle" && break; sleep 0.05; done
+asleep "$idle" || err "idle process: sleep $idle never blocked in nanosleep: $(cat "/proc/$idle/stat" "/proc/$idle/wchan" 2>&1)"
+"$pg" record -q -p "$idle" --duration 0.5 -o "$tmp/idle.json" 2>"$tmp/idle.err"
 st=$?
 [ $st -eq 0 ] && grep -q "used no CPU time" "$tmp/idle.err" && grep -q '"samples": 0' "$tmp/idle.json" ||
         err "idle process: exit $st: $(cat "$tmp/idle.err")"

@@ -21,6 +21,22 @@
 
 #define FX_UNUSED __attribute__((unused))
 
+/* Run perfgate (the binary under test); on an unexpected status, show its
+ * output. */
+#define FX_PERFGATE(o, want, ...)                                                                  \
+        do {                                                                                       \
+                int st_ = pg_test_perfgate((o), __VA_ARGS__, NULL);                                \
+                if (st_ != (want))                                                                 \
+                        fail_msg("exit %d, want %d\nstdout: %s\nstderr: %s", st_, (want),          \
+                                 (o)->out.ptr, (o)->err.ptr);                                      \
+        } while (0)
+
+static FX_UNUSED void fx_expect(const struct pg_buf *b, const char *needle)
+{
+        if (!strstr(b->ptr, needle))
+                fail_msg("missing '%s' in:\n%s", needle, b->ptr);
+}
+
 static FX_UNUSED void fx_check(int rc, const char *what)
 {
         if (rc < 0) {
