@@ -22,6 +22,7 @@
 #include "compare/hotspot.h"
 #include "compare/profile.h"
 #include "compare/rules.h"
+#include "tests/util/testutil.h"
 
 /* The self frame of @stack, as a string (static buffer). */
 static const char *self_of(const char *stack)
@@ -52,40 +53,6 @@ static void test_frame_self(void **state)
         assert_string_equal(self_of("t;main;g;[i]"), "[i]");
 }
 
-/* Parse folded text ("a;b;c 12" per line) into @p. */
-static void from_folded(struct pg_profile *p, const char *text)
-{
-        struct pg_stack st[32];
-        size_t n = 0;
-        char *copy = strdup(text), *save = NULL;
-
-        memset(p, 0, sizeof(*p));
-        p->present = true;
-        p->event = strdup("cpu-clock");
-        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-                char *sp = strrchr(line, ' ');
-
-                assert_non_null(sp);
-                *sp = '\0';
-                assert_true(n < 32);
-                st[n].frames = line;
-                st[n].count = strtoull(sp + 1, NULL, 10);
-                p->samples += st[n].count;
-                n++;
-        }
-        pg_profile_set_stacks(p, st, n);
-        free(copy);
-}
-
-static void free_profile(struct pg_profile *p)
-{
-        struct pg_result r;
-
-        pg_result_init(&r);
-        r.profile = *p;
-        pg_result_release(&r);
-}
-
 static const struct pg_profile_func *func(const struct pg_profile_funcs *pf, const char *name)
 {
         for (size_t i = 0; i < pf->names.n; i++)
@@ -101,9 +68,11 @@ static void test_scan_self_inlined(void **state)
         const struct pg_profile_func *f;
         (void) state;
 
-        from_folded(&p, "t;main;dedup;eq_[i] 70\nt;main;dedup;mod_[i];hash_[i] 50\n"
-                        "t;main;dedup 10\nt;main;dedup;mix 240\nt;main 30\n"
-                        "t;main;tok_[i] 20\nt;main;f;f_[i] 5\nt;main;f;g;f 5\n");
+        pg_test_profile_from_folded(&p,
+                                    "t;main;dedup;eq_[i] 70\nt;main;dedup;mod_[i];hash_[i] 50\n"
+                                    "t;main;dedup 10\nt;main;dedup;mix 240\nt;main 30\n"
+                                    "t;main;tok_[i] 20\nt;main;f;f_[i] 5\nt;main;f;g;f 5\n",
+                                    "cpu-clock");
         pg_profile_funcs_scan(&pf, &p);
         assert_int_equal(pf.total, 430);
         f = func(&pf, "dedup");
@@ -125,7 +94,7 @@ static void test_scan_self_inlined(void **state)
         assert_int_equal(func(&pf, "f")->incl, 10);
         assert_int_equal(func(&pf, "g")->self, 0);
         pg_profile_funcs_release(&pf);
-        free_profile(&p);
+        pg_test_profile_free(&p);
 }
 
 static const struct pg_hotspot *find(const struct pg_hotspots *h, const char *fn)
@@ -147,10 +116,16 @@ static void test_hotspot_spread_over_inlined(void **state)
         (void) state;
 
         pg_rules_init(&r);
-        from_folded(&b, "t;main;dedup;a_[i] 500\nt;main;dedup;b_[i] 500\nt;main;dedup;c_[i] 500\n"
-                        "t;main;dedup;d_[i] 500\nt;main;mix 8000\n");
-        from_folded(&h, "t;main;dedup;a_[i] 650\nt;main;dedup;b_[i] 650\nt;main;dedup;c_[i] 650\n"
-                        "t;main;dedup;d_[i] 650\nt;main;mix 8000\n");
+        pg_test_profile_from_folded(
+            &b,
+            "t;main;dedup;a_[i] 500\nt;main;dedup;b_[i] 500\nt;main;dedup;c_[i] 500\n"
+            "t;main;dedup;d_[i] 500\nt;main;mix 8000\n",
+            "cpu-clock");
+        pg_test_profile_from_folded(
+            &h,
+            "t;main;dedup;a_[i] 650\nt;main;dedup;b_[i] 650\nt;main;dedup;c_[i] 650\n"
+            "t;main;dedup;d_[i] 650\nt;main;mix 8000\n",
+            "cpu-clock");
         pg_hotspots_init(&hs);
         pg_hotspots_compare(&b, &h, 0, 0, &r.hotspots, &hs);
         assert_true(hs.judged);
@@ -165,8 +140,8 @@ static void test_hotspot_spread_over_inlined(void **state)
         assert_true(f == NULL ||
                     (f->base_self == 0 && f->head_self == 0 && f->kind != PG_HOTSPOT_REGRESSED));
         pg_hotspots_release(&hs);
-        free_profile(&b);
-        free_profile(&h);
+        pg_test_profile_free(&b);
+        pg_test_profile_free(&h);
         pg_rules_release(&r);
 }
 
