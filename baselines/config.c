@@ -20,6 +20,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/hashmap.h"
 #include "common/json.h"
 #include "common/strv.h"
 
@@ -96,6 +97,26 @@ struct pg_field {
         unsigned flags; /* where the key may appear; ALWAYS: parsed when absent too */
 };
 
+/* The longest string execve(2) takes as one argument or environment entry,
+ * its NUL included: MAX_ARG_STRLEN, 32 pages (include/uapi/linux/binfmts.h;
+ * E2BIG beyond it), with the 4 KiB pages of x86-64 and most arm64 kernels. */
+#define PG_MAX_ARG_STRLEN 131072u
+
+/* PG_EINPUT when @s, the field @label ("benchmarks[0].argv[1]"), is longer
+ * than execve(2) accepts. */
+static int pg_arg_len_check(const struct pg_config *c, const char *label, const char *s)
+{
+        size_t n = strlen(s) + 1;
+
+        if (n <= PG_MAX_ARG_STRLEN)
+                return 0;
+        return pg_error_set(PG_EINPUT,
+                            "'%s': %s is %zu bytes; the kernel takes at most %u bytes per "
+                            "argument or environment entry (MAX_ARG_STRLEN); pass it in a "
+                            "file instead",
+                            c->path, label, n - 1, PG_MAX_ARG_STRLEN - 1);
+}
+
 static int pg_field_argv(const struct pg_config *c, const cJSON *it, const char *where,
                          const char *key, struct pg_config_bench *b)
 {
@@ -109,6 +130,12 @@ static int pg_field_argv(const struct pg_config *c, const cJSON *it, const char 
         {
                 if (!cJSON_IsString(a) || (n == 0 && !*a->valuestring))
                         return pg_bad_field(c, where, key, "must be a non-empty array of strings");
+                if (strlen(a->valuestring) + 1 > PG_MAX_ARG_STRLEN) {
+                        char *label = pg_xasprintf("%s.%s[%zu]", where, key, n);
+                        int error = pg_arg_len_check(c, label, a->valuestring);
+                        free(label);
+                        return error;
+                }
                 if (n == 0 && strchr(a->valuestring, '/'))
                         b->argv[n++] = pg_resolve(c, a->valuestring);
                 else
@@ -249,6 +276,12 @@ static int pg_field_env(const struct pg_config *c, const cJSON *it, const char *
                 }
                 b->env[n++] = pg_xasprintf("%s=%s", kv->string, kv->valuestring);
                 b->nenv = n;
+                if (strlen(b->env[n - 1]) + 1 > PG_MAX_ARG_STRLEN) {
+                        char *label = pg_xasprintf("%s.%s.%s", where, key, kv->string);
+                        int error = pg_arg_len_check(c, label, b->env[n - 1]);
+                        free(label);
+                        return error;
+                }
         }
         return 0;
 }
@@ -308,10 +341,12 @@ static int pg_parse_fields(const struct pg_config *c, const cJSON *o, const char
 
 static int pg_top_base(struct pg_config *c, const cJSON *it)
 {
-        if (!cJSON_IsString(it))
+        /* "" names nothing, and a leading '-' would read as an option in the
+         * `git fetch origin BASE` perfgate suggests */
+        if (!cJSON_IsString(it) || !*it->valuestring || it->valuestring[0] == '-')
                 return pg_error_set(PG_EINPUT,
                                     "'%s': \"base\" must be a string (a git revision or a results "
-                                    "path)",
+                                    "path), not empty and not starting with '-'",
                                     c->path);
         c->base = it->valuestring;
         return 0;
@@ -335,8 +370,10 @@ static int pg_top_defaults(struct pg_config *c, const cJSON *it)
 
 static int pg_top_benchmarks(struct pg_config *c, const cJSON *it)
 {
-        size_t i = 0;
-        int error;
+        struct pg_strmap names = PG_STRMAP_INIT;
+        size_t i = 0, k;
+        bool added;
+        int error = 0;
 
         if (!cJSON_IsArray(it))
                 return pg_bad(c, "benchmarks", "must be an array of benchmarks");
@@ -354,15 +391,20 @@ static int pg_top_benchmarks(struct pg_config *c, const cJSON *it)
                 error = pg_parse_fields(c, o, where, PG_FIELD_BENCH, b);
                 free(where);
                 if (error < 0)
-                        return error;
-                for (size_t k = 0; k < i; k++)
-                        if (strcmp(c->bench[k].name, b->name) == 0)
-                                return pg_error_set(PG_EINPUT,
-                                                    "'%s': benchmarks[%zu] and benchmarks[%zu] "
-                                                    "are both named '%s'; names must be unique",
-                                                    c->path, k, i, b->name);
+                        break;
+                /* names are interned in benchmark order, so a name's index in
+                 * @names is the index of the benchmark that first had it */
+                k = pg_strmap_intern(&names, b->name, strlen(b->name), &added);
+                if (!added) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "'%s': benchmarks[%zu] and benchmarks[%zu] "
+                                             "are both named '%s'; names must be unique",
+                                             c->path, k, i, b->name);
+                        break;
+                }
         }
-        return 0;
+        pg_strmap_release(&names);
+        return error;
 }
 
 /* "compare" is compare's section: its shape here, its keys in compare/rules.c. */
@@ -437,7 +479,7 @@ int pg_config_load_for(struct pg_config *c, const char *path, enum pg_config_nee
         int error;
 
         pg_config_init(c);
-        if ((error = pg_read_file(path, &text)) < 0)
+        if ((error = pg_read_input(path, "perfgate.json file", &text)) < 0)
                 goto done;
         error = pg_config_parse_for(c, text.ptr, text.len, path, need);
 done:

@@ -1949,14 +1949,11 @@ int pg_result_from_json_buf(struct pg_result *r, char *text, size_t len, const c
 int pg_result_load(struct pg_result *r, const char *path)
 {
         struct pg_buf b = PG_BUF_INIT;
-        struct stat st;
         int error;
 
         /* a device never ends (/dev/zero grew to gigabytes); a FIFO or a
-         * process substitution (<(...)) is read as a file is */
-        if (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
-                return pg_error_set(PG_EINPUT, "'%s' is a device, not a result file", path);
-        if ((error = pg_read_file(path, &b)) == 0)
+         * process substitution (<(...)) is read as a pipe is, with a bound */
+        if ((error = pg_read_input(path, "result file", &b)) == 0)
                 error = pg_result_from_json_buf(r, b.ptr, b.len, path);
         pg_buf_release(&b);
         return error;

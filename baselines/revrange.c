@@ -184,3 +184,48 @@ done:
         git_repository_free(repo);
         return error;
 }
+
+int pg_rev_read_file(const char *repo_path, const char *commit, const char *path, size_t max_bytes,
+                     struct pg_buf *out)
+{
+        struct pg_store_opts so = { repo_path, NULL, NULL };
+        git_repository *repo = NULL;
+        git_commit *c = NULL;
+        git_tree *tree = NULL;
+        git_tree_entry *entry = NULL;
+        git_blob *blob = NULL;
+        git_oid id;
+        int error;
+
+        if ((error = pg_git_init()) < 0)
+                return error;
+        if ((error = pg_store_open(&repo, &so)) < 0 ||
+            (error = pg_store_resolve(repo, commit, &id)) < 0)
+                goto done;
+        if (git_commit_lookup(&c, repo, &id) < 0 || git_commit_tree(&tree, c) < 0) {
+                error = pg_git_err(PG_EIO, "cannot read the tree of '%s'", commit);
+                goto done;
+        }
+        if (git_tree_entry_bypath(&entry, tree, path) < 0 ||
+            git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+                error = pg_error_set(PG_ENOTFOUND, "'%s' has no file '%s'", commit, path);
+                goto done;
+        }
+        if (git_blob_lookup(&blob, repo, git_tree_entry_id(entry)) < 0) {
+                error = pg_git_err(PG_EIO, "cannot read '%s' at '%s'", path, commit);
+                goto done;
+        }
+        if ((uint64_t) git_blob_rawsize(blob) > max_bytes) {
+                error = pg_error_set(PG_EINPUT, "'%s' at '%s' is larger than %zu bytes", path,
+                                     commit, max_bytes);
+                goto done;
+        }
+        pg_buf_add(out, git_blob_rawcontent(blob), (size_t) git_blob_rawsize(blob));
+done:
+        git_blob_free(blob);
+        git_tree_entry_free(entry);
+        git_tree_free(tree);
+        git_commit_free(c);
+        git_repository_free(repo);
+        return error;
+}

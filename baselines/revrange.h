@@ -48,4 +48,18 @@ int pg_rev_range_get(const char *repo_path, const char *good, const char *bad,
 int pg_rev_bisect_refs(const char *repo_path, const char *head, char **good, char **bad,
                        char **head_out);
 
+struct pg_buf;
+
+/**
+ * Append the file @path (relative to the top of the tree, '/'-separated) as
+ * committed in @commit (anything git rev-parse takes) to @out, when it is a
+ * blob of at most @max_bytes: read from the object database, nothing is
+ * checked out. @repo_path: NULL for the repository containing the cwd.
+ * Errors: PG_ENOTFOUND (no such revision, or no such file in it: also a
+ * directory or submodule there); PG_EINPUT (larger than @max_bytes);
+ * PG_EIO (libgit2 failures).
+ */
+int pg_rev_read_file(const char *repo_path, const char *commit, const char *path, size_t max_bytes,
+                     struct pg_buf *out);
+
 #endif

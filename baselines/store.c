@@ -322,8 +322,20 @@ bool pg_store_is_revision(const struct pg_store_opts *o, const char *rev)
 int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
 {
         git_object *obj = NULL, *peeled = NULL;
-        int rc = git_revparse_single(&obj, repo, rev);
-        int error = 0;
+        int rc, error = 0;
+
+        /* ":/TEXT" searches the messages of every ref's commits, the data
+         * branch's too (gitrevisions(7)): never the commit meant */
+        if (strncmp(rev, ":/", 2) == 0)
+                return pg_error_set(PG_EINPUT,
+                                    "revision '%s' searches commit messages across every ref "
+                                    "(the data branch's too); name the commit by hash, branch "
+                                    "or tag",
+                                    rev);
+        rc = git_revparse_single(&obj, repo, rev);
+        if (rc < 0 && (strcmp(rev, "HEAD") == 0 || strcmp(rev, "@") == 0) &&
+            git_repository_head_unborn(repo) == 1)
+                return pg_error_set(PG_EINPUT, "HEAD has no commit yet; commit something first");
 
         if (rc < 0 && strncmp(rev, "origin/", 7) != 0 && strpbrk(rev, "~^:@{}") == NULL) {
                 /* a CI clone has origin/main but no local main: `compare main`

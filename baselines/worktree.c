@@ -224,6 +224,11 @@ int pg_build_commit(const struct pg_build_opts *o, const char *rev, pg_build_fn 
                                   : pg_path_join(out->top, PG_BUILD_CACHE_DIR);
         entry = pg_xasprintf("%s/%s-%.8s", cache, thex, khex);
         done_path = pg_xasprintf("%s.done", entry);
+        /* the default cache is perfgate's own name under the checkout: a
+         * link there (committed by the project) is refused, not followed */
+        if (!(o && o->cache_dir) &&
+            (error = pg_path_check_no_links(out->top, PG_BUILD_CACHE_DIR)) < 0)
+                goto done;
         if (pg_build_done(entry, done_path))
                 goto cached;
         if ((error = pg_mkdir_p(cache)) < 0) {

@@ -70,6 +70,17 @@ int pg_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((for
  */
 void pg_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct pg_buf;
+
+/**
+ * Append @s (NUL-terminated text from a repository: a commit subject, a
+ * data-branch entry name) to @out as it may be shown on a terminal:
+ * invalid UTF-8 as U+FFFD, control bytes as \n \t \r \xNN, bidi controls
+ * (U+202A..U+202E, U+2066..U+2069) as \uXXXX (docs/limits.md, "Names").
+ * At most @max_bytes of @s are shown, then "... (N more bytes)" (cli/text.c).
+ */
+void pg_cli_text(struct pg_buf *out, const char *s, size_t max_bytes);
+
 /** Print "perfgate: warning: <message>" to stderr (control bytes as for errors). */
 void pg_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

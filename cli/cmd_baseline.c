@@ -181,6 +181,12 @@ done:
         return status;
 }
 
+/* Bytes of a data-branch name and of a commit subject shown by 'list' (a
+ * name perfgate writes is at most 200 bytes; git shows subjects whole, but
+ * one line of megabytes helps nobody). */
+#define PG_BASELINE_NAME_SHOWN    256
+#define PG_BASELINE_SUBJECT_SHOWN 200
+
 static int pg_baseline_list(struct pg_baseline_args *a)
 {
         const char *branch = a->store.branch ? a->store.branch : PG_STORE_DEFAULT_BRANCH;
@@ -213,11 +219,25 @@ static int pg_baseline_list(struct pg_baseline_args *a)
                                 gmtime_r(&t, &tm);
                                 strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm);
                         }
-                        printf("%s  %-16s  %-12s ", e->commit, when, e->machine);
-                        for (size_t j = 0; j < e->nbenchmarks; j++)
-                                printf("%s%s", j ? "," : " ", e->benchmarks[j]);
-                        printf("  # %s", e->summary ? e->summary : "(commit not in this clone)");
-                        putchar('\n');
+                        /* every name here comes from the data branch (any pusher) and
+                         * the subject from a commit message: shown escaped, the
+                         * subject cut to one terminal-sized line */
+                        struct pg_buf line = PG_BUF_INIT, machine = PG_BUF_INIT;
+                        pg_cli_text(&line, e->commit, PG_BASELINE_NAME_SHOWN);
+                        pg_cli_text(&machine, e->machine, PG_BASELINE_NAME_SHOWN);
+                        pg_buf_printf(&line, "  %-16s  %-12s ", when, machine.ptr);
+                        for (size_t j = 0; j < e->nbenchmarks; j++) {
+                                pg_buf_puts(&line, j ? "," : " ");
+                                pg_cli_text(&line, e->benchmarks[j], PG_BASELINE_NAME_SHOWN);
+                        }
+                        pg_buf_puts(&line, "  # ");
+                        if (e->summary)
+                                pg_cli_text(&line, e->summary, PG_BASELINE_SUBJECT_SHOWN);
+                        else
+                                pg_buf_puts(&line, "(commit not in this clone)");
+                        puts(line.ptr);
+                        pg_buf_release(&line);
+                        pg_buf_release(&machine);
                 }
         }
         pg_store_list_release(&l);

@@ -17,8 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baselines/config.h"
 #include "baselines/history.h"
 #include "baselines/revrange.h"
+#include "baselines/store.h"
 #include "baselines/worktree.h"
 #include "cli/cli.h"
 #include "cli/confirm.h"
@@ -39,6 +41,8 @@
 #define PG_BISECT_DEFAULT_PAIRS 48
 #define PG_BISECT_HOT_BLOCKS    4
 #define PG_BISECT_HOT_SHOWN     5
+#define PG_BISECT_CONFIG_MAX    (16u << 20) /* perfgate.json read from BAD */
+#define PG_BISECT_SUBJECT_SHOWN 200         /* bytes of the first bad commit's subject shown */
 /* git bisect run's exit statuses (git-bisect(1), "Bisect run") */
 #define PG_BISECT_RUN_SKIP  125
 #define PG_BISECT_RUN_ABORT 128
@@ -173,6 +177,10 @@ static int pg_bisect_parse(struct pg_bisect_args *a, int argc, char **argv)
                         a->bad = optarg;
                         break;
                 case OPT_MACHINE:
+                        /* the rule every other command applies to --machine */
+                        if (pg_store_check_machine(optarg) < 0)
+                                return pg_cli_usage_error("bisect", "--machine '%s': %s", optarg,
+                                                          pg_error_last());
                         a->machine = optarg;
                         break;
                 case OPT_BUDGET:
@@ -300,7 +308,7 @@ static int pg_bx_build(struct pg_bx *x, const char *commit, struct pg_bx_side *s
 
         if (s->ready)
                 goto done_ok;
-        if ((error = pg_mkdir_p(log_dir)) < 0)
+        if ((error = pg_mkdir_under(x->top, PG_BUILD_CACHE_DIR)) < 0)
                 goto done;
         (void) unlink(log_path);
         bctx = (struct pg_build_ctx){ x->build, x->a->build_timeout_sec, log_path, what, NULL };
@@ -564,6 +572,7 @@ static int pg_bx_report(struct pg_bx *x, struct pg_bx_side *prev, struct pg_bx_s
         struct pg_profile base[2 * PG_BISECT_HOT_BLOCKS], head[2 * PG_BISECT_HOT_BLOCKS];
         struct pg_confirm_hotspots hs;
         struct pg_buf warnings = PG_BUF_INIT, svg = PG_BUF_INIT, desc = PG_BUF_INIT;
+        struct pg_buf shown_subject = PG_BUF_INIT;
         struct pg_stack *sb = NULL, *sh = NULL;
         size_t nb = 0, nh = 0, n = 0, shown = 0;
         char *path = NULL, *dir = NULL;
@@ -573,7 +582,9 @@ static int pg_bx_report(struct pg_bx *x, struct pg_bx_side *prev, struct pg_bx_s
         if ((error = pg_bx_compare(x, prev, first, x->a->floor, &lk)) < 0)
                 return error;
         pg_bx_describe(&desc, &lk);
-        printf("first bad commit: %s %s\n", first->commit, subject);
+        /* the subject is a commit message's: shown escaped (docs/limits.md, "Names") */
+        pg_cli_text(&shown_subject, subject, PG_BISECT_SUBJECT_SHOWN);
+        printf("first bad commit: %s %s\n", first->commit, shown_subject.ptr);
         printf("  %s of '%s' against %.12s: %s\n", pg_bx_metric(x), x->proto->name, prev->commit,
                desc.ptr);
         pg_bx_paired_opts(&po, x, prev, first);
@@ -598,8 +609,10 @@ static int pg_bx_report(struct pg_bx *x, struct pg_bx_side *prev, struct pg_bx_s
                 const struct pg_confirm_hotspot *h = &hs.items[i];
                 if (!(h->self_growth_ns > 0))
                         continue;
+                pg_buf_reset(&shown_subject);
+                pg_cli_text(&shown_subject, h->function, SIZE_MAX);
                 printf("%s %s %+.2f ms (self share %.1f%% -> %.1f%%%s)", shown ? "," : "",
-                       h->function, h->self_growth_ns / 1e6, 100 * h->base_share,
+                       shown_subject.ptr, h->self_growth_ns / 1e6, 100 * h->base_share,
                        100 * h->head_share, h->confirmed ? ", confirmed" : "");
                 shown++;
         }
@@ -632,7 +645,7 @@ static int pg_bx_report(struct pg_bx *x, struct pg_bx_side *prev, struct pg_bx_s
                 path = pg_xstrdup(x->a->output);
         } else {
                 dir = pg_path_join(x->top, ".perfgate/bisect");
-                if ((error = pg_mkdir_p(dir)) < 0)
+                if ((error = pg_mkdir_under(x->top, ".perfgate/bisect")) < 0)
                         goto done;
                 path = pg_xasprintf("%s/%s-%.12s.svg", dir, x->proto->name, first->commit);
         }
@@ -656,6 +669,7 @@ done:
         pg_buf_release(&warnings);
         pg_buf_release(&svg);
         pg_buf_release(&desc);
+        pg_buf_release(&shown_subject);
         return error;
 }
 
@@ -747,6 +761,39 @@ done:
         return found;
 }
 
+/* Before any build: --benchmark NAME must be in BAD's perfgate.json as
+ * committed (the list the bisection will read after building BAD). A
+ * config BAD lacks or that does not parse is left to the build to report. */
+static int pg_bx_check_benchmark(struct pg_bx *x, const char *bad)
+{
+        struct pg_buf text = PG_BUF_INIT, names = PG_BUF_INIT;
+        struct pg_config c;
+        int error = 0;
+
+        if (!x->a->benchmark ||
+            pg_rev_read_file(NULL, bad, x->cfg_rel, PG_BISECT_CONFIG_MAX, &text) < 0) {
+                pg_error_clear();
+                goto done;
+        }
+        if (pg_config_parse_for(&c, text.ptr, text.len, x->cfg_rel, PG_CONFIG_NEED_BENCHMARKS) <
+            0) {
+                pg_error_clear();
+                goto done;
+        }
+        if (!pg_config_find(&c, x->a->benchmark)) {
+                for (size_t i = 0; i < c.nbench; i++)
+                        pg_buf_printf(&names, "%s%s", i ? ", " : "", c.bench[i].name);
+                error =
+                    pg_error_set(PG_EINPUT, "no benchmark '%s' in '%s' at BAD %.12s (it has: %s)",
+                                 x->a->benchmark, x->cfg_rel, bad, names.len ? names.ptr : "none");
+        }
+        pg_config_release(&c);
+done:
+        pg_buf_release(&text);
+        pg_buf_release(&names);
+        return error;
+}
+
 static int pg_bisect_range(struct pg_bx *x)
 {
         struct pg_rev_range r;
@@ -760,6 +807,10 @@ static int pg_bisect_range(struct pg_bx *x)
         memset(&bs, 0, sizeof(bs));
         if ((error = pg_rev_range_get(NULL, x->a->good, x->a->bad, &r)) < 0)
                 return pg_cli_fail(error);
+        if ((error = pg_bx_check_benchmark(x, r.commits[r.n - 1])) < 0) {
+                pg_rev_range_release(&r);
+                return pg_cli_fail(error);
+        }
         sides = pg_xcalloc(r.n + 1, sizeof(*sides));
         fprintf(stderr,
                 "perfgate: bisect: %zu commit%s after GOOD %.12s up to BAD %.12s; "

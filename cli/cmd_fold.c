@@ -137,6 +137,10 @@ static void pg_fold_report(const struct pg_perfscript_stats *st,
                 pg_fold_warn_odd(&o[PG_PS_ODD_TRACE_ERROR], "trace error lines");
         if (o[PG_PS_ODD_ORPHAN_FRAME].count)
                 pg_fold_warn_odd(&o[PG_PS_ODD_ORPHAN_FRAME], "frame lines outside any sample");
+        if (o[PG_PS_ODD_BAD_PERIOD].count)
+                pg_fold_warn_odd(&o[PG_PS_ODD_BAD_PERIOD],
+                                 "records whose period is not a whole number below 2^64 "
+                                 "(perf script prints it in decimal digits)");
         if (o[PG_PS_ODD_NO_FRAMES].count)
                 pg_fold_warn_odd(&o[PG_PS_ODD_NO_FRAMES],
                                  "samples without frames (no stack to fold with --comm none)");
@@ -253,6 +257,10 @@ int cmd_fold(int argc, char **argv)
                         opt.include_addrs = true;
                         break;
                 case PG_OPT_EVENT_FILTER:
+                        /* empty names nothing: refused as "a,,b" is, not ignored */
+                        if (!*optarg)
+                                return pg_cli_usage_error("fold", "--event-filter is empty; "
+                                                                  "name an event (cpu-clock)");
                         opt.event_filter = optarg;
                         break;
                 case PG_OPT_COMM:

@@ -137,8 +137,11 @@ static void pg_history_print(FILE *f, const struct pg_trends *t)
                         wb = strlen(t->bench[i].name);
                 for (size_t k = 0; k < t->bench[i].nseries; k++) {
                         const struct pg_series *s = &t->bench[i].series[k];
-                        if (strlen(s->metric) > wm)
-                                wm = strlen(s->metric);
+                        /* metric names are any key of a stored result: shown escaped */
+                        pg_buf_reset(&cell);
+                        pg_report_escape_ctl(&cell, s->metric);
+                        if (cell.len > wm)
+                                wm = cell.len;
                         pg_buf_reset(&cell);
                         if (s->n)
                                 pg_report_fmt_value(&cell, s->points[s->n - 1].median, s->unit,
@@ -157,7 +160,8 @@ static void pg_history_print(FILE *f, const struct pg_trends *t)
                         fprintf(f, "%-*s  (no gating metric counted)\n", (int) wb, name.ptr);
                 for (size_t k = 0; k < b->nseries; k++) {
                         const struct pg_series *s = &b->series[k];
-                        struct pg_buf trend = PG_BUF_INIT;
+                        struct pg_buf trend = PG_BUF_INIT, metric = PG_BUF_INIT;
+                        pg_report_escape_ctl(&metric, s->metric);
                         pg_buf_reset(&cell);
                         if (s->n)
                                 pg_report_fmt_value(&cell, s->points[s->n - 1].median, s->unit,
@@ -169,7 +173,7 @@ static void pg_history_print(FILE *f, const struct pg_trends *t)
                                 pg_buf_puts(&trend, "n/a");
                         }
                         fprintf(f, "%-*s  %-*s  %*s  %-22s  ", (int) wb, name.ptr, (int) wm,
-                                s->metric, (int) wl, cell.ptr, trend.ptr);
+                                metric.ptr, (int) wl, cell.ptr, trend.ptr);
                         if (!s->ncp)
                                 fputs("none", f);
                         for (size_t c = 0; c < s->ncp; c++) {
@@ -186,6 +190,7 @@ static void pg_history_print(FILE *f, const struct pg_trends *t)
                         }
                         fputc('\n', f);
                         pg_buf_release(&trend);
+                        pg_buf_release(&metric);
                 }
                 pg_buf_release(&name);
         }

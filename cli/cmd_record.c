@@ -131,13 +131,16 @@ static char *pg_record_name(const char *s)
         return n;
 }
 
+/* the default output directory: perfgate's own name, never followed through a link */
+static const char pg_record_default_out[] = ".perfgate/results";
+
 int cmd_record(int argc, char **argv)
 {
         struct pg_record_opts o = { 0 };
         struct pg_record_info info;
         struct pg_result res;
         struct pg_buf warnings = PG_BUF_INIT;
-        const char *name = NULL, *out_dir = ".perfgate/results", *output = NULL,
+        const char *name = NULL, *out_dir = pg_record_default_out, *output = NULL,
                    *machine = "default";
         char *path = NULL;
         bool quiet = false;
@@ -244,7 +247,12 @@ int cmd_record(int argc, char **argv)
                                   : "nothing to record: give -p PID, -t TID, -a or -- COMMAND");
         /* the output is checked before recording, not after: a recording
          * cannot be taken again */
-        if ((error = output ? pg_output_file_check(output) : pg_mkdir_own(out_dir)) < 0)
+        if (output)
+                error = pg_output_file_check(output);
+        else if (out_dir != pg_record_default_out ||
+                 (error = pg_path_check_no_links(NULL, out_dir)) == 0)
+                error = pg_mkdir_own(out_dir);
+        if (error < 0)
                 return pg_cli_fail(error);
         pg_launch_install_signal_handlers();
         if (!quiet) {

@@ -289,6 +289,8 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
         }
 }
 
+static const char pg_run_default_out[] = ".perfgate/results";
+
 int cmd_run(int argc, char **argv)
 {
         struct pg_run_opts o;
@@ -310,7 +312,7 @@ int cmd_run(int argc, char **argv)
         if (pg_launch_spawner_start() < 0)
                 pg_cli_warn("%s; max-rss may include perfgate's own memory", pg_error_last());
         memset(&o, 0, sizeof(o));
-        o.out_dir = ".perfgate/results";
+        o.out_dir = pg_run_default_out;
         o.repeat = o.warmup = -1;
         o.timeout_sec = -1;
         o.freq_hz = 999;
@@ -470,9 +472,16 @@ int cmd_run(int argc, char **argv)
                 goto done;
         }
         if (!list.n) {
-                if (!cli.quiet)
-                        fprintf(stderr, "perfgate: no benchmark matches%s%s; nothing to run\n",
-                                filter ? " the filter" : "", shard_n ? " in this shard" : "");
+                /* a warning even with -q: a CI run that measures nothing should say so */
+                pg_cli_warn("no benchmark matches%s%s; nothing to run", filter ? " the filter" : "",
+                            shard_n ? " in this shard" : "");
+                goto done;
+        }
+        /* the default directory is perfgate's own name: a link there (a
+         * project may commit one) is refused, not followed */
+        if (o.out_dir == pg_run_default_out &&
+            (error = pg_path_check_no_links(NULL, pg_run_default_out)) < 0) {
+                status = pg_cli_fail(error);
                 goto done;
         }
         pg_launch_install_signal_handlers();

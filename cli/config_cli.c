@@ -35,7 +35,7 @@ int pg_cli_load_rules(const char *path, struct pg_rules *rules, char **base, cha
                 if (!path)
                         return 0;
         }
-        if ((error = pg_read_file(path, &text)) < 0) {
+        if ((error = pg_read_input(path, "perfgate.json file", &text)) < 0) {
                 pg_buf_release(&text);
                 if (error == PG_ENOTFOUND)
                         return pg_error_set(PG_ENOTFOUND, "config '%s' does not exist", path);

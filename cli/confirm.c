@@ -286,7 +286,7 @@ static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm
         if ((error = pg_run_discover(&e->benches, &cfg, 1)) < 0)
                 goto done;
         log_dir = pg_path_join(e->rs.top, PG_BUILD_CACHE_DIR);
-        if ((error = pg_mkdir_p(log_dir)) < 0)
+        if ((error = pg_mkdir_under(e->rs.top, PG_BUILD_CACHE_DIR)) < 0)
                 goto done;
         log_path = pg_xasprintf("%s/%.12s.log", log_dir, o->base_commit);
         what = pg_xasprintf("the build of base commit %.12s", o->base_commit);
@@ -361,7 +361,7 @@ static int pg_pair_logs_open(struct pg_pair_logs *l, const struct pg_confirm_env
 
         memset(l, 0, sizeof(*l));
         l->log[0].fd = l->log[1].fd = -1;
-        if ((error = pg_mkdir_p(dir)) < 0)
+        if ((error = pg_mkdir_under(e->rs.top, ".perfgate/confirm")) < 0)
                 goto done;
         for (int k = 0; k < 2; k++) {
                 l->path[k] = pg_xasprintf("%s/%s.%s.log", dir, name, k ? "head" : "base");

@@ -343,22 +343,35 @@ static void pg_print_time_line(FILE *f, const struct pg_result *r, const char *n
         pg_buf_release(&line);
 }
 
+/* @s as shown in the header: the strings of a result come from its file (a
+ * data branch anyone may push to), so they are escaped as names are. */
+static const char *pg_hdr(struct pg_buf *b, const char *s, const char *none)
+{
+        pg_buf_reset(b);
+        pg_report_escape_ctl(b, s && *s ? s : none);
+        return b->ptr ? b->ptr : "";
+}
+
 static void pg_print_header(FILE *f, const struct pg_result *r, bool color)
 {
         const struct pg_host *h = &r->host;
+        struct pg_buf a = PG_BUF_INIT, b = PG_BUF_INIT, c = PG_BUF_INIT;
 
-        fprintf(f, " %sperfgate result '%s'%s\n", color ? PG_ANSI_BOLD : "", r->name,
-                color ? PG_ANSI_RESET : "");
+        fprintf(f, " %sperfgate result '%s'%s\n", color ? PG_ANSI_BOLD : "",
+                pg_hdr(&a, r->name, ""), color ? PG_ANSI_RESET : "");
         if (r->has_git)
-                fprintf(f, " commit   %.12s%s\n", r->git_commit ? r->git_commit : "",
+                fprintf(f, " commit   %.12s%s\n", pg_hdr(&a, r->git_commit, ""),
                         r->git_dirty ? " (with uncommitted changes)" : "");
-        fprintf(f, " machine  %s", r->machine ? r->machine : "default");
+        fprintf(f, " machine  %s", pg_hdr(&a, r->machine, "default"));
         if (r->created && *r->created)
-                fprintf(f, ", recorded %s", r->created);
+                fprintf(f, ", recorded %s", pg_hdr(&a, r->created, ""));
         fputc('\n', f);
-        fprintf(f, " host     %s, %llu CPUs, %s, kernel %s%s\n", h->cpu && *h->cpu ? h->cpu : "?",
-                (unsigned long long) h->cpus, h->arch && *h->arch ? h->arch : "?",
-                h->kernel && *h->kernel ? h->kernel : "?", h->virtualized ? ", virtualized" : "");
+        fprintf(f, " host     %s, %llu CPUs, %s, kernel %s%s\n", pg_hdr(&a, h->cpu, "?"),
+                (unsigned long long) h->cpus, pg_hdr(&b, h->arch, "?"), pg_hdr(&c, h->kernel, "?"),
+                h->virtualized ? ", virtualized" : "");
+        pg_buf_release(&a);
+        pg_buf_release(&b);
+        pg_buf_release(&c);
         fprintf(f, " counters %s", r->counters ? r->counters : "?");
         if (h->npmu) {
                 fputs(" (PMU:", f);

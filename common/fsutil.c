@@ -58,6 +58,43 @@ int pg_read_file(const char *path, struct pg_buf *out)
         return error;
 }
 
+int pg_read_input(const char *path, const char *what, struct pg_buf *out)
+{
+        size_t len0 = out->len;
+        int is_stdin = strcmp(path, "-") == 0;
+        const char *name = is_stdin ? "stdin" : path;
+        struct stat st;
+        int fd, error = 0;
+
+        fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+                return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO, "cannot open '%s': %s",
+                                    path, strerror(errno));
+        if (fstat(fd, &st) != 0) {
+                error = pg_error_set(PG_EIO, "cannot inspect '%s': %s", name, strerror(errno));
+        } else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+                /* a device may never end (/dev/zero, /dev/urandom) */
+                error = pg_error_set(PG_EINPUT, "'%s' is a device, not a %s", name, what);
+        } else if (S_ISDIR(st.st_mode)) {
+                error = pg_error_set(PG_EINPUT, "'%s' is a directory, not a %s", name, what);
+        } else if (S_ISREG(st.st_mode)) {
+                error = pg_read_fd(fd, name, SIZE_MAX, out);
+        } else if ((error = pg_read_fd(fd, name, PG_INPUT_STREAM_MAX_BYTES + 1, out)) == 0 &&
+                   out->len - len0 > PG_INPUT_STREAM_MAX_BYTES) {
+                /* a pipe or FIFO has no size to judge first: read with a bound */
+                error = pg_error_set(PG_EINPUT,
+                                     "'%s' (a pipe) gave more than %u MiB, more than a %s "
+                                     "read through a pipe may hold; write it to a file and "
+                                     "give that",
+                                     name, PG_INPUT_STREAM_MAX_BYTES >> 20, what);
+        }
+        if (!is_stdin)
+                close(fd);
+        if (error)
+                pg_buf_truncate(out, len0);
+        return error;
+}
+
 int pg_read_regular_file(const char *path, size_t max_bytes, struct pg_buf *out)
 {
         size_t len0 = out->len;
@@ -86,11 +123,8 @@ int pg_read_regular_file(const char *path, size_t max_bytes, struct pg_buf *out)
                                      max_bytes >> 20);
         }
         close(fd);
-        if (error) {
-                out->len = len0;
-                if (out->ptr)
-                        out->ptr[len0] = '\0';
-        }
+        if (error)
+                pg_buf_truncate(out, len0);
         return error;
 }
 
@@ -361,6 +395,85 @@ int pg_output_file_check(const char *path)
                 error = pg_output_target_check(path);
         free(dir);
         return error;
+}
+
+int pg_path_check_no_links(const char *top, const char *rel)
+{
+        struct pg_buf path = PG_BUF_INIT;
+        const char *p = rel;
+        int error = 0;
+
+        if (top && *top)
+                pg_buf_printf(&path, "%s/", top);
+        while (*p && !error) {
+                size_t n = strcspn(p, "/");
+                struct stat lst;
+                pg_buf_add(&path, p, n);
+                p += n;
+                while (*p == '/')
+                        p++;
+                if (n == 0 || (n == 1 && path.ptr[path.len - 1] == '.'))
+                        ; /* "" or "." adds no entry */
+                else if (lstat(path.ptr, &lst) < 0)
+                        break; /* absent: perfgate creates it, a real directory */
+                else if (S_ISLNK(lst.st_mode)) {
+                        char to[256];
+                        ssize_t k = readlink(path.ptr, to, sizeof(to) - 1);
+                        to[k < 0 ? 0 : k] = '\0';
+                        error = pg_error_set(PG_EINPUT,
+                                             "refusing to write into '%s': '%s' is a symbolic "
+                                             "link (to '%s'), and perfgate does not follow links "
+                                             "in the output directories it names itself; "
+                                             "remove it (or name an output directory of your "
+                                             "own where the command has an option for one)",
+                                             rel, path.ptr, to);
+                } else if (!S_ISDIR(lst.st_mode)) {
+                        error = pg_error_set(PG_EINPUT,
+                                             "cannot write into '%s': '%s' exists and is not a "
+                                             "directory; remove it",
+                                             rel, path.ptr);
+                }
+                pg_buf_putc(&path, '/');
+        }
+        pg_buf_release(&path);
+        return error;
+}
+
+int pg_mkdir_under(const char *top, const char *rel)
+{
+        char *path = top && *top ? pg_path_join(top, rel) : pg_xstrdup(rel);
+        int error = pg_path_check_no_links(top, rel);
+
+        if (!error)
+                error = pg_mkdir_p(path);
+        free(path);
+        return error;
+}
+
+int pg_dir_identify(const char *path, struct pg_dir_id *id)
+{
+        struct stat st;
+
+        if (stat(path, &st) < 0)
+                return pg_error_set(PG_EIO, "cannot inspect directory '%s': %s", path,
+                                    strerror(errno));
+        id->dev = (uint64_t) st.st_dev;
+        id->ino = (uint64_t) st.st_ino;
+        return 0;
+}
+
+int pg_dir_unchanged(const char *path, const struct pg_dir_id *id)
+{
+        struct stat st;
+
+        if (stat(path, &st) == 0 && (uint64_t) st.st_dev == id->dev &&
+            (uint64_t) st.st_ino == id->ino)
+                return 0;
+        return pg_error_set(PG_EIO,
+                            "refusing to write into '%s': it is no longer the directory this "
+                            "run created or opened (it was moved, removed or replaced, perhaps "
+                            "by a link, while a benchmark ran); nothing more is written there",
+                            path);
 }
 
 int pg_output_file_prepare(const char *path)

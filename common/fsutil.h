@@ -14,6 +14,7 @@
 #define PG_COMMON_FSUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/buf.h"
 
@@ -23,6 +24,23 @@
  * Errors: PG_ENOTFOUND (no such file), PG_EIO (other read errors).
  */
 int pg_read_file(const char *path, struct pg_buf *out);
+
+/** The most pg_read_input() reads through a pipe, a FIFO or stdin that is one. */
+#define PG_INPUT_STREAM_MAX_BYTES (256u << 20)
+
+/**
+ * Append the input file @path (stdin when "-") to @out (NUL-terminated),
+ * by the one rule for the files perfgate reads (results, folded stacks,
+ * perfgate.json; docs/limits.md, "Input sizes"): a regular file is read
+ * whole; a pipe, FIFO or socket up to PG_INPUT_STREAM_MAX_BYTES; a device
+ * (it may never end: /dev/zero) or a directory is refused. A FIFO opens as
+ * cat(1) opens it (waiting for a writer). @what names the expected content
+ * in messages ("result file"). Errors: PG_ENOTFOUND (no such file);
+ * PG_EINPUT "'PATH' is a device, not a WHAT", "... is a directory, not a
+ * WHAT", "'PATH' (a pipe) gave more than N MiB ..."; PG_EIO (other errors).
+ * On error @out is unchanged.
+ */
+int pg_read_input(const char *path, const char *what, struct pg_buf *out);
 
 /**
  * Append the regular file at @path to @out (NUL-terminated), @max_bytes at
@@ -94,6 +112,48 @@ int pg_dir_check_owner(const char *path);
  * "refusing to write through 'PATH' ...".
  */
 int pg_output_file_check(const char *path);
+
+/**
+ * Check that no existing component of @rel, a relative directory path
+ * perfgate names itself (".perfgate/results", ".perfgate/builds"), under
+ * @top (a directory the user chose; NULL or "" for the working directory)
+ * is a symbolic link or something other than a directory: such a link may
+ * come from the project's own files (a committed ".perfgate" link), and
+ * perfgate never writes through a link it did not create
+ * (docs/limits.md, "Links and shared directories"). Components that do not
+ * exist yet pass (perfgate creates them). Errors: PG_EINPUT "refusing to
+ * write into 'REL': 'PATH' is a symbolic link (to 'TARGET') ...", "... exists
+ * and is not a directory".
+ */
+int pg_path_check_no_links(const char *top, const char *rel);
+
+/**
+ * pg_path_check_no_links(@top, @rel), then create @top/@rel and its missing
+ * parents (pg_mkdir_p()): a directory perfgate names itself under a
+ * directory the user chose. Errors: as those two.
+ */
+int pg_mkdir_under(const char *top, const char *rel);
+
+/** A directory's identity (st_dev, st_ino) while it stays in place. */
+struct pg_dir_id {
+        uint64_t dev;
+        uint64_t ino;
+};
+
+/**
+ * Record in @id the directory @path resolves to now (stat(2), links
+ * followed). Errors: PG_EIO with strerror(errno).
+ */
+int pg_dir_identify(const char *path, struct pg_dir_id *id);
+
+/**
+ * Check that @path still resolves to the directory @id recorded, before a
+ * write into it: a directory moved away and replaced (by a link to another
+ * directory, say) while a benchmark ran must not receive what follows.
+ * Errors: PG_EIO "refusing to write into 'PATH': it is no longer the
+ * directory this run created or opened ...".
+ */
+int pg_dir_unchanged(const char *path, const struct pg_dir_id *id);
 
 /**
  * pg_output_file_check() for a report file whose missing parent directories

@@ -74,6 +74,17 @@ void pg_show_escape(struct pg_buf *out, const char *s, size_t len, unsigned flag
         while (i < len) {
                 unsigned char c = p[i];
                 size_t n = c < 0x80 ? 1 : pg_utf8_seqlen(p + i, len - i);
+                /* the bidi embedding, override and isolate controls, U+202A..E
+                 * and U+2066..9 (Unicode UAX #9), reorder the rest of a line */
+                if (n == 3 && c == 0xe2 &&
+                    ((p[i + 1] == 0x80 && p[i + 2] >= 0xaa && p[i + 2] <= 0xae) ||
+                     (p[i + 1] == 0x81 && p[i + 2] >= 0xa6 && p[i + 2] <= 0xa9))) {
+                        pg_buf_printf(
+                            out, "\\u%04x",
+                            (unsigned) (0x2000 | ((p[i + 1] & 0x3f) << 6) | (p[i + 2] & 0x3f)));
+                        i += n;
+                        continue;
+                }
                 if (n > 1) {
                         pg_buf_add(out, s + i, n);
                         i += n;
@@ -274,6 +285,103 @@ int pg_json_parse(const char *text, size_t len, const char *origin, int comments
         return pg_json_parse_except(text, len, origin, comments, NULL, out);
 }
 
+/* 1-based line and column of byte @off of @text. */
+static void pg_json_where(const char *text, size_t off, size_t *line, size_t *col)
+{
+        *line = 1;
+        *col = 1;
+        for (size_t i = 0; i < off; i++) {
+                if (text[i] == '\n') {
+                        (*line)++;
+                        *col = 1;
+                } else {
+                        (*col)++;
+                }
+        }
+}
+
+static int pg_json_hex4(const char *p, size_t room, unsigned *v)
+{
+        *v = 0;
+        if (room < 4)
+                return 0;
+        for (int k = 0; k < 4; k++) {
+                char c = p[k];
+                unsigned d = c >= '0' && c <= '9'   ? (unsigned) (c - '0')
+                             : c >= 'a' && c <= 'f' ? (unsigned) (c - 'a' + 10)
+                             : c >= 'A' && c <= 'F' ? (unsigned) (c - 'A' + 10)
+                                                    : 16u;
+                if (d == 16)
+                        return 0;
+                *v = *v * 16 + d;
+        }
+        return 1;
+}
+
+/*
+ * What cJSON accepts silently but perfgate must not (besides \u0000,
+ * pg_json_nul_escape()): a lone UTF-16 surrogate escape (no character; RFC
+ * 8259 section 8.2), and, with @comments, a block comment never closed (the
+ * rest of the file would vanish). 0, or PG_EINPUT naming the line and
+ * column.
+ */
+static int pg_json_precheck(const char *text, size_t len, const char *origin, int comments)
+{
+        const char *why = NULL;
+        size_t i = 0, at = 0, line, col;
+        int in_str = 0;
+
+        for (; i < len && !why; i++) {
+                if (in_str) {
+                        unsigned v, w;
+                        if (text[i] == '"') {
+                                in_str = 0;
+                        } else if (text[i] == '\\' && i + 1 < len) {
+                                if (text[i + 1] == 'u' &&
+                                    pg_json_hex4(text + i + 2, len - i - 2, &v)) {
+                                        at = i; /* \u0000: pg_json_nul_escape() */
+                                        if (v >= 0xdc00 && v <= 0xdfff)
+                                                why = "a \\u escape is a lone low surrogate (no "
+                                                      "character; write the character itself)";
+                                        else if (v >= 0xd800 && v <= 0xdbff) {
+                                                if (i + 7 < len && text[i + 6] == '\\' &&
+                                                    text[i + 7] == 'u' &&
+                                                    pg_json_hex4(text + i + 8, len - i - 8, &w) &&
+                                                    w >= 0xdc00 && w <= 0xdfff)
+                                                        i += 6;
+                                                else
+                                                        why = "a \\u escape is a high surrogate "
+                                                              "without its low half (no "
+                                                              "character; write the character "
+                                                              "itself)";
+                                        }
+                                        i += 5;
+                                } else {
+                                        i++;
+                                }
+                        }
+                } else if (text[i] == '"') {
+                        in_str = 1;
+                } else if (comments && text[i] == '/' && i + 1 < len && text[i + 1] == '/') {
+                        while (i < len && text[i] != '\n')
+                                i++;
+                } else if (comments && text[i] == '/' && i + 1 < len && text[i + 1] == '*') {
+                        at = i;
+                        for (i += 2; i + 1 < len && !(text[i] == '*' && text[i + 1] == '/'); i++)
+                                ;
+                        if (i + 1 >= len)
+                                why = "a /* comment is never closed";
+                        else
+                                i++;
+                }
+        }
+        if (!why)
+                return 0;
+        pg_json_where(text, at, &line, &col);
+        return pg_error_set(PG_EINPUT, "'%s': invalid JSON at line %zu, column %zu: %s", origin,
+                            line, col, why);
+}
+
 int pg_json_parse_except(const char *text, size_t len, const char *origin, int comments,
                          const char *dups_checked_by_caller, cJSON **out)
 {
@@ -282,6 +390,8 @@ int pg_json_parse_except(const char *text, size_t len, const char *origin, int c
         cJSON *root;
 
         *out = NULL;
+        if (pg_json_precheck(text, len, origin, comments) < 0)
+                return PG_EINPUT;
         if (comments) {
                 copy = pg_xmalloc(len + 1);
                 memcpy(copy, text, len);

@@ -30,7 +30,8 @@
  * Also refuses NaN/Infinity tokens (they are not JSON), nesting deeper
  * than 1000 levels (CJSON_NESTING_LIMIT; "nested deeper than 1000 levels"),
  * a \u0000 escape (a NUL would silently end the string: the message gives
- * its line, column and string),
+ * its line, column and string), a lone UTF-16 surrogate escape, an unclosed
+ * block comment (@comments) ("... at line L, column C: WHY"),
  * and a name that appears twice in one object (PG_EINPUT "'<origin>': field
  * 'a.b.name' appears twice ..."; RFC 8259 section 4 leaves the choice to the
  * reader, and readers differ).
@@ -71,7 +72,9 @@ void pg_utf8_sanitize(struct pg_buf *out, const char *s, size_t len);
 /**
  * Append @len bytes of @s to @out as a message or a terminal may show them:
  * newline, tab and carriage return as \n \t \r, every other control byte,
- * DEL, and every byte that is not part of well-formed UTF-8 as \xNN;
+ * DEL, and every byte that is not part of well-formed UTF-8 as \xNN; the
+ * bidi controls U+202A..U+202E and U+2066..U+2069 (which would reorder the
+ * rest of a line, Unicode UAX #9) as \uXXXX;
  * everything else (printable ASCII, well-formed UTF-8) as it is. Nothing @s
  * holds can then move the cursor, colour the terminal, start a line of its
  * own in a log or a comment, or end a message early (docs/limits.md, "Names").

@@ -379,7 +379,7 @@ int pg_folded_load_profile(struct pg_folded *f, const char *path, bool off_cpu, 
                     PG_EINPUT, "'%s' is a directory; give a result file or folded stacks", path);
                 goto done;
         }
-        if ((error = pg_read_file(path, &text)) < 0)
+        if ((error = pg_read_input(path, "result file or folded stacks", &text)) < 0)
                 goto done;
         while (i < text.len && (text.ptr[i] == ' ' || text.ptr[i] == '\t' || text.ptr[i] == '\n' ||
                                 text.ptr[i] == '\r'))

@@ -71,7 +71,11 @@ void pg_report_fmt_change(struct pg_buf *out, const struct pg_judgement *j);
 /** Append the threshold of @j's rule: "10%" or "0.5 pp". */
 void pg_report_fmt_threshold(struct pg_buf *out, const struct pg_metric_rule *r);
 
-/** Append @s with control bytes shown as \n, \t, \r, \xNN (no other change). */
+/**
+ * Append @s with control bytes shown as \n, \t, \r, \xNN, and the bidi
+ * controls U+202A..U+202E and U+2066..U+2069 (which would reorder the rest
+ * of a line) as \uXXXX (no other change).
+ */
 void pg_report_escape_ctl(struct pg_buf *out, const char *s);
 
 /** @v with a negative zero (from rounding) made +0, for "%+.1f" output. */

@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/hashmap.h"
 #include "common/json.h"
 #include "common/strv.h"
 
@@ -92,6 +94,20 @@ static bool pg_in_path(const char *prog)
         return found;
 }
 
+/* The error for a benchmark path stat(2) just failed on (errno set). */
+static int pg_missing_path(const char *p)
+{
+        if (errno == ELOOP)
+                return pg_error_set(PG_EINPUT,
+                                    "benchmark path '%s' is a loop of symbolic links (%s); fix "
+                                    "the link",
+                                    p, strerror(ELOOP));
+        if (errno != ENOENT && errno != ENOTDIR)
+                return pg_error_set(PG_EINPUT, "benchmark path '%s' cannot be used: %s", p,
+                                    strerror(errno));
+        return pg_error_set(PG_ENOTFOUND, "benchmark path '%s' does not exist", p);
+}
+
 static int pg_check_program(const struct pg_bench *b)
 {
         struct stat st;
@@ -106,7 +122,7 @@ static int pg_check_program(const struct pg_bench *b)
                                     b->name, p);
         }
         if (stat(b->exec_path, &st) < 0)
-                return pg_error_set(PG_ENOTFOUND, "benchmark path '%s' does not exist", p);
+                return pg_missing_path(p);
         if (!S_ISREG(st.st_mode) || access(b->exec_path, X_OK) < 0)
                 return pg_error_set(PG_EINPUT,
                                     "benchmark path '%s' is not an executable file; "
@@ -240,6 +256,8 @@ static bool pg_ends_with(const char *s, const char *suffix)
 
 int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t npaths)
 {
+        struct pg_strmap names = PG_STRMAP_INIT;
+        bool added;
         int error = 0;
 
         out->n = 0;
@@ -249,7 +267,7 @@ int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t 
                 struct stat st;
 
                 if (stat(p, &st) < 0) {
-                        error = pg_error_set(PG_ENOTFOUND, "benchmark path '%s' does not exist", p);
+                        error = pg_missing_path(p);
                 } else if (S_ISDIR(st.st_mode)) {
                         error = pg_add_dir(out, p);
                 } else if (pg_ends_with(p, ".json")) {
@@ -275,18 +293,151 @@ int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t 
                         free(shown);
                         break;
                 }
-                for (size_t k = 0; k < i && !error; k++)
-                        if (strcmp(out->items[k].name, out->items[i].name) == 0)
-                                error = pg_error_set(PG_EINPUT,
-                                                     "two benchmarks are named '%s'; rename one "
-                                                     "in perfgate.json",
-                                                     out->items[i].name);
+                pg_strmap_intern(&names, out->items[i].name, strlen(out->items[i].name), &added);
+                if (!added)
+                        error = pg_error_set(PG_EINPUT,
+                                             "two benchmarks are named '%s'; rename one "
+                                             "in perfgate.json",
+                                             out->items[i].name);
                 if (!error)
                         error = pg_check_program(&out->items[i]);
         }
+        pg_strmap_release(&names);
         if (error)
                 pg_bench_list_release(out);
         return error;
+}
+
+/* The most positions a --filter regex may expand to. glibc's regcomp()
+ * builds its automaton from the pattern with every bounded repetition
+ * written out ("(a{255}){255}{255}" is 16 million positions, over 2 GB);
+ * names are at most PG_RESULT_NAME_MAX bytes, so no pattern that matches
+ * them needs more than a few thousand. */
+#define PG_FILTER_MAX_POSITIONS 10000.0
+
+/* Skip a bracket expression starting at @p ('['); return the byte after its
+ * ']' or the end of @p when it is not closed (regcomp then refuses it). */
+static const char *pg_skip_bracket(const char *p)
+{
+        p++;
+        if (*p == '^')
+                p++;
+        if (*p == ']')
+                p++;
+        while (*p && *p != ']') {
+                if (p[0] == '[' && (p[1] == ':' || p[1] == '=' || p[1] == '.')) {
+                        char end = p[1];
+                        const char *q = p + 2;
+                        while (*q && !(q[0] == end && q[1] == ']'))
+                                q++;
+                        p = *q ? q + 2 : q;
+                } else {
+                        p++;
+                }
+        }
+        return *p ? p + 1 : p;
+}
+
+/* Parse "{m}", "{m,}" or "{m,n}" at @p; return the byte after it and set
+ * *@times to the most repetitions it allows (m + 1 for "{m,}"), or return
+ * NULL when @p holds no interval (then '{' is an ordinary character). */
+static const char *pg_parse_interval(const char *p, double *times)
+{
+        double m = 0, n = -1;
+        const char *q = p + 1;
+
+        if (*q < '0' || *q > '9')
+                return NULL;
+        for (; *q >= '0' && *q <= '9'; q++)
+                m = m * 10 + (*q - '0');
+        if (*q == ',') {
+                q++;
+                if (*q >= '0' && *q <= '9')
+                        for (n = 0; *q >= '0' && *q <= '9'; q++)
+                                n = n * 10 + (*q - '0');
+                else
+                        n = m + 1;
+        }
+        if (*q != '}')
+                return NULL;
+        *times = n >= 0 ? n : m;
+        return q + 1;
+}
+
+/* An upper estimate of the positions of POSIX extended regex @re with its
+ * repetitions written out (HUGE_VAL past 63 nested groups): groups nest, alternatives add, an interval
+ * multiplies the atom before it by its upper bound, '+' doubles it. */
+static double pg_regex_positions(const char *re)
+{
+        struct {
+                double sum, last;
+        } st[64];
+        size_t depth = 0;
+        const char *p = re;
+        double times;
+
+        st[0].sum = st[0].last = 0;
+        while (*p) {
+                double atom = 1;
+                const char *q;
+                switch (*p) {
+                case '\\':
+                        p += p[1] ? 2 : 1;
+                        break;
+                case '[':
+                        p = pg_skip_bracket(p);
+                        break;
+                case '(':
+                        p++;
+                        if (depth + 1 == sizeof(st) / sizeof(st[0]))
+                                return HUGE_VAL; /* 64 nested groups: refused as too large */
+                        st[++depth].sum = 0;
+                        st[depth].last = 0;
+                        continue;
+                case ')':
+                        p++;
+                        if (depth == 0)
+                                break; /* a lone ')' is an ordinary character */
+                        atom = st[depth].sum + st[depth].last;
+                        depth--;
+                        if (atom < 1)
+                                atom = 1;
+                        break;
+                case '|':
+                        p++;
+                        st[depth].sum += st[depth].last;
+                        st[depth].last = 0;
+                        continue;
+                case '*':
+                case '?':
+                        p++;
+                        continue;
+                case '+':
+                        p++;
+                        st[depth].last *= 2;
+                        continue;
+                case '{':
+                        if ((q = pg_parse_interval(p, &times)) != NULL) {
+                                p = q;
+                                st[depth].last *= times > 1 ? times : 1;
+                                continue;
+                        }
+                        p++;
+                        break;
+                default:
+                        p++;
+                        break;
+                }
+                st[depth].sum += st[depth].last;
+                st[depth].last = atom;
+        }
+        while (depth > 0) {
+                double inner = st[depth].sum + st[depth].last;
+                depth--;
+                st[depth].sum += st[depth].last;
+                st[depth].last = inner;
+        }
+        return st[0].sum + st[0].last;
 }
 
 int pg_bench_list_select(struct pg_bench_list *l, const char *filter, unsigned shard_index,
@@ -303,6 +454,14 @@ int pg_bench_list_select(struct pg_bench_list *l, const char *filter, unsigned s
                                             "1 <= I <= N",
                                             shard_index, shard_count);
         }
+        if (filter && pg_regex_positions(filter) > PG_FILTER_MAX_POSITIONS)
+                return pg_error_set(PG_EINPUT,
+                                    "--filter regex '%s' is too large: its repetitions write out "
+                                    "to more than %.0f positions, which regcomp() would build in "
+                                    "memory; names are at most %d bytes, so no count above %d "
+                                    "is needed: use smaller counts",
+                                    filter, PG_FILTER_MAX_POSITIONS, PG_RESULT_NAME_MAX,
+                                    PG_RESULT_NAME_MAX);
         if (filter && (rc = regcomp(&re, filter, REG_EXTENDED | REG_NOSUB)) != 0) {
                 char msg[256];
                 regerror(rc, &re, msg, sizeof(msg));

@@ -55,9 +55,11 @@ struct pg_perfscript {
         char *readbuf;
 
         enum pg_ps_state state;
-        bool java;            /* the comm starts with "java": Java 'L' tidy */
-        uint64_t weight;      /* of the open record */
-        uint64_t rec_line;    /* line number of its header */
+        bool java;              /* the comm starts with "java": Java 'L' tidy */
+        uint64_t weight;        /* of the open record */
+        uint64_t rec_line;      /* line number of its header */
+        uint64_t overflow_line; /* header of the first sample the total could not hold */
+        char overflow_source[256];
         unsigned nraw;        /* frame lines of the open record */
         struct pg_buf comm;   /* its root frame, folded */
         struct pg_buf frames; /* its frames, tidied, leaf first */
@@ -268,6 +270,17 @@ static void pg_ps_materialize(struct pg_perfscript *ps, size_t ids_end)
 
 static void pg_ps_end_record(struct pg_perfscript *ps)
 {
+        /* every count is at most the total: a total that fits in 64 bits
+         * keeps each stack's count exact (a wrapped sum would be silently
+         * wrong, so the import stops at the first sample it cannot add) */
+        if (ps->state == PG_PS_RECORD && ps->st.weight_total > UINT64_MAX - ps->weight) {
+                if (!ps->overflow_line) {
+                        ps->overflow_line = ps->rec_line;
+                        snprintf(ps->overflow_source, sizeof(ps->overflow_source), "%s",
+                                 ps->source);
+                }
+                ps->state = PG_PS_SKIP;
+        }
         if (ps->state == PG_PS_RECORD) {
                 struct pg_buf *k = &ps->key;
                 bool truncated = ps->opt.max_stack > 0 && ps->nraw >= ps->opt.max_stack;
@@ -662,6 +675,24 @@ static void pg_ps_note_other_event(struct pg_perfscript *ps, const char *ev, siz
         list[have + n] = '\0';
 }
 
+/* Parse the @n decimal digits at @s as a sample period; false when they are
+ * not all digits or the value does not fit in 64 bits. */
+static bool pg_ps_parse_period(const char *s, size_t n, uint64_t *out)
+{
+        uint64_t v = 0;
+
+        if (n == 0 || !pg_ps_all_digits(s, n))
+                return false;
+        for (size_t k = 0; k < n; k++) {
+                uint64_t d = (uint64_t) (s[k] - '0');
+                if (v > (UINT64_MAX - d) / 10)
+                        return false;
+                v = v * 10 + d;
+        }
+        *out = v;
+        return true;
+}
+
 /*
  * Try @s as a sample header, anchored on "PID[/TID] [CPU] TIME:" or, for
  * headers without a time, "PID[/TID] [CPU] EVENT:": the comm is everything
@@ -675,7 +706,7 @@ static bool pg_ps_try_header(struct pg_perfscript *ps, const char *s, size_t n)
         const char *slash = NULL, *ev = "", *rest = s + n;
         size_t ev_len = 0;
         uint64_t period = 0;
-        bool found = false;
+        bool found = false, bad_period = false;
 
         while (i < n && ntok < PG_PS_MAX_TOKENS) {
                 while (i < n && pg_ps_space(s[i]))
@@ -704,10 +735,16 @@ static bool pg_ps_try_header(struct pg_perfscript *ps, const char *s, size_t n)
                 e = t;
                 if (is_time) {
                         e = t + 1;
-                        if (e + 1 < ntok && pg_ps_all_digits(tok[e].s, tok[e].n) &&
+                        /* perf script prints the period as "%10" PRIu64 " " between
+                         * the time and "EVENT:" (process_event() in
+                         * tools/perf/builtin-script.c): a token there that is not
+                         * a decimal u64 ("-5", "0x10", "1e3", 21 digits) is not
+                         * perf's, and its sample is skipped, not given another
+                         * weight (stackcollapse-perf.pl would count it as 1) */
+                        if (e + 1 < ntok && tok[e].s[tok[e].n - 1] != ':' &&
                             tok[e + 1].s[tok[e + 1].n - 1] == ':') {
-                                for (size_t k = 0; k < tok[e].n && period < UINT64_MAX / 10; k++)
-                                        period = period * 10 + (uint64_t) (tok[e].s[k] - '0');
+                                if (!pg_ps_parse_period(tok[e].s, tok[e].n, &period))
+                                        bad_period = true;
                                 e++;
                         }
                         if (e >= ntok || tok[e].s[tok[e].n - 1] != ':')
@@ -723,6 +760,11 @@ static bool pg_ps_try_header(struct pg_perfscript *ps, const char *s, size_t n)
                 return false;
         pg_ps_end_record(ps);
         ps->rec_line = ps->lineno;
+        if (bad_period) {
+                pg_ps_odd(ps, PG_PS_ODD_BAD_PERIOD, ps->lineno, s, n);
+                ps->state = PG_PS_SKIP;
+                return true;
+        }
         if (!pg_ps_keep_event(ps, ev, ev_len)) {
                 pg_ps_odd(ps, PG_PS_ODD_OTHER_EVENT, ps->lineno, s, n);
                 pg_ps_note_other_event(ps, ev, ev_len);
@@ -809,11 +851,24 @@ static bool pg_ps_perf_message(const char *s, size_t n)
         return false;
 }
 
+/* The error for a total past 2^64 - 1 (limits.md: a column's sum must fit in 64 bits). */
+static int pg_ps_overflow(const struct pg_perfscript *ps)
+{
+        return pg_error_set(PG_EINPUT,
+                            "'%s': the sample periods add up to more than 2^64 - 1 at the "
+                            "sample of line %llu; no count could be written exactly; check "
+                            "the input",
+                            ps->overflow_source, (unsigned long long) ps->overflow_line);
+}
+
 static int pg_ps_line(struct pg_perfscript *ps, const char *s, size_t n)
 {
         const char *pc, *sym, *mod;
         size_t pc_len, sym_len, mod_len;
         bool indented;
+
+        if (ps->overflow_line)
+                return pg_ps_overflow(ps);
 
         ps->lineno++;
         ps->st.lines++;
@@ -1002,6 +1057,8 @@ int pg_perfscript_end(struct pg_perfscript *ps)
                 pg_buf_reset(&ps->carry);
         }
         pg_ps_end_record(ps);
+        if (!error && ps->overflow_line)
+                error = pg_ps_overflow(ps);
         return error;
 }
 

@@ -74,6 +74,7 @@ enum pg_perfscript_odd {
         PG_PS_ODD_OTHER_EVENT,      /* a sample of an event not kept (counts samples) */
         PG_PS_ODD_TRUNCATED,        /* a callchain at the max-stack limit (counts samples) */
         PG_PS_ODD_NO_FRAMES,        /* a sample with no frame at all under PG_COMM_NONE */
+        PG_PS_ODD_BAD_PERIOD,       /* a header whose period is not a decimal u64 (skipped) */
         PG_PS_ODD__COUNT
 };
 
@@ -125,8 +126,10 @@ void pg_perfscript_begin(struct pg_perfscript *ps, const char *name);
  * Feed @len bytes of perf script text; lines may be split across calls.
  * Errors: PG_EINPUT when the source starts with the perf.data magic
  * ("PERFILE2": the binary file was given instead of perf script's text),
- * and when one line is longer than PG_PERFSCRIPT_MAX_LINE_BYTES (memory
- * stays bounded by the distinct stacks, never by the input's size).
+ * when one line is longer than PG_PERFSCRIPT_MAX_LINE_BYTES (memory
+ * stays bounded by the distinct stacks, never by the input's size), and
+ * when the sample periods add up to more than 2^64 - 1 (the message names
+ * the line of the first sample that did not fit).
  */
 int pg_perfscript_feed(struct pg_perfscript *ps, const char *data, size_t len);
 

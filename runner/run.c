@@ -840,6 +840,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                       struct pg_run_summary *sum)
 {
         struct pg_run_state st;
+        struct pg_dir_id out_id;
         struct pg_run_summary local = { 0 };
         struct pg_buf failed = PG_BUF_INIT;
         struct pg_perf_warm warm;
@@ -871,7 +872,8 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 free(st.valgrind);
                 return error;
         }
-        if ((error = pg_mkdir_own(o->out_dir)) < 0) {
+        if ((error = pg_mkdir_own(o->out_dir)) < 0 ||
+            (error = pg_dir_identify(o->out_dir, &out_id)) < 0) {
                 free(st.valgrind);
                 return error;
         }
@@ -899,11 +901,18 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 pg_result_init(&res);
                 st.index = i + 1;
                 local.total++;
-                unlink(res_path); /* never leave a stale result of this benchmark */
-                error = pg_bench_log_open(&log);
+                /* the output directory is looked up by path: before each write
+                 * into it, it must still be the one made or opened above (a
+                 * benchmark may have swapped it for a link) */
+                error = pg_dir_unchanged(o->out_dir, &out_id);
+                if (!error) {
+                        unlink(res_path); /* never leave a stale result of this benchmark */
+                        error = pg_bench_log_open(&log);
+                }
                 if (!error)
                         error = pg_run_one(&st, b, &log, &res, &why);
-                if (!error && o->counters == PG_COUNTERS_SIMULATED)
+                if (!error && o->counters == PG_COUNTERS_SIMULATED &&
+                    !(error = pg_dir_unchanged(o->out_dir, &out_id)))
                         error = pg_run_simulated(&st, b, &log, &res, &why);
                 if (!error && !o->no_profile)
                         error = pg_run_sampled(&st, b, &log, &res, false, &why);
@@ -911,7 +920,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                         error = pg_run_sampled(&st, b, &log, &res, true, &why);
                 if (!error && (o->sched || b->sched))
                         error = pg_run_sched(&st, b, &log, &res, &why);
-                if (!error)
+                if (!error && !(error = pg_dir_unchanged(o->out_dir, &out_id)))
                         error = pg_result_save(&res, res_path);
                 if (!error) {
                         struct pg_run_event ev = { .kind = PG_RUN_EV_DONE,
