@@ -23,14 +23,14 @@ g++ -O2 -g -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -o "$bin" \
 self_pct() { awk '$1 ~ /%$/ && $3 == "dedup_count" { sub("%", "", $2); print $2; exit }' "$1"; }
 
 # show against perf report
-printf '{"benchmarks": [{"name": "b", "argv": ["%s", "20", "100"]}]}\n' "$bin" >"$tmp/m.json"
+printf '{"benchmarks": [{"name": "b", "argv": ["%s", "20", "6"]}]}\n' "$bin" >"$tmp/m.json"
 "$pg" run -q --repeat 3 --warmup 0 --out "$tmp/r" "$tmp/m.json" 2>"$tmp/run.err" || { err "run: $(cat "$tmp/run.err")"; exit 1; }
 "$pg" show "$tmp/r/b.json" >"$tmp/show.txt" || err "show"
 "$pg" show --stacks "$tmp/r/b.json" >"$tmp/stacks.txt" || err "show --stacks"
 grep -q ';dedup_count;[^ ]*_\[i\]' "$tmp/stacks.txt" ||
         err "no inlined frame under dedup_count: the fixture no longer tests inlining"
 pg_self=$(self_pct "$tmp/show.txt")
-perf record -q -F 999 -g -o "$tmp/perf.data" "$bin" 20 100 >/dev/null 2>"$tmp/perf.err" || err "perf record: $(cat "$tmp/perf.err")"
+perf record -q -F 999 -g -o "$tmp/perf.data" "$bin" 20 6 >/dev/null 2>"$tmp/perf.err" || err "perf record: $(cat "$tmp/perf.err")"
 perf report -i "$tmp/perf.data" --no-children --sort sym --stdio 2>/dev/null >"$tmp/perf.txt"
 perf_self=$(awk '$3 == "dedup_count" { sub("%", "", $1); print $1; exit }' "$tmp/perf.txt")
 echo "dedup_count Self: perfgate ${pg_self:-none}%, perf report --no-children ${perf_self:-none}%"
@@ -45,7 +45,7 @@ awk '$1 ~ /%$/ && $3 ~ /_\[i\]$/ && $2 != "0.00%" { bad = 1; print } END { exit 
         err "an inlined frame has a Self share"
 
 # compare: double dedup_count's passes
-printf '{"benchmarks": [{"name": "b", "argv": ["%s", "20", "200"]}]}\n' "$bin" >"$tmp/h.json"
+printf '{"benchmarks": [{"name": "b", "argv": ["%s", "20", "12"]}]}\n' "$bin" >"$tmp/h.json"
 "$pg" run -q --repeat 3 --warmup 0 --out "$tmp/rh" "$tmp/h.json" 2>"$tmp/runh.err" || { err "run head: $(cat "$tmp/runh.err")"; exit 1; }
 (cd "$tmp" && "$pg" compare --results rh --json c.json ./r >c.txt 2>&1)
 python3 - "$tmp/c.json" <<'PY' || { err "compare: dedup_count is not the regressed function"; cat "$tmp/c.txt" >&2; }
@@ -59,7 +59,7 @@ sys.exit(0 if kinds.get('dedup_count') == 'regressed' and not bad else 1)
 PY
 
 # top on the running program
-"$bin" 100000 100 >/dev/null &
+"$bin" 100000 6 >/dev/null &
 pids+=($!)
 "$pg" top --stdio --interval 1 --iterations 3 -p "$!" >"$tmp/top.txt" 2>"$tmp/top.err" || err "top: $(cat "$tmp/top.err")"
 grep -q ' dedup_count$' "$tmp/top.txt" || { err "top does not list dedup_count"; cat "$tmp/top.txt" >&2; }
