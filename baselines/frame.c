@@ -3,6 +3,8 @@
  */
 #include "baselines/frame.h"
 
+#include <string.h>
+
 static const char *const pg_frame_suffixes[] = { "", "_[k]", "_[i]", "_[j]" };
 
 const char *pg_frame_suffix(enum pg_frame_kind kind)
@@ -29,4 +31,40 @@ size_t pg_frame_strip(const char *s, size_t len, enum pg_frame_kind *kind)
                 }
         }
         return len;
+}
+
+/* Whether @s (@len bytes) ends in the inlined annotation. */
+static int pg_frame_is_inlined(const char *s, size_t len)
+{
+        return len >= 4 && memcmp(s + len - 4, "_[i]", 4) == 0;
+}
+
+size_t pg_frame_self(const char *stack, size_t len, size_t *frame_len)
+{
+        const char *first = memchr(stack, ';', len);
+        size_t end = len, leaf = 0, leaf_len = 0;
+
+        if (!first) {
+                *frame_len = len;
+                return 0;
+        }
+        for (;;) {
+                size_t b = end;
+
+                while (b > 0 && stack[b - 1] != ';')
+                        b--;
+                if (end == len) {
+                        leaf = b;
+                        leaf_len = len - b;
+                }
+                if (!pg_frame_is_inlined(stack + b, end - b)) {
+                        *frame_len = end - b;
+                        return b;
+                }
+                if (stack + b - 1 == first) /* only the comm is left above it */
+                        break;
+                end = b - 1;
+        }
+        *frame_len = leaf_len;
+        return leaf;
 }

@@ -28,4 +28,17 @@ const char *pg_frame_suffix(enum pg_frame_kind kind);
  */
 size_t pg_frame_strip(const char *name, size_t len, enum pg_frame_kind *kind);
 
+/**
+ * The frame of folded @stack (@len bytes, root first, the comm frame first)
+ * that a sample of that stack counts as "self" for: the innermost frame that
+ * is not an inlined one ("_[i]"), i.e. the function whose machine code the
+ * sampled address lies in, as perf report --no-children charges Self to the
+ * symbol (tools/perf/util/hist.c; inlined functions appear only in call
+ * chains, perf report --inline). Kernel ("_[k]") and JIT ("_[j]") frames are
+ * functions of their own. When every frame after the comm is inlined, the
+ * leaf. Returns the frame's offset in @stack and its length (suffix
+ * included) in *@frame_len; a stack without ';' is its own leaf.
+ */
+size_t pg_frame_self(const char *stack, size_t len, size_t *frame_len);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baselines/frame.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "compare/confirm.h"
@@ -260,14 +261,12 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h)
         memset(h, 0, sizeof(*h));
 }
 
-/* The leaf frame of folded key @k (the comm alone has no function). */
-static const char *pg_leaf(const char *k, size_t *len)
+/* The self frame of folded key @k (its leaf, or an inlined leaf's function,
+ * as the hotspots count self: compare/profile.h); NULL for the comm alone. */
+static const char *pg_self_frame(const char *k, size_t *len)
 {
-        const char *semi = strrchr(k, ';');
-        if (!semi)
-                return NULL;
-        *len = strlen(semi + 1);
-        return semi + 1;
+        size_t at = pg_frame_self(k, strlen(k), len);
+        return at > 0 ? k + at : NULL;
 }
 
 /* Self samples of @fn in @p. */
@@ -276,7 +275,7 @@ static double pg_self_samples(const struct pg_profile *p, const char *fn)
         size_t fl = strlen(fn), len;
         double s = 0.0;
         for (size_t i = 0; i < p->nstacks; i++) {
-                const char *leaf = pg_leaf(p->stacks[i].frames, &len);
+                const char *leaf = pg_self_frame(p->stacks[i].frames, &len);
                 if (leaf && len == fl && memcmp(leaf, fn, fl) == 0)
                         s += (double) p->stacks[i].count;
         }
@@ -329,11 +328,11 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 if (!base[i].samples || !head[i].samples)
                         return pg_error_set(PG_EINPUT, "a sampled run of pair %zu has no samples",
                                             i + 1);
-        /* candidates: leaves of the head profiles, by pooled self samples */
+        /* candidates: self frames of the head profiles, by pooled self samples */
         for (size_t r = 0; r < npairs; r++)
                 for (size_t i = 0; i < head[r].nstacks; i++) {
                         size_t len, k;
-                        const char *leaf = pg_leaf(head[r].stacks[i].frames, &len);
+                        const char *leaf = pg_self_frame(head[r].stacks[i].frames, &len);
                         if (!leaf || !len)
                                 continue;
                         for (k = 0; k < nc; k++)

@@ -720,6 +720,16 @@ static bool fg_time_mode(const struct pg_flame_opts *o)
         return !o->raw_delta && o->base_time > 0 && o->head_time > 0 && isfinite(r) && r > 0;
 }
 
+/* Share mode's delta, 100 * (h/T_H - b/T_B), as one exact fraction. */
+static int fg_share_delta(const struct fg_ctx *c, uint64_t h, uint64_t b, double *pct)
+{
+        pg_i128 num = (pg_i128) ((pg_u128) h * c->total[1]) - (pg_i128) ((pg_u128) b * c->total[0]);
+        pg_u128 den = (pg_u128) c->total[0] * c->total[1];
+
+        *pct = 100.0 * (double) num / (double) den;
+        return (num > 0) - (num < 0);
+}
+
 static int fg_delta(const struct fg_ctx *c, uint64_t h, uint64_t b, double *pct)
 {
         pg_i128 num;
@@ -737,15 +747,33 @@ static int fg_delta(const struct fg_ctx *c, uint64_t h, uint64_t b, double *pct)
                 *pct = 100.0 * d / ((double) c->total[0] * (double) c->total[1]);
                 return (d > 0) - (d < 0);
         }
-        if (c->o->raw_delta) {
-                num = (pg_i128) h - (pg_i128) b;
-                den = c->total[c->k];
-        } else {
-                num = (pg_i128) ((pg_u128) h * c->total[1]) - (pg_i128) ((pg_u128) b * c->total[0]);
-                den = (pg_u128) c->total[0] * c->total[1];
-        }
+        if (!c->o->raw_delta)
+                return fg_share_delta(c, h, b, pct);
+        num = (pg_i128) h - (pg_i128) b;
+        den = c->total[c->k];
         *pct = 100.0 * (double) num / (double) den;
         return (num > 0) - (num < 0);
+}
+
+/*
+ * The sign a frame is coloured with: fg_delta()'s @sign, except in own-time
+ * mode when the frame's self share moved the other way by at least the noise
+ * floor (all the way when there is none): then 0, white. Own time moves with
+ * the run's task-clock, noise included (a loaded batch), and the share
+ * moves when other frames change, so the colour is only drawn when the two
+ * do not contradict each other: a frame whose share fell by many points is
+ * never red because its batch ran slow, and an untouched frame whose share
+ * fell because another grew stays white (its own time did not move).
+ */
+static int fg_colour_sign(const struct fg_ctx *c, uint64_t h, uint64_t b, int sign)
+{
+        double pp;
+        int s;
+
+        if (!fg_time_mode(c->o) || sign == 0)
+                return sign;
+        s = fg_share_delta(c, h, b, &pp);
+        return s == -sign && fabs(pp) >= c->o->noise_floor * 100.0 ? 0 : sign;
 }
 
 /*
@@ -926,7 +954,7 @@ static void fg_frame(struct fg_ctx *c, struct pg_buf *out, uint32_t id, uint64_t
         }
         pg_buf_puts(out, "</title>");
         if (c->diff) {
-                fg_diff_rgb(c, sign, pct, rgb);
+                fg_diff_rgb(c, fg_colour_sign(c, n->s[0], n->s[1], sign), pct, rgb);
         } else {
                 fg_name_rgb(c, c->tmp.ptr, c->tmp.len, kind, rgb);
         }
@@ -992,7 +1020,8 @@ static void fg_walk(struct fg_ctx *c, struct pg_buf *out)
                                         c->maxdepth = d;
                                 if (c->diff) {
                                         double pct;
-                                        if (fg_delta(c, n->s[0], n->s[1], &pct) != 0 &&
+                                        int sign = fg_delta(c, n->s[0], n->s[1], &pct);
+                                        if (fg_colour_sign(c, n->s[0], n->s[1], sign) != 0 &&
                                             fabs(pct) > c->maxabs_pct)
                                                 c->maxabs_pct = fabs(pct);
                                         if (n->depth > 0 && n->w[1 - c->k] == 0)
@@ -1267,11 +1296,13 @@ static void fg_document(struct fg_ctx *c, struct pg_buf *out)
                                  o->noise_floor * 100, fg_time_mode(o) ? "%" : " pp");
                 lines[nsub++] = pg_xasprintf(
                     "red = grew from base to head, blue = shrank (change of each frame's %s, "
-                    "strongest %.2f%s%s)%s",
+                    "strongest %.2f%s%s%s)%s",
                     fg_time_mode(o) ? "own time, self share x run time, in % of head's time"
                     : o->raw_delta  ? "self count over the total"
                                     : "self share of samples",
-                    c->maxabs_pct, fg_time_mode(o) ? "%" : " pp", floor_txt,
+                    c->maxabs_pct, fg_time_mode(o) ? "%" : " pp",
+                    fg_time_mode(o) ? "; white where the self share moved the other way" : "",
+                    floor_txt,
                     c->nmarked == 0 ? ""
                     : c->k == 0     ? "; dashed outline = new in head"
                                     : "; dashed outline = gone in head");

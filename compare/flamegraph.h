@@ -96,7 +96,9 @@ int pg_flamegraph_svg(struct pg_buf *out, const struct pg_stack *stacks, size_t 
  * colour is the change of each frame's estimated own time instead,
  * (h/T_H * T'_H - b/T_B * T'_B) / T'_H: a frame whose share fell only because
  * another frame's time grew stays white, as in the compare report's
- * "own time" column (docs/diff.md). Frames present only in the drawn profile are marked
+ * "own time" column (docs/diff.md); a frame whose self share moved the other
+ * way by at least o->noise_floor (task-clock noise moving every own time) is
+ * white too. Frames present only in the drawn profile are marked
  * (class "new", or "gone" in the negated graph) with a dashed outline.
  * With o->focus and o->highlight set, the graph is rooted at the highest
  * ancestor of the widest frame named o->highlight that is at most

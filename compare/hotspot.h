@@ -1,7 +1,8 @@
 /*
  * hotspot.h - where the time went, and where it moved (DESIGN.md section 6):
  * per function, from the folded stacks of the baseline and head profiles, the
- * self share (samples whose leaf is the function / all samples) and the
+ * self share (samples whose self frame is the function, the innermost frame
+ * not inlined as in compare/profile.h, / all samples) and the
  * inclusive share (samples whose stack contains the function at least once,
  * so recursion counts once), their change in percentage points, a
  * two-proportion z test on the self counts, new and vanished functions, the
@@ -44,7 +45,7 @@ const char *pg_hotspot_kind_name(enum pg_hotspot_kind k);
 struct pg_hotspot {
         char *function;
         enum pg_hotspot_kind kind;
-        uint64_t base_self, head_self;           /* samples with the function as leaf */
+        uint64_t base_self, head_self;           /* samples with the function as self frame */
         uint64_t base_incl, head_incl;           /* samples with the function anywhere (once) */
         double base_self_share, head_self_share; /* fractions of all samples */
         double base_incl_share, head_incl_share;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baselines/frame.h"
+
 uint64_t pg_profile_total(const struct pg_profile *p)
 {
         uint64_t t = 0;
@@ -109,14 +111,19 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                 f = strchr(key, ';'); /* skip the comm frame */
                 if (!f)
                         continue;
+                /* the frame the stack's self samples count for: its innermost
+                 * frame not inlined (baselines/frame.h), known by where it ends */
+                size_t self_len, self_end = pg_frame_self(key, strlen(key), &self_len);
+
+                self_end += self_len;
                 for (f = f + 1;; f = semi + 1, depth++) {
                         size_t len, id;
                         struct pg_profile_func *e;
-                        bool leaf;
+                        bool self;
 
                         semi = strchr(f, ';');
                         len = semi ? (size_t) (semi - f) : strlen(f);
-                        leaf = semi == NULL;
+                        self = (size_t) (f + len - key) == self_end;
                         if (depth == capprev) {
                                 capprev = capprev ? 2 * capprev : 64;
                                 prev_ids = pg_xreallocarray(prev_ids, capprev, sizeof(*prev_ids));
@@ -150,12 +157,12 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                                                     : p->stacks[e->heavy_stack].count;
                                 }
                                 e->last_stack = (uint32_t) si + 1;
-                                /* hottest stack: prefer stacks where it is the leaf */
-                                if (first || !hot || (leaf && !e->hot_is_self) ||
-                                    (leaf == e->hot_is_self && count > hot)) {
+                                /* hottest stack: prefer stacks it holds the self of */
+                                if (first || !hot || (self && !e->hot_is_self) ||
+                                    (self == e->hot_is_self && count > hot)) {
                                         e->hot_stack = (uint32_t) si;
                                         e->hot_count = pg_count15(count);
-                                        e->hot_is_self = leaf;
+                                        e->hot_is_self = self;
                                         e->hot_end = end;
                                 }
                                 if (first || count > heavy) {
@@ -165,7 +172,7 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                                 }
                                 e->incl += count;
                         }
-                        if (leaf)
+                        if (self)
                                 e->self += count;
                         if (!semi)
                                 break;

@@ -3,12 +3,16 @@
  * computed once for `perfgate show` (cli/print_result.c) and for the hotspot
  * comparison (compare/hotspot.h):
  *
- *  - self: samples of the stacks the function is the leaf of;
+ *  - self: samples of the stacks the function is the self frame of: the
+ *    innermost frame that is not inlined ("_[i]"), so a sample in code
+ *    inlined into a function counts for that function, as perf report's
+ *    Self does (pg_frame_self() in baselines/frame.h); the inlined frames
+ *    themselves have no self, only inclusive samples;
  *  - inclusive ("children" in perf report): samples of the stacks that
  *    contain it, each stack counted once however often the function appears
  *    in it (recursion);
  *  - the hottest stack through it: among the stacks that contain it, those
- *    it is the leaf of first, then the one with most samples (first in the
+ *    it is the self frame of first, then the one with most samples (first in the
  *    profile's order on a tie);
  *  - the heaviest stack holding it: the one with most samples among those
  *    that contain it (first in the profile's order on a tie);
@@ -37,7 +41,7 @@
  * is scanned twice by `compare`); stack indexes and key offsets are 32-bit:
  * the loader refuses profiles beyond that (baselines/result.h). */
 struct pg_profile_func {
-        uint64_t self;        /* samples of stacks it is the leaf of */
+        uint64_t self;        /* samples of stacks it is the self frame of */
         uint64_t incl;        /* samples of stacks containing it (once per stack) */
         uint32_t hot_stack;   /* index in the profile's stacks of its hottest stack */
         uint32_t hot_end;     /* bytes of that stack's key up to the end of its outermost frame */
@@ -48,7 +52,7 @@ struct pg_profile_func {
         /* scan only: hot_stack's and heavy_stack's samples, PG_COUNT15_MAX for
          * that many or more (saves reading a far stack for every comparison) */
         uint16_t hot_count : 15;
-        uint16_t hot_is_self : 1; /* the function is hot_stack's leaf */
+        uint16_t hot_is_self : 1; /* the function is hot_stack's self frame */
         uint16_t heavy_count;
 };
 

@@ -4,7 +4,7 @@
  *
  * Self shares come from pg_profile_funcs_scan() (compare/profile.h), the
  * counts `perfgate show` and `compare` report (comm frame skipped, a
- * function counted as self where it is the leaf).
+ * function counted as self where it is the innermost frame not inlined).
  */
 #include "compare/trends.h"
 

@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "baselines/frame.h"
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -647,10 +648,10 @@ void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbol
         if (n > PG_SYMBOLIZE_TOP_MAX)
                 n = PG_SYMBOLIZE_TOP_MAX;
         for (size_t i = 0; i < s->stacks.n; i++) {
-                const char *k = s->stacks.keys[i].ptr, *leaf = strrchr(k, ';');
+                const char *k = s->stacks.keys[i].ptr;
+                size_t len, at = pg_frame_self(k, s->stacks.keys[i].len, &len);
 
-                leaf = leaf ? leaf + 1 : k;
-                self[pg_strmap_intern(&leaves, leaf, strlen(leaf), NULL)] += s->counts[i];
+                self[pg_strmap_intern(&leaves, k + at, len, NULL)] += s->counts[i];
                 top->total += s->counts[i];
         }
         top->n = pg_strmap_top(&leaves, self, n, best);

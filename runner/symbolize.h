@@ -129,7 +129,8 @@ const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer 
 /** At most this many functions in struct pg_symbolize_top. */
 #define PG_SYMBOLIZE_TOP_MAX 3
 
-/** The hottest functions so far, by self samples (samples whose leaf frame they are). */
+/** The hottest functions so far, by self samples (samples whose self frame
+ * they are: the leaf, or an inlined leaf's function; baselines/frame.h). */
 struct pg_symbolize_top {
         size_t n;                            /* entries filled, hottest first (ties by name) */
         uint64_t total;                      /* samples folded so far */
@@ -139,7 +140,7 @@ struct pg_symbolize_top {
 
 /**
  * Fill @top with the @n (at most PG_SYMBOLIZE_TOP_MAX) functions that are
- * the leaf frame of most of the samples folded so far (for progress
+ * the self frame of most of the samples folded so far (for progress
  * displays; O(stacks)).
  */
 void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbolize_top *top);

@@ -2,8 +2,9 @@
  * top.c - live snapshots of where a process or the system spends its time
  * (see top.h). Each refresh folds the interval's samples with the session's
  * symbolizer, takes the difference of every folded stack's count since the
- * previous refresh, and adds it to the entry of its (comm, dso, leaf
- * symbol) after the decay.
+ * previous refresh, and adds it to the entry of its (comm, dso, symbol)
+ * after the decay; the symbol is the sampled leaf's function, an inlined
+ * frame's ("_[i]") caller (baselines/frame.h, pg_frame_self()).
  */
 #include "runner/top.h"
 
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "baselines/frame.h"
 #include "common/error.h"
 #include "runner/symbolize.h"
 
@@ -66,38 +68,26 @@ static bool pg_ends_with(const char *s, size_t len, const char *suffix)
         return len >= n && memcmp(s + len - n, suffix, n) == 0;
 }
 
-/* The dso of the leaf frame of folded @stack: perf's names for the kernel and JIT code, the module of an
+/* The dso of the self frame (pg_frame_self()) @self (@len bytes) of a folded
+ * stack: perf's names for the kernel and JIT code, the module of an
  * unresolved frame, else the module the symbol's samples were taken in. */
-static void pg_leaf_dso(const struct pg_profile *p, const char *stack, struct pg_buf *out)
+static void pg_self_dso(const struct pg_profile *p, const char *self, size_t len,
+                        struct pg_buf *out)
 {
-        const char *end = stack + strlen(stack), *leaf = strrchr(stack, ';');
-        size_t len;
-
-        leaf = leaf ? leaf + 1 : stack;
-        len = (size_t) (end - leaf);
         pg_buf_reset(out);
-        if (pg_ends_with(leaf, len, "_[k]")) {
+        if (pg_ends_with(self, len, "_[k]")) {
                 pg_buf_puts(out, "[kernel.kallsyms]");
                 return;
         }
-        if (pg_ends_with(leaf, len, "_[j]")) {
+        if (pg_ends_with(self, len, "_[j]")) {
                 pg_buf_puts(out, "[JIT]");
                 return;
         }
-        if (len >= 2 && leaf[0] == '[' && leaf[len - 1] == ']') {
-                pg_buf_add(out, leaf + 1, len - 2);
+        if (len >= 2 && self[0] == '[' && self[len - 1] == ']') {
+                pg_buf_add(out, self + 1, len - 2);
                 return;
         }
-        /* an inlined leaf's symbol is the first frame above it not inlined */
-        while (pg_ends_with(leaf, len, "_[i]") && leaf > stack) {
-                const char *e = leaf - 1, *b = e;
-
-                while (b > stack && b[-1] != ';')
-                        b--;
-                leaf = b;
-                len = (size_t) (e - b);
-        }
-        pg_buf_add(out, leaf, len);
+        pg_buf_add(out, self, len);
         {
                 const struct pg_fn_addrs *f = pg_profile_find_addrs(p, out->ptr);
                 const char *slash = f ? strrchr(f->module, '/') : NULL;
@@ -127,13 +117,15 @@ static int pg_entry_cmp(const void *x, const void *y)
 static void pg_top_add(struct pg_top *t, const struct pg_profile *p, const char *stack,
                        uint64_t delta, struct pg_buf *key, struct pg_buf *dso)
 {
-        const char *semi = strchr(stack, ';'), *leaf = strrchr(stack, ';');
-        size_t comm_len = semi ? (size_t) (semi - stack) : strlen(stack), idx;
+        const char *semi = strchr(stack, ';'), *self;
+        size_t comm_len = semi ? (size_t) (semi - stack) : strlen(stack), idx, self_len;
         size_t starts[PG_TOP_MAX_KEYS], lens[PG_TOP_MAX_KEYS];
         bool added;
 
-        leaf = leaf ? leaf + 1 : stack;
-        pg_leaf_dso(p, stack, dso);
+        /* the symbol is the function the sampled code lies in, an inlined
+         * frame's caller (as perf top --sort sym) */
+        self = stack + pg_frame_self(stack, strlen(stack), &self_len);
+        pg_self_dso(p, self, self_len, dso);
         pg_buf_reset(key);
         for (size_t i = 0; i < t->nkeys; i++) {
                 if (i)
@@ -144,7 +136,7 @@ static void pg_top_add(struct pg_top *t, const struct pg_profile *p, const char 
                 else if (t->keys[i] == PG_TOP_DSO)
                         pg_buf_add(key, dso->ptr, dso->len);
                 else
-                        pg_buf_puts(key, leaf);
+                        pg_buf_add(key, self, self_len);
                 lens[i] = key->len - starts[i];
         }
         idx = pg_strmap_intern(&t->entries, key->ptr, key->len, &added);
@@ -236,16 +228,15 @@ size_t pg_top_callers(const struct pg_top *t, const char *sym, struct pg_top_cal
         size_t cap = 0, n = 0, *best;
 
         for (size_t i = 0; i < t->profile.nstacks; i++) {
-                const char *st = t->profile.stacks[i].frames, *leaf = strrchr(st, ';');
-                const char *c, *b;
-                size_t idx;
+                const char *st = t->profile.stacks[i].frames, *c, *b;
+                size_t idx, self_len, self = pg_frame_self(st, strlen(st), &self_len);
 
-                if (leaf == NULL || strcmp(leaf + 1, sym) != 0)
+                if (self == 0 || self_len != strlen(sym) || memcmp(st + self, sym, self_len) != 0)
                         continue;
-                c = leaf; /* the caller: the frame before the leaf, or "[root]" */
+                c = st + self - 1; /* the caller: the frame before the self frame, or "[root]" */
                 for (b = c; b > st && b[-1] != ';'; b--)
                         ;
-                if (b == st) /* only the comm before the leaf */
+                if (b == st) /* only the comm before it */
                         idx = pg_strmap_intern(&names, "[root]", 6, NULL);
                 else
                         idx = pg_strmap_intern(&names, b, (size_t) (c - b), NULL);

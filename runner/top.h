@@ -1,7 +1,9 @@
 /*
  * top.h - `perfgate top` as a library: a live session on a process or the
  * whole system (runner/record.h, pg_live_*), refreshed each interval into
- * entries (comm, dso, symbol of the sampled leaf frame, grouped by the sort
+ * entries (comm, dso, symbol of the sampled leaf frame or, for an inlined
+ * leaf, of the function it was inlined into: pg_frame_self() in
+ * baselines/frame.h; grouped by the sort
  * keys asked for) ranked by their share of a decaying window, as `perf top`
  * keeps it: before each refresh every entry's weight is multiplied by 7/8
  * (tools/perf/util/hist.c, hists__decay_entry), then the interval's samples
@@ -79,8 +81,8 @@ struct pg_top_caller {
 };
 
 /**
- * The hottest callers of leaf frame @sym over every sample so far: the frame
- * right above it in each stack that ends in it, summed, at most @max, by
+ * The hottest callers of symbol @sym over every sample so far: the frame
+ * right above it in each stack whose self frame (pg_frame_self()) it is, summed, at most @max, by
  * count (descending) then name. Returns how many were stored in @out.
  */
 size_t pg_top_callers(const struct pg_top *t, const char *sym, struct pg_top_caller *out,

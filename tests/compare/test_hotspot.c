@@ -25,34 +25,12 @@
 /* Parse folded text ("a;b;c 12" per line) into @p. */
 static void pg_profile_from_folded(struct pg_profile *p, const char *text, const char *event)
 {
-        struct pg_stack st[64];
-        size_t n = 0;
-        char *copy = strdup(text), *save = NULL;
-
-        memset(p, 0, sizeof(*p));
-        p->present = true;
-        p->event = strdup(event);
-        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-                char *sp = strrchr(line, ' ');
-                assert_non_null(sp);
-                *sp = '\0';
-                assert_true(n < 64);
-                st[n].frames = line;
-                st[n].count = strtoull(sp + 1, NULL, 10);
-                p->samples += st[n].count;
-                n++;
-        }
-        if (n)
-                pg_profile_set_stacks(p, st, n);
-        free(copy);
+        pg_test_profile_from_folded(p, text, event);
 }
 
 static void pg_profile_free(struct pg_profile *p)
 {
-        struct pg_result r;
-        pg_result_init(&r);
-        r.profile = *p;
-        pg_result_release(&r);
+        pg_test_profile_free(p);
 }
 
 static char *pg_case_file(const char *rel)

@@ -22,6 +22,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "baselines/result.h"
+#include "common/error.h"
 #include "common/fsutil.h"
 
 static char pg_sandbox[PATH_MAX];
@@ -280,4 +282,42 @@ int pg_test_run_as_nobody(struct pg_run_out *o, char *const argv[])
         }
         args[n] = NULL;
         return pg_test_run(o, NULL, args);
+}
+
+void pg_test_profile_from_folded(struct pg_profile *p, const char *text, const char *event)
+{
+        struct pg_stack *st = NULL;
+        size_t n = 0, cap = 0;
+        char *copy = pg_xstrdup(text), *save = NULL;
+
+        memset(p, 0, sizeof(*p));
+        p->present = true;
+        p->event = pg_xstrdup(event);
+        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+                char *sp = strrchr(line, ' ');
+
+                assert_non_null(sp);
+                *sp = '\0';
+                if (n == cap) {
+                        cap = cap ? 2 * cap : 64;
+                        st = pg_xreallocarray(st, cap, sizeof(*st));
+                }
+                st[n].frames = line;
+                st[n].count = strtoull(sp + 1, NULL, 10);
+                p->samples += st[n].count;
+                n++;
+        }
+        if (n)
+                pg_profile_set_stacks(p, st, n);
+        free(st);
+        free(copy);
+}
+
+void pg_test_profile_free(struct pg_profile *p)
+{
+        struct pg_result r;
+
+        pg_result_init(&r);
+        r.profile = *p;
+        pg_result_release(&r);
 }

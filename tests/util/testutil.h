@@ -102,4 +102,17 @@ int pg_test_can_be_nobody(void);
  */
 int pg_test_run_as_nobody(struct pg_run_out *o, char *const argv[]);
 
+struct pg_profile;
+
+/**
+ * Fill @p (overwritten; free with pg_test_profile_free()) with the profile of
+ * folded text @text ("comm;f;g 12" per line: frames root first, a space, the
+ * count) of event @event: present, samples the sum of the counts. Fails the
+ * test on a line without a count.
+ */
+void pg_test_profile_from_folded(struct pg_profile *p, const char *text, const char *event);
+
+/** Free what pg_test_profile_from_folded() put in @p. */
+void pg_test_profile_free(struct pg_profile *p);
+
 #endif
