@@ -59,20 +59,6 @@ static bool pg_have(const char *tool)
         return rc == 0;
 }
 
-static int pg_setup(void **state)
-{
-        (void) state;
-        pg_test_sandbox();
-        return 0;
-}
-
-static int pg_teardown(void **state)
-{
-        (void) state;
-        pg_test_sandbox_remove();
-        return 0;
-}
-
 static void test_compare_cli_golden_reports(void **state)
 {
         struct pg_run_out o;
@@ -1065,7 +1051,7 @@ static void test_compare_cli_help(void **state)
         pg_run_out_release(&o);
 }
 
-#define T(f) cmocka_unit_test_setup_teardown(f, pg_setup, pg_teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, pg_test_setup_sandbox, pg_test_teardown_sandbox)
 
 int main(void)
 {

@@ -188,20 +188,6 @@ static void pg_make_results(void)
         free(lng);
 }
 
-static int pg_setup(void **state)
-{
-        (void) state;
-        pg_test_sandbox();
-        return 0;
-}
-
-static int pg_teardown(void **state)
-{
-        (void) state;
-        pg_test_sandbox_remove();
-        return 0;
-}
-
 /* `perfgate run`: a hostile but valid name is the file name, byte for byte. */
 static void test_hostile_run_valid_name(void **state)
 {
@@ -658,22 +644,26 @@ static void test_hostile_fold_cli(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test_setup_teardown(test_hostile_run_valid_name, pg_setup, pg_teardown),
-                cmocka_unit_test_setup_teardown(test_hostile_run_refused_config_names, pg_setup,
-                                                pg_teardown),
-                cmocka_unit_test_setup_teardown(test_hostile_run_refused_file_names, pg_setup,
-                                                pg_teardown),
-                cmocka_unit_test_setup_teardown(test_hostile_show, pg_setup, pg_teardown),
-                cmocka_unit_test_setup_teardown(test_hostile_compare_reports, pg_setup,
-                                                pg_teardown),
-                cmocka_unit_test_setup_teardown(test_hostile_flamegraph_folded, pg_setup,
-                                                pg_teardown),
-                cmocka_unit_test_setup_teardown(test_hostile_same_key, pg_setup, pg_teardown),
-                cmocka_unit_test_setup_teardown(test_hostile_fold_cli, pg_setup, pg_teardown),
-                cmocka_unit_test_setup_teardown(test_hostile_fifo_in_results_dir, pg_setup,
-                                                pg_teardown),
-                cmocka_unit_test_setup_teardown(test_hostile_device_as_result, pg_setup,
-                                                pg_teardown),
+                cmocka_unit_test_setup_teardown(test_hostile_run_valid_name, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_hostile_run_refused_config_names,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_hostile_run_refused_file_names,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_hostile_show, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_hostile_compare_reports, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_hostile_flamegraph_folded,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_hostile_same_key, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_hostile_fold_cli, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_hostile_fifo_in_results_dir,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_hostile_device_as_result,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,20 +177,6 @@ static size_t pg_check_dir(const char *dir, const char *golden, bool results)
         return tmps;
 }
 
-static int pg_setup(void **state)
-{
-        (void) state;
-        pg_test_sandbox();
-        return 0;
-}
-
-static int pg_teardown(void **state)
-{
-        (void) state;
-        pg_test_sandbox_remove();
-        return 0;
-}
-
 static void test_interrupt_run_sigkill(void **state)
 {
         char *args[] = { "run",      "bench", "--out",        "out", "--repeat", "2",
@@ -506,12 +492,14 @@ static void test_interrupt_baseline_save_sigkill(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test_setup_teardown(test_interrupt_run_sigkill, pg_setup, pg_teardown),
-                cmocka_unit_test_setup_teardown(test_interrupt_compare_sigkill, pg_setup,
-                                                pg_teardown),
-                cmocka_unit_test_setup_teardown(test_interrupt_run_sigint, pg_setup, pg_teardown),
-                cmocka_unit_test_setup_teardown(test_interrupt_baseline_save_sigkill, pg_setup,
-                                                pg_teardown),
+                cmocka_unit_test_setup_teardown(test_interrupt_run_sigkill, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_interrupt_compare_sigkill,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_interrupt_run_sigint, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_interrupt_baseline_save_sigkill,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
