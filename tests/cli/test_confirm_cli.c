@@ -108,20 +108,6 @@ static size_t build_dirs(void)
         return n;
 }
 
-static int setup(void **state)
-{
-        (void) state;
-        pg_test_sandbox();
-        return 0;
-}
-
-static int teardown(void **state)
-{
-        (void) state;
-        pg_test_sandbox_remove();
-        return 0;
-}
-
 static void test_confirm_cli_regression_cached_and_tree_untouched(void **state)
 {
         struct pg_run_out o, st0, st1;
@@ -435,17 +421,26 @@ int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test_setup_teardown(
-                    test_confirm_cli_regression_cached_and_tree_untouched, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_confirm_cli_base_build_fails, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_confirm_cli_build_timeout, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_confirm_cli_full_disk, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_confirm_cli_shallow_clone, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_confirm_cli_new_benchmark, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_confirm_cli_scope_small_rise, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_confirm_cli_scope_fall_not_confirmed, setup,
-                                                teardown),
-                cmocka_unit_test_setup_teardown(test_confirm_cli_calibrate, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_confirm_cli_usage_errors, setup, teardown),
+                    test_confirm_cli_regression_cached_and_tree_untouched, pg_test_setup_sandbox,
+                    pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_base_build_fails,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_build_timeout,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_full_disk, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_shallow_clone,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_new_benchmark,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_scope_small_rise,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_scope_fall_not_confirmed,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_calibrate, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_usage_errors,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

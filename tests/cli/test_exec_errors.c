@@ -31,44 +31,11 @@
 #include "common/json.h"
 #include "tests/util/testutil.h"
 
-static int setup(void **state)
-{
-        (void) state;
-        pg_test_sandbox();
-        return 0;
-}
-
-static int teardown(void **state)
-{
-        (void) state;
-        pg_test_sandbox_remove();
-        return 0;
-}
-
 #define pg_assert_has(hay, needle)                                                                 \
         do {                                                                                       \
                 if (!strstr((hay), (needle)))                                                      \
                         fail_msg("missing \"%s\" in:\n%s", (needle), (hay));                       \
         } while (0)
-
-/* No raw control byte but newline, and well-formed UTF-8 only. */
-static void pg_assert_terminal_safe(const char *s, size_t len)
-{
-        for (size_t i = 0; i < len;) {
-                unsigned char c = (unsigned char) s[i];
-                size_t n;
-                if (c == '\n') {
-                        i++;
-                        continue;
-                }
-                if (c < 0x20 || c == 0x7f)
-                        fail_msg("control byte 0x%02x at offset %zu of: %s", c, i, s);
-                n = pg_utf8_seqlen((const unsigned char *) s + i, len - i);
-                if (!n)
-                        fail_msg("invalid UTF-8 at offset %zu of: %s", i, s);
-                i += n;
-        }
-}
 
 static void pg_write_mode(const char *path, const char *text, size_t len, mode_t mode)
 {
@@ -173,7 +140,7 @@ static void test_user_input_escaped(void **state)
         pg_test_perfgate(&o, "record", "--name", "a\nb", "-o", "x.json", "--", "true", NULL);
         assert_int_equal(o.status, 2);
         pg_assert_has(o.err.ptr, "--name 'a\\nb' is not a valid result name");
-        pg_assert_terminal_safe(o.err.ptr, o.err.len);
+        pg_test_assert_terminal_safe(o.err.ptr, o.err.len);
         /* the message and "see 'perfgate help record'": two lines */
         {
                 size_t lines = 0;
@@ -186,7 +153,7 @@ static void test_user_input_escaped(void **state)
         pg_test_perfgate(&o, "show", "no\xff\nsuch.json", NULL);
         assert_int_equal(o.status, 2);
         pg_assert_has(o.err.ptr, "no\\xff");
-        pg_assert_terminal_safe(o.err.ptr, o.err.len);
+        pg_test_assert_terminal_safe(o.err.ptr, o.err.len);
         pg_run_out_release(&o);
 
         pg_test_perfgate(&o, "record", "-o", "r.json", "--", pg_test_fixture("runner-busy"), "200",
@@ -197,7 +164,7 @@ static void test_user_input_escaped(void **state)
         pg_test_perfgate(&o, "annotate", "r.json", "ho\xff\nx", NULL);
         assert_int_equal(o.status, 2);
         pg_assert_has(o.err.ptr, "function 'ho\\xff\\nx' has no samples");
-        pg_assert_terminal_safe(o.err.ptr, o.err.len);
+        pg_test_assert_terminal_safe(o.err.ptr, o.err.len);
         pg_run_out_release(&o);
 }
 
@@ -239,7 +206,7 @@ static void pg_expect_status(struct pg_run_out *o, const char *what, const char 
         if (o->status != 2)
                 fail_msg("%s: exit %d: %s", what, o->status, o->err.ptr);
         pg_assert_has(o->err.ptr, want);
-        pg_assert_terminal_safe(o->err.ptr, o->err.len);
+        pg_test_assert_terminal_safe(o->err.ptr, o->err.len);
         pg_run_out_release(o);
 }
 
@@ -340,14 +307,22 @@ static void test_json_nested_too_deep(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test_setup_teardown(test_record_cannot_execute, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_run_cannot_execute, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_run_exec_format_error, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_user_input_escaped, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_roi_enable_without_newline, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_stack_keys_refused, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_folded_text_empty_frames, setup, teardown),
-                cmocka_unit_test_setup_teardown(test_json_nested_too_deep, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_record_cannot_execute, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_run_cannot_execute, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_run_exec_format_error, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_user_input_escaped, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_roi_enable_without_newline,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_stack_keys_refused, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_folded_text_empty_frames,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_json_nested_too_deep, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

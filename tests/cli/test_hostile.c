@@ -72,25 +72,6 @@ static size_t pg_count(const char *hay, const char *needle)
         return n;
 }
 
-/* Terminal text: valid UTF-8, no control byte but '\n' (no ESC, no CR). */
-static void pg_assert_terminal_safe(const char *s, size_t len)
-{
-        for (size_t i = 0; i < len;) {
-                unsigned char c = (unsigned char) s[i];
-                size_t n;
-                if (c == '\n') {
-                        i++;
-                        continue;
-                }
-                if (c < 0x20 || c == 0x7f)
-                        fail_msg("control byte 0x%02x at offset %zu of terminal output", c, i);
-                n = pg_utf8_seqlen((const unsigned char *) s + i, len - i);
-                if (!n)
-                        fail_msg("invalid UTF-8 at offset %zu of terminal output", i);
-                i += n;
-        }
-}
-
 /* XML text: UTF-8 and no C0 control byte but tab, newline, CR. */
 static void pg_assert_xml_chars(const char *s)
 {
@@ -208,7 +189,7 @@ static void test_hostile_run_valid_name(void **state)
         pg_test_perfgate(&o, "run", "perfgate.json", "--out", "out", "--repeat", "1", "--warmup",
                          "0", "--no-profile", "-q", NULL);
         assert_int_equal(o.status, 0);
-        pg_assert_terminal_safe(o.err.ptr, o.err.len);
+        pg_test_assert_terminal_safe(o.err.ptr, o.err.len);
         pg_run_out_release(&o);
         path = pg_xasprintf("out/%s.json", PG_BENCH);
         text = pg_test_read(path);
@@ -221,7 +202,7 @@ static void test_hostile_run_valid_name(void **state)
         pg_test_perfgate(&o, "show", path, NULL);
         assert_int_equal(o.status, 0);
         assert_non_null(strstr(o.out.ptr, PG_BENCH));
-        pg_assert_terminal_safe(o.out.ptr, o.out.len);
+        pg_test_assert_terminal_safe(o.out.ptr, o.out.len);
         pg_run_out_release(&o);
         free(path);
 }
@@ -254,7 +235,7 @@ static void test_hostile_run_refused_config_names(void **state)
                                        "a benchmark name is 1 to 200 bytes of UTF-8") ||
                     !strstr(o.err.ptr, "benchmarks[0].name '"))
                         fail_msg("name %zu: %s", i, o.err.ptr);
-                pg_assert_terminal_safe(o.err.ptr, o.err.len);
+                pg_test_assert_terminal_safe(o.err.ptr, o.err.len);
                 assert_false(pg_test_exists("out"));
                 pg_run_out_release(&o);
         }
@@ -277,7 +258,7 @@ static void test_hostile_run_refused_file_names(void **state)
                 if (!strstr(o.err.ptr, "has an unusable name (a benchmark name is 1 to 200 "
                                        "bytes of UTF-8 without '/' or control characters"))
                         fail_msg("file %zu: %s", i, o.err.ptr);
-                pg_assert_terminal_safe(o.err.ptr, o.err.len);
+                pg_test_assert_terminal_safe(o.err.ptr, o.err.len);
                 assert_false(pg_test_exists("out"));
                 pg_run_out_release(&o);
         }
@@ -294,7 +275,7 @@ static void test_hostile_show(void **state)
         pg_make_results();
         pg_test_perfgate(&o, "show", "head/b.json", NULL);
         assert_int_equal(o.status, 0);
-        pg_assert_terminal_safe(o.out.ptr, o.out.len);
+        pg_test_assert_terminal_safe(o.out.ptr, o.out.len);
         assert_non_null(strstr(o.out.ptr, "perfgate result '" PG_BENCH "'"));
         assert_non_null(strstr(o.out.ptr, PG_F_MARK));
         assert_non_null(strstr(o.out.ptr, "ctl\\n\\t\\x1b[31mred\\x01\\x7f"));
@@ -305,7 +286,7 @@ static void test_hostile_show(void **state)
 
         pg_test_perfgate(&o, "show", "--stacks", "head/b.json", NULL);
         assert_int_equal(o.status, 0);
-        pg_assert_terminal_safe(o.out.ptr, o.out.len);
+        pg_test_assert_terminal_safe(o.out.ptr, o.out.len);
         assert_int_equal(regcomp(&folded, "^x;main;.+ [0-9]+$", REG_EXTENDED | REG_NOSUB), 0);
         for (line = strtok_r(o.out.ptr, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
                 if (regexec(&folded, line, 0, NULL, 0) != 0)
@@ -440,8 +421,8 @@ static void test_hostile_compare_reports(void **state)
                          "--json", "out.json", "--junit", "out.xml", "--openmetrics", "out.om",
                          "--flamegraph-dir", "fg", NULL);
         assert_int_equal(o.status, 1);
-        pg_assert_terminal_safe(o.out.ptr, o.out.len);
-        pg_assert_terminal_safe(o.err.ptr, o.err.len);
+        pg_test_assert_terminal_safe(o.out.ptr, o.out.len);
+        pg_test_assert_terminal_safe(o.err.ptr, o.err.len);
         assert_non_null(strstr(o.out.ptr, PG_BENCH));
         assert_non_null(strstr(o.out.ptr, PG_F_MARK));
         pg_run_out_release(&o);
@@ -478,7 +459,7 @@ static void test_hostile_compare_reports(void **state)
         /* a hostile path in an error message: shown, escaped */
         pg_test_perfgate(&o, "compare", "base", "--results", "no\x1b[31mdir\x7f", NULL);
         assert_int_equal(o.status, 2);
-        pg_assert_terminal_safe(o.err.ptr, o.err.len);
+        pg_test_assert_terminal_safe(o.err.ptr, o.err.len);
         assert_non_null(strstr(o.err.ptr, "'no\\x1b[31mdir\\x7f'"));
         pg_run_out_release(&o);
 }
@@ -548,7 +529,7 @@ static void test_hostile_same_key(void **state)
                 pg_fold_append_frame(&k2, names[i], strlen(names[i]), PG_FRAME_USER);
                 assert_string_equal(k1.ptr, k2.ptr);
                 assert_null(strchr(k1.ptr, ';'));
-                pg_assert_terminal_safe(k1.ptr, k1.len); /* UTF-8, no control byte */
+                pg_test_assert_terminal_safe(k1.ptr, k1.len); /* UTF-8, no control byte */
                 /* through the result file and back: the key does not move */
                 pg_result_init(&r);
                 r.name = pg_xstrdup("b");
@@ -628,7 +609,7 @@ static void test_hostile_fold_cli(void **state)
         pg_test_perfgate(&b, "fold", "in.txt", NULL);
         assert_int_equal(a.status, 0);
         assert_string_equal(a.out.ptr, b.out.ptr);
-        pg_assert_terminal_safe(a.out.ptr, a.out.len);
+        pg_test_assert_terminal_safe(a.out.ptr, a.out.len);
         assert_int_equal(pg_count(a.out.ptr, "\n"), 2);
         /* fold's rules: quotes dropped, the trailing "(...)..." taken for parameters,
          * control bytes to ' ', invalid UTF-8 to U+FFFD */

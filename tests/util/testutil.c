@@ -25,6 +25,7 @@
 #include "baselines/result.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/json.h"
 
 static char pg_sandbox[PATH_MAX];
 
@@ -320,4 +321,22 @@ void pg_test_profile_free(struct pg_profile *p)
         pg_result_init(&r);
         r.profile = *p;
         pg_result_release(&r);
+}
+
+void pg_test_assert_terminal_safe(const char *s, size_t len)
+{
+        for (size_t i = 0; i < len;) {
+                unsigned char c = (unsigned char) s[i];
+                size_t n;
+                if (c == '\n') {
+                        i++;
+                        continue;
+                }
+                if (c < 0x20 || c == 0x7f)
+                        fail_msg("control byte 0x%02x at offset %zu of: %s", c, i, s);
+                n = pg_utf8_seqlen((const unsigned char *) s + i, len - i);
+                if (!n)
+                        fail_msg("invalid UTF-8 at offset %zu of: %s", i, s);
+                i += n;
+        }
 }

@@ -115,4 +115,11 @@ void pg_test_profile_from_folded(struct pg_profile *p, const char *text, const c
 /** Free what pg_test_profile_from_folded() put in @p. */
 void pg_test_profile_free(struct pg_profile *p);
 
+/**
+ * Fail the test unless the @len bytes at @s are text a terminal may show:
+ * well-formed UTF-8 with no control byte but '\n' (no ESC, no CR, no DEL),
+ * as docs/limits.md promises for perfgate's output.
+ */
+void pg_test_assert_terminal_safe(const char *s, size_t len);
+
 #endif
