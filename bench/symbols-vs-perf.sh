@@ -253,9 +253,17 @@ while read -r name scale; do
         shares "$tmp/g.folded" >"$tmp/g.shares"
         continue
       fi
-      # shellcheck disable=SC2086
-      perf record -q -e cpu-clock -F "$freq" $cg -o "$tmp/p$r.data" "$bin" "$scale" \
-        >/dev/null 2>"$tmp/p$r.log" || { cat "$tmp/p$r.log" >&2; exit 4; }
+      # -B as above; perf record crashing (killed by a signal: perf 6.1's
+      # build-id or stack-smashing aborts) is perf's failure: once more
+      for try in 1 2; do
+        prc=0
+        # shellcheck disable=SC2086
+        perf record -q -B -e cpu-clock -F "$freq" $cg -o "$tmp/p$r.data" "$bin" "$scale" \
+          >/dev/null 2>"$tmp/p$r.log" || prc=$?
+        [ "$prc" -gt 128 ] && [ "$try" = 1 ] && continue
+        break
+      done
+      [ "$prc" = 0 ] || { echo "perf record exited $prc:" >&2; cat "$tmp/p$r.log" >&2; exit 4; }
       perf script -i "$tmp/p$r.data" 2>/dev/null |
         "$pg" fold -q --kernel --inlined --weight samples >"$tmp/p$r.folded"
       shares "$tmp/p$r.folded" >"$tmp/p$r.shares"
