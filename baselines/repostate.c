@@ -18,8 +18,13 @@
  * (a .git file, a separate common dir, index version 4, a split or sparse
  * index, an invalid cache tree, a deltified commit, an alternate object
  * store, SHA-256, core.worktree, extensions, includes, a directory of
- * another user, any stat difference, a racy entry when attributes could
- * filter content) returns "cannot tell" and the caller asks libgit2.
+ * another user, any stat difference, a racy entry when any attributes
+ * file or configuration that could name one exists, an index whose
+ * checksum does not match, a symbolic link or file where an entry's
+ * leading directory should be, a submodule whose path is not a directory,
+ * a pack index whose fanout is inconsistent, a file that is too long or
+ * not a regular file) returns "cannot tell" and the caller asks libgit2.
+ * Every read is bounded by the file's size; FIFOs are opened O_NONBLOCK.
  */
 #include <dirent.h>
 #include <errno.h>
