@@ -18,8 +18,13 @@
  * (a .git file, a separate common dir, index version 4, a split or sparse
  * index, an invalid cache tree, a deltified commit, an alternate object
  * store, SHA-256, core.worktree, extensions, includes, a directory of
- * another user, any stat difference, a racy entry when attributes could
- * filter content) returns "cannot tell" and the caller asks libgit2.
+ * another user, any stat difference, a racy entry when any attributes
+ * file or configuration that could name one exists, an index whose
+ * checksum does not match, a symbolic link or file where an entry's
+ * leading directory should be, a submodule whose path is not a directory,
+ * a pack index whose fanout is inconsistent, a file that is too long or
+ * not a regular file) returns "cannot tell" and the caller asks libgit2.
+ * Every read is bounded by the file's size; FIFOs are opened O_NONBLOCK.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,20 +46,28 @@
 #define PG_RS_HEX 40 /* SHA-1 object ids only */
 #define PG_RS_RAW 20
 
-/* A small file (HEAD, a ref, config): at most @cap - 1 bytes, NUL-terminated.
- * Returns its length, or -1 (missing, unreadable or larger). */
+/* A small file (HEAD, a ref, config): a regular file of at most @cap - 1
+ * bytes, read into @buf and NUL-terminated. Returns its length; or -1 with
+ * errno ENOENT when it does not exist, and -1 with another errno for
+ * anything else (unreadable, not a regular file, too long), which callers
+ * take as "cannot tell". O_NONBLOCK: a FIFO never blocks the open. */
 static ssize_t pg_rs_small(int dirfd, const char *name, char *buf, size_t cap)
 {
-        int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        ssize_t n, len = 0;
+        int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        ssize_t n = 0, len = 0;
+        struct stat st;
+        bool ok;
 
         if (fd < 0)
                 return -1;
-        while ((n = read(fd, buf + len, cap - 1 - (size_t) len)) > 0)
+        ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t) st.st_size < cap - 1;
+        while (ok && (n = read(fd, buf + len, cap - 1 - (size_t) len)) > 0)
                 len += n;
         close(fd);
-        if (n < 0 || (size_t) len >= cap - 1)
+        if (!ok || n < 0 || (size_t) len >= cap - 1) {
+                errno = EFBIG; /* never ENOENT: the file exists */
                 return -1;
+        }
         buf[len] = '\0';
         return len;
 }
@@ -89,6 +102,27 @@ static uint32_t pg_rs_be32(const unsigned char *p)
         return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 | (uint32_t) p[2] << 8 | p[3];
 }
 
+/* A whole regular, non-empty file mapped read-only (@len its size), or
+ * NULL; O_NONBLOCK: a FIFO never blocks the open. */
+static void *pg_rs_map(int dirfd, const char *name, size_t *len)
+{
+        int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        struct stat st;
+        void *p = NULL;
+
+        if (fd < 0)
+                return NULL;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+                p = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+                if (p == MAP_FAILED)
+                        p = NULL;
+                else
+                        *len = (size_t) st.st_size;
+        }
+        close(fd);
+        return p;
+}
+
 /* HEAD's commit into @hex (41 bytes): HEAD and the refs it names (loose, or
  * in packed-refs), at most 5 symbolic hops. 1 resolved, 0 cannot tell. */
 static int pg_rs_head(int gitfd, char *hex)
@@ -97,7 +131,6 @@ static int pg_rs_head(int gitfd, char *hex)
         ssize_t n = pg_rs_small(gitfd, "HEAD", buf, sizeof(buf));
 
         for (int hop = 0; hop < 5 && n > 0; hop++) {
-                char *packed;
                 size_t nl;
 
                 if (pg_rs_is_hex(buf, '\n')) {
@@ -115,32 +148,28 @@ static int pg_rs_head(int gitfd, char *hex)
                         continue;
                 if (errno != ENOENT)
                         return 0;
-                /* packed-refs: "<hex> <name>\n" lines; '#' header, '^' peeled */
+                /* packed-refs: "<hex> <name>\n" lines; '#' header, '^' peeled;
+                 * a regular file (pg_rs_map), so its size bounds the read */
                 {
-                        struct pg_buf pr = PG_BUF_INIT;
-                        int fd = openat(gitfd, "packed-refs", O_RDONLY | O_CLOEXEC), found = 0;
-                        char chunk[65536];
-                        ssize_t r;
-                        size_t want = strlen(name);
+                        size_t plen = 0, want = strlen(name);
+                        const char *pr = pg_rs_map(gitfd, "packed-refs", &plen), *line, *end;
+                        int found = 0;
 
-                        if (fd < 0)
+                        if (pr == NULL)
                                 return 0; /* an unborn branch: libgit2 says it */
-                        while ((r = read(fd, chunk, sizeof(chunk))) > 0)
-                                pg_buf_add(&pr, chunk, (size_t) r);
-                        close(fd);
-                        for (packed = pr.ptr; packed && r == 0 && *packed;) {
-                                char *eol = strchr(packed, '\n');
-                                size_t len = eol ? (size_t) (eol - packed) : strlen(packed);
-                                if (len == PG_RS_HEX + 1 + want && pg_rs_is_hex(packed, ' ') &&
-                                    memcmp(packed + PG_RS_HEX + 1, name, want) == 0) {
-                                        memcpy(hex, packed, PG_RS_HEX);
+                        for (line = pr, end = pr + plen; line < end;) {
+                                const char *eol = memchr(line, '\n', (size_t) (end - line));
+                                size_t len = (size_t) ((eol ? eol : end) - line);
+                                if (eol && len == PG_RS_HEX + 1 + want && pg_rs_is_hex(line, ' ') &&
+                                    memcmp(line + PG_RS_HEX + 1, name, want) == 0) {
+                                        memcpy(hex, line, PG_RS_HEX);
                                         hex[PG_RS_HEX] = '\0';
                                         found = 1;
                                         break;
                                 }
-                                packed = eol ? eol + 1 : NULL;
+                                line = eol ? eol + 1 : end;
                         }
-                        pg_buf_release(&pr);
+                        munmap((void *) pr, plen);
                         return found;
                 }
         }
@@ -181,25 +210,6 @@ static int pg_rs_commit_tree(const char *text, ssize_t len, char *tree)
         return 1;
 }
 
-static void *pg_rs_map(int dirfd, const char *name, size_t *len)
-{
-        int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
-        struct stat st;
-        void *p = NULL;
-
-        if (fd < 0)
-                return NULL;
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-                p = mmap(NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-                if (p == MAP_FAILED)
-                        p = NULL;
-                else
-                        *len = (size_t) st.st_size;
-        }
-        close(fd);
-        return p;
-}
-
 /* Commit @hex's tree id from a version 2 pack index @idx (its pack beside
  * it) in objects/pack/. 1 found, 0 not in this pack or cannot tell. */
 static int pg_rs_packed_tree(int packfd, const char *idx, const unsigned char *raw, char *tree)
@@ -215,11 +225,19 @@ static int pg_rs_packed_tree(int packfd, const char *idx, const unsigned char *r
                 return 0;
         if (ilen < 8 + 256 * 4 || memcmp(ix, "\377tOc", 4) != 0 || pg_rs_be32(ix + 4) != 2)
                 goto done;
+        /* the fanout: non-decreasing, its last entry the object count; then
+         * n ids, n CRCs, n offsets, whole 8-byte large offsets, two ids */
         n = pg_rs_be32(ix + 8 + 255 * 4);
-        if (ilen < 8 + 256 * 4 + (size_t) n * 28 + 40)
+        for (int i = 1; i < 256; i++)
+                if (pg_rs_be32(ix + 8 + i * 4) < pg_rs_be32(ix + 8 + (i - 1) * 4))
+                        goto done;
+        if (ilen < 8 + 256 * 4 + (size_t) n * 28 + 40 ||
+            (ilen - (8 + 256 * 4 + (size_t) n * 28 + 40)) % 8 != 0)
                 goto done;
         lo = raw[0] ? pg_rs_be32(ix + 8 + (raw[0] - 1) * 4) : 0;
         hi = pg_rs_be32(ix + 8 + raw[0] * 4);
+        if (lo > hi || hi > n)
+                goto done;
         while (lo < hi) {
                 uint32_t mid = lo + (hi - lo) / 2;
                 int c = memcmp(ix + 8 + 1024 + (size_t) mid * 20, raw, PG_RS_RAW);
@@ -465,54 +483,117 @@ static bool pg_rs_blob_is(int topfd, const char *path, const struct stat *st,
         return memcmp(got, id, PG_RS_RAW) == 0;
 }
 
-/* Whether the tracked attributes file @path (at @topfd) may set an
- * attribute that filters content (gitattributes(5): text, eol, crlf,
- * ident, filter, working-tree-encoding); conservative: it looks at the
- * text. */
-static bool pg_rs_attrs_filter(int topfd, const char *path)
+/* Whether the file @name (at @dirfd) may exist: anything but a clean
+ * ENOENT (or ENOTDIR: a parent is a file) says it may. */
+static bool pg_rs_may_exist(int dirfd, const char *name)
 {
-        char text[16384];
-        ssize_t n = pg_rs_small(topfd, path, text, sizeof(text));
-
-        if (n < 0)
-                return errno != ENOENT;
-        for (ssize_t k = 0; k < n; k++)
-                text[k] = (char) (text[k] >= 'A' && text[k] <= 'Z' ? text[k] + 32 : text[k]);
-        return strstr(text, "text") || strstr(text, "eol") || strstr(text, "crlf") ||
-               strstr(text, "ident") || strstr(text, "filter") || strstr(text, "encoding");
+        return faccessat(dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0 ||
+               (errno != ENOENT && errno != ENOTDIR);
 }
 
-/* Whether attributes could filter a file's content on its way to a blob
- * (gitattributes(5): text/eol conversion, ident, filter drivers): a
- * tracked .gitattributes that may (@any_attrs), .git/info/attributes, or
- * an attributes file or CRLF setting named in a configuration file. */
-static bool pg_rs_may_filter(int gitfd, bool any_attrs)
+/* Whether attributes could filter a racy entry's content on its way to a
+ * blob (gitattributes(5): text/eol conversion, ident, filter drivers).
+ * Conservative, it never reads an attributes file: any attributes file
+ * that git or libgit2 could read (.git/info/attributes,
+ * $XDG_CONFIG_HOME/git/attributes or ~/.config/git/attributes,
+ * /etc/gitattributes), HOME unset (libgit2 then asks passwd), or a
+ * configuration file (system, global, XDG, the repository's) that is
+ * unreadable or mentions attributesfile, autocrlf, eol or include means it
+ * may. The .gitattributes files of the work tree are the caller's. */
+static bool pg_rs_may_filter(int gitfd)
 {
-        static const char *const global[] = { "/etc/gitconfig", NULL, NULL };
-        const char *home = getenv("HOME");
-        char cfg[16384], *paths[2] = { NULL, NULL };
-        bool filter = any_attrs || faccessat(gitfd, "info/attributes", F_OK, 0) == 0;
+        const char *home = getenv("HOME"), *xdg = getenv("XDG_CONFIG_HOME");
+        char cfg[16384], *paths[6] = { NULL };
+        int np = 0;
+        bool filter = home == NULL || pg_rs_may_exist(gitfd, "info/attributes") ||
+                      pg_rs_may_exist(AT_FDCWD, "/etc/gitattributes");
 
         if (home) {
-                paths[0] = pg_xasprintf("%s/.gitconfig", home);
-                paths[1] = pg_xasprintf("%s/.config/git/attributes", home);
-                if (access(paths[1], F_OK) == 0)
-                        filter = true;
+                paths[np++] = pg_xasprintf("%s/.config/git/attributes", home);
+                paths[np++] = pg_xasprintf("%s/.gitconfig", home);
+                paths[np++] = pg_xasprintf("%s/.config/git/config", home);
         }
-        for (int i = 0; !filter && i < 3; i++) {
-                const char *p = i == 0 ? global[0] : i == 1 ? paths[0] : "config";
-                ssize_t n = p ? pg_rs_small(i == 2 ? gitfd : AT_FDCWD, p, cfg, sizeof(cfg)) : -1;
-                if (n < 0 && p && errno != ENOENT)
-                        filter = true; /* unreadable or too long: cannot tell */
+        if (xdg && *xdg) {
+                paths[np++] = pg_xasprintf("%s/git/attributes", xdg);
+                paths[np++] = pg_xasprintf("%s/git/config", xdg);
+        }
+        for (int i = 0; !filter && i < np; i++)
+                if (strcmp(paths[i] + strlen(paths[i]) - 10, "attributes") == 0)
+                        filter = pg_rs_may_exist(AT_FDCWD, paths[i]);
+        for (int i = -2; !filter && i < np; i++) {
+                const char *p = i == -2 ? "/etc/gitconfig" : i == -1 ? "config" : paths[i];
+                ssize_t n;
+                if (strcmp(p + strlen(p) - 6, "config") != 0)
+                        continue;
+                n = pg_rs_small(i == -1 ? gitfd : AT_FDCWD, p, cfg, sizeof(cfg));
+                if (n < 0 && errno != ENOENT && errno != ENOTDIR)
+                        filter = true; /* unreadable, not a file, too long: cannot tell */
                 for (ssize_t k = 0; k < n; k++)
                         cfg[k] = (char) (cfg[k] >= 'A' && cfg[k] <= 'Z' ? cfg[k] + 32 : cfg[k]);
                 if (n > 0 && (strstr(cfg, "attributesfile") || strstr(cfg, "autocrlf") ||
-                              strstr(cfg, "eol")))
+                              strstr(cfg, "eol") || strstr(cfg, "include")))
                         filter = true;
         }
-        free(paths[0]);
-        free(paths[1]);
+        for (int i = 0; i < np; i++)
+                free(paths[i]);
         return filter;
+}
+
+/* Whether a .gitattributes file may exist in the top directory or in a
+ * leading directory of @path (relative to @topfd): those are the files
+ * whose attributes apply to it (gitattributes(5)), tracked or not. */
+static bool pg_rs_attrs_near(int topfd, const char *path)
+{
+        char probe[PATH_MAX + 16];
+        size_t len = strlen(path);
+
+        if (pg_rs_may_exist(topfd, ".gitattributes"))
+                return true;
+        for (size_t k = 0; k < len; k++) {
+                if (path[k] != '/')
+                        continue;
+                if (k + 16 > sizeof(probe))
+                        return true;
+                memcpy(probe, path, k);
+                memcpy(probe + k, "/.gitattributes", 16);
+                if (pg_rs_may_exist(topfd, probe))
+                        return true;
+        }
+        return false;
+}
+
+/* Whether every leading directory of the index path @path (relative to
+ * @topfd) is a directory and not a symbolic link: git does not look through
+ * a symbolic link in a leading component (the entry counts as deleted),
+ * while fstatat() follows it. Index entries are sorted, so @ok (PATH_MAX
+ * bytes) keeps the directory verified last, @oklen its length, and only
+ * the components beyond the part shared with it are checked (lstat each). */
+static bool pg_rs_parents_real(int topfd, const char *path, char *ok, size_t *oklen)
+{
+        const char *slash = strrchr(path, '/');
+        size_t plen = slash ? (size_t) (slash - path) : 0, i = 0, common;
+
+        while (i < plen && i < *oklen && path[i] == ok[i])
+                i++;
+        /* the shared part ends at a component boundary of both */
+        if ((i == plen || path[i] == '/') && (i == *oklen || ok[i] == '/'))
+                common = i;
+        else /* the last '/' before the difference, shared by both */
+                for (common = i; common > 0 && path[--common] != '/';)
+                        ;
+        for (size_t k = common + 1; k <= plen; k++) {
+                struct stat st;
+                char dir[PATH_MAX];
+                if (k != plen && path[k] != '/')
+                        continue;
+                memcpy(dir, path, k);
+                dir[k] = '\0';
+                if (fstatat(topfd, dir, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode))
+                        return false;
+        }
+        memcpy(ok, path, plen);
+        *oklen = plen;
+        return true;
 }
 
 /* The index at .git/index against HEAD's tree @tree and the work tree at
@@ -525,7 +606,11 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
         struct stat ist;
         uint32_t version, n;
         int clean = 0;
-        bool root_ok = false, any_attrs = false;
+        bool root_ok = false;
+        char okdir[PATH_MAX];
+        size_t okdir_len = 0;
+        struct pg_rs_sha1 sum;
+        unsigned char digest[PG_RS_RAW];
         /* entries as new as the index, hashed once the attributes are known */
         struct {
                 const unsigned char *entry;
@@ -540,6 +625,13 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
         version = pg_rs_be32(ix + 4);
         n = pg_rs_be32(ix + 8);
         if (version != 2 && version != 3)
+                goto done;
+        /* the trailing SHA-1 of everything before it (gitformat-index(5));
+         * a zero one (index.skipHash) proves nothing: cannot tell */
+        pg_rs_sha1_init(&sum);
+        pg_rs_sha1_add(&sum, ix, len - PG_RS_RAW);
+        pg_rs_sha1_end(&sum, digest);
+        if (memcmp(digest, ix + len - PG_RS_RAW, PG_RS_RAW) != 0)
                 goto done;
         for (uint32_t i = 0; i < n; i++) {
                 const unsigned char *e = ix + at;
@@ -567,10 +659,15 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
                 path[namelen] = '\0';
                 at += (fixed + namelen + 8) & ~(size_t) 7;
                 mode = pg_rs_be32(e + 24);
-                if (mode == 0160000) /* a submodule: status excludes them */
-                        continue;
-                if (fstatat(topfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                if (path[0] == '/' || !pg_rs_parents_real(topfd, path, okdir, &okdir_len) ||
+                    fstatat(topfd, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
                         goto done;
+                /* a submodule: status excludes its content, not its type */
+                if (mode == 0160000) {
+                        if (!S_ISDIR(st.st_mode))
+                                goto done;
+                        continue;
+                }
                 if (S_ISREG(st.st_mode))
                         want = (st.st_mode & 0111) ? 0100755 : 0100644;
                 else if (S_ISLNK(st.st_mode))
@@ -596,9 +693,6 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
                         racy[nracy].entry = e;
                         racy[nracy++].st = st;
                 }
-                if (strcmp(path + (namelen >= 14 ? namelen - 14 : 0), ".gitattributes") == 0 &&
-                    (namelen == 14 || path[namelen - 15] == '/'))
-                        any_attrs |= pg_rs_attrs_filter(topfd, path);
         }
         /* extensions: "TREE" gives the root's tree; a required one (lower-case
          * signature: split index "link", sparse "sdir") means cannot tell */
@@ -624,12 +718,13 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
         }
         if (!root_ok || at != len - 20)
                 goto done;
-        if (nracy > 0 && pg_rs_may_filter(gitfd, any_attrs))
+        if (nracy > 0 && pg_rs_may_filter(gitfd))
                 goto done;
         for (size_t i = 0; i < nracy; i++) {
                 const unsigned char *e = racy[i].entry;
-                size_t fixed = (e[60] & 0x40) ? 64 : 62;
-                if (!pg_rs_blob_is(topfd, (const char *) e + fixed, &racy[i].st, e + 40))
+                const char *rpath = (const char *) e + ((e[60] & 0x40) ? 64 : 62);
+                if (pg_rs_attrs_near(topfd, rpath) ||
+                    !pg_rs_blob_is(topfd, rpath, &racy[i].st, e + 40))
                         goto done;
         }
         clean = 1;

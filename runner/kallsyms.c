@@ -199,14 +199,18 @@ static const char *pg_ksym_module(const struct pg_kallsyms *k, uint32_t name_off
 /*
  * The address ranges in which a table read now stays exact while the key
  * holds (see pg_kallsyms_load_cached), appended to @ranges as inclusive
- * pairs: _stext to _etext, and the first to the last text symbol of each
+ * pairs: _stext to _etext, _sinittext to _einittext (the init text, where
+ * start_kernel stays on the boot CPU's idle stack; fixed for the boot), and
+ * the first to the last text symbol of each
  * module that /proc/modules lists (BPF's and ftrace's pseudo-modules are
  * not listed there).
  */
 static size_t pg_ksym_ranges(const struct pg_kallsyms *k, const struct pg_kallsyms_src *src,
                              uint64_t (**ranges)[2])
 {
-        uint64_t stext = 0, etext = 0;
+        /* _stext, _etext, _sinittext, _einittext of the kernel proper */
+        static const char *const bound[4] = { "_stext", "_etext", "_sinittext", "_einittext" };
+        uint64_t at[4] = { 0 };
         size_t n = 0, mlen, len;
         bool run = false; /* the last range is the previous symbol's module's */
         char *mods = pg_read_whole(src->modules, &len);
@@ -215,17 +219,17 @@ static size_t pg_ksym_ranges(const struct pg_kallsyms *k, const struct pg_kallsy
         for (size_t i = 0; i < k->n; i++) {
                 const char *name = k->names + k->syms[i].name_off;
 
-                if (strcmp(name, "_stext") == 0 &&
-                    pg_ksym_module(k, k->syms[i].name_off, &mlen) == NULL)
-                        stext = k->syms[i].addr;
-                else if (strcmp(name, "_etext") == 0 &&
-                         pg_ksym_module(k, k->syms[i].name_off, &mlen) == NULL)
-                        etext = k->syms[i].addr;
+                for (int b = 0; b < 4; b++)
+                        if (strcmp(name, bound[b]) == 0 &&
+                            pg_ksym_module(k, k->syms[i].name_off, &mlen) == NULL)
+                                at[b] = k->syms[i].addr;
         }
-        if (stext != 0 && etext > stext) {
+        for (int b = 0; b < 4; b += 2) {
+                if (at[b] == 0 || at[b + 1] <= at[b])
+                        continue;
                 *ranges = pg_xreallocarray(*ranges, n + 1, sizeof(**ranges));
-                (*ranges)[n][0] = stext;
-                (*ranges)[n++][1] = etext;
+                (*ranges)[n][0] = at[b];
+                (*ranges)[n++][1] = at[b + 1];
         }
         /* the table is sorted by address and a module's text is one
          * allocation: a run of one module's symbols is one range */
@@ -292,7 +296,8 @@ static bool pg_ksym_layout(const struct pg_ksym_hdr *h, uint64_t size, uint64_t 
  */
 static int pg_ksym_cache_read(struct pg_kallsyms *k, const char *path, const struct pg_buf *key)
 {
-        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        /* O_NONBLOCK: a FIFO at the path never blocks the open */
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
         struct pg_ksym_hdr h;
         struct stat st;
         uint64_t off[4];

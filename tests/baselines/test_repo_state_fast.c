@@ -16,6 +16,13 @@
  *     index's clock tick, as a fresh checkout leaves some) are hashed as
  *     blobs, unless attributes could filter content (text=auto: libgit2
  *     decides; export-subst does not filter);
+ *   - it does not answer, and never crashes or blocks, for shapes it cannot
+ *     be sure of: a tracked directory replaced by a symbolic link, a loose
+ *     ref or attributes file too long for it, attributes an untracked
+ *     .gitattributes, $XDG_CONFIG_HOME or an included configuration file
+ *     could set for racy entries, HOME unset, a corrupted pack index
+ *     fanout, an index whose checksum does not match, a submodule replaced
+ *     by a file, a packed-refs that is a FIFO or /dev/zero;
  *   - outside any repository it says so (PG_ENOTFOUND) as libgit2 would.
  * Files get an old mtime before they are added, so no entry is racily
  * clean (as new as the index) on a file system with coarse timestamps.
@@ -34,6 +41,7 @@
 #include <unistd.h>
 
 #include "baselines/worktree.h"
+#include "common/buf.h"
 #include "common/error.h"
 #include "tests/util/testutil.h"
 
@@ -139,7 +147,9 @@ static void test_fast_plain_shapes(void **state)
                                 ".gitattributes && " GIT "add .gitattributes && " GIT
                                 "commit -qm attrs && touch -d @1600000000 .git/index"),
                          0);
-        check("racy entries, export-subst attributes", true);
+        /* any .gitattributes file beside a racy entry: libgit2 decides
+         * (the reader never interprets attributes) */
+        check("racy entries, export-subst attributes", false);
         /* text conversion may: libgit2 decides */
         assert_int_equal(system("printf '* text=auto\\n' >.gitattributes && " OLDTIME
                                 ".gitattributes && " GIT "add .gitattributes && " GIT
@@ -213,6 +223,244 @@ static void test_fast_leaves_changes_to_libgit2(void **state)
         assert_int_equal(chdir("../repo"), 0);
 }
 
+/* the reader must not answer here (and must return) */
+static void no_answer(const char *what)
+{
+        struct pg_repo_state s;
+        int rc = pg_repo_state_fast(NULL, &s);
+
+        if (rc != 0)
+                fail_msg("%s: the reader answered (rc %d) where libgit2 must decide", what, rc);
+}
+
+/* git's own status, submodules included: whether anything tracked differs */
+static bool git_dirty(void)
+{
+        FILE *p = popen("git --no-optional-locks status --porcelain -uno 2>&1", "r");
+        char line[256];
+        bool dirty;
+
+        assert_non_null(p);
+        dirty = fgets(line, sizeof(line), p) != NULL;
+        pclose(p);
+        return dirty;
+}
+
+/* the 4 big-endian bytes at @off of @path (a negative @off counts from the
+ * end) XOR @mask, or set to @value when @mask is 0; written to a new file
+ * renamed over @path */
+static void poke(const char *path, long off, uint32_t mask, uint32_t value)
+{
+        FILE *f = fopen(path, "rb");
+        char tmp[PATH_MAX];
+        unsigned char *d;
+        long len;
+
+        assert_non_null(f);
+        assert_int_equal(fseek(f, 0, SEEK_END), 0);
+        len = ftell(f);
+        rewind(f);
+        d = malloc((size_t) len);
+        assert_non_null(d);
+        assert_int_equal(fread(d, 1, (size_t) len, f), (size_t) len);
+        fclose(f);
+        if (off < 0)
+                off += len;
+        assert_true(off >= 0 && off + 4 <= len);
+        for (int i = 0; i < 4; i++) {
+                unsigned char b = (unsigned char) ((mask ? mask : value) >> (24 - 8 * i));
+                d[off + i] = mask ? (unsigned char) (d[off + i] ^ b) : b;
+        }
+        snprintf(tmp, sizeof(tmp), "%s.new", path);
+        f = fopen(tmp, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(d, 1, (size_t) len, f), (size_t) len);
+        assert_int_equal(fclose(f), 0);
+        assert_int_equal(rename(tmp, path), 0);
+        free(d);
+}
+
+/* git does not look through a symbolic link in a leading path component:
+ * sub/b counts as deleted, while a stat of "sub/b" follows the link to
+ * the very same file */
+static void test_fast_symlinked_directory(void **state)
+{
+        (void) state;
+        check("before", true);
+        assert_int_equal(system("mv sub sub.real && ln -s sub.real sub"), 0);
+        check("a tracked directory replaced by a symbolic link", false);
+        assert_true(git_dirty());
+        assert_int_equal(
+            system("rm sub && mkdir -p ../elsewhere && mv sub.real ../elsewhere/sub && "
+                   "ln -s ../elsewhere/sub sub"),
+            0);
+        check("a tracked directory moved away behind a symbolic link", false);
+}
+
+/* a file longer than the reader's buffer is "cannot tell", never "absent" */
+static void test_fast_oversized_files(void **state)
+{
+        char head[41];
+        bool dirty;
+        (void) state;
+
+        /* a loose ref padded past 512 bytes (git reads its first line) over
+         * an older packed value whose commit has the same tree */
+        assert_int_equal(system(GIT "pack-refs --all && " GIT "commit -q --allow-empty -m empty && "
+                                    "for i in $(seq 600); do echo; done >>.git/refs/heads/main"),
+                         0);
+        assert_true(oracle(head, &dirty));
+        check("a loose ref of 641 bytes", false);
+        assert_int_equal(system(GIT "pack-refs --all"), 0);
+        check("the ref packed", true);
+
+        /* a tracked .gitattributes of 24 KB that converts CRLF, racy entries */
+        assert_int_equal(system("printf 'x\\r\\ny\\r\\n' >c.txt && " OLDTIME "c.txt && " GIT
+                                "add c.txt && " GIT "commit -qm crlf && "
+                                "for i in $(seq 1000); do echo \"# comment line $i\"; done "
+                                ">.gitattributes && echo '*.txt text' >>.gitattributes && " OLDTIME
+                                ".gitattributes && " GIT "add .gitattributes && " GIT
+                                "commit -qm attrs && touch -d @1600000000 .git/index"),
+                         0);
+        assert_true(git_dirty());
+        check("racy entries under a 24 KB .gitattributes", false);
+}
+
+/* racy entries are hashed raw only when no attribute source can exist */
+static void test_fast_attribute_sources(void **state)
+{
+        char *home = pg_xstrdup(getenv("HOME")), cwd[PATH_MAX];
+        (void) state;
+
+        assert_non_null(getcwd(cwd, sizeof(cwd)));
+        assert_int_equal(system("printf 'id: $Id: deadbeef $\\n' >f.txt && " OLDTIME "f.txt && " GIT
+                                "add f.txt && " GIT "commit -qm ident && touch -d @1600000000 "
+                                ".git/index"),
+                         0);
+        check("racy entries, no attributes", true);
+
+        assert_int_equal(system("echo '* ident' >.gitattributes"), 0);
+        assert_true(git_dirty());
+        check("an untracked .gitattributes", false);
+        assert_int_equal(system("rm .gitattributes && mkdir -p sub && echo '* ident' "
+                                ">sub/.gitattributes && touch -d @1600000000 .git/index"),
+                         0);
+        no_answer("an untracked .gitattributes beside a racy entry in a subdirectory");
+        assert_int_equal(system("rm sub/.gitattributes && touch -d @1600000000 .git/index"), 0);
+
+        /* the XDG attributes file */
+        assert_int_equal(system("mkdir -p ../xdg/git && echo '* ident' >../xdg/git/attributes"), 0);
+        {
+                char xdg[PATH_MAX + 8];
+                snprintf(xdg, sizeof(xdg), "%s/../xdg", cwd);
+                setenv("XDG_CONFIG_HOME", xdg, 1);
+        }
+        assert_true(git_dirty());
+        no_answer("$XDG_CONFIG_HOME/git/attributes");
+        unsetenv("XDG_CONFIG_HOME");
+
+        /* core.attributesFile behind an [include] of the global config, and
+         * in the XDG config ~/.config/git/config */
+        assert_int_equal(
+            system("mkdir -p ../h1 && echo '* ident' >../h1/attrs && "
+                   "printf '[core]\\n\\tattributesFile = %s/../h1/attrs\\n' \"$PWD\" "
+                   ">../h1/inc && printf '[include]\\n\\tpath = inc\\n' >../h1/.gitconfig && "
+                   "mkdir -p ../h2/.config/git && cp ../h1/inc ../h2/.config/git/config"),
+            0);
+        {
+                char h[PATH_MAX + 8];
+                snprintf(h, sizeof(h), "%s/../h1", cwd);
+                setenv("HOME", h, 1);
+                assert_true(git_dirty());
+                no_answer("core.attributesFile in a file the global config includes");
+                snprintf(h, sizeof(h), "%s/../h2", cwd);
+                setenv("HOME", h, 1);
+                assert_true(git_dirty());
+                no_answer("core.attributesFile in ~/.config/git/config");
+        }
+        unsetenv("HOME");
+        no_answer("HOME unset");
+        setenv("HOME", home, 1);
+        check("the home restored", true);
+        free(home);
+}
+
+/* a fanout that is not monotonic sends a bisection out of the mapping */
+static void test_fast_corrupt_pack_index(void **state)
+{
+        char head[41], idx[PATH_MAX];
+        bool dirty;
+        unsigned first = 0;
+        FILE *p;
+        (void) state;
+
+        assert_int_equal(system(GIT "gc -q"), 0);
+        assert_true(oracle(head, &dirty));
+        check("packed", true);
+        p = popen("ls .git/objects/pack/*.idx", "r");
+        assert_non_null(p);
+        assert_non_null(fgets(idx, sizeof(idx), p));
+        pclose(p);
+        idx[strcspn(idx, "\n")] = '\0';
+        /* from the commit's first byte on, past the object count */
+        assert_int_equal(sscanf(head, "%2x", &first), 1);
+        for (unsigned i = first; i < 255; i++)
+                poke(idx, 8 + 4 * (long) i, 0, 0x7ffffff0u);
+        no_answer("a pack index with a fanout past its object count");
+}
+
+/* the index's trailing checksum covers every entry */
+static void test_fast_corrupt_index(void **state)
+{
+        (void) state;
+        check("before", true);
+        assert_int_equal(system("cp .git/index ../index.good"), 0);
+        poke(".git/index", 12 + 40, 0xff000000u, 0);
+        assert_true(git_dirty());
+        no_answer("an index entry's object id changed");
+        assert_int_equal(system("cp ../index.good .git/index"), 0);
+        check("the index restored", true);
+        poke(".git/index", -4, 0x01u, 0);
+        no_answer("an index checksum changed");
+}
+
+/* a gitlink whose path became a file: libgit2 reports the type change even
+ * when it leaves submodules out */
+static void test_fast_gitlink_file(void **state)
+{
+        struct pg_repo_state g;
+        (void) state;
+
+        assert_int_equal(system(GIT "update-index --add --cacheinfo 160000,$(git rev-parse "
+                                    "HEAD),mod && " GIT "commit -qm gitlink && echo x >mod"),
+                         0);
+        assert_true(git_dirty());
+        no_answer("a submodule replaced by a file");
+        assert_int_equal(pg_repo_state_get(NULL, &g), 0);
+        assert_true(g.dirty);
+        pg_repo_state_release(&g);
+}
+
+/* packed-refs must be a regular file: a FIFO would block, /dev/zero never
+ * ends */
+static void test_fast_special_files(void **state)
+{
+        (void) state;
+        assert_int_equal(system(GIT "pack-refs --all && test ! -e .git/refs/heads/main"), 0);
+        check("packed refs", true);
+        assert_int_equal(system("mv .git/packed-refs ../packed-refs && mkfifo .git/packed-refs"),
+                         0);
+        no_answer("packed-refs a FIFO");
+        assert_int_equal(system("rm .git/packed-refs && ln -s /dev/zero .git/packed-refs"), 0);
+        no_answer("packed-refs /dev/zero");
+        assert_int_equal(system("rm .git/packed-refs && mv ../packed-refs .git/ && "
+                                "mkfifo .git/refs/heads/main"),
+                         0);
+        no_answer("a loose ref a FIFO");
+        assert_int_equal(system("rm .git/refs/heads/main"), 0);
+        check("packed refs again", true);
+}
+
 static void test_fast_not_a_repository(void **state)
 {
         struct pg_repo_state s;
@@ -251,6 +499,13 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_fast_plain_shapes, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_fast_leaves_changes_to_libgit2, setup,
                                                 teardown),
+                cmocka_unit_test_setup_teardown(test_fast_symlinked_directory, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_fast_oversized_files, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_fast_attribute_sources, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_fast_corrupt_pack_index, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_fast_corrupt_index, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_fast_gitlink_file, setup, teardown),
+                cmocka_unit_test_setup_teardown(test_fast_special_files, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_fast_not_a_repository, setup, teardown),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@
  * does; an address anywhere else (a BPF program, an ftrace trampoline, a
  * module loaded since) is looked up in a fresh read; another boot_id or
  * another module list is not served from the cache; a cache file that is
- * garbage, writable by others or a symlink is not used.
+ * garbage, writable by others, a symlink or a FIFO is not used (nor waited
+ * on); the init text (_sinittext.._einittext) is served from the cache.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -209,6 +210,38 @@ static void test_unusable_files(void **state)
         pg_test_sandbox_remove();
 }
 
+/* The init text (_sinittext.._einittext, where start_kernel stays on the
+ * boot CPU's idle stack in every system-wide profile) is served from the
+ * cache too; a FIFO at the cache path does not block. */
+static void test_init_text_and_fifo(void **state)
+{
+        struct files f;
+        struct pg_kallsyms k;
+
+        (void) state;
+        files_init(&f,
+                   "ffffffff81000000 T _stext\n"
+                   "ffffffff81000100 t helper\n"
+                   "ffffffff81000300 T _etext\n"
+                   "ffffffff83000000 T _sinittext\n"
+                   "ffffffff83000000 T start_kernel\n"
+                   "ffffffff83000200 T _einittext\n",
+                   "", "boot-1\n");
+        assert_false(load(&k, &f));
+        pg_kallsyms_release(&k);
+        assert_true(load(&k, &f));
+        assert_string_equal(pg_kallsyms_find(&k, 0xffffffff83000010), "start_kernel");
+        assert_true(k.cached);
+        pg_kallsyms_release(&k);
+        /* a FIFO: not used, not waited on */
+        unlink(f.cache);
+        assert_int_equal(mkfifo(f.cache, 0600), 0);
+        assert_false(load(&k, &f));
+        assert_string_equal(pg_kallsyms_find(&k, 0xffffffff81000110), "helper");
+        pg_kallsyms_release(&k);
+        pg_test_sandbox_remove();
+}
+
 /* Every text symbol of the live table inside the cached ranges, and one
  * byte below it, named from the cache as from a fresh read. */
 static void test_live_same_names(void **state)
@@ -285,6 +318,7 @@ int main(void)
         const struct CMUnitTest tests[] = { cmocka_unit_test(test_cached_names_and_fallback),
                                             cmocka_unit_test(test_key),
                                             cmocka_unit_test(test_unusable_files),
+                                            cmocka_unit_test(test_init_text_and_fifo),
                                             cmocka_unit_test(test_live_same_names),
                                             cmocka_unit_test(test_off_switch) };
 
