@@ -22,7 +22,8 @@
  * file or configuration that could name one exists, an index whose
  * checksum does not match, a symbolic link or file where an entry's
  * leading directory should be, a submodule whose path is not a directory,
- * a pack index whose fanout is inconsistent, a file that is too long or
+ * a pack index whose fanout is inconsistent, an index over 256 KiB, a
+ * file that is too long or
  * not a regular file) returns "cannot tell" and the caller asks libgit2.
  * Every read is bounded by the file's size; FIFOs are opened O_NONBLOCK.
  */
@@ -599,6 +600,10 @@ static bool pg_rs_parents_real(int topfd, const char *path, char *ok, size_t *ok
 /* The index at .git/index against HEAD's tree @tree and the work tree at
  * @topfd: 1 when the cache tree's root is @tree and every entry's stat data
  * are those the index holds and older than the index; 0 cannot tell. */
+/* The largest index read here, in bytes (about 3,000 entries of a typical
+ * project's path lengths) */
+#define PG_RS_INDEX_MAX (256u << 10)
+
 static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
 {
         size_t len = 0, at = 12;
@@ -625,6 +630,10 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
         version = pg_rs_be32(ix + 4);
         n = pg_rs_be32(ix + 8);
         if (version != 2 && version != 3)
+                goto done;
+        /* a large index (tens of thousands of files) costs more to verify
+         * and walk than loading libgit2 does: that one decides */
+        if (len > PG_RS_INDEX_MAX)
                 goto done;
         /* the trailing SHA-1 of everything before it (gitformat-index(5));
          * a zero one (index.skipHash) proves nothing: cannot tell */
