@@ -23,8 +23,8 @@
  * checksum does not match, a symbolic link or file where an entry's
  * leading directory should be, a submodule whose path is not a directory,
  * a pack index whose fanout is inconsistent, an index over 256 KiB, a
- * file that is too long or
- * not a regular file) returns "cannot tell" and the caller asks libgit2.
+ * file that is too long or not a regular file) returns "cannot tell" and
+ * the caller asks libgit2.
  * Every read is bounded by the file's size; FIFOs are opened O_NONBLOCK.
  */
 #include <dirent.h>
