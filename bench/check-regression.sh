@@ -26,13 +26,23 @@ cpu_ms() {
 # then falls on both, and extra load only ever adds time. (Run one after the
 # other, best of 3, a slow spell during the base runs once measured the
 # regressed variant as 0.87x the base.)
-t0="" t1=""
-for _ in 1 2 3 4 5; do
-  t=$(cpu_ms "$base" "$tmp/out.base")
-  if [ -z "$t0" ] || [ "$t" -lt "$t0" ]; then t0=$t; fi
-  t=$(cpu_ms "$regressed" "$tmp/out.regressed")
-  if [ -z "$t1" ] || [ "$t" -lt "$t1" ]; then t1=$t; fi
-done
+# A measurement under 1.10x is taken once more, from scratch: in a CI
+# rehearsal under `ctest -j2` one measured 330 against 350 ms where the
+# ratio is 1.24-1.30x on its own; a real 25% cannot hide twice.
+measure() {
+  t0="" t1=""
+  for _ in 1 2 3 4 5; do
+    t=$(cpu_ms "$base" "$tmp/out.base")
+    if [ -z "$t0" ] || [ "$t" -lt "$t0" ]; then t0=$t; fi
+    t=$(cpu_ms "$regressed" "$tmp/out.regressed")
+    if [ -z "$t1" ] || [ "$t" -lt "$t1" ]; then t1=$t; fi
+  done
+}
+measure
+if [ "$t0" -gt 0 ] && [ $((t1 * 100)) -lt $((t0 * 110)) ]; then
+  echo "cpu: base ${t0} ms, regressed ${t1} ms: under 1.10x, measured again"
+  measure
+fi
 if ! cmp -s "$tmp/out.base" "$tmp/out.regressed"; then
   echo "FAIL: the regressed variant prints different output:"
   cat "$tmp/out.base" "$tmp/out.regressed"
