@@ -184,10 +184,8 @@ static void test_same_as_dwarf_getscopes(void **state)
         libc = check_file("/lib/x86_64-linux-gnu/libc.so.6", 20000);
         libc += check_file("/lib/aarch64-linux-gnu/libc.so.6", 20000);
         total += libc;
-        before = with_inlined;
         perfgate = check_file(pg_test_env("PERFGATE_BIN"), 20000);
         total += perfgate;
-        assert_true(with_inlined - before > 100); /* gcc -O2 inlines: the index was exercised */
         for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
                 snprintf(path, sizeof(path), "%s/%s", dir, fixtures[i]);
                 total += check_file(path, 5000);
@@ -217,6 +215,10 @@ static void test_same_as_dwarf_getscopes(void **state)
         fprintf(stderr, "%zu addresses compared with dwarf_getscopes (%zu with inlined scopes)\n",
                 total, with_inlined);
         assert_true(perfgate > 1000);
+        /* the index was exercised: Debian's -O2 glibc, an optimised perfgate
+         * and the -O1 layouts inline (a Debug perfgate, as the sanitizer
+         * build makes it, hardly does) */
+        assert_true(with_inlined > 100);
         assert_int_equal(mismatches, 0);
 }
 
