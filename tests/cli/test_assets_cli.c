@@ -20,12 +20,6 @@
 #include "common/buf.h"
 #include "tests/util/testutil.h"
 
-static void pg_sh(const char *cmd)
-{
-        if (system(cmd) != 0)
-                fail_msg("shell command failed: %s", cmd);
-}
-
 /* A repository "r" whose perfgate-assets branch holds @mode @object at
  * "pr-7/old" (so "pr-7" is a folder and "pr-7/old" the entry in the way),
  * and a directory "fg" with one image. */
@@ -38,7 +32,7 @@ static void pg_plant(const char *mode, const char *object_cmd)
             "-c user.email=t@t commit-tree \"$t\" -m hand-edited); git update-ref "
             "refs/heads/perfgate-assets \"$c\"; mkdir ../fg; echo '<svg/>' > ../fg/a.svg",
             object_cmd, mode, strstr(mode, "160000") ? "commit" : "blob");
-        pg_sh(cmd);
+        pg_test_sh(cmd);
         free(cmd);
 }
 
@@ -63,7 +57,7 @@ static void pg_check_refused_then_pruned(const char *what)
         pg_test_perfgate(&o, "assets", "publish", "../fg", "--path", "pr-7/old/abc", NULL);
         assert_int_equal(o.status, 0);
         pg_run_out_release(&o);
-        pg_sh("git -C . ls-tree -r --name-only perfgate-assets > ../tree.txt");
+        pg_test_sh("git -C . ls-tree -r --name-only perfgate-assets > ../tree.txt");
         tip = pg_test_read("../tree.txt");
         assert_string_equal(tip, "pr-7/old/abc/a.svg\n");
         free(tip);

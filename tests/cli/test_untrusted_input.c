@@ -39,24 +39,12 @@
 #include "common/buf.h"
 #include "tests/util/testutil.h"
 
-#define PERFGATE(o, want, ...)                                                                     \
-        do {                                                                                       \
-                int st_ = pg_test_perfgate((o), __VA_ARGS__, NULL);                                \
-                if (st_ != (want))                                                                 \
-                        fail_msg("exit %d, want %d\nstdout: %s\nstderr: %s", st_, (want),          \
-                                 (o)->out.ptr, (o)->err.ptr);                                      \
-        } while (0)
+#define PERFGATE PG_TEST_PERFGATE_EXPECT
 
 static void expect(const struct pg_buf *b, const char *needle)
 {
         if (!strstr(b->ptr ? b->ptr : "", needle))
                 fail_msg("missing '%s' in:\n%s", needle, b->ptr ? b->ptr : "");
-}
-
-static void sh(const char *cmd)
-{
-        if (system(cmd) != 0)
-                fail_msg("setup failed: %s", cmd);
 }
 
 /* Run the shell command @cmd ("$PERFGATE_BIN" is the perfgate binary under
@@ -72,10 +60,11 @@ static int run_sh(struct pg_run_out *o, const char *cmd)
 /* A git project in the sandbox: bench/spin, one commit. */
 static void project(void)
 {
-        sh("git init -q -b main . && git config user.name t && git config user.email t@t && "
-           "git config commit.gpgsign false && mkdir -p bench && "
-           "printf '#!/bin/sh\\nexit 0\\n' > bench/spin && chmod +x bench/spin && "
-           "printf '.perfgate/\\nout*\\n' > .gitignore && git add -A && git commit -qm init");
+        pg_test_sh(
+            "git init -q -b main . && git config user.name t && git config user.email t@t && "
+            "git config commit.gpgsign false && mkdir -p bench && "
+            "printf '#!/bin/sh\\nexit 0\\n' > bench/spin && chmod +x bench/spin && "
+            "printf '.perfgate/\\nout*\\n' > .gitignore && git add -A && git commit -qm init");
 }
 
 /* ---- names shown on a terminal -------------------------------------------- */
@@ -86,30 +75,33 @@ static void test_list_escapes_subject_and_entry_names(void **state)
         (void) state;
         project();
         /* a subject with ESC, BEL, CR, a bidi override and 3000 more bytes */
-        sh("printf 'esc \\033]0;TITLE\\007 \\033[2J cr\\rX \\342\\200\\256rtl %s\\n' "
-           "\"$(head -c 3000 /dev/zero | tr '\\0' A)\" > msg && git commit -q --allow-empty -F "
-           "msg");
+        pg_test_sh(
+            "printf 'esc \\033]0;TITLE\\007 \\033[2J cr\\rX \\342\\200\\256rtl %s\\n' "
+            "\"$(head -c 3000 /dev/zero | tr '\\0' A)\" > msg && git commit -q --allow-empty -F "
+            "msg");
         PERFGATE(&o, 0, "run", "--repeat", "2", "--no-profile", "-q");
         pg_run_out_release(&o);
         PERFGATE(&o, 0, "baseline", "save");
         pg_run_out_release(&o);
         /* entry names git refuses to write, planted with raw tree objects as a
          * pusher of the data branch could: an ESC and a newline in file names */
-        sh("H=$(git rev-parse HEAD) && g=$(git rev-parse perfgate-baselines:default/$H/spin.json) "
-           "&& "
-           "mt() { python3 -c 'import sys,subprocess; a=sys.argv[1:]; "
-           "e=sorted([(a[i],a[i+1],a[i+2].encode(\"utf-8\",\"surrogateescape\")) for i in "
-           "range(0,len(a),3)], key=lambda e: e[2]+(b\"/\" if e[0]==\"40000\" else b\"\")); "
-           "d=b\"\".join(m.encode()+b\" \"+n+b\"\\0\"+bytes.fromhex(s) for m,s,n in e); "
-           "print(subprocess.run([\"git\",\"hash-object\",\"-t\",\"tree\",\"--literally\",\"-w\","
-           "\"--stdin\"],input=d,capture_output=True,check=True).stdout.decode().strip())' \"$@\"; "
-           "} && "
-           "ct=$(mt 100644 $g \"$(printf 'esc\\033[31mred.json')\" 100644 $g \"$(printf "
-           "'nl\\nx.json')\" "
-           "100644 $g spin.json) && "
-           "git update-ref refs/heads/perfgate-baselines $(git commit-tree $(mt 40000 $(mt 40000 "
-           "$ct $H) "
-           "default) -p perfgate-baselines -m x)");
+        pg_test_sh(
+            "H=$(git rev-parse HEAD) && g=$(git rev-parse perfgate-baselines:default/$H/spin.json) "
+            "&& "
+            "mt() { python3 -c 'import sys,subprocess; a=sys.argv[1:]; "
+            "e=sorted([(a[i],a[i+1],a[i+2].encode(\"utf-8\",\"surrogateescape\")) for i in "
+            "range(0,len(a),3)], key=lambda e: e[2]+(b\"/\" if e[0]==\"40000\" else b\"\")); "
+            "d=b\"\".join(m.encode()+b\" \"+n+b\"\\0\"+bytes.fromhex(s) for m,s,n in e); "
+            "print(subprocess.run([\"git\",\"hash-object\",\"-t\",\"tree\",\"--literally\",\"-w\","
+            "\"--stdin\"],input=d,capture_output=True,check=True).stdout.decode().strip())' "
+            "\"$@\"; "
+            "} && "
+            "ct=$(mt 100644 $g \"$(printf 'esc\\033[31mred.json')\" 100644 $g \"$(printf "
+            "'nl\\nx.json')\" "
+            "100644 $g spin.json) && "
+            "git update-ref refs/heads/perfgate-baselines $(git commit-tree $(mt 40000 $(mt 40000 "
+            "$ct $H) "
+            "default) -p perfgate-baselines -m x)");
         PERFGATE(&o, 0, "baseline", "list");
         expect(&o.out, "default       esc\\x1b[31mred,nl\\nx,spin  # esc \\x1b]0;TITLE\\x07 "
                        "\\x1b[2J cr\\rX \\u202ertl AAAA");
@@ -156,13 +148,14 @@ static void test_run_refuses_committed_perfgate_link(void **state)
         struct pg_run_out o;
         (void) state;
         project();
-        sh("mkdir victim && git rm -q --cached .gitignore && printf 'victim/\\n' > .gitignore && "
-           "ln -s \"$PWD/victim\" .perfgate && git add -A && git commit -qm link");
+        pg_test_sh(
+            "mkdir victim && git rm -q --cached .gitignore && printf 'victim/\\n' > .gitignore && "
+            "ln -s \"$PWD/victim\" .perfgate && git add -A && git commit -qm link");
         PERFGATE(&o, 2, "run", "--repeat", "2", "--no-profile", "-q");
         expect(&o.err, "refusing to write into '.perfgate/results': '.perfgate' is a symbolic "
                        "link (to '");
         pg_run_out_release(&o);
-        sh("test -z \"$(ls -A victim)\"");
+        pg_test_sh("test -z \"$(ls -A victim)\"");
         /* a directory the user names keeps its rule: followed as named */
         PERFGATE(&o, 0, "run", "--repeat", "2", "--no-profile", "-q", "--out", ".perfgate/results");
         pg_run_out_release(&o);
@@ -176,7 +169,7 @@ static void test_run_out_swapped_for_link_mid_run(void **state)
         (void) state;
         assert_non_null(getcwd(sb, sizeof(sb)));
         project();
-        sh("mkdir victim");
+        pg_test_sh("mkdir victim");
         /* bench/a swaps the output directory for a link; bench/b runs after it */
         script = NULL;
         {
@@ -189,12 +182,12 @@ static void test_run_out_swapped_for_link_mid_run(void **state)
         }
         pg_test_write("bench/a", script);
         free(script);
-        sh("chmod +x bench/a && cp bench/spin bench/b");
+        pg_test_sh("chmod +x bench/a && cp bench/spin bench/b");
         PERFGATE(&o, 4, "run", "--repeat", "2", "--no-profile", "-q", "--out", "out", "bench/");
         expect(&o.err, "refusing to write into 'out': it is no longer the directory this run "
                        "created or opened");
         pg_run_out_release(&o);
-        sh("test -z \"$(ls -A victim)\"");
+        pg_test_sh("test -z \"$(ls -A victim)\"");
         assert_true(pg_test_exists("out.old/a.log"));
 }
 
@@ -321,7 +314,7 @@ static void test_symlink_loop_named(void **state)
         struct pg_run_out o;
         (void) state;
         project();
-        sh("ln -s loop2 bench/loop1 && ln -s loop1 bench/loop2");
+        pg_test_sh("ln -s loop2 bench/loop1 && ln -s loop1 bench/loop2");
         pg_test_write("bench/perfgate.json", "{\"benchmarks\":[{\"argv\":[\"./loop1\"]}]}");
         PERFGATE(&o, 2, "run", "--no-profile", "-q", "--out", "out", "bench/");
         expect(&o.err, "benchmark path 'bench/loop1' is a loop of symbolic links");
@@ -353,7 +346,7 @@ static void test_usage_consistency(void **state)
         expect(&o.err, "revision ':/init' searches commit messages across every ref");
         pg_run_out_release(&o);
         /* HEAD in a repository without commits: what save says, not "fetch HEAD" */
-        sh("rm -rf empty && git init -q empty");
+        pg_test_sh("rm -rf empty && git init -q empty");
         assert_int_equal(chdir("empty"), 0);
         PERFGATE(&o, 2, "baseline", "show", "HEAD");
         expect(&o.err, "HEAD has no commit yet; commit something first");

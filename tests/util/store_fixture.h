@@ -23,13 +23,7 @@
 
 /* Run perfgate (the binary under test); on an unexpected status, show its
  * output. */
-#define FX_PERFGATE(o, want, ...)                                                                  \
-        do {                                                                                       \
-                int st_ = pg_test_perfgate((o), __VA_ARGS__, NULL);                                \
-                if (st_ != (want))                                                                 \
-                        fail_msg("exit %d, want %d\nstdout: %s\nstderr: %s", st_, (want),          \
-                                 (o)->out.ptr, (o)->err.ptr);                                      \
-        } while (0)
+#define FX_PERFGATE PG_TEST_PERFGATE_EXPECT
 
 static FX_UNUSED void fx_expect(const struct pg_buf *b, const char *needle)
 {

@@ -340,3 +340,9 @@ void pg_test_assert_terminal_safe(const char *s, size_t len)
                 i += n;
         }
 }
+
+void pg_test_sh(const char *cmd)
+{
+        if (system(cmd) != 0)
+                fail_msg("shell command failed: %s", cmd);
+}

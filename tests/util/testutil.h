@@ -122,4 +122,20 @@ void pg_test_profile_free(struct pg_profile *p);
  */
 void pg_test_assert_terminal_safe(const char *s, size_t len);
 
+/**
+ * Run perfgate with the arguments after @want (pg_test_perfgate() into
+ * struct pg_run_out *@o); fail the test, showing its output, unless it
+ * exits with @want.
+ */
+#define PG_TEST_PERFGATE_EXPECT(o, want, ...)                                                      \
+        do {                                                                                       \
+                int st_ = pg_test_perfgate((o), __VA_ARGS__, NULL);                                \
+                if (st_ != (want))                                                                 \
+                        fail_msg("exit %d, want %d\nstdout: %s\nstderr: %s", st_, (want),          \
+                                 (o)->out.ptr, (o)->err.ptr);                                      \
+        } while (0)
+
+/** Run @cmd with system(3); fail the test, naming it, unless it exits 0. */
+void pg_test_sh(const char *cmd);
+
 #endif
