@@ -371,8 +371,13 @@ static void test_confirm_cli_calibrate(void **state)
         make_head(3);
         pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "8", "--json",
                          ".perfgate/v.json", NULL);
-        if (o.status != 1)
-                fail_msg("exit %d, not 1\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        /* The paired runs decide the verdict: on a loaded runner 8 pairs of a
+         * 5 ms benchmark can end "inconclusive at the budget" (exit 0), which
+         * is a correct answer; what this case checks is the floor they used. */
+        if (o.status != 0 && o.status != 1)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        if (!strstr(o.out.ptr, "\n              confirmed "))
+                fail_msg("no confirmation line:\n%s", o.out.ptr);
         pg_run_out_release(&o);
         v = pg_test_read(".perfgate/v.json");
         assert_non_null(strstr(v, "\"floor\": "));
