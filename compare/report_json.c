@@ -239,6 +239,7 @@ int pg_report_json(struct pg_buf *out, const struct pg_comparison *c,
                 cJSON_AddStringToObject(bo, "verdict", pg_verdict_name(b->verdict));
                 pg_add_str_or_null(bo, "reason", b->reason);
                 pg_add_str_or_null(bo, "host_diff", b->host_diff);
+                pg_add_str_or_null(bo, "host_note", b->host_note);
                 ms = cJSON_AddArrayToObject(bo, "metrics");
                 for (size_t k = 0; k < b->njudgements; k++)
                         cJSON_AddItemToArray(ms, pg_judgement_json(&b->judgements[k]));

@@ -511,6 +511,11 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_md_escape(out, b->host_diff);
                         pg_buf_puts(out, "\n\n");
                 }
+                if (b->host_note) {
+                        pg_buf_puts(out, "Hosts differ: ");
+                        pg_md_escape(out, b->host_note);
+                        pg_buf_puts(out, "\n\n");
+                }
                 pg_md_metric_table(out, b);
                 for (size_t k = 0; k < b->njudgements; k++) {
                         if (!b->judgements[k].ncauses)

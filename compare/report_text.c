@@ -464,6 +464,11 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_report_escape_ctl(out, b->host_diff);
                         pg_buf_putc(out, '\n');
                 }
+                if (b->host_note) {
+                        pg_buf_puts(out, "              hosts differ: ");
+                        pg_report_escape_ctl(out, b->host_note);
+                        pg_buf_putc(out, '\n');
+                }
                 if (b->confirm) {
                         pg_buf_puts(out, "              ");
                         pg_bench_confirm_describe(out, b->confirm, pg_report_escape_ctl,

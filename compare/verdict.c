@@ -5,6 +5,7 @@
  * undefined on both sides so the report can say why).
  */
 #include "compare/verdict.h"
+#include <inttypes.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ void pg_comparison_release(struct pg_comparison *c)
                 free(b->name);
                 free(b->reason);
                 free(b->host_diff);
+                free(b->host_note);
                 for (size_t j = 0; j < b->njudgements; j++)
                         pg_judgement_release(&b->judgements[j]);
                 free(b->judgements);
@@ -58,8 +60,11 @@ static bool pg_str_eq(const char *a, const char *b)
 
 /*
  * What differs between the hosts of @base and @head that makes verdicts
- * unreliable (CPU model, PMU list, counters mode, exclude_kernel), as a new
- * string, or NULL when they match. *cpu_differs: the CPU model differs.
+ * unreliable (CPU model, architecture, online CPU count, PMU list, counters
+ * mode, exclude_kernel), as a new string, or NULL when they match.
+ * *cpu_differs: the CPU model, architecture or CPU count differs, which
+ * makes every verdict unreliable (docs/compare.md, "Host fingerprint"). A
+ * CPU count of 0 (not recorded) matches any.
  */
 static char *pg_host_diff(const struct pg_result *base, const struct pg_result *head,
                           bool *cpu_differs)
@@ -72,6 +77,17 @@ static char *pg_host_diff(const struct pg_result *base, const struct pg_result *
                 *cpu_differs = true;
                 pg_buf_printf(&b, "cpu model '%s' vs '%s'", base->host.cpu ? base->host.cpu : "",
                               head->host.cpu ? head->host.cpu : "");
+        }
+        if (!pg_str_eq(base->host.arch, head->host.arch)) {
+                *cpu_differs = true;
+                pg_buf_printf(&b, "%sarch '%s' vs '%s'", b.len ? ", " : "",
+                              base->host.arch ? base->host.arch : "",
+                              head->host.arch ? head->host.arch : "");
+        }
+        if (base->host.cpus && head->host.cpus && base->host.cpus != head->host.cpus) {
+                *cpu_differs = true;
+                pg_buf_printf(&b, "%s%" PRIu64 " vs %" PRIu64 " online CPUs", b.len ? ", " : "",
+                              base->host.cpus, head->host.cpus);
         }
         for (size_t i = 0; pmu_same && i < base->host.npmu; i++)
                 pmu_same = pg_str_eq(base->host.pmu[i], head->host.pmu[i]);
@@ -95,6 +111,21 @@ static char *pg_host_diff(const struct pg_result *base, const struct pg_result *
         if (!b.len)
                 return NULL;
         return pg_buf_detach(&b, NULL);
+}
+
+/*
+ * A difference between the hosts of @base and @head that is reported but
+ * changes no verdict, as a new string, or NULL: the kernel release (a
+ * runner image's kernel update would otherwise make every comparison
+ * against older baselines inconclusive until new ones are saved).
+ */
+static char *pg_host_note(const struct pg_result *base, const struct pg_result *head)
+{
+        if (!base->host.kernel || !head->host.kernel ||
+            pg_str_eq(base->host.kernel, head->host.kernel))
+                return NULL;
+        return pg_xasprintf("kernel '%s' vs '%s' (verdicts kept)", base->host.kernel,
+                            head->host.kernel);
 }
 
 /* Derived ratios and the metric whose zero makes them undefined. */
@@ -273,6 +304,7 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         bool mixed_sim = pg_is_simulated(base) != pg_is_simulated(head);
 
         b->host_diff = pg_host_diff(base, head, &cpu_diff);
+        b->host_note = pg_host_note(base, head);
         for (size_t i = 0; i < head->nmetrics; i++) {
                 names[nn++] = head->metrics[i].name;
                 if (head->metrics[i].status == PG_METRIC_OK)

@@ -49,6 +49,8 @@ struct pg_bench_cmp {
         const struct pg_result *base; /* borrowed; NULL when new */
         const struct pg_result *head; /* borrowed; NULL when missing */
         char *host_diff;              /* NULL or what differs between the hosts */
+        char *host_note;              /* NULL or a host difference that leaves verdicts
+                                         as they are (the kernel release) */
         size_t njudgements;
         struct pg_judgement *judgements; /* sorted: gating first, then worst, then name */
         struct pg_hotspots hotspots;
