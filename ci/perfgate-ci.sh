@@ -1182,6 +1182,8 @@ mode_pr() {
         [ -n "$history_url" ] && cmp_extra+=(--history-url "$history_url")
         args+=(${cmp_extra[@]+"${cmp_extra[@]}"})
         log "+ perfgate ${args[*]}"
+        [ -z "$link_base" ] && [ "$images" = auto ] &&
+                log "  ($UPLOAD_BASE is a placeholder: the comment's image links are rewritten to the published images' URLs once they are uploaded)"
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"
         local cmp_status=${PIPESTATUS[0]}
         cmp_status=$(pg_status "$cmp_status")

@@ -137,6 +137,8 @@ if command -v rsvg-convert >/dev/null; then
         check "note shows the uploaded PNG linking to the uploaded SVG" \
                 grep -Eq '^\[!\[parse\.image\]\(/uploads/[0-9a-f]{32}/parse\.image\.png\)\]\(/uploads/[0-9a-f]{32}/parse\.diff\.svg\)$' "$scratch/note.md"
         check_nogrep "no placeholder address left in the note" "perfgate.invalid" "$scratch/note.md"
+        check_grep "the job log says the link base on the compare line is a placeholder" \
+                "perfgate.invalid/upload is a placeholder" "$scratch/up.log"
         check "the image comes before the first <details>" test "$(grep -n '/uploads/.*\.png' "$scratch/note.md" | head -n 1 | cut -d: -f1)" -lt \
                 "$(grep -n '<details>' "$scratch/note.md" | head -n 1 | cut -d: -f1)"
         png=$(grep -o '/uploads/[0-9a-f]*/parse\.image\.png' "$scratch/note.md" | head -n 1)
