@@ -255,7 +255,8 @@ static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid,
 static void pg_check_libdw(struct pg_doctor *d)
 {
         if (pg_libdw_init() == 0)
-                pg_add(d, "libdw", PG_CHECK_OK, PG_LIBDW_SONAME " and " PG_LIBELF_SONAME " (elfutils)",
+                pg_add(d, "libdw", PG_CHECK_OK,
+                       PG_LIBDW_SONAME " and " PG_LIBELF_SONAME " (elfutils)",
                        "sampled stacks can be symbolized, and ELF programs read",
                        "apt-get install libdw1 libelf1");
         else
