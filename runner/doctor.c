@@ -793,7 +793,7 @@ static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const
 /* Inspect sections: symtab, debug_info, build-id note, debuglink; PIE. */
 static void pg_check_binary(struct pg_doctor *d, const char *path)
 {
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int fd = open(path, O_RDONLY | O_CLOEXEC), open_errno = errno;
         Elf *e = NULL;
         Elf_Scn *scn = NULL;
         GElf_Ehdr eh;
@@ -803,15 +803,14 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
         struct pg_buf dbg = PG_BUF_INIT;
         struct stat st;
 
+        snprintf(name, sizeof(name), "binary:%s", path); /* the checks that end it early */
         if (fd < 0) {
-                snprintf(name, sizeof(name), "binary:%s", path);
-                snprintf(value, sizeof(value), "cannot open: %s", strerror(errno));
+                snprintf(value, sizeof(value), "cannot open: %s", strerror(open_errno));
                 pg_add(d, name, PG_CHECK_MISSING, value, "perfgate cannot inspect this file",
                        "check the path");
                 return;
         }
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                snprintf(name, sizeof(name), "binary:%s", path);
                 pg_add(d, name, PG_CHECK_MISSING, "not a regular file",
                        "perfgate doctor inspects a program's file (a device, FIFO or directory "
                        "is none)",
@@ -819,7 +818,6 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                 goto done;
         }
         if (pg_libdw_init() < 0) {
-                snprintf(name, sizeof(name), "binary:%s", path);
                 pg_add(d, name, PG_CHECK_MISSING, "cannot inspect: libdw is not loaded",
                        "perfgate reads ELF programs with elfutils' libdw and libelf (see the "
                        "libdw check)",
@@ -831,7 +829,6 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
             elf_getshdrstrndx(e, &shstrndx) < 0) {
                 char magic[2] = { 0, 0 };
                 bool script = pread(fd, magic, 2, 0) == 2 && magic[0] == '#' && magic[1] == '!';
-                snprintf(name, sizeof(name), "binary:%s", path);
                 pg_add(d, name, PG_CHECK_MISSING,
                        script ? "a script, not an ELF file" : "not an ELF file",
                        script ? "scripts are measured, but their frames are the interpreter's"
