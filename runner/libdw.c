@@ -4,11 +4,11 @@
 #define PG_LIBDW_LOADER
 #include "runner/libdw.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/dlib.h"
 #include "common/error.h"
 
 struct pg_libdw pg_libdw;
@@ -16,40 +16,37 @@ struct pg_libdw pg_libdw;
 static pthread_once_t pg_libdw_once = PTHREAD_ONCE_INIT;
 static char pg_libdw_error[512]; /* empty: loaded */
 
-/* dlopen(3) @soname into *@lib; false with pg_libdw_error set */
-static bool pg_libdw_open(const char *soname, void **lib)
-{
-        const char *why;
-
-        if ((*lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) != NULL)
-                return true;
-        why = dlerror();
-        snprintf(pg_libdw_error, sizeof(pg_libdw_error), "cannot load %s: %s", soname,
-                 why ? why : "unknown error");
-        return false;
-}
+static const char *const pg_libdw_names[] = {
+#define PG_LIBDW_NAME(n) #n,
+        PG_LIBDW_FUNCS(PG_LIBDW_NAME)
+#undef PG_LIBDW_NAME
+};
+static const char *const pg_libelf_names[] = {
+#define PG_LIBDW_NAME(n) #n,
+        PG_LIBELF_FUNCS(PG_LIBDW_NAME)
+#undef PG_LIBDW_NAME
+};
+#define PG_LIBDW_N  (sizeof(pg_libdw_names) / sizeof(pg_libdw_names[0]))
+#define PG_LIBELF_N (sizeof(pg_libelf_names) / sizeof(pg_libelf_names[0]))
 
 static void pg_libdw_load(void)
 {
         struct pg_libdw api;
-        void *dw, *elf;
+        void *dw[PG_LIBDW_N], *elf[PG_LIBELF_N];
+        size_t i = 0, k = 0;
 
         /* libelf first: its message is the clearer when it is the one missing */
-        if (!pg_libdw_open(PG_LIBELF_SONAME, &elf) || !pg_libdw_open(PG_LIBDW_SONAME, &dw))
+        if (!pg_dlib_load(PG_LIBELF_SONAME, "", pg_libelf_names, elf, PG_LIBELF_N, pg_libdw_error,
+                          sizeof(pg_libdw_error)) ||
+            !pg_dlib_load(PG_LIBDW_SONAME, "", pg_libdw_names, dw, PG_LIBDW_N, pg_libdw_error,
+                          sizeof(pg_libdw_error)))
                 return;
-        memset(&api, 0, sizeof(api));
-#define PG_LIBDW_SYM(lib, soname, n)                                                               \
-        if ((*(void **) &api.n = dlsym(lib, #n)) == NULL) {                                        \
-                snprintf(pg_libdw_error, sizeof(pg_libdw_error), "%s has no %s", soname, #n);      \
-                return;                                                                            \
-        }
-#define PG_LIBDW_SYM_DW(n)  PG_LIBDW_SYM(dw, PG_LIBDW_SONAME, n)
-#define PG_LIBDW_SYM_ELF(n) PG_LIBDW_SYM(elf, PG_LIBELF_SONAME, n)
-        PG_LIBDW_FUNCS(PG_LIBDW_SYM_DW)
-        PG_LIBELF_FUNCS(PG_LIBDW_SYM_ELF)
-#undef PG_LIBDW_SYM_ELF
-#undef PG_LIBDW_SYM_DW
-#undef PG_LIBDW_SYM
+#define PG_LIBDW_SET_DW(n)  *(void **) &api.n = dw[i++];
+#define PG_LIBDW_SET_ELF(n) *(void **) &api.n = elf[k++];
+        PG_LIBDW_FUNCS(PG_LIBDW_SET_DW)
+        PG_LIBELF_FUNCS(PG_LIBDW_SET_ELF)
+#undef PG_LIBDW_SET_ELF
+#undef PG_LIBDW_SET_DW
         /* libelf(3): the version must be set before any other call */
         if (api.elf_version(EV_CURRENT) == EV_NONE) {
                 snprintf(pg_libdw_error, sizeof(pg_libdw_error),
