@@ -8,9 +8,9 @@
 # The package's runtime dependencies are what dpkg-shlibdeps derives from
 # the libraries the binary links (libcjson1, libc6), plus libgit2,
 # libcapstone4 (annotate), libdw1 and libelf1 (symbolization, annotate,
-# doctor) and libncursesw6 (top's terminal view), which are loaded when
-# first used (below);
-# libiberty is linked statically; zlib1g is linked for reading git objects).
+# doctor), libncursesw6 (top's terminal view) and zlib1g (reading git
+# objects), which are loaded when first used (below); libiberty is linked
+# statically).
 set(PERFGATE_DEB_MAINTAINER "perfgate developers <perfgate@users.noreply.github.com>"
     CACHE STRING "Maintainer field of the Debian package (name <address>)")
 
@@ -91,6 +91,9 @@ endforeach()
 string(REGEX MATCH "^[0-9]+" pg_nc_abi "${NCURSES_VERSION}")
 string(REGEX MATCH "^[0-9]+\\.[0-9]+" pg_nc_ver "${NCURSES_VERSION}")
 list(APPEND PG_DLOPEN_DEPENDS "libncursesw${pg_nc_abi} (>= ${pg_nc_ver})")
+# zlib (baselines/repostate.c): registered under /lib as well; Debian's
+# zlib1g versions carry the epoch 1
+list(APPEND PG_DLOPEN_DEPENDS "zlib1g (>= 1:${ZLIB_VERSION})")
 list(JOIN PG_DLOPEN_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "git")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "valgrind, bash-completion")
