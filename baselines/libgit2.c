@@ -3,11 +3,11 @@
  */
 #include "baselines/libgit2.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "common/dlib.h"
 #include "common/error.h"
 
 struct pg_libgit2 pg_libgit2;
@@ -19,27 +19,24 @@ struct pg_libgit2 pg_libgit2;
 static pthread_once_t pg_libgit2_once = PTHREAD_ONCE_INIT;
 static char pg_libgit2_error[512]; /* empty: loaded */
 
+static const char *const pg_libgit2_names[] = {
+#define PG_LIBGIT2_NAME(n) #n,
+        PG_LIBGIT2_FUNCS(PG_LIBGIT2_NAME)
+#undef PG_LIBGIT2_NAME
+};
+#define PG_LIBGIT2_N (sizeof(pg_libgit2_names) / sizeof(pg_libgit2_names[0]))
+
 static void pg_libgit2_load(void)
 {
-        struct pg_libgit2 api;
-        void *lib = dlopen(PG_LIBGIT2_SONAME, RTLD_NOW | RTLD_LOCAL);
+        void *fns[PG_LIBGIT2_N];
+        size_t i = 0;
 
-        if (lib == NULL) {
-                const char *why = dlerror();
-                snprintf(pg_libgit2_error, sizeof(pg_libgit2_error), "cannot load %s: %s",
-                         PG_LIBGIT2_SONAME, why ? why : "unknown error");
+        if (!pg_dlib_load(PG_LIBGIT2_SONAME, "git_", pg_libgit2_names, fns, PG_LIBGIT2_N,
+                          pg_libgit2_error, sizeof(pg_libgit2_error)))
                 return;
-        }
-        memset(&api, 0, sizeof(api));
-#define PG_LIBGIT2_SYM(n)                                                                          \
-        if ((*(void **) &api.n = dlsym(lib, "git_" #n)) == NULL) {                                 \
-                snprintf(pg_libgit2_error, sizeof(pg_libgit2_error), "%s has no git_%s",           \
-                         PG_LIBGIT2_SONAME, #n);                                                   \
-                return;                                                                            \
-        }
-        PG_LIBGIT2_FUNCS(PG_LIBGIT2_SYM)
-#undef PG_LIBGIT2_SYM
-        pg_libgit2 = api; /* the library stays loaded until exit */
+#define PG_LIBGIT2_SET(n) *(void **) &pg_libgit2.n = fns[i++];
+        PG_LIBGIT2_FUNCS(PG_LIBGIT2_SET)
+#undef PG_LIBGIT2_SET
 }
 
 int pg_git_init(void)

@@ -6,10 +6,11 @@
 #                                                           template and their scripts
 #   share/doc/perfgate/copyright, changelog.gz
 # The package's runtime dependencies are what dpkg-shlibdeps derives from
-# the libraries the binary links (libdw1, libelf1, libcjson1, libc6,
-# plus libgit2, libcapstone4 (annotate) and libncursesw6 (top's terminal
-# view), which are loaded when first used (below);
-# libiberty is linked statically; zlib1g is linked for reading git objects).
+# the libraries the binary links (libcjson1, libc6), plus libgit2,
+# libcapstone4 (annotate), libdw1 and libelf1 (symbolization, annotate,
+# doctor), libncursesw6 (top's terminal view) and zlib1g (reading git
+# objects), which are loaded when first used (below); libiberty is linked
+# statically).
 set(PERFGATE_DEB_MAINTAINER "perfgate developers <perfgate@users.noreply.github.com>"
     CACHE STRING "Maintainer field of the Debian package (name <address>)")
 
@@ -69,12 +70,16 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${PERFGATE_DEB_MAINTAINER}")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# libgit2 and capstone are loaded with dlopen() when first used
-# (CMakeLists.txt), so dpkg-shlibdeps does not see them: depend on the
+# libgit2, capstone, libdw and libelf are loaded with dlopen() when first
+# used (CMakeLists.txt), so dpkg-shlibdeps does not see them: depend on the
 # packages of the libraries the build compiled against, by hand
+# (pkg-config prefix:library name)
 set(PG_DLOPEN_DEPENDS "")
-foreach(pg_mod LIBGIT2 CAPSTONE)
-  get_filename_component(pg_so "${${pg_mod}_LIBDIR}/lib${${pg_mod}_LIBRARIES}.so" REALPATH)
+foreach(pg_pair LIBGIT2:git2 CAPSTONE:capstone LIBDW_libdw:dw LIBDW_libelf:elf)
+  string(REPLACE ":" ";" pg_pair "${pg_pair}")
+  list(GET pg_pair 0 pg_mod)
+  list(GET pg_pair 1 pg_lib)
+  get_filename_component(pg_so "${${pg_mod}_LIBDIR}/lib${pg_lib}.so" REALPATH)
   execute_process(COMMAND dpkg-query -S "${pg_so}" OUTPUT_VARIABLE pg_owner
                   RESULT_VARIABLE pg_rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(pg_rc EQUAL 0 AND pg_owner MATCHES "^([a-z0-9.+-]+)(:[a-z0-9]+)?: ")
@@ -86,6 +91,9 @@ endforeach()
 string(REGEX MATCH "^[0-9]+" pg_nc_abi "${NCURSES_VERSION}")
 string(REGEX MATCH "^[0-9]+\\.[0-9]+" pg_nc_ver "${NCURSES_VERSION}")
 list(APPEND PG_DLOPEN_DEPENDS "libncursesw${pg_nc_abi} (>= ${pg_nc_ver})")
+# zlib (baselines/repostate.c): registered under /lib as well; Debian's
+# zlib1g versions carry the epoch 1
+list(APPEND PG_DLOPEN_DEPENDS "zlib1g (>= 1:${ZLIB_VERSION})")
 list(JOIN PG_DLOPEN_DEPENDS ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "git")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "valgrind, bash-completion")

@@ -8,11 +8,7 @@
 
 #include <capstone/capstone.h>
 #include <dlfcn.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +22,7 @@
 #include "common/json.h"
 #include "common/strdist.h"
 #include "runner/demangle.h"
+#include "runner/libdw.h"
 
 void pg_annotation_release(struct pg_annotation *a)
 {
@@ -557,8 +554,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
 {
         const struct pg_fn_addrs *f;
         char *dpath = NULL;
-        Dwfl_Callbacks cb = { .find_elf = dwfl_build_id_find_elf,
-                              .find_debuginfo = dwfl_standard_find_debuginfo };
+        Dwfl_Callbacks cb = { 0 };
         Dwfl *dwfl = NULL;
         Dwfl_Module *mod;
         struct pg_strmap seen = PG_STRMAP_INIT;
@@ -572,6 +568,8 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         const char *want = NULL;
 
         memset(out, 0, sizeof(*out));
+        if ((rc = pg_libdw_init()) < 0)
+                return rc;
         if (p->naddrs == 0 && p->samples > 0)
                 return pg_error_set(PG_EINPUT,
                                     "this result has no per-address samples (it was written by "
@@ -602,6 +600,8 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
          * under @debug_dir, then the system's */
         dpath =
             pg_xasprintf("%s%s:/usr/lib/debug", debug_dir ? debug_dir : "", debug_dir ? ":" : "");
+        cb.find_elf = dwfl_build_id_find_elf;
+        cb.find_debuginfo = dwfl_standard_find_debuginfo;
         cb.debuginfo_path = &dpath;
         dwfl = dwfl_begin(&cb);
         /* O_NONBLOCK: a FIFO named by a crafted result must not hang the open;

@@ -88,7 +88,8 @@ struct pg_annotation {
  * the functions below it that hold its samples, else those whose name
  * contains it or is within a few edits of it); PG_EINPUT when
  * the profile has no address histogram (an older result: run again);
- * PG_EIO when the module cannot be read (message names it), or it has no
+ * PG_EIO when libdw or libelf cannot be loaded (pg_libdw_init()), or the
+ * module cannot be read (message names it), or it has no
  * symbol table (stripped) and no separate debuginfo was found; PG_EINPUT
  * when its build-id differs from the recorded one (it was rebuilt since:
  * both ids named), or it has no symbol at the sampled addresses (another

@@ -9,11 +9,8 @@
 
 #include <dirent.h>
 #include <elf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "runner/libdw.h"
 
 /* Whether @path is a directory of this user's that others cannot write, created when missing. */
 static bool pg_own_dir(const char *path)

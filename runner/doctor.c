@@ -10,10 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +25,7 @@
 #include "runner/events.h"
 #include "runner/host.h"
 #include "runner/sched.h"
+#include "runner/libdw.h"
 
 const char *pg_check_status_name(enum pg_check_status s)
 {
@@ -253,6 +250,22 @@ static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid,
         d->can_measure = sw_ok > 0;
 }
 
+/* elfutils' libdw and libelf, loaded on first use (runner/libdw.h): a
+ * profiled run, annotate and the binary checks need them */
+static void pg_check_libdw(struct pg_doctor *d)
+{
+        if (pg_libdw_init() == 0)
+                pg_add(d, "libdw", PG_CHECK_OK,
+                       PG_LIBDW_SONAME " and " PG_LIBELF_SONAME " (elfutils)",
+                       "sampled stacks can be symbolized, and ELF programs read",
+                       "apt-get install libdw1 libelf1");
+        else
+                pg_add(d, "libdw", PG_CHECK_MISSING, pg_error_last(),
+                       "profiled runs, annotate and the binary checks cannot read ELF or DWARF; "
+                       "`perfgate run --no-profile` still counts",
+                       "apt-get install libdw1 libelf1");
+}
+
 static void pg_check_machine(struct pg_doctor *d)
 {
         struct pg_buf pmus = PG_BUF_INIT, v = PG_BUF_INIT;
@@ -282,6 +295,7 @@ static void pg_check_machine(struct pg_doctor *d)
                       "hidden"
                     : "measurements are free of hypervisor noise",
                "use a dedicated bare-metal runner for gating on hardware counters");
+        pg_check_libdw(d);
 
         /* privileges and paranoid */
         privileged = geteuid() == 0 || pg_host_privileged();
@@ -625,7 +639,10 @@ int pg_elf_frame_pointers(const char *path, struct pg_fp_share *out)
         memset(out, 0, sizeof(*out));
         if (fd < 0)
                 return pg_error_set(PG_EINPUT, "cannot open '%s': %s", path, strerror(errno));
-        elf_version(EV_CURRENT);
+        if (pg_libdw_init() < 0) {
+                close(fd);
+                return PG_EIO;
+        }
         e = elf_begin(fd, ELF_C_READ, NULL);
         if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
                 if (e)
@@ -776,7 +793,7 @@ static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const
 /* Inspect sections: symtab, debug_info, build-id note, debuglink; PIE. */
 static void pg_check_binary(struct pg_doctor *d, const char *path)
 {
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int fd = open(path, O_RDONLY | O_CLOEXEC), open_errno = errno;
         Elf *e = NULL;
         Elf_Scn *scn = NULL;
         GElf_Ehdr eh;
@@ -786,28 +803,32 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
         struct pg_buf dbg = PG_BUF_INIT;
         struct stat st;
 
+        snprintf(name, sizeof(name), "binary:%s", path); /* the checks that end it early */
         if (fd < 0) {
-                snprintf(name, sizeof(name), "binary:%s", path);
-                snprintf(value, sizeof(value), "cannot open: %s", strerror(errno));
+                snprintf(value, sizeof(value), "cannot open: %s", strerror(open_errno));
                 pg_add(d, name, PG_CHECK_MISSING, value, "perfgate cannot inspect this file",
                        "check the path");
                 return;
         }
         if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                snprintf(name, sizeof(name), "binary:%s", path);
                 pg_add(d, name, PG_CHECK_MISSING, "not a regular file",
                        "perfgate doctor inspects a program's file (a device, FIFO or directory "
                        "is none)",
                        "point perfgate doctor at the compiled program");
                 goto done;
         }
-        elf_version(EV_CURRENT);
+        if (pg_libdw_init() < 0) {
+                pg_add(d, name, PG_CHECK_MISSING, "cannot inspect: libdw is not loaded",
+                       "perfgate reads ELF programs with elfutils' libdw and libelf (see the "
+                       "libdw check)",
+                       "apt-get install libdw1 libelf1");
+                goto done;
+        }
         e = elf_begin(fd, ELF_C_READ, NULL);
         if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) ||
             elf_getshdrstrndx(e, &shstrndx) < 0) {
                 char magic[2] = { 0, 0 };
                 bool script = pread(fd, magic, 2, 0) == 2 && magic[0] == '#' && magic[1] == '!';
-                snprintf(name, sizeof(name), "binary:%s", path);
                 pg_add(d, name, PG_CHECK_MISSING,
                        script ? "a script, not an ELF file" : "not an ELF file",
                        script ? "scripts are measured, but their frames are the interpreter's"

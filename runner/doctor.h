@@ -75,7 +75,8 @@ struct pg_fp_share {
  * precompiled Rust standard library (comp_dir under /rustc/ or
  * /usr/src/rustc-) are counted apart in @out->toolchain.
  * Returns 0 and fills @out (zeroed first); PG_EINPUT when @path cannot be
- * opened or is not ELF (pg_error_last() says which).
+ * opened or is not ELF (pg_error_last() says which); PG_EIO when libdw or
+ * libelf cannot be loaded (pg_libdw_init()).
  */
 int pg_elf_frame_pointers(const char *path, struct pg_fp_share *out);
 

@@ -214,6 +214,56 @@ char *pg_log_tail(const struct pg_bench_log *log)
         return pg_buf_detach(&out, NULL);
 }
 
+/* The name pg_stale_move() gives the old file "<name>.<ext>" of @out_dir:
+ * hidden, and no result or log ever has it (malloc'd). */
+static char *pg_stale_path(const char *out_dir, const char *name, const char *ext)
+{
+        char *leaf = pg_xasprintf(".%s.%s.stale", name, ext);
+        char *p = pg_path_join(out_dir, leaf);
+
+        free(leaf);
+        return p;
+}
+
+/* Free the name @path (the file "<name>.<ext>" of @out_dir) for this run's
+ * file now, and free the old file's space later (pg_stale_drop(), after the
+ * benchmarks): the file moves to pg_stale_path() in the same directory.
+ * rename(2) is a directory update; unlink(2) of a file whose blocks were
+ * just written and synced also frees them, milliseconds of journal work on
+ * ext4 (bench/exec-to-exec.sh) that would delay the benchmark. rename(2)
+ * moves a link itself, never what it points to. When the rename fails (a
+ * directory at the stale name), the file is unlinked now instead. */
+static void pg_stale_move(const char *path, const char *out_dir, const char *name, const char *ext)
+{
+        char *stale = pg_stale_path(out_dir, name, ext);
+
+        if (rename(path, stale) < 0 && errno != ENOENT)
+                unlink(path);
+        free(stale);
+}
+
+/* Remove the files pg_stale_move() set aside for the first @n benchmarks of
+ * @l in @out_dir, if it is still the directory @id names (else nothing; a
+ * run killed before this leaves them, hidden, for the next run to replace).
+ * The calling thread's error message is left as it was. */
+static void pg_stale_drop(const struct pg_bench_list *l, size_t n, const char *out_dir,
+                          const struct pg_dir_id *id)
+{
+        struct stat st; /* as pg_dir_unchanged() judges, without its message */
+
+        if (stat(out_dir, &st) != 0 || (uint64_t) st.st_dev != id->dev ||
+            (uint64_t) st.st_ino != id->ino)
+                return;
+        for (size_t i = 0; i < n; i++) {
+                for (int k = 0; k < 2; k++) {
+                        char *p = pg_stale_path(out_dir, l->items[i].name, k ? "log" : "json");
+
+                        unlink(p);
+                        free(p);
+                }
+        }
+}
+
 /* A fresh log per benchmark: the old one is removed and the new one created
  * with O_EXCL|O_NOFOLLOW, so a link planted at its name (now or later) is
  * never written through; every run of the benchmark inherits this one
@@ -906,7 +956,10 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                  * benchmark may have swapped it for a link) */
                 error = pg_dir_unchanged(o->out_dir, &out_id);
                 if (!error) {
-                        unlink(res_path); /* never leave a stale result of this benchmark */
+                        /* never leave a stale result of this benchmark; the old
+                         * files are removed after the benchmarks ran */
+                        pg_stale_move(res_path, o->out_dir, b->name, "json");
+                        pg_stale_move(log_path, o->out_dir, b->name, "log");
                         error = pg_bench_log_open(&log);
                 }
                 if (!error)
@@ -948,6 +1001,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 if (error < 0)
                         break;
         }
+        pg_stale_drop(l, local.total, o->out_dir, &out_id);
         if (!error && local.failed)
                 error = pg_error_set(PG_EMEASURE, "%zu of %zu benchmarks failed: %s", local.failed,
                                      local.total, failed.ptr);

@@ -6,12 +6,12 @@
  */
 #include "runner/scopeindex.h"
 
-#include <dwarf.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
+#include "runner/libdw.h"
 
 #define PG_NONE UINT32_MAX
 

@@ -6,13 +6,13 @@
  * its runtime address that DWARF-mode unwinding needs. A new mapping replaces
  * what it overlaps (munmap leaves no record).
  */
-#include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
 #include "runner/jitdump.h"
 #include "runner/sym_internal.h"
+#include "runner/libdw.h"
 
 static void pg_aspace_clear_cache(struct pg_aspace *as)
 {

@@ -8,12 +8,7 @@
  * fixup of frame-pointer chains: a sampled frame unwound one step with its
  * CFI, so that a leaf without a frame of its own still shows its caller.
  */
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
-#include <elfutils/libdwfl.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +22,7 @@
 #include "runner/fold.h"
 #include "runner/jitdump.h"
 #include "runner/sym_internal.h"
+#include "runner/libdw.h"
 
 /*
  * Whether a chain whose outermost frame is @name (demangled) reached a

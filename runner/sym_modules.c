@@ -12,12 +12,7 @@
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwelf.h>
-#include <elfutils/libdwfl.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +24,7 @@
 #include "runner/demangle.h"
 #include "runner/fold.h"
 #include "runner/sym_internal.h"
+#include "runner/libdw.h"
 
 static bool pg_is_regular(const char *path)
 {

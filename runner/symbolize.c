@@ -9,7 +9,6 @@
  * address spaces are in runner/sym_aspace.c, the ELF/DWARF module cache in
  * runner/sym_modules.c.
  */
-#include <dwarf.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -27,6 +26,7 @@
 #include "runner/debugcache.h"
 #include "runner/fold.h"
 #include "runner/sym_internal.h"
+#include "runner/libdw.h"
 
 static struct pg_proc *pg_proc_get(struct pg_symbolizer *s, uint32_t pid, bool create)
 {
@@ -494,11 +494,15 @@ static bool pg_vdso_copy(struct pg_symbolizer *s)
 
 int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opts *o)
 {
-        struct pg_symbolizer *s = pg_xcalloc(1, sizeof(*s));
+        struct pg_symbolizer *s;
         char resolved[4096];
+        int rc;
 
+        *out = NULL;
+        if ((rc = pg_libdw_init()) < 0)
+                return rc;
+        s = pg_xcalloc(1, sizeof(*s));
         s->o = *o;
-        elf_version(EV_CURRENT);
         if (o->debug_dir && realpath(o->debug_dir, resolved) != NULL)
                 s->debuginfo_path = pg_xasprintf(":.debug:%s:/usr/lib/debug", resolved);
         else

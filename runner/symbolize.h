@@ -77,8 +77,10 @@ struct pg_symbolize_stats {
 struct pg_symbolizer;
 
 /**
- * Create a symbolizer. Errors: PG_EIO when the vDSO copy cannot be written
- * (the vDSO is then left unresolved instead: this never fails in practice).
+ * Create a symbolizer; loads libdw and libelf (pg_libdw_init()) if no
+ * call did yet. Errors: PG_EIO when they cannot be loaded (*@out NULL; the
+ * message names the package). A vDSO that cannot be copied is left
+ * unresolved instead of failing.
  */
 int pg_symbolizer_new(struct pg_symbolizer **out, const struct pg_symbolizer_opts *o);
 

@@ -25,11 +25,11 @@
  */
 #include "runner/symindex.h"
 
-#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/buf.h"
+#include "runner/libdw.h"
 
 struct pg_symindex_sym {
         uint64_t value; /* module address (libdwfl's adjusted value) */

@@ -6,6 +6,7 @@
  * R8..R15, and the sampled registers are packed in mask-bit order.
  */
 #include "runner/unwind.h"
+#include "runner/libdw.h"
 
 #include <string.h>
 

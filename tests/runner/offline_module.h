@@ -7,28 +7,30 @@
 #ifndef PG_TESTS_RUNNER_OFFLINE_MODULE_H
 #define PG_TESTS_RUNNER_OFFLINE_MODULE_H
 
-#include <elfutils/libdwfl.h>
-#include <gelf.h>
 #include <stdint.h>
 #include <unistd.h>
 
+#include "runner/libdw.h"
+
 static char *pg_offline_debuginfo_path = NULL;
-static const Dwfl_Callbacks pg_offline_callbacks = {
-        .find_elf = dwfl_build_id_find_elf,
-        .find_debuginfo = dwfl_standard_find_debuginfo,
-        .section_address = dwfl_offline_section_address,
-        .debuginfo_path = &pg_offline_debuginfo_path,
-};
 
 /* @path as the one module of a new offline Dwfl, stored in *@dwfl (the
- * caller dwfl_end()s it); NULL, and no Dwfl, when @path cannot be read or
- * reported. */
+ * caller dwfl_end()s it); NULL, and no Dwfl, when libdw cannot be loaded
+ * (pg_libdw_init(): the indexes call it through its pointers) or @path
+ * cannot be read or reported. */
 static inline Dwfl_Module *pg_offline_module(const char *path, Dwfl **dwfl)
 {
+        static Dwfl_Callbacks cb;
         Dwfl_Module *mod;
 
         *dwfl = NULL;
-        if (access(path, R_OK) != 0 || (*dwfl = dwfl_begin(&pg_offline_callbacks)) == NULL)
+        if (pg_libdw_init() < 0)
+                return NULL;
+        cb.find_elf = dwfl_build_id_find_elf;
+        cb.find_debuginfo = dwfl_standard_find_debuginfo;
+        cb.section_address = dwfl_offline_section_address;
+        cb.debuginfo_path = &pg_offline_debuginfo_path;
+        if (access(path, R_OK) != 0 || (*dwfl = dwfl_begin(&cb)) == NULL)
                 return NULL;
         dwfl_report_begin(*dwfl);
         mod = dwfl_report_elf(*dwfl, "m", path, -1, 0, true);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "runner/debugcache.h"
+#include "runner/libdw.h"
 #include "tests/util/testutil.h"
 
 static char *debug_path;
@@ -186,5 +187,7 @@ int main(void)
 {
         const struct CMUnitTest tests[] = { cmocka_unit_test(test_cache) };
 
+        if (pg_libdw_init() < 0) /* the cache calls libdw through its pointers */
+                return 1;
         return cmocka_run_group_tests(tests, setup, teardown);
 }
