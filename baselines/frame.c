@@ -33,8 +33,7 @@ size_t pg_frame_strip(const char *s, size_t len, enum pg_frame_kind *kind)
         return len;
 }
 
-/* Whether @s (@len bytes) ends in the inlined annotation. */
-static int pg_frame_is_inlined(const char *s, size_t len)
+bool pg_frame_is_inlined(const char *s, size_t len)
 {
         return len >= 4 && memcmp(s + len - 4, "_[i]", 4) == 0;
 }

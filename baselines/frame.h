@@ -9,6 +9,7 @@
 #ifndef PG_BASELINES_FRAME_H
 #define PG_BASELINES_FRAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum pg_frame_kind {
@@ -27,6 +28,10 @@ const char *pg_frame_suffix(enum pg_frame_kind kind);
  * it has none).
  */
 size_t pg_frame_strip(const char *name, size_t len, enum pg_frame_kind *kind);
+
+/** Whether frame @s (@len bytes, not NUL-terminated) ends in the inlined
+ * annotation "_[i]" (pg_frame_suffix(PG_FRAME_INLINED)). */
+bool pg_frame_is_inlined(const char *s, size_t len);
 
 /**
  * The frame of folded @stack (@len bytes, root first, the comm frame first)

@@ -85,7 +85,7 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
         /* the previous stack's function ids by depth: stacks are sorted, so
          * the frames a stack shares with the one before (same bytes up to
          * and including the ';' after them) are not hashed again */
-        uint32_t *prev_ids = NULL;
+        uint32_t *prev_ids = NULL, *ends = NULL;
         size_t capprev = 0;
         const char *prev = NULL;
 
@@ -108,26 +108,43 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                 while (prev && key[common] && key[common] == prev[common])
                         common++;
                 prev = key;
-                f = strchr(key, ';'); /* skip the comm frame */
-                if (!f)
+                const char *comm_end = strchr(key, ';'); /* skip the comm frame */
+
+                if (!comm_end)
                         continue;
-                /* the frame the stack's self samples count for: its innermost
-                 * frame not inlined (baselines/frame.h), known by where it ends */
-                size_t self_len, self_end = pg_frame_self(key, strlen(key), &self_len);
+                /* where each frame ends (the last one at the key's end) */
+                size_t nframes = 0, self_depth;
 
-                self_end += self_len;
-                for (f = f + 1;; f = semi + 1, depth++) {
-                        size_t len, id;
-                        struct pg_profile_func *e;
-                        bool self;
-
-                        semi = strchr(f, ';');
-                        len = semi ? (size_t) (semi - f) : strlen(f);
-                        self = (size_t) (f + len - key) == self_end;
-                        if (depth == capprev) {
+                for (f = comm_end + 1;; f = semi + 1) {
+                        if (nframes == capprev) {
                                 capprev = capprev ? 2 * capprev : 64;
                                 prev_ids = pg_xreallocarray(prev_ids, capprev, sizeof(*prev_ids));
+                                ends = pg_xreallocarray(ends, capprev, sizeof(*ends));
                         }
+                        semi = strchr(f, ';');
+                        ends[nframes++] = (uint32_t) (semi ? semi - key : f + strlen(f) - key);
+                        if (!semi)
+                                break;
+                }
+                /* the frame the stack's self samples count for: its innermost
+                 * frame not inlined, else the leaf (pg_frame_self() in
+                 * baselines/frame.h, found from the ends already known) */
+                for (self_depth = nframes; self_depth-- > 0;) {
+                        size_t b =
+                            self_depth ? ends[self_depth - 1] + 1 : (size_t) (comm_end + 1 - key);
+
+                        if (!pg_frame_is_inlined(key + b, ends[self_depth] - b))
+                                break;
+                }
+                if (self_depth == SIZE_MAX)
+                        self_depth = nframes - 1;
+                for (f = comm_end + 1;; f = key + ends[depth] + 1, depth++) {
+                        size_t len, id;
+                        struct pg_profile_func *e;
+                        bool self = depth == self_depth;
+
+                        semi = depth + 1 < nframes ? key + ends[depth] : NULL;
+                        len = (size_t) (key + ends[depth] - f);
                         if (semi && (size_t) (semi - key) < common) {
                                 id = prev_ids[depth];
                         } else {
@@ -181,6 +198,7 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
         if (keep_ids)
                 out->starts[p->nstacks] = nids;
         free(prev_ids);
+        free(ends);
 }
 
 void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p)

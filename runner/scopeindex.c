@@ -2,7 +2,9 @@
  * scopeindex.c - see scopeindex.h. Invariants of an indexed CU: nodes are
  * in the walk's order (preorder, children in DIE order); node i's subtree is
  * nodes [i, end); child and next are node indexes or PG_NONE; ranges of
- * node i are ranges[r0 .. r0 + nr), each [lo, hi) as dwarf_ranges gives it.
+ * node i are ranges[r0 .. r0 + nr), each [lo, hi) as dwarf_ranges gives it;
+ * the nodes' DIE addresses strictly increase (a CU's DIEs are stored in
+ * preorder, DWARF 5 section 2.3), so a DIE's node is found by binary search.
  */
 #include "runner/scopeindex.h"
 
@@ -29,8 +31,7 @@ struct pg_scope_cu {
         size_t n, cap;
         uint64_t (*ranges)[2];
         size_t nranges, capranges;
-        uint32_t first;          /* the CU's first child */
-        struct pg_u64map by_die; /* DIE address -> node */
+        uint32_t first; /* the CU's first child */
 };
 
 /* Whether the walk descends into a DIE of @tag (libdw_visit_scopes.c may_have_scopes). */
@@ -89,9 +90,10 @@ static bool pg_scope_add(struct pg_scope_cu *c, Dwarf_Die *die, uint32_t parent)
                 c->ranges[c->nranges++][1] = hi;
                 nd->nr++;
         }
-        if (off < 0 || nd->tag == DW_TAG_imported_unit)
+        /* out of order: not a layout the binary search in pg_scope_find serves */
+        if (off < 0 || nd->tag == DW_TAG_imported_unit ||
+            (c->n > 0 && (uintptr_t) c->nodes[c->n - 1].die.addr >= (uintptr_t) die->addr))
                 return false;
-        pg_u64map_put(&c->by_die, (uint64_t) (uintptr_t) die->addr, (uint32_t) c->n);
         c->n++;
         return true;
 }
@@ -165,6 +167,22 @@ static bool pg_scope_has(const struct pg_scope_cu *c, uint32_t i, Dwarf_Addr pc)
         return false;
 }
 
+/* The node of the DIE at @addr, or PG_NONE when the walk did not visit it. */
+static uint32_t pg_scope_find(const struct pg_scope_cu *c, const void *addr)
+{
+        size_t lo = 0, hi = c->n;
+
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if ((uintptr_t) c->nodes[mid].die.addr < (uintptr_t) addr)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        return lo < c->n && c->nodes[lo].die.addr == addr ? (uint32_t) lo : PG_NONE;
+}
+
 /* dwarf_getscopes itself, its inlined subroutines kept (see pg_scopeindex_inlined). */
 static int pg_scope_libdw(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
@@ -223,7 +241,7 @@ int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc,
         /* the abstract origin, found in the same walk; its enclosing scopes */
         if (dwarf_attr(&c->nodes[inl].die, DW_AT_abstract_origin, &attr) == NULL ||
             dwarf_formref_die(&attr, &origin) == NULL ||
-            !pg_u64map_get(&c->by_die, (uint64_t) (uintptr_t) origin.addr, &o))
+            (o = pg_scope_find(c, origin.addr)) == PG_NONE)
                 return 0;
         for (uint32_t p = c->nodes[o].parent; p != PG_NONE; p = c->nodes[p].parent)
                 if (c->nodes[p].tag == DW_TAG_inlined_subroutine) {
@@ -244,7 +262,6 @@ void pg_scopeindex_release(struct pg_scopeindex *x)
         for (size_t i = 0; i < x->ncus; i++) {
                 free(x->cus[i].nodes);
                 free(x->cus[i].ranges);
-                pg_u64map_release(&x->cus[i].by_die);
         }
         free(x->cus);
         pg_u64map_release(&x->by_cu);

@@ -70,12 +70,32 @@ static void pg_put_module(struct pg_buf *b, const char *modbase, struct pg_frame
         r->unresolved = 1;
 }
 
+/* Whether the CU holding @die is C (DW_AT_language): a C function is
+ * never declared inside a namespace, class, structure or union. */
+static bool pg_die_in_c(Dwarf_Die *die)
+{
+        Dwarf_Die cu;
+
+        if (dwarf_diecu(die, &cu, NULL, NULL) == NULL)
+                return false;
+        switch (dwarf_srclang(&cu)) {
+        case DW_LANG_C89:
+        case DW_LANG_C:
+        case DW_LANG_C99:
+        case DW_LANG_C11:
+                return true;
+        default:
+                return false;
+        }
+}
+
 /*
  * The qualified name of the function declared by @decl from its enclosing
  * scopes (namespaces, classes, structures, unions), appended to @out:
  * "ns::(anonymous namespace)::Cls<int>::f". Used when a function has no
  * DW_AT_linkage_name (C, Go, some C++ member functions). The prefix of each
- * declaration is kept in @f (dwarf_getscopes_die walks the whole CU).
+ * declaration is kept in @f (dwarf_getscopes_die walks the whole CU); a C
+ * declaration has none, and no walk.
  */
 static void pg_qualified_name(struct pg_file *f, struct pg_buf *out, Dwarf_Die *decl,
                               const char *name)
@@ -91,7 +111,7 @@ static void pg_qualified_name(struct pg_file *f, struct pg_buf *out, Dwarf_Die *
                 return;
         }
         at = (uint32_t) f->qualpool.len;
-        n = dwarf_getscopes_die(decl, &scopes);
+        n = pg_die_in_c(decl) ? 0 : dwarf_getscopes_die(decl, &scopes);
         /* scopes[0] is @decl itself, outward to the CU */
         for (int i = n - 1; i >= 1; i--) {
                 int tag = dwarf_tag(&scopes[i]);
@@ -168,9 +188,11 @@ static const char *pg_subprogram_file(Dwarf_Die *cu, Dwarf_Die *sub)
  * @v (at most @max): subprograms, inlined subroutines and lexical blocks,
  * found through namespaces, classes, structures and unions too, which
  * libdw's dwarf_getscopes() does not enter (rustc puts every function in a
- * namespace, C++ compilers put member functions in classes). The count.
+ * namespace, C++ compilers put member functions in classes); not when
+ * @in_c: a C structure or union holds no function. The count.
  */
-static int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max, int depth)
+static int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max, int depth,
+                        bool in_c)
 {
         Dwarf_Die child;
 
@@ -179,15 +201,15 @@ static int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max,
         do {
                 int n, tag = dwarf_tag(&child);
 
-                if (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
-                    tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-                    tag == DW_TAG_module) {
-                        if ((n = pg_scopes_at(&child, pc, v, max, depth + 1)) > 0)
+                if (!in_c && (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+                              tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+                              tag == DW_TAG_module)) {
+                        if ((n = pg_scopes_at(&child, pc, v, max, depth + 1, in_c)) > 0)
                                 return n;
                 } else if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
                             tag == DW_TAG_lexical_block) &&
                            dwarf_haspc(&child, pc) > 0) {
-                        n = pg_scopes_at(&child, pc, v, max, depth + 1);
+                        n = pg_scopes_at(&child, pc, v, max, depth + 1, in_c);
                         if (n < max)
                                 v[n++] = child;
                         return n;
@@ -216,18 +238,22 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
                 Dwarf_Die v[PG_MAX_SCOPES];
 
                 cache->valid = false;
-                if (!pg_module_cu(mod, addr, &cu, &bias) ||
-                    (n = pg_scopes_at(&cu, addr - bias, v, PG_MAX_SCOPES, 0)) <= 0 ||
-                    dwarf_tag(&v[n - 1]) != DW_TAG_subprogram)
+                if (!pg_module_cu(mod, addr, &cu, &bias))
+                        return false;
+                n = pg_scopes_at(&cu, addr - bias, v, PG_MAX_SCOPES, 0, pg_die_in_c(&cu));
+                if (n <= 0 || dwarf_tag(&v[n - 1]) != DW_TAG_subprogram)
                         return false;
                 *cache = (struct pg_inline_cache){
                         .valid = true, .mod = mod, .sub = v[n - 1], .cu = cu, .bias = bias
                 };
         }
-        n = pg_scopes_at(&cache->sub, addr - cache->bias, scopes, PG_MAX_SCOPES, 0);
+        /* a line in the function's own file was not inlined from another */
         own = pg_subprogram_file(&cache->cu, &cache->sub);
-        if (n <= 0 || own == NULL || strcmp(own, file) == 0 ||
-            dwarf_getsrcfiles(&cache->cu, &files, &nfiles) != 0)
+        if (own == NULL || strcmp(own, file) == 0)
+                return false;
+        n = pg_scopes_at(&cache->sub, addr - cache->bias, scopes, PG_MAX_SCOPES, 0,
+                         pg_die_in_c(&cache->cu));
+        if (n <= 0 || dwarf_getsrcfiles(&cache->cu, &files, &nfiles) != 0)
                 return false;
         /* innermost first: the first call made from the function's own file */
         for (int i = 0; i < n; i++) {

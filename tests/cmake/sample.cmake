@@ -57,7 +57,8 @@ add_custom_target(sample_split_fixtures ALL
   DEPENDS ${PG_SAMPLE_FIX_DIR}/sample_stripped ${PG_SAMPLE_FIX_DIR}/sample_debuglink
           ${PG_SAMPLE_FIX_DIR}/sample_wronglink)
 
-# bench driver for bench/sample-overhead.sh and bench/symbolize-speed.sh
+# bench driver for bench/sample-overhead.sh, bench/symbolize-speed.sh and
+# bench/symbolize-same.sh
 add_executable(pg-sample-bench ${PG_SAMPLE_SRC}/bench_driver.c)
 target_link_libraries(pg-sample-bench PRIVATE pgcore)
 set_target_properties(pg-sample-bench PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PG_SAMPLE_FIX_DIR})
