@@ -194,13 +194,69 @@ static long pg_kptr_restrict(void)
         return v;
 }
 
+/* Give the copy of perfgate @pg the file capabilities @caps, then run
+ * `doctor` and `run` with it as uid 65534: with @named (cap_syslog among
+ * them) kallsyms shows addresses, doctor's check is ok, run says nothing
+ * and the profile has kernel frames under read(); without, doctor warns
+ * with the cap_syslog fix, run warns once (two benchmarks) and the profile
+ * has no kernel frame. Either way the kernel is counted. */
+static void pg_cap_case(const char *pg, const char *caps, bool named)
+{
+        char *cmd = pg_xasprintf("setcap %s+ep '%s'", caps, pg), *st, *value = NULL;
+        char *doctor[] = { (char *) pg, "doctor", "--json", NULL };
+        char *run[] = { (char *) pg, "run",           "--repeat", "2", "--warmup",
+                        "0",         "--min-samples", "50",       ".", NULL };
+        struct pg_run_out o;
+        struct pg_result r;
+        bool below_read = false;
+
+        pg_test_sh(cmd);
+        free(cmd);
+        pg_as_nobody(&o, NULL, doctor);
+        st = pg_doctor_check(o.out.ptr, "kernel.kptr_restrict", "fix", &value);
+        assert_string_equal(st, named ? "ok" : "warn");
+        if (!named)
+                pg_assert_has(value, "cap_perfmon,cap_syslog+ep");
+        free(st);
+        free(value);
+        st = pg_doctor_check(o.out.ptr, "privileges", "value", &value);
+        pg_assert_has(value, "CAP_PERFMON");
+        assert_int_equal(strstr(value, "CAP_SYSLOG") != NULL, named);
+        free(st);
+        free(value);
+        pg_run_out_release(&o);
+
+        pg_as_nobody(&o, NULL, run);
+        if (o.status != 0)
+                fail_msg("exit %d: %s", o.status, o.err.ptr);
+        assert_int_equal(pg_count(o.err.ptr, PG_NOT_NAMED), named ? 0 : 1);
+        if (!named)
+                pg_assert_has(o.err.ptr, "setcap cap_perfmon,cap_syslog+ep");
+        pg_run_out_release(&o);
+
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, ".perfgate/results/k1.json"), 0);
+        assert_false(r.host.exclude_kernel); /* CAP_PERFMON: the kernel is counted */
+        assert_true(r.profile.present);
+        assert_int_equal(r.profile.kernel, named);
+        /* the reads of /dev/zero: named, stacks go on below read() into the
+         * kernel's vfs_read (kernel frames end in "_[k]",
+         * docs/result-format.md); else no stack has a kernel frame */
+        for (size_t i = 0; i < r.profile.nstacks; i++) {
+                const char *f = r.profile.stacks[i].frames, *rd = strstr(f, ";read;");
+                below_read |= rd && strstr(rd, ";vfs_read_[k]") != NULL;
+                if (!named)
+                        pg_assert_lacks(f, "_[k]");
+        }
+        if (named && !below_read)
+                fail_msg("no stack goes below read() into the kernel's vfs_read");
+        pg_result_release(&r);
+}
+
 static void test_cap_perfmon_alone_names_no_kernel_frames(void **state)
 {
         const char *sb;
-        char *pg, *cfg, *cmd, *shown_sh, *value = NULL;
-        struct pg_run_out o;
-        struct pg_result r;
-        bool named = false;
+        char *pg, *cfg, *shown_sh;
         (void) state;
 
         if (!pg_test_can_be_nobody() || access("/usr/sbin/setcap", X_OK) != 0 ||
@@ -217,88 +273,14 @@ static void test_cap_perfmon_alone_names_no_kernel_frames(void **state)
                          pg_test_fixture("perms_kernelwork"), pg_test_fixture("perms_kernelwork"));
         pg_test_write("perfgate.json", cfg);
         chmod("perfgate.json", 0644);
-        /* what kallsyms shows this user, read by head(1) with the same caps */
+        /* what kallsyms shows this user, read by head(1) without capabilities */
         shown_sh = pg_xasprintf("%s/shown.sh", sb);
         pg_test_write(shown_sh, "#!/bin/sh\nexec head -1 /proc/kallsyms\n");
         chmod(shown_sh, 0755);
-
-        cmd = pg_xasprintf("setcap cap_perfmon+ep '%s'", pg);
-        pg_test_sh(cmd);
-        free(cmd);
         assert_false(pg_kallsyms_shown_to(shown_sh));
-        {
-                char *argv[] = { pg, "doctor", "--json", NULL };
-                char *st;
-                pg_as_nobody(&o, NULL, argv);
-                st = pg_doctor_check(o.out.ptr, "kernel.kptr_restrict", "fix", &value);
-                assert_string_equal(st, "warn");
-                pg_assert_has(value, "cap_perfmon,cap_syslog+ep");
-                free(st);
-                free(value);
-                st = pg_doctor_check(o.out.ptr, "privileges", "value", &value);
-                pg_assert_has(value, "CAP_PERFMON");
-                pg_assert_lacks(value, "CAP_SYSLOG");
-                free(st);
-                free(value);
-                pg_run_out_release(&o);
-        }
-        {
-                char *argv[] = { pg,  "run",           "--repeat", "2", "--warmup",
-                                 "0", "--min-samples", "50",       ".", NULL };
-                pg_as_nobody(&o, NULL, argv);
-                if (o.status != 0)
-                        fail_msg("exit %d: %s", o.status, o.err.ptr);
-                assert_int_equal(pg_count(o.err.ptr, PG_NOT_NAMED), 1);
-                pg_assert_has(o.err.ptr, "setcap cap_perfmon,cap_syslog+ep");
-                pg_run_out_release(&o);
-        }
-        pg_result_init(&r);
-        assert_int_equal(pg_result_load(&r, ".perfgate/results/k1.json"), 0);
-        assert_false(r.host.exclude_kernel); /* CAP_PERFMON: the kernel is counted */
-        assert_true(r.profile.present);
-        assert_false(r.profile.kernel);
-        for (size_t i = 0; i < r.profile.nstacks; i++)
-                pg_assert_lacks(r.profile.stacks[i].frames, "_[k]");
-        pg_result_release(&r);
 
-        /* with cap_syslog: kallsyms shows addresses, nothing to say */
-        cmd = pg_xasprintf("setcap cap_perfmon,cap_syslog+ep '%s'", pg);
-        pg_test_sh(cmd);
-        free(cmd);
-        {
-                char *argv[] = { pg, "doctor", "--json", NULL };
-                char *st;
-                pg_as_nobody(&o, NULL, argv);
-                st = pg_doctor_check(o.out.ptr, "kernel.kptr_restrict", NULL, NULL);
-                assert_string_equal(st, "ok");
-                free(st);
-                st = pg_doctor_check(o.out.ptr, "privileges", "value", &value);
-                pg_assert_has(value, "CAP_SYSLOG");
-                free(st);
-                free(value);
-                pg_run_out_release(&o);
-        }
-        {
-                char *argv[] = { pg,  "run",           "--repeat", "2", "--warmup",
-                                 "0", "--min-samples", "50",       ".", NULL };
-                pg_as_nobody(&o, NULL, argv);
-                if (o.status != 0)
-                        fail_msg("exit %d: %s", o.status, o.err.ptr);
-                pg_assert_lacks(o.err.ptr, PG_NOT_NAMED);
-                pg_run_out_release(&o);
-        }
-        pg_result_init(&r);
-        assert_int_equal(pg_result_load(&r, ".perfgate/results/k1.json"), 0);
-        assert_true(r.profile.kernel);
-        /* the reads of /dev/zero: stacks go on below read() into the kernel,
-         * through vfs_read (kernel frames end in "_[k]", docs/result-format.md) */
-        for (size_t i = 0; i < r.profile.nstacks && !named; i++) {
-                const char *f = r.profile.stacks[i].frames, *rd = strstr(f, ";read;");
-                named = rd && strstr(rd, ";vfs_read_[k]") != NULL;
-        }
-        if (!named)
-                fail_msg("no stack goes below read() into the kernel's vfs_read");
-        pg_result_release(&r);
+        pg_cap_case(pg, "cap_perfmon", false);
+        pg_cap_case(pg, "cap_perfmon,cap_syslog", true);
         free(shown_sh);
         free(cfg);
         free(pg);
