@@ -127,24 +127,6 @@ static void test_daemon_left_behind_is_said(void **state)
         pg_test_sandbox_remove();
 }
 
-/* Run @argv as uid 65534 with @extra (NULL-terminated) before it through
- * env(1), e.g. LD_PRELOAD=... */
-static void pg_as_nobody(struct pg_run_out *o, const char *const *extra, char *const *argv)
-{
-        char *args[48];
-        size_t n = 0;
-
-        args[n++] = "/usr/bin/env";
-        for (size_t i = 0; extra && extra[i]; i++)
-                args[n++] = (char *) extra[i];
-        for (size_t i = 0; argv[i]; i++) {
-                assert_true(n + 1 < sizeof(args) / sizeof(args[0]));
-                args[n++] = argv[i];
-        }
-        args[n] = NULL;
-        pg_test_run_as_nobody(o, args);
-}
-
 /* The check @name of `doctor --json` output @json: its status and, in
  * @field (may be NULL), a copy of that field. */
 static char *pg_doctor_check(const char *json, const char *name, const char *field, char **fval)
@@ -212,7 +194,7 @@ static void pg_cap_case(const char *pg, const char *caps, bool named)
 
         pg_test_sh(cmd);
         free(cmd);
-        pg_as_nobody(&o, NULL, doctor);
+        pg_test_run_as_nobody(&o, doctor);
         st = pg_doctor_check(o.out.ptr, "kernel.kptr_restrict", "fix", &value);
         assert_string_equal(st, named ? "ok" : "warn");
         if (!named)
@@ -226,7 +208,7 @@ static void pg_cap_case(const char *pg, const char *caps, bool named)
         free(value);
         pg_run_out_release(&o);
 
-        pg_as_nobody(&o, NULL, run);
+        pg_test_run_as_nobody(&o, run);
         if (o.status != 0)
                 fail_msg("exit %d: %s", o.status, o.err.ptr);
         assert_int_equal(pg_count(o.err.ptr, PG_NOT_NAMED), named ? 0 : 1);
@@ -305,6 +287,35 @@ static void pg_write_one_bench(void)
         free(cfg);
 }
 
+/* The arguments of one counting run of perfgate.json into @out (static). */
+static char *const *pg_run_once(const char *out)
+{
+        static char *args[] = { "run",          "--repeat", "1",  "--warmup", "0",
+                                "--no-profile", "--out",    NULL, ".",        NULL };
+        args[7] = (char *) out;
+        return args;
+}
+
+/* perfgate @args through env(1) with @preload and @asan set, as root or
+ * (@nobody) as uid 65534. */
+static void pg_perfgate_env(struct pg_run_out *o, bool nobody, const char *preload,
+                            const char *asan, char *const *args)
+{
+        char *argv[24] = { "/usr/bin/env", (char *) preload, (char *) asan,
+                           (char *) pg_test_env("PERFGATE_BIN") };
+        size_t n = 4;
+
+        for (size_t i = 0; args[i]; i++) {
+                assert_true(n + 1 < sizeof(argv) / sizeof(argv[0]));
+                argv[n++] = args[i];
+        }
+        argv[n] = NULL;
+        if (nobody)
+                pg_test_run_as_nobody(o, argv);
+        else
+                pg_test_run(o, NULL, argv);
+}
+
 static void test_refusal_not_from_the_sysctl(void **state)
 {
         const char *sb;
@@ -318,33 +329,16 @@ static void test_refusal_not_from_the_sysctl(void **state)
         preload = pg_xasprintf("LD_PRELOAD=%s", shim);
         asan = pg_asan_env();
         pg_write_one_bench();
+        pg_perfgate_env(&o, false, preload, asan, pg_run_once("res"));
+        assert_int_equal(o.status, 3);
+        pg_assert_has(o.err.ptr, "perf_event_open refused every counter (Permission "
+                                 "denied), although kernel.perf_event_paranoid is");
+        pg_assert_has(o.err.ptr, "seccomp profile");
+        pg_assert_lacks(o.err.ptr, "sysctl kernel.perf_event_paranoid=");
+        pg_run_out_release(&o);
         {
-                char *argv[] = { "/usr/bin/env",
-                                 preload,
-                                 asan,
-                                 (char *) pg_test_env("PERFGATE_BIN"),
-                                 "run",
-                                 "--repeat",
-                                 "1",
-                                 "--warmup",
-                                 "0",
-                                 "--no-profile",
-                                 ".",
-                                 NULL };
-                pg_test_run(&o, NULL, argv);
-                assert_int_equal(o.status, 3);
-                pg_assert_has(o.err.ptr, "perf_event_open refused every counter (Permission "
-                                         "denied), although kernel.perf_event_paranoid is");
-                pg_assert_has(o.err.ptr, "seccomp profile");
-                pg_assert_lacks(o.err.ptr, "sysctl kernel.perf_event_paranoid=");
-                pg_run_out_release(&o);
-        }
-        {
-                char *argv[] = {
-                        "/usr/bin/env", preload,  asan, (char *) pg_test_env("PERFGATE_BIN"),
-                        "doctor",       "--json", NULL
-                };
-                pg_test_run(&o, NULL, argv);
+                char *argv[] = { "doctor", "--json", NULL };
+                pg_perfgate_env(&o, false, preload, asan, argv);
                 st = pg_doctor_check(o.out.ptr, "event:task-clock", "fix", &fix);
                 assert_string_equal(st, "missing");
                 pg_assert_has(fix, "seccomp profile");
@@ -355,19 +349,7 @@ static void test_refusal_not_from_the_sysctl(void **state)
         }
         if (pg_test_can_be_nobody() && pg_test_paranoid() <= 2) {
                 /* unprivileged, at a level that allows user-space counting */
-                const char *extra[] = { preload, asan, NULL };
-                char *argv[] = { (char *) pg_test_env("PERFGATE_BIN"),
-                                 "run",
-                                 "--repeat",
-                                 "1",
-                                 "--warmup",
-                                 "0",
-                                 "--no-profile",
-                                 "--out",
-                                 "as-nobody",
-                                 ".",
-                                 NULL };
-                pg_as_nobody(&o, extra, argv);
+                pg_perfgate_env(&o, true, preload, asan, pg_run_once("as-nobody"));
                 assert_int_equal(o.status, 3);
                 pg_assert_has(o.err.ptr, "although kernel.perf_event_paranoid is");
                 pg_assert_lacks(o.err.ptr, "CAP_PERFMON or CAP_SYS_ADMIN");
