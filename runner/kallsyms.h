@@ -88,6 +88,15 @@ void pg_kallsyms_release(struct pg_kallsyms *k);
  */
 bool pg_kallsyms_shown(const char *path);
 
+/** What run and record say when kernel frames were sampled but
+ * pg_kallsyms_shown() is false (one line, no newline). */
+#define PG_KALLSYMS_HIDDEN_WARNING                                                                 \
+        "kernel frames are not named: /proc/kallsyms shows this process no addresses (the "        \
+        "kernel shows them to CAP_SYSLOG, or to everyone at kernel.perf_event_paranoid 1 or "      \
+        "less with kernel.kptr_restrict 0), so the profiles keep user-space frames only; grant "   \
+        "CAP_SYSLOG with CAP_PERFMON (sudo setcap cap_perfmon,cap_syslog+ep perfgate) or set "     \
+        "kernel.perf_event_paranoid=1"
+
 /** Whether any symbol has a non-zero address. */
 bool pg_kallsyms_visible(const struct pg_kallsyms *k);
 

@@ -730,14 +730,7 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                 /* kernel frames were sampled but cannot be named: said once */
                 if (!off_cpu && !so.exclude_kernel && out->present && !out->kernel &&
                     !st->warned_kallsyms && !pg_kallsyms_shown(NULL)) {
-                        pg_warn(st, NULL,
-                                "kernel frames are not named: /proc/kallsyms shows this process "
-                                "no addresses (the kernel shows them to CAP_SYSLOG, or to "
-                                "everyone at kernel.perf_event_paranoid 1 or less with "
-                                "kernel.kptr_restrict 0), so the profiles keep user-space frames "
-                                "only; grant CAP_SYSLOG with CAP_PERFMON (sudo setcap "
-                                "cap_perfmon,cap_syslog+ep perfgate) or set "
-                                "kernel.perf_event_paranoid=1");
+                        pg_warn(st, NULL, PG_KALLSYMS_HIDDEN_WARNING);
                         st->warned_kallsyms = true;
                 }
                 if (!off_cpu && out->samples > 0 && out->samples < so.min_samples) {

@@ -180,14 +180,17 @@ static long pg_kptr_restrict(void)
  * `doctor` and `run` with it as uid 65534: with @named (cap_syslog among
  * them) kallsyms shows addresses, doctor's check is ok, run says nothing
  * and the profile has kernel frames under read(); without, doctor warns
- * with the cap_syslog fix, run warns once (two benchmarks) and the profile
- * has no kernel frame. Either way the kernel is counted. */
+ * with the cap_syslog fix, run warns once (two benchmarks), so does record,
+ * and the profile has no kernel frame. Either way the kernel is counted. */
 static void pg_cap_case(const char *pg, const char *caps, bool named)
 {
         char *cmd = pg_xasprintf("setcap %s+ep '%s'", caps, pg), *st, *value = NULL;
         char *doctor[] = { (char *) pg, "doctor", "--json", NULL };
         char *run[] = { (char *) pg, "run",           "--repeat", "2", "--warmup",
                         "0",         "--min-samples", "50",       ".", NULL };
+        char *record[] = { (char *) pg, "record", "-o",
+                           "rec.json",  "--",     (char *) pg_test_fixture("perms_kernelwork"),
+                           NULL };
         struct pg_run_out o;
         struct pg_result r;
         bool below_read = false;
@@ -214,6 +217,12 @@ static void pg_cap_case(const char *pg, const char *caps, bool named)
         assert_int_equal(pg_count(o.err.ptr, PG_NOT_NAMED), named ? 0 : 1);
         if (!named)
                 pg_assert_has(o.err.ptr, "setcap cap_perfmon,cap_syslog+ep");
+        pg_run_out_release(&o);
+        /* record says it too */
+        pg_test_run_as_nobody(&o, record);
+        if (o.status != 0)
+                fail_msg("record: exit %d: %s", o.status, o.err.ptr);
+        assert_int_equal(pg_count(o.err.ptr, PG_NOT_NAMED), named ? 0 : 1);
         pg_run_out_release(&o);
 
         pg_result_init(&r);
