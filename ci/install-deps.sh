@@ -16,6 +16,8 @@ if [ "$what" = test ]; then
   pkgs="$pkgs libcmocka-dev clang libclang-rt-14-dev"
   # fixtures, symbolization and the simulated counters
   pkgs="$pkgs binutils g++ libc6-dbg valgrind time"
+  # file capabilities for the unprivileged-user tests (setcap)
+  pkgs="$pkgs libcap2-bin"
   # symbolization of other toolchains (lld, Rust, Go) checked against perf
   pkgs="$pkgs lld rustc golang-go linux-perf"
   # docs, schema and SVG checks

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "runner/host.h"
 
 #define PG_READ_FORMAT_BASE                                                                        \
         (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID)
@@ -112,17 +113,37 @@ static int pg_open_one(struct pg_counter_set *s, size_t i, pid_t pid, int group_
 }
 
 /* Why: perf_event_paranoid only binds unprivileged callers, so the same
- * EACCES means different things; the message gives the value and the fixes. */
+ * EACCES means different things. Every counter was refused, also with
+ * exclude_kernel=1: the kernel's own check (perf_event_open(2), kernel/
+ * events/core.c) refuses that only above paranoid 2 (Debian's and
+ * Android's level 3 patch) to a process without CAP_PERFMON or
+ * CAP_SYS_ADMIN. Otherwise the refusal came from elsewhere - a seccomp
+ * filter or a security module's perf_event hook - and no sysctl helps. */
 static int pg_perm_error(int e)
 {
-        char buf[32] = "unknown";
-        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+        char buf[32] = "unknown", *end;
+        FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+        long paranoid;
+
         if (f) {
                 if (!fgets(buf, sizeof(buf), f))
                         strcpy(buf, "unknown");
                 buf[strcspn(buf, "\n")] = '\0';
                 fclose(f);
         }
+        paranoid = strtol(buf, &end, 10);
+        if (end != buf && (paranoid <= 2 || pg_host_privileged()))
+                return pg_error_set(
+                    PG_EPERM,
+                    "perf_event_open refused every counter (%s), although "
+                    "kernel.perf_event_paranoid is %s, which lets a process count its own "
+                    "children in user space%s: the refusal comes from a seccomp profile (a "
+                    "container's or a CI runner's) or a security module (SELinux, AppArmor), "
+                    "not from the sysctl; allow perf_event_open there (e.g. docker run "
+                    "--security-opt seccomp=PROFILE, or --privileged)",
+                    strerror(e), buf,
+                    pg_host_privileged() ? ", and this process has CAP_PERFMON or CAP_SYS_ADMIN"
+                                         : "");
         return pg_error_set(PG_EPERM,
                             "perf_event_open refused every counter (%s, kernel.perf_event_paranoid "
                             "is %s); run as root, grant CAP_PERFMON (setcap cap_perfmon+ep "

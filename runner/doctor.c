@@ -24,6 +24,7 @@
 #include "common/fsutil.h"
 #include "runner/events.h"
 #include "runner/host.h"
+#include "runner/kallsyms.h"
 #include "runner/sched.h"
 #include "runner/libdw.h"
 
@@ -121,6 +122,19 @@ static int pg_probe_open(const struct pg_event_def *e, bool exclude_kernel)
         return 0;
 }
 
+/* Count task-clock of this process in user space, as a run falls back to
+ * at kernel.perf_event_paranoid 2; 0 or the errno. */
+static int pg_probe_user_task_clock(void)
+{
+        size_t nev;
+        const struct pg_event_def *table = pg_events_table(&nev);
+
+        for (size_t i = 0; i < nev; i++)
+                if (strcmp(table[i].name, "task-clock") == 0)
+                        return pg_probe_open(&table[i], true);
+        return ENOENT;
+}
+
 /*
  * Whether an off-CPU profile can be recorded (runner/offcpu.h): the
  * context-switches event sampled with kernel included and context_switch
@@ -202,6 +216,16 @@ static void pg_check_sched(struct pg_doctor *d)
 static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid, bool has_pmu)
 {
         bool exclude_kernel = !privileged && paranoid >= 2;
+        /* an unprivileged process above paranoid 2 is refused by the kernel
+         * itself (where a distribution patch gives 3 that meaning); anything
+         * else that refuses is a seccomp filter or a security module */
+        const char *perm_fix =
+            !privileged && paranoid > 2
+                ? "sudo sysctl kernel.perf_event_paranoid=1, or grant the perfgate binary "
+                  "CAP_PERFMON: sudo setcap cap_perfmon+ep $(command -v perfgate)"
+                : "kernel.perf_event_paranoid allows this, so a seccomp profile (a container's "
+                  "or a CI runner's) or a security module (SELinux, AppArmor) refuses "
+                  "perf_event_open to this process: allow it there";
         int sw_ok = 0;
 
         size_t nev;
@@ -230,10 +254,7 @@ static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid,
                         snprintf(value, sizeof(value), "permission denied (%s)",
                                  strerrorname_np(err));
                         pg_add(d, name, PG_CHECK_MISSING, value,
-                               "the kernel's policy refuses this event to this user",
-                               "sudo sysctl kernel.perf_event_paranoid=1, or grant the perfgate "
-                               "binary CAP_PERFMON: sudo setcap cap_perfmon+ep $(command -v "
-                               "perfgate)");
+                               "this event is refused to this process", perm_fix);
                 } else {
                         snprintf(value, sizeof(value), "not supported (%s)",
                                  strerrorname_np(err) ? strerrorname_np(err) : "?");
@@ -300,13 +321,15 @@ static void pg_check_machine(struct pg_doctor *d)
         /* privileges and paranoid */
         privileged = geteuid() == 0 || pg_host_privileged();
         pg_buf_reset(&v);
-        pg_buf_printf(&v, "%s%s%s", geteuid() == 0 ? "root" : "not root",
+        pg_buf_printf(&v, "%s%s%s%s", geteuid() == 0 ? "root" : "not root",
                       pg_has_cap(38) ? ", CAP_PERFMON" : "",
-                      pg_has_cap(21) ? ", CAP_SYS_ADMIN" : "");
+                      pg_has_cap(21) ? ", CAP_SYS_ADMIN" : "",
+                      pg_has_cap(34) ? ", CAP_SYSLOG" : "");
         pg_add(d, "privileges", privileged ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
                privileged ? "perf_event_paranoid does not restrict this process"
                           : "perf_event_paranoid applies to this user",
-               "grant only what is needed: sudo setcap cap_perfmon+ep $(command -v perfgate)");
+               "grant only what is needed: sudo setcap cap_perfmon,cap_syslog+ep $(command -v "
+               "perfgate) (cap_syslog: kernel frames get names)");
         paranoid = pg_read_long("/proc/sys/kernel/perf_event_paranoid", 99);
         pg_buf_reset(&v);
         pg_buf_printf(&v, "%ld", paranoid);
@@ -326,6 +349,14 @@ static void pg_check_machine(struct pg_doctor *d)
                             "user space only: kernel time is not sampled, and context-switches "
                             "and cpu-migrations are marked kernel-only";
                         st = PG_CHECK_WARN;
+                } else if (pg_probe_user_task_clock() == 0) {
+                        /* judged by the probe: a kernel without the distribution
+                         * patch that gives 3 its meaning treats it as 2 */
+                        meaning = "this kernel treats it as 2 (it has no distribution patch "
+                                  "that refuses perf events above 2, as its probe shows): user "
+                                  "space only, and context-switches and cpu-migrations are marked "
+                                  "kernel-only";
+                        st = PG_CHECK_WARN;
                 } else {
                         meaning = "perf events refused to unprivileged users (distribution level)";
                         st = PG_CHECK_MISSING;
@@ -334,15 +365,30 @@ static void pg_check_machine(struct pg_doctor *d)
                        "sudo sysctl kernel.perf_event_paranoid=1 (persist in "
                        "/etc/sysctl.d/99-perfgate.conf), or setcap cap_perfmon+ep on perfgate");
         }
+        /* judged by what this process reads: the kernel decides per reader
+         * (runner/kallsyms.h, pg_kallsyms_shown()) */
         lv = pg_read_long("/proc/sys/kernel/kptr_restrict", -1);
         pg_buf_reset(&v);
         pg_buf_printf(&v, "%ld", lv);
-        pg_add(d, "kernel.kptr_restrict",
-               lv == 0 || (lv == 1 && privileged) ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
-               lv == 0 || (lv == 1 && privileged)
-                   ? "kernel symbols in /proc/kallsyms are readable: kernel frames get names"
-                   : "kernel addresses are hidden: kernel frames stay unnamed",
-               "sudo sysctl kernel.kptr_restrict=0");
+        {
+                bool shown = pg_kallsyms_shown(NULL);
+                pg_add(d, "kernel.kptr_restrict", shown ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
+                       shown ? "/proc/kallsyms shows this process kernel addresses: kernel "
+                               "frames get names"
+                             : "/proc/kallsyms shows this process only zero addresses: kernel "
+                               "frames stay unnamed (the kernel shows them to CAP_SYSLOG, or to "
+                               "everyone at kernel.perf_event_paranoid 1 or less with "
+                               "kernel.kptr_restrict 0)",
+                       lv >= 2 ? "sudo sysctl kernel.kptr_restrict=0 (2 hides them from "
+                                 "everyone), then as below"
+                       : lv == 1
+                           ? "grant CAP_SYSLOG with CAP_PERFMON: sudo setcap "
+                             "cap_perfmon,cap_syslog+ep $(command -v perfgate); or sudo sysctl "
+                             "kernel.kptr_restrict=0 kernel.perf_event_paranoid=1"
+                           : "grant CAP_SYSLOG with CAP_PERFMON: sudo setcap "
+                             "cap_perfmon,cap_syslog+ep $(command -v perfgate); or sudo sysctl "
+                             "kernel.perf_event_paranoid=1");
+        }
         lv = pg_read_long("/proc/sys/kernel/perf_event_max_sample_rate", -1);
         pg_buf_reset(&v);
         pg_buf_printf(&v, "%ld Hz", lv);

@@ -441,6 +441,26 @@ void pg_kallsyms_release(struct pg_kallsyms *k)
         memset(k, 0, sizeof(*k));
 }
 
+bool pg_kallsyms_shown(const char *path)
+{
+        FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
+        char line[256];
+        bool shown = false;
+
+        if (f == NULL)
+                return false;
+        while (fgets(line, sizeof(line), f)) {
+                if (strtoull(line, NULL, 16) != 0) {
+                        shown = true;
+                        break;
+                }
+                if (ftell(f) > 1 << 16)
+                        break;
+        }
+        fclose(f);
+        return shown;
+}
+
 bool pg_kallsyms_visible(const struct pg_kallsyms *k)
 {
         return k->n > 0 && k->syms[k->n - 1].addr != 0;

@@ -76,6 +76,27 @@ const char *pg_kallsyms_find(struct pg_kallsyms *k, uint64_t addr);
 
 void pg_kallsyms_release(struct pg_kallsyms *k);
 
+/**
+ * Whether the kallsyms file at @path (NULL: /proc/kallsyms) shows this
+ * process addresses: a non-zero one among its first 64 KiB. The kernel
+ * decides per reader (kernel/kallsyms.c, kallsyms_show_value()): with
+ * kernel.kptr_restrict 0 it shows them when kernel.perf_event_paranoid is
+ * 1 or less, else (and with kptr_restrict 1) only to a reader with
+ * CAP_SYSLOG; with kptr_restrict 2, to nobody. So CAP_PERFMON alone lets
+ * perfgate sample kernel frames that it then cannot name. False when the
+ * file cannot be read.
+ */
+bool pg_kallsyms_shown(const char *path);
+
+/** What run and record say when kernel frames were sampled but
+ * pg_kallsyms_shown() is false (one line, no newline). */
+#define PG_KALLSYMS_HIDDEN_WARNING                                                                 \
+        "kernel frames are not named: /proc/kallsyms shows this process no addresses (the "        \
+        "kernel shows them to CAP_SYSLOG, or to everyone at kernel.perf_event_paranoid 1 or "      \
+        "less with kernel.kptr_restrict 0), so the profiles keep user-space frames only; grant "   \
+        "CAP_SYSLOG with CAP_PERFMON (sudo setcap cap_perfmon,cap_syslog+ep perfgate) or set "     \
+        "kernel.perf_event_paranoid=1"
+
 /** Whether any symbol has a non-zero address. */
 bool pg_kallsyms_visible(const struct pg_kallsyms *k);
 

@@ -7,6 +7,7 @@
  */
 #include "runner/launch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -266,6 +267,7 @@ struct pg_sp_reply {
         int32_t err; /* errno of the spawner's failure, 0 on success */
         int32_t pid;
         int32_t status;
+        uint32_t outlived; /* WAIT: processes killed because they outlived it */
         struct rusage ru;
 };
 
@@ -382,12 +384,83 @@ fail:
         pg_sp_send(sock, &r, NULL, 0);
 }
 
-/* Kill and reap every remaining child of the spawner: descendants of a
- * benchmark that left its process group (setsid daemons) were re-parented
- * here because the spawner is a child subreaper (prctl(2)). */
-static void pg_sp_kill_orphans(void)
+/* Whether process @pid is running: neither a zombie nor exiting (the state
+ * and flags fields of /proc/PID/stat, the 3rd and 9th, counted from the
+ * last ')' of the command name; proc(5)). A process that is exiting
+ * (PF_EXITING, include/linux/sched.h) has closed or is closing its files:
+ * a benchmark that waited for a helper's pipe to close may exit before the
+ * helper is a zombie. */
+static bool pg_sp_alive(long pid)
+{
+        char path[64], buf[512], *p;
+        unsigned long flags = 0;
+        char state = 0;
+        ssize_t n;
+        int fd;
+
+        snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+        if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+                return false;
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n <= 0)
+                return false;
+        buf[n] = '\0';
+        p = strrchr(buf, ')');
+        if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+                return false;
+        return state != 'Z' && state != 'X' && !(flags & 0x4); /* PF_EXITING */
+}
+
+/* The running processes in the tree under @pid, itself included: the
+ * children of each of its threads (/proc/PID/task/TID/children, proc(5)),
+ * down to @depth levels. */
+static unsigned pg_sp_count_tree(long pid, int depth)
 {
         char path[64];
+        unsigned n = pg_sp_alive(pid) ? 1u : 0u;
+        DIR *d;
+        struct dirent *t;
+
+        snprintf(path, sizeof(path), "/proc/%ld/task", pid);
+        if (depth <= 0 || !(d = opendir(path)))
+                return n;
+        while ((t = readdir(d)) != NULL) {
+                char cpath[96], buf[4096];
+                ssize_t len;
+                int fd;
+
+                if (t->d_name[0] == '.')
+                        continue;
+                snprintf(cpath, sizeof(cpath), "/proc/%ld/task/%.16s/children", pid, t->d_name);
+                if ((fd = open(cpath, O_RDONLY | O_CLOEXEC)) < 0)
+                        continue;
+                len = read(fd, buf, sizeof(buf) - 1);
+                close(fd);
+                if (len <= 0)
+                        continue;
+                buf[len] = '\0';
+                for (char *p = buf, *end;; p = end) {
+                        long c = strtol(p, &end, 10);
+                        if (end == p)
+                                break;
+                        if (c > 0)
+                                n += pg_sp_count_tree(c, depth - 1);
+                }
+        }
+        closedir(d);
+        return n;
+}
+
+/* Kill and reap every remaining child of the spawner: descendants of a
+ * benchmark that outlived it (its own background children, setsid daemons)
+ * were re-parented here because the spawner is a child subreaper
+ * (prctl(2)). Returns how many of them were running (zombies are not
+ * counted: they had ended), counted before the first kill. */
+static unsigned pg_sp_kill_orphans(void)
+{
+        char path[64];
+        unsigned outlived = 0;
 
         snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int) getpid());
         for (int round = 0; round < 64; round++) {
@@ -395,12 +468,20 @@ static void pg_sp_kill_orphans(void)
                 ssize_t n;
                 int fd = open(path, O_RDONLY | O_CLOEXEC), any = 0;
                 if (fd < 0)
-                        return;
+                        return outlived;
                 n = read(fd, buf, sizeof(buf) - 1);
                 close(fd);
                 if (n <= 0)
                         break;
                 buf[n] = '\0';
+                if (round == 0) /* before any kill: the trees are whole */
+                        for (char *p = buf, *end;; p = end) {
+                                long pid = strtol(p, &end, 10);
+                                if (end == p)
+                                        break;
+                                if (pid > 0)
+                                        outlived += pg_sp_count_tree(pid, 64);
+                        }
                 for (char *p = buf, *end; *p; p = end) {
                         long pid = strtol(p, &end, 10);
                         if (end == p)
@@ -419,6 +500,7 @@ static void pg_sp_kill_orphans(void)
         }
         while (waitpid(-1, NULL, WNOHANG) > 0)
                 ;
+        return outlived;
 }
 
 static void pg_spawner_main(int sock)
@@ -486,7 +568,7 @@ static void pg_spawner_main(int sock)
                         r.err = r.pid < 0 ? errno : 0;
                         r.status = status;
                         if (r.pid > 0 && !WIFSTOPPED(status))
-                                pg_sp_kill_orphans(); /* nothing outlives the benchmark */
+                                r.outlived = pg_sp_kill_orphans(); /* nothing outlives it */
                         pg_sp_send(sock, &r, NULL, 0);
                 }
                 for (size_t k = 0; k < nrfds; k++)
@@ -651,6 +733,7 @@ static pid_t pg_reap(struct pg_child *c, int *status, struct rusage *ru, int opt
         }
         if (r.pid > 0) {
                 *status = r.status;
+                c->outlived = r.outlived;
                 if (ru)
                         *ru = r.ru;
         }
@@ -665,6 +748,7 @@ int pg_launch_prepare(struct pg_child *c, const struct pg_launch_opts *o)
         c->go_fd = c->err_fd = c->pidfd = -1;
         c->start_ns = 0;
         c->via_spawner = false;
+        c->outlived = 0;
         c->log_fd = o->log_fd > STDERR_FILENO ? o->log_fd : -1;
         if (pg_spawner_sock >= 0)
                 return pg_sp_prepare(c, o);
@@ -897,17 +981,19 @@ done:
 }
 
 /* Kill the rest of the group and wait (bounded) until it is gone, so
- * inherited counters have folded in every descendant. */
-static void pg_kill_group(pid_t pgid)
+ * inherited counters have folded in every descendant. Returns whether
+ * some process of the group was left. */
+static bool pg_kill_group(pid_t pgid)
 {
         uint64_t until = pg_now_ns() + 200000000ull;
 
         if (kill(-pgid, SIGKILL) < 0)
-                return;
+                return false;
         while (pg_now_ns() < until && kill(-pgid, 0) == 0) {
                 struct timespec ts = { 0, 2000000 };
                 nanosleep(&ts, NULL);
         }
+        return true;
 }
 
 int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size_t nfds,
@@ -991,7 +1077,9 @@ int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size
         out->wall_ns = pg_now_ns() - c->start_ns;
         out->status = status;
         if (w == c->pid) {
-                pg_kill_group(c->pid);
+                /* through the spawner, it killed and counted them already */
+                bool left = pg_kill_group(c->pid);
+                out->outlived = c->via_spawner ? c->outlived : left;
                 c->pid = -1;
         } else {
                 pg_launch_cancel(c);

@@ -50,16 +50,21 @@ struct pg_child {
         uint64_t start_ns; /* CLOCK_MONOTONIC when released */
         bool via_spawner;  /* forked by the spawner: reaped through it, not wait4 */
         int log_fd;        /* the log (borrowed from the opts), capped after the run; -1 */
+        unsigned outlived; /* set when reaped: processes it started still running then */
 };
 
 struct pg_exit {
-        int status;       /* wait status (WIFEXITED/WIFSIGNALED apply) */
-        bool timed_out;   /* killed by perfgate at the timeout */
-        bool interrupted; /* perfgate got SIGINT/SIGTERM and stopped it */
-        int stopped_sig;  /* it was stopped by this signal (SIGSTOP, SIGTTIN, ...) and killed */
-        uint64_t wall_ns; /* release to exit, CLOCK_MONOTONIC */
-        struct rusage ru; /* from wait4(2): user/system time, max RSS (KiB) */
-        pid_t pid;        /* the benchmark's first process (set by pg_sample_run_once) */
+        int status;        /* wait status (WIFEXITED/WIFSIGNALED apply) */
+        bool timed_out;    /* killed by perfgate at the timeout */
+        bool interrupted;  /* perfgate got SIGINT/SIGTERM and stopped it */
+        int stopped_sig;   /* it was stopped by this signal (SIGSTOP, SIGTTIN, ...) and killed */
+        uint64_t wall_ns;  /* release to exit, CLOCK_MONOTONIC */
+        struct rusage ru;  /* from wait4(2): user/system time, max RSS (KiB) */
+        pid_t pid;         /* the benchmark's first process (set by pg_sample_run_once) */
+        unsigned outlived; /* processes it started (forked, daemonized) that were still
+                              running when it exited, and were killed then; their CPU
+                              time until then is in its inherited counters and samples.
+                              Exact through the spawner; without it, at most 1 ("some") */
 };
 
 /** Called by pg_launch_wait() when a watched fd is readable or every ~100 ms. */
@@ -103,7 +108,9 @@ void pg_launch_cancel(struct pg_child *c);
  * A child that stops (WIFSTOPPED: SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) is
  * killed with its group and @out->stopped_sig says why.
  * On return the process group has been sent SIGKILL (stragglers do not
- * outlive the benchmark) and @out is filled. Returns 0, or PG_EINTR when
+ * outlive the benchmark), and so has every process it started that left the
+ * group (the spawner is their child subreaper); @out->outlived counts them.
+ * @out is filled. Returns 0, or PG_EINTR when
  * pg_launch_interrupted() became true (the child is killed and reaped).
  */
 int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size_t nfds,

@@ -25,6 +25,7 @@
 
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "runner/kallsyms.h"
 #include "runner/launch.h"
 #include "runner/records.h"
 #include "runner/ringbuf.h"
@@ -530,6 +531,9 @@ int pg_record(const struct pg_record_opts *o, struct pg_profile *out, struct pg_
                            o->argv == NULL, o->call_graph, o->exclude_kernel, out,
                            pg_symbolizer_stats(l.sym), info->exclude_kernel && !o->exclude_kernel,
                            warnings);
+        /* sampled with the kernel, named without: kallsyms hides its addresses */
+        if (warnings && !info->exclude_kernel && !out->kernel)
+                pg_buf_puts(warnings, PG_KALLSYMS_HIDDEN_WARNING "\n");
 done:
         pg_live_close(&l);
         return rc;

@@ -327,7 +327,9 @@ static int pg_sampling_open_events(struct pg_sampling *s, pid_t pid,
                                     "keeps from unprivileged users (with exclude_kernel every "
                                     "switch would be dropped); lower it to 1 (sysctl "
                                     "kernel.perf_event_paranoid=1), or run as root or with "
-                                    "CAP_PERFMON (setcap cap_perfmon+ep perfgate)",
+                                    "CAP_PERFMON (setcap cap_perfmon,cap_syslog+ep perfgate: "
+                                    "cap_syslog "
+                                    "names the kernel frames)",
                                     strerror(errno), pg_paranoid_text());
                         if (i == 0 && errno == EACCES && !s->exclude_kernel) {
                                 s->exclude_kernel = true; /* perf_event_paranoid >= 2 */

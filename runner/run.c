@@ -30,6 +30,7 @@
 #include "common/strv.h"
 #include "runner/control.h"
 #include "runner/host.h"
+#include "runner/kallsyms.h"
 #include "runner/sched.h"
 #include "runner/simulate.h"
 
@@ -131,6 +132,7 @@ struct pg_run_state {
         char *sched_why; /* why scheduler latency cannot be recorded here, or NULL */
         bool warned_no_counters;
         bool warned_group_read;
+        bool warned_kallsyms;
         char *valgrind; /* --counters simulated: valgrind's path */
         size_t index, total;
         uint64_t bench_start_ns;
@@ -433,6 +435,26 @@ static void pg_roi_warn(struct pg_run_state *st, const struct pg_bench *b,
         }
 }
 
+/* Say that processes a benchmark started outlived it in @runs of @total
+ * counting runs (at most @most at once): counters opened with inherit=1
+ * count every descendant from its fork until it exits, and perfgate kills
+ * the ones still running when the benchmark exits (runner/launch.h). */
+static void pg_outlived_warn(struct pg_run_state *st, const struct pg_bench *b, uint64_t runs,
+                             uint64_t total, unsigned most)
+{
+        char *m = pg_xasprintf(
+            "%s%u process%s it started %s still running when it exited (in %llu of %llu runs) "
+            "and %s killed then; %s CPU time until then is counted in its task-clock and "
+            "other counters and in its profile, as perf stat counts a workload's children: "
+            "wait for them (or stop them) before the benchmark exits (docs/run.md, "
+            "\"Processes a benchmark leaves behind\")",
+            most > 1 ? "up to " : "", most, most == 1 ? "" : "es", most == 1 ? "was" : "were",
+            (unsigned long long) runs, (unsigned long long) total, most == 1 ? "was" : "were",
+            most == 1 ? "its" : "their");
+        pg_warn(st, b->name, m);
+        free(m);
+}
+
 /* Measure one benchmark: returns 0 with @res filled, PG_EMEASURE with @why
  * set for a benchmark failure, or another error that stops the whole run. */
 static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
@@ -455,6 +477,8 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                *roi_share = pg_xcalloc(repeat, sizeof(double));
         struct pg_roi_seen roi = { 0 };
         struct pg_buf warnings = PG_BUF_INIT;
+        uint64_t outlived_runs = 0;
+        unsigned outlived_most = 0;
         bool hw_counted = false;
         int error = 0;
 
@@ -529,6 +553,11 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                 }
                 if ((error = pg_roi_check(st, b, &ctl, &roi, why)) < 0)
                         goto done;
+                if (ex.outlived) {
+                        outlived_runs++;
+                        if (ex.outlived > outlived_most)
+                                outlived_most = ex.outlived;
+                }
                 if (k < warmup)
                         continue;
                 roi_share[k - warmup] =
@@ -579,6 +608,8 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         pg_result_derive(res);
         pg_warn_lines(st, b->name, &warnings);
         pg_roi_warn(st, b, &roi);
+        if (outlived_runs)
+                pg_outlived_warn(st, b, outlived_runs, warmup + repeat, outlived_most);
 done:
         free(roi_share);
         free(readings);
@@ -746,6 +777,12 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                 error = 0;
         } else if (error == 0) {
                 pg_warn_lines(st, b->name, &warnings);
+                /* kernel frames were sampled but cannot be named: said once */
+                if (!off_cpu && !so.exclude_kernel && out->present && !out->kernel &&
+                    !st->warned_kallsyms && !pg_kallsyms_shown(NULL)) {
+                        pg_warn(st, NULL, PG_KALLSYMS_HIDDEN_WARNING);
+                        st->warned_kallsyms = true;
+                }
                 if (!off_cpu && out->samples > 0 && out->samples < so.min_samples) {
                         char *m = pg_xasprintf(
                             "the profile has %llu samples, fewer than --min-samples %llu, after "

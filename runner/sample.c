@@ -21,6 +21,7 @@
 
 #include "common/error.h"
 #include "runner/control.h"
+#include "runner/kallsyms.h"
 #include "runner/launch.h"
 #include "runner/offcpu.h"
 #include "runner/records.h"
@@ -78,27 +79,6 @@ static void pg_log_count(const struct pg_record_log *log, uint64_t *samples, uin
         }
 }
 
-/* kallsyms shows addresses (its first address is not zero). */
-static bool pg_kallsyms_addresses_visible(void)
-{
-        FILE *f = fopen("/proc/kallsyms", "re");
-        char line[256];
-        bool visible = false;
-
-        if (f == NULL)
-                return false;
-        while (fgets(line, sizeof(line), f)) {
-                if (strtoull(line, NULL, 16) != 0) {
-                        visible = true;
-                        break;
-                }
-                if (ftell(f) > 1 << 16)
-                        break;
-        }
-        fclose(f);
-        return visible;
-}
-
 void pg_sample_export(const struct pg_symbolizer *sym, const struct pg_sampling_cfg *cfg,
                       bool cycles, bool exclude_kernel, uint64_t runs, struct pg_profile *out)
 {
@@ -117,7 +97,7 @@ void pg_sample_export(const struct pg_symbolizer *sym, const struct pg_sampling_
         out->frames = st->frames;
         out->unresolved = st->unresolved;
         out->runs = runs;
-        out->kernel = !exclude_kernel && pg_kallsyms_addresses_visible();
+        out->kernel = !exclude_kernel && pg_kallsyms_shown(NULL);
         pg_symbolizer_export(sym, out);
 }
 
