@@ -32,6 +32,7 @@
         X(dwarf_cfi_addrframe)                                                                     \
         X(dwarf_child)                                                                             \
         X(dwarf_decl_file)                                                                         \
+        X(dwarf_diecu)                                                                             \
         X(dwarf_diename)                                                                           \
         X(dwarf_end)                                                                               \
         X(dwarf_entrypc)                                                                           \
@@ -139,6 +140,7 @@ int pg_libdw_init(void);
 #define dwarf_cfi_addrframe                pg_libdw.dwarf_cfi_addrframe
 #define dwarf_child                        pg_libdw.dwarf_child
 #define dwarf_decl_file                    pg_libdw.dwarf_decl_file
+#define dwarf_diecu                        pg_libdw.dwarf_diecu
 #define dwarf_diename                      pg_libdw.dwarf_diename
 #define dwarf_end                          pg_libdw.dwarf_end
 #define dwarf_entrypc                      pg_libdw.dwarf_entrypc
