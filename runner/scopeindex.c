@@ -2,7 +2,11 @@
  * scopeindex.c - see scopeindex.h. Invariants of an indexed CU: nodes are
  * in the walk's order (preorder, children in DIE order); node i's subtree is
  * nodes [i, end); child and next are node indexes or PG_NONE; ranges of
- * node i are ranges[r0 .. r0 + nr), each [lo, hi) as dwarf_ranges gives it.
+ * node i are ranges[r0 .. r0 + nr), each [lo, hi) as dwarf_ranges gives it;
+ * level is 1 for the CU's children. tops (pg_scopeindex_chain) are the
+ * ranges of the subprograms, inlined subroutines and lexical blocks that
+ * pg_scopes_at examines at the CU level (nested only in namespace-like
+ * DIEs), sorted by lo; maxhi is the largest hi of tops[0 .. i].
  */
 #include "runner/scopeindex.h"
 
@@ -20,6 +24,12 @@ struct pg_scope_node {
         uint32_t parent, child, next;
         uint32_t r0, nr;
         int tag;
+        uint32_t level;
+};
+
+struct pg_scope_top {
+        uint64_t lo, hi, maxhi;
+        uint32_t node;
 };
 
 struct pg_scope_cu {
@@ -31,7 +41,14 @@ struct pg_scope_cu {
         size_t nranges, capranges;
         uint32_t first;          /* the CU's first child */
         struct pg_u64map by_die; /* DIE address -> node */
+        bool tops_built;
+        struct pg_scope_top *tops;
+        size_t ntops;
 };
+
+/* The most levels pg_scopes_at descends, and so the most scopes it reports. */
+#define PG_SCOPE_DEPTH 64
+#define PG_SCOPE_MAX   (PG_SCOPE_DEPTH + 2)
 
 /* Whether the walk descends into a DIE of @tag (libdw_visit_scopes.c may_have_scopes). */
 static bool pg_may_have_scopes(int tag)
@@ -74,6 +91,7 @@ static bool pg_scope_add(struct pg_scope_cu *c, Dwarf_Die *die, uint32_t parent)
         nd->r0 = (uint32_t) c->nranges;
         nd->nr = 0;
         nd->tag = dwarf_tag(die);
+        nd->level = parent == PG_NONE ? 1 : c->nodes[parent].level + 1;
         /* dwarf_haspc's loop, all of it: a range list that fails part way
          * would make dwarf_haspc's answer depend on the address. Without
          * DW_AT_high_pc and DW_AT_ranges, dwarf_ranges gives no range and no
@@ -181,15 +199,12 @@ static int pg_scope_libdw(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
         return k;
 }
 
-int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
-                          int max)
+/* @cu's entry in @x, counting one lookup and indexing the CU at its second. */
+static struct pg_scope_cu *pg_scope_cu_get(struct pg_scopeindex *x, Dwarf_Die *cu)
 {
         uint64_t key = (uint64_t) (uintptr_t) cu->addr;
         struct pg_scope_cu *c;
-        uint32_t idx, node = PG_NONE, inl = PG_NONE, o, chain[256];
-        Dwarf_Attribute attr;
-        Dwarf_Die origin;
-        int n = 0, k = 0;
+        uint32_t idx;
 
         if (!pg_u64map_get(&x->by_cu, key, &idx)) {
                 if (x->ncus == x->capcus) {
@@ -205,6 +220,18 @@ int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc,
                 c->built = true;
                 c->fallback = !pg_scope_build(c, cu);
         }
+        return c;
+}
+
+int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                          int max)
+{
+        struct pg_scope_cu *c = pg_scope_cu_get(x, cu);
+        uint32_t node = PG_NONE, inl = PG_NONE, o, chain[256];
+        Dwarf_Attribute attr;
+        Dwarf_Die origin;
+        int n = 0, k = 0;
+
         if (!c->built || c->fallback)
                 return pg_scope_libdw(cu, pc, out, max);
         /* the first pass: the first child containing pc, level by level */
@@ -239,12 +266,183 @@ int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc,
         return k + 1;
 }
 
+/* The DIEs pg_scopes_at passes through without addresses of their own. */
+static bool pg_scope_nests(int tag)
+{
+        return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+               tag == DW_TAG_structure_type || tag == DW_TAG_module;
+}
+
+/* The DIEs pg_scopes_at reports when their ranges contain the address. */
+static bool pg_scope_code(int tag)
+{
+        return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+               tag == DW_TAG_lexical_block;
+}
+
+/* pg_scopes_at below @parent, examined at @depth. */
+static int pg_scopes_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max, int depth)
+{
+        Dwarf_Die child;
+
+        if (depth > PG_SCOPE_DEPTH || dwarf_child(parent, &child) != 0)
+                return 0;
+        do {
+                int n, tag = dwarf_tag(&child);
+
+                if (pg_scope_nests(tag)) {
+                        if ((n = pg_scopes_walk(&child, pc, v, max, depth + 1)) > 0)
+                                return n;
+                } else if (pg_scope_code(tag) && dwarf_haspc(&child, pc) > 0) {
+                        n = pg_scopes_walk(&child, pc, v, max, depth + 1);
+                        if (n < max)
+                                v[n++] = child;
+                        return n;
+                }
+        } while (dwarf_siblingof(&child, &child) == 0);
+        return 0;
+}
+
+int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max)
+{
+        return pg_scopes_walk(parent, pc, v, max, 0);
+}
+
+/* pg_scopes_walk over the index: node indexes into @v. */
+static int pg_scopes_nodes(const struct pg_scope_cu *c, uint32_t parent, Dwarf_Addr pc, uint32_t *v,
+                           int max, int depth)
+{
+        if (depth > PG_SCOPE_DEPTH)
+                return 0;
+        for (uint32_t i = c->nodes[parent].child; i != PG_NONE; i = c->nodes[i].next) {
+                int n;
+
+                if (pg_scope_nests(c->nodes[i].tag)) {
+                        if ((n = pg_scopes_nodes(c, i, pc, v, max, depth + 1)) > 0)
+                                return n;
+                } else if (pg_scope_code(c->nodes[i].tag) && pg_scope_has(c, i, pc)) {
+                        n = pg_scopes_nodes(c, i, pc, v, max, depth + 1);
+                        if (n < max)
+                                v[n++] = i;
+                        return n;
+                }
+        }
+        return 0;
+}
+
+static int pg_scope_top_cmp(const void *a, const void *b)
+{
+        const struct pg_scope_top *x = a, *y = b;
+
+        if (x->lo != y->lo)
+                return x->lo < y->lo ? -1 : 1;
+        return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* The CU-level table of pg_scopes_at's first step (see the invariants above). */
+static void pg_scope_tops(struct pg_scope_cu *c)
+{
+        bool *open = pg_xcalloc(c->n ? c->n : 1, sizeof(*open)); /* reached through nests only */
+        size_t cap = 0;
+        uint64_t maxhi = 0;
+
+        for (uint32_t i = 0; i < c->n; i++) {
+                const struct pg_scope_node *nd = &c->nodes[i];
+
+                if (nd->parent != PG_NONE && !open[nd->parent])
+                        continue;
+                /* examined at depth level - 1; a nest's children at depth level */
+                if (pg_scope_nests(nd->tag) && nd->level <= PG_SCOPE_DEPTH)
+                        open[i] = true;
+                if (!pg_scope_code(nd->tag) || nd->level > PG_SCOPE_DEPTH + 1)
+                        continue;
+                for (uint32_t k = 0; k < nd->nr; k++) {
+                        if (c->ntops == cap) {
+                                cap = cap ? cap * 2 : 64;
+                                c->tops = pg_xreallocarray(c->tops, cap, sizeof(*c->tops));
+                        }
+                        c->tops[c->ntops++] = (struct pg_scope_top){
+                                .lo = c->ranges[nd->r0 + k][0],
+                                .hi = c->ranges[nd->r0 + k][1],
+                                .node = i,
+                        };
+                }
+        }
+        free(open);
+        if (c->ntops > 1)
+                qsort(c->tops, c->ntops, sizeof(*c->tops), pg_scope_top_cmp);
+        for (size_t i = 0; i < c->ntops; i++) {
+                if (c->tops[i].hi > maxhi)
+                        maxhi = c->tops[i].hi;
+                c->tops[i].maxhi = maxhi;
+        }
+        c->tops_built = true;
+}
+
+/* Keep the inlined subroutines of @v[0 .. n) (innermost first) in @out, outermost first. */
+static int pg_scope_keep_inlined(Dwarf_Die *v, int n, Dwarf_Die *out, int max)
+{
+        int k = 0;
+
+        for (int i = n - 1; i >= 0; i--)
+                if (dwarf_tag(&v[i]) == DW_TAG_inlined_subroutine) {
+                        if (k < max)
+                                out[k] = v[i];
+                        k++;
+                }
+        return k;
+}
+
+int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                        int max)
+{
+        struct pg_scope_cu *c = pg_scope_cu_get(x, cu);
+        uint32_t best = PG_NONE, v[PG_SCOPE_MAX];
+        size_t lo = 0, hi;
+        int n, k = 0;
+
+        if (!c->built || c->fallback) {
+                Dwarf_Die d[PG_SCOPE_MAX];
+
+                n = pg_scopes_at(cu, pc, d, PG_SCOPE_MAX);
+                return pg_scope_keep_inlined(d, n, out, max);
+        }
+        if (!c->tops_built)
+                pg_scope_tops(c);
+        /* the last top starting at or below pc, then back while one may still hold it */
+        hi = c->ntops;
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (c->tops[mid].lo <= pc)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        for (size_t i = lo; i-- > 0 && c->tops[i].maxhi > pc;)
+                if (c->tops[i].hi > pc && c->tops[i].node < best)
+                        best = c->tops[i].node; /* the first in DIE order, as the walk */
+        if (best == PG_NONE)
+                return 0;
+        n = pg_scopes_nodes(c, best, pc, v, PG_SCOPE_MAX, (int) c->nodes[best].level);
+        if (n < PG_SCOPE_MAX)
+                v[n++] = best;
+        for (int i = n - 1; i >= 0; i--)
+                if (c->nodes[v[i]].tag == DW_TAG_inlined_subroutine) {
+                        if (k < max)
+                                out[k] = c->nodes[v[i]].die;
+                        k++;
+                }
+        return k;
+}
+
 void pg_scopeindex_release(struct pg_scopeindex *x)
 {
         for (size_t i = 0; i < x->ncus; i++) {
                 free(x->cus[i].nodes);
                 free(x->cus[i].ranges);
                 pg_u64map_release(&x->cus[i].by_die);
+                free(x->cus[i].tops);
         }
         free(x->cus);
         pg_u64map_release(&x->by_cu);
