@@ -17,7 +17,7 @@ if [ "$what" = test ]; then
   # fixtures, symbolization and the simulated counters
   pkgs="$pkgs binutils g++ libc6-dbg valgrind time"
   # symbolization of other toolchains (lld, Rust, Go) checked against perf
-  pkgs="$pkgs lld rustc golang-go linux-perf"
+  pkgs="$pkgs lld rustc golang-go linux-perf llvm"
   # docs, schema and SVG checks
   pkgs="$pkgs libxml2-utils cmark-gfm"
   # npm test tools (tests/node) and the browser test

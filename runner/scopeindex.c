@@ -46,6 +46,11 @@ struct pg_scope_cu {
         size_t ntops;
 };
 
+struct pg_scope_curange {
+        uint64_t lo, hi;
+        Dwarf_Die cu;
+};
+
 /* The most levels pg_scopes_at descends, and so the most scopes it reports. */
 #define PG_SCOPE_DEPTH 64
 #define PG_SCOPE_MAX   (PG_SCOPE_DEPTH + 2)
@@ -436,6 +441,59 @@ int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, D
         return k;
 }
 
+/* Every CU's ranges of @dw, in file order, into @x. */
+static void pg_scope_curanges(struct pg_scopeindex *x, Dwarf *dw)
+{
+        Dwarf_Off off = 0, next;
+        size_t hsize, cap = 0;
+        Dwarf_Die cu;
+
+        while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+                Dwarf_Addr base, lo, hi;
+                ptrdiff_t r = 0;
+
+                if (dwarf_offdie(dw, off + hsize, &cu) != NULL)
+                        while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
+                                if (x->ncuranges == cap) {
+                                        cap = cap ? cap * 2 : 64;
+                                        x->curanges = pg_xreallocarray(x->curanges, cap,
+                                                                       sizeof(*x->curanges));
+                                }
+                                x->curanges[x->ncuranges++] =
+                                    (struct pg_scope_curange){ .lo = lo, .hi = hi, .cu = cu };
+                        }
+                off = next;
+        }
+}
+
+Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
+                            Dwarf_Addr *bias)
+{
+        Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+        Dwarf_Aranges *ar;
+        Dwarf *dw;
+        size_t n;
+
+        if (cu != NULL || x->aranges > 0)
+                return cu;
+        if (x->aranges == 0) {
+                *bias = 0;
+                dw = dwfl_module_getdwarf(mod, bias);
+                x->aranges = dw != NULL && dwarf_getaranges(dw, &ar, &n) == 0 && n == 0 ? -1 : 1;
+                if (x->aranges < 0)
+                        pg_scope_curanges(x, dw);
+                if (x->aranges > 0)
+                        return NULL;
+        }
+        *bias = 0;
+        if (dwfl_module_getdwarf(mod, bias) == NULL)
+                return NULL;
+        for (size_t i = 0; i < x->ncuranges; i++)
+                if (addr - *bias >= x->curanges[i].lo && addr - *bias < x->curanges[i].hi)
+                        return &x->curanges[i].cu;
+        return NULL;
+}
+
 void pg_scopeindex_release(struct pg_scopeindex *x)
 {
         for (size_t i = 0; i < x->ncus; i++) {
@@ -445,6 +503,7 @@ void pg_scopeindex_release(struct pg_scopeindex *x)
                 free(x->cus[i].tops);
         }
         free(x->cus);
+        free(x->curanges);
         pg_u64map_release(&x->by_cu);
         memset(x, 0, sizeof(*x));
 }

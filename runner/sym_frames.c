@@ -271,7 +271,7 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
         f->dwarf_read = true;
-        cu = dwfl_module_addrdie(f->mod, vaddr, &bias);
+        cu = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, &bias);
         if (cu == NULL) {
                 pg_buf_release(&tmp);
                 return;
