@@ -8,6 +8,10 @@
  * gcc and clang with bfd and lld, and programs built here by Debian's rustc
  * (-O, -g) and by golang-go. Addresses probed: an even stride over each
  * executable segment and the entry of every inlined instance found there.
+ * The same addresses check the index's second rule, the full chain of
+ * inlined subroutines (pg_scopeindex_chain), against the libdw walk it
+ * models (pg_scopes_at), with the CU found by pg_scopeindex_cu (Go's files
+ * have no .debug_aranges).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,7 +31,49 @@
 #include "tests/runner/offline_module.h"
 #include "tests/util/testutil.h"
 
-static size_t mismatches, with_inlined;
+static size_t mismatches, with_inlined, chain_mismatches, with_chain;
+
+/* The inlined subroutines of pg_scopes_at(@cu, @pc), outermost first, into @out. */
+static int chain_oracle(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
+{
+        Dwarf_Die v[80];
+        int n = pg_scopes_at(cu, pc, v, 80), k = 0;
+
+        for (int i = n - 1; i >= 0; i--)
+                if (dwarf_tag(&v[i]) == DW_TAG_inlined_subroutine) {
+                        if (k < max)
+                                out[k] = v[i];
+                        k++;
+                }
+        return k;
+}
+
+/* The chain rule at module-relative @addr: the index against the walk. */
+static void probe_chain(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path,
+                        Dwarf_Addr addr)
+{
+        Dwarf_Addr bias = 0;
+        Dwarf_Die *cu = pg_scopeindex_cu(x, mod, addr, &bias);
+        Dwarf_Die want[64], got[64];
+        int nw, ng;
+
+        if (cu == NULL)
+                return;
+        nw = chain_oracle(cu, addr - bias, want, 64);
+        (void) pg_scopeindex_chain(x, cu, addr - bias, got, 64); /* indexes the CU */
+        ng = pg_scopeindex_chain(x, cu, addr - bias, got, 64);
+        with_chain += nw > 0;
+        if (nw == ng) {
+                for (int i = 0; i < nw && i < 64; i++)
+                        if (want[i].addr != got[i].addr)
+                                goto differ;
+                return;
+        }
+differ:
+        if (chain_mismatches++ < 10)
+                fprintf(stderr, "%s: %#llx: the walk has %d inlined subroutines, the index %d\n",
+                        path, (unsigned long long) addr, nw, ng);
+}
 
 /* The inlined scopes of dwarf_getscopes(@cu, @pc), outermost first, into @out. */
 static int oracle(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
@@ -54,6 +100,7 @@ static void probe(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path, D
         Dwarf_Die want[64], got[64];
         int nw, ng;
 
+        probe_chain(x, mod, path, addr);
         if (cu == NULL)
                 return;
         nw = oracle(cu, addr - bias, want, 64);
@@ -177,7 +224,7 @@ static void test_same_as_dwarf_getscopes(void **state)
         const char *fixtures[] = { "sample_callpath", "sample_cxx", "sample_inline_vdso",
                                    "sample_debuglink" };
         const char *dir = pg_test_env("PG_FIXTURE_DIR"), *prog;
-        size_t total = 0, libc, perfgate, before;
+        size_t total = 0, libc, perfgate, before, chain_before;
         char path[4096];
 
         (void) state;
@@ -197,9 +244,12 @@ static void test_same_as_dwarf_getscopes(void **state)
         prog = build("/usr/bin/rustc", "m.rs", rust_src, "/usr/bin/rustc -O -g -o prog m.rs");
         if (prog != NULL) {
                 before = with_inlined;
+                chain_before = with_chain;
                 total += check_file(prog, 20000);
-                fprintf(stderr, "rustc: %zu addresses with inlined scopes\n",
-                        with_inlined - before);
+                fprintf(stderr,
+                        "rustc: %zu addresses with inlined scopes, %zu with an inline chain\n",
+                        with_inlined - before, with_chain - chain_before);
+                assert_true(with_chain - chain_before > 100);
         }
         if (prog != NULL)
                 pg_test_sandbox_remove();
@@ -208,18 +258,24 @@ static void test_same_as_dwarf_getscopes(void **state)
                      "build -o prog m.go");
         if (prog != NULL) {
                 before = with_inlined;
+                chain_before = with_chain;
                 total += check_file(prog, 20000);
-                fprintf(stderr, "go: %zu addresses with inlined scopes\n", with_inlined - before);
+                fprintf(stderr, "go: %zu addresses with inlined scopes, %zu with an inline chain\n",
+                        with_inlined - before, with_chain - chain_before);
+                assert_true(with_chain - chain_before > 100);
                 pg_test_sandbox_remove();
         }
-        fprintf(stderr, "%zu addresses compared with dwarf_getscopes (%zu with inlined scopes)\n",
-                total, with_inlined);
+        fprintf(stderr,
+                "%zu addresses compared with dwarf_getscopes (%zu with inlined scopes) and with "
+                "the walk of pg_scopes_at (%zu with an inline chain)\n",
+                total, with_inlined, with_chain);
         assert_true(perfgate > 1000);
         /* the index was exercised: Debian's -O2 glibc, an optimised perfgate
          * and the -O1 layouts inline (a Debug perfgate, as the sanitizer
          * build makes it, hardly does) */
         assert_true(with_inlined > 100);
         assert_int_equal(mismatches, 0);
+        assert_int_equal(chain_mismatches, 0);
 }
 
 int main(void)
