@@ -188,18 +188,25 @@ static bool pg_scope_has(const struct pg_scope_cu *c, uint32_t i, Dwarf_Addr pc)
         return false;
 }
 
+int pg_scopes_keep_inlined(Dwarf_Die *v, int n, Dwarf_Die *out, int max)
+{
+        int k = 0;
+
+        for (int i = n - 1; i >= 0; i--)
+                if (dwarf_tag(&v[i]) == DW_TAG_inlined_subroutine) {
+                        if (k < max)
+                                out[k] = v[i];
+                        k++;
+                }
+        return k;
+}
+
 /* dwarf_getscopes itself, its inlined subroutines kept (see pg_scopeindex_inlined). */
 static int pg_scope_libdw(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
         Dwarf_Die *scopes = NULL;
-        int n = dwarf_getscopes(cu, pc, &scopes), k = 0;
+        int n = dwarf_getscopes(cu, pc, &scopes), k = pg_scopes_keep_inlined(scopes, n, out, max);
 
-        for (int i = n - 1; i >= 0; i--)
-                if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
-                        if (k < max)
-                                out[k] = scopes[i];
-                        k++;
-                }
         free(scopes);
         return k;
 }
@@ -384,20 +391,6 @@ static void pg_scope_tops(struct pg_scope_cu *c)
         c->tops_built = true;
 }
 
-/* Keep the inlined subroutines of @v[0 .. n) (innermost first) in @out, outermost first. */
-static int pg_scope_keep_inlined(Dwarf_Die *v, int n, Dwarf_Die *out, int max)
-{
-        int k = 0;
-
-        for (int i = n - 1; i >= 0; i--)
-                if (dwarf_tag(&v[i]) == DW_TAG_inlined_subroutine) {
-                        if (k < max)
-                                out[k] = v[i];
-                        k++;
-                }
-        return k;
-}
-
 int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
                         int max)
 {
@@ -410,7 +403,7 @@ int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, D
                 Dwarf_Die d[PG_SCOPE_MAX];
 
                 n = pg_scopes_at(cu, pc, d, PG_SCOPE_MAX);
-                return pg_scope_keep_inlined(d, n, out, max);
+                return pg_scopes_keep_inlined(d, n, out, max);
         }
         if (!c->tops_built)
                 pg_scope_tops(c);

@@ -94,6 +94,14 @@ int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc,
 int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max);
 
 /**
+ * The DW_TAG_inlined_subroutine DIEs among scopes @v[0 .. @n) (innermost
+ * first, as dwarf_getscopes and pg_scopes_at give them; @n < 0 is none),
+ * outermost first, into @out: at most @max stored, all counted, the count
+ * returned.
+ */
+int pg_scopes_keep_inlined(Dwarf_Die *v, int n, Dwarf_Die *out, int max);
+
+/**
  * The DW_TAG_inlined_subroutine DIEs among pg_scopes_at(@cu, @pc)'s scopes,
  * outermost first, into @out (at most @max stored; all counted): the full
  * chain of functions inlined at @pc, whatever namespaces or lexical blocks

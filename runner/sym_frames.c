@@ -223,6 +223,14 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
 /* At most this many inlined frames at one address. */
 #define PG_MAX_INLINED 64
 
+/* Whether CU @cu's inlined frames are the full chain (pg_inlined_at). */
+static bool pg_chain_lang(Dwarf_Die *cu)
+{
+        int lang = dwarf_srclang(cu);
+
+        return lang == DW_LANG_Rust || lang == DW_LANG_Go;
+}
+
 /*
  * The functions inlined at DWARF address @pc of @cu, outermost first, into
  * @out. Rust and Go CUs: the full chain of inlined subroutines holding @pc
@@ -235,11 +243,26 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
  */
 static int pg_inlined_at(struct pg_file *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
-        int lang = dwarf_srclang(cu);
-
-        if (lang == DW_LANG_Rust || lang == DW_LANG_Go)
+        if (pg_chain_lang(cu))
                 return pg_scopeindex_chain(&f->scopes, cu, pc, out, max);
         return pg_scopeindex_inlined(&f->scopes, cu, pc, out, max);
+}
+
+/*
+ * The CU holding @vaddr of @f, for its inlined frames: through
+ * .debug_aranges, else (a file without them: Go's linker writes none) from
+ * every CU's ranges (pg_scopeindex_cu), a Rust or Go CU only: C and C++
+ * from clang, which writes no .debug_aranges either, keep the frames they
+ * had (none inlined).
+ */
+static Dwarf_Die *pg_frame_cu(struct pg_file *f, uint64_t vaddr, Dwarf_Addr *bias)
+{
+        Dwarf_Die *cu = dwfl_module_addrdie(f->mod, vaddr, bias);
+
+        if (cu == NULL && (cu = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, bias)) != NULL &&
+            !pg_chain_lang(cu))
+                cu = NULL;
+        return cu;
 }
 
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
@@ -271,7 +294,7 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
         f->dwarf_read = true;
-        cu = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, &bias);
+        cu = pg_frame_cu(f, vaddr, &bias);
         if (cu == NULL) {
                 pg_buf_release(&tmp);
                 return;

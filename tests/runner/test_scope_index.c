@@ -33,80 +33,51 @@
 
 static size_t mismatches, with_inlined, chain_mismatches, with_chain;
 
-/* The inlined subroutines of pg_scopes_at(@cu, @pc), outermost first, into @out. */
-static int chain_oracle(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
-{
-        Dwarf_Die v[80];
-        int n = pg_scopes_at(cu, pc, v, 80), k = 0;
-
-        for (int i = n - 1; i >= 0; i--)
-                if (dwarf_tag(&v[i]) == DW_TAG_inlined_subroutine) {
-                        if (k < max)
-                                out[k] = v[i];
-                        k++;
-                }
-        return k;
-}
-
-/* The chain rule at module-relative @addr: the index against the walk. */
-static void probe_chain(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path,
-                        Dwarf_Addr addr)
-{
-        Dwarf_Addr bias = 0;
-        Dwarf_Die *cu = pg_scopeindex_cu(x, mod, addr, &bias);
-        Dwarf_Die want[64], got[64];
-        int nw, ng;
-
-        if (cu == NULL)
-                return;
-        nw = chain_oracle(cu, addr - bias, want, 64);
-        (void) pg_scopeindex_chain(x, cu, addr - bias, got, 64); /* indexes the CU */
-        ng = pg_scopeindex_chain(x, cu, addr - bias, got, 64);
-        with_chain += nw > 0;
-        if (nw == ng) {
-                for (int i = 0; i < nw && i < 64; i++)
-                        if (want[i].addr != got[i].addr)
-                                goto differ;
-                return;
-        }
-differ:
-        if (chain_mismatches++ < 10)
-                fprintf(stderr, "%s: %#llx: the walk has %d inlined subroutines, the index %d\n",
-                        path, (unsigned long long) addr, nw, ng);
-}
-
 /* The inlined scopes of dwarf_getscopes(@cu, @pc), outermost first, into @out. */
 static int oracle(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
         Dwarf_Die *scopes = NULL;
-        int n = dwarf_getscopes(cu, pc, &scopes), k = 0;
+        int n = dwarf_getscopes(cu, pc, &scopes), k = pg_scopes_keep_inlined(scopes, n, out, max);
 
-        for (int i = n - 1; i >= 0; i--)
-                if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
-                        if (k < max)
-                                out[k] = scopes[i];
-                        k++;
-                }
         free(scopes);
         return k;
 }
 
-/* Compare one address (module-relative @addr); the entries of inlined instances
- * met on the way are added to @more. */
-static void probe(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path, Dwarf_Addr addr)
+/* The inlined subroutines of pg_scopes_at(@cu, @pc), outermost first, into @out. */
+static int chain_oracle(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
-        Dwarf_Addr bias = 0;
-        Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+        Dwarf_Die v[80];
+
+        return pg_scopes_keep_inlined(v, pg_scopes_at(cu, pc, v, 80), out, max);
+}
+
+/* One rule: the libdw call the index reproduces, and the index's answer. */
+struct rule {
+        const char *what;
+        int (*oracle)(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max);
+        int (*index)(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                     int max);
+        size_t *with, *mismatches;
+};
+
+static const struct rule getscopes = { "dwarf_getscopes", oracle, pg_scopeindex_inlined,
+                                       &with_inlined, &mismatches };
+static const struct rule chain = { "the walk of pg_scopes_at", chain_oracle, pg_scopeindex_chain,
+                                   &with_chain, &chain_mismatches };
+
+/* Compare @r's two answers at module-relative @addr of @cu (NULL: no CU). */
+static void compare_rule(const struct rule *r, struct pg_scopeindex *x, Dwarf_Die *cu,
+                         Dwarf_Addr bias, const char *path, Dwarf_Addr addr)
+{
         Dwarf_Die want[64], got[64];
         int nw, ng;
 
-        probe_chain(x, mod, path, addr);
         if (cu == NULL)
                 return;
-        nw = oracle(cu, addr - bias, want, 64);
-        (void) pg_scopeindex_inlined(x, cu, addr - bias, got, 64); /* indexes the CU */
-        ng = pg_scopeindex_inlined(x, cu, addr - bias, got, 64);
-        with_inlined += nw > 0;
+        nw = r->oracle(cu, addr - bias, want, 64);
+        (void) r->index(x, cu, addr - bias, got, 64); /* indexes the CU */
+        ng = r->index(x, cu, addr - bias, got, 64);
+        *r->with += nw > 0;
         if (nw == ng) {
                 for (int i = 0; i < nw && i < 64; i++)
                         if (want[i].addr != got[i].addr)
@@ -114,9 +85,21 @@ static void probe(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path, D
                 return;
         }
 differ:
-        if (mismatches++ < 10)
-                fprintf(stderr, "%s: %#llx: dwarf_getscopes has %d inlined scopes, the index %d\n",
-                        path, (unsigned long long) addr, nw, ng);
+        if ((*r->mismatches)++ < 10)
+                fprintf(stderr, "%s: %#llx: %s has %d inlined scopes, the index %d\n", path,
+                        (unsigned long long) addr, r->what, nw, ng);
+}
+
+/* Compare one address (module-relative @addr) by both rules; the chain's CU
+ * as the symbolizer finds it (pg_scopeindex_cu: Go's files have no
+ * .debug_aranges), dwarf_getscopes' as before. */
+static void probe(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path, Dwarf_Addr addr)
+{
+        Dwarf_Addr bias = 0;
+
+        compare_rule(&getscopes, x, dwfl_module_addrdie(mod, addr, &bias), bias, path, addr);
+        bias = 0;
+        compare_rule(&chain, x, pg_scopeindex_cu(x, mod, addr, &bias), bias, path, addr);
 }
 
 /* The low_pc of every DW_TAG_inlined_subroutine under @die (module-relative). */
