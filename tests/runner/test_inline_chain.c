@@ -7,9 +7,11 @@
  * script shows (leaf or caller) is then folded by the symbolizer (a
  * hand-built sample whose chain is that address alone) and its frames
  * compared with perf's (the symbol, then the "(inlined)" lines outermost
- * first) and with `addr2line -i -f -C` (every function but the last is an
- * inlined one). Also: Self and the hotspots charge the adapter loop to the
- * function it was inlined into, as perf report --no-children does.
+ * first), with `addr2line -i -f -C` (every function but the last is an
+ * inlined one) and, for Go, with llvm-addr2line: every address must agree,
+ * but for one documented difference of binutils (binutils_renamed). Also:
+ * Self and the hotspots charge the adapter loop to the function it was
+ * inlined into, as perf report --no-children does.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -369,7 +371,7 @@ static void check_program(const char *path, const char *arg, size_t min_addrs)
         char cmd[32768], data[4096], txt[4096], prog[4096];
         struct wants cut = { 0 }, w = { .cut = &cut };
         size_t perf_same = 0, perf_renamed = 0, perf_diff = 0, a2l_same = 0, a2l_diff = 0;
-        size_t llvm_same = 0, llvm_diff = 0, nested = 0;
+        size_t llvm_same = 0, llvm_diff = 0, inlined = 0, nested = 0;
         bool a2l, llvm, go = strstr(path, "_go") != NULL;
 
         assert_non_null(realpath(path, prog)); /* as perf names it */
@@ -394,6 +396,7 @@ static void check_program(const char *path, const char *arg, size_t min_addrs)
                 if (x->perf == NULL)
                         continue; /* asked of addr2line only */
                 assert_non_null(x->got);
+                inlined += strstr(x->got, "_[i]") != NULL;
                 nested += strstr(x->got, "_[i];") != NULL;
                 if (!x->mixed && strcmp(x->perf, x->got) != 0 &&
                     binutils_renamed(x->perf, x->got)) {
@@ -441,12 +444,17 @@ static void check_program(const char *path, const char *arg, size_t min_addrs)
                 prog, w.n, perf_same, perf_renamed, perf_diff, a2l_same, a2l_diff, llvm_same,
                 llvm_diff);
         fprintf(stderr,
-                "%s: %zu with nested inlined frames; %zu perf printed without their symbol\n", prog,
-                nested, cut.n);
+                "%s: %zu with inlined frames, %zu of them nested; %zu perf printed without their "
+                "symbol\n",
+                prog, inlined, nested, cut.n);
         free(w.v);
         free(cut.v);
         assert_true(w.n >= min_addrs);
-        assert_true(nested > 0); /* there were inlined chains to compare */
+        /* there were inlined frames to compare, and (Rust) chains of them; a
+         * Go program's sampled addresses hold few nested ones */
+        assert_true(inlined > 0);
+        if (!go)
+                assert_true(nested > 0);
         assert_int_equal(perf_diff, 0);
         if (a2l)
                 assert_int_equal(a2l_diff, 0);
@@ -460,10 +468,17 @@ static void check_program(const char *path, const char *arg, size_t min_addrs)
 
 static void test_rust_vs_perf(void **state)
 {
+        const char *names[] = { "diff/diff_rust_bfd", "diff/diff_rust_lld" };
+        int n = 0;
+
         (void) state;
-        if (access(pg_test_fixture("diff/diff_rust_bfd"), X_OK) != 0)
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+                if (access(pg_test_fixture(names[i]), X_OK) == 0) {
+                        check_program(pg_test_fixture(names[i]), "3", 50);
+                        n++;
+                }
+        if (n == 0)
                 skip();
-        check_program(pg_test_fixture("diff/diff_rust_bfd"), "3", 50);
 }
 
 static void test_go_vs_perf(void **state)
