@@ -46,11 +46,6 @@ struct pg_scope_cu {
         size_t ntops;
 };
 
-struct pg_scope_curange {
-        uint64_t lo, hi;
-        Dwarf_Die cu;
-};
-
 /* The most levels pg_scopes_at descends, and so the most scopes it reports. */
 #define PG_SCOPE_DEPTH 64
 #define PG_SCOPE_MAX   (PG_SCOPE_DEPTH + 2)
@@ -351,12 +346,46 @@ static int pg_scope_top_cmp(const void *a, const void *b)
         return x->node < y->node ? -1 : x->node > y->node;
 }
 
+/* Sort range table @t (@n entries) by lo and set each entry's maxhi. */
+static void pg_scope_tops_sort(struct pg_scope_top *t, size_t n)
+{
+        uint64_t maxhi = 0;
+
+        if (n > 1)
+                qsort(t, n, sizeof(*t), pg_scope_top_cmp);
+        for (size_t i = 0; i < n; i++) {
+                if (t[i].hi > maxhi)
+                        maxhi = t[i].hi;
+                t[i].maxhi = maxhi;
+        }
+}
+
+/* The smallest node of sorted table @t whose range holds @pc, or PG_NONE. */
+static uint32_t pg_scope_tops_find(const struct pg_scope_top *t, size_t n, uint64_t pc)
+{
+        size_t lo = 0, hi = n;
+        uint32_t best = PG_NONE;
+
+        /* the last entry starting at or below pc, then back while one may still hold it */
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (t[mid].lo <= pc)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        for (size_t i = lo; i-- > 0 && t[i].maxhi > pc;)
+                if (t[i].hi > pc && t[i].node < best)
+                        best = t[i].node;
+        return best;
+}
+
 /* The CU-level table of pg_scopes_at's first step (see the invariants above). */
 static void pg_scope_tops(struct pg_scope_cu *c)
 {
         bool *open = pg_xcalloc(c->n ? c->n : 1, sizeof(*open)); /* reached through nests only */
         size_t cap = 0;
-        uint64_t maxhi = 0;
 
         for (uint32_t i = 0; i < c->n; i++) {
                 const struct pg_scope_node *nd = &c->nodes[i];
@@ -381,13 +410,7 @@ static void pg_scope_tops(struct pg_scope_cu *c)
                 }
         }
         free(open);
-        if (c->ntops > 1)
-                qsort(c->tops, c->ntops, sizeof(*c->tops), pg_scope_top_cmp);
-        for (size_t i = 0; i < c->ntops; i++) {
-                if (c->tops[i].hi > maxhi)
-                        maxhi = c->tops[i].hi;
-                c->tops[i].maxhi = maxhi;
-        }
+        pg_scope_tops_sort(c->tops, c->ntops);
         c->tops_built = true;
 }
 
@@ -395,8 +418,7 @@ int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, D
                         int max)
 {
         struct pg_scope_cu *c = pg_scope_cu_get(x, cu);
-        uint32_t best = PG_NONE, v[PG_SCOPE_MAX];
-        size_t lo = 0, hi;
+        uint32_t best, v[PG_SCOPE_MAX];
         int n, k = 0;
 
         if (!c->built || c->fallback) {
@@ -407,19 +429,8 @@ int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, D
         }
         if (!c->tops_built)
                 pg_scope_tops(c);
-        /* the last top starting at or below pc, then back while one may still hold it */
-        hi = c->ntops;
-        while (lo < hi) {
-                size_t mid = lo + (hi - lo) / 2;
-
-                if (c->tops[mid].lo <= pc)
-                        lo = mid + 1;
-                else
-                        hi = mid;
-        }
-        for (size_t i = lo; i-- > 0 && c->tops[i].maxhi > pc;)
-                if (c->tops[i].hi > pc && c->tops[i].node < best)
-                        best = c->tops[i].node; /* the first in DIE order, as the walk */
+        /* the first in DIE order, as the walk */
+        best = pg_scope_tops_find(c->tops, c->ntops, pc);
         if (best == PG_NONE)
                 return 0;
         n = pg_scopes_nodes(c, best, pc, v, PG_SCOPE_MAX, (int) c->nodes[best].level);
@@ -434,57 +445,60 @@ int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, D
         return k;
 }
 
-/* Every CU's ranges of @dw, in file order, into @x. */
-static void pg_scope_curanges(struct pg_scopeindex *x, Dwarf *dw)
+/* Every CU's ranges of @dw into @x's table, ids in file order. */
+static void pg_scope_cutable(struct pg_scopeindex *x, Dwarf *dw)
 {
         Dwarf_Off off = 0, next;
-        size_t hsize, cap = 0;
+        size_t hsize, cap = 0, capcus = 0;
         Dwarf_Die cu;
 
         while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
                 Dwarf_Addr base, lo, hi;
                 ptrdiff_t r = 0;
 
-                if (dwarf_offdie(dw, off + hsize, &cu) != NULL)
-                        while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
-                                if (x->ncuranges == cap) {
-                                        cap = cap ? cap * 2 : 64;
-                                        x->curanges = pg_xreallocarray(x->curanges, cap,
-                                                                       sizeof(*x->curanges));
-                                }
-                                x->curanges[x->ncuranges++] =
-                                    (struct pg_scope_curange){ .lo = lo, .hi = hi, .cu = cu };
+                if (dwarf_offdie(dw, off + hsize, &cu) != NULL) {
+                        if (x->ncudies == capcus) {
+                                capcus = capcus ? capcus * 2 : 64;
+                                x->cudies = pg_xreallocarray(x->cudies, capcus, sizeof(*x->cudies));
                         }
+                        x->cudies[x->ncudies] = cu;
+                        while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
+                                if (x->ncutops == cap) {
+                                        cap = cap ? cap * 2 : 64;
+                                        x->cutops =
+                                            pg_xreallocarray(x->cutops, cap, sizeof(*x->cutops));
+                                }
+                                x->cutops[x->ncutops++] = (struct pg_scope_top){
+                                        .lo = lo, .hi = hi, .node = (uint32_t) x->ncudies
+                                };
+                        }
+                        x->ncudies++;
+                }
                 off = next;
         }
+        pg_scope_tops_sort(x->cutops, x->ncutops);
 }
 
 Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
                             Dwarf_Addr *bias)
 {
         Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
-        Dwarf_Aranges *ar;
         Dwarf *dw;
-        size_t n;
+        uint32_t at;
 
-        if (cu != NULL || x->aranges > 0)
+        /* libdwfl takes the aranges as covering the text without gaps
+         * (libdwfl/cu.c addrarange): past a CU's last range it answers that CU */
+        if (cu != NULL && dwarf_haspc(cu, addr - *bias) > 0)
                 return cu;
-        if (x->aranges == 0) {
-                *bias = 0;
-                dw = dwfl_module_getdwarf(mod, bias);
-                x->aranges = dw != NULL && dwarf_getaranges(dw, &ar, &n) == 0 && n == 0 ? -1 : 1;
-                if (x->aranges < 0)
-                        pg_scope_curanges(x, dw);
-                if (x->aranges > 0)
-                        return NULL;
-        }
         *bias = 0;
-        if (dwfl_module_getdwarf(mod, bias) == NULL)
+        if ((dw = dwfl_module_getdwarf(mod, bias)) == NULL)
                 return NULL;
-        for (size_t i = 0; i < x->ncuranges; i++)
-                if (addr - *bias >= x->curanges[i].lo && addr - *bias < x->curanges[i].hi)
-                        return &x->curanges[i].cu;
-        return NULL;
+        if (!x->cutable) {
+                pg_scope_cutable(x, dw);
+                x->cutable = true;
+        }
+        at = pg_scope_tops_find(x->cutops, x->ncutops, addr - *bias);
+        return at == PG_NONE ? NULL : &x->cudies[at];
 }
 
 void pg_scopeindex_release(struct pg_scopeindex *x)
@@ -496,7 +510,8 @@ void pg_scopeindex_release(struct pg_scopeindex *x)
                 free(x->cus[i].tops);
         }
         free(x->cus);
-        free(x->curanges);
+        free(x->cutops);
+        free(x->cudies);
         pg_u64map_release(&x->by_cu);
         memset(x, 0, sizeof(*x));
 }

@@ -36,33 +36,36 @@
 
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/hashmap.h"
 
-struct pg_scope_cu;      /* runner/scopeindex.c */
-struct pg_scope_curange; /* runner/scopeindex.c */
+struct pg_scope_cu;  /* runner/scopeindex.c */
+struct pg_scope_top; /* runner/scopeindex.c */
 
 /** The CUs of one module indexed so far; zero-initialised is empty. */
 struct pg_scopeindex {
         struct pg_u64map by_cu; /* CU DIE address -> index into cus */
         struct pg_scope_cu *cus;
         size_t ncus, capcus;
-        /* pg_scopeindex_cu: 0 not looked at yet, 1 the file has address
-         * ranges (.debug_aranges), -1 it has none: every CU's ranges in curanges */
-        int aranges;
-        struct pg_scope_curange *curanges;
-        size_t ncuranges;
+        /* pg_scopeindex_cu: every CU's ranges (cutops, sorted), once built */
+        bool cutable;
+        struct pg_scope_top *cutops;
+        size_t ncutops;
+        Dwarf_Die *cudies; /* the CUs in file order: cutops' ids */
+        size_t ncudies;
 };
 
 /**
  * The CU DIE holding address @addr of @mod (a module of one file, @x its
- * index), as dwfl_module_addrdie(@mod, @addr, @bias) finds it through
- * .debug_aranges; in a file without any (the Go linker writes none) the
- * first CU in the file whose DW_AT_low_pc/high_pc or DW_AT_ranges contain
- * the address, from a table of every CU's ranges built at the first such
- * lookup. NULL when no CU holds it. The DIE is valid while @mod's Dwarf and
+ * index): the one dwfl_module_addrdie(@mod, @addr, @bias) finds through
+ * .debug_aranges when its ranges (dwarf_haspc) hold the address; else (the
+ * Go linker and clang write no .debug_aranges; a cgo binary has them for
+ * its C objects alone, and libdwfl then answers the C CU before a gap) the
+ * first CU in the file whose DW_AT_low_pc/high_pc or DW_AT_ranges hold it,
+ * from a table of every CU's ranges built at the first such lookup. NULL when no CU holds it. The DIE is valid while @mod's Dwarf and
  * @x are; *@bias as dwfl_module_addrdie sets it.
  */
 Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,

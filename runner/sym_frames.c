@@ -250,19 +250,25 @@ static int pg_inlined_at(struct pg_file *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_
 
 /*
  * The CU holding @vaddr of @f, for its inlined frames: through
- * .debug_aranges, else (a file without them: Go's linker writes none) from
- * every CU's ranges (pg_scopeindex_cu), a Rust or Go CU only: C and C++
- * from clang, which writes no .debug_aranges either, keep the frames they
- * had (none inlined).
+ * .debug_aranges (dwfl_module_addrdie) when that CU's ranges hold it, else
+ * (Go's linker writes none; a cgo binary has them for its C objects only)
+ * from every CU's ranges (pg_scopeindex_cu), a Rust or Go CU only; else
+ * libdwfl's answer, as before: C and C++ from clang, which writes no
+ * .debug_aranges either, keep the frames they had (none inlined).
  */
 static Dwarf_Die *pg_frame_cu(struct pg_file *f, uint64_t vaddr, Dwarf_Addr *bias)
 {
-        Dwarf_Die *cu = dwfl_module_addrdie(f->mod, vaddr, bias);
+        Dwarf_Addr own_bias = 0;
+        Dwarf_Die *cu = dwfl_module_addrdie(f->mod, vaddr, bias), *own;
 
-        if (cu == NULL && (cu = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, bias)) != NULL &&
-            !pg_chain_lang(cu))
-                cu = NULL;
-        return cu;
+        if (cu != NULL && dwarf_haspc(cu, vaddr - *bias) > 0)
+                return cu;
+        own = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, &own_bias);
+        if (own != NULL && pg_chain_lang(own)) {
+                *bias = own_bias;
+                return own;
+        }
+        return cu; /* as libdwfl answers, whatever it is */
 }
 
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */

@@ -365,14 +365,14 @@ static bool perf_recorded(const char *cmd)
 }
 
 /* Compare the frames at every address perf sampled in @path (run with @arg). */
-static void check_program(const char *path, const char *arg, size_t min_addrs)
+static void check_program(const char *path, const char *arg, size_t min_addrs, bool go)
 {
         struct segs sg;
         char cmd[32768], data[4096], txt[4096], prog[4096];
         struct wants cut = { 0 }, w = { .cut = &cut };
         size_t perf_same = 0, perf_renamed = 0, perf_diff = 0, a2l_same = 0, a2l_diff = 0;
         size_t llvm_same = 0, llvm_diff = 0, inlined = 0, nested = 0;
-        bool a2l, llvm, go = strstr(path, "_go") != NULL;
+        bool a2l, llvm;
 
         assert_non_null(realpath(path, prog)); /* as perf names it */
         snprintf(data, sizeof(data), "%s/perf.data", pg_test_sandbox());
@@ -474,7 +474,7 @@ static void test_rust_vs_perf(void **state)
         (void) state;
         for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
                 if (access(pg_test_fixture(names[i]), X_OK) == 0) {
-                        check_program(pg_test_fixture(names[i]), "3", 50);
+                        check_program(pg_test_fixture(names[i]), "3", 50, false);
                         n++;
                 }
         if (n == 0)
@@ -486,7 +486,49 @@ static void test_go_vs_perf(void **state)
         (void) state;
         if (access(pg_test_fixture("diff/diff_go"), X_OK) != 0)
                 skip();
-        check_program(pg_test_fixture("diff/diff_go"), "2", 50);
+        check_program(pg_test_fixture("diff/diff_go"), "2", 50, true);
+}
+
+/* Go calling C through cgo: the binary's .debug_aranges cover its C code only */
+static const char cgo_src[] =
+    "package main\n"
+    "\n"
+    "// int twice(int x) { return 2 * x; }\n"
+    "import \"C\"\n"
+    "import (\"fmt\"; \"sort\"; \"strings\")\n"
+    "\n"
+    "func key(s string) string { return strings.ToLower(s) }\n"
+    "\n"
+    "func main() {\n"
+    "\tt := 0\n"
+    "\tfor i := 0; i < 300000; i++ {\n"
+    "\t\tw := strings.Fields(\"b a C d B e A\")\n"
+    "\t\tsort.Slice(w, func(i, j int) bool { return key(w[i]) < key(w[j]) })\n"
+    "\t\tt += len(w[0]) + int(C.twice(C.int(i&7)))\n"
+    "\t}\n"
+    "\tfmt.Println(t)\n"
+    "}\n";
+
+static void test_cgo_vs_perf(void **state)
+{
+        const char *dir = pg_test_sandbox();
+        char src[4096], prog[4096], cmd[16384];
+        const char *go = access("/usr/lib/go/bin/go", X_OK) == 0 ? "/usr/lib/go/bin/go"
+                         : access("/usr/bin/go", X_OK) == 0      ? "/usr/bin/go"
+                                                                 : NULL;
+
+        (void) state;
+        if (go == NULL || access("/usr/bin/gcc", X_OK) != 0)
+                skip();
+        snprintf(src, sizeof(src), "%s/m.go", dir);
+        snprintf(prog, sizeof(prog), "%s/cgoprog", dir);
+        pg_test_write(src, cgo_src);
+        snprintf(cmd, sizeof(cmd),
+                 "cd '%s' && GOCACHE='%s/cache' GOPATH='%s/gopath' GO111MODULE=off GOFLAGS= "
+                 "CGO_ENABLED=1 '%s' build -o cgoprog m.go",
+                 dir, dir, dir, go);
+        assert_int_equal(system(cmd), 0);
+        check_program(prog, "", 20, true);
 }
 
 /* a hot loop of iterator adapters, all inlined into sum_squares */
@@ -530,7 +572,7 @@ static void test_adapter_vs_perf(void **state)
         (void) state;
         if (prog == NULL)
                 skip();
-        check_program(prog, "1500", 10); /* a tight loop: few addresses */
+        check_program(prog, "1500", 10, false); /* a tight loop: few addresses */
 }
 
 /*
@@ -595,9 +637,8 @@ int main(void)
          * in glibc and Rust std frames); those addresses are counted and left
          * out, not compared */
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_rust_vs_perf),
-                cmocka_unit_test(test_go_vs_perf),
-                cmocka_unit_test(test_adapter_vs_perf),
+                cmocka_unit_test(test_rust_vs_perf), cmocka_unit_test(test_go_vs_perf),
+                cmocka_unit_test(test_cgo_vs_perf),  cmocka_unit_test(test_adapter_vs_perf),
                 cmocka_unit_test(test_adapter_self),
         };
 
