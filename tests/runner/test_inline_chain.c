@@ -52,6 +52,7 @@ struct wants {
         struct want *v;
         size_t n, cap;
         struct wants *cut; /* addresses perf printed inlined lines for but no symbol */
+        size_t unaligned;  /* samples whose two perf script outputs did not pair up */
 };
 
 static struct want *want_at(struct wants *w, uint64_t addr)
@@ -69,74 +70,120 @@ static struct want *want_at(struct wants *w, uint64_t addr)
         return &w->v[w->n++];
 }
 
-/* One group of `perf script -F ip,sym,dso` lines with one address: @names
- * innermost first, the last one the symbol when @last_dso is the program. */
-static void group_done(struct wants *w, uint64_t addr, char **names, size_t n, const char *last_dso,
-                       const char *prog)
+/* One frame of perf's: @names (*@count of them, freed here) innermost
+ * first, the last one the symbol when @last_dso is the program. */
+static void group_done(struct wants *w, uint64_t addr, char **names, size_t *count,
+                       const char *last_dso, const char *prog)
 {
+        size_t n = *count;
         struct pg_buf b = PG_BUF_INIT;
         struct want *x;
 
-        if (n == 0)
-                return;
-        if (strcmp(last_dso, "inlined") == 0) {
+        if (n > 0 && strcmp(last_dso, "inlined") == 0) {
                 (void) want_at(w->cut, addr); /* perf lost the symbol line (see main) */
-                return;
+        } else if (n > 0 && strcmp(last_dso, prog) == 0) {
+                pg_buf_puts(&b, names[n - 1]);
+                for (size_t i = n - 1; i-- > 0;)
+                        pg_buf_printf(&b, ";%s_[i]", names[i]);
+                x = want_at(w, addr);
+                if (x->perf == NULL)
+                        x->perf = pg_xstrdup(b.ptr);
+                else if (strcmp(x->perf, b.ptr) != 0)
+                        x->mixed = true;
+                pg_buf_release(&b);
         }
-        if (strcmp(last_dso, prog) != 0)
-                return;
-        pg_buf_puts(&b, names[n - 1]);
-        for (size_t i = n - 1; i-- > 0;)
-                pg_buf_printf(&b, ";%s_[i]", names[i]);
-        x = want_at(w, addr);
-        if (x->perf == NULL)
-                x->perf = pg_xstrdup(b.ptr);
-        else if (strcmp(x->perf, b.ptr) != 0)
-                x->mixed = true;
-        pg_buf_release(&b);
-}
-
-/* Read perf script's output @path into @w: the frames of @prog's addresses. */
-static void read_perf(struct wants *w, const char *path, const char *prog)
-{
-        FILE *f = fopen(path, "r");
-        char line[8192], *names[512], dso[4096] = "";
-        size_t n = 0;
-        uint64_t cur = 0;
-
-        assert_non_null(f);
-        while (fgets(line, sizeof(line), f) != NULL) {
-                char *p = line, *end, *open;
-                uint64_t ip;
-
-                line[strcspn(line, "\n")] = '\0';
-                while (*p == ' ' || *p == '\t')
-                        p++;
-                ip = strtoull(p, &end, 16);
-                if (*p == '\0' || end == p || *end != ' ' || (open = strrchr(end, '(')) == NULL ||
-                    open == end + 1) {
-                        group_done(w, cur, names, n, dso, prog); /* a sample's end */
-                        for (size_t i = 0; i < n; i++)
-                                free(names[i]);
-                        n = 0;
-                        continue;
-                }
-                if (n > 0 && ip != cur) {
-                        group_done(w, cur, names, n, dso, prog);
-                        for (size_t i = 0; i < n; i++)
-                                free(names[i]);
-                        n = 0;
-                }
-                cur = ip;
-                open[-1] = '\0';
-                snprintf(dso, sizeof(dso), "%.*s", (int) strcspn(open + 1, ")"), open + 1);
-                if (n < sizeof(names) / sizeof(names[0]))
-                        names[n++] = pg_xstrdup(end + 1);
-        }
-        group_done(w, cur, names, n, dso, prog);
         for (size_t i = 0; i < n; i++)
                 free(names[i]);
-        fclose(f);
+        *count = 0;
+}
+
+/* One line of `perf script -F ip,sym,dso`: false at a sample's end. */
+static bool perf_line(FILE *f, uint64_t *ip, char *name, size_t namesz, char *dso, size_t dsosz)
+{
+        char line[8192], *p = line, *end, *open;
+
+        if (fgets(line, sizeof(line), f) == NULL)
+                return false;
+        line[strcspn(line, "\n")] = '\0';
+        while (*p == ' ' || *p == '\t')
+                p++;
+        *ip = strtoull(p, &end, 16);
+        if (*p == '\0' || end == p || *end != ' ' || (open = strrchr(end, '(')) == NULL ||
+            open == end + 1)
+                return false;
+        open[-1] = '\0';
+        snprintf(dso, dsosz, "%.*s", (int) strcspn(open + 1, ")"), open + 1);
+        snprintf(name, namesz, "%s", end + 1);
+        return true;
+}
+
+/*
+ * Read perf script's output with inlined frames (@inl) and without
+ * (@noinl, the same samples in the same order) into @w: the frames of
+ * @prog's addresses. The run of lines of one address in @inl holds the
+ * frames of as many consecutive frames of that address in @noinl (a
+ * recursive call repeats its return address), each the same number of
+ * lines; a line alone cannot say which frame it belongs to, as perf prints
+ * an inlined function named like the symbol (binutils' rename, below) with
+ * the module, not "(inlined)".
+ */
+static void read_perf(struct wants *w, const char *inl, const char *noinl, const char *prog)
+{
+        FILE *fi = fopen(inl, "r"), *fn = fopen(noinl, "r");
+        char name[8192], dso[4096], *names[512];
+        uint64_t ips[512], ip;
+        size_t nips = 0, n = 0;
+        bool more = true;
+
+        assert_non_null(fi);
+        assert_non_null(fn);
+        while (more) {
+                /* one sample from each */
+                uint64_t lines_ip[2048];
+                char *lines_name[2048], *lines_mod[2048];
+                size_t nl = 0, li = 0;
+
+                nips = 0;
+                while ((more = !feof(fn)) &&
+                       perf_line(fn, &ip, name, sizeof(name), dso, sizeof(dso)))
+                        if (nips < 512)
+                                ips[nips++] = ip;
+                while (!feof(fi) && perf_line(fi, &ip, name, sizeof(name), dso, sizeof(dso)))
+                        if (nl < 2048) {
+                                lines_ip[nl] = ip;
+                                lines_name[nl] = pg_xstrdup(name);
+                                lines_mod[nl] = pg_xstrdup(dso);
+                                nl++;
+                        }
+                for (size_t k = 0; k < nips;) {
+                        size_t r = 1, run = 0;
+
+                        while (k + r < nips && ips[k + r] == ips[k])
+                                r++;
+                        while (li + run < nl && lines_ip[li + run] == ips[k])
+                                run++;
+                        if (run == 0 || run % r != 0) {
+                                w->unaligned++;
+                                break; /* the two outputs disagree: not this sample */
+                        }
+                        for (size_t fr = 0; fr < r; fr++) {
+                                for (size_t j = 0; j < run / r; j++)
+                                        if (n < 512)
+                                                names[n++] =
+                                                    pg_xstrdup(lines_name[li + fr * (run / r) + j]);
+                                group_done(w, ips[k], names, &n,
+                                           lines_mod[li + fr * (run / r) + run / r - 1], prog);
+                        }
+                        li += run;
+                        k += r;
+                }
+                for (size_t j = 0; j < nl; j++) {
+                        free(lines_name[j]);
+                        free(lines_mod[j]);
+                }
+        }
+        fclose(fi);
+        fclose(fn);
 }
 
 static const struct pg_perf_format fmt = { PG_REC_FP_TYPE, 0, true };
@@ -368,7 +415,7 @@ static bool perf_recorded(const char *cmd)
 static void check_program(const char *path, const char *arg, size_t min_addrs, bool go)
 {
         struct segs sg;
-        char cmd[32768], data[4096], txt[4096], prog[4096];
+        char cmd[32768], data[4096], txt[4096], txt2[4096], prog[4096];
         struct wants cut = { 0 }, w = { .cut = &cut };
         size_t perf_same = 0, perf_renamed = 0, perf_diff = 0, a2l_same = 0, a2l_diff = 0;
         size_t llvm_same = 0, llvm_diff = 0, inlined = 0, nested = 0;
@@ -377,13 +424,15 @@ static void check_program(const char *path, const char *arg, size_t min_addrs, b
         assert_non_null(realpath(path, prog)); /* as perf names it */
         snprintf(data, sizeof(data), "%s/perf.data", pg_test_sandbox());
         snprintf(txt, sizeof(txt), "%s/perf.txt", pg_test_sandbox());
+        snprintf(txt2, sizeof(txt2), "%s/perf-noinline.txt", pg_test_sandbox());
         snprintf(cmd, sizeof(cmd),
                  "perf record -q -F 1999 --call-graph dwarf -o '%s' -- '%s' %s >/dev/null 2>&1 && "
-                 "perf script -F ip,sym,dso -i '%s' >'%s' 2>/dev/null",
-                 data, prog, arg, data, txt);
+                 "perf script -F ip,sym,dso -i '%s' >'%s' 2>/dev/null && "
+                 "perf script --no-inline -F ip,sym,dso -i '%s' >'%s' 2>/dev/null",
+                 data, prog, arg, data, txt, data, txt2);
         if (!perf_recorded(cmd))
                 skip();
-        read_perf(&w, txt, prog);
+        read_perf(&w, txt, txt2, prog);
         read_segs(prog, &sg);
         offsets_to_vaddrs(&w, &sg);
         fold_each(&w, prog, &sg);
@@ -445,8 +494,8 @@ static void check_program(const char *path, const char *arg, size_t min_addrs, b
                 llvm_diff);
         fprintf(stderr,
                 "%s: %zu with inlined frames, %zu of them nested; %zu perf printed without their "
-                "symbol\n",
-                prog, inlined, nested, cut.n);
+                "symbol; %zu samples not paired with perf script --no-inline's\n",
+                prog, inlined, nested, cut.n, w.unaligned);
         free(w.v);
         free(cut.v);
         assert_true(w.n >= min_addrs);
