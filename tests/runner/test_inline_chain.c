@@ -1,8 +1,9 @@
 /*
  * test_inline_chain.c - the inlined frames of Rust and Go code, against
  * perf and addr2line on the same addresses. Real programs (the Rust and Go
- * programs of the differential test, built by Debian's rustc -O and go, and
- * a Rust iterator-adapter loop built here with opt-level 3) are sampled by
+ * programs of the differential test, built by Debian's rustc -O (bfd and
+ * lld) and go, a cgo program and a Rust iterator-adapter loop built here
+ * with opt-level 3) are sampled by
  * `perf record --call-graph dwarf`; every address of the program that perf
  * script shows (leaf or caller) is then folded by the symbolizer (a
  * hand-built sample whose chain is that address alone) and its frames
