@@ -19,7 +19,7 @@ if [ "$what" = test ]; then
   # file capabilities for the unprivileged-user tests (setcap)
   pkgs="$pkgs libcap2-bin"
   # symbolization of other toolchains (lld, Rust, Go) checked against perf
-  pkgs="$pkgs lld rustc golang-go linux-perf"
+  pkgs="$pkgs lld rustc golang-go linux-perf llvm"
   # docs, schema and SVG checks
   pkgs="$pkgs libxml2-utils cmark-gfm"
   # npm test tools (tests/node) and the browser test

@@ -4,7 +4,11 @@
  * nodes [i, end); child and next are node indexes or PG_NONE; ranges of
  * node i are ranges[r0 .. r0 + nr), each [lo, hi) as dwarf_ranges gives it;
  * the nodes' DIE addresses strictly increase (a CU's DIEs are stored in
- * preorder, DWARF 5 section 2.3), so a DIE's node is found by binary search.
+ * preorder, DWARF 5 section 2.3), so a DIE's node is found by binary search;
+ * level is 1 for the CU's children. tops (pg_scopeindex_chain) are the
+ * ranges of the subprograms, inlined subroutines and lexical blocks that
+ * pg_scopes_at examines at the CU level (nested only in namespace-like
+ * DIEs), sorted by lo; maxhi is the largest hi of tops[0 .. i].
  */
 #include "runner/scopeindex.h"
 
@@ -22,6 +26,12 @@ struct pg_scope_node {
         uint32_t parent, child, next;
         uint32_t r0, nr;
         int tag;
+        uint32_t level;
+};
+
+struct pg_scope_top {
+        uint64_t lo, hi, maxhi;
+        uint32_t node;
 };
 
 struct pg_scope_cu {
@@ -32,7 +42,14 @@ struct pg_scope_cu {
         uint64_t (*ranges)[2];
         size_t nranges, capranges;
         uint32_t first; /* the CU's first child */
+        bool tops_built;
+        struct pg_scope_top *tops;
+        size_t ntops;
 };
+
+/* The most levels pg_scopes_at descends, and so the most scopes it reports. */
+#define PG_SCOPE_DEPTH 64
+#define PG_SCOPE_MAX   (PG_SCOPE_DEPTH + 2)
 
 /* Whether the walk descends into a DIE of @tag (libdw_visit_scopes.c may_have_scopes). */
 static bool pg_may_have_scopes(int tag)
@@ -75,6 +92,7 @@ static bool pg_scope_add(struct pg_scope_cu *c, Dwarf_Die *die, uint32_t parent)
         nd->r0 = (uint32_t) c->nranges;
         nd->nr = 0;
         nd->tag = dwarf_tag(die);
+        nd->level = parent == PG_NONE ? 1 : c->nodes[parent].level + 1;
         /* dwarf_haspc's loop, all of it: a range list that fails part way
          * would make dwarf_haspc's answer depend on the address. Without
          * DW_AT_high_pc and DW_AT_ranges, dwarf_ranges gives no range and no
@@ -183,31 +201,35 @@ static uint32_t pg_scope_find(const struct pg_scope_cu *c, const void *addr)
         return lo < c->n && c->nodes[lo].die.addr == addr ? (uint32_t) lo : PG_NONE;
 }
 
+int pg_scopes_keep_inlined(Dwarf_Die *v, int n, Dwarf_Die *out, int max)
+{
+        int k = 0;
+
+        for (int i = n - 1; i >= 0; i--)
+                if (dwarf_tag(&v[i]) == DW_TAG_inlined_subroutine) {
+                        if (k < max)
+                                out[k] = v[i];
+                        k++;
+                }
+        return k;
+}
+
 /* dwarf_getscopes itself, its inlined subroutines kept (see pg_scopeindex_inlined). */
 static int pg_scope_libdw(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
         Dwarf_Die *scopes = NULL;
-        int n = dwarf_getscopes(cu, pc, &scopes), k = 0;
+        int n = dwarf_getscopes(cu, pc, &scopes), k = pg_scopes_keep_inlined(scopes, n, out, max);
 
-        for (int i = n - 1; i >= 0; i--)
-                if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
-                        if (k < max)
-                                out[k] = scopes[i];
-                        k++;
-                }
         free(scopes);
         return k;
 }
 
-int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
-                          int max)
+/* @cu's entry in @x, counting one lookup and indexing the CU at its second. */
+static struct pg_scope_cu *pg_scope_cu_get(struct pg_scopeindex *x, Dwarf_Die *cu)
 {
         uint64_t key = (uint64_t) (uintptr_t) cu->addr;
         struct pg_scope_cu *c;
-        uint32_t idx, node = PG_NONE, inl = PG_NONE, o, chain[256];
-        Dwarf_Attribute attr;
-        Dwarf_Die origin;
-        int n = 0, k = 0;
+        uint32_t idx;
 
         if (!pg_u64map_get(&x->by_cu, key, &idx)) {
                 if (x->ncus == x->capcus) {
@@ -223,6 +245,18 @@ int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc,
                 c->built = true;
                 c->fallback = !pg_scope_build(c, cu);
         }
+        return c;
+}
+
+int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                          int max)
+{
+        struct pg_scope_cu *c = pg_scope_cu_get(x, cu);
+        uint32_t node = PG_NONE, inl = PG_NONE, o, chain[256];
+        Dwarf_Attribute attr;
+        Dwarf_Die origin;
+        int n = 0, k = 0;
+
         if (!c->built || c->fallback)
                 return pg_scope_libdw(cu, pc, out, max);
         /* the first pass: the first child containing pc, level by level */
@@ -257,13 +291,244 @@ int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc,
         return k + 1;
 }
 
+/* The DIEs pg_scopes_at passes through without addresses of their own. */
+static bool pg_scope_nests(int tag)
+{
+        return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+               tag == DW_TAG_structure_type || tag == DW_TAG_module;
+}
+
+/* The DIEs pg_scopes_at reports when their ranges contain the address. */
+static bool pg_scope_code(int tag)
+{
+        return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
+               tag == DW_TAG_lexical_block;
+}
+
+/* pg_scopes_at below @parent, examined at @depth. */
+static int pg_scopes_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max, int depth)
+{
+        Dwarf_Die child;
+
+        if (depth > PG_SCOPE_DEPTH || dwarf_child(parent, &child) != 0)
+                return 0;
+        do {
+                int n, tag = dwarf_tag(&child);
+
+                if (pg_scope_nests(tag)) {
+                        if ((n = pg_scopes_walk(&child, pc, v, max, depth + 1)) > 0)
+                                return n;
+                } else if (pg_scope_code(tag) && dwarf_haspc(&child, pc) > 0) {
+                        n = pg_scopes_walk(&child, pc, v, max, depth + 1);
+                        if (n < max)
+                                v[n++] = child;
+                        return n;
+                }
+        } while (dwarf_siblingof(&child, &child) == 0);
+        return 0;
+}
+
+int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max)
+{
+        return pg_scopes_walk(parent, pc, v, max, 0);
+}
+
+/* pg_scopes_walk over the index: node indexes into @v. */
+static int pg_scopes_nodes(const struct pg_scope_cu *c, uint32_t parent, Dwarf_Addr pc, uint32_t *v,
+                           int max, int depth)
+{
+        if (depth > PG_SCOPE_DEPTH)
+                return 0;
+        for (uint32_t i = c->nodes[parent].child; i != PG_NONE; i = c->nodes[i].next) {
+                int n;
+
+                if (pg_scope_nests(c->nodes[i].tag)) {
+                        if ((n = pg_scopes_nodes(c, i, pc, v, max, depth + 1)) > 0)
+                                return n;
+                } else if (pg_scope_code(c->nodes[i].tag) && pg_scope_has(c, i, pc)) {
+                        n = pg_scopes_nodes(c, i, pc, v, max, depth + 1);
+                        if (n < max)
+                                v[n++] = i;
+                        return n;
+                }
+        }
+        return 0;
+}
+
+static int pg_scope_top_cmp(const void *a, const void *b)
+{
+        const struct pg_scope_top *x = a, *y = b;
+
+        if (x->lo != y->lo)
+                return x->lo < y->lo ? -1 : 1;
+        return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/* Sort range table @t (@n entries) by lo and set each entry's maxhi. */
+static void pg_scope_tops_sort(struct pg_scope_top *t, size_t n)
+{
+        uint64_t maxhi = 0;
+
+        if (n > 1)
+                qsort(t, n, sizeof(*t), pg_scope_top_cmp);
+        for (size_t i = 0; i < n; i++) {
+                if (t[i].hi > maxhi)
+                        maxhi = t[i].hi;
+                t[i].maxhi = maxhi;
+        }
+}
+
+/* The smallest node of sorted table @t whose range holds @pc, or PG_NONE. */
+static uint32_t pg_scope_tops_find(const struct pg_scope_top *t, size_t n, uint64_t pc)
+{
+        size_t lo = 0, hi = n;
+        uint32_t best = PG_NONE;
+
+        /* the last entry starting at or below pc, then back while one may still hold it */
+        while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+
+                if (t[mid].lo <= pc)
+                        lo = mid + 1;
+                else
+                        hi = mid;
+        }
+        for (size_t i = lo; i-- > 0 && t[i].maxhi > pc;)
+                if (t[i].hi > pc && t[i].node < best)
+                        best = t[i].node;
+        return best;
+}
+
+/* The CU-level table of pg_scopes_at's first step (see the invariants above). */
+static void pg_scope_tops(struct pg_scope_cu *c)
+{
+        bool *open = pg_xcalloc(c->n ? c->n : 1, sizeof(*open)); /* reached through nests only */
+        size_t cap = 0;
+
+        for (uint32_t i = 0; i < c->n; i++) {
+                const struct pg_scope_node *nd = &c->nodes[i];
+
+                if (nd->parent != PG_NONE && !open[nd->parent])
+                        continue;
+                /* examined at depth level - 1; a nest's children at depth level */
+                if (pg_scope_nests(nd->tag) && nd->level <= PG_SCOPE_DEPTH)
+                        open[i] = true;
+                if (!pg_scope_code(nd->tag) || nd->level > PG_SCOPE_DEPTH + 1)
+                        continue;
+                for (uint32_t k = 0; k < nd->nr; k++) {
+                        if (c->ntops == cap) {
+                                cap = cap ? cap * 2 : 64;
+                                c->tops = pg_xreallocarray(c->tops, cap, sizeof(*c->tops));
+                        }
+                        c->tops[c->ntops++] = (struct pg_scope_top){
+                                .lo = c->ranges[nd->r0 + k][0],
+                                .hi = c->ranges[nd->r0 + k][1],
+                                .node = i,
+                        };
+                }
+        }
+        free(open);
+        pg_scope_tops_sort(c->tops, c->ntops);
+        c->tops_built = true;
+}
+
+int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                        int max)
+{
+        struct pg_scope_cu *c = pg_scope_cu_get(x, cu);
+        uint32_t best, v[PG_SCOPE_MAX];
+        int n, k = 0;
+
+        if (!c->built || c->fallback) {
+                Dwarf_Die d[PG_SCOPE_MAX];
+
+                n = pg_scopes_at(cu, pc, d, PG_SCOPE_MAX);
+                return pg_scopes_keep_inlined(d, n, out, max);
+        }
+        if (!c->tops_built)
+                pg_scope_tops(c);
+        /* the first in DIE order, as the walk */
+        best = pg_scope_tops_find(c->tops, c->ntops, pc);
+        if (best == PG_NONE)
+                return 0;
+        n = pg_scopes_nodes(c, best, pc, v, PG_SCOPE_MAX, (int) c->nodes[best].level);
+        if (n < PG_SCOPE_MAX)
+                v[n++] = best;
+        for (int i = n - 1; i >= 0; i--)
+                if (c->nodes[v[i]].tag == DW_TAG_inlined_subroutine) {
+                        if (k < max)
+                                out[k] = c->nodes[v[i]].die;
+                        k++;
+                }
+        return k;
+}
+
+/* Every CU's ranges of @dw into @x's table, ids in file order. */
+static void pg_scope_cutable(struct pg_scopeindex *x, Dwarf *dw)
+{
+        Dwarf_Off off = 0, next;
+        size_t hsize, cap = 0, capcus = 0;
+        Dwarf_Die cu;
+
+        while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+                Dwarf_Addr base, lo, hi;
+                ptrdiff_t r = 0;
+
+                if (dwarf_offdie(dw, off + hsize, &cu) != NULL) {
+                        if (x->ncudies == capcus) {
+                                capcus = capcus ? capcus * 2 : 64;
+                                x->cudies = pg_xreallocarray(x->cudies, capcus, sizeof(*x->cudies));
+                        }
+                        x->cudies[x->ncudies] = cu;
+                        while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
+                                if (x->ncutops == cap) {
+                                        cap = cap ? cap * 2 : 64;
+                                        x->cutops =
+                                            pg_xreallocarray(x->cutops, cap, sizeof(*x->cutops));
+                                }
+                                x->cutops[x->ncutops++] = (struct pg_scope_top){
+                                        .lo = lo, .hi = hi, .node = (uint32_t) x->ncudies
+                                };
+                        }
+                        x->ncudies++;
+                }
+                off = next;
+        }
+        pg_scope_tops_sort(x->cutops, x->ncutops);
+}
+
+Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
+                            Dwarf_Addr *bias)
+{
+        Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+        Dwarf *dw;
+        uint32_t at;
+
+        /* libdwfl takes the aranges as covering the text without gaps
+         * (libdwfl/cu.c addrarange): past a CU's last range it answers that CU */
+        if (cu != NULL && dwarf_haspc(cu, addr - *bias) > 0)
+                return cu;
+        *bias = 0;
+        if ((dw = dwfl_module_getdwarf(mod, bias)) == NULL)
+                return NULL;
+        if (!x->cutable) {
+                pg_scope_cutable(x, dw);
+                x->cutable = true;
+        }
+        at = pg_scope_tops_find(x->cutops, x->ncutops, addr - *bias);
+        return at == PG_NONE ? NULL : &x->cudies[at];
+}
+
 void pg_scopeindex_release(struct pg_scopeindex *x)
 {
         for (size_t i = 0; i < x->ncus; i++) {
                 free(x->cus[i].nodes);
                 free(x->cus[i].ranges);
+                free(x->cus[i].tops);
         }
         free(x->cus);
+        free(x->cutops);
+        free(x->cudies);
         pg_u64map_release(&x->by_cu);
         memset(x, 0, sizeof(*x));
 }

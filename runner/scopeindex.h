@@ -23,24 +23,53 @@
  * origin a hash lookup. A CU whose walk meets something the index does not
  * model (an imported unit, any libdw error while reading DIEs or ranges) is
  * marked, and its addresses are answered by dwarf_getscopes itself.
+ *
+ * The same index answers a second rule, the one addr2line -i (binutils),
+ * perf's inline frames and DWARF 5 section 3.3.8 describe: the chain of
+ * every DW_TAG_inlined_subroutine whose ranges contain pc, found through
+ * the namespaces, classes, structures and modules that nest subprograms
+ * (rustc puts every function in a DW_TAG_namespace) and through lexical
+ * blocks (pg_scopes_at, pg_scopeindex_chain).
  */
 #ifndef PG_RUNNER_SCOPEINDEX_H
 #define PG_RUNNER_SCOPEINDEX_H
 
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/hashmap.h"
 
-struct pg_scope_cu; /* runner/scopeindex.c */
+struct pg_scope_cu;  /* runner/scopeindex.c */
+struct pg_scope_top; /* runner/scopeindex.c */
 
 /** The CUs of one module indexed so far; zero-initialised is empty. */
 struct pg_scopeindex {
         struct pg_u64map by_cu; /* CU DIE address -> index into cus */
         struct pg_scope_cu *cus;
         size_t ncus, capcus;
+        /* pg_scopeindex_cu: every CU's ranges (cutops, sorted), once built */
+        bool cutable;
+        struct pg_scope_top *cutops;
+        size_t ncutops;
+        Dwarf_Die *cudies; /* the CUs in file order: cutops' ids */
+        size_t ncudies;
 };
+
+/**
+ * The CU DIE holding address @addr of @mod (a module of one file, @x its
+ * index): the one dwfl_module_addrdie(@mod, @addr, @bias) finds through
+ * .debug_aranges when its ranges (dwarf_haspc) hold the address; else (the
+ * Go linker and clang write no .debug_aranges; a cgo binary has them for
+ * its C objects alone, and libdwfl then answers the C CU before a gap) the
+ * first CU in the file whose DW_AT_low_pc/high_pc or DW_AT_ranges hold it,
+ * from a table of every CU's ranges built at the first such lookup. NULL when no CU holds it. The DIE is valid while @mod's Dwarf and
+ * @x are; *@bias as dwfl_module_addrdie sets it.
+ */
+Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
+                            Dwarf_Addr *bias);
 
 /**
  * The DW_TAG_inlined_subroutine DIEs among dwarf_getscopes(@cu, @pc)'s
@@ -54,6 +83,38 @@ struct pg_scopeindex {
  */
 int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
                           int max);
+
+/**
+ * The scopes holding DWARF address @pc (in @parent's CU's address space)
+ * below @parent, innermost first, into @v (at most @max; the count is
+ * returned, 0 when none): the first subprogram, inlined subroutine or
+ * lexical block in DIE order whose ranges (dwarf_haspc) contain @pc, found
+ * through DW_TAG_namespace, DW_TAG_class_type, DW_TAG_structure_type and
+ * DW_TAG_module DIEs (which have no addresses), then the same inside it,
+ * level by level, to the innermost; 64 levels at most. Walks the DIEs with
+ * libdw on every call. The DIEs point into @parent's DWARF data.
+ */
+int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max);
+
+/**
+ * The DW_TAG_inlined_subroutine DIEs among scopes @v[0 .. @n) (innermost
+ * first, as dwarf_getscopes and pg_scopes_at give them; @n < 0 is none),
+ * outermost first, into @out: at most @max stored, all counted, the count
+ * returned.
+ */
+int pg_scopes_keep_inlined(Dwarf_Die *v, int n, Dwarf_Die *out, int max);
+
+/**
+ * The DW_TAG_inlined_subroutine DIEs among pg_scopes_at(@cu, @pc)'s scopes,
+ * outermost first, into @out (at most @max stored; all counted): the full
+ * chain of functions inlined at @pc, whatever namespaces or lexical blocks
+ * nest them, as addr2line -i lists them (innermost first there). Returns
+ * the count, 0 when none. The first lookup in a CU walks it with libdw
+ * (pg_scopes_at); later ones use the index, built as for
+ * pg_scopeindex_inlined (a CU it cannot model stays with pg_scopes_at).
+ */
+int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                        int max);
 
 /** Free @x's memory and leave it empty. */
 void pg_scopeindex_release(struct pg_scopeindex *x);

@@ -183,41 +183,6 @@ static const char *pg_subprogram_file(Dwarf_Die *cu, Dwarf_Die *sub)
         return dwarf_linesrc(l, NULL, NULL);
 }
 
-/*
- * The scopes holding DWARF address @pc below @parent, innermost first, into
- * @v (at most @max): subprograms, inlined subroutines and lexical blocks,
- * found through namespaces, classes, structures and unions too, which
- * libdw's dwarf_getscopes() does not enter (rustc puts every function in a
- * namespace, C++ compilers put member functions in classes); not when
- * @in_c: a C structure or union holds no function. The count.
- */
-static int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max, int depth,
-                        bool in_c)
-{
-        Dwarf_Die child;
-
-        if (depth > 64 || dwarf_child(parent, &child) != 0)
-                return 0;
-        do {
-                int n, tag = dwarf_tag(&child);
-
-                if (!in_c && (tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
-                              tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
-                              tag == DW_TAG_module)) {
-                        if ((n = pg_scopes_at(&child, pc, v, max, depth + 1, in_c)) > 0)
-                                return n;
-                } else if ((tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine ||
-                            tag == DW_TAG_lexical_block) &&
-                           dwarf_haspc(&child, pc) > 0) {
-                        n = pg_scopes_at(&child, pc, v, max, depth + 1, in_c);
-                        if (n < max)
-                                v[n++] = child;
-                        return n;
-                }
-        } while (dwarf_siblingof(&child, &child) == 0);
-        return 0;
-}
-
 #define PG_MAX_SCOPES 64
 
 bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
@@ -238,10 +203,9 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
                 Dwarf_Die v[PG_MAX_SCOPES];
 
                 cache->valid = false;
-                if (!pg_module_cu(mod, addr, &cu, &bias))
-                        return false;
-                n = pg_scopes_at(&cu, addr - bias, v, PG_MAX_SCOPES, 0, pg_die_in_c(&cu));
-                if (n <= 0 || dwarf_tag(&v[n - 1]) != DW_TAG_subprogram)
+                if (!pg_module_cu(mod, addr, &cu, &bias) ||
+                    (n = pg_scopes_at(&cu, addr - bias, v, PG_MAX_SCOPES)) <= 0 ||
+                    dwarf_tag(&v[n - 1]) != DW_TAG_subprogram)
                         return false;
                 *cache = (struct pg_inline_cache){
                         .valid = true, .mod = mod, .sub = v[n - 1], .cu = cu, .bias = bias
@@ -251,8 +215,7 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
         own = pg_subprogram_file(&cache->cu, &cache->sub);
         if (own == NULL || strcmp(own, file) == 0)
                 return false;
-        n = pg_scopes_at(&cache->sub, addr - cache->bias, scopes, PG_MAX_SCOPES, 0,
-                         pg_die_in_c(&cache->cu));
+        n = pg_scopes_at(&cache->sub, addr - cache->bias, scopes, PG_MAX_SCOPES);
         if (n <= 0 || dwarf_getsrcfiles(&cache->cu, &files, &nfiles) != 0)
                 return false;
         /* innermost first: the first call made from the function's own file */
@@ -275,9 +238,56 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
         }
         return false;
 }
-/* At most this many inlined frames at one address (dwarf_getscopes reports
- * the innermost inlined call and the inlined scopes around its origin). */
+/* At most this many inlined frames at one address. */
 #define PG_MAX_INLINED 64
+
+/* Whether CU @cu's inlined frames are the full chain (pg_inlined_at). */
+static bool pg_chain_lang(Dwarf_Die *cu)
+{
+        int lang = dwarf_srclang(cu);
+
+        return lang == DW_LANG_Rust || lang == DW_LANG_Go;
+}
+
+/*
+ * The functions inlined at DWARF address @pc of @cu, outermost first, into
+ * @out. Rust and Go CUs: the full chain of inlined subroutines holding @pc
+ * (pg_scopeindex_chain), as perf and addr2line -i report it; rustc nests
+ * every function in a DW_TAG_namespace, and Go's inlined functions have
+ * their abstract origin in the CU of their package, so dwarf_getscopes'
+ * rule finds none there. Other languages keep dwarf_getscopes' rule
+ * (pg_scopeindex_inlined): the innermost inlined call and the inlined
+ * scopes around its origin (docs/result-format.md, "Inlined frames").
+ */
+static int pg_inlined_at(struct pg_file *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
+{
+        if (pg_chain_lang(cu))
+                return pg_scopeindex_chain(&f->scopes, cu, pc, out, max);
+        return pg_scopeindex_inlined(&f->scopes, cu, pc, out, max);
+}
+
+/*
+ * The CU holding @vaddr of @f, for its inlined frames: through
+ * .debug_aranges (dwfl_module_addrdie) when that CU's ranges hold it, else
+ * (Go's linker writes none; a cgo binary has them for its C objects only)
+ * from every CU's ranges (pg_scopeindex_cu), a Rust or Go CU only; else
+ * libdwfl's answer, as before: C and C++ from clang, which writes no
+ * .debug_aranges either, keep the frames they had (none inlined).
+ */
+static Dwarf_Die *pg_frame_cu(struct pg_file *f, uint64_t vaddr, Dwarf_Addr *bias)
+{
+        Dwarf_Addr own_bias = 0;
+        Dwarf_Die *cu = dwfl_module_addrdie(f->mod, vaddr, bias), *own;
+
+        if (cu != NULL && dwarf_haspc(cu, vaddr - *bias) > 0)
+                return cu;
+        own = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, &own_bias);
+        if (own != NULL && pg_chain_lang(own)) {
+                *bias = own_bias;
+                return own;
+        }
+        return cu; /* as libdwfl answers, whatever it is */
+}
 
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
 static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t vaddr,
@@ -308,13 +318,12 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
         f->dwarf_read = true;
-        cu = dwfl_module_addrdie(f->mod, vaddr, &bias);
+        cu = pg_frame_cu(f, vaddr, &bias);
         if (cu == NULL) {
                 pg_buf_release(&tmp);
                 return;
         }
-        /* the inlined scopes dwarf_getscopes gives, outermost first */
-        ninl = pg_scopeindex_inlined(&f->scopes, cu, vaddr - bias, inl, PG_MAX_INLINED);
+        ninl = pg_inlined_at(f, cu, vaddr - bias, inl, PG_MAX_INLINED);
         for (int i = 0; i < ninl && i < PG_MAX_INLINED; i++) {
                 pg_buf_reset(&tmp);
                 if (!pg_inlined_name(f, &tmp, &inl[i]))

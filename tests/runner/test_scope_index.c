@@ -8,6 +8,10 @@
  * gcc and clang with bfd and lld, and programs built here by Debian's rustc
  * (-O, -g) and by golang-go. Addresses probed: an even stride over each
  * executable segment and the entry of every inlined instance found there.
+ * The same addresses check the index's second rule, the full chain of
+ * inlined subroutines (pg_scopeindex_chain), against the libdw walk it
+ * models (pg_scopes_at), with the CU found by pg_scopeindex_cu (Go's files
+ * have no .debug_aranges).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,39 +31,53 @@
 #include "tests/runner/offline_module.h"
 #include "tests/util/testutil.h"
 
-static size_t mismatches, with_inlined;
+static size_t mismatches, with_inlined, chain_mismatches, with_chain;
 
 /* The inlined scopes of dwarf_getscopes(@cu, @pc), outermost first, into @out. */
 static int oracle(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
         Dwarf_Die *scopes = NULL;
-        int n = dwarf_getscopes(cu, pc, &scopes), k = 0;
+        int n = dwarf_getscopes(cu, pc, &scopes), k = pg_scopes_keep_inlined(scopes, n, out, max);
 
-        for (int i = n - 1; i >= 0; i--)
-                if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine) {
-                        if (k < max)
-                                out[k] = scopes[i];
-                        k++;
-                }
         free(scopes);
         return k;
 }
 
-/* Compare one address (module-relative @addr); the entries of inlined instances
- * met on the way are added to @more. */
-static void probe(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path, Dwarf_Addr addr)
+/* The inlined subroutines of pg_scopes_at(@cu, @pc), outermost first, into @out. */
+static int chain_oracle(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
-        Dwarf_Addr bias = 0;
-        Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+        Dwarf_Die v[80];
+
+        return pg_scopes_keep_inlined(v, pg_scopes_at(cu, pc, v, 80), out, max);
+}
+
+/* One rule: the libdw call the index reproduces, and the index's answer. */
+struct rule {
+        const char *what;
+        int (*oracle)(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max);
+        int (*index)(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                     int max);
+        size_t *with, *mismatches;
+};
+
+static const struct rule getscopes = { "dwarf_getscopes", oracle, pg_scopeindex_inlined,
+                                       &with_inlined, &mismatches };
+static const struct rule chain = { "the walk of pg_scopes_at", chain_oracle, pg_scopeindex_chain,
+                                   &with_chain, &chain_mismatches };
+
+/* Compare @r's two answers at module-relative @addr of @cu (NULL: no CU). */
+static void compare_rule(const struct rule *r, struct pg_scopeindex *x, Dwarf_Die *cu,
+                         Dwarf_Addr bias, const char *path, Dwarf_Addr addr)
+{
         Dwarf_Die want[64], got[64];
         int nw, ng;
 
         if (cu == NULL)
                 return;
-        nw = oracle(cu, addr - bias, want, 64);
-        (void) pg_scopeindex_inlined(x, cu, addr - bias, got, 64); /* indexes the CU */
-        ng = pg_scopeindex_inlined(x, cu, addr - bias, got, 64);
-        with_inlined += nw > 0;
+        nw = r->oracle(cu, addr - bias, want, 64);
+        (void) r->index(x, cu, addr - bias, got, 64); /* indexes the CU */
+        ng = r->index(x, cu, addr - bias, got, 64);
+        *r->with += nw > 0;
         if (nw == ng) {
                 for (int i = 0; i < nw && i < 64; i++)
                         if (want[i].addr != got[i].addr)
@@ -67,9 +85,21 @@ static void probe(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path, D
                 return;
         }
 differ:
-        if (mismatches++ < 10)
-                fprintf(stderr, "%s: %#llx: dwarf_getscopes has %d inlined scopes, the index %d\n",
-                        path, (unsigned long long) addr, nw, ng);
+        if ((*r->mismatches)++ < 10)
+                fprintf(stderr, "%s: %#llx: %s has %d inlined scopes, the index %d\n", path,
+                        (unsigned long long) addr, r->what, nw, ng);
+}
+
+/* Compare one address (module-relative @addr) by both rules; the chain's CU
+ * as the symbolizer finds it (pg_scopeindex_cu: Go's files have no
+ * .debug_aranges), dwarf_getscopes' as before. */
+static void probe(struct pg_scopeindex *x, Dwfl_Module *mod, const char *path, Dwarf_Addr addr)
+{
+        Dwarf_Addr bias = 0;
+
+        compare_rule(&getscopes, x, dwfl_module_addrdie(mod, addr, &bias), bias, path, addr);
+        bias = 0;
+        compare_rule(&chain, x, pg_scopeindex_cu(x, mod, addr, &bias), bias, path, addr);
 }
 
 /* The low_pc of every DW_TAG_inlined_subroutine under @die (module-relative). */
@@ -177,7 +207,7 @@ static void test_same_as_dwarf_getscopes(void **state)
         const char *fixtures[] = { "sample_callpath", "sample_cxx", "sample_inline_vdso",
                                    "sample_debuglink" };
         const char *dir = pg_test_env("PG_FIXTURE_DIR"), *prog;
-        size_t total = 0, libc, perfgate, before;
+        size_t total = 0, libc, perfgate, before, chain_before;
         char path[4096];
 
         (void) state;
@@ -197,9 +227,12 @@ static void test_same_as_dwarf_getscopes(void **state)
         prog = build("/usr/bin/rustc", "m.rs", rust_src, "/usr/bin/rustc -O -g -o prog m.rs");
         if (prog != NULL) {
                 before = with_inlined;
+                chain_before = with_chain;
                 total += check_file(prog, 20000);
-                fprintf(stderr, "rustc: %zu addresses with inlined scopes\n",
-                        with_inlined - before);
+                fprintf(stderr,
+                        "rustc: %zu addresses with inlined scopes, %zu with an inline chain\n",
+                        with_inlined - before, with_chain - chain_before);
+                assert_true(with_chain - chain_before > 100);
         }
         if (prog != NULL)
                 pg_test_sandbox_remove();
@@ -208,18 +241,24 @@ static void test_same_as_dwarf_getscopes(void **state)
                      "build -o prog m.go");
         if (prog != NULL) {
                 before = with_inlined;
+                chain_before = with_chain;
                 total += check_file(prog, 20000);
-                fprintf(stderr, "go: %zu addresses with inlined scopes\n", with_inlined - before);
+                fprintf(stderr, "go: %zu addresses with inlined scopes, %zu with an inline chain\n",
+                        with_inlined - before, with_chain - chain_before);
+                assert_true(with_chain - chain_before > 100);
                 pg_test_sandbox_remove();
         }
-        fprintf(stderr, "%zu addresses compared with dwarf_getscopes (%zu with inlined scopes)\n",
-                total, with_inlined);
+        fprintf(stderr,
+                "%zu addresses compared with dwarf_getscopes (%zu with inlined scopes) and with "
+                "the walk of pg_scopes_at (%zu with an inline chain)\n",
+                total, with_inlined, with_chain);
         assert_true(perfgate > 1000);
         /* the index was exercised: Debian's -O2 glibc, an optimised perfgate
          * and the -O1 layouts inline (a Debug perfgate, as the sanitizer
          * build makes it, hardly does) */
         assert_true(with_inlined > 100);
         assert_int_equal(mismatches, 0);
+        assert_int_equal(chain_mismatches, 0);
 }
 
 int main(void)
