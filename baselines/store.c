@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include "baselines/libgit2.h"
+#include "baselines/safedir.h"
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -142,6 +143,7 @@ int pg_store_open(git_repository **out, const struct pg_store_opts *o)
 {
         const char *path = o && o->repo_path ? o->repo_path : ".";
         int rc = git_repository_open_ext(out, path, 0, NULL);
+        char *where = NULL; /* the directory safe.directory must name */
 
         /* libgit2 1.5.1 reports a repository owned by another user as not found,
          * with the detail "config value 'safe.directory' was not found" */
@@ -149,6 +151,24 @@ int pg_store_open(git_repository **out, const struct pg_store_opts *o)
             (strstr(git_error_last()->message, "safe.directory") ||
              strstr(git_error_last()->message, "not owned")))
                 rc = GIT_EOWNER;
+        if (rc == 0) {
+                /* git's rules: ownership, then safe.directory (safedir.h) */
+                int ok = pg_git_owner_ok(*out, &where);
+                if (ok <= 0) {
+                        git_repository_free(*out);
+                        *out = NULL;
+                }
+                if (ok < 0) {
+                        free(where);
+                        return ok;
+                }
+                if (ok == 0)
+                        rc = GIT_EOWNER;
+                else {
+                        free(where);
+                        where = NULL;
+                }
+        }
         if (rc == GIT_ENOTFOUND) {
                 char *abs = realpath(path, NULL);
                 pg_error_set(PG_ENOTFOUND,
@@ -159,13 +179,16 @@ int pg_store_open(git_repository **out, const struct pg_store_opts *o)
                 return PG_ENOTFOUND;
         }
         if (rc == GIT_EOWNER) {
-                char *abs = realpath(path, NULL);
+                char *abs = where ? NULL : realpath(path, NULL);
+                const char *top = where ? where : abs ? abs : path;
                 pg_error_set(PG_EINPUT,
                              "the git repository at '%s' is owned by another user and git "
                              "config safe.directory does not list it; if you trust it, run "
-                             "`git config --global --add safe.directory <its top directory>`",
-                             abs ? abs : path);
+                             "`git config --global --add safe.directory %s%s%s`",
+                             top, where ? "'" : "", where ? where : "<its top directory>",
+                             where ? "'" : "");
                 free(abs);
+                free(where);
                 return PG_EINPUT;
         }
         if (rc < 0 && git_error_last() && git_error_last()->message &&
