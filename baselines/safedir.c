@@ -284,15 +284,27 @@ static char *pg_sd_real(const char *p)
         return r;
 }
 
-int pg_git_owner_ok(git_repository *repo, char **path)
+int pg_git_owner_ok(git_repository *repo, const char *start, char **path)
 {
         const char *wd = git_repository_workdir(repo);
         char *top = wd ? pg_sd_real(wd) : NULL, *gitdir = pg_sd_real(git_repository_path(repo));
+        char *from = pg_sd_real(start ? start : ".");
         char *gitfile = NULL, *global = NULL, *xdg = NULL;
-        struct pg_sd d = { top ? top : gitdir, false };
+        size_t glen = strlen(gitdir);
+        struct pg_sd d;
         struct stat st;
         int error = 0;
 
+        /* git's search finds the git directory itself when it starts inside
+         * it, and then judges it as a bare repository would be (the path
+         * compared is the git directory), where libgit2 gives it the work
+         * tree above */
+        if (top && strncmp(from, gitdir, glen) == 0 && (from[glen] == '/' || from[glen] == '\0')) {
+                free(top);
+                top = NULL;
+        }
+        d.path = top ? top : gitdir;
+        d.safe = false;
         if (top) {
                 gitfile = pg_xasprintf("%s/.git", top);
                 if (lstat(gitfile, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -331,6 +343,7 @@ done:
                 *path = pg_xstrdup(d.path);
         free(top);
         free(gitdir);
+        free(from);
         free(gitfile);
         free(global);
         free(xdg);

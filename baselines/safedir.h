@@ -15,9 +15,12 @@
 
 /**
  * Whether git 2.39 would use @repo (opened by libgit2, without its ownership
- * check) for the current process, by the rules of git's setup.c
- * (ensure_valid_ownership(), safe_directory_cb()):
+ * check, from the directory @start; NULL: the cwd) for the current process,
+ * by the rules of git's setup.c (ensure_valid_ownership(),
+ * safe_directory_cb()):
  *
+ * - Started inside the git directory, git finds that directory itself and
+ *   judges it as a bare repository: the work tree does not count.
  * - The work tree's top (none for a bare repository), the git directory, and
  *   the `.git` file of a linked work tree are each owned (lstat(2)) by the
  *   effective uid; for root, a path root owns passes, and otherwise the uid
@@ -45,6 +48,6 @@
  * missing GIT_CONFIG_KEY_<n> or GIT_CONFIG_VALUE_<n>, a malformed
  * GIT_CONFIG_PARAMETERS, a configuration file libgit2 cannot parse).
  */
-int pg_git_owner_ok(git_repository *repo, char **path);
+int pg_git_owner_ok(git_repository *repo, const char *start, char **path);
 
 #endif

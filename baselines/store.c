@@ -153,7 +153,7 @@ int pg_store_open(git_repository **out, const struct pg_store_opts *o)
                 rc = GIT_EOWNER;
         if (rc == 0) {
                 /* git's rules: ownership, then safe.directory (safedir.h) */
-                int ok = pg_git_owner_ok(*out, &where);
+                int ok = pg_git_owner_ok(*out, path, &where);
                 if (ok <= 0) {
                         git_repository_free(*out);
                         *out = NULL;
