@@ -294,32 +294,91 @@ int pg_store_read_tree(git_repository *repo, const char *branch, git_tree **tree
         return error;
 }
 
-/* Shallow-clone advice: the exact fetch that brings in the missing history. */
+/* The branch FETCH_HEAD names: its first line (the commit FETCH_HEAD
+ * resolves to) reads "<id>\t[not-for-merge]\tbranch 'NAME' of URL" (git's
+ * builtin/fetch.c: append_fetch_head); NULL for a tag, a ref given by full
+ * name, the remote's HEAD, or no FETCH_HEAD. Owned. */
+static char *pg_fetch_head_branch(git_repository *repo)
+{
+        char *file = pg_xasprintf("%sFETCH_HEAD", git_repository_path(repo));
+        struct pg_buf text = PG_BUF_INIT;
+        char *name = NULL, *at, *end, *nl;
+
+        if (pg_read_regular_file(file, 1 << 20, &text) == 0 && text.ptr) {
+                if ((nl = strchr(text.ptr, '\n')) != NULL)
+                        *nl = '\0';
+                if ((at = strstr(text.ptr, "\tbranch '")) != NULL &&
+                    (end = strstr(at + 9, "' of ")) != NULL && end > at + 9)
+                        name = pg_xasprintf("%.*s", (int) (end - at - 9), at + 9);
+        }
+        pg_error_clear();
+        pg_buf_release(&text);
+        free(file);
+        return name;
+}
+
+/* The remote branch @rev stands for: "origin/NAME" and a local or
+ * remote-tracking branch by their names, FETCH_HEAD by the branch it was
+ * fetched from; NULL when @rev names none (a tag, a commit, an expression).
+ * Owned. */
+static char *pg_remote_branch_of(git_repository *repo, const char *rev)
+{
+        git_reference *ref = NULL;
+        char *name = NULL;
+
+        if (strcmp(rev, "FETCH_HEAD") == 0)
+                return pg_fetch_head_branch(repo);
+        if (strncmp(rev, "origin/", 7) == 0 && rev[7])
+                return pg_xstrdup(rev + 7);
+        if (git_reference_dwim(&ref, repo, rev) == 0) {
+                const char *full = git_reference_name(ref);
+                if (strncmp(full, "refs/heads/", 11) == 0)
+                        name = pg_xstrdup(full + 11);
+                else if (strncmp(full, "refs/remotes/origin/", 20) == 0)
+                        name = pg_xstrdup(full + 20);
+        }
+        git_reference_free(ref);
+        git_error_clear();
+        return name;
+}
+
+/* The fetch that brings remote branch @name (NULL: the clone's own
+ * branches) into refs/remotes/origin/, whole when @shallow, and the data
+ * branch @data too when not NULL. The destination is spelled out: a
+ * single-branch clone (what --depth implies) fetches nothing else into
+ * refs/remotes/ by default (git-fetch(1), "CONFIGURED REMOTE-TRACKING
+ * BRANCHES"). Owned. */
+static char *pg_fetch_command(const char *name, bool shallow, const char *data)
+{
+        char *base = name ? pg_xasprintf(" +refs/heads/%s:refs/remotes/origin/%s", name, name)
+                          : pg_xstrdup("");
+        char *more = data && (!name || strcmp(data, name) != 0)
+                         ? pg_xasprintf(" +refs/heads/%s:refs/remotes/origin/%s", data, data)
+                         : pg_xstrdup("");
+        char *cmd =
+            pg_xasprintf("git fetch%s origin%s%s", shallow ? " --unshallow" : "", base, more);
+        free(base);
+        free(more);
+        return cmd;
+}
+
+/* Shallow-clone advice: the exact fetch that brings in the missing history
+ * (of the branch @rev stands for, and the data branch @branch; not for
+ * FETCH_HEAD, which that fetch rewrites: the base branch alone keeps it the
+ * base). */
 static int pg_shallow_error(git_repository *repo, const char *rev, const char *branch,
                             const char *what)
 {
-        git_reference *ref = NULL;
-        const char *name = NULL;
-        char *basebranch = NULL;
-        int error;
-
-        if (rev && git_reference_dwim(&ref, repo, rev) == 0) {
-                const char *full = git_reference_name(ref);
-                if (strncmp(full, "refs/heads/", 11) == 0)
-                        name = full + 11;
-                else if (strncmp(full, "refs/remotes/origin/", 20) == 0)
-                        name = full + 20;
-        }
-        if (name)
-                basebranch = pg_xasprintf(" +refs/heads/%s:refs/remotes/origin/%s", name, name);
-        error = pg_error_set(
-            PG_EINPUT,
-            "this is a shallow clone and %s; fetch the history: `git fetch --unshallow origin%s "
-            "+refs/heads/%s:refs/remotes/origin/%s` (GitHub Actions: actions/checkout with "
-            "`fetch-depth: 0`; GitLab: GIT_DEPTH: 0)",
-            what, basebranch ? basebranch : "", branch, branch);
-        free(basebranch);
-        git_reference_free(ref);
+        char *name = rev ? pg_remote_branch_of(repo, rev) : NULL;
+        char *cmd =
+            pg_fetch_command(name, true, rev && strcmp(rev, "FETCH_HEAD") == 0 ? NULL : branch);
+        int error = pg_error_set(PG_EINPUT,
+                                 "this is a shallow clone and %s; fetch the history: `%s` (GitHub "
+                                 "Actions: actions/checkout with `fetch-depth: 0`; GitLab: "
+                                 "GIT_DEPTH: 0)",
+                                 what, cmd);
+        free(cmd);
+        free(name);
         return error;
 }
 
@@ -374,6 +433,7 @@ int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
                  * ("HEAD~60", "v1^2") cannot be fetched by name */
                 const char *name = strncmp(rev, "origin/", 7) == 0 ? rev + 7 : rev;
                 bool shallow = git_repository_is_shallow(repo) == 1;
+                char *cmd, *alt;
                 if (strpbrk(rev, "~^:@{}") != NULL)
                         return pg_error_set(PG_ENOTFOUND,
                                             "unknown revision '%s'%s; it is not in this "
@@ -383,18 +443,33 @@ int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
                                                       "fetch --unshallow origin` (GitHub "
                                                       "Actions: `fetch-depth: 0`)"
                                                     : "");
+                /* a branch by default; a bare name may be a tag, a full
+                 * commit id is fetched by id */
+                if (strlen(name) == GIT_OID_HEXSZ &&
+                    strspn(name, "0123456789abcdef") == GIT_OID_HEXSZ) {
+                        cmd = pg_xasprintf("git fetch%s origin %s", shallow ? " --unshallow" : "",
+                                           name);
+                        alt = pg_xstrdup("");
+                } else {
+                        cmd = pg_fetch_command(name, shallow, NULL);
+                        alt = name == rev ? pg_xasprintf(" (a tag: `git fetch%s origin tag %s`)",
+                                                         shallow ? " --unshallow" : "", name)
+                                          : pg_xstrdup("");
+                }
                 if (shallow)
-                        return pg_error_set(
-                            PG_ENOTFOUND,
-                            "unknown revision '%s' (this is a shallow clone); fetch it with "
-                            "`git fetch origin %s` (or the whole history: `git fetch --unshallow "
-                            "origin`, GitHub Actions: `fetch-depth: 0`)",
-                            rev, name);
-                return pg_error_set(PG_ENOTFOUND,
-                                    "unknown revision '%s' (neither a local branch, tag or commit "
-                                    "nor origin/%s); if it exists on the remote, fetch it with "
-                                    "`git fetch origin %s`",
-                                    rev, name, name);
+                        pg_error_set(PG_ENOTFOUND,
+                                     "unknown revision '%s' (this is a shallow clone); fetch it "
+                                     "with `%s`%s (GitHub Actions: `fetch-depth: 0`)",
+                                     rev, cmd, alt);
+                else
+                        pg_error_set(PG_ENOTFOUND,
+                                     "unknown revision '%s' (neither a local branch, tag or "
+                                     "commit nor origin/%s); if it exists on the remote, fetch "
+                                     "it with `%s`%s",
+                                     rev, name, cmd, alt);
+                free(cmd);
+                free(alt);
+                return PG_ENOTFOUND;
         }
         if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
                 error = pg_git_err(PG_EINPUT, "revision '%s' does not name a commit", rev);

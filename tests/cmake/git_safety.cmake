@@ -8,3 +8,6 @@ add_test(NAME store_safe_directory
          COMMAND ${PG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/baselines/test-safe-directory.sh)
 set_tests_properties(store_safe_directory PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 300
                      SKIP_RETURN_CODE 77 LABELS baselines)
+add_test(NAME docs_fetch_hints COMMAND ${PG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/docs/check-fetch-hints.sh)
+set_tests_properties(docs_fetch_hints PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 300
+                     LABELS baselines)
