@@ -128,7 +128,7 @@ same "a symbolic link to the repository does not match its real path" refuse ali
 printf '[safe]\n\tdirectory = ~/../p\n' >"$gcfg"
 same "~ expands, but ../ is not resolved" refuse p "HOME=$scratch/home"
 mkdir -p "$scratch/h2" && printf '[safe]\n\tdirectory = ~/p\n' >"$scratch/h2/.gitconfig"
-same "~/p expands from \$HOME" accept p "HOME=$scratch" "GIT_CONFIG_GLOBAL=$scratch/h2/.gitconfig"
+same "'~/p' expands from \$HOME" accept p "HOME=$scratch" "GIT_CONFIG_GLOBAL=$scratch/h2/.gitconfig"
 printf '[safe]\n\tdirectory = /elsewhere\n' >"$gcfg"
 same "another path listed: still refused" refuse p "$H"
 same "root, with SUDO_UID naming the owner" accept p "$H" SUDO_UID=65534
@@ -141,10 +141,10 @@ same "a linked work tree, only the main one listed" refuse linked "$H"
 # as uid 65534, root's bare repository: no root shortcut
 nob=(setpriv --reuid 65534 --regid 65534 --clear-groups)
 answers=$(verdict "$scratch/mine" "$H" -- "${nob[@]}")
-check_eq "uid 65534, root's repository: git refuses, perfgate too" "refuse refuse" "$(echo $answers)"
+check_eq "uid 65534, root's repository: git refuses, perfgate too" "refuse refuse" "$(tr '\n' ' ' <<<"$answers" | sed 's/ $//')"
 answers=$(verdict "$scratch/mine" "$H" GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory \
         GIT_CONFIG_VALUE_0="$(realpath "$scratch/mine")" -- "${nob[@]}")
-check_eq "uid 65534, root's bare repository listed: both accept" "accept accept" "$(echo $answers)"
+check_eq "uid 65534, root's bare repository listed: both accept" "accept accept" "$(tr '\n' ' ' <<<"$answers" | sed 's/ $//')"
 
 # git would stop at the configuration itself: perfgate says what is wrong
 (cd p && GIT_CONFIG_COUNT=x "$pg" baseline list) >"$scratch/bad" 2>&1

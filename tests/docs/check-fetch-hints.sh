@@ -9,15 +9,7 @@
 . "${PG_SOURCE_DIR:-$(dirname "$0")/../..}/tests/ci/lib.sh"
 
 pg=${PERFGATE_BIN:?PERFGATE_BIN is not set (run through ctest)}
-mkdir -p "$scratch/bin" && ln -s "$pg" "$scratch/bin/perfgate"
-export PATH="$scratch/bin:$PATH"
-
-mkdir -p "$scratch/seed/bench" && cd "$scratch/seed" || exit 1
-git init -q -b main .
-printf '#!/bin/sh\ni=0; while [ $i -lt 200 ]; do i=$((i+1)); done\n' >bench/spin
-chmod +x bench/spin
-printf '.perfgate/\n' >.gitignore
-git add -A && git commit -qm m1
+seed_project "$scratch/seed" "$pg" m1
 perfgate run --repeat 3 --no-profile -q 2>/dev/null && perfgate baseline save >/dev/null
 m1=$(git rev-parse HEAD)
 echo 2 >f && git add f && git commit -qm m2
@@ -52,6 +44,7 @@ follow() {
         local name=$1 rev=$2 hint
         perfgate compare "$rev" >"$scratch/$name.1" 2>&1
         check_eq "$name: compare $rev without the base: exit 2" 2 $?
+        # shellcheck disable=SC2016 # backquotes, literally
         hint=$(grep -o '`git fetch[^`]*`' "$scratch/$name.1" | head -n 1 | tr -d '`')
         check "$name: the message names a git fetch" test -n "$hint"
         bash -c "$hint" >"$scratch/$name.fetch" 2>&1
