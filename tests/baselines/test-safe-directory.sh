@@ -51,7 +51,7 @@ verdict() {
         local rc=$?
         case $rc in
         0) echo accept ;;
-        2) if grep -q 'safe.directory' "$out"; then echo refuse; else
+        2) if grep -q 'safe.directory\|git refuses to run' "$out"; then echo refuse; else
                 echo "exit 2 without safe.directory: $(head -c 300 "$out")"
         fi ;;
         *) echo "exit $rc: $(head -c 300 "$out")" ;;
@@ -101,6 +101,17 @@ same "GIT_CONFIG_COUNT=0" refuse p "$H" GIT_CONFIG_COUNT=0 \
         GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*'
 same "GIT_CONFIG_PARAMETERS (git -c) with '*'" accept p "$H" \
         "GIT_CONFIG_PARAMETERS='safe.directory'='*'"
+same "GIT_CONFIG_PARAMETERS, the older 'key=value' form" accept p "$H" \
+        "GIT_CONFIG_PARAMETERS='safe.directory=*'"
+same "GIT_CONFIG_PARAMETERS, a quote inside a value" accept p "$H" \
+        "GIT_CONFIG_PARAMETERS='user.name'='a'\\''b' 'safe.directory'='$real'"
+same "GIT_CONFIG_PARAMETERS, a key with no value resets" refuse p "$H" \
+        GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*' \
+        "GIT_CONFIG_PARAMETERS='safe.directory'"
+same "GIT_CONFIG_PARAMETERS unquoted: git stops" refuse p "$H" \
+        "GIT_CONFIG_PARAMETERS=safe.directory=*"
+same "GIT_CONFIG_COUNT with a key missing: git stops" refuse p "$H" \
+        GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*'
 same "the command line comes after the files: a reset there wins" refuse p "$H" \
         GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0= \
         "GIT_CONFIG_GLOBAL=$scratch/star"
