@@ -369,14 +369,27 @@ static char *pg_fetch_command(const char *name, bool shallow, const char *data)
 static int pg_shallow_error(git_repository *repo, const char *rev, const char *branch,
                             const char *what)
 {
-        char *name = rev ? pg_remote_branch_of(repo, rev) : NULL;
-        char *cmd =
-            pg_fetch_command(name, true, rev && strcmp(rev, "FETCH_HEAD") == 0 ? NULL : branch);
-        int error = pg_error_set(PG_EINPUT,
-                                 "this is a shallow clone and %s; fetch the history: `%s` (GitHub "
-                                 "Actions: actions/checkout with `fetch-depth: 0`; GitLab: "
-                                 "GIT_DEPTH: 0)",
-                                 what, cmd);
+        bool fetch_head = rev && strcmp(rev, "FETCH_HEAD") == 0;
+        char *name = rev ? pg_remote_branch_of(repo, rev) : NULL, *cmd = NULL;
+        git_object *obj = NULL;
+        int error;
+
+        /* FETCH_HEAD fetched by id (or from a tag): fetched again by its id,
+         * the same commit stays FETCH_HEAD */
+        if (fetch_head && !name && git_revparse_single(&obj, repo, rev) == 0) {
+                char hex[GIT_OID_HEXSZ + 1];
+                git_oid_tostr(hex, sizeof(hex), git_object_id(obj));
+                cmd = pg_xasprintf("git fetch --unshallow origin %s", hex);
+                git_object_free(obj);
+        }
+        git_error_clear();
+        if (cmd == NULL)
+                cmd = pg_fetch_command(name, true, fetch_head ? NULL : branch);
+        error = pg_error_set(PG_EINPUT,
+                             "this is a shallow clone and %s; fetch the history: `%s` (GitHub "
+                             "Actions: actions/checkout with `fetch-depth: 0`; GitLab: "
+                             "GIT_DEPTH: 0)",
+                             what, cmd);
         free(cmd);
         free(name);
         return error;
@@ -443,6 +456,13 @@ int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
                                                       "fetch --unshallow origin` (GitHub "
                                                       "Actions: `fetch-depth: 0`)"
                                                     : "");
+                if (strcmp(rev, "FETCH_HEAD") == 0)
+                        return pg_error_set(
+                            PG_ENOTFOUND,
+                            "unknown revision 'FETCH_HEAD': nothing was fetched into it; fetch "
+                            "the base branch with `git fetch%s origin "
+                            "+refs/heads/BASE:refs/remotes/origin/BASE` and compare origin/BASE",
+                            shallow ? " --unshallow" : "");
                 /* a branch by default; a bare name may be a tag, a full
                  * commit id is fetched by id */
                 if (strlen(name) == GIT_OID_HEXSZ &&
@@ -672,6 +692,27 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
             (error = pg_store_resolve(repo, rev, &base)) < 0 ||
             (error = pg_store_head(repo, &head)) < 0)
                 goto done;
+        {
+                /* the data branch itself (FETCH_HEAD after fetching it, as
+                 * README's step 3 does): baselines, not the project */
+                struct pg_tips t;
+                if ((error = pg_store_tips(repo, branch, &t)) < 0)
+                        goto done;
+                if ((t.has_local && git_oid_equal(&t.local, &base)) ||
+                    (t.has_remote && git_oid_equal(&t.remote, &base))) {
+                        error = pg_error_set(
+                            PG_EINPUT,
+                            "'%s' is the tip of the data branch '%s'%s, which holds baselines, "
+                            "not the project's history; compare the base branch: `git fetch%s "
+                            "origin +refs/heads/BASE:refs/remotes/origin/BASE`, then `perfgate "
+                            "compare origin/BASE`",
+                            rev, branch,
+                            strcmp(rev, "FETCH_HEAD") == 0 ? " (what the last git fetch fetched)"
+                                                           : "",
+                            git_repository_is_shallow(repo) == 1 ? " --unshallow" : "");
+                        goto done;
+                }
+        }
         info->base_commit = pg_oid_hex(&base);
         rc = git_merge_base(&mb, repo, &head, &base);
         if (rc < 0) {

@@ -68,6 +68,20 @@ ci_clone fetch-head
 git fetch -q --depth 1 origin main
 follow fetch-head FETCH_HEAD
 
+# FETCH_HEAD fetched by commit id: the hint fetches that id again
+ci_clone fetch-id
+git fetch -q --depth 1 origin "$(git --git-dir="$scratch/origin.git" rev-parse main)"
+follow fetch-id FETCH_HEAD
+
+# FETCH_HEAD is the data branch (the last fetch of ci_clone): said so, with
+# what to compare instead, not "no common ancestor"
+ci_clone fetch-data
+perfgate compare FETCH_HEAD >"$scratch/fetch-data.1" 2>&1
+check_eq "fetch-data: compare FETCH_HEAD (the data branch): exit 2" 2 $?
+check_grep "fetch-data: says FETCH_HEAD is the data branch" \
+        "'FETCH_HEAD' is the tip of the data branch 'perfgate-baselines'" "$scratch/fetch-data.1"
+check_grep "fetch-data: and what to compare" "perfgate compare origin/BASE" "$scratch/fetch-data.1"
+
 # origin/main there, but cut before the merge-base
 ci_clone cut
 git fetch -q --depth 1 origin +refs/heads/main:refs/remotes/origin/main
