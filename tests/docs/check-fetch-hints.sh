@@ -9,7 +9,7 @@
 . "${PG_SOURCE_DIR:-$(dirname "$0")/../..}/tests/ci/lib.sh"
 
 pg=${PERFGATE_BIN:?PERFGATE_BIN is not set (run through ctest)}
-seed_project "$scratch/seed" "$pg" m1
+seed_project "$scratch/seed" "$pg" m1 && cd "$scratch/seed" || exit 1 # never in the caller's tree
 perfgate run --repeat 3 --no-profile -q 2>/dev/null && perfgate baseline save >/dev/null
 m1=$(git rev-parse HEAD)
 echo 2 >f && git add f && git commit -qm m2

@@ -17,7 +17,7 @@ loop=$(awk '/check-push-loop.sh runs this block/ { on = 1; next }
             inblock' "$page")
 check "the loop is in docs/baseline.md" test -n "$loop"
 check "the loop pushes the data branch" grep -q 'until git push origin perfgate-baselines' <<<"$loop"
-seed_project "$scratch/seed" "$pg" init
+seed_project "$scratch/seed" "$pg" init && cd "$scratch/seed" || exit 1 # never in the caller's tree
 git clone -q --bare "$scratch/seed" "$scratch/origin.git"
 git clone -q "$scratch/origin.git" "$scratch/first"
 (cd "$scratch/first" && perfgate run --repeat 2 --no-profile -q --machine first 2>/dev/null &&
