@@ -692,12 +692,20 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
             (error = pg_store_resolve(repo, rev, &base)) < 0 ||
             (error = pg_store_head(repo, &head)) < 0)
                 goto done;
-        {
-                /* the data branch itself (FETCH_HEAD after fetching it, as
-                 * README's step 3 does): baselines, not the project */
+        info->base_commit = pg_oid_hex(&base);
+        rc = git_merge_base(&mb, repo, &head, &base);
+        if (rc < 0) {
+                char *what;
                 struct pg_tips t;
-                if ((error = pg_store_tips(repo, branch, &t)) < 0)
+                /* the data branch itself, an orphan (FETCH_HEAD after
+                 * fetching it, as README's step 3 does): baselines, not the
+                 * project */
+                const git_error *ge = git_error_last();
+                char *detail = pg_xstrdup(ge && ge->message ? ge->message : "unknown error");
+                if ((error = pg_store_tips(repo, branch, &t)) < 0) {
+                        free(detail);
                         goto done;
+                }
                 if ((t.has_local && git_oid_equal(&t.local, &base)) ||
                     (t.has_remote && git_oid_equal(&t.remote, &base))) {
                         error = pg_error_set(
@@ -710,14 +718,7 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
                             strcmp(rev, "FETCH_HEAD") == 0 ? " (what the last git fetch fetched)"
                                                            : "",
                             git_repository_is_shallow(repo) == 1 ? " --unshallow" : "");
-                        goto done;
-                }
-        }
-        info->base_commit = pg_oid_hex(&base);
-        rc = git_merge_base(&mb, repo, &head, &base);
-        if (rc < 0) {
-                char *what;
-                if (git_repository_is_shallow(repo) == 1) {
+                } else if (git_repository_is_shallow(repo) == 1) {
                         what = pg_xasprintf("the merge-base of HEAD and '%s' is not in it", rev);
                         error = pg_shallow_error(repo, rev, branch, what);
                         free(what);
@@ -727,9 +728,10 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
                                              "against a revision of this project's history",
                                              rev);
                 } else {
-                        error =
-                            pg_git_err(PG_EIO, "cannot find the merge-base of HEAD and '%s'", rev);
+                        error = pg_error_set(
+                            PG_EIO, "cannot find the merge-base of HEAD and '%s': %s", rev, detail);
                 }
+                free(detail);
                 goto done;
         }
         info->merge_base = pg_oid_hex(&mb);
