@@ -34,6 +34,9 @@
         X(commit_summary)                                                                          \
         X(commit_time)                                                                             \
         X(commit_tree)                                                                             \
+        X(config_free)                                                                             \
+        X(config_get_multivar_foreach)                                                             \
+        X(config_open_ondisk)                                                                      \
         X(error_clear)                                                                             \
         X(error_last)                                                                              \
         X(graph_descendant_of)                                                                     \
@@ -67,6 +70,7 @@
         X(repository_is_shallow)                                                                   \
         X(repository_odb)                                                                          \
         X(repository_open_ext)                                                                     \
+        X(repository_path)                                                                         \
         X(repository_workdir)                                                                      \
         X(revparse_single)                                                                         \
         X(revwalk_free)                                                                            \
@@ -138,6 +142,9 @@ int pg_git_init(void);
 #define git_commit_summary                pg_libgit2.commit_summary
 #define git_commit_time                   pg_libgit2.commit_time
 #define git_commit_tree                   pg_libgit2.commit_tree
+#define git_config_free                   pg_libgit2.config_free
+#define git_config_get_multivar_foreach   pg_libgit2.config_get_multivar_foreach
+#define git_config_open_ondisk            pg_libgit2.config_open_ondisk
 #define git_error_clear                   pg_libgit2.error_clear
 #define git_error_last                    pg_libgit2.error_last
 #define git_graph_descendant_of           pg_libgit2.graph_descendant_of
@@ -171,6 +178,7 @@ int pg_git_init(void);
 #define git_repository_is_shallow         pg_libgit2.repository_is_shallow
 #define git_repository_odb                pg_libgit2.repository_odb
 #define git_repository_open_ext           pg_libgit2.repository_open_ext
+#define git_repository_path               pg_libgit2.repository_path
 #define git_repository_workdir            pg_libgit2.repository_workdir
 #define git_revparse_single               pg_libgit2.revparse_single
 #define git_revwalk_free                  pg_libgit2.revwalk_free

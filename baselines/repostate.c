@@ -832,7 +832,7 @@ int pg_repo_state_fast(const char *path, struct pg_repo_state *out)
                 goto out;
         }
         /* <dir>/.git is a directory: a plain clone, owned by this user (else
-         * libgit2's ownership rules decide), with no separate common dir */
+         * pg_store_open() decides by git's rules: safedir.h), with no separate common dir */
         topfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         gitfd = openat(topfd, ".git", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (topfd < 0 || gitfd < 0 || fstat(topfd, &st) < 0 || fstat(gitfd, &sh) < 0 ||

@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include "baselines/libgit2.h"
+#include "baselines/safedir.h"
 #include <sys/stat.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -142,6 +143,7 @@ int pg_store_open(git_repository **out, const struct pg_store_opts *o)
 {
         const char *path = o && o->repo_path ? o->repo_path : ".";
         int rc = git_repository_open_ext(out, path, 0, NULL);
+        char *where = NULL; /* the directory safe.directory must name */
 
         /* libgit2 1.5.1 reports a repository owned by another user as not found,
          * with the detail "config value 'safe.directory' was not found" */
@@ -149,6 +151,24 @@ int pg_store_open(git_repository **out, const struct pg_store_opts *o)
             (strstr(git_error_last()->message, "safe.directory") ||
              strstr(git_error_last()->message, "not owned")))
                 rc = GIT_EOWNER;
+        if (rc == 0) {
+                /* git's rules: ownership, then safe.directory (safedir.h) */
+                int ok = pg_git_owner_ok(*out, path, &where);
+                if (ok <= 0) {
+                        git_repository_free(*out);
+                        *out = NULL;
+                }
+                if (ok < 0) {
+                        free(where);
+                        return ok;
+                }
+                if (ok == 0)
+                        rc = GIT_EOWNER;
+                else {
+                        free(where);
+                        where = NULL;
+                }
+        }
         if (rc == GIT_ENOTFOUND) {
                 char *abs = realpath(path, NULL);
                 pg_error_set(PG_ENOTFOUND,
@@ -159,13 +179,16 @@ int pg_store_open(git_repository **out, const struct pg_store_opts *o)
                 return PG_ENOTFOUND;
         }
         if (rc == GIT_EOWNER) {
-                char *abs = realpath(path, NULL);
+                char *abs = where ? NULL : realpath(path, NULL);
+                const char *top = where ? where : abs ? abs : path;
                 pg_error_set(PG_EINPUT,
                              "the git repository at '%s' is owned by another user and git "
                              "config safe.directory does not list it; if you trust it, run "
-                             "`git config --global --add safe.directory <its top directory>`",
-                             abs ? abs : path);
+                             "`git config --global --add safe.directory %s%s%s`",
+                             top, where ? "'" : "", where ? where : "<its top directory>",
+                             where ? "'" : "");
                 free(abs);
+                free(where);
                 return PG_EINPUT;
         }
         if (rc < 0 && git_error_last() && git_error_last()->message &&
@@ -271,32 +294,104 @@ int pg_store_read_tree(git_repository *repo, const char *branch, git_tree **tree
         return error;
 }
 
-/* Shallow-clone advice: the exact fetch that brings in the missing history. */
+/* The branch FETCH_HEAD names: its first line (the commit FETCH_HEAD
+ * resolves to) reads "<id>\t[not-for-merge]\tbranch 'NAME' of URL" (git's
+ * builtin/fetch.c: append_fetch_head); NULL for a tag, a ref given by full
+ * name, the remote's HEAD, or no FETCH_HEAD. Owned. */
+static char *pg_fetch_head_branch(git_repository *repo)
+{
+        char *file = pg_xasprintf("%sFETCH_HEAD", git_repository_path(repo));
+        struct pg_buf text = PG_BUF_INIT;
+        char *name = NULL, *at, *end, *nl;
+
+        if (pg_read_regular_file(file, 1 << 20, &text) == 0 && text.ptr) {
+                if ((nl = strchr(text.ptr, '\n')) != NULL)
+                        *nl = '\0';
+                if ((at = strstr(text.ptr, "\tbranch '")) != NULL &&
+                    (end = strstr(at + 9, "' of ")) != NULL && end > at + 9)
+                        name = pg_xasprintf("%.*s", (int) (end - at - 9), at + 9);
+        }
+        pg_error_clear();
+        pg_buf_release(&text);
+        free(file);
+        return name;
+}
+
+/* The remote branch @rev stands for: "origin/NAME" and a local or
+ * remote-tracking branch by their names, FETCH_HEAD by the branch it was
+ * fetched from; NULL when @rev names none (a tag, a commit, an expression).
+ * Owned. */
+static char *pg_remote_branch_of(git_repository *repo, const char *rev)
+{
+        git_reference *ref = NULL;
+        char *name = NULL;
+
+        if (strcmp(rev, "FETCH_HEAD") == 0)
+                return pg_fetch_head_branch(repo);
+        if (strncmp(rev, "origin/", 7) == 0 && rev[7])
+                return pg_xstrdup(rev + 7);
+        if (git_reference_dwim(&ref, repo, rev) == 0) {
+                const char *full = git_reference_name(ref);
+                if (strncmp(full, "refs/heads/", 11) == 0)
+                        name = pg_xstrdup(full + 11);
+                else if (strncmp(full, "refs/remotes/origin/", 20) == 0)
+                        name = pg_xstrdup(full + 20);
+        }
+        git_reference_free(ref);
+        git_error_clear();
+        return name;
+}
+
+/* The fetch that brings remote branch @name (NULL: the clone's own
+ * branches) into refs/remotes/origin/, whole when @shallow, and the data
+ * branch @data too when not NULL. The destination is spelled out: a
+ * single-branch clone (what --depth implies) fetches nothing else into
+ * refs/remotes/ by default (git-fetch(1), "CONFIGURED REMOTE-TRACKING
+ * BRANCHES"). Owned. */
+static char *pg_fetch_command(const char *name, bool shallow, const char *data)
+{
+        char *base = name ? pg_xasprintf(" +refs/heads/%s:refs/remotes/origin/%s", name, name)
+                          : pg_xstrdup("");
+        char *more = data && (!name || strcmp(data, name) != 0)
+                         ? pg_xasprintf(" +refs/heads/%s:refs/remotes/origin/%s", data, data)
+                         : pg_xstrdup("");
+        char *cmd =
+            pg_xasprintf("git fetch%s origin%s%s", shallow ? " --unshallow" : "", base, more);
+        free(base);
+        free(more);
+        return cmd;
+}
+
+/* Shallow-clone advice: the exact fetch that brings in the missing history
+ * (of the branch @rev stands for, and the data branch @branch; not for
+ * FETCH_HEAD, which that fetch rewrites: the base branch alone keeps it the
+ * base). */
 static int pg_shallow_error(git_repository *repo, const char *rev, const char *branch,
                             const char *what)
 {
-        git_reference *ref = NULL;
-        const char *name = NULL;
-        char *basebranch = NULL;
+        bool fetch_head = rev && strcmp(rev, "FETCH_HEAD") == 0;
+        char *name = rev ? pg_remote_branch_of(repo, rev) : NULL, *cmd = NULL;
+        git_object *obj = NULL;
         int error;
 
-        if (rev && git_reference_dwim(&ref, repo, rev) == 0) {
-                const char *full = git_reference_name(ref);
-                if (strncmp(full, "refs/heads/", 11) == 0)
-                        name = full + 11;
-                else if (strncmp(full, "refs/remotes/origin/", 20) == 0)
-                        name = full + 20;
+        /* FETCH_HEAD fetched by id (or from a tag): fetched again by its id,
+         * the same commit stays FETCH_HEAD */
+        if (fetch_head && !name && git_revparse_single(&obj, repo, rev) == 0) {
+                char hex[GIT_OID_HEXSZ + 1];
+                git_oid_tostr(hex, sizeof(hex), git_object_id(obj));
+                cmd = pg_xasprintf("git fetch --unshallow origin %s", hex);
+                git_object_free(obj);
         }
-        if (name)
-                basebranch = pg_xasprintf(" +refs/heads/%s:refs/remotes/origin/%s", name, name);
-        error = pg_error_set(
-            PG_EINPUT,
-            "this is a shallow clone and %s; fetch the history: `git fetch --unshallow origin%s "
-            "+refs/heads/%s:refs/remotes/origin/%s` (GitHub Actions: actions/checkout with "
-            "`fetch-depth: 0`; GitLab: GIT_DEPTH: 0)",
-            what, basebranch ? basebranch : "", branch, branch);
-        free(basebranch);
-        git_reference_free(ref);
+        git_error_clear();
+        if (cmd == NULL)
+                cmd = pg_fetch_command(name, true, fetch_head ? NULL : branch);
+        error = pg_error_set(PG_EINPUT,
+                             "this is a shallow clone and %s; fetch the history: `%s` (GitHub "
+                             "Actions: actions/checkout with `fetch-depth: 0`; GitLab: "
+                             "GIT_DEPTH: 0)",
+                             what, cmd);
+        free(cmd);
+        free(name);
         return error;
 }
 
@@ -351,6 +446,7 @@ int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
                  * ("HEAD~60", "v1^2") cannot be fetched by name */
                 const char *name = strncmp(rev, "origin/", 7) == 0 ? rev + 7 : rev;
                 bool shallow = git_repository_is_shallow(repo) == 1;
+                char *cmd, *alt;
                 if (strpbrk(rev, "~^:@{}") != NULL)
                         return pg_error_set(PG_ENOTFOUND,
                                             "unknown revision '%s'%s; it is not in this "
@@ -360,18 +456,40 @@ int pg_store_resolve(git_repository *repo, const char *rev, git_oid *out)
                                                       "fetch --unshallow origin` (GitHub "
                                                       "Actions: `fetch-depth: 0`)"
                                                     : "");
-                if (shallow)
+                if (strcmp(rev, "FETCH_HEAD") == 0)
                         return pg_error_set(
                             PG_ENOTFOUND,
-                            "unknown revision '%s' (this is a shallow clone); fetch it with "
-                            "`git fetch origin %s` (or the whole history: `git fetch --unshallow "
-                            "origin`, GitHub Actions: `fetch-depth: 0`)",
-                            rev, name);
-                return pg_error_set(PG_ENOTFOUND,
-                                    "unknown revision '%s' (neither a local branch, tag or commit "
-                                    "nor origin/%s); if it exists on the remote, fetch it with "
-                                    "`git fetch origin %s`",
-                                    rev, name, name);
+                            "unknown revision 'FETCH_HEAD': nothing was fetched into it; fetch "
+                            "the base branch with `git fetch%s origin "
+                            "+refs/heads/BASE:refs/remotes/origin/BASE` and compare origin/BASE",
+                            shallow ? " --unshallow" : "");
+                /* a branch by default; a bare name may be a tag, a full
+                 * commit id is fetched by id */
+                if (strlen(name) == GIT_OID_HEXSZ &&
+                    strspn(name, "0123456789abcdef") == GIT_OID_HEXSZ) {
+                        cmd = pg_xasprintf("git fetch%s origin %s", shallow ? " --unshallow" : "",
+                                           name);
+                        alt = pg_xstrdup("");
+                } else {
+                        cmd = pg_fetch_command(name, shallow, NULL);
+                        alt = name == rev ? pg_xasprintf(" (a tag: `git fetch%s origin tag %s`)",
+                                                         shallow ? " --unshallow" : "", name)
+                                          : pg_xstrdup("");
+                }
+                if (shallow)
+                        pg_error_set(PG_ENOTFOUND,
+                                     "unknown revision '%s' (this is a shallow clone); fetch it "
+                                     "with `%s`%s (GitHub Actions: `fetch-depth: 0`)",
+                                     rev, cmd, alt);
+                else
+                        pg_error_set(PG_ENOTFOUND,
+                                     "unknown revision '%s' (neither a local branch, tag or "
+                                     "commit nor origin/%s); if it exists on the remote, fetch "
+                                     "it with `%s`%s",
+                                     rev, name, cmd, alt);
+                free(cmd);
+                free(alt);
+                return PG_ENOTFOUND;
         }
         if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
                 error = pg_git_err(PG_EINPUT, "revision '%s' does not name a commit", rev);
@@ -578,7 +696,29 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
         rc = git_merge_base(&mb, repo, &head, &base);
         if (rc < 0) {
                 char *what;
-                if (git_repository_is_shallow(repo) == 1) {
+                struct pg_tips t;
+                /* the data branch itself, an orphan (FETCH_HEAD after
+                 * fetching it, as README's step 3 does): baselines, not the
+                 * project */
+                const git_error *ge = git_error_last();
+                char *detail = pg_xstrdup(ge && ge->message ? ge->message : "unknown error");
+                if ((error = pg_store_tips(repo, branch, &t)) < 0) {
+                        free(detail);
+                        goto done;
+                }
+                if ((t.has_local && git_oid_equal(&t.local, &base)) ||
+                    (t.has_remote && git_oid_equal(&t.remote, &base))) {
+                        error = pg_error_set(
+                            PG_EINPUT,
+                            "'%s' is the tip of the data branch '%s'%s, which holds baselines, "
+                            "not the project's history; compare the base branch: `git fetch%s "
+                            "origin +refs/heads/BASE:refs/remotes/origin/BASE`, then `perfgate "
+                            "compare origin/BASE`",
+                            rev, branch,
+                            strcmp(rev, "FETCH_HEAD") == 0 ? " (what the last git fetch fetched)"
+                                                           : "",
+                            git_repository_is_shallow(repo) == 1 ? " --unshallow" : "");
+                } else if (git_repository_is_shallow(repo) == 1) {
                         what = pg_xasprintf("the merge-base of HEAD and '%s' is not in it", rev);
                         error = pg_shallow_error(repo, rev, branch, what);
                         free(what);
@@ -588,9 +728,10 @@ int pg_store_find_baseline(const struct pg_store_opts *o, const char *rev, unsig
                                              "against a revision of this project's history",
                                              rev);
                 } else {
-                        error =
-                            pg_git_err(PG_EIO, "cannot find the merge-base of HEAD and '%s'", rev);
+                        error = pg_error_set(
+                            PG_EIO, "cannot find the merge-base of HEAD and '%s': %s", rev, detail);
                 }
+                free(detail);
                 goto done;
         }
         info->merge_base = pg_oid_hex(&mb);

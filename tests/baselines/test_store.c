@@ -296,11 +296,14 @@ static void test_store_lookup_errors(void **state)
         /* unknown revision */
         assert_int_equal(pg_store_find_baseline(&o, "no-such-branch", 50, &set, &l), PG_ENOTFOUND);
         assert_non_null(strstr(pg_error_last(), "unknown revision 'no-such-branch'"));
-        assert_non_null(strstr(pg_error_last(), "`git fetch origin no-such-branch`"));
+        assert_non_null(strstr(pg_error_last(), "`git fetch origin "
+                                                "+refs/heads/no-such-branch:refs/remotes/origin/"
+                                                "no-such-branch`"));
         pg_store_lookup_release(&l);
         /* a remote-tracking name is fetched by its branch name */
         assert_int_equal(pg_store_find_baseline(&o, "origin/release", 50, &set, &l), PG_ENOTFOUND);
-        assert_non_null(strstr(pg_error_last(), "`git fetch origin release`"));
+        assert_non_null(strstr(
+            pg_error_last(), "`git fetch origin +refs/heads/release:refs/remotes/origin/release`"));
         /* an expression beyond the history cannot be fetched by name */
         assert_int_equal(pg_store_find_baseline(&o, "HEAD~40", 50, &set, &l), PG_ENOTFOUND);
         assert_non_null(strstr(pg_error_last(), "unknown revision 'HEAD~40'"));
@@ -1020,7 +1023,7 @@ static void test_store_shallow_clone_without_merge_base(void **state)
         pg_store_lookup_release(&l);
         /* a revision the shallow clone never fetched */
         assert_int_equal(pg_store_find_baseline(&o, "v1", 50, &set, &l), PG_ENOTFOUND);
-        assert_non_null(strstr(pg_error_last(), "`git fetch origin v1`"));
+        assert_non_null(strstr(pg_error_last(), "`git fetch --unshallow origin tag v1`"));
         assert_non_null(strstr(pg_error_last(), "shallow"));
         pg_store_lookup_release(&l);
         /* and the exact fetch it advised makes the lookup work */

@@ -95,3 +95,18 @@ stop_server() {
 # requests METHOD: how many requests with that method the server saw.
 requests() { jq -s --arg m "$1" 'map(select(.method == $m)) | length' "$REQLOG"; }
 state() { curl -sS "$API/_state"; }
+# seed_project DIR PERFGATE MESSAGE: `perfgate` on PATH (a link to PERFGATE
+# in $scratch/bin), and in DIR a new repository on main whose first commit
+# MESSAGE holds bench/spin (a short shell loop) and a .gitignore of
+# .perfgate/; the shell stays in DIR.
+seed_project() {
+        mkdir -p "$scratch/bin" && ln -sf "$2" "$scratch/bin/perfgate"
+        export PATH="$scratch/bin:$PATH"
+        mkdir -p "$1/bench" && cd "$1" || exit 1
+        git init -q -b main .
+        # shellcheck disable=SC2016 # the benchmark's own shell expands these
+        printf '#!/bin/sh\ni=0; while [ $i -lt 200 ]; do i=$((i+1)); done\n' >bench/spin
+        chmod +x bench/spin
+        printf '.perfgate/\n' >.gitignore
+        git add -A && git commit -qm "$3"
+}

@@ -205,7 +205,8 @@ static void test_baseline_cli_errors_exit_2(void **state)
         pg_run_out_release(&o);
         FX_PERFGATE(&o, 2, "baseline", "show", "no-such-rev");
         fx_expect(&o.err, "unknown revision 'no-such-rev'");
-        fx_expect(&o.err, "`git fetch origin no-such-rev`");
+        fx_expect(&o.err,
+                  "`git fetch origin +refs/heads/no-such-rev:refs/remotes/origin/no-such-rev`");
         pg_run_out_release(&o);
         /* a revision without a baseline */
         FX_PERFGATE(&o, 2, "baseline", "show", "HEAD~1");

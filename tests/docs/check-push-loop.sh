@@ -17,15 +17,7 @@ loop=$(awk '/check-push-loop.sh runs this block/ { on = 1; next }
             inblock' "$page")
 check "the loop is in docs/baseline.md" test -n "$loop"
 check "the loop pushes the data branch" grep -q 'until git push origin perfgate-baselines' <<<"$loop"
-mkdir -p "$scratch/bin" && ln -s "$pg" "$scratch/bin/perfgate"
-export PATH="$scratch/bin:$PATH"
-
-mkdir -p "$scratch/seed/bench" && cd "$scratch/seed" || exit 1
-git init -q -b main .
-printf '#!/bin/sh\ni=0; while [ $i -lt 200 ]; do i=$((i+1)); done\n' >bench/spin
-chmod +x bench/spin
-printf '.perfgate/\n' >.gitignore
-git add -A && git commit -qm init
+seed_project "$scratch/seed" "$pg" init && cd "$scratch/seed" || exit 1 # never in the caller's tree
 git clone -q --bare "$scratch/seed" "$scratch/origin.git"
 git clone -q "$scratch/origin.git" "$scratch/first"
 (cd "$scratch/first" && perfgate run --repeat 2 --no-profile -q --machine first 2>/dev/null &&
