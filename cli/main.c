@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/json.h"
 
 const struct pg_command pg_commands[] = {
@@ -277,5 +278,6 @@ static int pg_main(int argc, char **argv)
 int main(int argc, char **argv)
 {
         pg_reserve_std_fds();
+        pg_interrupt_install(); /* exit 130 on SIGINT/SIGTERM/SIGHUP, every command */
         return pg_finish(pg_main(argc, argv));
 }

@@ -88,6 +88,22 @@ int pg_write_file_atomic(const char *path, const void *data, size_t len);
 int pg_write_file_own(const char *path, const void *data, size_t len);
 
 /**
+ * mkostemp(@tmpl, O_CLOEXEC) (@tmpl ends in "XXXXXX", replaced in place),
+ * and the file it creates tracked as a temporary that a signal or running
+ * out of memory removes (pg_interrupt_track(@tmpl): @tmpl must outlive the
+ * file; pg_interrupt_untrack(@tmpl) once it is renamed or removed).
+ * Returns the descriptor, or -1 with errno set.
+ */
+int pg_mkstemp_tracked(char *tmpl);
+
+/**
+ * mkdtemp(@tmpl), the directory tracked as pg_mkstemp_tracked() tracks a
+ * file (a signal removes it with what it holds). Returns @tmpl, or NULL
+ * with errno set.
+ */
+char *pg_mkdtemp_tracked(char *tmpl);
+
+/**
  * Check that directory @path (and, when @path is a symlink, the link) is
  * owned by the effective user: another user's directory could hold links
  * planted to redirect perfgate's writes.

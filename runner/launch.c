@@ -27,32 +27,20 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/json.h"
 #include "runner/control.h"
 
 #define PG_KILL_GRACE_NS 500000000ull
 
-static volatile sig_atomic_t pg_got_signal;
-
-static void pg_on_signal(int sig)
-{
-        pg_got_signal = sig;
-}
-
 void pg_launch_install_signal_handlers(void)
 {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = pg_on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-        sigaction(SIGHUP, &sa, NULL);
+        pg_interrupt_flag_mode();
 }
 
 bool pg_launch_interrupted(void)
 {
-        return pg_got_signal != 0;
+        return pg_interrupted();
 }
 
 uint64_t pg_now_ns(void)
