@@ -96,7 +96,12 @@ static void pg_cli_vput_message(const char *head, unsigned flags, const char *ta
 
 int pg_cli_fail(int code)
 {
-        pg_cli_put_message("perfgate: error: ", pg_error_last(), PG_SHOW_KEEP_LINES, "\n");
+        const char *msg = pg_error_last();
+        /* every path that ran out of descriptors names the limit to raise */
+        bool fd_limit = strstr(msg, strerror(EMFILE)) && !strstr(msg, "ulimit -n");
+
+        pg_cli_put_message("perfgate: error: ", msg, PG_SHOW_KEEP_LINES,
+                           fd_limit ? "; raise the open-file limit (ulimit -n)\n" : "\n");
         return pg_exit_status(code);
 }
 

@@ -11,7 +11,9 @@
 #      save works;
 #   3. a SIGHUP inherited as ignored (nohup) stays ignored;
 #   4. out of memory under an address-space limit: exit 4 with the
-#      ulimit -v hint, no abort (134).
+#      ulimit -v hint, no abort (134);
+#   5. out of descriptors under a small ulimit -n: exit 4 and the hint to
+#      raise it on every path.
 # The shim (tests/fixtures/signals/stall.c) creates a mark file when it holds
 # the process; the test signals on the mark, never after a guessed sleep.
 . "${PG_SOURCE_DIR:-$(dirname "$0")/../..}/tests/ci/lib.sh"
@@ -50,7 +52,25 @@ printf '.perfgate/\nout/\nrep/\nsite/\n' >.gitignore
 git add -A && git commit -qm one
 "$pg" run -q --repeat 2 bench/spin 2>"$scratch/run.err" || {
         fail "perfgate run: $(cat "$scratch/run.err")"
-        finish
+        # ---- 5. out of descriptors -----------------------------------------------
+# Each limit stops `run` at another step (the control or ack pipe, the
+# descriptors passed to the spawner, the counters): every failure says
+# which limit to raise, none is an "Input/output error".
+failed=0
+for n in $(seq 5 19); do
+        (
+                ulimit -n "$n"
+                exec "$pg" run -q --warmup 0 --repeat 1 --out "$scratch/nf$n" bench/spin
+        ) 2>"$scratch/nf.err"
+        st=$?
+        [ "$st" -eq 0 ] && continue
+        failed=$((failed + 1))
+        check_eq "5. ulimit -n $n: exit 4" 4 "$st"
+        check_grep "5. ulimit -n $n: names the limit" "Too many open files; raise the open-file limit (ulimit -n)" "$scratch/nf.err"
+done
+check "5. small limits were refused ($failed of 15)" [ "$failed" -ge 3 ]
+
+finish
 }
 mkdir -p out rep
 printf 'main;a;b 30\nmain;a;c 20\nmain;d 10\n' >base.folded
@@ -129,5 +149,23 @@ st=$?
 check_eq "4. out of memory: exit 4, not an abort" 4 "$st"
 check_grep "4. out of memory: names the limit to raise" "raise the address-space limit (ulimit -v, now 65536 KiB)" "$scratch/oom.err"
 check_eq "4. out of memory: no temporary left" "" "$(leftovers out)"
+
+# ---- 5. out of descriptors -----------------------------------------------
+# Each limit stops `run` at another step (the control or ack pipe, the
+# descriptors passed to the spawner, the counters): every failure says
+# which limit to raise, none is an "Input/output error".
+failed=0
+for n in $(seq 5 19); do
+        (
+                ulimit -n "$n"
+                exec "$pg" run -q --warmup 0 --repeat 1 --out "$scratch/nf$n" bench/spin
+        ) 2>"$scratch/nf.err"
+        st=$?
+        [ "$st" -eq 0 ] && continue
+        failed=$((failed + 1))
+        check_eq "5. ulimit -n $n: exit 4" 4 "$st"
+        check_grep "5. ulimit -n $n: names the limit" "Too many open files; raise the open-file limit (ulimit -n)" "$scratch/nf.err"
+done
+check "5. small limits were refused ($failed of 15)" [ "$failed" -ge 3 ]
 
 finish
