@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -569,4 +570,28 @@ char *pg_path_join(const char *dir, const char *name)
         if (n && dir[n - 1] == '/')
                 return pg_xasprintf("%s%s", dir, name);
         return pg_xasprintf("%s/%s", dir, name);
+}
+
+int pg_dir_lock(const char *path, int *fd)
+{
+        int d = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        *fd = -1;
+        if (d < 0)
+                return pg_error_set(PG_EIO, "cannot open '%s': %s%s", path, strerror(errno),
+                                    pg_fd_limit_hint(errno));
+        if (flock(d, LOCK_EX | LOCK_NB) == 0) {
+                *fd = d;
+                return 0;
+        }
+        if (errno != EWOULDBLOCK) {
+                close(d);
+                return 0;
+        }
+        close(d);
+        return pg_error_set(PG_EINPUT,
+                            "another perfgate run is writing into '%s' now (a second run of the "
+                            "same benchmarks would remove its logs and mix its results); wait for "
+                            "it to end, or give this run its own --out",
+                            path);
 }

@@ -180,6 +180,18 @@ int pg_dir_unchanged(const char *path, const struct pg_dir_id *id);
  */
 int pg_output_file_prepare(const char *path);
 
+/**
+ * Take an exclusive flock(2) on directory @path, without waiting: one
+ * writer at a time in an output directory (`run --out`). The lock is held
+ * by the open descriptor stored in *@fd (O_CLOEXEC) until it is closed, or
+ * the process ends however it ends (a SIGKILL releases it too); no file is
+ * created. A file system that cannot lock (flock(2) fails with other than
+ * EWOULDBLOCK, as NFS may) gives *@fd = -1 and 0: best effort.
+ * Errors: PG_EINPUT "another perfgate run is writing into 'DIR' now ...";
+ * PG_EIO when @path cannot be opened as a directory.
+ */
+int pg_dir_lock(const char *path, int *fd);
+
 /** pg_mkdir_p() then pg_dir_check_owner(): an output directory of our own. */
 int pg_mkdir_own(const char *path);
 

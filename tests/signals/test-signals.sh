@@ -13,7 +13,9 @@
 #   4. out of memory under an address-space limit: exit 4 with the
 #      ulimit -v hint, no abort (134);
 #   5. out of descriptors under a small ulimit -n: exit 4 and the hint to
-#      raise it on every path.
+#      raise it on every path;
+#   6. two runs into one --out: the second is refused (exit 2) while the
+#      first runs; the first keeps its log and its own failure message.
 # The shim (tests/fixtures/signals/stall.c) creates a mark file when it holds
 # the process; the test signals on the mark, never after a guessed sleep.
 . "${PG_SOURCE_DIR:-$(dirname "$0")/../..}/tests/ci/lib.sh"
@@ -69,6 +71,36 @@ for n in $(seq 5 19); do
         check_grep "5. ulimit -n $n: names the limit" "Too many open files; raise the open-file limit (ulimit -n)" "$scratch/nf.err"
 done
 check "5. small limits were refused ($failed of 15)" [ "$failed" -ge 3 ]
+
+# ---- 6. two runs into one --out ------------------------------------------
+# The first run's benchmark says it started, then waits for $scratch/go: the
+# second run is refused while the first holds the directory, and the first
+# run's live log and its failure message stay its own.
+mkdir -p b6
+cat >b6/waiter <<EOS
+#!/bin/sh
+echo "first run, pid \$\$, started"
+: >"$scratch/started"
+while [ ! -e "$scratch/go" ]; do sleep 0.05; done
+echo "first run ends"
+kill -SEGV \$\$
+EOS
+chmod +x b6/waiter
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --out out6 b6/ 2>"$scratch/a.err" &
+a=$!
+for _ in $(seq 1200); do [ -e "$scratch/started" ] || sleep 0.05; done
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --timeout 20 --out out6 b6/ 2>"$scratch/b.err"
+check_eq "6. a second run into the same --out: exit 2" 2 $?
+check_grep "6. it says why and what to do" "another perfgate run is writing into 'out6' now" "$scratch/b.err"
+check_grep "6. the first run's live log is still there" "first run, pid" out6/waiter.log
+: >"$scratch/go"
+wait "$a"
+check_eq "6. the first run: its benchmark failed, exit 3" 3 $?
+check_grep "6. the first run's message names its log" "its output is in 'out6/waiter.log'" "$scratch/a.err"
+check_grep "6. that log holds the first run's whole output" "first run ends" out6/waiter.log
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --out out6 b6/ 2>"$scratch/c.err"
+check_eq "6. after the first run ended, the next one runs (its benchmark fails: 3)" 3 $?
+check_nogrep "6. and is not refused" "another perfgate run" "$scratch/c.err"
 
 finish
 }
@@ -167,5 +199,35 @@ for n in $(seq 5 19); do
         check_grep "5. ulimit -n $n: names the limit" "Too many open files; raise the open-file limit (ulimit -n)" "$scratch/nf.err"
 done
 check "5. small limits were refused ($failed of 15)" [ "$failed" -ge 3 ]
+
+# ---- 6. two runs into one --out ------------------------------------------
+# The first run's benchmark says it started, then waits for $scratch/go: the
+# second run is refused while the first holds the directory, and the first
+# run's live log and its failure message stay its own.
+mkdir -p b6
+cat >b6/waiter <<EOS
+#!/bin/sh
+echo "first run, pid \$\$, started"
+: >"$scratch/started"
+while [ ! -e "$scratch/go" ]; do sleep 0.05; done
+echo "first run ends"
+kill -SEGV \$\$
+EOS
+chmod +x b6/waiter
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --out out6 b6/ 2>"$scratch/a.err" &
+a=$!
+for _ in $(seq 1200); do [ -e "$scratch/started" ] || sleep 0.05; done
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --timeout 20 --out out6 b6/ 2>"$scratch/b.err"
+check_eq "6. a second run into the same --out: exit 2" 2 $?
+check_grep "6. it says why and what to do" "another perfgate run is writing into 'out6' now" "$scratch/b.err"
+check_grep "6. the first run's live log is still there" "first run, pid" out6/waiter.log
+: >"$scratch/go"
+wait "$a"
+check_eq "6. the first run: its benchmark failed, exit 3" 3 $?
+check_grep "6. the first run's message names its log" "its output is in 'out6/waiter.log'" "$scratch/a.err"
+check_grep "6. that log holds the first run's whole output" "first run ends" out6/waiter.log
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --out out6 b6/ 2>"$scratch/c.err"
+check_eq "6. after the first run ended, the next one runs (its benchmark fails: 3)" 3 $?
+check_nogrep "6. and is not refused" "another perfgate run" "$scratch/c.err"
 
 finish
