@@ -33,6 +33,7 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/fsutil.h"
 
 #define PG_STORE_MAX_RETRIES 64
@@ -1395,7 +1396,12 @@ static int pg_store_commit(git_repository *repo, const struct pg_commit_plan *pl
         int error;
 
         for (unsigned attempt = 0;; attempt++) {
+                /* SIGINT/SIGTERM/SIGHUP wait until the objects are written and
+                 * the ref is moved and unlocked: cut inside, they would leave
+                 * refs/heads/<branch>.lock, and every later save would fail */
+                pg_interrupt_hold();
                 error = pg_store_commit_once(repo, plan, sig, done);
+                pg_interrupt_release();
                 if (error != PG_ECONFLICT)
                         return error;
                 if (attempt + 1 >= PG_STORE_MAX_RETRIES)

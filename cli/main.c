@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/json.h"
 
 const struct pg_command pg_commands[] = {
@@ -95,7 +96,12 @@ static void pg_cli_vput_message(const char *head, unsigned flags, const char *ta
 
 int pg_cli_fail(int code)
 {
-        pg_cli_put_message("perfgate: error: ", pg_error_last(), PG_SHOW_KEEP_LINES, "\n");
+        const char *msg = pg_error_last();
+        /* every path that ran out of descriptors names the limit to raise */
+        bool fd_limit = strstr(msg, strerror(EMFILE)) && !strstr(msg, "ulimit -n");
+
+        pg_cli_put_message("perfgate: error: ", msg, PG_SHOW_KEEP_LINES,
+                           fd_limit ? "; raise the open-file limit (ulimit -n)\n" : "\n");
         return pg_exit_status(code);
 }
 
@@ -277,5 +283,6 @@ static int pg_main(int argc, char **argv)
 int main(int argc, char **argv)
 {
         pg_reserve_std_fds();
+        pg_interrupt_install(); /* exit 130 on SIGINT/SIGTERM/SIGHUP, every command */
         return pg_finish(pg_main(argc, argv));
 }

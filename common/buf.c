@@ -8,13 +8,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+
+#include "common/interrupt.h"
 
 char pg_buf__empty[1];
 
-static void pg_oom(size_t n)
+/* Out of memory ends perfgate with status 4 (an internal error: README,
+ * "Exit status"), not abort(3): no SIGABRT status 134, no core file. The
+ * usual cause on a CI runner is an address-space limit (ulimit -v). The
+ * message is formatted into a stack buffer: nothing here allocates. */
+static _Noreturn void pg_oom(size_t n)
 {
-        fprintf(stderr, "perfgate: fatal: out of memory allocating %zu bytes\n", n);
-        abort();
+        char msg[320], lim[64] = "unlimited";
+        struct rlimit rl;
+
+        if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+                snprintf(lim, sizeof(lim), "%llu KiB", (unsigned long long) rl.rlim_cur / 1024);
+        snprintf(msg, sizeof(msg),
+                 "perfgate: error: out of memory allocating %zu bytes; raise the address-space "
+                 "limit (ulimit -v, now %s) or free memory\n",
+                 n, lim);
+        pg_interrupt_die(msg, 4);
 }
 
 void *pg_xmalloc(size_t n)

@@ -5,6 +5,7 @@
  */
 #include "common/error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,4 +75,13 @@ int pg_exit_status(int code)
         default:
                 return PG_EXIT_INTERNAL;
         }
+}
+
+const char *pg_fd_limit_hint(int e)
+{
+        if (e == EMFILE)
+                return "; raise the open-file limit (ulimit -n)";
+        if (e == ENFILE)
+                return "; the system's file table is full (sysctl fs.file-max)";
+        return "";
 }

@@ -55,6 +55,14 @@ const char *pg_error_last(void);
 /** Forget the current message. */
 void pg_error_clear(void);
 
+/**
+ * The hint to append to a message for the errno value @e from a call that
+ * opens descriptors: "; raise the open-file limit (ulimit -n)" for EMFILE
+ * (the process's RLIMIT_NOFILE, getrlimit(2)), "; the system's file table
+ * is full (sysctl fs.file-max)" for ENFILE, "" otherwise. Static string.
+ */
+const char *pg_fd_limit_hint(int e);
+
 /** Map a PG_E* code (or 0) to the exit status of DESIGN.md section 2. */
 int pg_exit_status(int code);
 

@@ -3,6 +3,7 @@
  * destination directory so the final rename never crosses file systems.
  */
 #include "common/fsutil.h"
+#include "common/interrupt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -187,6 +189,35 @@ static int pg_write_in_place(const char *path, const void *data, size_t len, boo
         return error;
 }
 
+int pg_mkstemp_tracked(char *tmpl)
+{
+        int fd, e;
+
+        pg_interrupt_hold(); /* created and tracked as one step */
+        fd = mkostemp(tmpl, O_CLOEXEC);
+        e = errno;
+        if (fd >= 0)
+                pg_interrupt_track(tmpl);
+        pg_interrupt_release();
+        errno = e;
+        return fd;
+}
+
+char *pg_mkdtemp_tracked(char *tmpl)
+{
+        char *dir;
+        int e;
+
+        pg_interrupt_hold();
+        dir = mkdtemp(tmpl);
+        e = errno;
+        if (dir)
+                pg_interrupt_track(tmpl);
+        pg_interrupt_release();
+        errno = e;
+        return dir;
+}
+
 /* Temp file beside @path (mkostemp: O_CREAT|O_EXCL, so never through a
  * link), fsync, then rename(2) over @path. rename replaces the directory
  * entry itself: a link planted at @path is replaced, its target untouched. */
@@ -196,7 +227,7 @@ static int pg_write_replace(const char *path, const void *data, size_t len)
         int fd, error = 0;
         mode_t mask;
 
-        fd = mkostemp(tmp, O_CLOEXEC);
+        fd = pg_mkstemp_tracked(tmp);
         if (fd < 0) {
                 error = pg_error_set(PG_EIO, "cannot create a temporary file beside '%s': %s", path,
                                      strerror(errno));
@@ -215,6 +246,7 @@ static int pg_write_replace(const char *path, const void *data, size_t len)
                 unlink(tmp);
         }
 done:
+        pg_interrupt_untrack(tmp);
         free(tmp);
         return error;
 }
@@ -362,7 +394,7 @@ static int pg_output_target_check(const char *path)
                 return 0;
         }
         tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
-        fd = mkostemp(tmp, O_CLOEXEC);
+        fd = pg_mkstemp_tracked(tmp);
         if (fd < 0) {
                 error = pg_error_set(PG_EINPUT,
                                      "cannot write '%s': no file can be created beside it (%s); "
@@ -371,6 +403,7 @@ static int pg_output_target_check(const char *path)
         } else {
                 close(fd);
                 unlink(tmp);
+                pg_interrupt_untrack(tmp);
         }
         free(tmp);
         return error;
@@ -537,4 +570,28 @@ char *pg_path_join(const char *dir, const char *name)
         if (n && dir[n - 1] == '/')
                 return pg_xasprintf("%s%s", dir, name);
         return pg_xasprintf("%s/%s", dir, name);
+}
+
+int pg_dir_lock(const char *path, int *fd)
+{
+        int d = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+        *fd = -1;
+        if (d < 0)
+                return pg_error_set(PG_EIO, "cannot open '%s': %s%s", path, strerror(errno),
+                                    pg_fd_limit_hint(errno));
+        if (flock(d, LOCK_EX | LOCK_NB) == 0) {
+                *fd = d;
+                return 0;
+        }
+        if (errno != EWOULDBLOCK) {
+                close(d);
+                return 0;
+        }
+        close(d);
+        return pg_error_set(PG_EINPUT,
+                            "another perfgate run is writing into '%s' now (a second run of the "
+                            "same benchmarks would remove its logs and mix its results); wait for "
+                            "it to end, or give this run its own --out",
+                            path);
 }

@@ -88,6 +88,22 @@ int pg_write_file_atomic(const char *path, const void *data, size_t len);
 int pg_write_file_own(const char *path, const void *data, size_t len);
 
 /**
+ * mkostemp(@tmpl, O_CLOEXEC) (@tmpl ends in "XXXXXX", replaced in place),
+ * and the file it creates tracked as a temporary that a signal or running
+ * out of memory removes (pg_interrupt_track(@tmpl): @tmpl must outlive the
+ * file; pg_interrupt_untrack(@tmpl) once it is renamed or removed).
+ * Returns the descriptor, or -1 with errno set.
+ */
+int pg_mkstemp_tracked(char *tmpl);
+
+/**
+ * mkdtemp(@tmpl), the directory tracked as pg_mkstemp_tracked() tracks a
+ * file (a signal removes it with what it holds). Returns @tmpl, or NULL
+ * with errno set.
+ */
+char *pg_mkdtemp_tracked(char *tmpl);
+
+/**
  * Check that directory @path (and, when @path is a symlink, the link) is
  * owned by the effective user: another user's directory could hold links
  * planted to redirect perfgate's writes.
@@ -163,6 +179,18 @@ int pg_dir_unchanged(const char *path, const struct pg_dir_id *id);
  * created) and of pg_output_file_check().
  */
 int pg_output_file_prepare(const char *path);
+
+/**
+ * Take an exclusive flock(2) on directory @path, without waiting: one
+ * writer at a time in an output directory (`run --out`). The lock is held
+ * by the open descriptor stored in *@fd (O_CLOEXEC) until it is closed, or
+ * the process ends however it ends (a SIGKILL releases it too); no file is
+ * created. A file system that cannot lock (flock(2) fails with other than
+ * EWOULDBLOCK, as NFS may) gives *@fd = -1 and 0: best effort.
+ * Errors: PG_EINPUT "another perfgate run is writing into 'DIR' now ...";
+ * PG_EIO when @path cannot be opened as a directory.
+ */
+int pg_dir_lock(const char *path, int *fd);
 
 /** pg_mkdir_p() then pg_dir_check_owner(): an output directory of our own. */
 int pg_mkdir_own(const char *path);

@@ -29,6 +29,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/interrupt.h"
 #include "common/xml.h"
 #include "compare/flamegraph.h"
 #include "compare/report.h"
@@ -806,7 +807,7 @@ int pg_history_site_write(const struct pg_trends *t, const char *dir,
                         goto done;
         }
         s.tmp = pg_xasprintf("%s/.perfgate-site-XXXXXX", parent);
-        if (!mkdtemp(s.tmp)) {
+        if (!pg_mkdtemp_tracked(s.tmp)) {
                 error = pg_error_set(PG_EIO, "cannot create a directory in '%s': %s", parent,
                                      strerror(errno));
                 free(s.tmp);
@@ -839,8 +840,10 @@ int pg_history_site_write(const struct pg_trends *t, const char *dir,
                 error = pg_error_set(PG_EIO, "cannot replace '%s': %s", dir, strerror(errno));
         }
 done:
-        if (s.tmp)
+        if (s.tmp) {
                 pg_site_remove(s.tmp); /* the new site on error, else the old one */
+                pg_interrupt_untrack(s.tmp);
+        }
         free(s.tmp);
         free(s.flame);
         free(flame);

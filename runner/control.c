@@ -39,14 +39,16 @@ int pg_control_open(struct pg_control *c, bool start_enabled)
         memset(c, 0, sizeof(*c));
         c->ctl_rd = c->ack_wr = c->child_fds[0] = c->child_fds[1] = -1;
         if (pipe2(ctl, O_CLOEXEC) < 0)
-                return pg_error_set(PG_EIO, "cannot create the control pipe: %s", strerror(errno));
+                return pg_error_set(PG_EIO, "cannot create the control pipe: %s%s", strerror(errno),
+                                    pg_fd_limit_hint(errno));
         /* a socket, not a pipe: send(MSG_NOSIGNAL) to a benchmark that
          * closed its end fails with EPIPE instead of raising SIGPIPE */
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ack) < 0) {
                 int e = errno;
                 close(ctl[0]);
                 close(ctl[1]);
-                return pg_error_set(PG_EIO, "cannot create the ack pipe: %s", strerror(e));
+                return pg_error_set(PG_EIO, "cannot create the ack pipe: %s%s", strerror(e),
+                                    pg_fd_limit_hint(e));
         }
         c->ctl_rd = ctl[0];
         c->child_fds[0] = ctl[1];

@@ -218,11 +218,7 @@ restart:
                                                             "before counting started",
                                                             (int) pid);
                                 return pg_error_set(PG_EIO, "cannot open event '%s': %s%s",
-                                                    c->def->name, strerror(e),
-                                                    e == EMFILE || e == ENFILE
-                                                        ? "; raise the open-file limit "
-                                                          "(ulimit -n)"
-                                                        : "");
+                                                    c->def->name, strerror(e), pg_fd_limit_hint(e));
                         }
                         c->fd = fd;
                         if (ioctl(fd, PERF_EVENT_IOC_ID, &c->id) < 0) {

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/fsutil.h"
+#include "common/interrupt.h"
 #include "runner/libdw.h"
 
 /* Whether @path is a directory of this user's that others cannot write, created when missing. */
@@ -321,7 +323,7 @@ void pg_debugcache_save(Dwfl_Module *mod)
         if ((in = open(debugfile, O_RDONLY | O_CLOEXEC)) < 0)
                 return;
         snprintf(tmp, sizeof(tmp), "%s/.tmp-XXXXXX", dir);
-        if ((out = mkstemp(tmp)) < 0) {
+        if ((out = pg_mkstemp_tracked(tmp)) < 0) {
                 close(in);
                 return;
         }
@@ -331,5 +333,6 @@ void pg_debugcache_save(Dwfl_Module *mod)
         } else {
                 pg_cache_trim(dir);
         }
+        pg_interrupt_untrack(tmp);
         close(in);
 }

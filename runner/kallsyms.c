@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/fsutil.h"
+#include "common/interrupt.h"
 
 /* Hex digit values, -1 for other bytes. */
 static int pg_hexval(unsigned char c)
@@ -381,11 +383,12 @@ static void pg_ksym_cache_write(const struct pg_kallsyms *k, const struct pg_kal
         pg_buf_add(&out, syms, k->n * sizeof(*syms));
         pg_buf_add(&out, names.ptr, names.len);
         if ((size_t) snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) < sizeof(tmp) &&
-            (fd = mkstemp(tmp)) >= 0) {
+            (fd = pg_mkstemp_tracked(tmp)) >= 0) {
                 bool ok = write(fd, out.ptr, out.len) == (ssize_t) out.len;
 
                 if (close(fd) != 0 || !ok || rename(tmp, path) != 0)
                         (void) unlink(tmp);
+                pg_interrupt_untrack(tmp);
         }
         free(ranges);
         free(syms);

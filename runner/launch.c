@@ -28,32 +28,20 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/json.h"
 #include "runner/control.h"
 
 #define PG_KILL_GRACE_NS 500000000ull
 
-static volatile sig_atomic_t pg_got_signal;
-
-static void pg_on_signal(int sig)
-{
-        pg_got_signal = sig;
-}
-
 void pg_launch_install_signal_handlers(void)
 {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof(sa));
-        sa.sa_handler = pg_on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-        sigaction(SIGHUP, &sa, NULL);
+        pg_interrupt_flag_mode();
 }
 
 bool pg_launch_interrupted(void)
 {
-        return pg_got_signal != 0;
+        return pg_interrupted();
 }
 
 uint64_t pg_now_ns(void)
@@ -301,7 +289,8 @@ static void pg_sp_send(int sock, const struct pg_sp_reply *r, const int *fds, si
 /* Runs in the spawner: fork one benchmark from the request in @req, with
  * the descriptors @rfds (@nrfds) that came with it: the log (its output;
  * else /dev/null), then the control pair. The caller closes them. */
-static void pg_sp_spawn(int sock, char *req, size_t len, const int *rfds, size_t nrfds)
+static void pg_sp_spawn(int sock, char *req, size_t len, const int *rfds, size_t nrfds,
+                        bool truncated)
 {
         struct pg_sp_reply r = { 0 };
         uint32_t h[5];
@@ -339,6 +328,13 @@ static void pg_sp_spawn(int sock, char *req, size_t len, const int *rfds, size_t
         o.cwd = (h[4] & 1) ? strs[i++] : NULL;
         {
                 size_t want = ((h[4] & 2) ? 1u : 0u) + ((h[4] & 4) ? 2u : 0u);
+                if (truncated) {
+                        /* MSG_CTRUNC: the kernel dropped passed descriptors
+                         * this process had no room for (scm_detach_fds(),
+                         * net/core/scm.c): the open-file limit */
+                        errno = EMFILE;
+                        goto fail;
+                }
                 if (nrfds != want)
                         goto bad;
                 o.log_fd = (h[4] & 2) ? rfds[0] : -1;
@@ -551,7 +547,7 @@ static void pg_spawner_main(int sock)
                 memcpy(&type, buf, sizeof(type));
                 if (type == PG_SP_SPAWN) {
                         pg_sp_spawn(sock, buf + sizeof(type), (size_t) n - sizeof(type), rfds,
-                                    nrfds);
+                                    nrfds, (m.msg_flags & MSG_CTRUNC) != 0);
                 } else if (type == PG_SP_WAIT && n >= 12) {
                         struct pg_sp_reply r = { 0 };
                         int32_t pid;
@@ -650,12 +646,20 @@ static int pg_sp_call(const void *req, size_t len, const int *send_fds, size_t n
         m.msg_controllen = sizeof(cm.buf);
         while ((n = recvmsg(pg_spawner_sock, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
                 ;
-        if (n != (ssize_t) sizeof(*r))
+        if (n != (ssize_t) sizeof(*r)) {
+                errno = n < 0 ? errno : EIO;
                 return -1;
+        }
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
                 if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
                     c->cmsg_len == CMSG_LEN(nfds * sizeof(int)) && nfds)
                         memcpy(fds, CMSG_DATA(c), nfds * sizeof(int));
+        if ((m.msg_flags & MSG_CTRUNC) && r->pid > 0 && !r->err) {
+                /* descriptors dropped for want of room in this process
+                 * (scm_detach_fds(), net/core/scm.c): the open-file limit;
+                 * the caller cleans up the spawned child */
+                r->err = EMFILE;
+        }
         return 0;
 }
 
@@ -666,7 +670,7 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                 PG_SP_SPAWN, 0, (uint32_t) o->ncpus, 0, 0, 0
         }; /* type, pad, then the 5 words pg_sp_spawn reads */
         struct pg_sp_reply r;
-        int fds[2] = { -1, -1 }, send[3], error = 0;
+        int fds[2] = { -1, -1 }, send[3], error = 0, fe;
         size_t nsend = 0;
 
         for (char *const *a = o->argv; *a; a++)
@@ -694,10 +698,11 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                                      "the benchmark's command line and environment "
                                      "are too long (%zu bytes)",
                                      req.len);
-        } else if (pg_sp_call(req.ptr, req.len, send, nsend, &r, fds, 2) < 0 || r.err ||
-                   r.pid <= 0 || fds[0] < 0 || fds[1] < 0) {
-                error = pg_error_set(PG_EIO, "cannot fork the benchmark: %s",
-                                     strerror(r.err ? r.err : EIO));
+        } else if ((fe = pg_sp_call(req.ptr, req.len, send, nsend, &r, fds, 2) < 0 ? errno : 0) ||
+                   r.err || r.pid <= 0 || fds[0] < 0 || fds[1] < 0) {
+                fe = fe ? fe : r.err ? r.err : EIO;
+                error = pg_error_set(PG_EIO, "cannot fork the benchmark: %s%s", strerror(fe),
+                                     pg_fd_limit_hint(fe));
                 for (int k = 0; k < 2; k++)
                         if (fds[k] >= 0)
                                 close(fds[k]);

@@ -131,10 +131,14 @@ int pg_launch_spawner_start(void);
 /** Stop the spawner (it also exits by itself when perfgate exits). */
 void pg_launch_spawner_stop(void);
 
-/** Install SIGINT/SIGTERM handlers that make pg_launch_interrupted() true. */
+/**
+ * Put SIGINT/SIGTERM/SIGHUP in flag mode (pg_interrupt_flag_mode(), see
+ * common/interrupt.h): they make pg_launch_interrupted() true instead of
+ * ending perfgate at once, so that a running benchmark is stopped first.
+ */
 void pg_launch_install_signal_handlers(void);
 
-/** Whether SIGINT or SIGTERM arrived since the handlers were installed. */
+/** Whether SIGINT, SIGTERM or SIGHUP arrived in flag mode. */
 bool pg_launch_interrupted(void);
 
 /**

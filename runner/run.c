@@ -929,6 +929,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         struct pg_run_state st;
         struct pg_dir_id out_id;
         struct pg_run_summary local = { 0 };
+        int out_lock = -1;
         struct pg_buf failed = PG_BUF_INIT;
         struct pg_perf_warm warm;
         int error = 0;
@@ -959,8 +960,12 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 free(st.valgrind);
                 return error;
         }
+        /* one run at a time per --out: a second one would unlink the first
+         * one's live logs (pg_bench_log_open()) and overwrite its results
+         * (docs/run.md, "Output directory") */
         if ((error = pg_mkdir_own(o->out_dir)) < 0 ||
-            (error = pg_dir_identify(o->out_dir, &out_id)) < 0) {
+            (error = pg_dir_identify(o->out_dir, &out_id)) < 0 ||
+            (error = pg_dir_lock(o->out_dir, &out_lock)) < 0) {
                 free(st.valgrind);
                 return error;
         }
@@ -1051,6 +1056,8 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         free(st.sched_why);
         if (warm.fd >= 0)
                 close(warm.fd);
+        if (out_lock >= 0)
+                close(out_lock);
         if (sum)
                 *sum = local;
         return error;

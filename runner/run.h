@@ -131,7 +131,8 @@ struct pg_run_summary {
  * stopped, finished results are kept); PG_EPERM when perf_event_open is
  * refused altogether; PG_ENOTSUP when --counters hardware finds no
  * hardware counter; PG_EINPUT when a profile is asked for at a frequency
- * above kernel.perf_event_max_sample_rate (before anything runs);
+ * above kernel.perf_event_max_sample_rate (before anything runs), or when
+ * another run holds o->out_dir (pg_dir_lock(), before anything runs);
  * PG_ENOTSUP for --counters simulated without valgrind
  * in PATH (message has the install command); PG_EIO for output that cannot
  * be written or a cachegrind file that cannot be read (that benchmark gets

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# test-signals.sh PERFGATE STALL_SO [LIMITS] - SIGINT, SIGTERM and SIGHUP end
+# every command with status 130 and "interrupted", leaving no temporary behind
+# (README, "Exit status"; docs/limits.md, "Interrupted runs and partial
+# files"):
+#   1. flamegraph, diff, compare's reports, history --html: the signal lands
+#      while a temporary exists (the shim holds the process at the fsync of
+#      the first one, or at the site's first page): exit 130, no
+#      <file>.tmp.* or .perfgate-site-* left,
+#      the old output untouched;
+#   2. baseline save signalled while libgit2 holds the data branch's ref
+#      lock: the update completes, the lock is gone, exit 130, and the next
+#      save works;
+#   3. a SIGHUP inherited as ignored (nohup) stays ignored;
+#   4. out of memory under an address-space limit: exit 4 with the
+#      ulimit -v hint, no abort (134);
+#   5. out of descriptors under a small ulimit -n: exit 4 and the hint to
+#      raise it on every path;
+#   6. two runs into one --out: the second is refused (exit 2) while the
+#      first runs; the first keeps its log and its own failure message.
+# LIMITS 0 skips 4 and 5 (a sanitizer build cannot run under those limits).
+# The shim (tests/fixtures/signals/stall.c) creates a mark file when it holds
+# the process; the test signals on the mark, never after a guessed sleep.
+. "${PG_SOURCE_DIR:-$(dirname "$0")/../..}/tests/ci/lib.sh"
+
+pg=${1:?usage: test-signals.sh PERFGATE STALL_SO}
+shim=${2:?usage: test-signals.sh PERFGATE STALL_SO}
+limits=${3:-1}
+export PERFGATE_NO_UPDATE_CHECK=1
+mark=$scratch/mark
+
+# stalled SIG VAR=VALUE -- CMD...: run CMD with the shim (VAR set), wait for
+# the mark, send SIG, and leave the exit status in $st, stderr in $scratch/err.
+stalled() {
+        local sig=$1 var=$2 pid
+        shift 3
+        rm -f "$mark"
+        env LD_PRELOAD="$shim" PG_STALL_MARK="$mark" "$var" "$@" >/dev/null 2>"$scratch/err" &
+        pid=$!
+        for _ in $(seq 600); do
+                [ -e "$mark" ] && break
+                kill -0 "$pid" 2>/dev/null || break
+                sleep 0.05
+        done
+        [ -e "$mark" ] || fail "$sig $*: the shim never held the process"
+        kill -"$sig" "$pid"
+        wait "$pid"
+        st=$?
+}
+leftovers() { find "$@" -name '*.tmp.*' -o -name '.perfgate-site-*' | sort; }
+
+cd "$scratch" || exit 1
+mkdir -p p/bench && cd p || exit 1
+git init -q -b main .
+printf '#!/bin/sh\ni=0; while [ $i -lt 3000 ]; do i=$((i+1)); done\n' >bench/spin
+chmod +x bench/spin
+printf '.perfgate/\nout/\nrep/\nsite/\n' >.gitignore
+git add -A && git commit -qm one
+"$pg" run -q --repeat 2 bench/spin 2>"$scratch/run.err" || {
+        fail "perfgate run: $(cat "$scratch/run.err")"
+        finish
+}
+mkdir -p out rep
+printf 'main;a;b 30\nmain;a;c 20\nmain;d 10\n' >base.folded
+printf 'main;a;b 40\nmain;a;c 10\nmain;e 15\n' >head.folded
+
+# ---- 1. commands that write files ----------------------------------------
+for sig in INT TERM HUP; do
+        echo old >out/fg.svg
+        stalled "$sig" PG_STALL_FSYNC=1 -- "$pg" flamegraph .perfgate/results/spin.json -o out/fg.svg
+        check_eq "1. flamegraph, SIG$sig: exit 130" 130 "$st"
+        check_grep "1. flamegraph, SIG$sig: says interrupted" "interrupted (SIG$sig)" "$scratch/err"
+        check_eq "1. flamegraph, SIG$sig: no temporary left" "" "$(leftovers out)"
+        check_eq "1. flamegraph, SIG$sig: the old file untouched" old "$(cat out/fg.svg)"
+done
+stalled TERM PG_STALL_FSYNC=1 -- "$pg" diff base.folded head.folded -o out/d.svg
+check_eq "1. diff, SIGTERM: exit 130" 130 "$st"
+check_eq "1. diff, SIGTERM: no temporary left, no output" "" "$(leftovers out; ls out/d.svg 2>/dev/null)"
+for sig in TERM INT; do
+        stalled "$sig" PG_STALL_FSYNC=1 -- "$pg" compare ./.perfgate/results --markdown rep/c.md \
+                --json rep/c.json --junit rep/j.xml
+        check_eq "1. compare reports, SIG$sig: exit 130" 130 "$st"
+        check_eq "1. compare reports, SIG$sig: no temporary left" "" "$(leftovers rep)"
+done
+
+# ---- 2. baseline save inside the ref lock --------------------------------
+"$pg" baseline save >"$scratch/save.out" 2>&1
+check_eq "2. first save: exit 0" 0 $?
+old_tip=$(git rev-parse perfgate-baselines)
+git commit -q --allow-empty -m two
+"$pg" run -q --repeat 2 bench/spin 2>/dev/null
+for sig in TERM; do
+        stalled "$sig" PG_STALL_OPEN=refs/heads/perfgate-baselines.lock -- "$pg" baseline save
+        check_eq "2. save, SIG$sig in the ref lock: exit 130" 130 "$st"
+        check_grep "2. save, SIG$sig: says interrupted" "interrupted (SIG$sig)" "$scratch/err"
+        check_eq "2. save, SIG$sig: no lock left" "" "$(ls .git/refs/heads/*.lock 2>/dev/null)"
+done
+new_tip=$(git rev-parse perfgate-baselines)
+check "2. the ref update finished before the exit" [ "$new_tip" != "$old_tip" ]
+check_eq "2. the new tip files HEAD's baseline" "$(git rev-parse --short=12 HEAD)" \
+        "$(git ls-tree -r --name-only perfgate-baselines | grep -o "$(git rev-parse HEAD)" | sort -u | cut -c1-12)"
+check "2. git fsck is clean" git fsck --no-progress --no-dangling
+git commit -q --allow-empty -m three
+"$pg" run -q --repeat 2 bench/spin 2>/dev/null
+"$pg" baseline save >"$scratch/save.out" 2>&1
+check_eq "2. the next save works: exit 0" 0 $?
+
+# ---- 1b. history --html --------------------------------------------------
+for sig in TERM HUP; do
+        stalled "$sig" PG_STALL_OPEN=/index.html -- "$pg" history --html site
+        check_eq "1. history --html, SIG$sig: exit 130" 130 "$st"
+        check_eq "1. history --html, SIG$sig: no partial site left" "" "$(leftovers . ; ls -d site 2>/dev/null)"
+done
+
+# ---- 3. nohup: an ignored SIGHUP stays ignored ---------------------------
+rm -f "$mark"
+(
+        trap '' HUP
+        exec env LD_PRELOAD="$shim" PG_STALL_MARK="$mark" PG_STALL_FSYNC=1 \
+                "$pg" flamegraph .perfgate/results/spin.json -o out/fg.svg 2>"$scratch/err"
+) &
+pid=$!
+for _ in $(seq 600); do [ -e "$mark" ] || sleep 0.05; done
+kill -HUP "$pid"
+kill -TERM "$pid"
+wait "$pid"
+check_eq "3. nohup: SIGHUP ignored, SIGTERM then exits 130" 130 $?
+check_grep "3. nohup: it was SIGTERM that ended it" "interrupted (SIGTERM)" "$scratch/err"
+
+if [ "$limits" = 1 ]; then
+# ---- 4. out of memory ----------------------------------------------------
+awk 'BEGIN { for (i = 0; i < 400000; i++) printf "main;fn_%d;leaf_%d %d\n", i, i % 977, i % 50 + 1 }' >big.folded
+(
+        ulimit -c 0 -v 65536
+        exec "$pg" flamegraph big.folded -o out/big.svg 2>"$scratch/oom.err"
+)
+st=$?
+check_eq "4. out of memory: exit 4, not an abort" 4 "$st"
+check_grep "4. out of memory: names the limit to raise" "raise the address-space limit (ulimit -v, now 65536 KiB)" "$scratch/oom.err"
+check_eq "4. out of memory: no temporary left" "" "$(leftovers out)"
+
+# ---- 5. out of descriptors -----------------------------------------------
+# Each limit stops `run` at another step (the control or ack pipe, the
+# descriptors passed to the spawner, the counters): every failure says
+# which limit to raise, none is an "Input/output error".
+failed=0
+for n in $(seq 5 19); do
+        (
+                ulimit -n "$n"
+                exec "$pg" run -q --warmup 0 --repeat 1 --out "$scratch/nf$n" bench/spin
+        ) 2>"$scratch/nf.err"
+        st=$?
+        [ "$st" -eq 0 ] && continue
+        failed=$((failed + 1))
+        check_eq "5. ulimit -n $n: exit 4" 4 "$st"
+        check_grep "5. ulimit -n $n: names the limit" "Too many open files; raise the open-file limit (ulimit -n)" "$scratch/nf.err"
+done
+check "5. small limits were refused ($failed of 15)" [ "$failed" -ge 3 ]
+else
+        echo "skip - 4 and 5 (resource limits): not with the sanitizers"
+fi
+
+# ---- 6. two runs into one --out ------------------------------------------
+# The first run's benchmark says it started, then waits for $scratch/go: the
+# second run is refused while the first holds the directory, and the first
+# run's live log and its failure message stay its own.
+mkdir -p b6
+cat >b6/waiter <<EOS
+#!/bin/sh
+echo "first run, pid \$\$, started"
+: >"$scratch/started"
+while [ ! -e "$scratch/go" ]; do sleep 0.05; done
+echo "first run ends"
+kill -SEGV \$\$
+EOS
+chmod +x b6/waiter
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --out out6 b6/ 2>"$scratch/a.err" &
+a=$!
+for _ in $(seq 1200); do [ -e "$scratch/started" ] || sleep 0.05; done
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --timeout 20 --out out6 b6/ 2>"$scratch/b.err"
+check_eq "6. a second run into the same --out: exit 2" 2 $?
+check_grep "6. it says why and what to do" "another perfgate run is writing into 'out6' now" "$scratch/b.err"
+check_grep "6. the first run's live log is still there" "first run, pid" out6/waiter.log
+: >"$scratch/go"
+wait "$a"
+check_eq "6. the first run: its benchmark failed, exit 3" 3 $?
+check_grep "6. the first run's message names its log" "its output is in 'out6/waiter.log'" "$scratch/a.err"
+check_grep "6. that log holds the first run's whole output" "first run ends" out6/waiter.log
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --out out6 b6/ 2>"$scratch/c.err"
+check_eq "6. after the first run ended, the next one runs (its benchmark fails: 3)" 3 $?
+check_nogrep "6. and is not refused" "another perfgate run" "$scratch/c.err"
+
+finish
