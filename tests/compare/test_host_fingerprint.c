@@ -41,85 +41,95 @@ static void pg_add_host(struct pg_result_set *s, const double *tc, uint64_t cpus
         assert_int_equal(pg_result_set_add(s, &r), 0);
 }
 
+/* The two sides and their comparison (which borrows names from the sides). */
+struct pg_hosts_case {
+        struct pg_result_set base, head;
+        struct pg_comparison c;
+};
+
 /* Compare a slowed-down head on (@hcpus, @hkernel, @harch) against a base on
- * 8 CPUs, kernel 6.1.0-28, x86_64; fill @c. */
-static void pg_compare_hosts(struct pg_comparison *c, uint64_t bcpus, uint64_t hcpus,
+ * @bcpus CPUs, kernel 6.1.0-28, x86_64, into @k; pg_hosts_release() it. */
+static void pg_compare_hosts(struct pg_hosts_case *k, uint64_t bcpus, uint64_t hcpus,
                              const char *hkernel, const char *harch)
 {
-        struct pg_result_set base, head;
         struct pg_rules rules;
-        pg_result_set_init(&base);
-        pg_result_set_init(&head);
-        pg_add_host(&base, pg_base_tc, bcpus, "6.1.0-28-amd64", "x86_64");
-        pg_add_host(&head, pg_slow_tc, hcpus, hkernel, harch);
+        pg_result_set_init(&k->base);
+        pg_result_set_init(&k->head);
+        pg_add_host(&k->base, pg_base_tc, bcpus, "6.1.0-28-amd64", "x86_64");
+        pg_add_host(&k->head, pg_slow_tc, hcpus, hkernel, harch);
         pg_rules_init(&rules);
-        pg_comparison_init(c);
-        pg_compare_sets(&base, &head, &rules, c);
-        assert_int_equal(c->n, 1);
+        pg_comparison_init(&k->c);
+        pg_compare_sets(&k->base, &k->head, &rules, &k->c);
+        assert_int_equal(k->c.n, 1);
         pg_rules_release(&rules);
-        pg_result_set_release(&base);
-        pg_result_set_release(&head);
+}
+
+static void pg_hosts_release(struct pg_hosts_case *k)
+{
+        pg_comparison_release(&k->c);
+        pg_result_set_release(&k->base);
+        pg_result_set_release(&k->head);
 }
 
 static void test_cpu_count_makes_time_inconclusive(void **state)
 {
-        struct pg_comparison c;
+        struct pg_hosts_case k;
         (void) state;
-        pg_compare_hosts(&c, 8, 2, "6.1.0-28-amd64", "x86_64");
+        pg_compare_hosts(&k, 8, 2, "6.1.0-28-amd64", "x86_64");
         /* +25% task-clock would be a regression on the same host */
-        assert_int_equal(c.benches[0].verdict, PG_VERDICT_INCONCLUSIVE);
-        assert_non_null(c.benches[0].host_diff);
-        assert_non_null(strstr(c.benches[0].host_diff, "8 vs 2 online CPUs"));
-        assert_non_null(strstr(c.benches[0].judgements[0].reason, "hosts differ"));
-        assert_null(c.benches[0].host_note);
-        assert_int_equal(pg_comparison_exit_status(&c), 0);
-        pg_comparison_release(&c);
+        assert_int_equal(k.c.benches[0].verdict, PG_VERDICT_INCONCLUSIVE);
+        assert_non_null(k.c.benches[0].host_diff);
+        assert_non_null(strstr(k.c.benches[0].host_diff, "8 vs 2 online CPUs"));
+        assert_non_null(strstr(k.c.benches[0].judgements[0].reason, "hosts differ"));
+        assert_null(k.c.benches[0].host_note);
+        assert_int_equal(pg_comparison_exit_status(&k.c), 0);
+        pg_hosts_release(&k);
 }
 
 static void test_arch_makes_time_inconclusive(void **state)
 {
-        struct pg_comparison c;
+        struct pg_hosts_case k;
         (void) state;
-        pg_compare_hosts(&c, 8, 8, "6.1.0-28-amd64", "aarch64");
-        assert_int_equal(c.benches[0].verdict, PG_VERDICT_INCONCLUSIVE);
-        assert_non_null(strstr(c.benches[0].host_diff, "arch 'x86_64' vs 'aarch64'"));
-        pg_comparison_release(&c);
+        pg_compare_hosts(&k, 8, 8, "6.1.0-28-amd64", "aarch64");
+        assert_int_equal(k.c.benches[0].verdict, PG_VERDICT_INCONCLUSIVE);
+        assert_non_null(strstr(k.c.benches[0].host_diff, "arch 'x86_64' vs 'aarch64'"));
+        pg_hosts_release(&k);
 }
 
 static void test_unrecorded_cpu_count_matches(void **state)
 {
-        struct pg_comparison c;
+        struct pg_hosts_case k;
         (void) state;
-        pg_compare_hosts(&c, 0, 2, "6.1.0-28-amd64", "x86_64");
-        assert_int_equal(c.benches[0].verdict, PG_VERDICT_REGRESSION);
-        assert_null(c.benches[0].host_diff);
-        pg_comparison_release(&c);
+        pg_compare_hosts(&k, 0, 2, "6.1.0-28-amd64", "x86_64");
+        assert_int_equal(k.c.benches[0].verdict, PG_VERDICT_REGRESSION);
+        assert_null(k.c.benches[0].host_diff);
+        pg_hosts_release(&k);
 }
 
 static void test_kernel_is_named_and_verdict_kept(void **state)
 {
-        struct pg_comparison c;
+        struct pg_hosts_case k;
         struct pg_buf out = PG_BUF_INIT;
         struct pg_report_opts o;
         (void) state;
         memset(&o, 0, sizeof(o));
-        pg_compare_hosts(&c, 8, 8, "6.1.0-30-amd64", "x86_64");
-        assert_int_equal(c.benches[0].verdict, PG_VERDICT_REGRESSION);
-        assert_null(c.benches[0].host_diff);
-        assert_non_null(c.benches[0].host_note);
-        assert_int_equal(pg_comparison_exit_status(&c), 1);
-        pg_report_text(&out, &c, &o);
+        pg_compare_hosts(&k, 8, 8, "6.1.0-30-amd64", "x86_64");
+        assert_int_equal(k.c.benches[0].verdict, PG_VERDICT_REGRESSION);
+        assert_null(k.c.benches[0].host_diff);
+        assert_non_null(k.c.benches[0].host_note);
+        assert_int_equal(pg_comparison_exit_status(&k.c), 1);
+        pg_report_text(&out, &k.c, &o);
         assert_non_null(strstr(out.ptr, "hosts differ: kernel '6.1.0-28-amd64' vs "
                                         "'6.1.0-30-amd64' (verdicts kept)\n"));
         out.len = 0;
-        pg_report_markdown(&out, &c, &o);
+        pg_report_markdown(&out, &k.c, &o);
         assert_non_null(strstr(out.ptr, "Hosts differ: kernel"));
         out.len = 0;
-        assert_int_equal(pg_report_json(&out, &c, &o), 0);
+        assert_int_equal(pg_report_json(&out, &k.c, &o), 0);
         assert_non_null(strstr(out.ptr, "\"host_note\":"));
         assert_non_null(strstr(out.ptr, "6.1.0-30-amd64"));
         pg_buf_release(&out);
-        pg_comparison_release(&c);
+        pg_hosts_release(&k);
 }
 
 int main(void)
