@@ -241,38 +241,28 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
 /* At most this many inlined frames at one address. */
 #define PG_MAX_INLINED 64
 
-/* Whether CU @cu's inlined frames are the full chain (pg_inlined_at). */
-static bool pg_chain_lang(Dwarf_Die *cu)
-{
-        int lang = dwarf_srclang(cu);
-
-        return lang == DW_LANG_Rust || lang == DW_LANG_Go;
-}
-
 /*
  * The functions inlined at DWARF address @pc of @cu, outermost first, into
- * @out. Rust and Go CUs: the full chain of inlined subroutines holding @pc
- * (pg_scopeindex_chain), as perf and addr2line -i report it; rustc nests
- * every function in a DW_TAG_namespace, and Go's inlined functions have
- * their abstract origin in the CU of their package, so dwarf_getscopes'
- * rule finds none there. Other languages keep dwarf_getscopes' rule
- * (pg_scopeindex_inlined): the innermost inlined call and the inlined
- * scopes around its origin (docs/result-format.md, "Inlined frames").
+ * @out: the full chain of inlined subroutines holding @pc
+ * (pg_scopeindex_chain), as perf and addr2line -i report it, whatever
+ * nests them (rustc and clang put functions in a DW_TAG_namespace, where
+ * dwarf_getscopes' rule finds none) and wherever their abstract origin is
+ * (Go's are in the CU of their package). docs/result-format.md, "Inlined
+ * frames".
  */
 static int pg_inlined_at(struct pg_file *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out, int max)
 {
-        if (pg_chain_lang(cu))
-                return pg_scopeindex_chain(&f->scopes, cu, pc, out, max);
-        return pg_scopeindex_inlined(&f->scopes, cu, pc, out, max);
+        return pg_scopeindex_chain(&f->scopes, cu, pc, out, max);
 }
 
 /*
  * The CU holding @vaddr of @f, for its inlined frames: through
  * .debug_aranges (dwfl_module_addrdie) when that CU's ranges hold it, else
- * (Go's linker writes none; a cgo binary has them for its C objects only)
- * from every CU's ranges (pg_scopeindex_cu), a Rust or Go CU only; else
- * libdwfl's answer, as before: C and C++ from clang, which writes no
- * .debug_aranges either, keep the frames they had (none inlined).
+ * from every CU's ranges (pg_scopeindex_cu): Go's linker and clang write no
+ * .debug_aranges, and a cgo binary has them for its C objects only, so
+ * without this a Go, or clang-built C and C++, function gets no inlined
+ * frames where perf --call-graph dwarf and addr2line -i show them. Else
+ * libdwfl's answer, whatever it is.
  */
 static Dwarf_Die *pg_frame_cu(struct pg_file *f, uint64_t vaddr, Dwarf_Addr *bias)
 {
@@ -282,7 +272,7 @@ static Dwarf_Die *pg_frame_cu(struct pg_file *f, uint64_t vaddr, Dwarf_Addr *bia
         if (cu != NULL && dwarf_haspc(cu, vaddr - *bias) > 0)
                 return cu;
         own = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, &own_bias);
-        if (own != NULL && pg_chain_lang(own)) {
+        if (own != NULL) {
                 *bias = own_bias;
                 return own;
         }

@@ -27,7 +27,7 @@ printf '{"benchmarks": [{"name": "b", "argv": ["%s", "20", "6"]}]}\n' "$bin" >"$
 "$pg" run -q --repeat 3 --warmup 0 --out "$tmp/r" "$tmp/m.json" 2>"$tmp/run.err" || { err "run: $(cat "$tmp/run.err")"; exit 1; }
 "$pg" show "$tmp/r/b.json" >"$tmp/show.txt" || err "show"
 "$pg" show --stacks "$tmp/r/b.json" >"$tmp/stacks.txt" || err "show --stacks"
-grep -q ';dedup_count;[^ ]*_\[i\]' "$tmp/stacks.txt" ||
+grep -q ';dedup_count;[^;]*_\[i\]' "$tmp/stacks.txt" ||
         err "no inlined frame under dedup_count: the fixture no longer tests inlining"
 pg_self=$(self_pct "$tmp/show.txt")
 perf record -q -F 999 -g -o "$tmp/perf.data" "$bin" 20 6 >/dev/null 2>"$tmp/perf.err" || err "perf record: $(cat "$tmp/perf.err")"
