@@ -30,6 +30,7 @@ static void pg_bench_release(struct pg_bench *b)
         pg_strv_free(b->argv);
         free(b->exec_path);
         free(b->cwd);
+        free(b->manifest_dir);
         pg_strv_free(b->env);
         memset(b, 0, sizeof(*b));
 }
@@ -154,6 +155,9 @@ static int pg_add_config(struct pg_bench_list *out, const char *path)
                     strchr(cb->argv[0], '/') ? pg_absolute(cb->argv[0]) : pg_xstrdup(cb->argv[0]);
                 b->cwd = cb->cwd ? pg_xstrdup(cb->cwd)
                                  : (c.defaults.cwd ? pg_xstrdup(c.defaults.cwd) : NULL);
+                /* realpath(3): no "." or ".." for pg_path_below() */
+                if ((b->manifest_dir = realpath(path, NULL)) != NULL)
+                        *(char *) pg_basename(b->manifest_dir) = '\0';
                 b->env = pg_xcalloc(c.defaults.nenv + cb->nenv + 1, sizeof(char *));
                 for (size_t k = 0; k < c.defaults.nenv; k++)
                         b->env[ne++] = pg_xstrdup(c.defaults.env[k]);
