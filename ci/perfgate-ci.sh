@@ -367,6 +367,25 @@ pr_head_sha() {
         return 0
 }
 
+# name_pr_head REPORT: on a GitHub pull_request event, actions/checkout
+# checks out (and `run` records) GitHub's merge commit of the PR's head into
+# its base (GITHUB_SHA, refs/pull/N/merge), a commit the reviewer never
+# sees: the report's "Head: MERGE." becomes the PR's head
+# (pull_request.head.sha) with the merge commit measured. Only when the
+# commit named is HEAD and HEAD is a merge whose second parent is that head.
+name_pr_head() {
+        local f=$1 prh merge base
+        [ -s "$f" ] && [ "$platform" = github ] || return 0
+        prh=$(pr_head_sha)
+        merge=$(git rev-parse -q --verify HEAD 2>/dev/null) || return 0
+        [ -n "$prh" ] && [ "$prh" != "$merge" ] || return 0
+        [ "$(git rev-parse -q --verify HEAD^2 2>/dev/null)" = "$prh" ] || return 0
+        base=$(git rev-parse -q --verify HEAD^1 2>/dev/null) || return 0
+        grep -qF "Head: $merge" "$f" || return 0
+        sed "s/Head: $merge\( (with uncommitted changes)\)\{0,1\}\./Head: $prh (measured at the merge commit $merge of head ${prh:0:12} into base ${base:0:12}\1)./" \
+                "$f" >"$tmp/head-named.md" && cat "$tmp/head-named.md" >"$f"
+}
+
 # write_comment_artifact BODY PR REASON: leave the comment for a privileged job.
 write_comment_artifact() {
         local d="$out/comment"
@@ -1187,6 +1206,8 @@ mode_pr() {
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"
         local cmp_status=${PIPESTATUS[0]}
         cmp_status=$(pg_status "$cmp_status")
+        name_pr_head "$md"
+        [ -s "$tmp/report-linked.md" ] && name_pr_head "$tmp/report-linked.md"
         log "perfgate compare exited with status $cmp_status"
 
         # compare's report, when it finished it: 0 and 1, and 3 (a
