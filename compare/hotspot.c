@@ -282,6 +282,12 @@ static double pg_own_time_floor_ms(const struct pg_hotspot *h, const struct pg_h
         return abs_ms > rel_ms ? abs_ms : rel_ms;
 }
 
+/* A kernel frame's name: "name_[k]" (docs/result-format.md, "stacks"). */
+static bool pg_is_kernel_frame(const char *name, size_t len)
+{
+        return len > 4 && memcmp(name + len - 4, "_[k]", 4) == 0;
+}
+
 /* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
  * keeps. */
 static void pg_hotspots_join(const struct pg_profile *base, const struct pg_profile *head,
@@ -320,6 +326,8 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                 return;
         }
         out->judged = true;
+        if (base->kernel != head->kernel)
+                out->kernel_side = base->kernel ? 1 : 2;
         pg_profile_funcs_scan_pair(sides, base, head);
         if (all) {
                 cap = names->n ? names->n : 1;
@@ -354,6 +362,9 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                                            h->base_self_share * base_task_clock_ns) /
                                           1e6;
                 }
+                if ((h->base_incl == 0 || h->head_incl == 0) && out->kernel_side &&
+                    pg_is_kernel_frame(names->keys[i].ptr, names->keys[i].len))
+                        continue;
                 if (h->base_incl == 0 || h->head_incl == 0) {
                         bool is_new = h->base_incl == 0;
                         double share = is_new ? h->head_incl_share : h->base_incl_share;
