@@ -378,6 +378,7 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         if (tc && tc->status == PG_METRIC_OK)
                 base_tc = pg_stats_median(tc->values, tc->nvalues);
         pg_hotspots_init(&b->hotspots);
+        b->hotspots_gate = rules->hotspots.gate;
         pg_hotspots_compare_verdict(&base->profile, &head->profile, base_tc, head_tc,
                                     &rules->hotspots, &b->hotspots);
         if (b->hotspots.kernel_side) {
