@@ -386,11 +386,30 @@ name_pr_head() {
                 "$f" >"$tmp/head-named.md" && cat "$tmp/head-named.md" >"$f"
 }
 
+# name_flame_dir REPORT: a comment without images names the flame graph
+# files "in the flame graph directory", which means nothing to a reviewer:
+# when the action uploads the output directory as an artifact
+# (PERFGATE_ARTIFACT, its name), name that artifact and the folder in it.
+name_flame_dir() {
+        local f=$1 a=${PERFGATE_ARTIFACT:-}
+        [ -s "$f" ] && [ -n "$a" ] || return 0
+        # an artifact name is plain text here (and in the sed expression)
+        [[ $a =~ ^[A-Za-z0-9._-]+$ ]] || return 0
+        sed "s|Flame graphs (in the flame graph directory): |Flame graphs (folder flamegraphs/ of this run's artifact \"$a\"): |" \
+                "$f" >"$tmp/flame-named.md" && cat "$tmp/flame-named.md" >"$f"
+}
+
 # write_comment_artifact BODY PR REASON: leave the comment for a privileged job.
 write_comment_artifact() {
         local d="$out/comment"
         mkdir -p "$d" || die 4 "cannot create '$d'"
         cp "$1" "$d/body.md" || die 4 "cannot write '$d/body.md'"
+        # not on GitHub or GitLab (a local preview): nothing to post, so no
+        # advice about posting it
+        if [ "$platform" = none ]; then
+                log "comment body written to '$d/body.md' (--platform none: not posted)"
+                return 0
+        fi
         printf '%s\n' "$2" >"$d/pr-number"
         printf '%s\n' "$(pr_head_sha)" >"$d/head-sha"
         printf '%s\n' "${GITHUB_REPOSITORY:-${CI_PROJECT_PATH:-}}" >"$d/repository"
@@ -1208,6 +1227,7 @@ mode_pr() {
         cmp_status=$(pg_status "$cmp_status")
         name_pr_head "$md"
         [ -s "$tmp/report-linked.md" ] && name_pr_head "$tmp/report-linked.md"
+        name_flame_dir "$md"
         log "perfgate compare exited with status $cmp_status"
 
         # compare's report, when it finished it: 0 and 1, and 3 (a

@@ -95,8 +95,9 @@ static bool pg_in_path(const char *prog)
         return found;
 }
 
-/* The error for a benchmark path stat(2) just failed on (errno set). */
-static int pg_missing_path(const char *p)
+/* The error for a benchmark path stat(2) just failed on (errno set);
+ * @manifest_dir: the directory of the perfgate.json that named it, or NULL. */
+static int pg_missing_path(const char *p, const char *manifest_dir)
 {
         if (errno == ELOOP)
                 return pg_error_set(PG_EINPUT,
@@ -106,6 +107,14 @@ static int pg_missing_path(const char *p)
         if (errno != ENOENT && errno != ENOTDIR)
                 return pg_error_set(PG_EINPUT, "benchmark path '%s' cannot be used: %s", p,
                                     strerror(errno));
+        if (manifest_dir && p[0] != '/')
+                /* the usual slip: a path written relative to the working
+                 * directory (docs/run.md) */
+                return pg_error_set(PG_ENOTFOUND,
+                                    "benchmark path '%s' does not exist; argv[0] is relative to "
+                                    "the directory of perfgate.json ('%s'), not to the working "
+                                    "directory",
+                                    p, manifest_dir);
         return pg_error_set(PG_ENOTFOUND, "benchmark path '%s' does not exist", p);
 }
 
@@ -123,7 +132,7 @@ static int pg_check_program(const struct pg_bench *b)
                                     b->name, p);
         }
         if (stat(b->exec_path, &st) < 0)
-                return pg_missing_path(p);
+                return pg_missing_path(p, b->manifest_dir);
         if (!S_ISREG(st.st_mode) || access(b->exec_path, X_OK) < 0)
                 return pg_error_set(PG_EINPUT,
                                     "benchmark path '%s' is not an executable file; "
@@ -271,7 +280,7 @@ int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t 
                 struct stat st;
 
                 if (stat(p, &st) < 0) {
-                        error = pg_missing_path(p);
+                        error = pg_missing_path(p, NULL);
                 } else if (S_ISDIR(st.st_mode)) {
                         error = pg_add_dir(out, p);
                 } else if (pg_ends_with(p, ".json")) {
