@@ -242,6 +242,36 @@ static int pg_fn_addrs_cmp(const void *a, const void *b)
         return c ? c : strcmp(x->module, y->module);
 }
 
+/* @key ("file:line") made relative to @root when its file lies below it. */
+static void pg_key_relative(char **key, const char *root)
+{
+        const char *rel = pg_path_below(*key, root);
+        char *r;
+
+        if (rel == NULL)
+                return;
+        r = pg_xstrdup(rel);
+        free(*key);
+        *key = r;
+}
+
+void pg_profile_relative_sources(struct pg_profile *p, const char *root)
+{
+        if (root == NULL || root[0] == '\0')
+                return;
+        for (size_t i = 0; i < p->naddrs; i++) {
+                struct pg_fn_addrs *f = &p->addrs[i];
+
+                for (size_t j = 0; j < f->nlines; j++)
+                        pg_key_relative(&f->lines[j].where, root);
+                for (size_t j = 0; j < f->ninlined; j++) {
+                        pg_key_relative(&f->inlined[j].site, root);
+                        pg_key_relative(&f->inlined[j].line, root);
+                }
+        }
+        pg_profile_sort_addrs(p);
+}
+
 void pg_profile_sort_addrs(struct pg_profile *p)
 {
         for (size_t i = 0; i < p->naddrs; i++) {

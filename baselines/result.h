@@ -290,6 +290,18 @@ void pg_profile_clear_addrs(struct pg_profile *p);
  */
 void pg_profile_sort_addrs(struct pg_profile *p);
 
+/**
+ * Store the source files of @p's line keys ("lines", and "inlined"'s
+ * "site" and "line") that lie below @root (an absolute directory: the
+ * project's root, the git work tree's top or else perfgate.json's
+ * directory) relative to it: "/ci/_work/proj/cpp/geo.cpp:25" becomes
+ * "cpp/geo.cpp:25", so that two checkouts of one project in different
+ * directories key the same line alike. Other paths (system headers,
+ * /usr/src, Rust's /rustc/<hash>/...) are kept. Re-sorts and merges
+ * (pg_profile_sort_addrs()). @root NULL or empty: nothing changes.
+ */
+void pg_profile_relative_sources(struct pg_profile *p, const char *root);
+
 /** Free what @f owns and make it empty (not present). */
 void pg_functions_release(struct pg_functions *f);
 

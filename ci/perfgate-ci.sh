@@ -367,11 +367,49 @@ pr_head_sha() {
         return 0
 }
 
+# name_pr_head REPORT: on a GitHub pull_request event, actions/checkout
+# checks out (and `run` records) GitHub's merge commit of the PR's head into
+# its base (GITHUB_SHA, refs/pull/N/merge), a commit the reviewer never
+# sees: the report's "Head: MERGE." becomes the PR's head
+# (pull_request.head.sha) with the merge commit measured. Only when the
+# commit named is HEAD and HEAD is a merge whose second parent is that head.
+name_pr_head() {
+        local f=$1 prh merge base
+        [ -s "$f" ] && [ "$platform" = github ] || return 0
+        prh=$(pr_head_sha)
+        merge=$(git rev-parse -q --verify HEAD 2>/dev/null) || return 0
+        [ -n "$prh" ] && [ "$prh" != "$merge" ] || return 0
+        [ "$(git rev-parse -q --verify HEAD^2 2>/dev/null)" = "$prh" ] || return 0
+        base=$(git rev-parse -q --verify HEAD^1 2>/dev/null) || return 0
+        grep -qF "Head: $merge" "$f" || return 0
+        sed "s/Head: $merge\( (with uncommitted changes)\)\{0,1\}\./Head: $prh (measured at the merge commit $merge of head ${prh:0:12} into base ${base:0:12}\1)./" \
+                "$f" >"$tmp/head-named.md" && cat "$tmp/head-named.md" >"$f"
+}
+
+# name_flame_dir REPORT: a comment without images names the flame graph
+# files "in the flame graph directory", which means nothing to a reviewer:
+# when the action uploads the output directory as an artifact
+# (PERFGATE_ARTIFACT, its name), name that artifact and the folder in it.
+name_flame_dir() {
+        local f=$1 a=${PERFGATE_ARTIFACT:-}
+        [ -s "$f" ] && [ -n "$a" ] || return 0
+        # an artifact name is plain text here (and in the sed expression)
+        [[ $a =~ ^[A-Za-z0-9._-]+$ ]] || return 0
+        sed "s|Flame graphs (in the flame graph directory): |Flame graphs (folder flamegraphs/ of this run's artifact \"$a\"): |" \
+                "$f" >"$tmp/flame-named.md" && cat "$tmp/flame-named.md" >"$f"
+}
+
 # write_comment_artifact BODY PR REASON: leave the comment for a privileged job.
 write_comment_artifact() {
         local d="$out/comment"
         mkdir -p "$d" || die 4 "cannot create '$d'"
         cp "$1" "$d/body.md" || die 4 "cannot write '$d/body.md'"
+        # not on GitHub or GitLab (a local preview): nothing to post, so no
+        # advice about posting it
+        if [ "$platform" = none ]; then
+                log "comment body written to '$d/body.md' (--platform none: not posted)"
+                return 0
+        fi
         printf '%s\n' "$2" >"$d/pr-number"
         printf '%s\n' "$(pr_head_sha)" >"$d/head-sha"
         printf '%s\n' "${GITHUB_REPOSITORY:-${CI_PROJECT_PATH:-}}" >"$d/repository"
@@ -1187,6 +1225,9 @@ mode_pr() {
         "$PERFGATE" "${args[@]}" 2>&1 | tee "$out/compare.txt"
         local cmp_status=${PIPESTATUS[0]}
         cmp_status=$(pg_status "$cmp_status")
+        name_pr_head "$md"
+        [ -s "$tmp/report-linked.md" ] && name_pr_head "$tmp/report-linked.md"
+        name_flame_dir "$md"
         log "perfgate compare exited with status $cmp_status"
 
         # compare's report, when it finished it: 0 and 1, and 3 (a

@@ -595,3 +595,36 @@ int pg_dir_lock(const char *path, int *fd)
                             "it to end, or give this run its own --out",
                             path);
 }
+
+const char *pg_path_below(const char *path, const char *root)
+{
+        size_t n = strlen(root);
+
+        while (n > 1 && root[n - 1] == '/')
+                n--;
+        if (n == 0 || root[0] != '/' || path[0] != '/')
+                return NULL;
+        if (n == 1) /* root "/" */
+                return path[1] ? path + 1 : NULL;
+        if (strncmp(path, root, n) != 0 || path[n] != '/' || path[n + 1] == '\0')
+                return NULL;
+        return path + n + 1;
+}
+
+bool pg_source_key_same(const char *a, const char *b)
+{
+        const char *abs = a, *rel = b;
+        size_t na, nr;
+
+        if (strcmp(a, b) == 0)
+                return true;
+        if (a[0] != '/') {
+                abs = b;
+                rel = a;
+        }
+        if (abs[0] != '/' || rel[0] == '/' || rel[0] == '\0')
+                return false;
+        na = strlen(abs);
+        nr = strlen(rel);
+        return na > nr && abs[na - nr - 1] == '/' && strcmp(abs + na - nr, rel) == 0;
+}

@@ -13,6 +13,7 @@
 #ifndef PG_COMMON_FSUTIL_H
 #define PG_COMMON_FSUTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -209,5 +210,23 @@ const char *pg_basename(const char *path);
 
 /** @dir "/" @name as a new string (free() it). */
 char *pg_path_join(const char *dir, const char *name);
+
+/**
+ * The part of @path below directory @root (both absolute, without "." or
+ * ".." components): "cpp/geo.cpp" for "/src/proj/cpp/geo.cpp" under
+ * "/src/proj" (a trailing '/' of @root is allowed). NULL when @path is not
+ * strictly below @root, or either is empty. Borrowed pointer into @path.
+ */
+const char *pg_path_below(const char *path, const char *root);
+
+/**
+ * Whether two source keys ("file:line" of docs/result-format.md, "lines")
+ * name the same line: equal, or one absolute and the other relative with
+ * the absolute one ending in "/" and the relative one. The second case
+ * matches a key written before keys were made relative to the project's
+ * root ("/ci/_work/proj/cpp/geo.cpp:25") to one written after
+ * ("cpp/geo.cpp:25").
+ */
+bool pg_source_key_same(const char *a, const char *b);
 
 #endif

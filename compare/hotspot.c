@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "common/fsutil.h"
 #include "common/hashmap.h"
 #include "compare/profile.h"
 #include "compare/stats.h"
@@ -143,6 +144,28 @@ static void pg_lines_add(const struct pg_profile *p, const char *fn, int side, b
         }
 }
 
+/* A result written before line keys were stored relative to the project's
+ * root keys its files by the absolute path of its checkout: such a key
+ * counts for the relative key of the other side that it ends in
+ * (pg_source_key_same()), so an older baseline still meets a newer head
+ * line for line. Two older results built in different directories cannot
+ * be matched (neither knows its root; docs/compare.md). */
+static void pg_lines_merge_checkouts(const struct pg_strmap *lines, uint64_t *c)
+{
+        for (size_t i = 0; i < lines->n; i++) {
+                if (lines->keys[i].ptr[0] != '/')
+                        continue;
+                for (size_t j = 0; j < lines->n; j++)
+                        if (lines->keys[j].ptr[0] != '/' &&
+                            pg_source_key_same(lines->keys[i].ptr, lines->keys[j].ptr)) {
+                                c[2 * j] += c[2 * i];
+                                c[2 * j + 1] += c[2 * i + 1];
+                                c[2 * i] = c[2 * i + 1] = 0;
+                                break;
+                        }
+        }
+}
+
 /* Of the lines inlined at call site @site of hotspot @h, the one whose
  * share grew most, with the function inlined there: into h->line_callee
  * and h->line_callee_at (left NULL when none grew). */
@@ -167,7 +190,7 @@ static void pg_hotspot_callee(const struct pg_profile *base, const struct pg_pro
                                 const struct pg_inline_count *e = &f->inlined[j];
                                 size_t idx;
 
-                                if (strcmp(e->site, site) != 0)
+                                if (!pg_source_key_same(e->site, site))
                                         continue;
                                 /* "function\0line": neither holds a NUL */
                                 pg_buf_reset(&k);
@@ -215,6 +238,7 @@ static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profi
 
         pg_lines_add(base, h->function, 0, sites, &lines, &c, &cap);
         pg_lines_add(head, h->function, 1, sites, &lines, &c, &cap);
+        pg_lines_merge_checkouts(&lines, c);
         for (size_t i = 0; i < lines.n && hs->head_total > 0; i++) {
                 double pp =
                     100.0 * ((double) c[2 * i + 1] / (double) hs->head_total -
@@ -258,6 +282,12 @@ static double pg_own_time_floor_ms(const struct pg_hotspot *h, const struct pg_h
         return abs_ms > rel_ms ? abs_ms : rel_ms;
 }
 
+/* A kernel frame's name: "name_[k]" (docs/result-format.md, "stacks"). */
+static bool pg_is_kernel_frame(const char *name, size_t len)
+{
+        return len > 4 && memcmp(name + len - 4, "_[k]", 4) == 0;
+}
+
 /* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
  * keeps. */
 static void pg_hotspots_join(const struct pg_profile *base, const struct pg_profile *head,
@@ -296,6 +326,8 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                 return;
         }
         out->judged = true;
+        if (base->kernel != head->kernel)
+                out->kernel_side = base->kernel ? 1 : 2;
         pg_profile_funcs_scan_pair(sides, base, head);
         if (all) {
                 cap = names->n ? names->n : 1;
@@ -330,6 +362,9 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                                            h->base_self_share * base_task_clock_ns) /
                                           1e6;
                 }
+                if ((h->base_incl == 0 || h->head_incl == 0) && out->kernel_side &&
+                    pg_is_kernel_frame(names->keys[i].ptr, names->keys[i].len))
+                        continue;
                 if (h->base_incl == 0 || h->head_incl == 0) {
                         bool is_new = h->base_incl == 0;
                         double share = is_new ? h->head_incl_share : h->base_incl_share;

@@ -86,6 +86,10 @@ struct pg_hotspots {
         double base_task_clock_ns, head_task_clock_ns; /* medians the estimates used; 0: none */
         size_t n;
         struct pg_hotspot *items; /* sorted: kind first (regressed, new, ...), then |delta| */
+        int kernel_side;          /* 0: both profiles or neither hold kernel frames; 1: only the
+                          * baseline's, 2: only head's (exclude_kernel differed). Then
+                          * kernel frames ("_[k]") that appear or vanish are artifacts
+                          * of that and left out of items. */
 };
 
 void pg_hotspots_init(struct pg_hotspots *h);

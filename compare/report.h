@@ -118,6 +118,21 @@ bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown);
  */
 const char *pg_report_summary_word(const struct pg_judgement *j);
 
+/**
+ * The verdict column of @j's row in the detail tables (text and Markdown):
+ * pg_report_summary_word() when it has one (so a metric that does not gate
+ * reads "worse, not gating" there as in the summary), else its outcome's
+ * name. Static storage.
+ */
+const char *pg_report_detail_word(const struct pg_judgement *j);
+
+/**
+ * Whether @b lists a hotspot that regressed or is new while its hotspots do
+ * not gate (perfgate.json "compare": {"hotspots": {"gate": false}}, the
+ * default): the reports then say once per table that they do not gate.
+ */
+bool pg_report_hotspots_not_gating(const struct pg_bench_cmp *b);
+
 /** How a report escapes a name it prints (pg_report_escape_ctl(), Markdown's). */
 typedef void (*pg_report_escape_fn)(struct pg_buf *out, const char *s);
 

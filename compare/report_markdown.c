@@ -356,7 +356,7 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_report_fmt_threshold(&t, &j->rule);
                 pg_md_escape(out, t.ptr);
                 pg_buf_printf(out, " | %s | %s", j->rule.gate ? "yes" : "no",
-                              pg_outcome_name(j->outcome));
+                              pg_report_detail_word(j));
                 if (j->reason) {
                         pg_buf_puts(out, ": ");
                         pg_md_escape(out, j->reason);
@@ -438,6 +438,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                 }
         }
         pg_md_images(out, c, o);
+        size_t not_gating = 0;
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];
                 size_t shown = 0;
@@ -478,7 +479,13 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_printf(out, " | %s |\n", pg_hotspot_kind_name(h->kind));
                         shown++;
                 }
+                if (shown && pg_report_hotspots_not_gating(b))
+                        not_gating++;
         }
+        if (not_gating)
+                pg_buf_puts(out, "\nHotspots do not gate these verdicts (hotspots.gate is "
+                                 "false in perfgate.json): a regressed function is reported, "
+                                 "not failed.\n");
         pg_md_offcpu(out, c, maxh);
         pg_buf_puts(out, "\n");
         for (size_t i = 0; i < c->n; i++) {

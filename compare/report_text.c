@@ -161,6 +161,22 @@ const char *pg_report_summary_word(const struct pg_judgement *j)
         }
 }
 
+const char *pg_report_detail_word(const struct pg_judgement *j)
+{
+        const char *w = pg_report_summary_word(j);
+
+        return w ? w : pg_outcome_name(j->outcome);
+}
+
+bool pg_report_hotspots_not_gating(const struct pg_bench_cmp *b)
+{
+        for (size_t i = 0; !b->hotspots_gate && b->hotspots.judged && i < b->hotspots.n; i++)
+                if (b->hotspots.items[i].kind == PG_HOTSPOT_REGRESSED ||
+                    b->hotspots.items[i].kind == PG_HOTSPOT_NEW)
+                        return true;
+        return false;
+}
+
 /* Whether judgements @x and @y give the same reason (both none counts). */
 static bool pg_same_reason(const struct pg_judgement *x, const struct pg_judgement *y)
 {
@@ -341,7 +357,7 @@ static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
         pg_buf_printf(out, "%-8s ", t.ptr);
         pg_buf_reset(&t);
         pg_report_fmt_threshold(&t, &j->rule);
-        pg_buf_printf(out, "%-9s %s\n", t.ptr, pg_outcome_name(j->outcome));
+        pg_buf_printf(out, "%-9s %s\n", t.ptr, pg_report_detail_word(j));
         if (j->reason) {
                 pg_buf_puts(out, "      ");
                 pg_report_escape_ctl(out, j->reason);
@@ -571,6 +587,9 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         }
                         shown++;
                 }
+                if (shown && pg_report_hotspots_not_gating(b))
+                        pg_buf_puts(out, "    (hotspots do not gate this benchmark's verdict: "
+                                         "perfgate.json compare.hotspots.gate is false)\n");
         }
         pg_offcpu_section(out, c, maxh);
         size_t nflame = 0;

@@ -378,8 +378,19 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         if (tc && tc->status == PG_METRIC_OK)
                 base_tc = pg_stats_median(tc->values, tc->nvalues);
         pg_hotspots_init(&b->hotspots);
+        b->hotspots_gate = rules->hotspots.gate;
         pg_hotspots_compare_verdict(&base->profile, &head->profile, base_tc, head_tc,
                                     &rules->hotspots, &b->hotspots);
+        if (b->hotspots.kernel_side) {
+                char *note = pg_xasprintf(
+                    "%s%skernel frames (_[k]) are in %s profile only (one side could not "
+                    "sample the kernel): not listed as new or vanished hotspots",
+                    b->host_note ? b->host_note : "", b->host_note ? "; " : "",
+                    b->hotspots.kernel_side == 1 ? "the baseline's" : "head's");
+
+                free(b->host_note);
+                b->host_note = note;
+        }
         pg_offcpu_cmp_init(&b->offcpu);
         if (base->offcpu.present || head->offcpu.present)
                 pg_offcpu_compare(&base->offcpu, &head->offcpu, &rules->offcpu, &b->offcpu);

@@ -54,6 +54,7 @@ struct pg_bench_cmp {
         size_t njudgements;
         struct pg_judgement *judgements; /* sorted: gating first, then worst, then name */
         struct pg_hotspots hotspots;
+        bool hotspots_gate; /* a regressed hotspot fails it (perfgate.json hotspots.gate) */
         struct pg_offcpu_cmp offcpu;      /* blocking paths (compare/offcpu.h); a regressed one
                                         fails the benchmark */
         char *flamegraph_diff;            /* file name of the differential SVG, when written */

@@ -18,6 +18,7 @@
 
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
 #include "common/hashmap.h"
 #include "common/json.h"
 #include "common/strdist.h"
@@ -229,9 +230,7 @@ const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
         return pg_cu_scan_line(mod, addr, lineno);
 }
 
-/* DW_AT_comp_dir of the compile unit holding @addr, or NULL (borrowed from
- * libdw, valid while @mod is). */
-static const char *pg_module_comp_dir(Dwfl_Module *mod, uint64_t addr)
+const char *pg_module_comp_dir(Dwfl_Module *mod, uint64_t addr)
 {
         Dwarf_Addr bias = 0;
         Dwarf_Die cu;
@@ -477,10 +476,14 @@ static void pg_check_lines(const struct pg_fn_addrs *f, struct pg_annotation *a)
                 if (a->lines[i].count == 0)
                         continue;
                 pg_buf_reset(&where);
+                if (a->lines[i].comp_dir)
+                        pg_buf_printf(&where, "%s/", a->lines[i].comp_dir);
                 pg_buf_printf(&where, "%s:%llu", a->lines[i].file,
                               (unsigned long long) a->lines[i].line);
+                /* the recording keeps files below the project's root
+                 * relative to it (docs/result-format.md) */
                 for (size_t j = 0; j < f->nlines && !known; j++)
-                        known = strcmp(f->lines[j].where, where.ptr) == 0;
+                        known = pg_source_key_same(f->lines[j].where, where.ptr);
                 if (!known)
                         a->warning = pg_xasprintf(
                             "'%s' does not match the recording: its line table puts samples "

@@ -101,6 +101,13 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
                 struct pg_annotation *out);
 
 /**
+ * DW_AT_comp_dir of the compile unit holding @addr (a link-time address of
+ * @mod), the directory its relative file names are relative to (DWARF 5
+ * section 3.1.1); NULL when none. Borrowed from libdw, valid while @mod is.
+ */
+const char *pg_module_comp_dir(Dwfl_Module *mod, uint64_t addr);
+
+/**
  * The source line of link-time address @addr of @mod (a module reported at
  * its link-time addresses): the file name as the line table gives it
  * (borrowed from libdw), with *@lineno; NULL when no line covers it. Also

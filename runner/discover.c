@@ -30,6 +30,7 @@ static void pg_bench_release(struct pg_bench *b)
         pg_strv_free(b->argv);
         free(b->exec_path);
         free(b->cwd);
+        free(b->manifest_dir);
         pg_strv_free(b->env);
         memset(b, 0, sizeof(*b));
 }
@@ -94,8 +95,9 @@ static bool pg_in_path(const char *prog)
         return found;
 }
 
-/* The error for a benchmark path stat(2) just failed on (errno set). */
-static int pg_missing_path(const char *p)
+/* The error for a benchmark path stat(2) just failed on (errno set);
+ * @manifest_dir: the directory of the perfgate.json that named it, or NULL. */
+static int pg_missing_path(const char *p, const char *manifest_dir)
 {
         if (errno == ELOOP)
                 return pg_error_set(PG_EINPUT,
@@ -105,6 +107,14 @@ static int pg_missing_path(const char *p)
         if (errno != ENOENT && errno != ENOTDIR)
                 return pg_error_set(PG_EINPUT, "benchmark path '%s' cannot be used: %s", p,
                                     strerror(errno));
+        if (manifest_dir && p[0] != '/')
+                /* the usual slip: a path written relative to the working
+                 * directory (docs/run.md) */
+                return pg_error_set(PG_ENOTFOUND,
+                                    "benchmark path '%s' does not exist; argv[0] is relative to "
+                                    "the directory of perfgate.json ('%s'), not to the working "
+                                    "directory",
+                                    p, manifest_dir);
         return pg_error_set(PG_ENOTFOUND, "benchmark path '%s' does not exist", p);
 }
 
@@ -122,7 +132,7 @@ static int pg_check_program(const struct pg_bench *b)
                                     b->name, p);
         }
         if (stat(b->exec_path, &st) < 0)
-                return pg_missing_path(p);
+                return pg_missing_path(p, b->manifest_dir);
         if (!S_ISREG(st.st_mode) || access(b->exec_path, X_OK) < 0)
                 return pg_error_set(PG_EINPUT,
                                     "benchmark path '%s' is not an executable file; "
@@ -154,6 +164,9 @@ static int pg_add_config(struct pg_bench_list *out, const char *path)
                     strchr(cb->argv[0], '/') ? pg_absolute(cb->argv[0]) : pg_xstrdup(cb->argv[0]);
                 b->cwd = cb->cwd ? pg_xstrdup(cb->cwd)
                                  : (c.defaults.cwd ? pg_xstrdup(c.defaults.cwd) : NULL);
+                /* realpath(3): no "." or ".." for pg_path_below() */
+                if ((b->manifest_dir = realpath(path, NULL)) != NULL)
+                        *(char *) pg_basename(b->manifest_dir) = '\0';
                 b->env = pg_xcalloc(c.defaults.nenv + cb->nenv + 1, sizeof(char *));
                 for (size_t k = 0; k < c.defaults.nenv; k++)
                         b->env[ne++] = pg_xstrdup(c.defaults.env[k]);
@@ -267,7 +280,7 @@ int pg_run_discover(struct pg_bench_list *out, const char *const *paths, size_t 
                 struct stat st;
 
                 if (stat(p, &st) < 0) {
-                        error = pg_missing_path(p);
+                        error = pg_missing_path(p, NULL);
                 } else if (S_ISDIR(st.st_mode)) {
                         error = pg_add_dir(out, p);
                 } else if (pg_ends_with(p, ".json")) {

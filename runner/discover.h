@@ -17,6 +17,7 @@ struct pg_bench {
         char **argv;        /* as given (stored in the result's "command"); NULL-terminated */
         char *exec_path;    /* argv[0] made absolute when it has a '/', else as given */
         char *cwd;          /* NULL: perfgate's cwd */
+        char *manifest_dir; /* absolute directory of the perfgate.json naming it, or NULL */
         char **env;         /* NULL or NULL-terminated "KEY=VALUE" (later entries win) */
         int64_t repeat;     /* -1: unset */
         int64_t warmup;     /* -1: unset */

@@ -828,11 +828,21 @@ static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const
                  100 * share, s.own_only && s.lang != PG_FP_GO ? "functions with debug info; " : "",
                  extra);
         pg_add(d, name, share >= 0.5 ? PG_CHECK_OK : PG_CHECK_WARN, value,
-               share >= 0.5 ? "frame-pointer call chains (the default) reach main; a sample in "
-                              "a leaf function without a frame skips its caller (--call-graph "
-                              "dwarf shows it)"
-                            : "frame-pointer call chains will lose callers: stacks look flat or "
-                              "split",
+               share < 0.5 ? "frame-pointer call chains will lose callers: stacks look flat or "
+                             "split"
+               /* Debian's and rustup's libstd are built without frame
+                * pointers: perf record -g shows __libc_start_call_main >
+                * std::rt::lang_start_internal > ..., without main and
+                * std::rt::lang_start */
+               : s.lang == PG_FP_RUST && s.toolchain
+                   ? "frame-pointer call chains (the default) go up through your functions, "
+                     "then stop in the precompiled Rust standard library (built without "
+                     "frame pointers): they reach std::rt::lang_start_internal and skip its "
+                     "callers std::rt::lang_start and main; a sample in a leaf function "
+                     "without a frame skips its caller (--call-graph dwarf shows both)"
+                   : "frame-pointer call chains (the default) reach main; a sample in "
+                     "a leaf function without a frame skips its caller (--call-graph "
+                     "dwarf shows it)",
                fix);
 }
 

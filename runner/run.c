@@ -122,6 +122,7 @@ struct pg_run_state {
         char git_commit[41]; /* 40 hex digits */
         bool git_dirty;
         bool git_probed;     /* pg_git_probe() ran */
+        char *git_top;       /* the work tree's top (pg_git_probe()), or NULL */
         bool exclude_kernel; /* learnt from the first open; kept for every later one */
         bool no_group_read;
         bool warned_user_fallback;
@@ -319,6 +320,8 @@ static void pg_git_probe(struct pg_run_state *st)
                 pg_error_clear();
                 return;
         }
+        st->git_top = rs.top;
+        rs.top = NULL;
         if (rs.head && strlen(rs.head) < sizeof(st->git_commit)) {
                 memcpy(st->git_commit, rs.head, strlen(rs.head) + 1);
                 st->has_git = true;
@@ -776,6 +779,10 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                 pg_profile_release(out);
                 error = 0;
         } else if (error == 0) {
+                /* source lines keyed relative to the project's root
+                 * (docs/result-format.md, "addresses") */
+                pg_git_probe(st);
+                pg_profile_relative_sources(out, st->git_top ? st->git_top : b->manifest_dir);
                 pg_warn_lines(st, b->name, &warnings);
                 /* kernel frames were sampled but cannot be named: said once */
                 if (!off_cpu && !so.exclude_kernel && out->present && !out->kernel &&
@@ -1054,6 +1061,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         pg_host_release(&st.host);
         free(st.valgrind);
         free(st.sched_why);
+        free(st.git_top);
         if (warm.fd >= 0)
                 close(warm.fd);
         if (out_lock >= 0)

@@ -598,9 +598,23 @@ const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer 
  * ("file:line"), from the line table of its module as the symbolizer opened
  * it (pg_module_line()); those at lines inlined from another file also by
  * the call site in the function's own file (pg_module_inline_site()). */
+/* @file into @out, under @comp_dir when relative (DWARF 5 section 3.1.1):
+ * one key whatever form the line table gives it in (clang's DWARF 5 names
+ * are absolute, rustc's DWARF 4 ones relative to the crate). */
+static void pg_src_key(struct pg_buf *out, const char *comp_dir, const char *file)
+{
+        if (comp_dir && comp_dir[0] == '/' && file[0] != '/') {
+                pg_buf_puts(out, comp_dir);
+                if (out->ptr[out->len - 1] != '/')
+                        pg_buf_putc(out, '/');
+        }
+        pg_buf_puts(out, file);
+}
+
 static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f)
 {
         struct pg_buf where = PG_BUF_INIT, site = PG_BUF_INIT, callee = PG_BUF_INIT;
+        const char *comp_dir;
         size_t idx, capinl = 0;
         struct pg_inline_cache cache = { 0 };
 
@@ -612,6 +626,8 @@ static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f
         if (s->files[idx].mod == NULL)
                 return;
         f->lines = pg_xcalloc(f->n ? f->n : 1, sizeof(*f->lines));
+        /* one function, one compile unit */
+        comp_dir = f->n ? pg_module_comp_dir(s->files[idx].mod, f->addrs[0].addr) : NULL;
         for (size_t j = 0; j < f->n; j++) {
                 int lineno;
                 const char *file = pg_module_line(s->files[idx].mod, f->addrs[j].addr, &lineno);
@@ -619,11 +635,18 @@ static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f
                 if (file == NULL || lineno <= 0)
                         continue;
                 pg_buf_reset(&where);
-                pg_buf_printf(&where, "%s:%d", file, lineno);
+                pg_src_key(&where, comp_dir, file);
+                pg_buf_printf(&where, ":%d", lineno);
                 pg_buf_reset(&site);
                 pg_buf_reset(&callee);
                 if (pg_module_inline_site(&s->files[idx], f->addrs[j].addr, file, &cache, &site,
                                           &callee)) {
+                        if (comp_dir && site.ptr[0] != '/') {
+                                char *rel = pg_buf_detach(&site, NULL);
+
+                                pg_src_key(&site, comp_dir, rel);
+                                free(rel);
+                        }
                         if (f->ninlined == capinl) {
                                 capinl = capinl ? capinl * 2 : 8;
                                 f->inlined =
