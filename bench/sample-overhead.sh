@@ -13,7 +13,14 @@ set -eu
 build=${1:-build}
 reps=${2:-7}
 here=$(cd "$(dirname "$0")/.." && pwd)
-fix="$here/$build/tests/fixtures"
+case $build in
+/*) fix="$build/tests/fixtures" ;;
+*) fix="$here/$build/tests/fixtures" ;;
+esac
+[ -x "$fix/pg-sample-bench" ] || {
+        echo "sample-overhead.sh: no $fix/pg-sample-bench (configure BUILD with -DPERFGATE_TESTS=ON and build it)" >&2
+        exit 2
+}
 shift 2 2>/dev/null || shift $#
 [ "${1:-}" = "--" ] && shift
 if [ $# -eq 0 ]; then set -- "$fix/sample_callpath" 1200000000; fi
