@@ -110,3 +110,15 @@ seed_project() {
         printf '.perfgate/\n' >.gitignore
         git add -A && git commit -qm "$3"
 }
+
+# golden_workdir: the CI script runs $PERFGATE_BIN (PERFGATE, with images
+# and --confirm off), $golden names the golden compare results, and the
+# shell is in $scratch/work, a new empty repository.
+golden_workdir() {
+        PERFGATE_BIN=${PERFGATE_BIN:?set PERFGATE_BIN to the perfgate binary}
+        export PERFGATE="$PERFGATE_BIN" PERFGATE_IMAGES=off PERFGATE_CONFIRM=0
+        # shellcheck disable=SC2034 # used by the scripts that source this
+        golden="$SRC/tests/golden/compare"
+        git init -q "$scratch/work"
+        cd "$scratch/work" || exit 1
+}

@@ -12,11 +12,7 @@
 #     none on the default branch and passing.
 . "$(dirname "$0")/lib.sh"
 
-PERFGATE_BIN=${PERFGATE_BIN:?set PERFGATE_BIN to the perfgate binary}
-export PERFGATE="$PERFGATE_BIN" PERFGATE_IMAGES=off PERFGATE_CONFIRM=0
-golden="$SRC/tests/golden/compare"
-git init -q "$scratch/work"
-cd "$scratch/work" || exit 1
+golden_workdir
 git commit -q --allow-empty -m first
 
 run_pr() { # OUT [ARGS...]

@@ -9,11 +9,7 @@
 # nothing is posted.
 . "$(dirname "$0")/lib.sh"
 
-PERFGATE_BIN=${PERFGATE_BIN:?set PERFGATE_BIN to the perfgate binary}
-export PERFGATE="$PERFGATE_BIN" PERFGATE_IMAGES=off PERFGATE_CONFIRM=0
-golden="$SRC/tests/golden/compare"
-git init -q "$scratch/work"
-cd "$scratch/work" || exit 1
+golden_workdir
 echo a >f && git add f && git commit -q -m base
 git checkout -q -b topic && echo b >g && git add g && git commit -q -m "the PR"
 prh=$(git rev-parse HEAD)
