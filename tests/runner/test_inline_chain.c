@@ -484,7 +484,7 @@ static void check_program_as(const char *path, const char *arg, size_t min_addrs
         char cmd[32768], data[4096], txt[4096], txt2[4096], prog[4096];
         struct wants cut = { 0 }, w = { .cut = &cut };
         size_t perf_same = 0, perf_renamed = 0, perf_diff = 0, a2l_same = 0, a2l_diff = 0;
-        size_t llvm_same = 0, llvm_diff = 0, inlined = 0, nested = 0;
+        size_t llvm_same = 0, llvm_diff = 0, inlined = 0, nested = 0, perf_data = 0;
         bool a2l, llvm;
 
         assert_non_null(realpath(path, prog)); /* as perf names it */
@@ -520,6 +520,12 @@ static void check_program_as(const char *path, const char *arg, size_t min_addrs
                         perf_renamed++;
                 } else if (!x->mixed && strcmp(x->perf, x->got) == 0) {
                         perf_same++;
+                } else if (go && strcmp(x->got, "[unknown]") == 0 &&
+                           strncmp(x->perf, "go.", 3) == 0) {
+                        /* a return address outside code (a cgo chain unwound
+                         * into data): perf names the nearest symbol, the Go
+                         * linker's data (go.string.*), perfgate no function */
+                        perf_data++;
                 } else if (perf_diff++ < 10) {
                         fprintf(stderr, "%s %#llx: perf %s%s\n  perfgate %s\n", prog,
                                 (unsigned long long) x->addr, x->perf,
@@ -573,8 +579,9 @@ static void check_program_as(const char *path, const char *arg, size_t min_addrs
                 llvm_diff);
         fprintf(stderr,
                 "%s: %zu with inlined frames, %zu of them nested; %zu perf printed without their "
-                "symbol; %zu samples not paired with perf script --no-inline's\n",
-                prog, inlined, nested, cut.n, w.unaligned);
+                "symbol; %zu samples not paired with perf script --no-inline's; %zu outside "
+                "code, named by perf after Go's data\n",
+                prog, inlined, nested, cut.n, w.unaligned, perf_data);
         free(w.v);
         free(cut.v);
         assert_true(w.n >= min_addrs);
