@@ -177,20 +177,19 @@ static long pg_kptr_restrict(void)
 }
 
 /* Give the copy of perfgate @pg the file capabilities @caps, then run
- * `doctor` and `run` with it as uid 65534: with @named (cap_syslog among
+ * `doctor` and `run` with it as uid 65534 (@kw: the sandbox's copy of
+ * perms_kernelwork, which that user can reach): with @named (cap_syslog among
  * them) kallsyms shows addresses, doctor's check is ok, run says nothing
  * and the profile has kernel frames under read(); without, doctor warns
  * with the cap_syslog fix, run warns once (two benchmarks), so does record,
  * and the profile has no kernel frame. Either way the kernel is counted. */
-static void pg_cap_case(const char *pg, const char *caps, bool named)
+static void pg_cap_case(const char *pg, const char *kw, const char *caps, bool named)
 {
         char *cmd = pg_xasprintf("setcap %s+ep '%s'", caps, pg), *st, *value = NULL;
         char *doctor[] = { (char *) pg, "doctor", "--json", NULL };
         char *run[] = { (char *) pg, "run",           "--repeat", "2", "--warmup",
                         "0",         "--min-samples", "50",       ".", NULL };
-        char *record[] = { (char *) pg, "record", "-o",
-                           "rec.json",  "--",     (char *) pg_test_fixture("perms_kernelwork"),
-                           NULL };
+        char *record[] = { (char *) pg, "record", "-o", "rec.json", "--", (char *) kw, NULL };
         struct pg_run_out o;
         struct pg_result r;
         bool below_read = false;
@@ -247,7 +246,7 @@ static void pg_cap_case(const char *pg, const char *caps, bool named)
 static void test_cap_perfmon_alone_names_no_kernel_frames(void **state)
 {
         const char *sb;
-        char *pg, *cfg, *shown_sh;
+        char *pg, *cfg, *shown_sh, *kw;
         (void) state;
 
         if (!pg_test_can_be_nobody() || access("/usr/sbin/setcap", X_OK) != 0 ||
@@ -258,10 +257,10 @@ static void test_cap_perfmon_alone_names_no_kernel_frames(void **state)
         sb = pg_test_sandbox();
         chmod(sb, 0777);
         pg = pg_test_copy_program(pg_test_env("PERFGATE_BIN"), sb);
-        cfg =
-            pg_xasprintf("{\"benchmarks\": [{\"name\": \"k1\", \"argv\": [\"%s\"]}, "
-                         "{\"name\": \"k2\", \"argv\": [\"%s\"]}]}\n",
-                         pg_test_fixture("perms_kernelwork"), pg_test_fixture("perms_kernelwork"));
+        kw = pg_test_copy_program(pg_test_fixture("perms_kernelwork"), sb);
+        cfg = pg_xasprintf("{\"benchmarks\": [{\"name\": \"k1\", \"argv\": [\"%s\"]}, "
+                           "{\"name\": \"k2\", \"argv\": [\"%s\"]}]}\n",
+                           kw, kw);
         pg_test_write("perfgate.json", cfg);
         chmod("perfgate.json", 0644);
         /* what kallsyms shows this user, read by head(1) without capabilities */
@@ -270,10 +269,11 @@ static void test_cap_perfmon_alone_names_no_kernel_frames(void **state)
         chmod(shown_sh, 0755);
         assert_false(pg_kallsyms_shown_to(shown_sh));
 
-        pg_cap_case(pg, "cap_perfmon", false);
-        pg_cap_case(pg, "cap_perfmon,cap_syslog", true);
+        pg_cap_case(pg, kw, "cap_perfmon", false);
+        pg_cap_case(pg, kw, "cap_perfmon,cap_syslog", true);
         free(shown_sh);
         free(cfg);
+        free(kw);
         free(pg);
         pg_test_sandbox_remove();
 }
@@ -287,13 +287,17 @@ static char *pg_asan_env(void)
                             a && *a ? ":" : "");
 }
 
-static void pg_write_one_bench(void)
+/* perfgate.json of one benchmark, a copy of perms_kernelwork in the
+ * sandbox @sb (uid 65534 may not reach the build tree). */
+static void pg_write_one_bench(const char *sb)
 {
-        char *cfg = pg_xasprintf("{\"benchmarks\": [{\"name\": \"k\", \"argv\": [\"%s\"]}]}\n",
-                                 pg_test_fixture("perms_kernelwork"));
+        char *prog = pg_test_copy_program(pg_test_fixture("perms_kernelwork"), sb);
+        char *cfg =
+            pg_xasprintf("{\"benchmarks\": [{\"name\": \"k\", \"argv\": [\"%s\"]}]}\n", prog);
         pg_test_write("perfgate.json", cfg);
         chmod("perfgate.json", 0644);
         free(cfg);
+        free(prog);
 }
 
 /* The arguments of one counting run of perfgate.json into @out (static). */
@@ -307,11 +311,14 @@ static char *const *pg_run_once(const char *out)
 
 /* perfgate @args through env(1) with @preload and @asan set, as root or
  * (@nobody) as uid 65534. */
+/* A copy of perfgate in the test's sandbox, which uid 65534 can reach (the
+ * build tree may lie under a directory of mode 0700, /root on Debian). */
+static char *pg_bin;
+
 static void pg_perfgate_env(struct pg_run_out *o, bool nobody, const char *preload,
                             const char *asan, char *const *args)
 {
-        char *argv[24] = { "/usr/bin/env", (char *) preload, (char *) asan,
-                           (char *) pg_test_env("PERFGATE_BIN") };
+        char *argv[24] = { "/usr/bin/env", (char *) preload, (char *) asan, pg_bin };
         size_t n = 4;
 
         for (size_t i = 0; args[i]; i++) {
@@ -334,10 +341,11 @@ static void test_refusal_not_from_the_sysctl(void **state)
 
         sb = pg_test_sandbox();
         chmod(sb, 0777);
+        pg_bin = pg_test_copy_program(pg_test_env("PERFGATE_BIN"), sb);
         shim = pg_test_copy_program(pg_test_fixture("refuse_perf.so"), sb);
         preload = pg_xasprintf("LD_PRELOAD=%s", shim);
         asan = pg_asan_env();
-        pg_write_one_bench();
+        pg_write_one_bench(sb);
         pg_perfgate_env(&o, false, preload, asan, pg_run_once("res"));
         assert_int_equal(o.status, 3);
         pg_assert_has(o.err.ptr, "perf_event_open refused every counter (Permission "
@@ -368,6 +376,8 @@ static void test_refusal_not_from_the_sysctl(void **state)
         free(asan);
         free(preload);
         free(shim);
+        free(pg_bin);
+        pg_bin = NULL;
         pg_test_sandbox_remove();
 }
 
@@ -430,7 +440,9 @@ static void test_paranoid_3_judged_by_the_probe(void **state)
         }
         sb = pg_sb = pg_test_sandbox();
         chmod(sb, 0777);
-        pg_write_one_bench();
+        pg_bin = pg_test_copy_program(pg_test_env("PERFGATE_BIN"), sb);
+        doctor[0] = run[0] = pg_bin;
+        pg_write_one_bench(sb);
         {
                 char *argv[] = { "cat", "/proc/sys/kernel/perf_event_paranoid", NULL };
                 pg_at_paranoid(&o, "3", NULL, argv);
@@ -476,6 +488,8 @@ static void test_paranoid_3_judged_by_the_probe(void **state)
         pg_run_out_release(&o);
         free(preload);
         free(shim);
+        free(pg_bin);
+        pg_bin = NULL;
         pg_test_sandbox_remove();
 }
 
