@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baselines/frame.h"
 #include "common/buf.h"
 #include "common/fsutil.h"
 #include "common/hashmap.h"
@@ -282,10 +283,12 @@ static double pg_own_time_floor_ms(const struct pg_hotspot *h, const struct pg_h
         return abs_ms > rel_ms ? abs_ms : rel_ms;
 }
 
-/* A kernel frame's name: "name_[k]" (docs/result-format.md, "stacks"). */
+/* A kernel frame's name: "name_[k]" (pg_frame_strip(), docs/result-format.md). */
 static bool pg_is_kernel_frame(const char *name, size_t len)
 {
-        return len > 4 && memcmp(name + len - 4, "_[k]", 4) == 0;
+        enum pg_frame_kind kind;
+
+        return pg_frame_strip(name, len, &kind) > 0 && kind == PG_FRAME_KERNEL;
 }
 
 /* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
