@@ -5,7 +5,8 @@
  * is listed under "Changes that do not gate", and the Markdown comment has
  * the same metrics in its table of that name (docs/compare.md, "Outcome of
  * a metric"). Judged by one rule (pg_report_metric_section()), checked here
- * against every metric of the comparison.
+ * against every metric of the comparison; the JUnit failure message names
+ * by it what failed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -167,6 +168,33 @@ static void test_sections(void **state)
         pg_result_set_release(&pg_head);
 }
 
+/* JUnit (GitLab's test report): the failure message names what failed,
+ * never a metric that does not gate; the details call that one by its word. */
+static void test_junit_message(void **state)
+{
+        struct pg_comparison c;
+        struct pg_buf ju = PG_BUF_INIT;
+        const char *slower, *msg, *end;
+
+        (void) state;
+        pg_compare(&c);
+        pg_report_junit(&ju, &c, NULL);
+        slower = strstr(ju.ptr, "<testcase name=\"slower\"");
+        assert_non_null(slower);
+        msg = strstr(slower, "<failure message=\"");
+        assert_non_null(msg);
+        end = strstr(msg, "\" type=");
+        assert_non_null(end);
+        assert_true(strstr(msg, "task-clock regression: ") < end);
+        assert_true(strstr(msg, "user-time") > end);
+        assert_non_null(strstr(msg, "user-time worse, not gating: "));
+        assert_null(strstr(ju.ptr, "user-time regression"));
+        pg_buf_release(&ju);
+        pg_comparison_release(&c);
+        pg_result_set_release(&pg_base);
+        pg_result_set_release(&pg_head);
+}
+
 /* Only a change that does not gate: no "Regressions" heading at all. */
 static void test_no_gating_heading(void **state)
 {
@@ -196,6 +224,7 @@ int main(void)
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_sections),
                 cmocka_unit_test(test_no_gating_heading),
+                cmocka_unit_test(test_junit_message),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
