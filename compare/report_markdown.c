@@ -171,12 +171,14 @@ static void pg_md_url(struct pg_buf *out, const struct pg_report_opts *o, const 
         pg_url_escape(out, file);
 }
 
-/* How far beyond its threshold @b's worst regressed metric is (0: none). */
+/* How far beyond its threshold @b's worst regressed gating metric is (0:
+ * none): a metric that does not gate failed nothing, so it ranks nothing. */
 static double pg_md_badness(const struct pg_bench_cmp *b)
 {
         double worst = 0;
         for (size_t i = 0; i < b->njudgements; i++)
                 if (b->judgements[i].outcome == PG_OUTCOME_REGRESSION &&
+                    pg_report_metric_section(&b->judgements[i]) == PG_REPORT_SECTION_GATING &&
                     b->judgements[i].badness > worst)
                         worst = b->judgements[i].badness;
         return worst;

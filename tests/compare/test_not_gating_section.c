@@ -6,7 +6,8 @@
  * the same metrics in its table of that name (docs/compare.md, "Outcome of
  * a metric"). Judged by one rule (pg_report_metric_section()), checked here
  * against every metric of the comparison; the JUnit failure message names
- * by it what failed.
+ * by it what failed, and the PR comment ranks its flame graph images by the
+ * gating metrics only.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -195,6 +196,49 @@ static void test_junit_message(void **state)
         pg_result_set_release(&pg_head);
 }
 
+static const double pg_more[] = { 120e6, 121e6, 119e6, 120.5e6, 120.2e6 };
+static const double pg_fourfold[] = { 400e6, 401e6, 399e6, 400.5e6, 400.2e6 };
+static const double pg_much[] = { 180e6, 181e6, 179e6, 180.5e6, 180.2e6 };
+
+/* The PR comment shows the regressions' flame graphs worst first by their
+ * gating metrics: "mild" (task-clock +20%, user-time x4, which does not
+ * gate) comes after "steep" (task-clock +80%). */
+static void test_images_worst_first(void **state)
+{
+        struct pg_comparison c;
+        struct pg_rules rules;
+        struct pg_report_opts o = { .link_base = "https://example.invalid/fg" };
+        struct pg_buf md = PG_BUF_INIT;
+        const char *steep, *mild;
+
+        (void) state;
+        pg_add(&pg_base, "mild", pg_flat, pg_flat);
+        pg_add(&pg_head, "mild", pg_more, pg_fourfold);
+        pg_add(&pg_base, "steep", pg_flat, pg_flat);
+        pg_add(&pg_head, "steep", pg_much, pg_flat2);
+        pg_rules_init(&rules);
+        pg_comparison_init(&c);
+        pg_compare_sets(&pg_base, &pg_head, &rules, &c);
+        pg_rules_release(&rules);
+        assert_int_equal(c.n, 2);
+        for (size_t i = 0; i < c.n; i++) {
+                struct pg_bench_cmp *b = &c.benches[i];
+                assert_int_equal(b->verdict, PG_VERDICT_REGRESSION);
+                b->flamegraph_diff = pg_xasprintf("%s.diff.svg", b->name);
+                b->flamegraph_image = pg_xasprintf("%s.image.svg", b->name);
+        }
+        pg_report_markdown(&md, &c, &o);
+        steep = strstr(md.ptr, "<img src=\"https://example.invalid/fg/steep.image.svg\"");
+        mild = strstr(md.ptr, "<img src=\"https://example.invalid/fg/mild.image.svg\"");
+        assert_non_null(steep);
+        assert_non_null(mild);
+        assert_true(steep < mild);
+        pg_buf_release(&md);
+        pg_comparison_release(&c);
+        pg_result_set_release(&pg_base);
+        pg_result_set_release(&pg_head);
+}
+
 /* Only a change that does not gate: no "Regressions" heading at all. */
 static void test_no_gating_heading(void **state)
 {
@@ -225,6 +269,7 @@ int main(void)
                 cmocka_unit_test(test_sections),
                 cmocka_unit_test(test_no_gating_heading),
                 cmocka_unit_test(test_junit_message),
+                cmocka_unit_test(test_images_worst_first),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
