@@ -79,6 +79,17 @@ static void test_stored_and_named(void **state)
                 free(text);
         }
 
+        /* show says so under the counters, only for the result that had them */
+        pg_test_perfgate(&o, "show", "base/daemon.json", NULL);
+        assert_int_equal(o.status, 0);
+        assert_non_null(strstr(o.out.ptr, " Processes left running: 1 process it started was "
+                                          "still running at its exit in 4 of 4 runs"));
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "show", "head/daemon.json", NULL);
+        assert_int_equal(o.status, 0);
+        assert_null(strstr(o.out.ptr, "Processes left running"));
+        pg_run_out_release(&o);
+
         /* compare names the side that had them, and only that side */
         pg_test_perfgate(&o, "compare", "base", "--results", "head", "--markdown", "pr.md", NULL);
         if (o.status != 0 && o.status != 1)
