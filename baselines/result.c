@@ -1180,6 +1180,18 @@ static int pg_load_recording(const struct pg_loader *ld, struct pg_recording *re
         return 0;
 }
 
+void pg_leftovers_describe(struct pg_buf *out, const struct pg_leftovers *l)
+{
+        bool many = l->processes > 1;
+
+        pg_buf_printf(out,
+                      "%s%llu process%s it started %s still running at its exit in %llu of %llu "
+                      "runs, %s CPU time counted",
+                      many ? "up to " : "", (unsigned long long) l->processes, many ? "es" : "",
+                      many ? "were" : "was", (unsigned long long) l->runs,
+                      (unsigned long long) l->of_runs, many ? "their" : "its");
+}
+
 /* The optional "leftovers" object: {"runs", "of_runs", "processes"}, with
  * 1 <= runs <= of_runs and processes >= 1. */
 static int pg_load_leftovers(const struct pg_loader *ld, struct pg_leftovers *l, const cJSON *lo)

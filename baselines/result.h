@@ -183,6 +183,13 @@ struct pg_leftovers {
         uint64_t processes; /* the most left running after one run, >= 1 */
 };
 
+/**
+ * Append @l in words for a report: "1 process it started was still running
+ * at its exit in 4 of 4 runs, its CPU time counted" ("up to 3 processes
+ * ... were ..., their CPU time counted" for more). @l must be present.
+ */
+void pg_leftovers_describe(struct pg_buf *out, const struct pg_leftovers *l);
+
 /** The name of @e in the result file ("duration", ...). */
 const char *pg_record_end_name(enum pg_record_end e);
 

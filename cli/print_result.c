@@ -443,15 +443,10 @@ static void pg_print_counters(FILE *f, const struct pg_result *r)
                 fprintf(f, " User and kernel space counted (perf_event_paranoid %d).\n",
                         r->host.perf_event_paranoid);
         if (r->leftovers.present) {
-                const struct pg_leftovers *l = &r->leftovers;
-                fprintf(f,
-                        " Processes left running: %s%llu process%s it started %s still running "
-                        "at its exit in %llu of %llu runs; %s CPU time until killed is counted "
-                        "above.\n",
-                        l->processes > 1 ? "up to " : "", (unsigned long long) l->processes,
-                        l->processes > 1 ? "es" : "", l->processes > 1 ? "were" : "was",
-                        (unsigned long long) l->runs, (unsigned long long) l->of_runs,
-                        l->processes > 1 ? "their" : "its");
+                struct pg_buf t = PG_BUF_INIT;
+                pg_leftovers_describe(&t, &r->leftovers);
+                fprintf(f, " Processes left running: %s above.\n", t.ptr);
+                pg_buf_release(&t);
         }
 
         for (size_t i = 0; i < r->nmetrics; i++)

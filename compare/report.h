@@ -130,7 +130,8 @@ const char *pg_report_detail_word(const struct pg_judgement *j);
  * Append which sides of @b had processes left running when the benchmark
  * exited (struct pg_result.leftovers; their CPU time is counted on that
  * side): "baseline disturbed: 1 process it started was still running at
- * its exit (in 6 of 6 runs), its CPU time counted", then "; head disturbed:
+ * its exit in 6 of 6 runs, its CPU time counted" (pg_leftovers_describe()),
+ * then "; head disturbed:
  * ..." as the case may be; nothing when neither side had any. Returns how
  * many sides.
  */

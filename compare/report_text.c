@@ -176,16 +176,10 @@ size_t pg_report_leftovers(struct pg_buf *out, const struct pg_bench_cmp *b)
         size_t n = 0;
 
         for (size_t i = 0; i < 2; i++) {
-                const struct pg_leftovers *l = side[i] ? &side[i]->leftovers : NULL;
-                if (!l || !l->present)
+                if (!side[i] || !side[i]->leftovers.present)
                         continue;
-                pg_buf_printf(out,
-                              "%s%s disturbed: %s%llu process%s it started %s still running at "
-                              "its exit (in %llu of %llu runs), %s CPU time counted",
-                              n++ ? "; " : "", name[i], l->processes > 1 ? "up to " : "",
-                              (unsigned long long) l->processes, l->processes > 1 ? "es" : "",
-                              l->processes > 1 ? "were" : "was", (unsigned long long) l->runs,
-                              (unsigned long long) l->of_runs, l->processes > 1 ? "their" : "its");
+                pg_buf_printf(out, "%s%s disturbed: ", n++ ? "; " : "", name[i]);
+                pg_leftovers_describe(out, &side[i]->leftovers);
         }
         return n;
 }
