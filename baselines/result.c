@@ -778,6 +778,12 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                         cJSON_AddNumberToObject(o, "requested_ns",
                                                 (double) r->recording.requested_ns);
         }
+        if (r->leftovers.present) {
+                o = cJSON_AddObjectToObject(root, "leftovers");
+                cJSON_AddNumberToObject(o, "runs", (double) r->leftovers.runs);
+                cJSON_AddNumberToObject(o, "of_runs", (double) r->leftovers.of_runs);
+                cJSON_AddNumberToObject(o, "processes", (double) r->leftovers.processes);
+        }
         if (r->functions.present) {
                 const struct pg_functions *f = &r->functions;
                 cJSON *io;
@@ -1171,6 +1177,38 @@ static int pg_load_recording(const struct pg_loader *ld, struct pg_recording *re
         if ((error = pg_get_u64(ld, ro, "elapsed_ns", true, &rec->elapsed_ns)) < 0 ||
             (error = pg_get_u64(ld, ro, "requested_ns", false, &rec->requested_ns)) < 0)
                 return error;
+        return 0;
+}
+
+void pg_leftovers_describe(struct pg_buf *out, const struct pg_leftovers *l)
+{
+        bool many = l->processes > 1;
+
+        pg_buf_printf(out,
+                      "%s%llu process%s it started %s still running at its exit in %llu of %llu "
+                      "runs, %s CPU time counted",
+                      many ? "up to " : "", (unsigned long long) l->processes, many ? "es" : "",
+                      many ? "were" : "was", (unsigned long long) l->runs,
+                      (unsigned long long) l->of_runs, many ? "their" : "its");
+}
+
+/* The optional "leftovers" object: {"runs", "of_runs", "processes"}, with
+ * 1 <= runs <= of_runs and processes >= 1. */
+static int pg_load_leftovers(const struct pg_loader *ld, struct pg_leftovers *l, const cJSON *lo)
+{
+        int error;
+
+        if (!cJSON_IsObject(lo))
+                return pg_bad(ld, "leftovers", "must be an object");
+        if ((error = pg_get_u64(ld, lo, "runs", true, &l->runs)) < 0 ||
+            (error = pg_get_u64(ld, lo, "of_runs", true, &l->of_runs)) < 0 ||
+            (error = pg_get_u64(ld, lo, "processes", true, &l->processes)) < 0)
+                return error;
+        if (l->runs == 0 || l->runs > l->of_runs)
+                return pg_bad(ld, "leftovers.runs", "must be between 1 and leftovers.of_runs");
+        if (l->processes == 0)
+                return pg_bad(ld, "leftovers.processes", "must be at least 1");
+        l->present = true;
         return 0;
 }
 
@@ -1716,6 +1754,10 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         it = cJSON_GetObjectItemCaseSensitive(root, "recording");
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_recording(ld, &r->recording, it)) < 0)
+                        return error;
+        it = cJSON_GetObjectItemCaseSensitive(root, "leftovers");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_leftovers(ld, &r->leftovers, it)) < 0)
                         return error;
         return 0;
 }

@@ -169,6 +169,27 @@ struct pg_recording {
         uint64_t requested_ns; /* --duration, 0 when none was given */
 };
 
+/**
+ * Processes a benchmark started that were still running when it exited
+ * (runner/run.c kills them then): their CPU time until then is in the
+ * benchmark's counters and profile, as perf stat counts a workload's
+ * children, so its figures may be disturbed (docs/run.md, "Processes a
+ * benchmark leaves behind"). Counting runs only, warmup included.
+ */
+struct pg_leftovers {
+        bool present;       /* false: none was left (no "leftovers" in the file) */
+        uint64_t runs;      /* runs after which processes were still running, >= 1 */
+        uint64_t of_runs;   /* the counting runs made (warmup + repeat), >= runs */
+        uint64_t processes; /* the most left running after one run, >= 1 */
+};
+
+/**
+ * Append @l in words for a report: "1 process it started was still running
+ * at its exit in 4 of 4 runs, its CPU time counted" ("up to 3 processes
+ * ... were ..., their CPU time counted" for more). @l must be present.
+ */
+void pg_leftovers_describe(struct pg_buf *out, const struct pg_leftovers *l);
+
 /** The name of @e in the result file ("duration", ...). */
 const char *pg_record_end_name(enum pg_record_end e);
 
@@ -228,6 +249,7 @@ struct pg_result {
         struct pg_functions functions; /* optional; present with --counters simulated */
         struct pg_noise noise;         /* optional; present after calibration */
         struct pg_recording recording; /* optional; present in `perfgate record` results */
+        struct pg_leftovers leftovers; /* optional; present when processes outlived a run */
 };
 
 /**

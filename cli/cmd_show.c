@@ -126,15 +126,20 @@ int cmd_show(int argc, char **argv)
         for (size_t i = 0; i < set.n; i++) {
                 const struct pg_result *r = &set.items[i];
                 if (stacks) {
-                        struct pg_buf key = PG_BUF_INIT;
+                        /* whole lines in blocks of 64 KiB: line-buffered stdout
+                         * (cli/main.c) then writes once per block, not per line */
+                        struct pg_buf lines = PG_BUF_INIT;
                         for (size_t k = 0; k < r->profile.nstacks; k++) {
                                 /* a control byte (a newline!) would break the line format */
-                                pg_buf_reset(&key);
-                                pg_report_escape_ctl(&key, r->profile.stacks[k].frames);
-                                printf("%s %llu\n", key.ptr,
-                                       (unsigned long long) r->profile.stacks[k].count);
+                                pg_report_escape_ctl(&lines, r->profile.stacks[k].frames);
+                                pg_buf_printf(&lines, " %llu\n",
+                                              (unsigned long long) r->profile.stacks[k].count);
+                                if (lines.len >= (64u << 10) || k + 1 == r->profile.nstacks) {
+                                        fwrite(lines.ptr, 1, lines.len, stdout);
+                                        pg_buf_reset(&lines);
+                                }
                         }
-                        pg_buf_release(&key);
+                        pg_buf_release(&lines);
                         continue;
                 }
                 if (i)

@@ -280,9 +280,29 @@ static int pg_main(int argc, char **argv)
         return c->fn(argc - 1, argv + 1);
 }
 
+/*
+ * Standard output is line-buffered wherever it goes, as it is on a
+ * terminal: a signal ends a command with _exit(130) from its handler
+ * (common/interrupt.h), which cannot flush stdio (fflush(3) is not
+ * async-signal-safe, signal-safety(7)). With a pipe's or file's default
+ * full buffering, the lines printed before the signal would be lost and
+ * the reader would get the output cut inside a line at a 4 KiB boundary;
+ * line-buffered, every complete line has reached the reader when it is
+ * printed, and a line up to the buffer's size goes out in one write(2).
+ * Output written in blocks (fwrite of a report or a folded file) still
+ * goes out in few writes.
+ */
+static void pg_line_buffer_stdout(void)
+{
+        static char buf[64 << 10];
+
+        setvbuf(stdout, buf, _IOLBF, sizeof(buf));
+}
+
 int main(int argc, char **argv)
 {
         pg_reserve_std_fds();
+        pg_line_buffer_stdout();
         pg_interrupt_install(); /* exit 130 on SIGINT/SIGTERM/SIGHUP, every command */
         return pg_finish(pg_main(argc, argv));
 }

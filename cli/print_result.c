@@ -442,6 +442,12 @@ static void pg_print_counters(FILE *f, const struct pg_result *r)
         else
                 fprintf(f, " User and kernel space counted (perf_event_paranoid %d).\n",
                         r->host.perf_event_paranoid);
+        if (r->leftovers.present) {
+                struct pg_buf t = PG_BUF_INIT;
+                pg_leftovers_describe(&t, &r->leftovers);
+                fprintf(f, " Processes left running: %s above.\n", t.ptr);
+                pg_buf_release(&t);
+        }
 
         for (size_t i = 0; i < r->nmetrics; i++)
                 if (r->metrics[i].status == PG_METRIC_NOT_SUPPORTED) {

@@ -127,6 +127,36 @@ const char *pg_report_summary_word(const struct pg_judgement *j);
 const char *pg_report_detail_word(const struct pg_judgement *j);
 
 /**
+ * Append which sides of @b had processes left running when the benchmark
+ * exited (struct pg_result.leftovers; their CPU time is counted on that
+ * side): "baseline disturbed: 1 process it started was still running at
+ * its exit in 6 of 6 runs, its CPU time counted" (pg_leftovers_describe()),
+ * then "; head disturbed:
+ * ..." as the case may be; nothing when neither side had any. Returns how
+ * many sides.
+ */
+size_t pg_report_leftovers(struct pg_buf *out, const struct pg_bench_cmp *b);
+
+/** Where the detail sections (text and Markdown) list a metric. */
+enum pg_report_section {
+        PG_REPORT_SECTION_NONE = 0,  /* unchanged or not judged: the summary line says enough */
+        PG_REPORT_SECTION_GATING,    /* "Regressions and inconclusive results": it can fail
+                                       the benchmark or keep it undecided */
+        PG_REPORT_SECTION_NOT_GATING /* "Changes that do not gate": a metric that does not
+                                        gate moved beyond its threshold (worse, better or
+                                        inconclusive), information that fails nothing */
+};
+
+/**
+ * The detail section of @j (docs/compare.md, "Outcome of a metric"): a
+ * gating metric that regressed or is inconclusive, or is not judged although
+ * the baseline had it, is GATING; a metric that does not gate and has a
+ * summary word (pg_report_summary_word()) is NOT_GATING; anything else NONE.
+ * Both the text report and the Markdown comment place metrics by it.
+ */
+enum pg_report_section pg_report_metric_section(const struct pg_judgement *j);
+
+/**
  * Whether @b lists a hotspot that regressed or is new while its hotspots do
  * not gate (perfgate.json "compare": {"hotspots": {"gate": false}}, the
  * default): the reports then say once per table that they do not gate.

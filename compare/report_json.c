@@ -234,12 +234,20 @@ int pg_report_json(struct pg_buf *out, const struct pg_comparison *c,
         benches = cJSON_AddArrayToObject(root, "benchmarks");
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];
-                cJSON *bo = cJSON_CreateObject(), *ms, *fg;
+                cJSON *bo = cJSON_CreateObject(), *ms, *fg, *notes;
                 cJSON_AddStringToObject(bo, "name", b->name);
                 cJSON_AddStringToObject(bo, "verdict", pg_verdict_name(b->verdict));
                 pg_add_str_or_null(bo, "reason", b->reason);
                 pg_add_str_or_null(bo, "host_diff", b->host_diff);
                 pg_add_str_or_null(bo, "host_note", b->host_note);
+                notes = cJSON_AddArrayToObject(bo, "host_notes");
+                for (size_t k = 0; k < b->nhost_notes; k++) {
+                        cJSON *no = cJSON_CreateObject();
+                        cJSON_AddStringToObject(no, "kind",
+                                                pg_host_note_kind_name(b->host_notes[k].kind));
+                        cJSON_AddStringToObject(no, "text", b->host_notes[k].text);
+                        cJSON_AddItemToArray(notes, no);
+                }
                 ms = cJSON_AddArrayToObject(bo, "metrics");
                 for (size_t k = 0; k < b->njudgements; k++)
                         cJSON_AddItemToArray(ms, pg_judgement_json(&b->judgements[k]));

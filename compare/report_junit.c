@@ -55,7 +55,7 @@ static void pg_judgement_line(struct pg_buf *out, const struct pg_judgement *j)
 {
         bool rate = pg_report_is_rate(j);
 
-        pg_buf_printf(out, "%s %s: ", j->metric, pg_outcome_name(j->outcome));
+        pg_buf_printf(out, "%s %s: ", j->metric, pg_report_detail_word(j));
         if (j->has_base)
                 pg_report_fmt_value(out, j->base_median, j->unit, rate);
         else
@@ -141,10 +141,9 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
                 pg_buf_printf(out, "\" time=\"%.6f\"", pg_head_seconds(b));
                 for (size_t k = 0; k < b->njudgements; k++) {
                         const struct pg_judgement *j = &b->judgements[k];
-                        bool key =
-                            j->outcome == PG_OUTCOME_REGRESSION ||
-                            (j->rule.gate && (j->outcome == PG_OUTCOME_INCONCLUSIVE || j->blocks));
-                        if (!key)
+                        /* what failed or left it undecided, as the text report's
+                         * "Regressions and inconclusive results" */
+                        if (pg_report_metric_section(j) != PG_REPORT_SECTION_GATING)
                                 continue;
                         if (msg.len)
                                 pg_buf_puts(&msg, "; ");

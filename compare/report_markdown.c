@@ -2,7 +2,9 @@
  * report_markdown.c - the PR/MR comment body (report.h): the hidden marker
  * "<!-- perfgate -->" first (CI finds and updates its own comment by it), a
  * one-line summary, a table of benchmarks worst first, a hotspot table
- * (function, base share, head share, change, estimated ms), then one
+ * (function, base share, head share, change, estimated ms), the off-CPU
+ * table, the changes of metrics that do not gate (the text report's rule,
+ * pg_report_metric_section()), then one
  * <details> block per compared benchmark with every metric and call path.
  * With a link base, the differential flame graphs of the regressions (at
  * most PG_MARKDOWN_IMAGES, worst first) are images right under the benchmark
@@ -169,12 +171,14 @@ static void pg_md_url(struct pg_buf *out, const struct pg_report_opts *o, const 
         pg_url_escape(out, file);
 }
 
-/* How far beyond its threshold @b's worst regressed metric is (0: none). */
+/* How far beyond its threshold @b's worst regressed gating metric is (0:
+ * none): a metric that does not gate failed nothing, so it ranks nothing. */
 static double pg_md_badness(const struct pg_bench_cmp *b)
 {
         double worst = 0;
         for (size_t i = 0; i < b->njudgements; i++)
                 if (b->judgements[i].outcome == PG_OUTCOME_REGRESSION &&
+                    pg_report_metric_section(&b->judgements[i]) == PG_REPORT_SECTION_GATING &&
                     b->judgements[i].badness > worst)
                         worst = b->judgements[i].badness;
         return worst;
@@ -312,10 +316,41 @@ static void pg_md_history_link(struct pg_buf *out, const struct pg_report_opts *
         pg_buf_release(&page);
 }
 
-static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
+/* The cells "base | head | change | p-value | threshold" of @j's row. */
+static void pg_md_metric_cells(struct pg_buf *out, const struct pg_judgement *j)
 {
         struct pg_buf t = PG_BUF_INIT;
 
+        if (j->has_base)
+                pg_report_fmt_value(&t, j->base_median, j->unit, pg_report_is_rate(j));
+        else
+                pg_buf_puts(&t, "-");
+        pg_md_escape(out, t.ptr);
+        pg_buf_puts(out, " | ");
+        pg_buf_reset(&t);
+        if (j->has_head)
+                pg_report_fmt_value(&t, j->head_median, j->unit, pg_report_is_rate(j));
+        else
+                pg_buf_puts(&t, "-");
+        pg_md_escape(out, t.ptr);
+        pg_buf_puts(out, " | ");
+        pg_buf_reset(&t);
+        pg_report_fmt_change(&t, j);
+        pg_md_escape(out, t.ptr);
+        pg_buf_puts(out, " | ");
+        if (j->has_p)
+                pg_buf_printf(out, "%.3g", j->p_value);
+        else
+                pg_buf_puts(out, "-");
+        pg_buf_puts(out, " | ");
+        pg_buf_reset(&t);
+        pg_report_fmt_threshold(&t, &j->rule);
+        pg_md_escape(out, t.ptr);
+        pg_buf_release(&t);
+}
+
+static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
+{
         pg_buf_puts(out, "| metric | base | head | change | p-value | threshold | gates | "
                          "verdict |\n|---|--:|--:|--:|--:|--:|---|---|\n");
         size_t unmeasured = 0;
@@ -329,32 +364,7 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_buf_puts(out, "| ");
                 pg_md_escape(out, j->metric);
                 pg_buf_puts(out, " | ");
-                pg_buf_reset(&t);
-                if (j->has_base)
-                        pg_report_fmt_value(&t, j->base_median, j->unit, pg_report_is_rate(j));
-                else
-                        pg_buf_puts(&t, "-");
-                pg_md_escape(out, t.ptr);
-                pg_buf_puts(out, " | ");
-                pg_buf_reset(&t);
-                if (j->has_head)
-                        pg_report_fmt_value(&t, j->head_median, j->unit, pg_report_is_rate(j));
-                else
-                        pg_buf_puts(&t, "-");
-                pg_md_escape(out, t.ptr);
-                pg_buf_puts(out, " | ");
-                pg_buf_reset(&t);
-                pg_report_fmt_change(&t, j);
-                pg_md_escape(out, t.ptr);
-                pg_buf_puts(out, " | ");
-                if (j->has_p)
-                        pg_buf_printf(out, "%.3g", j->p_value);
-                else
-                        pg_buf_puts(out, "-");
-                pg_buf_puts(out, " | ");
-                pg_buf_reset(&t);
-                pg_report_fmt_threshold(&t, &j->rule);
-                pg_md_escape(out, t.ptr);
+                pg_md_metric_cells(out, j);
                 pg_buf_printf(out, " | %s | %s", j->rule.gate ? "yes" : "no",
                               pg_report_detail_word(j));
                 if (j->reason) {
@@ -376,7 +386,38 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
                 }
                 pg_buf_puts(out, ".\n");
         }
-        pg_buf_release(&t);
+}
+
+/* The metrics that do not gate and changed (pg_report_metric_section(), as
+ * the text report's "Changes that do not gate"), in one table. */
+static void pg_md_not_gating(struct pg_buf *out, const struct pg_comparison *c)
+{
+        bool any = false;
+
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                for (size_t k = 0; k < b->njudgements; k++) {
+                        const struct pg_judgement *j = &b->judgements[k];
+                        if (pg_report_metric_section(j) != PG_REPORT_SECTION_NOT_GATING)
+                                continue;
+                        if (!any)
+                                pg_buf_puts(out, "\n#### Changes that do not gate\n\n"
+                                                 "These metrics fail no benchmark "
+                                                 "(perfgate.json compare.gate names the "
+                                                 "metrics that do).\n\n"
+                                                 "| benchmark | metric | base | head | change "
+                                                 "| p-value | threshold | |\n"
+                                                 "|---|---|--:|--:|--:|--:|--:|---|\n");
+                        any = true;
+                        pg_buf_puts(out, "| ");
+                        pg_md_escape(out, b->name);
+                        pg_buf_puts(out, " | ");
+                        pg_md_escape(out, j->metric);
+                        pg_buf_puts(out, " | ");
+                        pg_md_metric_cells(out, j);
+                        pg_buf_printf(out, " | %s |\n", pg_report_detail_word(j));
+                }
+        }
 }
 
 static void pg_md_path(struct pg_buf *out, const char *path)
@@ -487,6 +528,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                                  "false in perfgate.json): a regressed function is reported, "
                                  "not failed.\n");
         pg_md_offcpu(out, c, maxh);
+        pg_md_not_gating(out, c);
         pg_buf_puts(out, "\n");
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];
@@ -523,6 +565,13 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_md_escape(out, b->host_note);
                         pg_buf_puts(out, "\n\n");
                 }
+                struct pg_buf dist = PG_BUF_INIT;
+                if (pg_report_leftovers(&dist, b)) {
+                        pg_buf_puts(out, "Processes left running: ");
+                        pg_md_escape(out, dist.ptr);
+                        pg_buf_puts(out, ".\n\n");
+                }
+                pg_buf_release(&dist);
                 pg_md_metric_table(out, b);
                 for (size_t k = 0; k < b->njudgements; k++) {
                         if (!b->judgements[k].ncauses)

@@ -4,7 +4,8 @@
  *
  * Layout: a header naming the baseline; one line per benchmark (verdict,
  * name, biggest changes); the regressions and inconclusive results in detail
- * (metric, base, head, change, p-value, threshold); the top hotspot changes
+ * (metric, base, head, change, p-value, threshold), then in the same shape
+ * the changes of metrics that do not gate; the top hotspot changes
  * with their call path; the summary line. Colour only when asked (the CLI
  * asks on a TTY without NO_COLOR).
  */
@@ -166,6 +167,33 @@ const char *pg_report_detail_word(const struct pg_judgement *j)
         const char *w = pg_report_summary_word(j);
 
         return w ? w : pg_outcome_name(j->outcome);
+}
+
+size_t pg_report_leftovers(struct pg_buf *out, const struct pg_bench_cmp *b)
+{
+        const struct pg_result *side[2] = { b->base, b->head };
+        static const char *const name[2] = { "baseline", "head" };
+        size_t n = 0;
+
+        for (size_t i = 0; i < 2; i++) {
+                if (!side[i] || !side[i]->leftovers.present)
+                        continue;
+                pg_buf_printf(out, "%s%s disturbed: ", n++ ? "; " : "", name[i]);
+                pg_leftovers_describe(out, &side[i]->leftovers);
+        }
+        return n;
+}
+
+enum pg_report_section pg_report_metric_section(const struct pg_judgement *j)
+{
+        if (!j->rule.gate)
+                return pg_report_summary_word(j) ? PG_REPORT_SECTION_NOT_GATING
+                                                 : PG_REPORT_SECTION_NONE;
+        if (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_INCONCLUSIVE ||
+            (j->blocks &&
+             (j->outcome == PG_OUTCOME_NOT_JUDGED || j->outcome == PG_OUTCOME_NOT_COMPARABLE)))
+                return PG_REPORT_SECTION_GATING;
+        return PG_REPORT_SECTION_NONE;
 }
 
 bool pg_report_hotspots_not_gating(const struct pg_bench_cmp *b)
@@ -383,6 +411,40 @@ static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
         pg_buf_release(&t);
 }
 
+/* The detail rows of every metric in @section (pg_report_metric_section()),
+ * grouped by benchmark under one @heading (with @legend in brackets); nothing
+ * when there are none. */
+static void pg_detail_section(struct pg_buf *out, const struct pg_comparison *c,
+                              enum pg_report_section section, const char *heading,
+                              const char *legend, bool color)
+{
+        bool any = false;
+
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                bool header = false;
+                for (size_t k = 0; k < b->njudgements; k++) {
+                        const struct pg_judgement *j = &b->judgements[k];
+                        if (pg_report_metric_section(j) != section)
+                                continue;
+                        if (!any) {
+                                pg_buf_printf(out, "\n%s%s%s (%s):\n", color ? PG_BOLD : "",
+                                              heading, color ? PG_RESET : "", legend);
+                                any = true;
+                        }
+                        if (!header) {
+                                pg_buf_puts(out, "  ");
+                                pg_report_escape_ctl(out, b->name);
+                                pg_buf_printf(out, "\n    %-22s %-12s %-12s %-10s %-8s %-9s %s\n",
+                                              "metric", "base", "head", "change", "p-value",
+                                              "threshold", "verdict");
+                                header = true;
+                        }
+                        pg_detail_row(out, j);
+                }
+        }
+}
+
 /* A function name for a code span: no backticks or control bytes. */
 static void pg_code_name(struct pg_buf *out, const char *name)
 {
@@ -457,7 +519,7 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                     const struct pg_report_opts *o)
 {
         bool color = o && o->color;
-        bool any_detail = false, any_hot = false;
+        bool any_hot = false;
         char *summary = pg_comparison_summary(c);
         size_t maxh = pg_report_max_hotspots(o);
 
@@ -485,6 +547,10 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_report_escape_ctl(out, b->host_note);
                         pg_buf_putc(out, '\n');
                 }
+                struct pg_buf dist = PG_BUF_INIT;
+                if (pg_report_leftovers(&dist, b))
+                        pg_buf_printf(out, "              %s\n", dist.ptr);
+                pg_buf_release(&dist);
                 if (b->confirm) {
                         pg_buf_puts(out, "              ");
                         pg_bench_confirm_describe(out, b->confirm, pg_report_escape_ctl,
@@ -493,37 +559,12 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                 }
                 pg_buf_release(&name);
         }
-        for (size_t i = 0; i < c->n; i++) {
-                const struct pg_bench_cmp *b = &c->benches[i];
-                bool header = false;
-                for (size_t k = 0; k < b->njudgements; k++) {
-                        const struct pg_judgement *j = &b->judgements[k];
-                        bool show = j->outcome == PG_OUTCOME_REGRESSION ||
-                                    (j->rule.gate &&
-                                     (j->outcome == PG_OUTCOME_INCONCLUSIVE ||
-                                      (j->blocks && (j->outcome == PG_OUTCOME_NOT_JUDGED ||
-                                                     j->outcome == PG_OUTCOME_NOT_COMPARABLE))));
-                        if (!show)
-                                continue;
-                        if (!any_detail) {
-                                pg_buf_printf(out,
-                                              "\n%sRegressions and inconclusive results%s "
-                                              "(change = median(head)/median(base) - 1; "
-                                              "pp = percentage points):\n",
-                                              color ? PG_BOLD : "", color ? PG_RESET : "");
-                                any_detail = true;
-                        }
-                        if (!header) {
-                                pg_buf_puts(out, "  ");
-                                pg_report_escape_ctl(out, b->name);
-                                pg_buf_printf(out, "\n    %-22s %-12s %-12s %-10s %-8s %-9s %s\n",
-                                              "metric", "base", "head", "change", "p-value",
-                                              "threshold", "verdict");
-                                header = true;
-                        }
-                        pg_detail_row(out, j);
-                }
-        }
+        pg_detail_section(out, c, PG_REPORT_SECTION_GATING, "Regressions and inconclusive results",
+                          "change = median(head)/median(base) - 1; pp = percentage points", color);
+        pg_detail_section(out, c, PG_REPORT_SECTION_NOT_GATING, "Changes that do not gate",
+                          "they fail no benchmark; perfgate.json compare.gate names the "
+                          "metrics that do",
+                          color);
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];
                 size_t shown = 0;

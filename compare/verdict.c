@@ -37,6 +37,8 @@ void pg_comparison_release(struct pg_comparison *c)
                 free(b->reason);
                 free(b->host_diff);
                 free(b->host_note);
+                for (size_t k = 0; k < b->nhost_notes; k++)
+                        free(b->host_notes[k].text);
                 for (size_t j = 0; j < b->njudgements; j++)
                         pg_judgement_release(&b->judgements[j]);
                 free(b->judgements);
@@ -113,19 +115,38 @@ static char *pg_host_diff(const struct pg_result *base, const struct pg_result *
         return pg_buf_detach(&b, NULL);
 }
 
-/*
- * A difference between the hosts of @base and @head that is reported but
- * changes no verdict, as a new string, or NULL: the kernel release (a
- * runner image's kernel update would otherwise make every comparison
- * against older baselines inconclusive until new ones are saved).
- */
-static char *pg_host_note(const struct pg_result *base, const struct pg_result *head)
+const char *pg_host_note_kind_name(enum pg_host_note_kind k)
 {
+        return k == PG_HOST_NOTE_KERNEL_FRAMES ? "kernel_frames" : "kernel_release";
+}
+
+/* Add note @text (taken) of kind @k to @b, and join all into b->host_note. */
+static void pg_host_note_add(struct pg_bench_cmp *b, enum pg_host_note_kind k, char *text)
+{
+        char *joined = b->host_note ? pg_xasprintf("%s; %s", b->host_note, text) : NULL;
+
+        b->host_notes[b->nhost_notes].kind = k;
+        b->host_notes[b->nhost_notes++].text = text;
+        free(b->host_note);
+        b->host_note = joined ? joined : pg_xstrdup(text);
+}
+
+/*
+ * A difference between the hosts of @b's results that is reported but
+ * changes no verdict: the kernel release (a runner image's kernel update
+ * would otherwise make every comparison against older baselines
+ * inconclusive until new ones are saved).
+ */
+static void pg_host_note_kernel(struct pg_bench_cmp *b)
+{
+        const struct pg_result *base = b->base, *head = b->head;
+
         if (!base->host.kernel || !head->host.kernel ||
             pg_str_eq(base->host.kernel, head->host.kernel))
-                return NULL;
-        return pg_xasprintf("kernel '%s' vs '%s' (verdicts kept)", base->host.kernel,
-                            head->host.kernel);
+                return;
+        pg_host_note_add(b, PG_HOST_NOTE_KERNEL_RELEASE,
+                         pg_xasprintf("kernel '%s' vs '%s' (verdicts kept)", base->host.kernel,
+                                      head->host.kernel));
 }
 
 /* Derived ratios and the metric whose zero makes them undefined. */
@@ -304,7 +325,7 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         bool mixed_sim = pg_is_simulated(base) != pg_is_simulated(head);
 
         b->host_diff = pg_host_diff(base, head, &cpu_diff);
-        b->host_note = pg_host_note(base, head);
+        pg_host_note_kernel(b);
         for (size_t i = 0; i < head->nmetrics; i++) {
                 names[nn++] = head->metrics[i].name;
                 if (head->metrics[i].status == PG_METRIC_OK)
@@ -381,16 +402,12 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         b->hotspots_gate = rules->hotspots.gate;
         pg_hotspots_compare_verdict(&base->profile, &head->profile, base_tc, head_tc,
                                     &rules->hotspots, &b->hotspots);
-        if (b->hotspots.kernel_side) {
-                char *note = pg_xasprintf(
-                    "%s%skernel frames (_[k]) are in %s profile only (one side could not "
-                    "sample the kernel): not listed as new or vanished hotspots",
-                    b->host_note ? b->host_note : "", b->host_note ? "; " : "",
-                    b->hotspots.kernel_side == 1 ? "the baseline's" : "head's");
-
-                free(b->host_note);
-                b->host_note = note;
-        }
+        if (b->hotspots.kernel_side)
+                pg_host_note_add(
+                    b, PG_HOST_NOTE_KERNEL_FRAMES,
+                    pg_xasprintf("kernel frames (_[k]) are in %s profile only (one side could "
+                                 "not sample the kernel): not listed as new or vanished hotspots",
+                                 b->hotspots.kernel_side == 1 ? "the baseline's" : "head's"));
         pg_offcpu_cmp_init(&b->offcpu);
         if (base->offcpu.present || head->offcpu.present)
                 pg_offcpu_compare(&base->offcpu, &head->offcpu, &rules->offcpu, &b->offcpu);

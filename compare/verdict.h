@@ -42,6 +42,23 @@ enum pg_verdict {
 /** Name of @v as written in reports and JSON ("regression", ...). */
 const char *pg_verdict_name(enum pg_verdict v);
 
+/** What a host note (struct pg_bench_cmp.host_notes) is about. */
+enum pg_host_note_kind {
+        PG_HOST_NOTE_KERNEL_RELEASE = 0, /* the kernel releases differ */
+        PG_HOST_NOTE_KERNEL_FRAMES       /* kernel frames are in only one side's profile */
+};
+
+/** JSON name of @k: "kernel_release", "kernel_frames" (docs/compare.md). */
+const char *pg_host_note_kind_name(enum pg_host_note_kind k);
+
+/** A host difference that leaves verdicts as they are. */
+struct pg_host_note {
+        enum pg_host_note_kind kind;
+        char *text; /* owned: one line for a reader */
+};
+
+#define PG_HOST_NOTES_MAX 2
+
 struct pg_bench_cmp {
         char *name;
         enum pg_verdict verdict;
@@ -49,8 +66,9 @@ struct pg_bench_cmp {
         const struct pg_result *base; /* borrowed; NULL when new */
         const struct pg_result *head; /* borrowed; NULL when missing */
         char *host_diff;              /* NULL or what differs between the hosts */
-        char *host_note;              /* NULL or a host difference that leaves verdicts
-                                         as they are (the kernel release) */
+        char *host_note;              /* NULL, or the texts of host_notes joined by "; " */
+        size_t nhost_notes;           /* host differences that leave verdicts as they are */
+        struct pg_host_note host_notes[PG_HOST_NOTES_MAX]; /* one per kind at most */
         size_t njudgements;
         struct pg_judgement *judgements; /* sorted: gating first, then worst, then name */
         struct pg_hotspots hotspots;

@@ -611,8 +611,14 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         pg_result_derive(res);
         pg_warn_lines(st, b->name, &warnings);
         pg_roi_warn(st, b, &roi);
-        if (outlived_runs)
+        if (outlived_runs) {
+                /* kept in the result too, so that compare can say which side was disturbed */
+                res->leftovers.present = true;
+                res->leftovers.runs = outlived_runs;
+                res->leftovers.of_runs = warmup + repeat;
+                res->leftovers.processes = outlived_most;
                 pg_outlived_warn(st, b, outlived_runs, warmup + repeat, outlived_most);
+        }
 done:
         free(roi_share);
         free(readings);

@@ -29,24 +29,7 @@ limits=${3:-1}
 export PERFGATE_NO_UPDATE_CHECK=1
 mark=$scratch/mark
 
-# stalled SIG VAR=VALUE -- CMD...: run CMD with the shim (VAR set), wait for
-# the mark, send SIG, and leave the exit status in $st, stderr in $scratch/err.
-stalled() {
-        local sig=$1 var=$2 pid
-        shift 3
-        rm -f "$mark"
-        env LD_PRELOAD="$shim" PG_STALL_MARK="$mark" "$var" "$@" >/dev/null 2>"$scratch/err" &
-        pid=$!
-        for _ in $(seq 600); do
-                [ -e "$mark" ] && break
-                kill -0 "$pid" 2>/dev/null || break
-                sleep 0.05
-        done
-        [ -e "$mark" ] || fail "$sig $*: the shim never held the process"
-        kill -"$sig" "$pid"
-        wait "$pid"
-        st=$?
-}
+. "$(dirname "${BASH_SOURCE[0]}")/stall-lib.sh"
 leftovers() { find "$@" -name '*.tmp.*' -o -name '.perfgate-site-*' | sort; }
 
 cd "$scratch" || exit 1
