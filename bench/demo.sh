@@ -72,14 +72,35 @@ run perfgate run bench/
 
 say "3/3 the gate: compare against main (exit 1 means a regression was found)"
 set +e
-run perfgate compare main --markdown report/comment.md --junit report/junit.xml \
-        --flamegraph-dir report/flamegraphs
+show "perfgate compare main --markdown report/comment.md --junit report/junit.xml --flamegraph-dir report/flamegraphs"
+mkdir -p report
+perfgate compare main --markdown report/comment.md --junit report/junit.xml \
+        --flamegraph-dir report/flamegraphs >report/compare.txt
 status=$?
+cat report/compare.txt
 set -e
 echo "(perfgate compare exited with $status)"
 if [ "$status" -ne 1 ]; then
         echo "demo: expected compare to exit 1 (regression found), got $status" >&2
         exit 1
+fi
+# The pull request changed word_split() only: wordfreq is the one benchmark
+# that may regress (the text report's first column is the outcome).
+regressed=$(awk '$1 == "regression" { print $2 }' report/compare.txt | sort -u | tr '\n' ' ')
+case " $regressed" in
+*" wordfreq "*) ;;
+*)
+        echo "demo: expected wordfreq among the regressions; the report names: ${regressed:-none}" >&2
+        exit 1
+        ;;
+esac
+if [ "$regressed" != "wordfreq " ]; then
+        # Not a failure of the demo: the gate did catch wordfreq. But the
+        # other benchmarks' code did not change, so say plainly what it is.
+        others=$(printf '%s\n' $regressed | grep -vx wordfreq | tr '\n' ' ')
+        echo "demo: note: besides wordfreq the report names ${others% } although the pull" >&2
+        echo "  request changed word_split() only: the machine's speed moved between the two" >&2
+        echo "  batches (docs/compare.md, \"Why these numbers\"); in CI, --confirm settles it" >&2
 fi
 say "what a reviewer gets"
 echo "PR comment (Markdown):        $demo/report/comment.md"

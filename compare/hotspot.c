@@ -23,7 +23,7 @@ static const char *const pg_kind_names[] = { "regressed",       "new",
                                              "improved",        "vanished",
                                              "not significant", "tiny",
                                              "unchanged",       "shifted (others changed)",
-                                             "grew (own time)" };
+                                             "grew (own time)", "interrupt (not gating)" };
 
 const char *pg_hotspot_kind_name(enum pg_hotspot_kind k)
 {
@@ -291,6 +291,69 @@ static bool pg_is_kernel_frame(const char *name, size_t len)
         return pg_frame_strip(name, len, &kind) > 0 && kind == PG_FRAME_KERNEL;
 }
 
+/* Interrupt entry frames, without their "_[k]" suffix (pg_stack_in_interrupt());
+ * a trailing '*' matches any rest. */
+static const char *const pg_irq_entries[] = { "asm_common_interrupt",
+                                              "asm_spurious_interrupt",
+                                              "asm_sysvec_*",
+                                              "common_interrupt",
+                                              "spurious_interrupt",
+                                              "do_IRQ",
+                                              "irq_exit",
+                                              "irq_exit_rcu",
+                                              "__irq_exit_rcu",
+                                              "el0_interrupt",
+                                              "el1_interrupt",
+                                              "el0t_64_irq*",
+                                              "el0t_32_irq*",
+                                              "el1h_64_irq*",
+                                              "__el0_irq",
+                                              "__el1_irq",
+                                              "*_interrupt" };
+
+static bool pg_irq_entry(const char *name, size_t len)
+{
+        for (size_t i = 0; i < sizeof(pg_irq_entries) / sizeof(pg_irq_entries[0]); i++) {
+                const char *e = pg_irq_entries[i];
+                size_t n = strlen(e);
+                if (e[0] == '*') {
+                        if (len >= n - 1 && memcmp(name + len - (n - 1), e + 1, n - 1) == 0)
+                                return true;
+                } else if (e[n - 1] == '*') {
+                        if (len >= n - 1 && memcmp(name, e, n - 1) == 0)
+                                return true;
+                } else if (len == n && memcmp(name, e, n) == 0) {
+                        return true;
+                }
+        }
+        return false;
+}
+
+bool pg_stack_in_interrupt(const char *frames, size_t len)
+{
+        const char *p = frames, *end = frames + len;
+
+        while (p < end) {
+                const char *semi = memchr(p, ';', (size_t) (end - p));
+                size_t n = (size_t) ((semi ? semi : end) - p), base;
+                enum pg_frame_kind kind;
+                base = pg_frame_strip(p, n, &kind);
+                if (kind == PG_FRAME_KERNEL && pg_irq_entry(p, base))
+                        return true;
+                p += n + 1;
+        }
+        return false;
+}
+
+/* Whether function @e (a kernel frame) runs in interrupt context in its
+ * hottest stack of @p. */
+static bool pg_func_in_interrupt(const struct pg_profile *p, const struct pg_profile_func *e)
+{
+        const char *frames = p->stacks[e->hot_stack].frames;
+
+        return pg_stack_in_interrupt(frames, e->hot_end);
+}
+
 /* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
  * keeps. */
 static void pg_hotspots_join(const struct pg_profile *base, const struct pg_profile *head,
@@ -391,6 +454,10 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                 } else {
                         h->kind = PG_HOTSPOT_NOT_SIGNIFICANT;
                 }
+                if ((h->kind == PG_HOTSPOT_REGRESSED || h->kind == PG_HOTSPOT_NEW) &&
+                    pg_is_kernel_frame(names->keys[i].ptr, names->keys[i].len) &&
+                    pg_func_in_interrupt(head, e[1]))
+                        h->kind = PG_HOTSPOT_INTERRUPT;
                 if (!all && (h->kind == PG_HOTSPOT_TINY ||
                              ((h->kind == PG_HOTSPOT_UNCHANGED || h->kind == PG_HOTSPOT_SHIFTED) &&
                               h->head_self < rule->min_samples)))
@@ -452,6 +519,9 @@ void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
                     (x->kind != PG_HOTSPOT_UNCHANGED && x->kind != PG_HOTSPOT_NOT_SIGNIFICANT &&
                      x->kind != PG_HOTSPOT_SHIFTED))
                         continue;
+                if (pg_is_kernel_frame(x->function, strlen(x->function)) && x->head_incl &&
+                    pg_stack_in_interrupt(head->stacks[x->heavy_stack].frames, x->heavy_end))
+                        continue;
                 if (!best || x->self_time_ms > best->self_time_ms)
                         best = x;
         }
@@ -467,7 +537,7 @@ bool pg_hotspot_kind_listed(enum pg_hotspot_kind kind)
 {
         return kind == PG_HOTSPOT_REGRESSED || kind == PG_HOTSPOT_NEW || kind == PG_HOTSPOT_GREW ||
                kind == PG_HOTSPOT_IMPROVED || kind == PG_HOTSPOT_VANISHED ||
-               kind == PG_HOTSPOT_NOT_SIGNIFICANT;
+               kind == PG_HOTSPOT_NOT_SIGNIFICANT || kind == PG_HOTSPOT_INTERRUPT;
 }
 
 const char *pg_hotspots_culprit(const struct pg_hotspots *h)

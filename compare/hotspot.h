@@ -33,11 +33,27 @@ enum pg_hotspot_kind {
         PG_HOTSPOT_NOT_SIGNIFICANT, /* changed beyond the threshold, test not significant */
         PG_HOTSPOT_TINY,            /* below min_samples on both sides: never judged */
         PG_HOTSPOT_UNCHANGED,
-        PG_HOTSPOT_SHIFTED, /* share moved only because others changed: own time did not
+        PG_HOTSPOT_SHIFTED,  /* share moved only because others changed: own time did not
                               move beyond the threshold (x task-clock) in that direction */
-        PG_HOTSPOT_GREW     /* set by pg_hotspots_mark_grew() only: its own time holds most
+        PG_HOTSPOT_GREW,     /* set by pg_hotspots_mark_grew() only: its own time holds most
                                of a regression its share cannot show (it is most of the run) */
+        PG_HOTSPOT_INTERRUPT /* would be regressed or new, but a kernel frame whose hottest
+                                stack runs in interrupt context (pg_stack_in_interrupt()):
+                                time the benchmark did not cause; never gates */
 };
+
+/**
+ * Whether the call path @frames[0 .. @len) (folded frames, ';'-separated, root
+ * first) passes through an interrupt entry of the Linux kernel: a kernel frame
+ * (`_[k]`) of x86-64's entry code (arch/x86/include/asm/idtentry.h:
+ * asm_common_interrupt, asm_sysvec_*, asm_spurious_interrupt; before Linux 5.8
+ * common_interrupt, do_IRQ and the *_interrupt entries), arm64's
+ * (arch/arm64/kernel/entry-common.c: el0/el1 irq and interrupt entries), or
+ * the generic irq exit that runs softirqs on the way out (kernel/softirq.c:
+ * irq_exit, irq_exit_rcu). Everything called below such a frame is the work
+ * of an interrupt that happened to arrive while the benchmark ran.
+ */
+bool pg_stack_in_interrupt(const char *frames, size_t len);
 
 /** Name of @k as written in reports ("regressed", "new", ...). */
 const char *pg_hotspot_kind_name(enum pg_hotspot_kind k);

@@ -789,11 +789,21 @@ size_t pg_elf_frame_pointer_share(const char *path, size_t *with_fp)
 
 /* The frame-pointer check of @path (name @name) into @d: the share of the
  * user's own non-leaf functions that set up a frame pointer, and the fix in
- * the terms of the binary's language. */
-static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const char *path)
+ * the terms of the binary's language. @has_eh: the file has call-frame
+ * information in .eh_frame, from which a profile recovers the caller of a
+ * leaf that set up no frame (docs/run.md, "Profile"); Go writes .debug_frame
+ * only. */
+static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const char *path,
+                                    bool has_eh)
 {
+        const char *leaf = has_eh ? "a sample in a leaf function without a frame keeps its "
+                                    "caller (perfgate reads it from .eh_frame; perf record -g "
+                                    "loses it)"
+                                  : "a sample in a leaf function without a frame skips its "
+                                    "caller (the file has no .eh_frame to recover it from; "
+                                    "--call-graph dwarf shows it)";
         struct pg_fp_share s;
-        char value[512], extra[160] = "";
+        char value[512], extra[160] = "", *meaning;
         const char *fix;
         double share;
 
@@ -827,23 +837,24 @@ static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const
                  s.with_fp, s.examined, s.own_only && s.lang != PG_FP_GO ? "of your " : "",
                  100 * share, s.own_only && s.lang != PG_FP_GO ? "functions with debug info; " : "",
                  extra);
-        pg_add(d, name, share >= 0.5 ? PG_CHECK_OK : PG_CHECK_WARN, value,
-               share < 0.5 ? "frame-pointer call chains will lose callers: stacks look flat or "
-                             "split"
-               /* Debian's and rustup's libstd are built without frame
-                * pointers: perf record -g shows __libc_start_call_main >
-                * std::rt::lang_start_internal > ..., without main and
-                * std::rt::lang_start */
-               : s.lang == PG_FP_RUST && s.toolchain
-                   ? "frame-pointer call chains (the default) go up through your functions, "
-                     "then stop in the precompiled Rust standard library (built without "
-                     "frame pointers): they reach std::rt::lang_start_internal and skip its "
-                     "callers std::rt::lang_start and main; a sample in a leaf function "
-                     "without a frame skips its caller (--call-graph dwarf shows both)"
-                   : "frame-pointer call chains (the default) reach main; a sample in "
-                     "a leaf function without a frame skips its caller (--call-graph "
-                     "dwarf shows it)",
-               fix);
+        /* Debian's and rustup's libstd are built without frame pointers:
+         * perf record -g shows __libc_start_call_main >
+         * std::rt::lang_start_internal > ..., without main and
+         * std::rt::lang_start */
+        meaning =
+            share < 0.5 ? pg_xstrdup("frame-pointer call chains will lose callers: stacks "
+                                     "look flat or split")
+            : s.lang == PG_FP_RUST && s.toolchain
+                ? pg_xasprintf("frame-pointer call chains (the default) go up through "
+                               "your functions, then stop in the precompiled Rust "
+                               "standard library (built without frame pointers): they "
+                               "reach std::rt::lang_start_internal and skip its callers "
+                               "std::rt::lang_start and main (--call-graph dwarf shows "
+                               "them); %s",
+                               leaf)
+                : pg_xasprintf("frame-pointer call chains (the default) reach main; %s", leaf);
+        pg_add(d, name, share >= 0.5 ? PG_CHECK_OK : PG_CHECK_WARN, value, meaning, fix);
+        free(meaning);
 }
 
 /* Inspect sections: symtab, debug_info, build-id note, debuglink; PIE. */
@@ -854,7 +865,7 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
         Elf_Scn *scn = NULL;
         GElf_Ehdr eh;
         size_t shstrndx, nph = 0;
-        bool has_symtab = false, has_debug = false, pie = false, has_interp = false;
+        bool has_symtab = false, has_debug = false, pie = false, has_interp = false, has_eh = false;
         char *debuglink = NULL, *buildid = NULL, name[512], value[1024];
         struct pg_buf dbg = PG_BUF_INIT;
         struct stat st;
@@ -901,6 +912,8 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                         has_symtab = true;
                 if (strcmp(sn, ".debug_info") == 0 && sh.sh_type != SHT_NOBITS)
                         has_debug = true;
+                if (strcmp(sn, ".eh_frame") == 0 && sh.sh_type != SHT_NOBITS && sh.sh_size > 0)
+                        has_eh = true;
                 if (strcmp(sn, ".gnu_debuglink") == 0) {
                         Elf_Data *dd = elf_getdata(scn, NULL);
                         if (dd && dd->d_size > 1)
@@ -973,7 +986,7 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                "or under /usr/lib/debug/.build-id/");
 
         snprintf(name, sizeof(name), "binary:%s:frame-pointers", path);
-        pg_check_frame_pointers(d, name, path);
+        pg_check_frame_pointers(d, name, path, has_eh);
         snprintf(name, sizeof(name), "binary:%s:pie", path);
         pg_add(d, name, PG_CHECK_OK,
                pie ? "position-independent executable"

@@ -158,6 +158,9 @@ static void pg_native(const char *cc, const char *ld)
         assert_int_equal(c->status, PG_CHECK_OK);
         pg_assert_has(c->value, "3 of 3 of your non-leaf functions (100%) set up a frame pointer "
                                 "(functions with debug info; leaf functions not judged)");
+        /* gcc, clang and rustc write .eh_frame: run recovers a leaf's caller */
+        pg_assert_has(c->meaning, "without a frame keeps its caller (perfgate reads it from "
+                                  ".eh_frame");
         pg_doctor_release(&d);
         c = pg_fp_check(&d, "without");
         assert_int_equal(c->status, PG_CHECK_WARN);
@@ -237,6 +240,7 @@ static void test_doctor_rust(void **state)
         assert_int_equal(c->status, PG_CHECK_OK);
         pg_assert_has(c->value, "of your non-leaf functions (100%) set up a frame pointer");
         pg_assert_has(c->value, "Rust standard library excluded");
+        pg_assert_has(c->meaning, "keeps its caller");
         pg_doctor_release(&d);
         c = pg_fp_check(&d, "without");
         assert_int_equal(c->status, PG_CHECK_WARN);
@@ -276,6 +280,8 @@ static void test_doctor_go(void **state)
         c = pg_fp_check(&d, "gobin");
         assert_int_equal(c->status, PG_CHECK_OK);
         pg_assert_has(c->value, "Go keeps frame pointers");
+        /* Go writes .debug_frame only: nothing to recover a leaf's caller from */
+        pg_assert_has(c->meaning, "skips its caller (the file has no .eh_frame");
         assert_true(c->fix == NULL || strstr(c->fix, "-fno-omit-frame-pointer") == NULL);
         pg_doctor_release(&d);
         pg_test_sandbox_remove();
