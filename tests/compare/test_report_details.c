@@ -75,6 +75,20 @@ static void pg_compare(struct pg_comparison *c, const struct pg_m *base, size_t 
         pg_rules_release(&rules);
 }
 
+/* Compare task-clock alone: @nb values from @b0 ns and @nh from @h0 ns,
+ * each 1 ms above the one before. */
+static void pg_compare_tc(struct pg_comparison *c, size_t nb, double b0, size_t nh, double h0)
+{
+        struct pg_m base = { "task-clock", "ns", PG_METRIC_OK, nb, { 0 } };
+        struct pg_m head = { "task-clock", "ns", PG_METRIC_OK, nh, { 0 } };
+
+        for (size_t i = 0; i < nb; i++)
+                base.v[i] = b0 + 1e6 * (double) i;
+        for (size_t i = 0; i < nh; i++)
+                head.v[i] = h0 + 1e6 * (double) i;
+        pg_compare(c, &base, 1, &head, 1);
+}
+
 static const struct pg_judgement *pg_find(const struct pg_comparison *c, const char *metric)
 {
         for (size_t k = 0; k < c->benches[0].njudgements; k++)
@@ -144,19 +158,13 @@ static void test_points_for_rates_only(void **state)
  * values 300 ms higher, and the JSON's interval fields. */
 static char *pg_shift_line(size_t nb, size_t nh, cJSON **hl)
 {
-        struct pg_m base = { "task-clock", "ns", PG_METRIC_OK, nb, { 0 } };
-        struct pg_m head = { "task-clock", "ns", PG_METRIC_OK, nh, { 0 } };
         struct pg_comparison c;
         struct pg_buf text = PG_BUF_INIT;
         const char *p, *e;
         char *line;
         cJSON *root;
 
-        for (size_t i = 0; i < nb; i++)
-                base.v[i] = 1e9 + 1e6 * (double) i;
-        for (size_t i = 0; i < nh; i++)
-                head.v[i] = 1.3e9 + 1e6 * (double) i;
-        pg_compare(&c, &base, 1, &head, 1);
+        pg_compare_tc(&c, nb, 1e9, nh, 1.3e9);
         pg_report_text(&text, &c, NULL);
         p = strstr(text.ptr, "      shift ");
         assert_non_null(p);
@@ -218,17 +226,11 @@ static void test_interval_at_its_achieved_level_or_none(void **state)
 /* The reason of task-clock +50% with nb and nh repetitions. */
 static char *pg_too_few(size_t nb, size_t nh)
 {
-        struct pg_m base = { "task-clock", "ns", PG_METRIC_OK, nb, { 0 } };
-        struct pg_m head = { "task-clock", "ns", PG_METRIC_OK, nh, { 0 } };
         struct pg_comparison c;
         const struct pg_judgement *j;
         char *reason;
 
-        for (size_t i = 0; i < nb; i++)
-                base.v[i] = 100e6 + 1e6 * (double) i;
-        for (size_t i = 0; i < nh; i++)
-                head.v[i] = 150e6 + 1e6 * (double) i;
-        pg_compare(&c, &base, 1, &head, 1);
+        pg_compare_tc(&c, nb, 100e6, nh, 150e6);
         j = pg_find(&c, "task-clock");
         assert_int_equal(j->outcome, PG_OUTCOME_INCONCLUSIVE);
         assert_non_null(j->reason);
