@@ -82,6 +82,46 @@ static void pg_judgement_finite_stats(struct pg_judgement *j)
         }
 }
 
+/* The fewest repetitions per side with which a change can reach p < @alpha
+ * when both sides have as many (4 at alpha 0.05: best p 2/70). */
+static size_t pg_repeat_least(double alpha)
+{
+        size_t n = 1;
+
+        while (n < 1000 && !(pg_stats_mwu_best_p(n, n) < alpha))
+                n++;
+        return n;
+}
+
+/*
+ * Why a change beyond the threshold could not have been a regression: with
+ * @nbase and @nhead repetitions no p reaches @alpha. Names the side that is
+ * short (fewer than pg_repeat_least()), so that the advice re-records that
+ * side, not one that already has enough; it advises perfgate run's default
+ * of 5 repetitions, or more where alpha needs more.
+ */
+static char *pg_too_few_reason(size_t nbase, size_t nhead, double alpha)
+{
+        size_t least = pg_repeat_least(alpha), need = least < 5 ? 5 : least;
+        double best = pg_stats_mwu_best_p(nbase, nhead);
+
+        if (nbase < least && nhead >= least)
+                return pg_xasprintf("could not have failed: the baseline has %zu repetition%s "
+                                    "(head %zu), too few for any change to reach p < %g (the "
+                                    "best possible p is %.3g); record the baseline with "
+                                    "--repeat %zu",
+                                    nbase, nbase == 1 ? "" : "s", nhead, alpha, best, need);
+        if (nhead < least && nbase >= least)
+                return pg_xasprintf("could not have failed: head has %zu repetition%s (the "
+                                    "baseline %zu), too few for any change to reach p < %g (the "
+                                    "best possible p is %.3g); run head with --repeat %zu",
+                                    nhead, nhead == 1 ? "" : "s", nbase, alpha, best, need);
+        return pg_xasprintf("could not have failed: with %zu and %zu repetitions no change "
+                            "reaches p < %g (the best possible p is %.3g); record the baseline "
+                            "and run head with --repeat %zu",
+                            nbase, nhead, alpha, best, need);
+}
+
 void pg_judge_metric(const char *name, const struct pg_metric *base, const struct pg_metric *head,
                      const struct pg_metric_rule *rule, const char *host_diff, bool host_cpu_diff,
                      struct pg_judgement *out)
@@ -175,8 +215,10 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                 out->hl_conf = hl.conf;
         }
         pg_judgement_finite_stats(out);
-        out->pp_change = (out->head_median - out->base_median) * 100;
-        out->has_pp = true;
+        /* points are a change of rates only (docs/compare.md, "How one metric
+         * is judged"): a time in ns has no percentage points */
+        out->pp_change = is_rate ? (out->head_median - out->base_median) * 100 : 0;
+        out->has_pp = is_rate;
         if (out->base_median > 0) {
                 out->has_rel = true;
                 out->rel_change = out->head_median / out->base_median - 1;
@@ -247,11 +289,7 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                 out->outcome = PG_OUTCOME_INCONCLUSIVE;
                 if (!significant && !rule->deterministic &&
                     !(pg_stats_mwu_best_p(out->nbase, out->nhead) < rule->alpha))
-                        out->reason = pg_xasprintf(
-                            "could not have failed: with %zu and %zu repetitions no change "
-                            "reaches p < %g (the best possible p is %.3g); run with --repeat 5",
-                            out->nbase, out->nhead, rule->alpha,
-                            pg_stats_mwu_best_p(out->nbase, out->nhead));
+                        out->reason = pg_too_few_reason(out->nbase, out->nhead, rule->alpha);
                 else if (!significant)
                         out->reason = pg_xasprintf(
                             "beyond the threshold but not significant (p = %.3g, needs < %g "
@@ -276,4 +314,11 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                                                 "host",
                                                 host_diff));
         }
+}
+
+bool pg_judgement_has_interval(const struct pg_judgement *j)
+{
+        /* the achieved levels are fractions with small denominators
+         * (1 - 2/20 = 0.9 for 3 and 3): compare with a margin */
+        return j->has_hl && j->hl_conf >= PG_HL_MIN_LEVEL - 1e-9;
 }

@@ -85,8 +85,8 @@ struct pg_judgement {
         double base_rel_mad, head_rel_mad; /* fractions */
         bool has_rel;                      /* relative change defined */
         double rel_change;                 /* median(H)/median(B) - 1 */
-        bool has_pp;                       /* pp_change defined (finite) */
-        double pp_change;                  /* (median(H) - median(B)) x 100 */
+        bool has_pp;                       /* pp_change defined: rates only, finite */
+        double pp_change;                  /* (median(H) - median(B)) x 100; 0 unless has_pp */
         bool has_p;
         double p_value;
         bool exact;
@@ -99,6 +99,23 @@ struct pg_judgement {
         size_t ncauses;          /* where a regression comes from, largest growth first */
         struct pg_cause *causes; /* owned */
 };
+
+/*
+ * The lowest coverage at which the shift's interval is reported. The Moses
+ * interval covers the lowest level at or above 95% that the sample sizes
+ * can achieve (97% with 5 and 5); when none can, it is the full range of
+ * the differences, whose coverage falls with the repetitions (90% with 3 and
+ * 3, 67% with 2 and 2, 0% with 1 and 1, where it is one point). Below this
+ * level it is left out rather than printed as "0% CI".
+ */
+#define PG_HL_MIN_LEVEL 0.9
+
+/**
+ * Whether @j's Hodges-Lehmann shift has an interval worth reporting: the
+ * shift is defined (has_hl) and its interval covers at least
+ * PG_HL_MIN_LEVEL (hl_conf). Reports print the shift alone otherwise.
+ */
+bool pg_judgement_has_interval(const struct pg_judgement *j);
 
 /** Free what @j owns. */
 void pg_judgement_release(struct pg_judgement *j);

@@ -176,7 +176,9 @@ void pg_report_grew_line(struct pg_buf *out, const struct pg_hotspot *h, pg_repo
 
 /**
  * Append to @out (names escaped by @esc) the metrics of @b that
- * were not judged although the baseline had them (judgement.blocks), with
+ * were not judged although the baseline had them (judgement.blocks), and
+ * the gating metrics not judged or not comparable whatever the baseline had
+ * (instructions "status 'not-supported' in the baseline, 'ok' in head"), with
  * their reasons, grouped by reason: "task-clock, cycles (zero baseline), ipc
  * (present in the baseline, missing in head)"; nothing when there are
  * none. Returns how many metrics.

@@ -77,9 +77,10 @@ static cJSON *pg_judgement_json(const struct pg_judgement *j)
         if (j->has_hl) {
                 cJSON *hl = cJSON_AddObjectToObject(m, "hodges_lehmann");
                 cJSON_AddNumberToObject(hl, "shift", j->hl_shift);
-                cJSON_AddNumberToObject(hl, "lo", j->hl_lo);
-                cJSON_AddNumberToObject(hl, "hi", j->hl_hi);
-                cJSON_AddNumberToObject(hl, "conf", j->hl_conf);
+                /* no interval below PG_HL_MIN_LEVEL (judge.h): null, not "0% CI" */
+                pg_add_num_or_null(hl, "lo", pg_judgement_has_interval(j), j->hl_lo);
+                pg_add_num_or_null(hl, "hi", pg_judgement_has_interval(j), j->hl_hi);
+                pg_add_num_or_null(hl, "conf", pg_judgement_has_interval(j), j->hl_conf);
         } else {
                 cJSON_AddNullToObject(m, "hodges_lehmann");
         }

@@ -227,6 +227,16 @@ void pg_report_grew_line(struct pg_buf *out, const struct pg_hotspot *h, pg_repo
         pg_buf_putc(out, ')');
 }
 
+/* Whether @j is named after "not judged:" on its benchmark's line: the
+ * baseline had it (blocks), or it gates, so that a gating metric the head
+ * measured and the baseline could not (a VM baseline's `instructions`) is
+ * not passed over either. */
+static bool pg_not_judged_named(const struct pg_judgement *j)
+{
+        return j->blocks || (j->rule.gate && (j->outcome == PG_OUTCOME_NOT_JUDGED ||
+                                              j->outcome == PG_OUTCOME_NOT_COMPARABLE));
+}
+
 size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b,
                             pg_report_escape_fn esc)
 {
@@ -237,14 +247,16 @@ size_t pg_report_not_judged(struct pg_buf *out, const struct pg_bench_cmp *b,
                 const struct pg_judgement *j = &b->judgements[i];
                 bool seen = false;
 
-                if (!j->blocks)
+                if (!pg_not_judged_named(j))
                         continue;
                 for (size_t k = 0; k < i && !seen; k++)
-                        seen = b->judgements[k].blocks && pg_same_reason(&b->judgements[k], j);
+                        seen = pg_not_judged_named(&b->judgements[k]) &&
+                               pg_same_reason(&b->judgements[k], j);
                 if (seen)
                         continue;
                 for (size_t k = i; k < b->njudgements; k++) {
-                        if (!b->judgements[k].blocks || !pg_same_reason(&b->judgements[k], j))
+                        if (!pg_not_judged_named(&b->judgements[k]) ||
+                            !pg_same_reason(&b->judgements[k], j))
                                 continue;
                         pg_buf_puts(out, shown++ ? ", " : "");
                         esc(out, b->judgements[k].metric);
@@ -401,11 +413,19 @@ static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
                 pg_buf_puts(out, "      shift ");
                 pg_buf_puts(out, j->hl_shift >= 0 ? "+" : "");
                 pg_report_fmt_value(out, j->hl_shift, j->unit, pg_report_is_rate(j));
-                pg_buf_printf(out, " (%.0f%% CI ", 100 * j->hl_conf);
-                pg_buf_puts(out, j->hl_lo >= 0 ? "+" : "");
-                pg_report_fmt_value(out, j->hl_lo, j->unit, pg_report_is_rate(j));
-                pg_buf_puts(out, j->hl_hi >= 0 ? " .. +" : " .. ");
-                pg_report_fmt_value(out, j->hl_hi, j->unit, pg_report_is_rate(j));
+                if (pg_judgement_has_interval(j)) {
+                        pg_buf_printf(out, " (%.0f%% CI ", 100 * j->hl_conf);
+                        pg_buf_puts(out, j->hl_lo >= 0 ? "+" : "");
+                        pg_report_fmt_value(out, j->hl_lo, j->unit, pg_report_is_rate(j));
+                        pg_buf_puts(out, j->hl_hi >= 0 ? " .. +" : " .. ");
+                        pg_report_fmt_value(out, j->hl_hi, j->unit, pg_report_is_rate(j));
+                } else {
+                        /* judge.h, PG_HL_MIN_LEVEL: never a "0% CI" */
+                        pg_buf_printf(out,
+                                      " (no interval: %zu and %zu repetitions cannot reach "
+                                      "%.0f%% coverage",
+                                      j->nbase, j->nhead, 100 * PG_HL_MIN_LEVEL);
+                }
                 pg_buf_puts(out, ")\n");
         }
         pg_buf_release(&t);

@@ -116,10 +116,11 @@ struct pg_hl {
  * pairwise differences (Hodges & Lehmann 1963, Ann. Math. Statist.
  * 34:598-611), with the distribution-free interval of Moses: the k-th
  * smallest and k-th largest difference, k = the largest U critical value with
- * P(U < k) <= (1 - @conf)/2 under H0 (exact no-ties distribution up to 20 per
- * side, normal approximation above; Hollander & Wolfe section 4.3). When the
- * samples are too small for the asked level the interval is the full range
- * of differences and out->conf says what it covers.
+ * P(U < k) <= (1 - @conf)/2 under H0 (exact no-ties distribution when both
+ * sides have at most 20, normal approximation when either has more;
+ * Hollander & Wolfe section 4.3). When the samples are too small for the
+ * asked level the interval is the full range of differences and out->conf
+ * says what it covers.
  * Errors: PG_EINPUT when na or nb is 0 or @conf is not in (0, 1).
  */
 int pg_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double conf,
