@@ -12,8 +12,8 @@
  * program itself by another name; then the test fixtures (gcc, g++, clang,
  * lld), the benchmarks, Go's toolchain (built by go), a rustc build when
  * Debian's rustc is installed, and every ELF file in
- * /usr/lib/x86_64-linux-gnu. First of all: pg_debugfind() never maps
- * libdebuginfod into the process.
+ * /usr/lib/x86_64-linux-gnu. libdwfl's search runs in a child process;
+ * pg_debugfind() never maps libdebuginfod into this one.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/buf.h"
@@ -116,24 +117,96 @@ static bool load(const char *file, const char *path, bool ours, struct pg_buf *l
         return m != NULL;
 }
 
-/* Both searches on @file; returns what they found (the last call's answer)
- * in @found ("-": nothing), or false when the file is not ELF. */
+/* load() with libdwfl's search of each of the @n @files, in one child
+ * process (its debuginfod client stays out of this one, and out of
+ * LeakSanitizer's exit-time scan): the calls into @logs[i], whether the file
+ * is ELF into @elf[i]. */
+static void load_std(char *const *files, size_t n, const char *path, struct pg_buf *logs, bool *elf)
+{
+        struct pg_buf all = PG_BUF_INIT;
+        int fds[2], st;
+        char buf[1 << 16];
+        const char *p;
+        ssize_t k;
+        pid_t pid;
+
+        assert_int_equal(pipe(fds), 0);
+        fflush(NULL);
+        pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+                close(fds[0]);
+                for (size_t i = 0; i < n; i++) {
+                        pg_buf_putc(&all, load(files[i], path, false, &logs[i]) ? '1' : '0');
+                        pg_buf_add(&all, logs[i].ptr, logs[i].len + 1); /* with its NUL */
+                }
+                for (size_t off = 0; off < all.len; off += (size_t) k)
+                        if ((k = write(fds[1], all.ptr + off, all.len - off)) <= 0)
+                                _exit(3);
+                _exit(0);
+        }
+        close(fds[1]);
+        while ((k = read(fds[0], buf, sizeof(buf))) > 0)
+                pg_buf_add(&all, buf, (size_t) k);
+        close(fds[0]);
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+                fail_msg("libdwfl's search failed (wait status %d)", st);
+        p = all.ptr;
+        for (size_t i = 0; i < n; i++) {
+                if (p >= all.ptr + all.len)
+                        fail_msg("libdwfl's search answered for %zu of %zu files", i, n);
+                elf[i] = *p++ == '1';
+                pg_buf_reset(&logs[i]);
+                pg_buf_puts(&logs[i], p);
+                p += strlen(p) + 1;
+        }
+        pg_buf_release(&all);
+}
+
+/* Both searches on the @n @files: the same calls and answers. Returns how
+ * many files are ELF; *@found counts those with a debug file, and @first
+ * (when not NULL) is what was found for files[0]'s own debug file (the
+ * first call's answer; "-": nothing). */
+static size_t same_each(char *const *files, size_t n, const char *path, size_t *found, char *first,
+                        size_t size)
+{
+        struct pg_buf *a = pg_xcalloc(n ? n : 1, sizeof(*a)), b = PG_BUF_INIT;
+        bool *elf = pg_xcalloc(n ? n : 1, sizeof(*elf));
+        size_t nelf = 0;
+
+        for (size_t i = 0; i < n; i++)
+                pg_buf_init(&a[i]);
+        load_std(files, n, path, a, elf);
+        for (size_t i = 0; i < n; i++) {
+                const char *arrow = strstr(a[i].ptr, "-> ");
+
+                assert_true(load(files[i], path, true, &b) == elf[i]);
+                if (strcmp(a[i].ptr, b.ptr) != 0)
+                        fail_msg("%s (path %s):\nlibdwfl:\n%sperfgate:\n%s", files[i],
+                                 path ? path : "default", a[i].ptr, b.ptr);
+                nelf += elf[i];
+                if (elf[i] && arrow != NULL && strncmp(arrow, "-> -\n", 5) != 0)
+                        (*found)++;
+                if (i == 0 && first != NULL)
+                        snprintf(first, size, "%.*s", arrow ? (int) strcspn(arrow + 3, "\n") : 1,
+                                 arrow ? arrow + 3 : "-");
+                pg_buf_release(&a[i]);
+        }
+        pg_buf_release(&b);
+        free(a);
+        free(elf);
+        return nelf;
+}
+
+/* Both searches on @file; returns what they found for the module's debug
+ * file in @found ("-": nothing), or false when the file is not ELF. */
 static bool same(const char *file, const char *path, char *found, size_t size)
 {
-        struct pg_buf a = PG_BUF_INIT, b = PG_BUF_INIT;
-        bool elf = load(file, path, false, &a);
-        const char *arrow;
+        char *files[] = { (char *) file };
+        size_t nfound = 0;
 
-        assert_true(load(file, path, true, &b) == elf);
-        if (strcmp(a.ptr ? a.ptr : "", b.ptr ? b.ptr : "") != 0)
-                fail_msg("%s (path %s):\nlibdwfl:\n%sperfgate:\n%s", file, path ? path : "default",
-                         a.ptr ? a.ptr : "", b.ptr ? b.ptr : "");
-        arrow = a.ptr ? strstr(a.ptr, "-> ") : NULL;
-        snprintf(found, size, "%.*s", arrow ? (int) strcspn(arrow + 3, "\n") : 1,
-                 arrow ? arrow + 3 : "-");
-        pg_buf_release(&a);
-        pg_buf_release(&b);
-        return elf;
+        return same_each(files, 1, path, &nfound, found, size) == 1;
 }
 
 /* The made cases: directory, debuginfo path, the debug file libdwfl must
@@ -225,8 +298,8 @@ static bool mapped(const char *lib)
         return yes;
 }
 
-/* Before any standard search ran here: nothing found for a stripped program
- * and a system library without a debug file, and no debuginfod client. */
+/* Nothing found for a stripped program and a system library without a
+ * debug file, and no debuginfod client loaded for them. */
 static void test_no_debuginfod(void **state)
 {
         struct pg_buf log = PG_BUF_INIT;
@@ -309,14 +382,24 @@ static void test_made(void **state)
         assert_int_equal(chdir(sbx), 0);
 }
 
+/* Both searches agree on @file, and ours found the DWZ file: @want is in
+ * its answer to libdwfl's call for it. */
+static void assert_dwz(const char *file, const char *path, const char *want)
+{
+        struct pg_buf log = PG_BUF_INIT;
+        char found[4096];
+
+        assert_true(same(file, path, found, sizeof(found)));
+        assert_true(load(file, path, true, &log));
+        if (strstr(log.ptr, want) == NULL)
+                fail_msg("%s: no DWZ file %s:\n%s", file, want, log.ptr);
+        pg_buf_release(&log);
+}
+
 /* DWZ: the debug files of two builds share a multifile, named in their
  * .gnu_debugaltlink; libdwfl asks for it once the DWARF is open. */
 static void test_dwz(void **state)
 {
-        const char *file, *want, *path;
-        char found[4096];
-        struct pg_buf log = PG_BUF_INIT;
-
         (void) state;
         if (system("command -v dwz >/dev/null") != 0) {
                 print_message("SKIP: dwz not installed (apt-get install dwz)\n");
@@ -331,49 +414,27 @@ static void test_dwz(void **state)
             "alt/b.debug && (cd alt && dwz -m m.debug -M /nowhere/x/m.debug a.debug b.debug) "
             "&& mkdir -p alt/.dwz && mv alt/m.debug alt/.dwz/ && "
             "objcopy --strip-all --add-gnu-debuglink=alt/a.debug a alt/a");
-        file = S("%s/dwz/a", sbx);
-        assert_true(same(file, NULL, found, sizeof(found)));
-        assert_true(load(file, NULL, true, &log));
-        want = S("| common.debug | 00000000 -> %s/dwz/common.debug\n", sbx);
-        if (strstr(log.ptr, want) == NULL)
-                fail_msg("no DWZ file found:\n%s", log.ptr);
+        assert_dwz(S("%s/dwz/a", sbx), NULL,
+                   S("| common.debug | 00000000 -> %s/dwz/common.debug\n", sbx));
         /* an absolute name: its last part in the .dwz subdirectory */
-        file = S("%s/alt/a", sbx);
-        assert_true(same(file, NULL, found, sizeof(found)));
-        assert_true(load(file, NULL, true, &log));
-        want = S("-> %s/alt/.dwz/m.debug\n", sbx);
-        if (strstr(log.ptr, want) == NULL)
-                fail_msg("no DWZ file found in .dwz:\n%s", log.ptr);
-        /* and by the multifile's build-id under the path */
+        assert_dwz(S("%s/alt/a", sbx), NULL, S("-> %s/alt/.dwz/m.debug\n", sbx));
+        /* and by the multifile's build-id under the path (its real path) */
         pg_test_sh(
             "set -e; id=$(readelf -n alt/.dwz/m.debug | awk '/Build ID/ { print $3 }'); "
             "mkdir -p D/.build-id/$(echo $id | cut -c1-2); "
             "mv alt/.dwz/m.debug D/.build-id/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-).debug");
-        path = S(":.debug:%s/D", sbx);
-        assert_true(same(file, path, found, sizeof(found)));
-        assert_true(load(file, path, true, &log));
-        want = S("-> %s/D/.build-id/", sbx);
-        if (strstr(log.ptr, want) == NULL)
-                fail_msg("no DWZ file found by build-id:\n%s", log.ptr);
-        pg_buf_release(&log);
+        assert_dwz(S("%s/alt/a", sbx), S(":.debug:%s/D", sbx), "/D/.build-id/");
 }
 
-/* Every file matching @pattern that is ELF: the same calls and answers.
- * Returns how many files were ELF; *@found counts those with a debug file. */
+/* Every file matching @pattern: same_each(). */
 static size_t same_all(const char *pattern, const char *path, size_t *found)
 {
         glob_t g;
-        size_t n = 0;
-        char f[4096];
+        size_t n;
 
         if (glob(pattern, 0, NULL, &g) != 0)
                 return 0;
-        for (size_t i = 0; i < g.gl_pathc; i++) {
-                if (same(g.gl_pathv[i], path, f, sizeof(f))) {
-                        n++;
-                        *found += strcmp(f, "-") != 0;
-                }
-        }
+        n = same_each(g.gl_pathv, g.gl_pathc, path, found, NULL, 0);
         globfree(&g);
         return n;
 }
@@ -413,12 +474,12 @@ static void test_real_files(void **state)
         assert_true(n > 100);
         if (access("/usr/lib/debug/.build-id", F_OK) == 0)
                 assert_true(found > 0); /* libc6-dbg */
+        assert_false(mapped("libdebuginfod"));
 }
 
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                /* first: no standard search has run in this process yet */
                 cmocka_unit_test(test_no_debuginfod),
                 cmocka_unit_test(test_made),
                 cmocka_unit_test(test_dwz),
