@@ -14,8 +14,8 @@ pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev zlib1g-dev libcjson-dev
 if [ "$what" = test ]; then
   # unit tests (cmocka) and the sanitizer build
   pkgs="$pkgs libcmocka-dev clang libclang-rt-14-dev"
-  # fixtures, symbolization and the simulated counters
-  pkgs="$pkgs binutils g++ libc6-dbg valgrind time"
+  # fixtures, symbolization (dwz: DWZ alternate debug files) and the simulated counters
+  pkgs="$pkgs binutils g++ libc6-dbg valgrind time dwz"
   # file capabilities for the unprivileged-user tests (setcap)
   pkgs="$pkgs libcap2-bin"
   # symbolization of other toolchains (lld, Rust, Go) checked against perf

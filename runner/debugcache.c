@@ -21,6 +21,7 @@
 #include "common/buf.h"
 #include "common/fsutil.h"
 #include "common/interrupt.h"
+#include "runner/debugfind.h"
 #include "runner/libdw.h"
 
 /* Whether @path is a directory of this user's that others cannot write, created when missing. */
@@ -300,8 +301,8 @@ int pg_debugcache_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *
                 *debuginfo_file_name = pg_xstrdup(path);
                 return fd;
         }
-        return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-                                            debuglink_crc, debuginfo_file_name);
+        return pg_debugfind_callback(mod, userdata, modname, base, file_name, debuglink_file,
+                                     debuglink_crc, debuginfo_file_name);
 }
 
 void pg_debugcache_save(Dwfl_Module *mod)

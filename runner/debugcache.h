@@ -27,9 +27,10 @@
 /**
  * A Dwfl_Callbacks.find_debuginfo: the cached copy of the module's debug
  * file (by its build-id) when there is a usable one, else
- * dwfl_standard_find_debuginfo(). Arguments and result as libdwfl.h
- * documents them: a file descriptor (libdwfl's) or -1, and
- * *@debuginfo_file_name, a malloc'd path.
+ * pg_debugfind_callback() (runner/debugfind.h: libdwfl's own search of this
+ * machine's files, the module's user data its debuginfo_path). Arguments
+ * and result as libdwfl.h documents them: a file descriptor (libdwfl's) or
+ * -1, and *@debuginfo_file_name, a malloc'd path.
  */
 int pg_debugcache_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
                                  Dwarf_Addr base, const char *file_name, const char *debuglink_file,

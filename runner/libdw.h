@@ -59,10 +59,13 @@
         X(dwarf_siblingof)                                                                         \
         X(dwarf_srclang)                                                                           \
         X(dwarf_tag)                                                                               \
+        X(dwelf_dwarf_gnu_debugaltlink)                                                            \
+        X(dwelf_elf_begin)                                                                         \
         X(dwelf_elf_gnu_build_id)                                                                  \
         X(dwelf_elf_gnu_debuglink)                                                                 \
         X(dwfl_attach_state)                                                                       \
         X(dwfl_begin)                                                                              \
+        X(dwfl_build_id_find_debuginfo)                                                            \
         X(dwfl_build_id_find_elf)                                                                  \
         X(dwfl_end)                                                                                \
         X(dwfl_errmsg)                                                                             \
@@ -167,10 +170,13 @@ int pg_libdw_init(void);
 #define dwarf_siblingof                    pg_libdw.dwarf_siblingof
 #define dwarf_srclang                      pg_libdw.dwarf_srclang
 #define dwarf_tag                          pg_libdw.dwarf_tag
+#define dwelf_dwarf_gnu_debugaltlink       pg_libdw.dwelf_dwarf_gnu_debugaltlink
+#define dwelf_elf_begin                    pg_libdw.dwelf_elf_begin
 #define dwelf_elf_gnu_build_id             pg_libdw.dwelf_elf_gnu_build_id
 #define dwelf_elf_gnu_debuglink            pg_libdw.dwelf_elf_gnu_debuglink
 #define dwfl_attach_state                  pg_libdw.dwfl_attach_state
 #define dwfl_begin                         pg_libdw.dwfl_begin
+#define dwfl_build_id_find_debuginfo       pg_libdw.dwfl_build_id_find_debuginfo
 #define dwfl_build_id_find_elf             pg_libdw.dwfl_build_id_find_elf
 #define dwfl_end                           pg_libdw.dwfl_end
 #define dwfl_errmsg                        pg_libdw.dwfl_errmsg

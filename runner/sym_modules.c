@@ -5,7 +5,8 @@
  * ELF vaddr); a runtime address is translated by its mapping's load bias, so
  * names, debuginfo and CFI loaded once serve every later process and run
  * (other pids, other ASLR bases). Separate debuginfo is found by build-id and
- * .gnu_debuglink (dwfl_standard_find_debuginfo); a debuglink target of
+ * .gnu_debuglink (runner/debugfind.h: libdwfl's search without debuginfod,
+ * the module's user data its path); a debuglink target of
  * another build is refused and reported. A prefetcher thread opens the files
  * named by MMAP2 records while the benchmark runs.
  */
@@ -102,6 +103,8 @@ static void pg_file_check_debuglink(struct pg_symbolizer *s, struct pg_file *f, 
 static void pg_file_open(struct pg_symbolizer *s, struct pg_file *f, const char *disk_path,
                          const char *name)
 {
+        void **ud;
+
         f->etype = 0; /* opened (or tried) */
         if (!pg_is_regular(disk_path) || pg_file_read_elf(f, disk_path) < 0 || f->nloads == 0)
                 return;
@@ -113,6 +116,9 @@ static void pg_file_open(struct pg_symbolizer *s, struct pg_file *f, const char 
         dwfl_report_end(f->dwfl, NULL, NULL);
         if (f->mod == NULL)
                 return;
+        /* the debug-file search's path (runner/debugfind.h) */
+        dwfl_module_info(f->mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+        *ud = s->debuginfo_path;
         f->bad = false;
         pg_file_check_debuglink(s, f, disk_path);
 }

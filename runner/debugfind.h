@@ -1,0 +1,56 @@
+/*
+ * debugfind.h - finding a module's separate debug file among this machine's
+ * files only: the search elfutils' dwfl_standard_find_debuginfo() makes
+ * (libdwfl/find-debuginfo.c; the debuginfo_path rules are libdwfl.h's, at
+ * Dwfl_Callbacks) without its last step, the debuginfod client. That step
+ * dlopen()s libdebuginfod, and with it libcurl, GnuTLS, Kerberos and about
+ * 30 more libraries whose constructors run (curl_global_init), in every
+ * process that meets one module without a local debug file, even with
+ * DEBUGINFOD_URLS unset (the client then answers ENOSYS): several ms of CPU
+ * for nothing. perfgate's profiles never ask a debuginfod server
+ * (docs/bare-metal.md).
+ */
+#ifndef PG_RUNNER_DEBUGFIND_H
+#define PG_RUNNER_DEBUGFIND_H
+
+#include <elfutils/libdwfl.h>
+
+/**
+ * The debug file of @mod, searched for as dwfl_standard_find_debuginfo()
+ * of elfutils 0.188 does, in the same order, with the same checks:
+ *  1. by build-id, dwfl_build_id_find_debuginfo(): DIR/.build-id/xx/rest.debug
+ *     for each absolute DIR of the path, the file's build-id checked;
+ *  2. by name along @path (a Dwfl_Callbacks.debuginfo_path string, ':'
+ *     separated; NULL: libdwfl's default ":.debug:/usr/lib/debug"): an empty
+ *     entry is @file_name's directory, a relative one that directory's
+ *     subdirectory, an absolute one DIR/ followed by @file_name's directory,
+ *     then by its tail after each '/' in turn, then DIR itself; the name looked
+ *     for is @debuglink_file (.gnu_debuglink), else BASENAME.debug, and also
+ *     BASENAME itself where libdwfl tries it. A candidate is taken when it is
+ *     not @mod's own file by another name and has @mod's build-id (a module
+ *     with one), else the CRC-32 @debuglink_crc of .gnu_debuglink (unless
+ *     @debuglink_crc is 0 or the entry, or the whole path, begins with '-');
+ *  3. the same again for the target of @file_name when it is a symlink.
+ * Also serves the lookup libdwfl makes, once the module's DWARF is open, for
+ * a DWZ alternate file (.gnu_debugaltlink, checked by its build-id; the
+ * .dwz subdirectory too).
+ *
+ * Returns an open file descriptor (O_RDONLY, the caller's) and sets
+ * *@debuginfo_file_name to its malloc'd name, or returns -1 with
+ * *@debuginfo_file_name untouched (errno 0: nothing found; otherwise why a
+ * candidate could not be opened).
+ */
+int pg_debugfind(Dwfl_Module *mod, const char *path, const char *file_name,
+                 const char *debuglink_file, GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/**
+ * pg_debugfind() as a Dwfl_Callbacks.find_debuginfo (arguments and result as
+ * libdwfl.h documents them). The path is the module's user data (a
+ * `const char *`, set with dwfl_module_info() when the module is reported),
+ * which must be the Dwfl's *debuginfo_path; NULL: libdwfl's default.
+ */
+int pg_debugfind_callback(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+                          const char *file_name, const char *debuglink_file,
+                          GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+#endif
