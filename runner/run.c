@@ -491,6 +491,7 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                 struct pg_counter_opts co = { .exclude_kernel = st->exclude_kernel,
                                               .no_group_read = st->no_group_read,
                                               .start_disabled = b->roi,
+                                              .no_pmu = st->host.npmu == 0,
                                               .open_fn = o->open_fn,
                                               .open_ctx = o->open_ctx };
                 struct pg_control ctl;
