@@ -1046,12 +1046,17 @@ int pg_launch_wait(struct pg_child *c, uint64_t timeout_ns, const int *fds, size
         }
         for (size_t i = 0; i < nfds; i++)
                 hung[i] = -1;
-        for (;;) {
+        for (bool first = true;; first = false) {
                 size_t np = 0;
                 uint64_t now;
                 int rc;
 
-                w = pg_reap(c, &status, &out->ru, WNOHANG | WUNTRACED);
+                /* a child of the spawner that has just exec'd is running: its
+                 * first WAIT round trip would only say so; the pidfd's poll
+                 * below tells when it ends (a stop is seen at the next pass) */
+                w = first && c->via_spawner && c->pidfd >= 0
+                        ? 0
+                        : pg_reap(c, &status, &out->ru, WNOHANG | WUNTRACED);
                 if (w == c->pid && WIFSTOPPED(status)) {
                         /* stopped (SIGSTOP, or SIGTSTP/SIGTTIN/SIGTTOU): it
                          * would wait forever for a SIGCONT nobody sends */
