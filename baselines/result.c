@@ -146,15 +146,39 @@ static void pg_metric_release(struct pg_metric *m)
         memset(m, 0, sizeof(*m));
 }
 
+char *pg_result_created_at(int64_t t)
+{
+        /* Civil date of day @days since 1970-01-01 in the proleptic
+         * Gregorian calendar, by 400-year eras (H. Hinnant, "chrono-Compatible
+         * Low-Level Date Algorithms", civil_from_days). Not gmtime_r(3):
+         * glibc's loads the time zone file (/etc/localtime) on its first
+         * call, which a UTC stamp does not need. */
+        int64_t days = t / 86400, secs = t % 86400;
+        int64_t era, doe, yoe, doy, mp, y, m, d;
+        char buf[80];
+
+        if (secs < 0) {
+                secs += 86400;
+                days--;
+        }
+        days += 719468; /* days from 0000-03-01 to 1970-01-01 */
+        era = (days >= 0 ? days : days - 146096) / 146097;
+        doe = days - era * 146097;                                   /* [0, 146096] */
+        yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
+        doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               /* [0, 365] */
+        mp = (5 * doy + 2) / 153;                                    /* March = 0 */
+        d = doy - (153 * mp + 2) / 5 + 1;
+        m = mp < 10 ? mp + 3 : mp - 9;
+        y = yoe + era * 400 + (m <= 2);
+        snprintf(buf, sizeof(buf), "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", (long long) y,
+                 (long long) m, (long long) d, (long long) (secs / 3600),
+                 (long long) (secs / 60 % 60), (long long) (secs % 60));
+        return pg_xstrdup(buf);
+}
+
 char *pg_result_created_now(void)
 {
-        char buf[32];
-        time_t t = time(NULL);
-        struct tm tm;
-
-        gmtime_r(&t, &tm);
-        strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-        return pg_xstrdup(buf);
+        return pg_result_created_at((int64_t) time(NULL));
 }
 
 /* Free the stack keys of @p (one arena, or one block each). */

@@ -258,6 +258,14 @@ struct pg_result {
  */
 char *pg_result_created_now(void);
 
+/**
+ * pg_result_created_now() for @t, seconds since the Unix epoch: for years
+ * 1000 to 9999 the same text as gmtime_r(3) and strftime
+ * "%Y-%m-%dT%H:%M:%SZ" give, without reading the time zone (other years
+ * print zero-padded to four digits, or with more). Returns a new string.
+ */
+char *pg_result_created_at(int64_t t);
+
 /** Make @r empty (all zero). */
 void pg_result_init(struct pg_result *r);
 /** Free everything @r owns and make it empty again. */

@@ -16,7 +16,9 @@
 # commit probe, the atomic result write; counting adds next to nothing per
 # run), and the same two figures for `perf stat -d -d`. Both
 # sides send the benchmark's output to a file, so terminal speed does not
-# count.
+# count. perfgate's stderr goes to a file too, shown only when the run
+# fails: `-q` keeps warnings (docs/run.md), and --repeat 1 always warns that
+# one repetition cannot gate.
 # With -r R (>= 2) it also times `--repeat R` runs and reports the cost of
 # one more counted repetition, (t(R) - t(1)) / (R - 1), against the bare
 # run: the per-repetition overhead without the fixed start-up cost.
@@ -90,7 +92,7 @@ counted() { # [REPEAT]
   local t0 t1
   t0=$(now_ns)
   "$pg" run --repeat "${1:-1}" --warmup 0 --no-profile -q --out "$tmp/out" "$tmp/manifest.json" \
-    || { echo "overhead.sh: perfgate run failed" >&2; exit 3; }
+    2>"$tmp/pg.err" || { cat "$tmp/pg.err" >&2; echo "overhead.sh: perfgate run failed" >&2; exit 3; }
   t1=$(now_ns)
   echo $((t1 - t0))
 }

@@ -20,6 +20,8 @@
 # 2. The whole-run ratio: bench/overhead.sh on BENCHMARK (default the bundled
 #    wordfreq, bench/bin/wordfreq, about 0.2-0.5 s), which measures
 #    perfgate/bare and the anchor `perf stat -d -d`/bare in rotating rounds.
+# perfgate's stderr (-q keeps warnings, docs/run.md, and --repeat 1 warns
+# that one repetition cannot gate) goes to a file, shown when a run fails.
 # Figures from a loaded machine are noisy; the load average is printed and
 # the medians of paired rounds are what to compare.
 set -euo pipefail
@@ -31,7 +33,7 @@ while getopts "n:p:h" opt; do
   case $opt in
     n) pairs=$OPTARG ;;
     p) pg=$OPTARG ;;
-    h) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    h) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "usage: $0 [-n PAIRS] [-p PERFGATE] [BENCHMARK [ARGS...]]" >&2; exit 2 ;;
   esac
 done
@@ -116,7 +118,7 @@ pg_delay() {
   local t0
   t0=$(now_us)
   "$pg" run --repeat 1 --warmup 0 --no-profile -q --out "$tmp/out" "$tmp/manifest.json" \
-    || { echo "startup.sh: perfgate run failed" >&2; exit 3; }
+    2>"$tmp/pg.err" || { cat "$tmp/pg.err" >&2; echo "startup.sh: perfgate run failed" >&2; exit 3; }
   read -r t c <"$tmp/t.pg"
   echo "$(( t - t0 )) $c"
 }

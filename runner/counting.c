@@ -66,6 +66,7 @@ void pg_counter_set_init(struct pg_counter_set *s, const struct pg_event_list *l
         s->exclude_kernel = o && o->exclude_kernel;
         s->group_read = !(o && o->no_group_read);
         s->start_disabled = o && o->start_disabled;
+        s->no_pmu = o && o->no_pmu;
         s->open_fn = o && o->open_fn ? o->open_fn : pg_perf_open_sys;
         s->open_ctx = o ? o->open_ctx : NULL;
 }
@@ -102,6 +103,13 @@ static bool pg_errno_unsupported(int e)
 {
         return e == ENOENT || e == EOPNOTSUPP || e == ENODEV || e == ENXIO || e == EINVAL ||
                e == ENOSYS || e == EBUSY;
+}
+
+/* The types a CPU's PMU serves (perf_event_open(2): PERF_TYPE_HARDWARE and
+ * PERF_TYPE_HW_CACHE are generic events the core PMU maps). */
+static bool pg_type_needs_pmu(uint32_t type)
+{
+        return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE;
 }
 
 static int pg_open_one(struct pg_counter_set *s, size_t i, pid_t pid, int group_fd, bool leader)
@@ -155,11 +163,19 @@ static int pg_perm_error(int e)
 int pg_counter_set_open(struct pg_counter_set *s, pid_t pid)
 {
         int perm_errno;
-        bool any;
+        bool any, no_pmu_seen, hw_asked;
 
 restart:
         perm_errno = 0;
         any = false;
+        /* Why: on a host without a core PMU every hardware and cache event
+         * fails with ENOENT (no PMU takes the type: kernel/events/core.c,
+         * perf_init_event()), 14 calls for the defaults. When sysfs lists no
+         * core PMU and the first hardware open confirms it, the rest get that
+         * answer without asking. Both must agree: a PMU host answers ENOENT
+         * for a single unmapped event (arch/x86/events/core.c,
+         * x86_pmu_event_init()), which says nothing about the others. */
+        no_pmu_seen = hw_asked = false;
         for (size_t g = 0; g < s->n;) {
                 size_t end = g;
                 int leader = -1;
@@ -169,8 +185,11 @@ restart:
                 for (size_t i = g; i < end; i++) {
                         struct pg_count *c = &s->c[i];
                         bool as_leader = leader < 0;
-                        int fd =
-                            pg_open_one(s, i, pid, as_leader ? -1 : s->c[leader].fd, as_leader);
+                        bool hw = pg_type_needs_pmu(c->def->type);
+                        int fd = no_pmu_seen && hw
+                                     ? -ENOENT
+                                     : pg_open_one(s, i, pid, as_leader ? -1 : s->c[leader].fd,
+                                                   as_leader);
                         int e = fd < 0 ? -fd : 0;
 
                         memset(&c->r, 0, sizeof(c->r));
@@ -193,6 +212,9 @@ restart:
                                 e = fd < 0 ? -fd : 0;
                                 as_leader = true;
                         }
+                        if (s->no_pmu && hw && !hw_asked && e == ENOENT)
+                                no_pmu_seen = true;
+                        hw_asked = hw_asked || hw;
                         if ((e == EACCES || e == EPERM) && !s->exclude_kernel) {
                                 pg_counter_set_close(s);
                                 s->exclude_kernel = true;

@@ -81,6 +81,9 @@ struct pg_counter_opts {
         bool no_group_read;      /* start without PERF_FORMAT_GROUP */
         bool start_disabled;     /* leaders without enable_on_exec: counting starts at
                                     the first PERF_EVENT_IOC_ENABLE (runner/control.h) */
+        bool no_pmu;             /* the host lists no core PMU (pg_host.npmu == 0): once a
+                                    hardware event fails with ENOENT, the later hardware
+                                    and cache events get the same ENOENT unasked */
         pg_perf_open_fn open_fn; /* NULL: the real syscall */
         void *open_ctx;
 };
@@ -93,6 +96,7 @@ struct pg_counter_set {
         bool group_read;      /* PERF_FORMAT_GROUP is in use */
         bool fell_back_group; /* GROUP was dropped after EINVAL */
         bool start_disabled;  /* leaders open without enable_on_exec */
+        bool no_pmu;          /* see pg_counter_opts */
         pg_perf_open_fn open_fn;
         void *open_ctx;
 };

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -491,6 +490,7 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                 struct pg_counter_opts co = { .exclude_kernel = st->exclude_kernel,
                                               .no_group_read = st->no_group_read,
                                               .start_disabled = b->roi,
+                                              .no_pmu = st->host.npmu == 0,
                                               .open_fn = o->open_fn,
                                               .open_ctx = o->open_ctx };
                 struct pg_control ctl;
@@ -889,53 +889,6 @@ static int pg_run_sched(struct pg_run_state *st, const struct pg_bench *b,
         return error;
 }
 
-/*
- * Why: the first per-task perf event after a second without any makes the
- * kernel enable its scheduler hooks and wait in synchronize_rcu()
- * (kernel/events/core.c, account_event()): 10-15 ms measured here, and
- * libgit2's initialisation takes about 8 ms (it loads the CA bundle). A
- * helper thread opens a dummy event on this process while the main thread
- * probes the host and git, so the two waits overlap instead of adding up.
- * The dummy stays open for the run, keeping the hooks enabled for every
- * repetition. The thread is joined before any fork (launch.c forks assuming
- * a single thread).
- */
-struct pg_perf_warm {
-        pthread_t thread;
-        bool started;
-        int fd;
-};
-
-static void *pg_perf_warm_main(void *arg)
-{
-        struct pg_perf_warm *w = arg;
-        struct perf_event_attr a;
-
-        memset(&a, 0, sizeof(a));
-        a.size = sizeof(a);
-        a.type = PERF_TYPE_SOFTWARE;
-        a.config = PERF_COUNT_SW_DUMMY;
-        a.disabled = 1;
-        a.exclude_kernel = a.exclude_hv = 1; /* allowed at every paranoid level but 3+ */
-        w->fd = (int) syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-        if (w->fd < 0)
-                w->fd = -1;
-        return NULL;
-}
-
-static void pg_perf_warm_start(struct pg_perf_warm *w)
-{
-        w->fd = -1;
-        w->started = pthread_create(&w->thread, NULL, pg_perf_warm_main, w) == 0;
-}
-
-static void pg_perf_warm_join(struct pg_perf_warm *w)
-{
-        if (w->started)
-                pthread_join(w->thread, NULL);
-        w->started = false;
-}
-
 int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o,
                       struct pg_run_summary *sum)
 {
@@ -944,7 +897,6 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         struct pg_run_summary local = { 0 };
         int out_lock = -1;
         struct pg_buf failed = PG_BUF_INIT;
-        struct pg_perf_warm warm;
         int error = 0;
 
         memset(&st, 0, sizeof(st));
@@ -982,9 +934,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 free(st.valgrind);
                 return error;
         }
-        pg_perf_warm_start(&warm);
         pg_host_probe(&st.host);
-        pg_perf_warm_join(&warm);
         /* Decided up front as case 28 asks (perf_event_open(2): paranoid >= 2
          * refuses kernel counting to the unprivileged); the EACCES fallback in
          * counting.c still covers policies this does not foresee. */
@@ -1068,8 +1018,6 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         free(st.valgrind);
         free(st.sched_why);
         free(st.git_top);
-        if (warm.fd >= 0)
-                close(warm.fd);
         if (out_lock >= 0)
                 close(out_lock);
         if (sum)
