@@ -397,7 +397,6 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                 free(wh);
         }
         free(names);
-        qsort(b->judgements, b->njudgements, sizeof(*b->judgements), pg_judgement_cmp);
 
         head_tc = pg_median_task_clock(head);
         base_tc = pg_median_task_clock(base);
@@ -426,6 +425,7 @@ static void pg_decide_bench(struct pg_bench_cmp *b, const struct pg_rules *rules
         const char *why = NULL;
         char *why_owned = NULL;
 
+        qsort(b->judgements, b->njudgements, sizeof(*b->judgements), pg_judgement_cmp);
         for (size_t i = 0; i < head->nmetrics; i++)
                 if (head->metrics[i].status == PG_METRIC_OK)
                         any_ok = true;
