@@ -192,6 +192,32 @@ static void pg_run_warn_few_repeats(struct pg_run_cli *cli, const struct pg_resu
             (unsigned long long) r->repeat, p, PG_RUN_GATE_ALPHA);
 }
 
+/* Below this median task-clock (ns) a benchmark is short: between batches
+ * minutes apart on a shared runner its median drifts by more than compare's
+ * 10% threshold (docs/compare.md, "Why these numbers"). */
+#define PG_RUN_SHORT_NS 50e6
+
+/* Say once per benchmark (each has one DONE event) when its median
+ * task-clock is short, with the measured drift and what to do about it. */
+static void pg_run_warn_short(const char *name, const struct pg_result *r)
+{
+        const struct pg_metric *tc = pg_result_find_metric(r, "task-clock");
+        double med;
+
+        if (!tc || tc->status != PG_METRIC_OK || !tc->nvalues)
+                return;
+        med = pg_stats_median(tc->values, tc->nvalues);
+        if (!(med < PG_RUN_SHORT_NS))
+                return;
+        pg_cli_warn("%s: task-clock median %.2f ms is below 50 ms: on a shared runner the median "
+                    "of a 2-10 ms benchmark drifted 9-30%% between batches minutes apart "
+                    "(far beyond compare's 10%% threshold), so comparisons with a stored baseline "
+                    "gave 3-12%% false alarms; loop inside the benchmark until a run takes at "
+                    "least 50 ms, or gate it with `perfgate compare --confirm` "
+                    "(docs/compare.md, \"Why these numbers\")",
+                    name, med / 1e6);
+}
+
 /* The progress line of a sampling run on a terminal, with the hottest
  * functions so far, cut to the terminal's width (a line that wraps could
  * not be redrawn in place). */
@@ -264,6 +290,7 @@ static void pg_run_on_event(void *ctx, const struct pg_run_event *ev)
                 const struct pg_metric *tc = pg_result_find_metric(ev->result, "task-clock");
                 pg_run_end_line(cli);
                 pg_run_warn_few_repeats(cli, ev->result);
+                pg_run_warn_short(ev->name, ev->result);
                 if (cli->quiet)
                         return;
                 pg_run_end_line(cli);

@@ -122,6 +122,55 @@ static char *pg_too_few_reason(size_t nbase, size_t nhead, double alpha)
                             nbase, nhead, alpha, best, need);
 }
 
+/*
+ * The median change and the Hodges-Lehmann shift (relative to median(B), or
+ * in pp for rates) are two estimates of the same change. On a unimodal
+ * metric they agree; on a multimodal one (a 50/50 mixture of a fast and a
+ * slow mode, as shared runners produce) the median of 5 runs jumps between
+ * the modes and can hide a shift of the whole distribution: +1.7% between
+ * medians against +29% for the median of all pairwise differences. So a
+ * metric is unchanged only when neither estimate is beyond the threshold in
+ * the bad direction; when exactly one is, it is at least inconclusive, with
+ * both figures named (docs/compare.md, "Outcome of a metric"). A regression
+ * still needs the rule above (the median change beyond the threshold and the
+ * noise, and p < alpha), so a regression stays one. @median_bad: the median
+ * change is beyond the threshold in the bad direction. Rates: hl_shift is in
+ * the metric's fraction, so x 100 is pp as for the median change.
+ */
+static void pg_judge_two_estimates(struct pg_judgement *j, bool is_rate, bool median_bad)
+{
+        const struct pg_metric_rule *r = &j->rule;
+        double hl, hl_bad;
+
+        if (!j->has_hl || r->deterministic || r->direction == PG_DIR_NONE)
+                return;
+        if (is_rate)
+                hl = j->hl_shift * 100;
+        else if (j->base_median > 0)
+                hl = j->hl_shift / j->base_median;
+        else
+                return;
+        if (!isfinite(hl))
+                return;
+        hl_bad = r->direction == PG_DIR_HIGHER_IS_BETTER ? -hl : hl;
+        /* the median beyond, the shift within: already inconclusive or a
+         * regression by the rule above, whose reason stands */
+        if (median_bad || !(hl_bad > r->threshold))
+                return;
+        j->outcome = PG_OUTCOME_INCONCLUSIVE;
+        if (is_rate)
+                pg_set_reason(j, pg_xasprintf("the values look multimodal: medians %+.2f pp, "
+                                              "shift of all pairs %+.2f pp; --confirm or more "
+                                              "repetitions settle it",
+                                              j->pp_change, hl));
+        else
+                pg_set_reason(j, pg_xasprintf("the %s look multimodal: medians %+.1f%%, shift "
+                                              "of all pairs %+.1f%%; --confirm or more "
+                                              "repetitions settle it",
+                                              strcmp(j->unit, "ns") == 0 ? "timings" : "values",
+                                              100 * j->rel_change, 100 * hl));
+}
+
 void pg_judge_metric(const char *name, const struct pg_metric *base, const struct pg_metric *head,
                      const struct pg_metric_rule *rule, const char *host_diff, bool host_cpu_diff,
                      struct pg_judgement *out)
@@ -306,6 +355,7 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                 out->outcome = PG_OUTCOME_UNCHANGED;
                 out->reason = pg_xstrdup("possible improvement, not significant");
         }
+        pg_judge_two_estimates(out, is_rate, bad > rule->threshold);
         if (host_diff && (host_cpu_diff || pg_metric_is_counter(name)) &&
             (out->outcome == PG_OUTCOME_REGRESSION || out->outcome == PG_OUTCOME_IMPROVEMENT ||
              out->outcome == PG_OUTCOME_INCONCLUSIVE)) {

@@ -218,7 +218,7 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
 int pg_report_json(struct pg_buf *out, const struct pg_comparison *c,
                    const struct pg_report_opts *o)
 {
-        cJSON *root = cJSON_CreateObject(), *counts, *benches;
+        cJSON *root = cJSON_CreateObject(), *counts, *benches, *drifts;
         char *summary = pg_comparison_summary(c);
         int error;
 
@@ -232,6 +232,17 @@ int pg_report_json(struct pg_buf *out, const struct pg_comparison *c,
         for (int v = 0; v < PG_VERDICT_COUNT; v++)
                 cJSON_AddNumberToObject(counts, pg_verdict_name((enum pg_verdict) v),
                                         (double) c->counts[v]);
+        drifts = cJSON_AddArrayToObject(root, "run_drift");
+        for (size_t i = 0; i < c->ndrifts; i++) {
+                const struct pg_run_drift *d = &c->drifts[i];
+                cJSON *x = cJSON_CreateObject();
+                cJSON_AddStringToObject(x, "metric", d->metric);
+                cJSON_AddNumberToObject(x, "benchmarks", (double) d->n);
+                cJSON_AddNumberToObject(x, "same_way", (double) d->same_way);
+                cJSON_AddNumberToObject(x, "shift", d->shift);
+                cJSON_AddNumberToObject(x, "demoted", (double) d->demoted);
+                cJSON_AddItemToArray(drifts, x);
+        }
         benches = cJSON_AddArrayToObject(root, "benchmarks");
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];

@@ -457,6 +457,12 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                 }
         }
         pg_buf_puts(out, "\n\n");
+        for (size_t i = 0; i < c->ndrifts; i++) {
+                char *note = pg_run_drift_note(&c->drifts[i]);
+                pg_md_escape(out, note);
+                pg_buf_puts(out, "\n\n");
+                free(note);
+        }
         if (c->n) {
                 pg_buf_puts(out,
                             "| | benchmark | verdict | biggest changes |\n|---|---|---|---|\n");

@@ -669,6 +669,13 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
         }
         if (nflame)
                 pg_buf_putc(out, '\n');
+        for (size_t i = 0; i < c->ndrifts; i++) {
+                char *note = pg_run_drift_note(&c->drifts[i]);
+                pg_buf_putc(out, '\n');
+                pg_report_escape_ctl(out, note);
+                pg_buf_putc(out, '\n');
+                free(note);
+        }
         pg_buf_printf(out, "\n%s%s%s\n", color ? PG_BOLD : "", summary, color ? PG_RESET : "");
         free(summary);
 }

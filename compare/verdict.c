@@ -7,6 +7,7 @@
 #include "compare/verdict.h"
 #include <inttypes.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,9 @@ void pg_comparison_release(struct pg_comparison *c)
                 free(b->flamegraph_focus);
                 pg_bench_confirm_free(b->confirm);
         }
+        for (size_t i = 0; i < c->ndrifts; i++)
+                free(c->drifts[i].metric);
+        free(c->drifts);
         free(c->benches);
         free(c->base_label);
         memset(c, 0, sizeof(*c));
@@ -311,26 +315,29 @@ static void pg_refuse_mixed(struct pg_judgement *j, const struct pg_result *base
                                  head->counters ? head->counters : "");
 }
 
+/* Median task-clock of @r in ns, 0 when it has none. */
+static double pg_median_task_clock(const struct pg_result *r)
+{
+        const struct pg_metric *tc = pg_result_find_metric(r, "task-clock");
+        if (tc && tc->status == PG_METRIC_OK)
+                return pg_stats_median(tc->values, tc->nvalues);
+        return 0;
+}
+
 static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
 {
         const struct pg_result *base = b->base, *head = b->head;
         size_t cap = base->nmetrics + head->nmetrics + 8, nn = 0;
         char **names = pg_xcalloc(cap, sizeof(char *));
-        bool cpu_diff = false, any_ok = false, reg = false, inc = false, imp = false;
-        const struct pg_metric *tc;
-        double head_tc = 0, base_tc = 0;
-        const char *why = NULL;
-        char *why_owned = NULL;
+        bool cpu_diff = false;
+        double head_tc, base_tc;
         bool both_sim = pg_is_simulated(base) && pg_is_simulated(head);
         bool mixed_sim = pg_is_simulated(base) != pg_is_simulated(head);
 
         b->host_diff = pg_host_diff(base, head, &cpu_diff);
         pg_host_note_kernel(b);
-        for (size_t i = 0; i < head->nmetrics; i++) {
+        for (size_t i = 0; i < head->nmetrics; i++)
                 names[nn++] = head->metrics[i].name;
-                if (head->metrics[i].status == PG_METRIC_OK)
-                        any_ok = true;
-        }
         for (size_t i = 0; i < base->nmetrics; i++)
                 if (!pg_has_name(names, nn, base->metrics[i].name))
                         names[nn++] = base->metrics[i].name;
@@ -390,14 +397,9 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                 free(wh);
         }
         free(names);
-        qsort(b->judgements, b->njudgements, sizeof(*b->judgements), pg_judgement_cmp);
 
-        tc = pg_result_find_metric(head, "task-clock");
-        if (tc && tc->status == PG_METRIC_OK)
-                head_tc = pg_stats_median(tc->values, tc->nvalues);
-        tc = pg_result_find_metric(base, "task-clock");
-        if (tc && tc->status == PG_METRIC_OK)
-                base_tc = pg_stats_median(tc->values, tc->nvalues);
+        head_tc = pg_median_task_clock(head);
+        base_tc = pg_median_task_clock(base);
         pg_hotspots_init(&b->hotspots);
         b->hotspots_gate = rules->hotspots.gate;
         pg_hotspots_compare_verdict(&base->profile, &head->profile, base_tc, head_tc,
@@ -411,7 +413,22 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
         pg_offcpu_cmp_init(&b->offcpu);
         if (base->offcpu.present || head->offcpu.present)
                 pg_offcpu_compare(&base->offcpu, &head->offcpu, &rules->offcpu, &b->offcpu);
+}
 
+/* The verdict of @b from its judgements, hotspots and off-CPU paths (after
+ * pg_judge_bench() and the run-wide drift rule). */
+static void pg_decide_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
+{
+        const struct pg_result *base = b->base, *head = b->head;
+        bool any_ok = false, reg = false, inc = false, imp = false;
+        double head_tc = pg_median_task_clock(head), base_tc = pg_median_task_clock(base);
+        const char *why = NULL;
+        char *why_owned = NULL;
+
+        qsort(b->judgements, b->njudgements, sizeof(*b->judgements), pg_judgement_cmp);
+        for (size_t i = 0; i < head->nmetrics; i++)
+                if (head->metrics[i].status == PG_METRIC_OK)
+                        any_ok = true;
         if (!any_ok) {
                 b->verdict = PG_VERDICT_FAILED;
                 b->reason = pg_xstrdup("head has no measured metric (did the benchmark run?)");
@@ -485,6 +502,102 @@ static int pg_bench_cmp_cmp(const void *a, const void *b)
         return strcmp(x->name, y->name);
 }
 
+/* The run-wide drift rule (verdict.h, struct pg_run_drift; docs/compare.md,
+ * "The whole run moved"). */
+#define PG_DRIFT_MIN_BENCHES 8
+#define PG_DRIFT_SAME_WAY    0.9
+#define PG_DRIFT_MAX         0.15
+
+/* Whether @j takes part in the drift rule: a gating metric with a relative
+ * threshold, judged on measured values with a defined change. */
+static bool pg_drift_judgement(const struct pg_judgement *j)
+{
+        return j->rule.gate && j->rule.kind == PG_THRESHOLD_RELATIVE && !j->rule.deterministic &&
+               j->rule.direction != PG_DIR_NONE && j->has_rel &&
+               (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_IMPROVEMENT ||
+                j->outcome == PG_OUTCOME_UNCHANGED || j->outcome == PG_OUTCOME_INCONCLUSIVE);
+}
+
+/* Apply the drift rule to gating metric @metric over @c's judged benchmarks. */
+static void pg_drift_metric(struct pg_comparison *c, const char *metric)
+{
+        double *ch = pg_xcalloc(c->n + 1, sizeof(double)), shift;
+        size_t n = 0, up = 0, down = 0, same;
+        struct pg_run_drift *d;
+
+        for (size_t i = 0; i < c->n; i++)
+                for (size_t k = 0; c->benches[i].base && k < c->benches[i].njudgements; k++) {
+                        const struct pg_judgement *j = &c->benches[i].judgements[k];
+                        if (strcmp(j->metric, metric) != 0 || !pg_drift_judgement(j))
+                                continue;
+                        ch[n++] = j->rel_change;
+                        up += j->rel_change > 0;
+                        down += j->rel_change < 0;
+                }
+        same = up > down ? up : down;
+        shift = n ? pg_stats_median(ch, n) : 0;
+        free(ch);
+        if (n < PG_DRIFT_MIN_BENCHES || (double) same < PG_DRIFT_SAME_WAY * (double) n ||
+            !(fabs(shift) <= PG_DRIFT_MAX))
+                return;
+        c->drifts = pg_xrealloc(c->drifts, (c->ndrifts + 1) * sizeof(*c->drifts));
+        d = &c->drifts[c->ndrifts++];
+        memset(d, 0, sizeof(*d));
+        d->metric = pg_xstrdup(metric);
+        d->n = n;
+        d->same_way = same;
+        d->shift = shift;
+        for (size_t i = 0; i < c->n; i++)
+                for (size_t k = 0; c->benches[i].base && k < c->benches[i].njudgements; k++) {
+                        struct pg_judgement *j = &c->benches[i].judgements[k];
+                        if (strcmp(j->metric, metric) != 0 || !pg_drift_judgement(j) ||
+                            j->outcome != PG_OUTCOME_REGRESSION ||
+                            !(fabs((1 + j->rel_change) / (1 + shift) - 1) <= j->rule.threshold))
+                                continue;
+                        j->outcome = PG_OUTCOME_INCONCLUSIVE;
+                        free(j->reason);
+                        j->reason = pg_xasprintf(
+                            "the whole run moved %+.1f%%: the runner's speed changed between the "
+                            "batches, or a change slowed every benchmark alike; --confirm tells "
+                            "them apart",
+                            100 * shift);
+                        d->demoted++;
+                }
+}
+
+/* The drift rule for every gating metric of @c, each metric once. */
+static void pg_run_drift(struct pg_comparison *c)
+{
+        const char **tried = NULL;
+        size_t ntried = 0;
+
+        for (size_t i = 0; i < c->n; i++)
+                for (size_t k = 0; c->benches[i].base && k < c->benches[i].njudgements; k++) {
+                        const struct pg_judgement *j = &c->benches[i].judgements[k];
+                        bool seen = false;
+                        if (!j->rule.gate)
+                                continue;
+                        for (size_t m = 0; m < ntried && !seen; m++)
+                                seen = strcmp(tried[m], j->metric) == 0;
+                        if (seen)
+                                continue;
+                        tried = pg_xreallocarray(tried, ntried + 1, sizeof(*tried));
+                        tried[ntried++] = j->metric;
+                        pg_drift_metric(c, j->metric);
+                }
+        free(tried);
+}
+
+char *pg_run_drift_note(const struct pg_run_drift *d)
+{
+        return pg_xasprintf("The whole run moved %+.1f%% in %s (%zu of %zu benchmarks the same "
+                            "way): the runner's speed changed between the batches, or a change "
+                            "slowed every benchmark alike; --confirm tells them apart. %zu "
+                            "regression%s within the threshold of that shift %s inconclusive.",
+                            100 * d->shift, d->metric, d->same_way, d->n, d->demoted,
+                            d->demoted == 1 ? "" : "s", d->demoted == 1 ? "is" : "are");
+}
+
 void pg_compare_sets(const struct pg_result_set *base, const struct pg_result_set *head,
                      const struct pg_rules *rules, struct pg_comparison *out)
 {
@@ -503,6 +616,10 @@ void pg_compare_sets(const struct pg_result_set *base, const struct pg_result_se
                 }
                 pg_judge_bench(b, rules);
         }
+        pg_run_drift(out);
+        for (size_t i = 0; i < out->n; i++)
+                if (out->benches[i].base)
+                        pg_decide_bench(&out->benches[i], rules);
         for (size_t i = 0; i < base->n; i++) {
                 struct pg_bench_cmp *b;
                 if (pg_result_set_find(head, base->items[i].name))

@@ -83,7 +83,25 @@ struct pg_bench_cmp {
         struct pg_bench_confirm *confirm; /* NULL, or the paired confirmation (owned) */
 };
 
+/*
+ * The whole run moved alike (docs/compare.md, "The whole run moved"): of
+ * the n >= 8 benchmarks whose gating metric @metric was judged, at least
+ * 90% changed in the same direction, and the median of their changes is
+ * within the between-batch drift measured on shared runners (15%). Each
+ * regression of that metric whose change relative to the common shift is
+ * within the threshold is then inconclusive.
+ */
+struct pg_run_drift {
+        char *metric;    /* owned */
+        size_t n;        /* benchmarks whose gating @metric was judged */
+        size_t same_way; /* of them, how many changed in the direction of shift */
+        double shift;    /* median of their relative changes (0.092 = +9.2%) */
+        size_t demoted;  /* regressions made inconclusive by it */
+};
+
 struct pg_comparison {
+        size_t ndrifts;
+        struct pg_run_drift *drifts; /* owned; at most one per gating metric */
         size_t n;
         struct pg_bench_cmp *benches; /* sorted worst first, then by name */
         size_t counts[PG_VERDICT_COUNT];
@@ -99,6 +117,8 @@ void pg_comparison_release(struct pg_comparison *c);
  * Compare every benchmark of @head with @base under @rules into @out
  * (initialised by the caller). Both sets stay owned by the caller and must
  * outlive @out. Never fails (bad data gives "not judged" with reasons).
+ * Applies the run-wide drift rule (struct pg_run_drift) before the
+ * benchmark verdicts, recording it in out->drifts.
  */
 void pg_compare_sets(const struct pg_result_set *base, const struct pg_result_set *head,
                      const struct pg_rules *rules, struct pg_comparison *out);
@@ -119,6 +139,14 @@ int pg_comparison_exit_status(const struct pg_comparison *c);
  * c->fail_on_missing.
  */
 char *pg_comparison_summary(const struct pg_comparison *c);
+
+/**
+ * The one line that reports drift @d (text and Markdown, unescaped): "the
+ * whole run moved +9.2% in task-clock (49 of 50 benchmarks the same way):
+ * ...; 5 regressions within the threshold of that shift are inconclusive".
+ * Returns a new string.
+ */
+char *pg_run_drift_note(const struct pg_run_drift *d);
 
 /** Sort c->benches worst first again and recount c->counts (after verdicts changed). */
 void pg_comparison_resort(struct pg_comparison *c);
