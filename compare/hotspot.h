@@ -139,8 +139,9 @@ void pg_hotspots_compare_verdict(const struct pg_profile *base, const struct pg_
                                  const struct pg_hotspot_rule *rule, struct pg_hotspots *out);
 
 /**
- * The function a reader should look at first: the first regressed or new
- * hotspot of @h (the items are sorted worst first), or NULL. Borrowed from @h.
+ * The function a reader should look at first: the first regressed, new or
+ * grew (own time) hotspot of @h (the items are sorted worst first), or NULL.
+ * Borrowed from @h.
  */
 const char *pg_hotspots_culprit(const struct pg_hotspots *h);
 
