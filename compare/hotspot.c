@@ -51,8 +51,8 @@ void pg_hotspots_release(struct pg_hotspots *h)
         memset(h, 0, sizeof(*h));
 }
 
-/* Listing order: a function that grew on its own comes right after the
- * regressed ones, then the enum's order. */
+/* Listing order: the functions that grew on their own come right after the
+ * regressed ones (largest own-time growth first), then the enum's order. */
 static int pg_kind_rank(enum pg_hotspot_kind k)
 {
         if (k == PG_HOTSPOT_GREW)
@@ -67,6 +67,8 @@ static int pg_hotspot_cmp(const void *a, const void *b)
 
         if (x->kind != y->kind)
                 return pg_kind_rank(x->kind) - pg_kind_rank(y->kind);
+        if (x->kind == PG_HOTSPOT_GREW && x->self_time_ms != y->self_time_ms)
+                return x->self_time_ms > y->self_time_ms ? -1 : 1; /* own-time growth */
         if (x->kind == PG_HOTSPOT_NEW || x->kind == PG_HOTSPOT_VANISHED) {
                 dx = fmax(dx, fabs(x->delta_incl_pp));
                 dy = fmax(dy, fabs(y->delta_incl_pp));
@@ -504,32 +506,57 @@ void pg_hotspots_compare_verdict(const struct pg_profile *base, const struct pg_
         pg_hotspots_join(base, head, base_task_clock_ns, head_task_clock_ns, rule, false, out);
 }
 
+/* Candidates of pg_hotspots_mark_grew(): own-time growth first, then by name. */
+static int pg_grew_cmp(const void *a, const void *b)
+{
+        const struct pg_hotspot *x = *(const struct pg_hotspot *const *) a;
+        const struct pg_hotspot *y = *(const struct pg_hotspot *const *) b;
+
+        if (x->self_time_ms != y->self_time_ms)
+                return x->self_time_ms > y->self_time_ms ? -1 : 1;
+        return strcmp(x->function, y->function);
+}
+
 void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
                            double base_task_clock_ns, double head_task_clock_ns,
-                           uint64_t min_samples)
+                           const struct pg_hotspot_rule *rule)
 {
-        struct pg_hotspot *best = NULL;
-        double growth_ms = (head_task_clock_ns - base_task_clock_ns) / 1e6;
+        struct pg_hotspot *top[PG_HOTSPOT_GREW_MAX + 1];
+        size_t n = 0, named = 0;
+        double growth_ms = (head_task_clock_ns - base_task_clock_ns) / 1e6, sum = 0;
 
         if (!h->judged || pg_hotspots_culprit(h) || !(growth_ms > 0))
                 return;
+        /* the PG_HOTSPOT_GREW_MAX + 1 largest growths above the floor, largest first */
         for (size_t i = 0; i < h->n; i++) {
                 struct pg_hotspot *x = &h->items[i];
-                if (!x->has_self_time || x->head_self < min_samples ||
+                if (!x->has_self_time || x->head_self < rule->min_samples ||
                     (x->kind != PG_HOTSPOT_UNCHANGED && x->kind != PG_HOTSPOT_NOT_SIGNIFICANT &&
-                     x->kind != PG_HOTSPOT_SHIFTED))
+                     x->kind != PG_HOTSPOT_SHIFTED) ||
+                    !(x->self_time_ms > pg_own_time_floor_ms(x, rule, base_task_clock_ns)))
                         continue;
                 if (pg_is_kernel_frame(x->function, strlen(x->function)) && x->head_incl &&
                     pg_stack_in_interrupt(head->stacks[x->heavy_stack].frames, x->heavy_end))
                         continue;
-                if (!best || x->self_time_ms > best->self_time_ms)
-                        best = x;
+                if (n == sizeof(top) / sizeof(top[0]) && pg_grew_cmp(&x, &top[n - 1]) > 0)
+                        continue;
+                if (n < sizeof(top) / sizeof(top[0]))
+                        n++;
+                top[n - 1] = x;
+                qsort(top, n, sizeof(*top), pg_grew_cmp);
         }
-        if (!best || !(best->self_time_ms > 0.5 * growth_ms))
+        /* the fewest of them that hold more than half of the growth */
+        while (named < n && named < PG_HOTSPOT_GREW_MAX && !(sum > 0.5 * growth_ms))
+                sum += top[named++]->self_time_ms;
+        if (!(sum > 0.5 * growth_ms))
                 return;
-        best->kind = PG_HOTSPOT_GREW;
-        if (!best->path && best->head_incl)
-                best->path = pg_profile_path_to(head, best->heavy_stack, best->heavy_end);
+        for (size_t k = 0; k < named; k++) {
+                struct pg_hotspot *g = top[k];
+
+                g->kind = PG_HOTSPOT_GREW;
+                if (!g->path && g->head_incl)
+                        g->path = pg_profile_path_to(head, g->heavy_stack, g->heavy_end);
+        }
         qsort(h->items, h->n, sizeof(*h->items), pg_hotspot_cmp);
 }
 

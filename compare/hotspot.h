@@ -35,8 +35,9 @@ enum pg_hotspot_kind {
         PG_HOTSPOT_UNCHANGED,
         PG_HOTSPOT_SHIFTED,  /* share moved only because others changed: own time did not
                               move beyond the threshold (x task-clock) in that direction */
-        PG_HOTSPOT_GREW,     /* set by pg_hotspots_mark_grew() only: its own time holds most
-                               of a regression its share cannot show (it is most of the run) */
+        PG_HOTSPOT_GREW,     /* set by pg_hotspots_mark_grew() only: its own time holds
+                               (with at most two others') most of a regression its share
+                               cannot show (it is most of the run, or all grew alike) */
         PG_HOTSPOT_INTERRUPT /* would be regressed or new, but a kernel frame whose hottest
                                 stack runs in interrupt context (pg_stack_in_interrupt()):
                                 time the benchmark did not cause; never gates */
@@ -138,29 +139,39 @@ void pg_hotspots_compare_verdict(const struct pg_profile *base, const struct pg_
                                  const struct pg_hotspot_rule *rule, struct pg_hotspots *out);
 
 /**
- * The function a reader should look at first: the first regressed or new
- * hotspot of @h (the items are sorted worst first), or NULL. Borrowed from @h.
+ * The function a reader should look at first: the first regressed, new or
+ * grew (own time) hotspot of @h (the items are sorted worst first), or NULL.
+ * Borrowed from @h.
  */
 const char *pg_hotspots_culprit(const struct pg_hotspots *h);
+
+/** The most functions pg_hotspots_mark_grew() names in one benchmark. */
+#define PG_HOTSPOT_GREW_MAX 3
 
 /**
  * When a benchmark regressed in time and no function's share regressed or is
  * new (a function that is most of the run keeps its share when it gets
- * slower), name the one that holds the growth: the function whose own time
- * (self share x median task-clock) grew most, when that growth is more than
- * half of (@head_task_clock_ns - @base_task_clock_ns) and it has at least
- * min_samples self samples in head. Its kind becomes PG_HOTSPOT_GREW, its
- * path the heaviest stack of @head that holds it (comm excluded, cut after
- * it; @h must come from pg_hotspots_compare() or
- * pg_hotspots_compare_verdict() with this @head), and @h is sorted again.
- * Call it only for a benchmark whose verdict is
- * already a regression: own time moves with task-clock's noise, so on its
- * own it proves nothing (docs/compare.md). Nothing changes when @h is not
- * judged, has a culprit, or task-clock did not grow.
+ * slower; a slowdown spread evenly keeps every share), name the functions
+ * that hold the growth: the fewest, largest own-time growth first (self share
+ * x median task-clock, ms), that together hold more than half of
+ * (@head_task_clock_ns - @base_task_clock_ns), at most PG_HOTSPOT_GREW_MAX;
+ * each must have at least @rule->min_samples self samples in head and an
+ * own-time growth above the floor a share change must pass to count as its
+ * own (more than @rule->threshold_pp % of the base task-clock and more than
+ * 15% of its own base time: task-clock's drift between batches). When no
+ * such set exists (the growth is spread wider, or others got faster) none is
+ * named. Their kind becomes PG_HOTSPOT_GREW, their path the heaviest stack
+ * of @head that holds them (comm excluded, cut after it; @h must come from
+ * pg_hotspots_compare() or pg_hotspots_compare_verdict() with this @head),
+ * and @h is sorted again (the largest growth first among them, so
+ * pg_hotspots_culprit() returns it). Call it only for a benchmark whose
+ * verdict is already a regression: own time moves with task-clock's noise,
+ * so on its own it proves nothing (docs/compare.md). Nothing changes when @h
+ * is not judged, has a culprit, or task-clock did not grow.
  */
 void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
                            double base_task_clock_ns, double head_task_clock_ns,
-                           uint64_t min_samples);
+                           const struct pg_hotspot_rule *rule);
 
 /** Whether the hotspot changes of @h warrant a flame graph (any regressed/new/improved/vanished). */
 bool pg_hotspots_changed(const struct pg_hotspots *h);

@@ -477,10 +477,10 @@ static void pg_decide_bench(struct pg_bench_cmp *b, const struct pg_rules *rules
         }
         if (reg) {
                 /* a function that is most of the run keeps its share when it
-                 * gets slower: name the one whose own time holds the growth */
+                 * gets slower: name the ones whose own time holds the growth */
                 if (base_tc > 0 && head_tc > 0)
                         pg_hotspots_mark_grew(&b->hotspots, &head->profile, base_tc, head_tc,
-                                              rules->hotspots.min_samples);
+                                              &rules->hotspots);
                 b->verdict = PG_VERDICT_REGRESSION;
                 b->reason = why ? pg_xasprintf("%s regressed", why) : why_owned;
                 if (why)

@@ -22,6 +22,7 @@
 #include "common/hashmap.h"
 #include "common/json.h"
 #include "common/strdist.h"
+#include "runner/debugfind.h"
 #include "runner/demangle.h"
 #include "runner/libdw.h"
 
@@ -552,6 +553,20 @@ void pg_annotation_list_symbols(struct pg_buf *b, const struct pg_annotation *a,
                               mark && i == a->chosen ? "  (shown)" : "");
 }
 
+/*
+ * Whether annotate's debug-file search ends, as libdw's own does, by asking
+ * the debuginfod servers DEBUGINFOD_URLS names (docs/bare-metal.md). When it
+ * is unset or empty the client has no server to ask (debuginfod-client.c
+ * answers ENOSYS), so the search stays local (runner/debugfind.h) and the
+ * client and its libraries are never loaded.
+ */
+static bool pg_asks_debuginfod(void)
+{
+        const char *urls = getenv("DEBUGINFOD_URLS");
+
+        return urls != NULL && urls[0] != '\0';
+}
+
 int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
                 struct pg_annotation *out)
 {
@@ -560,6 +575,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         Dwfl_Callbacks cb = { 0 };
         Dwfl *dwfl = NULL;
         Dwfl_Module *mod;
+        void **ud;
         struct pg_strmap seen = PG_STRMAP_INIT;
         size_t cap = 0;
         uint64_t hot = 0, hot_count = 0, outside_hot = 0;
@@ -604,7 +620,8 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         dpath =
             pg_xasprintf("%s%s:/usr/lib/debug", debug_dir ? debug_dir : "", debug_dir ? ":" : "");
         cb.find_elf = dwfl_build_id_find_elf;
-        cb.find_debuginfo = dwfl_standard_find_debuginfo;
+        cb.find_debuginfo =
+            pg_asks_debuginfod() ? dwfl_standard_find_debuginfo : pg_debugfind_callback;
         cb.debuginfo_path = &dpath;
         dwfl = dwfl_begin(&cb);
         /* O_NONBLOCK: a FIFO named by a crafted result must not hang the open;
@@ -626,6 +643,9 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
                                   dwfl_errmsg(-1));
                 goto done;
         }
+        /* pg_debugfind_callback()'s path is the module's user data */
+        dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+        *ud = dpath;
         if ((rc = pg_check_build(mod, f)) < 0)
                 goto done;
         for (size_t i = 0; i < f->n; i++)

@@ -144,7 +144,7 @@ static void test_verdict_grew_path_is_heaviest_stack(void **state)
                 else
                         pg_hotspots_compare(&b, &h, 1e9, 1.6e9, &r.hotspots, &hs[v]);
                 assert_null(pg_hotspots_culprit(&hs[v]));
-                pg_hotspots_mark_grew(&hs[v], &h, 1e9, 1.6e9, r.hotspots.min_samples);
+                pg_hotspots_mark_grew(&hs[v], &h, 1e9, 1.6e9, &r.hotspots);
                 for (size_t i = 0; i < hs[v].n; i++)
                         if (hs[v].items[i].kind == PG_HOTSPOT_GREW)
                                 g = &hs[v].items[i];

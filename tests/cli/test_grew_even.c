@@ -1,0 +1,114 @@
+/*
+ * A slowdown spread evenly over two functions: neither holds more than half
+ * of task-clock's growth, together they do, so the report names both as
+ * "grew (own time)" (docs/compare.md, Hotspots), largest growth first, in the
+ * text and the Markdown. Spread over eight, none is named.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "common/buf.h"
+#include "tests/util/testutil.h"
+
+/* Result @dir/t100.json: task-clock @values (ns, JSON array), profile
+ * @stacks (a JSON object) of @samples samples in all. */
+static void pg_write_result(const char *dir, const char *values, const char *stacks, int samples)
+{
+        char *path = pg_xasprintf("%s/t100.json", dir);
+        char *text = pg_xasprintf(
+            "{\"schema\": \"perfgate/result/1\", \"name\": \"t100\", \"metrics\": "
+            "{\"task-clock\": {\"unit\": \"ns\", \"values\": %s}}, \"profile\": "
+            "{\"call_graph\": \"fp\", \"event\": \"cpu-clock\", \"frequency_hz\": 999, "
+            "\"lost\": 0, \"runs\": 1, \"samples\": %d, \"stacks\": %s}}",
+            values, samples, stacks);
+
+        mkdir(dir, 0755);
+        pg_test_write(path, text);
+        free(text);
+        free(path);
+}
+
+/* Own time = self share x median task-clock. Base: 86.4 ms, funcA 1022 and
+ * funcB 1012 of 2089 samples (42.3 and 41.9 ms); head: 110.6 ms (+24.2 ms),
+ * 1027 and 1019 of 2100 (54.1 and 53.7 ms): each +11.8 ms, 48.8% and 48.7%
+ * of the growth (the figures of a +30% workload split over two functions
+ * measured on the development VM). */
+static void test_grew_even_names_both(void **state)
+{
+        struct pg_run_out o;
+        char *md, *a, *b;
+        (void) state;
+
+        pg_write_result("b", "[86.1e6, 86.9e6, 86.4e6, 86.2e6, 86.7e6]",
+                        "{\"t100;main;funcA\": 1022, \"t100;main;funcB\": 1012, "
+                        "\"t100;main\": 55}",
+                        2089);
+        pg_write_result("h", "[110.2e6, 111.0e6, 110.6e6, 110.4e6, 110.9e6]",
+                        "{\"t100;main;funcA\": 1027, \"t100;main;funcB\": 1019, "
+                        "\"t100;main\": 54}",
+                        2100);
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--markdown", "out.md", NULL);
+        assert_int_equal(o.status, 1);
+        a = strstr(o.out.ptr, "    funcA ");
+        b = strstr(o.out.ptr, "    funcB ");
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_true(a < b); /* funcA grew a little more */
+        assert_non_null(strstr(a, "own time +11.8 ms"));
+        assert_non_null(strstr(b, "own time +11.8 ms"));
+        assert_non_null(strstr(a, ") grew (own time)\n      via main > funcA\n"));
+        assert_non_null(strstr(b, ") grew (own time)\n      via main > funcB\n"));
+        assert_null(strstr(o.out.ptr, "    main "));
+        pg_run_out_release(&o);
+        md = pg_test_read("out.md");
+        a = strstr(md, "funcA");
+        b = strstr(md, "funcB");
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_non_null(strstr(a, "grew (own time)"));
+        assert_non_null(strstr(b, "grew (own time)"));
+        free(md);
+}
+
+/* The same growth spread over eight functions (each +3.0 ms, an eighth):
+ * the three largest hold less than half, so none is named. */
+static void test_grew_spread_wider_names_none(void **state)
+{
+        struct pg_run_out o;
+        struct pg_buf b = PG_BUF_INIT, h = PG_BUF_INIT;
+        (void) state;
+
+        pg_buf_puts(&b, "{");
+        pg_buf_puts(&h, "{");
+        for (int i = 0; i < 8; i++) {
+                pg_buf_printf(&b, "\"t100;main;f%d\": 250, ", i);
+                pg_buf_printf(&h, "\"t100;main;f%d\": 253, ", i);
+        }
+        pg_buf_puts(&b, "\"t100;main\": 89}");
+        pg_buf_puts(&h, "\"t100;main\": 76}");
+        pg_write_result("b", "[86.1e6, 86.9e6, 86.4e6, 86.2e6, 86.7e6]", b.ptr, 2089);
+        pg_write_result("h", "[110.2e6, 111.0e6, 110.6e6, 110.4e6, 110.9e6]", h.ptr, 2100);
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
+        assert_int_equal(o.status, 1);
+        assert_null(strstr(o.out.ptr, "grew (own time)"));
+        pg_run_out_release(&o);
+        pg_buf_release(&b);
+        pg_buf_release(&h);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, pg_test_setup_sandbox, pg_test_teardown_sandbox)
+        const struct CMUnitTest tests[] = {
+                T(test_grew_even_names_both),
+                T(test_grew_spread_wider_names_none),
+        };
+#undef T
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
