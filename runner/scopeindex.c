@@ -500,23 +500,32 @@ static void pg_scope_cutable(struct pg_scopeindex *x, Dwarf *dw)
 Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
                             Dwarf_Addr *bias)
 {
-        Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+        Dwarf_Addr own_bias = 0, dwfl_bias = 0;
+        Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &dwfl_bias);
         Dwarf *dw;
         uint32_t at;
 
         /* libdwfl takes the aranges as covering the text without gaps
          * (libdwfl/cu.c addrarange): past a CU's last range it answers that CU */
-        if (cu != NULL && dwarf_haspc(cu, addr - *bias) > 0)
+        if (cu != NULL && dwarf_haspc(cu, addr - dwfl_bias) > 0) {
+                *bias = dwfl_bias;
                 return cu;
-        *bias = 0;
-        if ((dw = dwfl_module_getdwarf(mod, bias)) == NULL)
-                return NULL;
-        if (!x->cutable) {
-                pg_scope_cutable(x, dw);
-                x->cutable = true;
         }
-        at = pg_scope_tops_find(x->cutops, x->ncutops, addr - *bias);
-        return at == PG_NONE ? NULL : &x->cudies[at];
+        if ((dw = dwfl_module_getdwarf(mod, &own_bias)) != NULL) {
+                if (!x->cutable) {
+                        pg_scope_cutable(x, dw);
+                        x->cutable = true;
+                }
+                at = pg_scope_tops_find(x->cutops, x->ncutops, addr - own_bias);
+                if (at != PG_NONE) {
+                        *bias = own_bias;
+                        return &x->cudies[at];
+                }
+        }
+        /* no CU's ranges hold it (a CU without DW_AT_low_pc or DW_AT_ranges):
+         * libdwfl's answer, whatever it is */
+        *bias = dwfl_bias;
+        return cu;
 }
 
 void pg_scopeindex_release(struct pg_scopeindex *x)

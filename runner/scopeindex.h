@@ -59,14 +59,19 @@ struct pg_scopeindex {
 };
 
 /**
- * The CU DIE holding address @addr of @mod (a module of one file, @x its
- * index): the one dwfl_module_addrdie(@mod, @addr, @bias) finds through
+ * The CU DIE holding link-time address @addr of @mod (a module of one
+ * file, @x its index): the one CU lookup of every DWARF answer perfgate
+ * gives about an address (inlined frames, source lines, the call site of
+ * "grew most at", annotate), so that one address has one CU everywhere.
+ * The CU dwfl_module_addrdie(@mod, @addr, @bias) finds through
  * .debug_aranges when its ranges (dwarf_haspc) hold the address; else (the
- * Go linker and clang write no .debug_aranges; a cgo binary has them for
- * its C objects alone, and libdwfl then answers the C CU before a gap) the
- * first CU in the file whose DW_AT_low_pc/high_pc or DW_AT_ranges hold it,
- * from a table of every CU's ranges built at the first such lookup. NULL when no CU holds it. The DIE is valid while @mod's Dwarf and
- * @x are; *@bias as dwfl_module_addrdie sets it.
+ * Go linker, clang and lld write no .debug_aranges; a cgo binary has them
+ * for its C objects alone, and libdwfl then answers the C CU before a gap)
+ * the first CU in the file whose DW_AT_low_pc/high_pc or DW_AT_ranges hold
+ * it, from a table of every CU's ranges built at the first such lookup;
+ * else (no CU's ranges hold it) libdwfl's answer, which may be NULL. The
+ * DIE is valid while @mod's Dwarf and @x are; *@bias (@addr - *@bias is
+ * the DWARF address) as dwfl_module_addrdie sets it.
  */
 Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
                             Dwarf_Addr *bias);

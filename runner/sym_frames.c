@@ -191,7 +191,7 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
 {
         Dwfl_Module *mod = f->mod;
         Dwarf_Addr bias = 0;
-        Dwarf_Die cu, scopes[PG_MAX_SCOPES];
+        Dwarf_Die scopes[PG_MAX_SCOPES];
         Dwarf_Files *files = NULL;
         size_t nfiles = 0;
         const char *own;
@@ -200,15 +200,16 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
         /* the addresses of one function come one after the other */
         if (!cache->valid || cache->mod != mod ||
             dwarf_haspc(&cache->sub, addr - cache->bias) <= 0) {
-                Dwarf_Die v[PG_MAX_SCOPES];
+                Dwarf_Die v[PG_MAX_SCOPES], *cu;
 
                 cache->valid = false;
-                if (!pg_module_cu(mod, addr, &cu, &bias) ||
-                    (n = pg_scopes_at(&cu, addr - bias, v, PG_MAX_SCOPES)) <= 0 ||
+                /* the CU the folding finds (pg_scopeindex_cu) */
+                if ((cu = pg_scopeindex_cu(&f->scopes, mod, addr, &bias)) == NULL ||
+                    (n = pg_scopes_at(cu, addr - bias, v, PG_MAX_SCOPES)) <= 0 ||
                     dwarf_tag(&v[n - 1]) != DW_TAG_subprogram)
                         return false;
                 *cache = (struct pg_inline_cache){
-                        .valid = true, .mod = mod, .sub = v[n - 1], .cu = cu, .bias = bias
+                        .valid = true, .mod = mod, .sub = v[n - 1], .cu = *cu, .bias = bias
                 };
         }
         /* a line in the function's own file was not inlined from another */
@@ -255,30 +256,6 @@ static int pg_inlined_at(struct pg_file *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_
         return pg_scopeindex_chain(&f->scopes, cu, pc, out, max);
 }
 
-/*
- * The CU holding @vaddr of @f, for its inlined frames: through
- * .debug_aranges (dwfl_module_addrdie) when that CU's ranges hold it, else
- * from every CU's ranges (pg_scopeindex_cu): Go's linker and clang write no
- * .debug_aranges, and a cgo binary has them for its C objects only, so
- * without this a Go, or clang-built C and C++, function gets no inlined
- * frames where perf --call-graph dwarf and addr2line -i show them. Else
- * libdwfl's answer, whatever it is.
- */
-static Dwarf_Die *pg_frame_cu(struct pg_file *f, uint64_t vaddr, Dwarf_Addr *bias)
-{
-        Dwarf_Addr own_bias = 0;
-        Dwarf_Die *cu = dwfl_module_addrdie(f->mod, vaddr, bias), *own;
-
-        if (cu != NULL && dwarf_haspc(cu, vaddr - *bias) > 0)
-                return cu;
-        own = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, &own_bias);
-        if (own != NULL) {
-                *bias = own_bias;
-                return own;
-        }
-        return cu; /* as libdwfl answers, whatever it is */
-}
-
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
 static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t vaddr,
                                   struct pg_frame_res *r, const char *modbase)
@@ -308,7 +285,7 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
         f->dwarf_read = true;
-        cu = pg_frame_cu(f, vaddr, &bias);
+        cu = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, &bias);
         if (cu == NULL) {
                 pg_buf_release(&tmp);
                 return;
