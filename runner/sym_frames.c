@@ -90,6 +90,57 @@ static bool pg_die_in_c(Dwarf_Die *die)
 }
 
 /*
+ * The DIEs enclosing @decl below its CU, outermost first, into @v (at most
+ * @max; the count returned, 0 when not found): each level's child whose
+ * subtree holds @decl's offset (a CU's DIEs are stored in preorder, DWARF 5
+ * section 2.3, so a DIE's subtree ends where its next sibling starts). For
+ * declarations dwarf_getscopes_die does not reach: libdw's walk does not
+ * enter unions (libdw_visit_scopes.c may_have_scopes).
+ */
+static int pg_die_path(Dwarf_Die *decl, Dwarf_Die *v, int max)
+{
+        Dwarf_Off want = dwarf_dieoffset(decl);
+        Dwarf_Die cur, child, next;
+        int n = 0;
+
+        if (dwarf_diecu(decl, &cur, NULL, NULL) == NULL)
+                return 0;
+        while (n < max && dwarf_child(&cur, &child) == 0) {
+                for (;;) {
+                        Dwarf_Off off = dwarf_dieoffset(&child);
+                        int r;
+
+                        if (off == want)
+                                return n;
+                        r = dwarf_siblingof(&child, &next);
+                        if (off < want && (r != 0 || dwarf_dieoffset(&next) > want))
+                                break; /* in this one's subtree */
+                        if (r != 0)
+                                return 0;
+                        child = next;
+                }
+                v[n++] = child;
+                cur = child;
+        }
+        return 0;
+}
+
+/* Append "NAME::" of scope @d to @f's qualpool when it qualifies the
+ * functions declared in it (a namespace, class, structure or union). */
+static void pg_qualify_by(struct pg_file *f, Dwarf_Die *d)
+{
+        int tag = dwarf_tag(d);
+        const char *sn;
+
+        if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
+            tag != DW_TAG_union_type)
+                return;
+        sn = dwarf_diename(d);
+        pg_buf_puts(&f->qualpool, sn ? sn : "(anonymous namespace)");
+        pg_buf_puts(&f->qualpool, "::");
+}
+
+/*
  * The qualified name of the function declared by @decl from its enclosing
  * scopes (namespaces, classes, structures, unions), appended to @out:
  * "ns::(anonymous namespace)::Cls<int>::f". Used when a function has no
@@ -113,18 +164,17 @@ static void pg_qualified_name(struct pg_file *f, struct pg_buf *out, Dwarf_Die *
         at = (uint32_t) f->qualpool.len;
         n = pg_die_in_c(decl) ? 0 : dwarf_getscopes_die(decl, &scopes);
         /* scopes[0] is @decl itself, outward to the CU */
-        for (int i = n - 1; i >= 1; i--) {
-                int tag = dwarf_tag(&scopes[i]);
-                const char *sn;
-
-                if (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
-                    tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
-                        continue;
-                sn = dwarf_diename(&scopes[i]);
-                pg_buf_puts(&f->qualpool, sn ? sn : "(anonymous namespace)");
-                pg_buf_puts(&f->qualpool, "::");
-        }
+        for (int i = n - 1; i >= 1; i--)
+                pg_qualify_by(f, &scopes[i]);
         free(scopes);
+        if (n <= 0 && !pg_die_in_c(decl)) {
+                /* not reached by libdw's walk (in a union): by offsets */
+                Dwarf_Die path[64];
+                int k = pg_die_path(decl, path, 64);
+
+                for (int i = 0; i < k; i++)
+                        pg_qualify_by(f, &path[i]);
+        }
         pg_buf_putc(&f->qualpool, '\0');
         pg_u64map_put(&f->qual, key, at);
         pg_buf_puts(out, f->qualpool.ptr + at);
@@ -205,7 +255,8 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
                 cache->valid = false;
                 /* the CU the folding finds (pg_scopeindex_cu) */
                 if ((cu = pg_scopeindex_cu(&f->scopes, mod, addr, &bias)) == NULL ||
-                    (n = pg_scopes_at(cu, addr - bias, v, PG_MAX_SCOPES)) <= 0 ||
+                    (n = pg_scopeindex_scopes(&f->scopes, cu, addr - bias, v, PG_MAX_SCOPES)) <=
+                        0 ||
                     dwarf_tag(&v[n - 1]) != DW_TAG_subprogram)
                         return false;
                 *cache = (struct pg_inline_cache){
