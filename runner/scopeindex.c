@@ -336,9 +336,11 @@ static int pg_scopes_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int ma
                         if (n < max)
                                 v[n++] = child;
                         return n;
-                } else if ((n = pg_scopes_walk(&child, pc, v, max, depth + 1, true)) > 0) {
+                } else if (tag != DW_TAG_inlined_subroutine &&
+                           (n = pg_scopes_walk(&child, pc, v, max, depth + 1, true)) > 0) {
                         /* g++ defines the member functions of a class local to
-                         * a function inside that class, inside the function */
+                         * a function inside that class, inside the function
+                         * (an inlined instance holds no types) */
                         return n;
                 }
         } while (dwarf_siblingof(&child, &child) == 0);
@@ -369,7 +371,8 @@ static int pg_scopes_nodes(const struct pg_scope_cu *c, uint32_t parent, Dwarf_A
                         if (n < max)
                                 v[n++] = i;
                         return n;
-                } else if ((n = pg_scopes_nodes(c, i, pc, v, max, depth + 1, true)) > 0) {
+                } else if (c->nodes[i].tag != DW_TAG_inlined_subroutine &&
+                           (n = pg_scopes_nodes(c, i, pc, v, max, depth + 1, true)) > 0) {
                         return n;
                 }
         }
@@ -433,7 +436,8 @@ static void pg_scope_tops(struct pg_scope_cu *c)
                         continue;
                 /* examined at depth level - 1; its children at depth level:
                  * a nest's, and code's (in it, or in its local types) */
-                if ((pg_scope_nests(nd->tag) || pg_scope_code(nd->tag)) &&
+                if ((pg_scope_nests(nd->tag) ||
+                     (pg_scope_code(nd->tag) && nd->tag != DW_TAG_inlined_subroutine)) &&
                     nd->level <= PG_SCOPE_DEPTH)
                         open[i] = true;
                 /* code is taken where the walk is not inside other code (a
