@@ -222,6 +222,7 @@ void pg_profile_clear_addrs(struct pg_profile *p)
         free(p->addrs);
         p->addrs = NULL;
         p->naddrs = 0;
+        p->inline_sites = false;
 }
 
 const struct pg_fn_addrs *pg_profile_find_addrs(const struct pg_profile *p, const char *function)
@@ -661,6 +662,9 @@ static void pg_profile_to_json(cJSON *root, const char *key, const struct pg_pro
                                       cJSON_CreateNumber((double) p->stacks[i].count));
         if (p->naddrs > 0) {
                 cJSON *arr = cJSON_AddArrayToObject(o, "addresses");
+
+                if (p->inline_sites)
+                        cJSON_AddBoolToObject(o, "inline_sites", true);
 
                 for (size_t i = 0; i < p->naddrs; i++) {
                         const struct pg_fn_addrs *f = &p->addrs[i];
@@ -1524,7 +1528,8 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
             (error = pg_get_u64(ld, po, "frames", false, &p->frames)) < 0 ||
             (error = pg_get_u64(ld, po, "unresolved", false, &p->unresolved)) < 0 ||
             (error = pg_get_u64(ld, po, "runs", false, &p->runs)) < 0 ||
-            (error = pg_get_bool(ld, po, "kernel", &p->kernel)) < 0)
+            (error = pg_get_bool(ld, po, "kernel", &p->kernel)) < 0 ||
+            (error = pg_get_bool(ld, po, "inline_sites", &p->inline_sites)) < 0)
                 return error;
         /* off-CPU times are per run (ns / runs): 0 runs would divide by 0 */
         if (strcmp(key, "offcpu") == 0 && p->runs == 0)

@@ -119,6 +119,9 @@ struct pg_profile {
                                     loader reads them) and only it is freed */
         size_t naddrs;
         struct pg_fn_addrs *addrs; /* sorted by (function, module); NULL in older results */
+        bool inline_sites;         /* every address was asked where code inlined at it was
+                                    * called (addrs[].inlined): a function without entries
+                                    * has none; false in results of older versions */
 };
 
 /* Name of the entry that holds the functions below functions.min_share. */

@@ -87,10 +87,16 @@ static const char *pg_profile_problem(const struct pg_profile *p, uint64_t total
         return NULL;
 }
 
-/* Whether @p's address histograms say where inlined code was called
- * (results of versions before that have none). */
+/* Whether @p's address histograms say where inlined code was called:
+ * profile.inline_sites, or (results of versions before that field) an
+ * inlined entry anywhere. An older result without entries cannot be told
+ * from one without samples in inlined code; a new one can: a base in which
+ * no inlined code ran is compared by call sites with a head in which it
+ * runs. */
 static bool pg_profile_has_inlined(const struct pg_profile *p)
 {
+        if (p != NULL && p->present && p->inline_sites)
+                return true;
         for (size_t i = 0; p != NULL && p->present && i < p->naddrs; i++)
                 if (p->addrs[i].ninlined)
                         return true;

@@ -183,69 +183,34 @@ static int pg_line_cmp(const void *x, const void *y)
         return a->line < b->line ? -1 : a->line > b->line;
 }
 
-bool pg_module_cu(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *cu, Dwarf_Addr *bias)
-{
-        Dwarf_Die *d = dwfl_module_addrdie(mod, (Dwarf_Addr) addr, bias);
-        Dwarf *dw;
-        Dwarf_Off off = 0, next;
-        size_t hsize;
-
-        if (d != NULL) {
-                *cu = *d;
-                return true;
-        }
-        /* every CU, for one whose ranges hold it */
-        *bias = 0;
-        dw = dwfl_module_getdwarf(mod, bias);
-        if (dw == NULL)
-                return false;
-        while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-                if (dwarf_offdie(dw, off + hsize, cu) != NULL && dwarf_haspc(cu, addr - *bias) > 0)
-                        return true;
-                off = next;
-        }
-        return false;
-}
-
-/* The line of @addr from the CU that holds it (pg_module_cu()). NULL when
- * none. */
-static const char *pg_cu_scan_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
+const char *pg_module_line(struct pg_scopeindex *cus, Dwfl_Module *mod, uint64_t addr, int *lineno)
 {
         Dwarf_Addr bias = 0;
-        Dwarf_Die cu;
+        Dwarf_Die *cu = pg_scopeindex_cu(cus, mod, (Dwarf_Addr) addr, &bias);
         Dwarf_Line *l;
 
-        if (pg_module_cu(mod, addr, &cu, &bias) &&
-            (l = dwarf_getsrc_die(&cu, addr - bias)) != NULL && dwarf_lineno(l, lineno) == 0)
+        *lineno = 0;
+        if (cu != NULL && (l = dwarf_getsrc_die(cu, addr - bias)) != NULL &&
+            dwarf_lineno(l, lineno) == 0)
                 return dwarf_linesrc(l, NULL, NULL);
         return NULL;
 }
 
-const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno)
-{
-        Dwfl_Line *l = dwfl_module_getsrc(mod, (Dwarf_Addr) addr);
-
-        *lineno = 0;
-        if (l != NULL)
-                return dwfl_lineinfo(l, NULL, lineno, NULL, NULL, NULL);
-        return pg_cu_scan_line(mod, addr, lineno);
-}
-
-const char *pg_module_comp_dir(Dwfl_Module *mod, uint64_t addr)
+const char *pg_module_comp_dir(struct pg_scopeindex *cus, Dwfl_Module *mod, uint64_t addr)
 {
         Dwarf_Addr bias = 0;
-        Dwarf_Die cu;
+        Dwarf_Die *cu = pg_scopeindex_cu(cus, mod, (Dwarf_Addr) addr, &bias);
         Dwarf_Attribute at;
 
-        if (!pg_module_cu(mod, addr, &cu, &bias) || dwarf_attr(&cu, DW_AT_comp_dir, &at) == NULL)
+        if (cu == NULL || dwarf_attr(cu, DW_AT_comp_dir, &at) == NULL)
                 return NULL;
         return dwarf_formstring(&at);
 }
 
 /* The source line of @addr: an index into @a->lines + 1 (added when new),
  * or 0 when the line table does not cover it. */
-static size_t pg_line_of(Dwfl_Module *mod, uint64_t addr, struct pg_annotation *a,
-                         struct pg_strmap *seen, size_t *cap)
+static size_t pg_line_of(struct pg_scopeindex *cus, Dwfl_Module *mod, uint64_t addr,
+                         struct pg_annotation *a, struct pg_strmap *seen, size_t *cap)
 {
         const char *file = NULL;
         int lineno = 0;
@@ -253,7 +218,7 @@ static size_t pg_line_of(Dwfl_Module *mod, uint64_t addr, struct pg_annotation *
         size_t idx;
         bool added;
 
-        file = pg_module_line(mod, addr, &lineno);
+        file = pg_module_line(cus, mod, addr, &lineno);
         if (file == NULL || lineno <= 0)
                 return 0;
         pg_buf_printf(&key, "%d:%s", lineno, file);
@@ -264,7 +229,7 @@ static size_t pg_line_of(Dwfl_Module *mod, uint64_t addr, struct pg_annotation *
                         *cap = *cap ? *cap * 2 : 16;
                         a->lines = pg_xreallocarray(a->lines, *cap, sizeof(*a->lines));
                 }
-                const char *cd = file[0] != '/' ? pg_module_comp_dir(mod, addr) : NULL;
+                const char *cd = file[0] != '/' ? pg_module_comp_dir(cus, mod, addr) : NULL;
                 a->lines[a->nlines++] = (struct pg_annot_line){ pg_xstrdup(file), (uint64_t) lineno,
                                                                 0, cd ? pg_xstrdup(cd) : NULL };
         }
@@ -334,8 +299,8 @@ static void pg_cs_load(void)
 /* Disassemble [a->start, a->end) with capstone (x86-64 in AT&T syntax, as
  * objdump and perf annotate show it; AArch64), counting each instruction's
  * samples. A failure leaves no instructions and says why. */
-static void pg_disassemble(Dwfl_Module *mod, const struct pg_fn_addrs *f, struct pg_annotation *a,
-                           struct pg_strmap *seen, size_t *cap)
+static void pg_disassemble(struct pg_scopeindex *cus, Dwfl_Module *mod, const struct pg_fn_addrs *f,
+                           struct pg_annotation *a, struct pg_strmap *seen, size_t *cap)
 {
         GElf_Addr bias = 0;
         Elf *elf = dwfl_module_getelf(mod, &bias);
@@ -382,7 +347,7 @@ static void pg_disassemble(Dwfl_Module *mod, const struct pg_fn_addrs *f, struct
                 in->text = insn[i].op_str[0]
                                ? pg_xasprintf("%s %s", insn[i].mnemonic, insn[i].op_str)
                                : pg_xstrdup(insn[i].mnemonic);
-                in->line = pg_line_of(mod, in->addr, a, seen, cap);
+                in->line = pg_line_of(cus, mod, in->addr, a, seen, cap);
                 while (k < f->n && f->addrs[k].addr < in->addr + insn[i].size) {
                         if (f->addrs[k].addr >= in->addr)
                                 in->count += f->addrs[k].count;
@@ -577,6 +542,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         Dwfl_Module *mod;
         void **ud;
         struct pg_strmap seen = PG_STRMAP_INIT;
+        struct pg_scopeindex cus = { 0 };
         size_t cap = 0;
         uint64_t hot = 0, hot_count = 0, outside_hot = 0;
         GElf_Sym sym;
@@ -708,7 +674,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
                         }
                         continue;
                 }
-                li = pg_line_of(mod, ff->addrs[i].addr, out, &seen, &cap);
+                li = pg_line_of(&cus, mod, ff->addrs[i].addr, out, &seen, &cap);
                 if (li)
                         out->lines[li - 1].count += ff->addrs[i].count;
                 else
@@ -716,10 +682,11 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
         }
         if (f->build_id == NULL)
                 pg_check_lines(f, out);
-        pg_disassemble(mod, f, out, &seen, &cap);
+        pg_disassemble(&cus, mod, f, out, &seen, &cap);
         pg_sort_lines(out);
 done:
         pg_strmap_release(&seen);
+        pg_scopeindex_release(&cus);
         if (dwfl)
                 dwfl_end(dwfl);
         free(dpath);

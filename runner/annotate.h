@@ -20,6 +20,7 @@
 
 #include "baselines/result.h"
 #include "common/buf.h"
+#include "runner/scopeindex.h"
 
 /** Samples of one source line. */
 struct pg_annot_line {
@@ -102,28 +103,22 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
 
 /**
  * DW_AT_comp_dir of the compile unit holding @addr (a link-time address of
- * @mod), the directory its relative file names are relative to (DWARF 5
- * section 3.1.1); NULL when none. Borrowed from libdw, valid while @mod is.
+ * @mod; the CU as pg_scopeindex_cu(@cus, @mod, @addr) finds it, @cus the
+ * module's CU index), the directory its relative file names are relative
+ * to (DWARF 5 section 3.1.1); NULL when none. Borrowed from libdw, valid
+ * while @mod and @cus are.
  */
-const char *pg_module_comp_dir(Dwfl_Module *mod, uint64_t addr);
+const char *pg_module_comp_dir(struct pg_scopeindex *cus, Dwfl_Module *mod, uint64_t addr);
 
 /**
  * The source line of link-time address @addr of @mod (a module reported at
- * its link-time addresses): the file name as the line table gives it
- * (borrowed from libdw), with *@lineno; NULL when no line covers it. Also
- * finds lines of objects without .debug_aranges (clang's default), by
- * scanning their CUs.
+ * its link-time addresses), from the line table of the CU that
+ * pg_scopeindex_cu(@cus, @mod, @addr) finds (the CU the inlined frames of
+ * the address come from, also in objects without .debug_aranges: clang's,
+ * lld's, Go's): the file name as the line table gives it (borrowed from
+ * libdw), with *@lineno; NULL (and *@lineno 0) when no line covers it.
  */
-const char *pg_module_line(Dwfl_Module *mod, uint64_t addr, int *lineno);
-
-/**
- * The compilation unit holding link-time address @addr of @mod, into @cu,
- * and the module's bias (@addr - *@bias is the DWARF address): through
- * .debug_aranges (dwfl_module_addrdie), else by scanning every CU's ranges
- * (objects built without that section: clang's and rustc's default).
- * false when no CU holds it.
- */
-bool pg_module_cu(Dwfl_Module *mod, uint64_t addr, Dwarf_Die *cu, Dwarf_Addr *bias);
+const char *pg_module_line(struct pg_scopeindex *cus, Dwfl_Module *mod, uint64_t addr, int *lineno);
 
 /**
  * Append to @b one line per symbol of @a->symbols, each starting with a

@@ -34,6 +34,7 @@
         X(dwarf_decl_file)                                                                         \
         X(dwarf_diecu)                                                                             \
         X(dwarf_diename)                                                                           \
+        X(dwarf_dieoffset)                                                                         \
         X(dwarf_end)                                                                               \
         X(dwarf_entrypc)                                                                           \
         X(dwarf_filesrc)                                                                           \
@@ -145,6 +146,7 @@ int pg_libdw_init(void);
 #define dwarf_decl_file                    pg_libdw.dwarf_decl_file
 #define dwarf_diecu                        pg_libdw.dwarf_diecu
 #define dwarf_diename                      pg_libdw.dwarf_diename
+#define dwarf_dieoffset                    pg_libdw.dwarf_dieoffset
 #define dwarf_end                          pg_libdw.dwarf_end
 #define dwarf_entrypc                      pg_libdw.dwarf_entrypc
 #define dwarf_filesrc                      pg_libdw.dwarf_filesrc

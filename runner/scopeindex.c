@@ -7,8 +7,10 @@
  * preorder, DWARF 5 section 2.3), so a DIE's node is found by binary search;
  * level is 1 for the CU's children. tops (pg_scopeindex_chain) are the
  * ranges of the subprograms, inlined subroutines and lexical blocks that
- * pg_scopes_at examines at the CU level (nested only in namespace-like
- * DIEs), sorted by lo; maxhi is the largest hi of tops[0 .. i].
+ * pg_scopes_at may take first: those at the CU level or in a namespace-like
+ * DIE (a namespace, class, structure, union or module, itself in the CU,
+ * in another, or in code: a local type), sorted by lo; maxhi is the
+ * largest hi of tops[0 .. i].
  */
 #include "runner/scopeindex.h"
 
@@ -51,10 +53,13 @@ struct pg_scope_cu {
 #define PG_SCOPE_DEPTH 64
 #define PG_SCOPE_MAX   (PG_SCOPE_DEPTH + 2)
 
-/* Whether the walk descends into a DIE of @tag (libdw_visit_scopes.c may_have_scopes). */
+/* Whether the index records the children of a DIE of @tag: those
+ * dwarf_getscopes' walk descends into (libdw_visit_scopes.c
+ * may_have_scopes), and unions, which pg_scopes_at enters too. */
 static bool pg_may_have_scopes(int tag)
 {
         switch (tag) {
+        case DW_TAG_union_type:
         case DW_TAG_compile_unit:
         case DW_TAG_module:
         case DW_TAG_lexical_block:
@@ -277,6 +282,10 @@ int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc,
             dwarf_formref_die(&attr, &origin) == NULL ||
             (o = pg_scope_find(c, origin.addr)) == PG_NONE)
                 return 0;
+        /* libdw's walk does not enter unions (may_have_scopes): not found there */
+        for (uint32_t p = c->nodes[o].parent; p != PG_NONE; p = c->nodes[p].parent)
+                if (c->nodes[p].tag == DW_TAG_union_type)
+                        return 0;
         for (uint32_t p = c->nodes[o].parent; p != PG_NONE; p = c->nodes[p].parent)
                 if (c->nodes[p].tag == DW_TAG_inlined_subroutine) {
                         if (n == (int) (sizeof(chain) / sizeof(chain[0])))
@@ -295,7 +304,7 @@ int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc,
 static bool pg_scope_nests(int tag)
 {
         return tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
-               tag == DW_TAG_structure_type || tag == DW_TAG_module;
+               tag == DW_TAG_structure_type || tag == DW_TAG_union_type || tag == DW_TAG_module;
 }
 
 /* The DIEs pg_scopes_at reports when their ranges contain the address. */
@@ -305,8 +314,10 @@ static bool pg_scope_code(int tag)
                tag == DW_TAG_lexical_block;
 }
 
-/* pg_scopes_at below @parent, examined at @depth. */
-static int pg_scopes_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max, int depth)
+/* pg_scopes_at below @parent, examined at @depth; @local: @parent is code
+ * that does not hold @pc, whose local types alone are searched. */
+static int pg_scopes_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max, int depth,
+                          bool local)
 {
         Dwarf_Die child;
 
@@ -316,12 +327,20 @@ static int pg_scopes_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int ma
                 int n, tag = dwarf_tag(&child);
 
                 if (pg_scope_nests(tag)) {
-                        if ((n = pg_scopes_walk(&child, pc, v, max, depth + 1)) > 0)
+                        if ((n = pg_scopes_walk(&child, pc, v, max, depth + 1, false)) > 0)
                                 return n;
-                } else if (pg_scope_code(tag) && dwarf_haspc(&child, pc) > 0) {
-                        n = pg_scopes_walk(&child, pc, v, max, depth + 1);
+                } else if (!pg_scope_code(tag)) {
+                        continue;
+                } else if (!local && dwarf_haspc(&child, pc) > 0) {
+                        n = pg_scopes_walk(&child, pc, v, max, depth + 1, false);
                         if (n < max)
                                 v[n++] = child;
+                        return n;
+                } else if (tag != DW_TAG_inlined_subroutine &&
+                           (n = pg_scopes_walk(&child, pc, v, max, depth + 1, true)) > 0) {
+                        /* g++ defines the member functions of a class local to
+                         * a function inside that class, inside the function
+                         * (an inlined instance holds no types) */
                         return n;
                 }
         } while (dwarf_siblingof(&child, &child) == 0);
@@ -330,12 +349,12 @@ static int pg_scopes_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int ma
 
 int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max)
 {
-        return pg_scopes_walk(parent, pc, v, max, 0);
+        return pg_scopes_walk(parent, pc, v, max, 0, false);
 }
 
 /* pg_scopes_walk over the index: node indexes into @v. */
 static int pg_scopes_nodes(const struct pg_scope_cu *c, uint32_t parent, Dwarf_Addr pc, uint32_t *v,
-                           int max, int depth)
+                           int max, int depth, bool local)
 {
         if (depth > PG_SCOPE_DEPTH)
                 return 0;
@@ -343,12 +362,17 @@ static int pg_scopes_nodes(const struct pg_scope_cu *c, uint32_t parent, Dwarf_A
                 int n;
 
                 if (pg_scope_nests(c->nodes[i].tag)) {
-                        if ((n = pg_scopes_nodes(c, i, pc, v, max, depth + 1)) > 0)
+                        if ((n = pg_scopes_nodes(c, i, pc, v, max, depth + 1, false)) > 0)
                                 return n;
-                } else if (pg_scope_code(c->nodes[i].tag) && pg_scope_has(c, i, pc)) {
-                        n = pg_scopes_nodes(c, i, pc, v, max, depth + 1);
+                } else if (!pg_scope_code(c->nodes[i].tag)) {
+                        continue;
+                } else if (!local && pg_scope_has(c, i, pc)) {
+                        n = pg_scopes_nodes(c, i, pc, v, max, depth + 1, false);
                         if (n < max)
                                 v[n++] = i;
+                        return n;
+                } else if (c->nodes[i].tag != DW_TAG_inlined_subroutine &&
+                           (n = pg_scopes_nodes(c, i, pc, v, max, depth + 1, true)) > 0) {
                         return n;
                 }
         }
@@ -402,7 +426,7 @@ static uint32_t pg_scope_tops_find(const struct pg_scope_top *t, size_t n, uint6
 /* The CU-level table of pg_scopes_at's first step (see the invariants above). */
 static void pg_scope_tops(struct pg_scope_cu *c)
 {
-        bool *open = pg_xcalloc(c->n ? c->n : 1, sizeof(*open)); /* reached through nests only */
+        bool *open = pg_xcalloc(c->n ? c->n : 1, sizeof(*open)); /* its children examined */
         size_t cap = 0;
 
         for (uint32_t i = 0; i < c->n; i++) {
@@ -410,10 +434,16 @@ static void pg_scope_tops(struct pg_scope_cu *c)
 
                 if (nd->parent != PG_NONE && !open[nd->parent])
                         continue;
-                /* examined at depth level - 1; a nest's children at depth level */
-                if (pg_scope_nests(nd->tag) && nd->level <= PG_SCOPE_DEPTH)
+                /* examined at depth level - 1; its children at depth level:
+                 * a nest's, and code's (in it, or in its local types) */
+                if ((pg_scope_nests(nd->tag) ||
+                     (pg_scope_code(nd->tag) && nd->tag != DW_TAG_inlined_subroutine)) &&
+                    nd->level <= PG_SCOPE_DEPTH)
                         open[i] = true;
-                if (!pg_scope_code(nd->tag) || nd->level > PG_SCOPE_DEPTH + 1)
+                /* code is taken where the walk is not inside other code (a
+                 * local type's member functions are inside a nest) */
+                if (!pg_scope_code(nd->tag) || nd->level > PG_SCOPE_DEPTH + 1 ||
+                    (nd->parent != PG_NONE && !pg_scope_nests(c->nodes[nd->parent].tag)))
                         continue;
                 for (uint32_t k = 0; k < nd->nr; k++) {
                         if (c->ntops == cap) {
@@ -432,35 +462,37 @@ static void pg_scope_tops(struct pg_scope_cu *c)
         c->tops_built = true;
 }
 
-int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
-                        int max)
+int pg_scopeindex_scopes(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                         int max)
 {
         struct pg_scope_cu *c = pg_scope_cu_get(x, cu);
         uint32_t best, v[PG_SCOPE_MAX];
-        int n, k = 0;
+        int n;
 
-        if (!c->built || c->fallback) {
-                Dwarf_Die d[PG_SCOPE_MAX];
-
-                n = pg_scopes_at(cu, pc, d, PG_SCOPE_MAX);
-                return pg_scopes_keep_inlined(d, n, out, max);
-        }
+        if (!c->built || c->fallback)
+                return pg_scopes_at(cu, pc, out, max);
         if (!c->tops_built)
                 pg_scope_tops(c);
         /* the first in DIE order, as the walk */
         best = pg_scope_tops_find(c->tops, c->ntops, pc);
         if (best == PG_NONE)
                 return 0;
-        n = pg_scopes_nodes(c, best, pc, v, PG_SCOPE_MAX, (int) c->nodes[best].level);
-        if (n < PG_SCOPE_MAX)
+        n = pg_scopes_nodes(c, best, pc, v, max < PG_SCOPE_MAX ? max : PG_SCOPE_MAX,
+                            (int) c->nodes[best].level, false);
+        if (n < max && n < PG_SCOPE_MAX)
                 v[n++] = best;
-        for (int i = n - 1; i >= 0; i--)
-                if (c->nodes[v[i]].tag == DW_TAG_inlined_subroutine) {
-                        if (k < max)
-                                out[k] = c->nodes[v[i]].die;
-                        k++;
-                }
-        return k;
+        for (int i = 0; i < n; i++)
+                out[i] = c->nodes[v[i]].die;
+        return n;
+}
+
+int pg_scopeindex_chain(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                        int max)
+{
+        Dwarf_Die d[PG_SCOPE_MAX];
+
+        return pg_scopes_keep_inlined(d, pg_scopeindex_scopes(x, cu, pc, d, PG_SCOPE_MAX), out,
+                                      max);
 }
 
 /* Every CU's ranges of @dw into @x's table, ids in file order. */
@@ -500,23 +532,32 @@ static void pg_scope_cutable(struct pg_scopeindex *x, Dwarf *dw)
 Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
                             Dwarf_Addr *bias)
 {
-        Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+        Dwarf_Addr own_bias = 0, dwfl_bias = 0;
+        Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &dwfl_bias);
         Dwarf *dw;
         uint32_t at;
 
         /* libdwfl takes the aranges as covering the text without gaps
          * (libdwfl/cu.c addrarange): past a CU's last range it answers that CU */
-        if (cu != NULL && dwarf_haspc(cu, addr - *bias) > 0)
+        if (cu != NULL && dwarf_haspc(cu, addr - dwfl_bias) > 0) {
+                *bias = dwfl_bias;
                 return cu;
-        *bias = 0;
-        if ((dw = dwfl_module_getdwarf(mod, bias)) == NULL)
-                return NULL;
-        if (!x->cutable) {
-                pg_scope_cutable(x, dw);
-                x->cutable = true;
         }
-        at = pg_scope_tops_find(x->cutops, x->ncutops, addr - *bias);
-        return at == PG_NONE ? NULL : &x->cudies[at];
+        if ((dw = dwfl_module_getdwarf(mod, &own_bias)) != NULL) {
+                if (!x->cutable) {
+                        pg_scope_cutable(x, dw);
+                        x->cutable = true;
+                }
+                at = pg_scope_tops_find(x->cutops, x->ncutops, addr - own_bias);
+                if (at != PG_NONE) {
+                        *bias = own_bias;
+                        return &x->cudies[at];
+                }
+        }
+        /* no CU's ranges hold it (a CU without DW_AT_low_pc or DW_AT_ranges):
+         * libdwfl's answer, whatever it is */
+        *bias = dwfl_bias;
+        return cu;
 }
 
 void pg_scopeindex_release(struct pg_scopeindex *x)

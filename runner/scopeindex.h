@@ -17,9 +17,10 @@
  * subroutine on the path the scopes end at the CU; when the origin is not
  * in the walk (another CU) the call returns 0 and no scopes.
  *
- * The index records that walk once per CU: every DIE it visits, in tree
- * order, with its parent, first child, next sibling, tag and address
- * ranges. The first pass is then a loop over in-memory ranges and the
+ * The index records that walk once per CU: every DIE it visits (and the
+ * children of unions, for the second rule below; the origin search ignores
+ * them as libdw does), in tree order, with its parent, first child, next
+ * sibling, tag and address ranges. The first pass is then a loop over in-memory ranges and the
  * origin a hash lookup. A CU whose walk meets something the index does not
  * model (an imported unit, any libdw error while reading DIEs or ranges) is
  * marked, and its addresses are answered by dwarf_getscopes itself.
@@ -27,9 +28,10 @@
  * The same index answers a second rule, the one addr2line -i (binutils),
  * perf's inline frames and DWARF 5 section 3.3.8 describe: the chain of
  * every DW_TAG_inlined_subroutine whose ranges contain pc, found through
- * the namespaces, classes, structures and modules that nest subprograms
- * (rustc puts every function in a DW_TAG_namespace) and through lexical
- * blocks (pg_scopes_at, pg_scopeindex_chain).
+ * the namespaces, classes, structures, unions and modules that nest
+ * subprograms (rustc puts every function in a DW_TAG_namespace; g++ defines
+ * the member functions of a local type inside it, inside its function) and
+ * through lexical blocks (pg_scopes_at, pg_scopeindex_chain).
  */
 #ifndef PG_RUNNER_SCOPEINDEX_H
 #define PG_RUNNER_SCOPEINDEX_H
@@ -59,14 +61,19 @@ struct pg_scopeindex {
 };
 
 /**
- * The CU DIE holding address @addr of @mod (a module of one file, @x its
- * index): the one dwfl_module_addrdie(@mod, @addr, @bias) finds through
+ * The CU DIE holding link-time address @addr of @mod (a module of one
+ * file, @x its index): the one CU lookup of every DWARF answer perfgate
+ * gives about an address (inlined frames, source lines, the call site of
+ * "grew most at", annotate), so that one address has one CU everywhere.
+ * The CU dwfl_module_addrdie(@mod, @addr, @bias) finds through
  * .debug_aranges when its ranges (dwarf_haspc) hold the address; else (the
- * Go linker and clang write no .debug_aranges; a cgo binary has them for
- * its C objects alone, and libdwfl then answers the C CU before a gap) the
- * first CU in the file whose DW_AT_low_pc/high_pc or DW_AT_ranges hold it,
- * from a table of every CU's ranges built at the first such lookup. NULL when no CU holds it. The DIE is valid while @mod's Dwarf and
- * @x are; *@bias as dwfl_module_addrdie sets it.
+ * Go linker, clang and lld write no .debug_aranges; a cgo binary has them
+ * for its C objects alone, and libdwfl then answers the C CU before a gap)
+ * the first CU in the file whose DW_AT_low_pc/high_pc or DW_AT_ranges hold
+ * it, from a table of every CU's ranges built at the first such lookup;
+ * else (no CU's ranges hold it) libdwfl's answer, which may be NULL. The
+ * DIE is valid while @mod's Dwarf and @x are; *@bias (@addr - *@bias is
+ * the DWARF address) as dwfl_module_addrdie sets it.
  */
 Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
                             Dwarf_Addr *bias);
@@ -89,10 +96,14 @@ int pg_scopeindex_inlined(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc,
  * below @parent, innermost first, into @v (at most @max; the count is
  * returned, 0 when none): the first subprogram, inlined subroutine or
  * lexical block in DIE order whose ranges (dwarf_haspc) contain @pc, found
- * through DW_TAG_namespace, DW_TAG_class_type, DW_TAG_structure_type and
- * DW_TAG_module DIEs (which have no addresses), then the same inside it,
- * level by level, to the innermost; 64 levels at most. Walks the DIEs with
- * libdw on every call. The DIEs point into @parent's DWARF data.
+ * through DW_TAG_namespace, DW_TAG_class_type, DW_TAG_structure_type,
+ * DW_TAG_union_type and DW_TAG_module DIEs (which have no addresses), and
+ * through those types when they are local to code that does not hold @pc
+ * (g++ defines the member functions of a class, structure or union local
+ * to a function inside that type, inside the function's DIE), then the
+ * same inside it, level by level, to the innermost; 64 levels at most.
+ * Walks the DIEs with libdw on every call. The DIEs point into @parent's
+ * DWARF data.
  */
 int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max);
 
@@ -103,6 +114,16 @@ int pg_scopes_at(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *v, int max);
  * returned.
  */
 int pg_scopes_keep_inlined(Dwarf_Die *v, int n, Dwarf_Die *out, int max);
+
+/**
+ * pg_scopes_at(@cu, @pc, @out, @max) (the scopes holding @pc, innermost
+ * first, their count returned), from the CU's index: the first lookup in a
+ * CU walks it with libdw (pg_scopes_at); later ones use the index, built as
+ * for pg_scopeindex_inlined (a CU it cannot model stays with
+ * pg_scopes_at). The DIEs point into the module's DWARF data.
+ */
+int pg_scopeindex_scopes(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out,
+                         int max);
 
 /**
  * The DW_TAG_inlined_subroutine DIEs among pg_scopes_at(@cu, @pc)'s scopes,

@@ -90,6 +90,57 @@ static bool pg_die_in_c(Dwarf_Die *die)
 }
 
 /*
+ * The DIEs enclosing @decl below its CU, outermost first, into @v (at most
+ * @max; the count returned, 0 when not found): each level's child whose
+ * subtree holds @decl's offset (a CU's DIEs are stored in preorder, DWARF 5
+ * section 2.3, so a DIE's subtree ends where its next sibling starts). For
+ * declarations dwarf_getscopes_die does not reach: libdw's walk does not
+ * enter unions (libdw_visit_scopes.c may_have_scopes).
+ */
+static int pg_die_path(Dwarf_Die *decl, Dwarf_Die *v, int max)
+{
+        Dwarf_Off want = dwarf_dieoffset(decl);
+        Dwarf_Die cur, child, next;
+        int n = 0;
+
+        if (dwarf_diecu(decl, &cur, NULL, NULL) == NULL)
+                return 0;
+        while (n < max && dwarf_child(&cur, &child) == 0) {
+                for (;;) {
+                        Dwarf_Off off = dwarf_dieoffset(&child);
+                        int r;
+
+                        if (off == want)
+                                return n;
+                        r = dwarf_siblingof(&child, &next);
+                        if (off < want && (r != 0 || dwarf_dieoffset(&next) > want))
+                                break; /* in this one's subtree */
+                        if (r != 0)
+                                return 0;
+                        child = next;
+                }
+                v[n++] = child;
+                cur = child;
+        }
+        return 0;
+}
+
+/* Append "NAME::" of scope @d to @f's qualpool when it qualifies the
+ * functions declared in it (a namespace, class, structure or union). */
+static void pg_qualify_by(struct pg_file *f, Dwarf_Die *d)
+{
+        int tag = dwarf_tag(d);
+        const char *sn;
+
+        if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
+            tag != DW_TAG_union_type)
+                return;
+        sn = dwarf_diename(d);
+        pg_buf_puts(&f->qualpool, sn ? sn : "(anonymous namespace)");
+        pg_buf_puts(&f->qualpool, "::");
+}
+
+/*
  * The qualified name of the function declared by @decl from its enclosing
  * scopes (namespaces, classes, structures, unions), appended to @out:
  * "ns::(anonymous namespace)::Cls<int>::f". Used when a function has no
@@ -113,18 +164,17 @@ static void pg_qualified_name(struct pg_file *f, struct pg_buf *out, Dwarf_Die *
         at = (uint32_t) f->qualpool.len;
         n = pg_die_in_c(decl) ? 0 : dwarf_getscopes_die(decl, &scopes);
         /* scopes[0] is @decl itself, outward to the CU */
-        for (int i = n - 1; i >= 1; i--) {
-                int tag = dwarf_tag(&scopes[i]);
-                const char *sn;
-
-                if (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
-                    tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
-                        continue;
-                sn = dwarf_diename(&scopes[i]);
-                pg_buf_puts(&f->qualpool, sn ? sn : "(anonymous namespace)");
-                pg_buf_puts(&f->qualpool, "::");
-        }
+        for (int i = n - 1; i >= 1; i--)
+                pg_qualify_by(f, &scopes[i]);
         free(scopes);
+        if (n <= 0 && !pg_die_in_c(decl)) {
+                /* not reached by libdw's walk (in a union): by offsets */
+                Dwarf_Die path[64];
+                int k = pg_die_path(decl, path, 64);
+
+                for (int i = 0; i < k; i++)
+                        pg_qualify_by(f, &path[i]);
+        }
         pg_buf_putc(&f->qualpool, '\0');
         pg_u64map_put(&f->qual, key, at);
         pg_buf_puts(out, f->qualpool.ptr + at);
@@ -191,7 +241,7 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
 {
         Dwfl_Module *mod = f->mod;
         Dwarf_Addr bias = 0;
-        Dwarf_Die cu, scopes[PG_MAX_SCOPES];
+        Dwarf_Die scopes[PG_MAX_SCOPES];
         Dwarf_Files *files = NULL;
         size_t nfiles = 0;
         const char *own;
@@ -200,15 +250,17 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
         /* the addresses of one function come one after the other */
         if (!cache->valid || cache->mod != mod ||
             dwarf_haspc(&cache->sub, addr - cache->bias) <= 0) {
-                Dwarf_Die v[PG_MAX_SCOPES];
+                Dwarf_Die v[PG_MAX_SCOPES], *cu;
 
                 cache->valid = false;
-                if (!pg_module_cu(mod, addr, &cu, &bias) ||
-                    (n = pg_scopes_at(&cu, addr - bias, v, PG_MAX_SCOPES)) <= 0 ||
+                /* the CU the folding finds (pg_scopeindex_cu) */
+                if ((cu = pg_scopeindex_cu(&f->scopes, mod, addr, &bias)) == NULL ||
+                    (n = pg_scopeindex_scopes(&f->scopes, cu, addr - bias, v, PG_MAX_SCOPES)) <=
+                        0 ||
                     dwarf_tag(&v[n - 1]) != DW_TAG_subprogram)
                         return false;
                 *cache = (struct pg_inline_cache){
-                        .valid = true, .mod = mod, .sub = v[n - 1], .cu = cu, .bias = bias
+                        .valid = true, .mod = mod, .sub = v[n - 1], .cu = *cu, .bias = bias
                 };
         }
         /* a line in the function's own file was not inlined from another */
@@ -255,30 +307,6 @@ static int pg_inlined_at(struct pg_file *f, Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_
         return pg_scopeindex_chain(&f->scopes, cu, pc, out, max);
 }
 
-/*
- * The CU holding @vaddr of @f, for its inlined frames: through
- * .debug_aranges (dwfl_module_addrdie) when that CU's ranges hold it, else
- * from every CU's ranges (pg_scopeindex_cu): Go's linker and clang write no
- * .debug_aranges, and a cgo binary has them for its C objects only, so
- * without this a Go, or clang-built C and C++, function gets no inlined
- * frames where perf --call-graph dwarf and addr2line -i show them. Else
- * libdwfl's answer, whatever it is.
- */
-static Dwarf_Die *pg_frame_cu(struct pg_file *f, uint64_t vaddr, Dwarf_Addr *bias)
-{
-        Dwarf_Addr own_bias = 0;
-        Dwarf_Die *cu = dwfl_module_addrdie(f->mod, vaddr, bias), *own;
-
-        if (cu != NULL && dwarf_haspc(cu, vaddr - *bias) > 0)
-                return cu;
-        own = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, &own_bias);
-        if (own != NULL) {
-                *bias = own_bias;
-                return own;
-        }
-        return cu; /* as libdwfl answers, whatever it is */
-}
-
 /* Fold the frames at @vaddr of @mod (symbol, then inlined callees) into @b. */
 static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t vaddr,
                                   struct pg_frame_res *r, const char *modbase)
@@ -308,7 +336,7 @@ static void pg_frame_resolve_dwfl(struct pg_buf *b, struct pg_file *f, uint64_t 
         r->nframes = 1;
         r->root = pg_is_root_name(b->ptr + start);
         f->dwarf_read = true;
-        cu = pg_frame_cu(f, vaddr, &bias);
+        cu = pg_scopeindex_cu(&f->scopes, f->mod, vaddr, &bias);
         if (cu == NULL) {
                 pg_buf_release(&tmp);
                 return;

@@ -594,10 +594,6 @@ const struct pg_symbolize_stats *pg_symbolizer_stats(const struct pg_symbolizer 
         return &s->st;
 }
 
-/* @f's module's build-id (hex) and its samples by source line
- * ("file:line"), from the line table of its module as the symbolizer opened
- * it (pg_module_line()); those at lines inlined from another file also by
- * the call site in the function's own file (pg_module_inline_site()). */
 /* @file into @out, under @comp_dir when relative (DWARF 5 section 3.1.1):
  * one key whatever form the line table gives it in (clang's DWARF 5 names
  * are absolute, rustc's DWARF 4 ones relative to the crate). */
@@ -611,6 +607,10 @@ static void pg_src_key(struct pg_buf *out, const char *comp_dir, const char *fil
         pg_buf_puts(out, file);
 }
 
+/* @f's module's build-id (hex) and its samples by source line
+ * ("file:line"), from the line table of the CU the folding finds for each
+ * address (pg_module_line()); those at lines inlined from another file also
+ * by the call site in the function's own file (pg_module_inline_site()). */
 static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f)
 {
         struct pg_buf where = PG_BUF_INIT, site = PG_BUF_INIT, callee = PG_BUF_INIT;
@@ -627,10 +627,13 @@ static void pg_export_lines(const struct pg_symbolizer *s, struct pg_fn_addrs *f
                 return;
         f->lines = pg_xcalloc(f->n ? f->n : 1, sizeof(*f->lines));
         /* one function, one compile unit */
-        comp_dir = f->n ? pg_module_comp_dir(s->files[idx].mod, f->addrs[0].addr) : NULL;
+        comp_dir =
+            f->n ? pg_module_comp_dir(&s->files[idx].scopes, s->files[idx].mod, f->addrs[0].addr)
+                 : NULL;
         for (size_t j = 0; j < f->n; j++) {
                 int lineno;
-                const char *file = pg_module_line(s->files[idx].mod, f->addrs[j].addr, &lineno);
+                const char *file = pg_module_line(&s->files[idx].scopes, s->files[idx].mod,
+                                                  f->addrs[j].addr, &lineno);
 
                 if (file == NULL || lineno <= 0)
                         continue;
@@ -702,6 +705,7 @@ void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
         free(v);
         pg_profile_clear_addrs(p);
         p->naddrs = s->hotkeys.n;
+        p->inline_sites = true; /* pg_export_lines asks every address */
         p->addrs = pg_xcalloc(p->naddrs ? p->naddrs : 1, sizeof(*p->addrs));
         for (size_t i = 0; i < s->hotkeys.n; i++) {
                 const char *k = s->hotkeys.keys[i].ptr;

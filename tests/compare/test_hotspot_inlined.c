@@ -2,7 +2,8 @@
  * test_hotspot_inlined.c - "grew most at" for code inlined from another
  * file (docs/compare.md, Hotspots; profile.addresses[].inlined in
  * docs/result-format.md): the line that grew is the call site in the
- * function's own file, named with the inlined function and its line; a
+ * function's own file, named with the inlined function and its line, also
+ * against a baseline that ran no inlined code (profile.inline_sites); a
  * baseline without "inlined" (an older perfgate) makes both sides use the
  * inlined lines themselves; the loader refuses "inlined" entries that give a
  * line more samples than it has, or a line it does not have, and writes
@@ -136,6 +137,43 @@ static void test_old_baseline(void **state)
         check(false, 200, 600, STD ":212", 50, NULL);
 }
 
+/* a baseline in which no inlined code ran, written by a perfgate that looks
+ * for call sites (profile.inline_sites): the head's inlined samples count
+ * for their call site, as when the base had some; the flag is written back */
+static void test_base_without_inlined_code(void **state)
+{
+        struct pg_result b, h, back;
+        struct pg_hotspots hs;
+        struct pg_buf json = PG_BUF_INIT;
+        const struct pg_hotspot *f;
+        char *ah = addrs(200, 600, 600, true);
+
+        (void) state;
+        assert_int_equal(load(&b, 200, 800,
+                              "[{\"function\":\"lib::fnv_hash\",\"module\":\"/b\","
+                              "\"counts\":{\"10\":200},\"lines\":{\"/src/lib.rs:7\":200}}],"
+                              "\"inline_sites\":true"),
+                         0);
+        assert_true(b.profile.inline_sites);
+        assert_int_equal(load(&h, 800, 200, ah), 0);
+        compare(&b, &h, &hs);
+        f = fnv(&hs);
+        assert_non_null(f);
+        assert_string_equal(f->line, "/src/lib.rs:9");
+        assert_true(f->line_delta_pp > 59.99 && f->line_delta_pp < 60.01);
+        assert_string_equal(f->line_callee, "core::num::<impl u64>::rotate_left");
+        assert_int_equal(pg_result_to_json(&b, &json), 0);
+        pg_result_init(&back);
+        assert_int_equal(pg_result_from_json(&back, json.ptr, json.len, "back"), 0);
+        assert_true(back.profile.inline_sites);
+        pg_result_release(&back);
+        pg_buf_release(&json);
+        pg_hotspots_release(&hs);
+        pg_result_release(&b);
+        pg_result_release(&h);
+        free(ah);
+}
+
 /* written and read back unchanged; merged when repeated */
 static void test_round_trip(void **state)
 {
@@ -203,9 +241,12 @@ static void test_refused(void **state)
 int main(void)
 {
         const struct CMUnitTest tests[] = {
-                cmocka_unit_test(test_site_named),   cmocka_unit_test(test_own_line),
-                cmocka_unit_test(test_old_baseline), cmocka_unit_test(test_round_trip),
+                cmocka_unit_test(test_site_named),
+                cmocka_unit_test(test_own_line),
+                cmocka_unit_test(test_old_baseline),
+                cmocka_unit_test(test_round_trip),
                 cmocka_unit_test(test_refused),
+                cmocka_unit_test(test_base_without_inlined_code),
         };
 
         return cmocka_run_group_tests(tests, NULL, NULL);
