@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/buf.h"
+#include "common/interrupt.h"
 #include "runner/libdw.h"
 
 /* libdwfl's path when Dwfl_Callbacks.debuginfo_path is NULL (libdwfl.h) */
@@ -59,6 +60,8 @@ static int pg_crc32_fd(int fd, uint32_t *out)
                 table[i] = c;
         }
         while ((n = pread(fd, buf, sizeof(buf), off)) != 0) {
+                if (pg_interrupted())
+                        return -1; /* SIGINT/SIGTERM during a long file: stop */
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0)
@@ -69,6 +72,14 @@ static int pg_crc32_fd(int fd, uint32_t *out)
         }
         *out = crc ^ 0xffffffffu;
         return 0;
+}
+
+/* Whether @fd begins with the ELF magic number (elf(5): EI_MAG0..3). */
+static bool pg_elf_magic(int fd)
+{
+        unsigned char m[4];
+
+        return pread(fd, m, sizeof(m), 0) == (ssize_t) sizeof(m) && memcmp(m, ELFMAG, SELFMAG) == 0;
 }
 
 /* Open [DIR/][SUB/]NAME unless it is the module's own file. Returns the
@@ -88,15 +99,26 @@ static int pg_try_open(const struct pg_debug_want *w, const char *dir, const cha
                 f = pg_xasprintf("%s/%s", sub, name);
         else
                 f = pg_xasprintf("%s/%s/%s", dir, sub, name);
+        /* The name comes from the benchmark's .gnu_debuglink or
+         * .gnu_debugaltlink, which a pull request controls: O_NONBLOCK so that
+         * a FIFO does not block the open, and only a regular file that starts
+         * as an ELF file is read further (a FIFO, /dev/zero or a large file of
+         * zeros would otherwise hang the run after its benchmark, as perf
+         * avoids by skipping what is not a regular file). */
         do
-                fd = open(f, O_RDONLY | O_CLOEXEC);
+                fd = open(f, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
         while (fd < 0 && errno == EINTR);
         if (fd < 0) {
                 free(f);
                 return -1;
         }
-        if (fstat(fd, &st) == 0 && st.st_ino == w->main_st.st_ino &&
-            st.st_dev == w->main_st.st_dev) {
+        if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !pg_elf_magic(fd)) {
+                free(f);
+                close(fd);
+                errno = ENOENT;
+                return -1;
+        }
+        if (st.st_ino == w->main_st.st_ino && st.st_dev == w->main_st.st_dev) {
                 /* the module's file by another name */
                 free(f);
                 close(fd);

@@ -33,7 +33,7 @@ static const char *const pg_with_kernel =
     "main;work 560\n"
     "main;other 330\n"
     "main;fresh 40\n"
-    "main;work;asm_sysvec_apic_timer_interrupt_[k];irqentry_exit_to_user_mode_[k] 70\n";
+    "main;work;entry_SYSCALL_64_after_hwframe_[k];ksys_write_[k] 70\n";
 
 static void pg_add(struct pg_result_set *s, const char *folded, bool exclude_kernel, bool kernel)
 {
@@ -88,8 +88,8 @@ static void pg_check_one_side(const char *bf, bool bk, const char *hf, bool hk)
         pg_compare(&c, bf, bk, hf, hk);
         h = &c.benches[0].hotspots;
         assert_true(h->judged);
-        assert_null(pg_find(h, "irqentry_exit_to_user_mode_[k]"));
-        assert_null(pg_find(h, "asm_sysvec_apic_timer_interrupt_[k]"));
+        assert_null(pg_find(h, "ksys_write_[k]"));
+        assert_null(pg_find(h, "entry_SYSCALL_64_after_hwframe_[k]"));
         /* a user function that appears or vanishes still does */
         assert_non_null(pg_find(h, "fresh"));
         assert_int_equal(pg_find(h, "fresh")->kind, bk ? PG_HOTSPOT_VANISHED : PG_HOTSPOT_NEW);
@@ -98,8 +98,8 @@ static void pg_check_one_side(const char *bf, bool bk, const char *hf, bool hk)
         assert_non_null(strstr(c.benches[0].host_note, bk ? "the baseline's" : "head's"));
         pg_report_text(&text, &c, NULL);
         pg_report_markdown(&md, &c, NULL);
-        assert_null(strstr(text.ptr, "irqentry_exit_to_user_mode"));
-        assert_null(strstr(md.ptr, "irqentry_exit_to_user_mode"));
+        assert_null(strstr(text.ptr, "ksys_write"));
+        assert_null(strstr(md.ptr, "ksys_write"));
         /* once under the benchmark */
         assert_non_null(strstr(text.ptr, note));
         assert_null(strstr(strstr(text.ptr, note) + 1, note));
@@ -129,10 +129,10 @@ static void test_kernel_frames_on_both_sides_are_judged(void **state)
 
         (void) state;
         pg_compare(&c,
-                   "main;work 600\nmain;other 400\nmain;work;asm_sysvec_apic_timer_interrupt_[k] "
+                   "main;work 600\nmain;other 400\nmain;work;entry_SYSCALL_64_after_hwframe_[k] "
                    "5\n",
                    true, pg_with_kernel, true);
-        k = pg_find(&c.benches[0].hotspots, "irqentry_exit_to_user_mode_[k]");
+        k = pg_find(&c.benches[0].hotspots, "ksys_write_[k]");
         assert_non_null(k);
         assert_int_equal(k->kind, PG_HOTSPOT_NEW);
         assert_true(c.benches[0].host_note == NULL ||
