@@ -562,9 +562,19 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_report_escape_ctl(out, b->host_diff);
                         pg_buf_putc(out, '\n');
                 }
-                if (b->host_note) {
-                        pg_buf_puts(out, "              hosts differ: ");
-                        pg_report_escape_ctl(out, b->host_note);
+                /* the machine's load (always the last note) is no host
+                 * difference: a line of its own */
+                size_t nhost = b->nhost_notes;
+                bool load = nhost && b->host_notes[nhost - 1].kind == PG_HOST_NOTE_LOAD;
+                for (size_t k = 0; k + load < nhost; k++) {
+                        pg_buf_puts(out, k ? "; " : "              hosts differ: ");
+                        pg_report_escape_ctl(out, b->host_notes[k].text);
+                        if (k + 1 + load == nhost)
+                                pg_buf_putc(out, '\n');
+                }
+                if (load) {
+                        pg_buf_puts(out, "              ");
+                        pg_report_escape_ctl(out, b->host_notes[nhost - 1].text);
                         pg_buf_putc(out, '\n');
                 }
                 struct pg_buf dist = PG_BUF_INIT;

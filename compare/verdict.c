@@ -391,7 +391,6 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
 
         b->host_diff = pg_host_diff(base, head, &cpu_diff);
         pg_host_note_kernel(b);
-        pg_host_note_load(b);
         for (size_t i = 0; i < head->nmetrics; i++) {
                 names[nn++] = head->metrics[i].name;
                 if (head->metrics[i].status == PG_METRIC_OK)
@@ -474,6 +473,7 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                     pg_xasprintf("kernel frames (_[k]) are in %s profile only (one side could "
                                  "not sample the kernel): not listed as new or vanished hotspots",
                                  b->hotspots.kernel_side == 1 ? "the baseline's" : "head's"));
+        pg_host_note_load(b); /* last: the reports print it on a line of its own */
         pg_offcpu_cmp_init(&b->offcpu);
         if (base->offcpu.present || head->offcpu.present)
                 pg_offcpu_compare(&base->offcpu, &head->offcpu, &rules->offcpu, &b->offcpu);

@@ -27,23 +27,28 @@
 
 /* @dir/x.json: a result on a 2-CPU host with task-clock 100 ms five times
  * and @load ("" for none, else the "load" member's JSON). */
-static void pg_write_result(const char *dir, const char *load)
+static void pg_write_result_k(const char *dir, const char *kernel, const char *load)
 {
         char *path = pg_xasprintf("%s/x.json", dir);
         char *text = pg_xasprintf(
             "{\"schema\": \"perfgate/result/1\", \"name\": \"x\", \"command\": [\"x\"], "
             "\"created\": \"2026-12-02T06:00:00Z\", \"machine\": \"default\", \"host\": "
-            "{\"cpu\": \"c\", \"cpus\": 2, \"kernel\": \"k\", \"arch\": \"x86_64\", \"pmu\": [], "
+            "{\"cpu\": \"c\", \"cpus\": 2, \"kernel\": \"%s\", \"arch\": \"x86_64\", \"pmu\": [], "
             "\"virtualized\": true, \"perf_event_paranoid\": 2, \"exclude_kernel\": true}, "
             "\"counters\": \"software\", \"repeat\": 5, \"warmup\": 1, \"metrics\": "
             "{\"task-clock\": {\"unit\": \"ns\", \"values\": [100000000, 100100000, 99900000, "
             "100050000, 99950000]}}%s%s}",
-            *load ? ", \"load\": " : "", load);
+            kernel, *load ? ", \"load\": " : "", load);
 
         mkdir(dir, 0755);
         pg_test_write(path, text);
         free(text);
         free(path);
+}
+
+static void pg_write_result(const char *dir, const char *load)
+{
+        pg_write_result_k(dir, "k", load);
 }
 
 static const char *const pg_quiet = "{\"other_cpus\": 0.1, \"steal\": 0, \"window_ns\": 600000000}";
@@ -94,7 +99,10 @@ static void test_busier_head_noted(void **state)
         assert_string_equal(cJSON_GetObjectItem(n, "kind")->valuestring, "load");
         assert_string_equal(cJSON_GetObjectItem(n, "text")->valuestring, pg_note);
         assert_non_null(strstr(text, pg_note));
-        assert_non_null(strstr(md, "the runner was busier during head: other work kept 1.6 of 2"));
+        assert_non_null(strstr(md, "\nRunner load: the runner was busier during head: other work "
+                                   "kept 1.6 of 2"));
+        assert_null(strstr(text, "hosts differ"));
+        assert_null(strstr(md, "Hosts differ"));
         free(text);
         free(md);
         cJSON_Delete(root);
@@ -114,6 +122,38 @@ static void test_busier_baseline_noted(void **state)
         assert_int_equal(cJSON_GetArraySize(notes), 1);
         assert_non_null(strstr(text, "the runner was busier during the baseline: other work kept "
                                      "1.6 of 2 CPUs busy (head 0.1), steal 9% (0%)"));
+        free(text);
+        free(md);
+        cJSON_Delete(root);
+}
+
+/* with a kernel difference: that one under "hosts differ", the load on a
+ * line of its own; the JSON's host_note joins both */
+static void test_with_kernel_note(void **state)
+{
+        char *text, *md, *want;
+        cJSON *root;
+        const cJSON *notes, *bench;
+
+        (void) state;
+        pg_write_result_k("base", "6.1.0-28", pg_quiet);
+        pg_write_result_k("head", "6.1.0-30", pg_busy);
+        notes = pg_compare(&text, &md, &root);
+        assert_int_equal(cJSON_GetArraySize(notes), 2);
+        assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(notes, 0), "kind")->valuestring,
+                            "kernel_release");
+        assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(notes, 1), "kind")->valuestring,
+                            "load");
+        want = pg_xasprintf("\n              hosts differ: kernel '6.1.0-28' vs '6.1.0-30' "
+                            "(verdicts kept)\n              %s\n",
+                            pg_note);
+        assert_non_null(strstr(text, want));
+        free(want);
+        bench = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "benchmarks"), 0);
+        want = pg_xasprintf("kernel '6.1.0-28' vs '6.1.0-30' (verdicts kept); %s", pg_note);
+        assert_string_equal(cJSON_GetObjectItem(bench, "host_note")->valuestring, want);
+        free(want);
+        assert_non_null(strstr(md, "Hosts differ: kernel &#39;6.1.0-28&#39;"));
         free(text);
         free(md);
         cJSON_Delete(root);
@@ -221,6 +261,8 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_busier_head_noted, pg_test_setup_sandbox,
                                                 pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_busier_baseline_noted, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_with_kernel_note, pg_test_setup_sandbox,
                                                 pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_steal_alone_noted, pg_test_setup_sandbox,
                                                 pg_test_teardown_sandbox),
