@@ -195,11 +195,13 @@ bool pg_load_differs(const struct pg_load *base, const struct pg_load *head, uin
                       head_busier ? "head" : "the baseline", busy->other_cpus);
         if (cpus)
                 pg_buf_printf(&t, "of %" PRIu64 " ", cpus);
-        pg_buf_printf(&t,
-                      "CPUs busy (%s %.1f), steal %.0f%% (%.0f%%): time metrics may have moved "
-                      "with the machine; --confirm measures both sides together",
-                      head_busier ? "baseline" : "head", quiet->other_cpus, busy->steal * 100,
-                      quiet->steal * 100);
+        pg_buf_printf(&t, "CPUs busy (%s %.1f)", head_busier ? "baseline" : "head",
+                      quiet->other_cpus);
+        /* steal that rounds to 0% on both sides is left unsaid */
+        if (busy->steal >= 0.005 || quiet->steal >= 0.005)
+                pg_buf_printf(&t, ", steal %.0f%% (%.0f%%)", busy->steal * 100, quiet->steal * 100);
+        pg_buf_puts(&t, ": time metrics may have moved with the machine; --confirm measures both "
+                        "sides together");
         *text = pg_buf_detach(&t, NULL);
         return true;
 }

@@ -69,7 +69,8 @@ struct pg_host_note {
  * When it does and @text is not NULL, *@text is a new string naming the
  * busier side: "the runner was busier during head: other work kept 1.6 of 2
  * CPUs busy (baseline 0.1), steal 9% (0%): time metrics may have moved with
- * the machine; --confirm measures both sides together".
+ * the machine; --confirm measures both sides together" (", steal ..."
+ * left out when both round to 0%).
  */
 bool pg_load_differs(const struct pg_load *base, const struct pg_load *head, uint64_t cpus,
                      char **text);

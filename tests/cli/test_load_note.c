@@ -159,6 +159,24 @@ static void test_with_kernel_note(void **state)
         cJSON_Delete(root);
 }
 
+/* no steal on either side: left unsaid */
+static void test_no_steal_unsaid(void **state)
+{
+        char *text, *md;
+        cJSON *root;
+
+        (void) state;
+        pg_write_result("base", "{\"other_cpus\": 0.02, \"steal\": 0, \"window_ns\": 1300000000}");
+        pg_write_result("head",
+                        "{\"other_cpus\": 1.12, \"steal\": 0.004, \"window_ns\": 1200000000}");
+        assert_int_equal(cJSON_GetArraySize(pg_compare(&text, &md, &root)), 1);
+        assert_non_null(strstr(text, "busier during head: other work kept 1.1 of 2 CPUs busy "
+                                     "(baseline 0.0): time metrics may have moved"));
+        free(text);
+        free(md);
+        cJSON_Delete(root);
+}
+
 /* steal alone is enough */
 static void test_steal_alone_noted(void **state)
 {
@@ -263,6 +281,8 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_busier_baseline_noted, pg_test_setup_sandbox,
                                                 pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_with_kernel_note, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_no_steal_unsaid, pg_test_setup_sandbox,
                                                 pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_steal_alone_noted, pg_test_setup_sandbox,
                                                 pg_test_teardown_sandbox),
