@@ -560,20 +560,8 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_md_escape(out, b->host_diff);
                         pg_buf_puts(out, "\n\n");
                 }
-                /* the machine's load (always the last note): a paragraph of its own */
-                size_t nhost = b->nhost_notes;
-                bool load = nhost && b->host_notes[nhost - 1].kind == PG_HOST_NOTE_LOAD;
-                for (size_t k = 0; k + load < nhost; k++) {
-                        pg_buf_puts(out, k ? "; " : "Hosts differ: ");
-                        pg_md_escape(out, b->host_notes[k].text);
-                        if (k + 1 + load == nhost)
-                                pg_buf_puts(out, "\n\n");
-                }
-                if (load) {
-                        pg_buf_puts(out, "Runner load: ");
-                        pg_md_escape(out, b->host_notes[nhost - 1].text);
-                        pg_buf_puts(out, "\n\n");
-                }
+                pg_report_host_notes(out, b, pg_md_escape,
+                                     "Hosts differ: ", "Runner load: ", "\n\n");
                 struct pg_buf dist = PG_BUF_INIT;
                 if (pg_report_leftovers(&dist, b)) {
                         pg_buf_puts(out, "Processes left running: ");
