@@ -812,6 +812,12 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
                 cJSON_AddNumberToObject(o, "of_runs", (double) r->leftovers.of_runs);
                 cJSON_AddNumberToObject(o, "processes", (double) r->leftovers.processes);
         }
+        if (r->load.present) {
+                o = cJSON_AddObjectToObject(root, "load");
+                cJSON_AddNumberToObject(o, "other_cpus", round(r->load.other_cpus * 1000) / 1000);
+                cJSON_AddNumberToObject(o, "steal", round(r->load.steal * 10000) / 10000);
+                cJSON_AddNumberToObject(o, "window_ns", (double) r->load.window_ns);
+        }
         if (r->functions.present) {
                 const struct pg_functions *f = &r->functions;
                 cJSON *io;
@@ -1236,6 +1242,31 @@ static int pg_load_leftovers(const struct pg_loader *ld, struct pg_leftovers *l,
                 return pg_bad(ld, "leftovers.runs", "must be between 1 and leftovers.of_runs");
         if (l->processes == 0)
                 return pg_bad(ld, "leftovers.processes", "must be at least 1");
+        l->present = true;
+        return 0;
+}
+
+/* The optional "load" object: {"other_cpus" >= 0, "steal" in [0, 1],
+ * "window_ns" >= 1}. */
+static int pg_load_load(const struct pg_loader *ld, struct pg_load *l, const cJSON *lo)
+{
+        const cJSON *oc, *st;
+        int error;
+
+        if (!cJSON_IsObject(lo))
+                return pg_bad(ld, "load", "must be an object");
+        oc = cJSON_GetObjectItemCaseSensitive(lo, "other_cpus");
+        st = cJSON_GetObjectItemCaseSensitive(lo, "steal");
+        if (!cJSON_IsNumber(oc) || !(oc->valuedouble >= 0) || oc->valuedouble > 1e6)
+                return pg_bad(ld, "load.other_cpus", "must be a number >= 0");
+        if (!cJSON_IsNumber(st) || !(st->valuedouble >= 0) || st->valuedouble > 1)
+                return pg_bad(ld, "load.steal", "must be a number between 0 and 1");
+        if ((error = pg_get_u64(ld, lo, "window_ns", true, &l->window_ns)) < 0)
+                return error;
+        if (l->window_ns == 0)
+                return pg_bad(ld, "load.window_ns", "must be at least 1");
+        l->other_cpus = oc->valuedouble;
+        l->steal = st->valuedouble;
         l->present = true;
         return 0;
 }
@@ -1787,6 +1818,10 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         it = cJSON_GetObjectItemCaseSensitive(root, "leftovers");
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_leftovers(ld, &r->leftovers, it)) < 0)
+                        return error;
+        it = cJSON_GetObjectItemCaseSensitive(root, "load");
+        if (it && !cJSON_IsNull(it))
+                if ((error = pg_load_load(ld, &r->load, it)) < 0)
                         return error;
         return 0;
 }

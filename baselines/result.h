@@ -193,6 +193,20 @@ struct pg_leftovers {
  */
 void pg_leftovers_describe(struct pg_buf *out, const struct pg_leftovers *l);
 
+/**
+ * The machine's other load while the measured repetitions ran (runner/
+ * procload.h; docs/result-format.md, "load"): CPUs kept busy by other work
+ * (system-wide non-idle time from /proc/stat minus the benchmark's own user
+ * and system time, over the wall time) and the steal fraction (steal time
+ * over all CPU time, proc(5)).
+ */
+struct pg_load {
+        bool present;       /* false: not recorded (older results, /proc/stat unreadable) */
+        double other_cpus;  /* CPUs busy with other work, >= 0 */
+        double steal;       /* 0..1 */
+        uint64_t window_ns; /* wall time from the first read to the second, > 0 */
+};
+
 /** The name of @e in the result file ("duration", ...). */
 const char *pg_record_end_name(enum pg_record_end e);
 
@@ -253,6 +267,7 @@ struct pg_result {
         struct pg_noise noise;         /* optional; present after calibration */
         struct pg_recording recording; /* optional; present in `perfgate record` results */
         struct pg_leftovers leftovers; /* optional; present when processes outlived a run */
+        struct pg_load load;           /* optional; the machine's other load (run) */
 };
 
 /**

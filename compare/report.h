@@ -167,6 +167,16 @@ bool pg_report_hotspots_not_gating(const struct pg_bench_cmp *b);
 typedef void (*pg_report_escape_fn)(struct pg_buf *out, const char *s);
 
 /**
+ * Append @b's host notes (struct pg_bench_cmp.host_notes), texts escaped by
+ * @esc: the host differences joined by "; " after @hosts ("hosts differ: "),
+ * then @end; the machine's load (kind PG_HOST_NOTE_LOAD, always the last
+ * note) apart, after @load, then @end: it is no host difference. Nothing
+ * for a benchmark without notes.
+ */
+void pg_report_host_notes(struct pg_buf *out, const struct pg_bench_cmp *b, pg_report_escape_fn esc,
+                          const char *hosts, const char *load, const char *end);
+
+/**
  * Append hotspot @h's line that grew most, names escaped by @esc:
  * "FILE:LINE (+12.30 pp)", or with the inlined code that grew there
  * "FILE:LINE (+15.86 pp, in inlined core::num::<impl u64>::rotate_left at

@@ -566,11 +566,8 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_md_escape(out, b->host_diff);
                         pg_buf_puts(out, "\n\n");
                 }
-                if (b->host_note) {
-                        pg_buf_puts(out, "Hosts differ: ");
-                        pg_md_escape(out, b->host_note);
-                        pg_buf_puts(out, "\n\n");
-                }
+                pg_report_host_notes(out, b, pg_md_escape,
+                                     "Hosts differ: ", "Runner load: ", "\n\n");
                 struct pg_buf dist = PG_BUF_INIT;
                 if (pg_report_leftovers(&dist, b)) {
                         pg_buf_puts(out, "Processes left running: ");

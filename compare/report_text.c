@@ -169,6 +169,25 @@ const char *pg_report_detail_word(const struct pg_judgement *j)
         return w ? w : pg_outcome_name(j->outcome);
 }
 
+void pg_report_host_notes(struct pg_buf *out, const struct pg_bench_cmp *b, pg_report_escape_fn esc,
+                          const char *hosts, const char *load, const char *end)
+{
+        size_t n = b->nhost_notes;
+        bool has_load = n && b->host_notes[n - 1].kind == PG_HOST_NOTE_LOAD;
+
+        for (size_t k = 0; k + has_load < n; k++) {
+                pg_buf_puts(out, k ? "; " : hosts);
+                esc(out, b->host_notes[k].text);
+                if (k + 1 + has_load == n)
+                        pg_buf_puts(out, end);
+        }
+        if (has_load) {
+                pg_buf_puts(out, load);
+                esc(out, b->host_notes[n - 1].text);
+                pg_buf_puts(out, end);
+        }
+}
+
 size_t pg_report_leftovers(struct pg_buf *out, const struct pg_bench_cmp *b)
 {
         const struct pg_result *side[2] = { b->base, b->head };
@@ -562,11 +581,8 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_report_escape_ctl(out, b->host_diff);
                         pg_buf_putc(out, '\n');
                 }
-                if (b->host_note) {
-                        pg_buf_puts(out, "              hosts differ: ");
-                        pg_report_escape_ctl(out, b->host_note);
-                        pg_buf_putc(out, '\n');
-                }
+                pg_report_host_notes(out, b, pg_report_escape_ctl,
+                                     "              hosts differ: ", "              ", "\n");
                 struct pg_buf dist = PG_BUF_INIT;
                 if (pg_report_leftovers(&dist, b))
                         pg_buf_printf(out, "              %s\n", dist.ptr);

@@ -6,6 +6,7 @@
  */
 #include "compare/verdict.h"
 #include <inttypes.h>
+#include <math.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -121,7 +122,14 @@ static char *pg_host_diff(const struct pg_result *base, const struct pg_result *
 
 const char *pg_host_note_kind_name(enum pg_host_note_kind k)
 {
-        return k == PG_HOST_NOTE_KERNEL_FRAMES ? "kernel_frames" : "kernel_release";
+        switch (k) {
+        case PG_HOST_NOTE_KERNEL_FRAMES:
+                return "kernel_frames";
+        case PG_HOST_NOTE_LOAD:
+                return "load";
+        default:
+                return "kernel_release";
+        }
 }
 
 /* Add note @text (taken) of kind @k to @b, and join all into b->host_note. */
@@ -151,6 +159,65 @@ static void pg_host_note_kernel(struct pg_bench_cmp *b)
         pg_host_note_add(b, PG_HOST_NOTE_KERNEL_RELEASE,
                          pg_xasprintf("kernel '%s' vs '%s' (verdicts kept)", base->host.kernel,
                                       head->host.kernel));
+}
+
+/*
+ * The rule (docs/compare.md, "Host fingerprint"). /proc/stat counts in
+ * clock ticks (USER_HZ, 100 per second on Linux), so a window under 0.25 s
+ * holds too few ticks per CPU to tell half a CPU apart; half a CPU, or a
+ * tenth of a larger host, is what other work must add before it is worth a
+ * reader's attention (it shares the caches, memory bandwidth and, past the
+ * free CPUs, the CPUs themselves); 5 points of steal is 5% of every CPU.
+ */
+#define PG_LOAD_WINDOW_MIN_NS 250000000ull
+#define PG_LOAD_CPUS_MIN      0.5
+#define PG_LOAD_STEAL_MIN     0.05
+
+bool pg_load_differs(const struct pg_load *base, const struct pg_load *head, uint64_t cpus,
+                     char **text)
+{
+        double cpus_min = cpus / 10.0 > PG_LOAD_CPUS_MIN ? cpus / 10.0 : PG_LOAD_CPUS_MIN;
+        const struct pg_load *busy, *quiet;
+        struct pg_buf t = PG_BUF_INIT;
+
+        if (text)
+                *text = NULL;
+        if (!base->present || !head->present || base->window_ns < PG_LOAD_WINDOW_MIN_NS ||
+            head->window_ns < PG_LOAD_WINDOW_MIN_NS)
+                return false;
+        if (fabs(head->other_cpus - base->other_cpus) < cpus_min &&
+            fabs(head->steal - base->steal) < PG_LOAD_STEAL_MIN)
+                return false;
+        if (!text)
+                return true;
+        /* the busier side lost more CPU to others: other work plus steal */
+        bool head_busier = head->other_cpus + head->steal * (double) cpus >=
+                           base->other_cpus + base->steal * (double) cpus;
+        busy = head_busier ? head : base;
+        quiet = head_busier ? base : head;
+        pg_buf_printf(&t, "the runner was busier during %s: other work kept %.1f ",
+                      head_busier ? "head" : "the baseline", busy->other_cpus);
+        if (cpus)
+                pg_buf_printf(&t, "of %" PRIu64 " ", cpus);
+        pg_buf_printf(&t, "CPUs busy (%s %.1f)", head_busier ? "baseline" : "head",
+                      quiet->other_cpus);
+        /* steal that rounds to 0% on both sides is left unsaid */
+        if (busy->steal >= 0.005 || quiet->steal >= 0.005)
+                pg_buf_printf(&t, ", steal %.0f%% (%.0f%%)", busy->steal * 100, quiet->steal * 100);
+        pg_buf_puts(&t, ": time metrics may have moved with the machine; --confirm measures both "
+                        "sides together");
+        *text = pg_buf_detach(&t, NULL);
+        return true;
+}
+
+/* A note when the machine's other load differed between the sides. */
+static void pg_host_note_load(struct pg_bench_cmp *b)
+{
+        char *text;
+
+        if (pg_load_differs(&b->base->load, &b->head->load,
+                            b->head->host.cpus ? b->head->host.cpus : b->base->host.cpus, &text))
+                pg_host_note_add(b, PG_HOST_NOTE_LOAD, text);
 }
 
 /* Derived ratios and the metric whose zero makes them undefined. */
@@ -410,6 +477,7 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                     pg_xasprintf("kernel frames (_[k]) are in %s profile only (one side could "
                                  "not sample the kernel): not listed as new or vanished hotspots",
                                  b->hotspots.kernel_side == 1 ? "the baseline's" : "head's"));
+        pg_host_note_load(b); /* last: the reports print it on a line of its own */
         pg_offcpu_cmp_init(&b->offcpu);
         if (base->offcpu.present || head->offcpu.present)
                 pg_offcpu_compare(&base->offcpu, &head->offcpu, &rules->offcpu, &b->offcpu);

@@ -45,10 +45,11 @@ const char *pg_verdict_name(enum pg_verdict v);
 /** What a host note (struct pg_bench_cmp.host_notes) is about. */
 enum pg_host_note_kind {
         PG_HOST_NOTE_KERNEL_RELEASE = 0, /* the kernel releases differ */
-        PG_HOST_NOTE_KERNEL_FRAMES       /* kernel frames are in only one side's profile */
+        PG_HOST_NOTE_KERNEL_FRAMES,      /* kernel frames are in only one side's profile */
+        PG_HOST_NOTE_LOAD                /* the machine's other load differed (pg_load_differs()) */
 };
 
-/** JSON name of @k: "kernel_release", "kernel_frames" (docs/compare.md). */
+/** JSON name of @k: "kernel_release", "kernel_frames", "load" (docs/compare.md). */
 const char *pg_host_note_kind_name(enum pg_host_note_kind k);
 
 /** A host difference that leaves verdicts as they are. */
@@ -57,7 +58,22 @@ struct pg_host_note {
         char *text; /* owned: one line for a reader */
 };
 
-#define PG_HOST_NOTES_MAX 2
+#define PG_HOST_NOTES_MAX 3
+
+/**
+ * Whether the other load recorded with @base and @head (struct pg_load;
+ * either may be absent) differs enough to note (docs/compare.md, "Host
+ * fingerprint"): both present, both windows at least 0.25 s, and other
+ * work's CPUs differ by at least max(0.5, @cpus / 10) or the steal
+ * fractions by at least 0.05. @cpus: the host's online CPUs (0: unknown).
+ * When it does and @text is not NULL, *@text is a new string naming the
+ * busier side: "the runner was busier during head: other work kept 1.6 of 2
+ * CPUs busy (baseline 0.1), steal 9% (0%): time metrics may have moved with
+ * the machine; --confirm measures both sides together" (", steal ..."
+ * left out when both round to 0%).
+ */
+bool pg_load_differs(const struct pg_load *base, const struct pg_load *head, uint64_t cpus,
+                     char **text);
 
 struct pg_bench_cmp {
         char *name;

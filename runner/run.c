@@ -30,6 +30,7 @@
 #include "runner/control.h"
 #include "runner/host.h"
 #include "runner/kallsyms.h"
+#include "runner/procload.h"
 #include "runner/sched.h"
 #include "runner/simulate.h"
 
@@ -481,6 +482,9 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         struct pg_buf warnings = PG_BUF_INIT;
         uint64_t outlived_runs = 0;
         unsigned outlived_most = 0;
+        struct pg_proc_cpu cpu_before = { 0 }, cpu_after = { 0 };
+        uint64_t load_start_ns = 0, load_end_ns = 0;
+        double own_cpu_ns = 0;
         bool hw_counted = false;
         int error = 0;
 
@@ -511,8 +515,18 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
                 pg_counter_set_init(&s, &st->events, &co);
                 if ((error = pg_control_open(&ctl, !b->roi)) < 0)
                         goto done;
+                if (k == warmup) {
+                        /* the machine's other load: one read right before the first
+                         * measured repetition, one after the last */
+                        pg_proc_cpu_read(&cpu_before);
+                        load_start_ns = pg_now_ns();
+                }
                 error = pg_run_count_ctl(b, log->fd, o->cpus, o->ncpus,
                                          (uint64_t) (timeout_sec * 1e9), &s, &ex, &ctl);
+                if (k + 1 == warmup + repeat) {
+                        load_end_ns = pg_now_ns();
+                        pg_proc_cpu_read(&cpu_after);
+                }
                 if (error == PG_EMEASURE) {
                         *why = pg_xasprintf("benchmark '%s': %s", b->name, pg_error_last());
                         goto done;
@@ -605,6 +619,11 @@ static int pg_run_one(struct pg_run_state *st, const struct pg_bench *b,
         pg_result_add_metric(res, "user-time", "ns", PG_METRIC_OK, ut, NULL, repeat, NULL);
         pg_result_add_metric(res, "system-time", "ns", PG_METRIC_OK, syst, NULL, repeat, NULL);
         pg_result_add_metric(res, "max-rss", "bytes", PG_METRIC_OK, rss, NULL, repeat, NULL);
+        for (uint64_t k = 0; k < repeat; k++)
+                own_cpu_ns += ut[k] + syst[k];
+        (void) pg_proc_load_compute(&cpu_before, &cpu_after, own_cpu_ns,
+                                    load_end_ns > load_start_ns ? load_end_ns - load_start_ns : 0,
+                                    sysconf(_SC_CLK_TCK), &res->load);
         if (roi.used)
                 pg_result_add_metric(res, "roi-share", "ratio", PG_METRIC_OK, roi_share, NULL,
                                      repeat, NULL);
