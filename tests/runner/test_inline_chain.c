@@ -598,8 +598,10 @@ static void check_program_as(const char *path, const char *arg, size_t min_addrs
                 assert_int_equal(llvm_diff, 0);
                 assert_true(llvm_same > 0);
         }
-        /* binutils' rename is of names without a linkage name: Go's */
-        if (!go)
+        /* binutils' rename is of names without a linkage name: Go's; where
+         * binutils already differs (clang's DWARF, !perf_exact), llvm-addr2line
+         * above is the oracle and a sampled address may also look renamed */
+        if (!go && perf_exact)
                 assert_int_equal(perf_renamed, 0);
         pg_test_sandbox_remove();
 }
