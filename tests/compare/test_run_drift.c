@@ -136,7 +136,7 @@ static void pg_sets(struct pg_result_set *base, struct pg_result_set *head, size
         for (size_t i = 0; i < n; i++) {
                 struct pg_result rb, rh;
                 double h[5];
-                char name[8];
+                char name[24];
                 snprintf(name, sizeof(name), "m%02zu", i);
                 for (size_t k = 0; k < 5; k++)
                         h[k] = pg_head_ns[i][k] * all_by * ((int) i == slow ? slow_by : 1);
