@@ -353,13 +353,13 @@ bool pg_stack_in_interrupt(const char *frames, size_t len)
         return false;
 }
 
-/* Whether function @e (a kernel frame) runs in interrupt context in its
- * hottest stack of @p. */
-static bool pg_func_in_interrupt(const struct pg_profile *p, const struct pg_profile_func *e)
+/* Whether function @name (@len bytes) is a kernel frame that runs in
+ * interrupt context on stack @stack of @p, whose key holds it up to @end
+ * (pg_profile_func's hot_stack/hot_end or heavy_stack/heavy_end). */
+static bool pg_irq_frame(const char *name, size_t len, const struct pg_profile *p, size_t stack,
+                         size_t end)
 {
-        const char *frames = p->stacks[e->hot_stack].frames;
-
-        return pg_stack_in_interrupt(frames, e->hot_end);
+        return pg_is_kernel_frame(name, len) && pg_stack_in_interrupt(p->stacks[stack].frames, end);
 }
 
 /* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
@@ -463,8 +463,8 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                         h->kind = PG_HOTSPOT_NOT_SIGNIFICANT;
                 }
                 if ((h->kind == PG_HOTSPOT_REGRESSED || h->kind == PG_HOTSPOT_NEW) &&
-                    pg_is_kernel_frame(names->keys[i].ptr, names->keys[i].len) &&
-                    pg_func_in_interrupt(head, e[1]))
+                    pg_irq_frame(names->keys[i].ptr, names->keys[i].len, head, e[1]->hot_stack,
+                                 e[1]->hot_end))
                         h->kind = PG_HOTSPOT_INTERRUPT;
                 if (!all && (h->kind == PG_HOTSPOT_TINY ||
                              ((h->kind == PG_HOTSPOT_UNCHANGED || h->kind == PG_HOTSPOT_SHIFTED) &&
@@ -541,8 +541,8 @@ void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
                      x->kind != PG_HOTSPOT_SHIFTED) ||
                     !(x->self_time_ms > pg_own_time_floor_ms(x, rule, base_task_clock_ns)))
                         continue;
-                if (pg_is_kernel_frame(x->function, strlen(x->function)) && x->head_incl &&
-                    pg_stack_in_interrupt(head->stacks[x->heavy_stack].frames, x->heavy_end))
+                if (x->head_incl && pg_irq_frame(x->function, strlen(x->function), head,
+                                                 x->heavy_stack, x->heavy_end))
                         continue;
                 if (n == sizeof(top) / sizeof(top[0]) && pg_grew_cmp(&x, &top[n - 1]) > 0)
                         continue;
