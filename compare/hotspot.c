@@ -177,7 +177,12 @@ static void pg_lines_merge_checkouts(const struct pg_strmap *lines, uint64_t *c)
 
 /* Of the lines inlined at call site @site of hotspot @h, the one whose
  * share grew most, with the function inlined there: into h->line_callee
- * and h->line_callee_at (left NULL when none grew). */
+ * and h->line_callee_at; left NULL when none grew, or when all the code
+ * inlined there grew by less than half of the line (h->line_delta_pp,
+ * percentage points of all samples either): the line's own code
+ * then holds most of it, and naming the inlined function would send the
+ * reader to the wrong code (a CPU's skid can put the samples of an inlined
+ * instruction on the line's own next one). */
 static void pg_hotspot_callee(const struct pg_profile *base, const struct pg_profile *head,
                               const struct pg_hotspots *hs, struct pg_hotspot *h, const char *site)
 {
@@ -186,7 +191,7 @@ static void pg_hotspot_callee(const struct pg_profile *base, const struct pg_pro
         struct pg_buf k = PG_BUF_INIT;
         uint64_t *c = NULL;
         size_t cap = 0, best = SIZE_MAX;
-        double best_pp = 0;
+        double best_pp = 0, inlined_pp = 0;
 
         for (int s = 0; s < 2; s++)
                 for (size_t i = 0; side[s] != NULL && side[s]->present && i < side[s]->naddrs;
@@ -215,12 +220,13 @@ static void pg_hotspot_callee(const struct pg_profile *base, const struct pg_pro
                     100.0 * ((double) c[2 * i + 1] / (double) hs->head_total -
                              (hs->base_total ? (double) c[2 * i] / (double) hs->base_total : 0));
 
+                inlined_pp += pp;
                 if (pp > 0 && (best == SIZE_MAX || pp > best_pp)) {
                         best = i;
                         best_pp = pp;
                 }
         }
-        if (best != SIZE_MAX) {
+        if (best != SIZE_MAX && 2 * inlined_pp >= h->line_delta_pp) {
                 const char *fn = keys.keys[best].ptr;
 
                 h->line_callee = pg_xstrdup(fn);

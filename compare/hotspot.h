@@ -87,8 +87,9 @@ struct pg_hotspot {
                                 for the function */
         double line_delta_pp; /* that growth, percentage points of all samples */
         char *line_callee;    /* NULL, or when @line is a call site whose inlined code
-                                 (from another file: a header, Rust's core) grew: the
-                                 function inlined there whose line grew most ... */
+                                 (from another file: a header, Rust's core) grew, all of
+                                 it by at least half of @line_delta_pp: the function inlined
+                                 there whose line grew most ... */
         char *line_callee_at; /* ... and that line ("file:line") */
         size_t heavy_stack;   /* when head_incl > 0: head's stack with most samples holding
                                  the function, and the key's bytes up to the end of its

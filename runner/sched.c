@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -92,11 +94,10 @@ int pg_tp_format_field(const char *text, const char *name, struct pg_tp_field *o
 /* Where tracefs is: its own mount point, or under debugfs. */
 static const char *const pg_tracefs_dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
-/* Read <tracefs>/events/sched/@event/format into @text. */
-static int pg_tp_read(const char *event, struct pg_buf *text)
+/* Read the first of <tracefs dir>/events/sched/@event/format that opens
+ * into @text: 0, else -1 with *@eacces set if one was refused. */
+static int pg_tp_try_read(const char *event, struct pg_buf *text, int *eacces)
 {
-        int seen_eacces = 0;
-
         for (size_t i = 0; i < sizeof(pg_tracefs_dirs) / sizeof(pg_tracefs_dirs[0]); i++) {
                 char *path = pg_xasprintf("%s/events/sched/%s/format", pg_tracefs_dirs[i], event);
                 FILE *f = fopen(path, "re");
@@ -114,7 +115,36 @@ static int pg_tp_read(const char *event, struct pg_buf *text)
                         return 0;
                 }
                 if (e == EACCES || e == EPERM)
-                        seen_eacces = 1;
+                        *eacces = 1;
+        }
+        return -1;
+}
+
+/*
+ * Read <tracefs>/events/sched/@event/format into @text. Where no tracefs is
+ * mounted (a freshly booted machine without systemd's sys-kernel-tracing
+ * mount), mount it at /sys/kernel/tracing as perf does (tools/lib/api/fs/fs.c,
+ * fs__mount(): mount(2) of "tracefs" with no options, which only a process
+ * with CAP_SYS_ADMIN may do); a user who may not mount it gets every fix,
+ * since a mounted tracefs alone does not let that user read it.
+ */
+static int pg_tp_read(const char *event, struct pg_buf *text)
+{
+        int seen_eacces = 0, mount_errno = 0;
+
+        if (pg_tp_try_read(event, text, &seen_eacces) == 0)
+                return 0;
+        if (!seen_eacces) {
+                struct stat st;
+
+                if (stat("/sys/kernel/tracing/events", &st) == 0)
+                        mount_errno = ENOENT; /* mounted, but without this event */
+                else if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
+                        if (pg_tp_try_read(event, text, &seen_eacces) == 0)
+                                return 0;
+                        mount_errno = ENOENT;
+                } else
+                        mount_errno = errno;
         }
         if (seen_eacces)
                 return pg_error_set(PG_EPERM,
@@ -125,11 +155,22 @@ static int pg_tp_read(const char *event, struct pg_buf *text)
                                     "'sysctl kernel.perf_event_paranoid=-1', or CAP_PERFMON "
                                     "('setcap cap_perfmon+ep' on perfgate)",
                                     event);
+        if (mount_errno == EPERM || mount_errno == EACCES)
+                return pg_error_set(PG_EPERM,
+                                    "no tracefs is mounted and this user may not mount it (%s); "
+                                    "run as root (perfgate then mounts it, as perf does), or have "
+                                    "root mount it readable by this user (mount -t tracefs -o "
+                                    "mode=755 nodev /sys/kernel/tracing) and also allow its raw "
+                                    "CPU-wide records: 'sysctl kernel.perf_event_paranoid=-1', or "
+                                    "CAP_PERFMON ('setcap cap_perfmon+ep' on perfgate)",
+                                    strerror(mount_errno));
         return pg_error_set(PG_ENOTSUP,
                             "no tracefs with the sched:%s tracepoint (looked in "
-                            "/sys/kernel/tracing and /sys/kernel/debug/tracing); mount it: "
+                            "/sys/kernel/tracing and /sys/kernel/debug/tracing%s%s); mount it: "
                             "mount -t tracefs nodev /sys/kernel/tracing",
-                            event);
+                            event,
+                            mount_errno && mount_errno != ENOENT ? "; mounting it failed: " : "",
+                            mount_errno && mount_errno != ENOENT ? strerror(mount_errno) : "");
 }
 
 int pg_sched_tp_load(struct pg_sched_tp *tp)

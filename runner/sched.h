@@ -62,9 +62,11 @@ struct pg_sched_tp {
 /**
  * Read the ids and formats of sched_switch, sched_wakeup and
  * sched_wakeup_new from tracefs (/sys/kernel/tracing, else
- * /sys/kernel/debug/tracing). Errors (message says what to do):
- * PG_EPERM (tracefs is there but not readable), PG_ENOTSUP (no tracefs
- * mounted, or an event or field is missing).
+ * /sys/kernel/debug/tracing), mounting tracefs at /sys/kernel/tracing
+ * first where none is mounted and the process may (as perf does). Errors
+ * (message says what to do): PG_EPERM (tracefs is there but not readable,
+ * or none is mounted and this process may not mount it), PG_ENOTSUP (the
+ * mount failed otherwise, or an event or field is missing).
  */
 int pg_sched_tp_load(struct pg_sched_tp *tp);
 

@@ -181,4 +181,31 @@ if [ $root = 1 ]; then
                 err "run --sched unprivileged: $(cat "$tmp/s.err")"
         ok "run --sched unprivileged: $w"
 fi
+
+# 7b. no tracefs mounted (a freshly booted machine without systemd's
+# sys-kernel-tracing.mount), in a private mount namespace so that nothing
+# else on the machine loses it: root mounts it, as perf does, and records;
+# an unprivileged user is told it may not mount it, with every fix
+if [ $root = 1 ] && unshare -m --propagation private true 2>/dev/null; then
+        unmount='for m in /sys/kernel/tracing /sys/kernel/debug/tracing /sys/kernel/debug; do
+                while umount "$m" 2>/dev/null; do :; done; done
+                ! test -e /sys/kernel/tracing/events || exit 9'
+        unshare -m --propagation private sh -c "$unmount
+                setpriv --reuid 65534 --regid 65534 --clear-groups env HOME=/tmp '$tmp/perfgate' doctor" \
+                >"$tmp/nt.out" 2>&1
+        w=$(grep "sched-latency:" "$tmp/nt.out")
+        grep -q "not permitted: no tracefs is mounted and this user may not mount it" <<<"$w" &&
+                grep -q "perf_event_paranoid=-1" <<<"$w" && grep -q "cap_perfmon" <<<"$w" ||
+                err "doctor without tracefs, unprivileged: $(cat "$tmp/nt.out")"
+        ok "doctor without tracefs, unprivileged: $w"
+        unshare -m --propagation private sh -c "$unmount
+                timeout 300 '$pg' run -q --repeat 1 --warmup 0 --no-profile --sched --out '$tmp/ntout' '$tmp/ubench'
+                test -e /sys/kernel/tracing/events/sched/sched_switch/format && echo tracefs-mounted" \
+                >"$tmp/nt2.out" 2>&1
+        grep -q tracefs-mounted "$tmp/nt2.out" && ! grep -q "no scheduler latency" "$tmp/nt2.out" &&
+                python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1])).get("sched") else 1)' \
+                        "$tmp/ntout/wakers.json" ||
+                err "run --sched as root without tracefs: $(cat "$tmp/nt2.out")"
+        ok "run --sched as root without tracefs: mounted it and recorded the tasks"
+fi
 exit "$fail"
