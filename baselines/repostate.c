@@ -14,12 +14,17 @@
  * git_repository_open_ext() with no flags (src/libgit2/repository.c:
  * find_repo), and status's "unmodified by its stat data" test
  * (src/libgit2/diff_generate.c: maybe_modified; src/libgit2/index.c: an
- * entry as new as the index is racy and hashed). Whatever is not covered
- * (a .git file, a separate common dir, index version 4, a split or sparse
+ * entry as new as the index is racy and hashed). A linked work tree (a
+ * .git file naming its git directory, whose commondir file names the
+ * shared one: `git worktree add`) is read as git lays it out (HEAD and
+ * index its own; objects, refs, config shared). Whatever is not covered
+ * (a .git file or commondir file git would not write, a commondir beside
+ * a .git directory, config.worktree, a per-work-tree ref as the linked
+ * HEAD's target, index version 4, a split or sparse
  * index, an invalid cache tree, a deltified commit, an alternate object
  * store, SHA-256, core.worktree, extensions, includes, a directory of
  * another user, any stat difference, a racy entry when any attributes
- * file or configuration that could name one exists, an index whose
+ * file or configuration that could filter it exists, an index whose
  * checksum does not match, a symbolic link or file where an entry's
  * leading directory should be, a submodule whose path is not a directory,
  * a pack index whose fanout is inconsistent, an index over 256 KiB, a
@@ -127,12 +132,16 @@ static void *pg_rs_map(int dirfd, const char *name, size_t *len)
         return p;
 }
 
-/* HEAD's commit into @hex (41 bytes): HEAD and the refs it names (loose, or
- * in packed-refs), at most 5 symbolic hops. 1 resolved, 0 cannot tell. */
-static int pg_rs_head(int gitfd, char *hex)
+/* HEAD's commit into @hex (41 bytes): HEAD (in @headfd, the work tree's
+ * git directory) and the refs it names (loose, or in packed-refs, in
+ * @reffd, the common directory), at most 5 symbolic hops. In a linked
+ * work tree (@headfd differs from @reffd) a per-work-tree ref
+ * (gitrepository-layout(5): refs/worktree/, refs/bisect/, refs/rewritten/)
+ * is "cannot tell". 1 resolved, 0 cannot tell. */
+static int pg_rs_head(int headfd, int reffd, char *hex)
 {
         char buf[512], name[256];
-        ssize_t n = pg_rs_small(gitfd, "HEAD", buf, sizeof(buf));
+        ssize_t n = pg_rs_small(headfd, "HEAD", buf, sizeof(buf));
 
         for (int hop = 0; hop < 5 && n > 0; hop++) {
                 size_t nl;
@@ -148,7 +157,11 @@ static int pg_rs_head(int gitfd, char *hex)
                         return 0;
                 memcpy(name, buf + 5, nl - 5);
                 name[nl - 5] = '\0';
-                if ((n = pg_rs_small(gitfd, name, buf, sizeof(buf))) >= 0)
+                if (headfd != reffd && (strncmp(name, "refs/worktree/", 14) == 0 ||
+                                        strncmp(name, "refs/bisect/", 12) == 0 ||
+                                        strncmp(name, "refs/rewritten/", 15) == 0))
+                        return 0;
+                if ((n = pg_rs_small(reffd, name, buf, sizeof(buf))) >= 0)
                         continue;
                 if (errno != ENOENT)
                         return 0;
@@ -156,7 +169,7 @@ static int pg_rs_head(int gitfd, char *hex)
                  * a regular file (pg_rs_map), so its size bounds the read */
                 {
                         size_t plen = 0, want = strlen(name);
-                        const char *pr = pg_rs_map(gitfd, "packed-refs", &plen), *line, *end;
+                        const char *pr = pg_rs_map(reffd, "packed-refs", &plen), *line, *end;
                         int found = 0;
 
                         if (pr == NULL)
@@ -572,7 +585,37 @@ static bool pg_rs_may_filter(int gitfd)
         return filter;
 }
 
-/* Whether a .gitattributes file may exist in the top directory or in a
+/* Whether the work tree's attributes file @name (at @dirfd) may filter
+ * content: false when it does not exist, or is a regular file that
+ * mentions none of the attributes git's conversion reads (convert.c:
+ * text, eol, crlf, ident, filter, working-tree-encoding) and defines no
+ * macro ("[attr]", gitattributes(5)); so a file holding only, say,
+ * export-subst or linguist-generated lines does not make libgit2 decide.
+ * Conservative: it looks at the text (case-folded), not at the patterns;
+ * unreadable, too long, a symbolic link or a NUL byte means it may. */
+static bool pg_rs_attrs_file_filters(int dirfd, const char *name)
+{
+        static const char *const words[] = { "text",   "eol",      "crlf",  "ident",
+                                             "filter", "encoding", "[attr]" };
+        char buf[16384];
+        struct stat st;
+        ssize_t n;
+
+        if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return errno != ENOENT && errno != ENOTDIR;
+        if (!S_ISREG(st.st_mode) || (n = pg_rs_small(dirfd, name, buf, sizeof(buf))) < 0 ||
+            memchr(buf, '\0', (size_t) n) != NULL)
+                return true;
+        for (ssize_t k = 0; k < n; k++)
+                buf[k] = (char) (buf[k] >= 'A' && buf[k] <= 'Z' ? buf[k] + 32 : buf[k]);
+        for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+                if (strstr(buf, words[i]) != NULL)
+                        return true;
+        return false;
+}
+
+/* Whether a .gitattributes file that may filter content
+ * (pg_rs_attrs_file_filters()) may exist in the top directory or in a
  * leading directory of @path (relative to @topfd): those are the files
  * whose attributes apply to it (gitattributes(5)), tracked or not. */
 static bool pg_rs_attrs_near(int topfd, const char *path)
@@ -580,7 +623,7 @@ static bool pg_rs_attrs_near(int topfd, const char *path)
         char probe[PATH_MAX + 16];
         size_t len = strlen(path);
 
-        if (pg_rs_may_exist(topfd, ".gitattributes"))
+        if (pg_rs_attrs_file_filters(topfd, ".gitattributes"))
                 return true;
         for (size_t k = 0; k < len; k++) {
                 if (path[k] != '/')
@@ -589,7 +632,7 @@ static bool pg_rs_attrs_near(int topfd, const char *path)
                         return true;
                 memcpy(probe, path, k);
                 memcpy(probe + k, "/.gitattributes", 16);
-                if (pg_rs_may_exist(topfd, probe))
+                if (pg_rs_attrs_file_filters(topfd, probe))
                         return true;
         }
         return false;
@@ -629,14 +672,17 @@ static bool pg_rs_parents_real(int topfd, const char *path, char *ok, size_t *ok
         return true;
 }
 
-/* The index at .git/index against HEAD's tree @tree and the work tree at
- * @topfd: 1 when the cache tree's root is @tree and every entry's stat data
- * are those the index holds and older than the index; 0 cannot tell. */
+/* The index (in the work tree's git directory @gitfd) against HEAD's tree
+ * @tree and the work tree at @topfd: 1 when the cache tree's root is @tree
+ * and every entry's stat data are those the index holds and older than the
+ * index, or hashes to its blob (a racy entry, when no attributes or
+ * configuration, read in the common directory @commonfd, could filter
+ * it); 0 cannot tell. */
 /* The largest index read here, in bytes (about 3,000 entries of a typical
  * project's path lengths) */
 #define PG_RS_INDEX_MAX (256u << 10)
 
-static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
+static int pg_rs_index_clean(int gitfd, int commonfd, int topfd, const char *tree)
 {
         size_t len = 0, at = 12;
         const unsigned char *ix = pg_rs_map(gitfd, "index", &len);
@@ -759,7 +805,7 @@ static int pg_rs_index_clean(int gitfd, int topfd, const char *tree)
         }
         if (!root_ok || at != len - 20)
                 goto done;
-        if (nracy > 0 && pg_rs_may_filter(gitfd))
+        if (nracy > 0 && pg_rs_may_filter(commonfd))
                 goto done;
         for (size_t i = 0; i < nracy; i++) {
                 const unsigned char *e = racy[i].entry;
@@ -774,14 +820,66 @@ done:
         return clean;
 }
 
+/* A path held by a git file (the .git file, commondir): "<prefix><path>\n"
+ * exactly, the path not empty, without leading or trailing white space,
+ * backslashes or another line: what git writes; anything else (which git
+ * and libgit2 would trim or convert) is "cannot tell". Returns the path
+ * inside @buf, NUL-terminated, or NULL. */
+static const char *pg_rs_path_file(int dirfd, const char *name, const char *prefix, char *buf,
+                                   size_t cap)
+{
+        ssize_t n = pg_rs_small(dirfd, name, buf, cap);
+        size_t skip = strlen(prefix);
+        char *p = buf + skip;
+
+        if (n < (ssize_t) skip + 2 || strncmp(buf, prefix, skip) != 0 || buf[n - 1] != '\n')
+                return NULL;
+        buf[n - 1] = '\0';
+        if (strpbrk(p, "\n\r\\") != NULL || *p == ' ' || *p == '\t' || buf[n - 2] == ' ' ||
+            buf[n - 2] == '\t')
+                return NULL;
+        return p;
+}
+
+/* The work tree's git directory, opened, from its top @topfd: .git
+ * itself, or (@linked: .git is a file, "gitdir: <path>", a linked work
+ * tree or a separate git directory; gitrepository-layout(5), and libgit2's
+ * read_gitfile()) the directory it names, relative to the top. -1 when it
+ * cannot be opened or the file is not one git wrote. */
+static int pg_rs_gitdir(int topfd, bool linked)
+{
+        char link[PATH_MAX + 16];
+        const char *path =
+            linked ? pg_rs_path_file(topfd, ".git", "gitdir: ", link, sizeof(link)) : ".git";
+
+        return path ? openat(topfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+}
+
+/* The common directory of the git directory @gitfd: the one its
+ * "commondir" file names (relative to it; a linked work tree's, written
+ * by `git worktree add`), or @gitfd itself when there is no such file. A
+ * commondir beside a .git directory (not @linked) is "cannot tell" (-1),
+ * as is one that cannot be read or opened. */
+static int pg_rs_commondir(int gitfd, bool linked)
+{
+        char buf[PATH_MAX + 16];
+        const char *path;
+
+        if (faccessat(gitfd, "commondir", F_OK, AT_SYMLINK_NOFOLLOW) != 0)
+                return errno == ENOENT ? gitfd : -1;
+        if (!linked || (path = pg_rs_path_file(gitfd, "commondir", "", buf, sizeof(buf))) == NULL)
+                return -1;
+        return openat(gitfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+}
+
 int pg_repo_state_fast(const char *path, struct pg_repo_state *out)
 {
         char *dir = realpath(path ? path : ".", NULL), cfg[16384], head[PG_RS_HEX + 1],
              tree[PG_RS_HEX + 1];
-        int gitfd = -1, topfd = -1, rc = 0;
+        int gitfd = -1, topfd = -1, commonfd = -1, rc = 0;
         struct stat st, sh;
         dev_t dev = 0;
-        bool have_dev = false, found = false;
+        bool have_dev = false, found = false, linked = false;
 
         memset(out, 0, sizeof(*out));
         if (dir == NULL)
@@ -800,11 +898,12 @@ int pg_repo_state_fast(const char *path, struct pg_repo_state *out)
                         have_dev = true;
                 }
                 free(git);
-                if (isdir == 1) {
+                if (isdir == 1 || isdir == 0) { /* 0: a .git file (a linked work tree) */
                         found = true;
+                        linked = isdir == 0;
                         break;
                 }
-                if (isdir == 0 || isdir == 2) /* a .git file (a linked work tree); a mount */
+                if (isdir == 2) /* a mount */
                         goto out;
                 if (stat(dir, &st) == 0) {
                         char *h = pg_xasprintf("%s/HEAD", dir);
@@ -831,27 +930,34 @@ int pg_repo_state_fast(const char *path, struct pg_repo_state *out)
                                   path ? path : ".");
                 goto out;
         }
-        /* <dir>/.git is a directory: a plain clone, owned by this user (else
-         * pg_store_open() decides by git's rules: safedir.h), with no separate common dir */
+        /* everything owned by this user (else pg_store_open() decides by
+         * git's rules: safedir.h) */
         topfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        gitfd = openat(topfd, ".git", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (topfd < 0 || gitfd < 0 || fstat(topfd, &st) < 0 || fstat(gitfd, &sh) < 0 ||
-            st.st_uid != geteuid() || sh.st_uid != geteuid() ||
-            faccessat(gitfd, "commondir", F_OK, 0) == 0 || faccessat(gitfd, "HEAD", F_OK, 0) != 0 ||
-            fstatat(gitfd, "objects", &sh, 0) < 0 || !S_ISDIR(sh.st_mode) ||
-            fstatat(gitfd, "refs", &sh, 0) < 0 || !S_ISDIR(sh.st_mode))
+        if (topfd < 0 || fstat(topfd, &st) < 0 || st.st_uid != geteuid() ||
+            (gitfd = pg_rs_gitdir(topfd, linked)) < 0 || fstat(gitfd, &sh) < 0 ||
+            sh.st_uid != geteuid() || (commonfd = pg_rs_commondir(gitfd, linked)) < 0 ||
+            fstat(commonfd, &sh) < 0 || sh.st_uid != geteuid())
                 goto out;
-        if (pg_rs_small(gitfd, "config", cfg, sizeof(cfg)) < 0 || !pg_rs_config_plain(cfg) ||
-            faccessat(gitfd, "objects/info/alternates", F_OK, 0) == 0)
+        /* HEAD and the index in the git directory; objects, refs, config,
+         * info and shallow in the common one (gitrepository-layout(5)) */
+        if (faccessat(gitfd, "HEAD", F_OK, 0) != 0 || fstatat(commonfd, "objects", &sh, 0) < 0 ||
+            !S_ISDIR(sh.st_mode) || fstatat(commonfd, "refs", &sh, 0) < 0 || !S_ISDIR(sh.st_mode) ||
+            faccessat(gitfd, "config.worktree", F_OK, 0) == 0)
                 goto out;
-        if (!pg_rs_head(gitfd, head) || !pg_rs_tree_of(gitfd, head, tree) ||
-            !pg_rs_index_clean(gitfd, topfd, tree))
+        if (pg_rs_small(commonfd, "config", cfg, sizeof(cfg)) < 0 || !pg_rs_config_plain(cfg) ||
+            faccessat(commonfd, "objects/info/alternates", F_OK, 0) == 0)
+                goto out;
+        if (!pg_rs_head(gitfd, commonfd, head) || !pg_rs_tree_of(commonfd, head, tree) ||
+            !pg_rs_index_clean(gitfd, commonfd, topfd, tree))
                 goto out;
         out->top = pg_xstrdup(dir);
         out->head = pg_xstrdup(head);
-        out->shallow = fstatat(gitfd, "shallow", &sh, AT_SYMLINK_NOFOLLOW) == 0 && sh.st_size > 0;
+        out->shallow =
+            fstatat(commonfd, "shallow", &sh, AT_SYMLINK_NOFOLLOW) == 0 && sh.st_size > 0;
         rc = 1;
 out:
+        if (commonfd >= 0 && commonfd != gitfd)
+                close(commonfd);
         if (gitfd >= 0)
                 close(gitfd);
         if (topfd >= 0)

@@ -51,7 +51,9 @@ int pg_repo_state_get(const char *path, struct pg_repo_state *out);
  * The part of pg_repo_state_get() that needs no libgit2 (baselines/repostate.c):
  * reads .git's files directly and answers only when the answer is certain,
  * i.e. @path (NULL: the cwd) is in no repository, or in a plain clone (a
- * .git directory) whose HEAD's commit is found (loose, or whole in a pack)
+ * .git directory) or a linked work tree of one (`git worktree add`: a .git
+ * file, gitrepository-layout(5)) whose HEAD's commit is found (loose, or
+ * whole in a pack)
  * and whose index matches HEAD's tree (its cache tree) and the work tree
  * (every entry's stat data, none as new as the index).
  * Returns 1 with @out filled (clean: dirty false, changed NULL),

@@ -10,12 +10,16 @@
  *     refs, a detached HEAD, an untracked file, a subdirectory as cwd;
  *   - it does not answer when a tracked file was modified (also with the
  *     same size and its mtime put back: libgit2 then finds it), staged, deleted, touched only (libgit2 hashes it: clean),
- *     made executable, for an index of version 4 and in a linked work tree;
+ *     made executable, for an index of version 4;
  *     pg_repo_state_get() then agrees with git (libgit2 decides);
+ *   - in a linked work tree (`git worktree add`) it answers as in a clone,
+ *     and leaves a same-size edit in the checkout's clock tick, a staged
+ *     change, a .git or commondir file git would not write and a HEAD on a
+ *     per-work-tree ref to libgit2;
  *   - entries as new as the index (racily clean: files written in the
  *     index's clock tick, as a fresh checkout leaves some) are hashed as
- *     blobs, unless attributes could filter content (text=auto: libgit2
- *     decides; export-subst does not filter);
+ *     blobs, unless attributes could filter content (text=auto, a macro:
+ *     libgit2 decides; export-subst does not filter);
  *   - it does not answer, and never crashes or blocks, for shapes it cannot
  *     be sure of: a tracked directory replaced by a symbolic link, a loose
  *     ref or attributes file too long for it, attributes an untracked
@@ -147,9 +151,16 @@ static void test_fast_plain_shapes(void **state)
                                 ".gitattributes && " GIT "add .gitattributes && " GIT
                                 "commit -qm attrs && touch -d @1600000000 .git/index"),
                          0);
-        /* any .gitattributes file beside a racy entry: libgit2 decides
-         * (the reader never interprets attributes) */
-        check("racy entries, export-subst attributes", false);
+        /* a .gitattributes file beside a racy entry that names none of the
+         * converting attributes (this project's own has export-subst) */
+        check("racy entries, export-subst attributes", true);
+        /* a macro could expand to one: libgit2 decides */
+        assert_int_equal(
+            system("printf '[attr]conv text\\na conv\\n' >sub/.gitattributes && " OLDTIME
+                   "sub/.gitattributes && touch -d @1600000000 .git/index"),
+            0);
+        check("racy entries, a macro in an untracked attributes file", false);
+        assert_int_equal(system("rm sub/.gitattributes"), 0);
         /* text conversion may: libgit2 decides */
         assert_int_equal(system("printf '* text=auto\\n' >.gitattributes && " OLDTIME
                                 ".gitattributes && " GIT "add .gitattributes && " GIT
@@ -216,11 +227,6 @@ static void test_fast_leaves_changes_to_libgit2(void **state)
         assert_int_equal(system(GIT "update-index --index-version 4"), 0);
         check("index version 4", false);
         assert_int_equal(system(GIT "update-index --index-version 2"), 0);
-
-        assert_int_equal(system(GIT "worktree add -q ../linked 2>/dev/null"), 0);
-        assert_int_equal(chdir("../linked"), 0);
-        check("a linked work tree", false);
-        assert_int_equal(chdir("../repo"), 0);
 }
 
 /* the reader must not answer here (and must return) */
@@ -283,6 +289,63 @@ static void poke(const char *path, long off, uint32_t mask, uint32_t value)
 /* git does not look through a symbolic link in a leading path component:
  * sub/b counts as deleted, while a stat of "sub/b" follows the link to
  * the very same file */
+/* A linked work tree (`git worktree add`: .git is a file naming
+ * .git/worktrees/<name>, whose commondir names the shared .git): the
+ * reader answers where git sees no change, and leaves every change to
+ * libgit2, including an edit of the same size in the clock tick of the
+ * checkout (racy: its stat data may equal the index's record) */
+static void test_fast_linked_worktree(void **state)
+{
+        struct pg_repo_state s;
+        char top[PATH_MAX];
+        (void) state;
+
+        assert_int_equal(
+            system(GIT "gc -q && " GIT "worktree add -q -b side ../linked 2>/dev/null"), 0);
+        assert_int_equal(chdir("../linked"), 0);
+        assert_non_null(getcwd(top, sizeof(top)));
+        check("a fresh linked work tree (racy entries hashed)", true);
+        assert_int_equal(pg_repo_state_fast(NULL, &s), 1);
+        assert_string_equal(s.top, top);
+        pg_repo_state_release(&s);
+        assert_int_equal(chdir("sub"), 0);
+        check("a subdirectory of a linked work tree", true);
+        assert_int_equal(chdir(".."), 0);
+
+        /* the same size, written in the tick of the checkout */
+        assert_int_equal(system("rm -f a && " GIT "checkout -q -- a && printf 'ONE\\n' >a"), 0);
+        check("a same-second edit of the same size", false);
+        assert_int_equal(
+            system(GIT "checkout -q -- a && " OLDTIME "a && " GIT "update-index --refresh -q"), 0);
+        check("the edit undone", true);
+        assert_int_equal(system("printf 'new\\n' >sub/b && " GIT "add sub/b"), 0);
+        check("a staged change in a linked work tree", false);
+        assert_int_equal(
+            system(GIT "commit -qm side && " OLDTIME "sub/b && " GIT "update-index --refresh -q"),
+            0);
+        check("a new commit on the linked work tree's branch (loose)", true);
+
+        /* a relative gitdir, as `git worktree add --relative-paths` writes */
+        assert_int_equal(system("printf 'gitdir: ../repo/.git/worktrees/linked\\n' >.git"), 0);
+        check("a relative gitdir", true);
+        /* what git would not write: libgit2 decides */
+        assert_int_equal(system("printf 'gitdir:  ../repo/.git/worktrees/linked \\n' >.git"), 0);
+        no_answer("a .git file with extra white space");
+        assert_int_equal(system("printf 'gitdir: ../repo/.git/worktrees/linked\\n' >.git && "
+                                "printf '../..\\n\\n' >../repo/.git/worktrees/linked/commondir"),
+                         0);
+        no_answer("a commondir file of two lines");
+        assert_int_equal(system("printf '../..\\n' >../repo/.git/worktrees/linked/commondir"), 0);
+        assert_int_equal(system(GIT "update-ref refs/worktree/mine HEAD && " GIT
+                                    "symbolic-ref HEAD refs/worktree/mine"),
+                         0);
+        no_answer("HEAD on a per-work-tree ref");
+        assert_int_equal(system(GIT "checkout -q side"), 0);
+        check("back on the branch", true);
+        assert_int_equal(chdir("../repo"), 0);
+        check("the main work tree beside a linked one", true);
+}
+
 static void test_fast_symlinked_directory(void **state)
 {
         (void) state;
@@ -499,6 +562,7 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_fast_plain_shapes, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_fast_leaves_changes_to_libgit2, setup,
                                                 teardown),
+                cmocka_unit_test_setup_teardown(test_fast_linked_worktree, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_fast_symlinked_directory, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_fast_oversized_files, setup, teardown),
                 cmocka_unit_test_setup_teardown(test_fast_attribute_sources, setup, teardown),
