@@ -1,37 +1,43 @@
 #!/bin/sh
 # aa.sh - A/A noise check for perfgate compare's defaults (docs/compare.md).
 #
-#   bench/aa.sh [-n RUNS] [-p PERFGATE] [-o WORKDIR] [PATH]
-#   bench/aa.sh [-p PERFGATE] --dirs DIR1 DIR2 ...
+#   bench/aa.sh [-a] [-n RUNS] [-p PERFGATE] [-o WORKDIR] [PATH]
+#   bench/aa.sh [-a] [-p PERFGATE] --dirs DIR1 DIR2 ...
 #
 # Runs the same benchmarks RUNS times (default 20) with `perfgate run PATH`
 # (PATH: a directory of executables or a perfgate.json; default bench/),
 # then compares every run with the first one through `perfgate compare`,
 # exactly as CI compares a pull request with a recorded baseline. Nothing
 # changed between the runs, so every reported regression is a false alarm.
-# With --dirs, the result directories already exist (e.g. collected on a CI
-# runner) and are compared the same way, DIR1 being the baseline.
+# With -a, every run is compared with every earlier one (RUNS x (RUNS-1) / 2
+# comparisons). With --dirs, the result directories already exist (e.g.
+# collected on a CI runner) and are compared the same way, DIR1 being the
+# baseline.
 #
-# Prints, per metric, the largest |change| seen (relative, and in percentage
-# points for rates) next to the threshold in force: the noise the defaults
-# must clear. Exit status: 0 when no comparison reported a regression, 1 when
-# one did (the defaults are too tight for this machine), 2 on bad usage,
-# 4 when perfgate itself failed.
+# Prints the machine's uptime (load average) before and after, then, per
+# metric, the largest |change| seen (relative, and in percentage points for
+# rates) next to the threshold in force: the noise the defaults must clear;
+# and how many benchmark comparisons had a load note (a side on a saturated
+# runner, or clearly busier). Exit status: 0 when no comparison reported a
+# regression, 1 when one did (the defaults are too tight for this machine),
+# 2 on bad usage, 4 when perfgate itself failed.
 set -eu
 
 runs=20
 pg=""
 work=""
 mode=run
+pairs=first
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() {
-        sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2
+        sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
         exit 2
 }
 
 while [ $# -gt 0 ]; do
         case $1 in
+        -a) pairs=all; shift ;;
         -n) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
         -p) [ $# -ge 2 ] || usage; pg=$2; shift 2 ;;
         -o) [ $# -ge 2 ] || usage; work=$2; shift 2 ;;
@@ -55,6 +61,7 @@ case $runs in '' | *[!0-9]*) echo "aa.sh: -n '$runs' is not a number" >&2; exit 
 [ -n "$work" ] || work=$(mktemp -d "${TMPDIR:-/tmp}/perfgate-aa.XXXXXX")
 mkdir -p "$work"
 
+echo "aa.sh: before: $(uptime)" >&2
 dirs=""
 if [ "$mode" = dirs ]; then
         [ $# -ge 2 ] || { echo "aa.sh: --dirs needs at least two result directories" >&2; exit 2; }
@@ -77,36 +84,45 @@ else
         done
 fi
 
-set -- $dirs
-base=$1
-shift
+echo "aa.sh: after: $(uptime)" >&2
 n=0
 regressions=0
-for d in "$@"; do
+# compare BASE HEAD: one comparison, counted
+compare() {
         n=$((n + 1))
         status=0
-        "$pg" compare "$base" --results "$d" --json "$work/verdict$n.json" >"$work/compare$n.txt" 2>&1 || status=$?
+        "$pg" compare "$1" --results "$2" --json "$work/verdict$n.json" >"$work/compare$n.txt" 2>&1 || status=$?
         case $status in
         0) ;;
         1) regressions=$((regressions + 1))
-           echo "aa.sh: FALSE ALARM in comparison $n ($d):" >&2
+           echo "aa.sh: FALSE ALARM in comparison $n ($1 -> $2):" >&2
            cat "$work/compare$n.txt" >&2 ;;
         *) echo "aa.sh: 'perfgate compare' failed with status $status:" >&2
            cat "$work/compare$n.txt" >&2
            exit 4 ;;
         esac
+}
+set -- $dirs
+while [ $# -ge 2 ]; do
+        base=$1
+        shift
+        for d in "$@"; do
+                compare "$base" "$d"
+        done
+        [ "$pairs" = all ] || break
 done
 
 node - "$work" "$n" <<'EOF'
 const fs = require("fs");
 const [work, n] = process.argv.slice(2);
 const seen = {};
-let inconclusive = 0, benches = 0;
+let inconclusive = 0, benches = 0, loadnotes = 0;
 for (let i = 1; i <= Number(n); i++) {
   const v = JSON.parse(fs.readFileSync(`${work}/verdict${i}.json`, "utf8"));
   inconclusive += v.counts.inconclusive;
   for (const b of v.benchmarks) {
     benches++;
+    if ((b.host_notes || []).some((x) => x.kind === "load")) loadnotes++;
     for (const m of b.metrics) {
       const s = seen[m.metric] || (seen[m.metric] = { rel: 0, pp: 0, n: 0, thr: m.threshold, gate: m.gate });
       if (m.change.relative !== null) s.rel = Math.max(s.rel, Math.abs(m.change.relative));
@@ -116,7 +132,7 @@ for (let i = 1; i <= Number(n); i++) {
   }
 }
 const pad = (x, w) => String(x).padEnd(w);
-console.log(`A/A: ${n} comparisons, ${benches} benchmark comparisons, ${inconclusive} inconclusive`);
+console.log(`A/A: ${n} comparisons, ${benches} benchmark comparisons, ${inconclusive} inconclusive, ${loadnotes} with a load note`);
 console.log(pad("metric", 24) + pad("max |change|", 16) + pad("threshold", 12) + "gates");
 for (const k of Object.keys(seen).sort()) {
   const s = seen[k];

@@ -173,10 +173,17 @@ static void pg_host_note_kernel(struct pg_bench_cmp *b)
 #define PG_LOAD_CPUS_MIN      0.5
 #define PG_LOAD_STEAL_MIN     0.05
 
+/* Other work's CPUs that matter on a host of @cpus: half a CPU, or a
+ * tenth of a larger host. */
+static double pg_load_cpus_min(uint64_t cpus)
+{
+        return cpus / 10.0 > PG_LOAD_CPUS_MIN ? cpus / 10.0 : PG_LOAD_CPUS_MIN;
+}
+
 bool pg_load_differs(const struct pg_load *base, const struct pg_load *head, uint64_t cpus,
                      char **text)
 {
-        double cpus_min = cpus / 10.0 > PG_LOAD_CPUS_MIN ? cpus / 10.0 : PG_LOAD_CPUS_MIN;
+        double cpus_min = pg_load_cpus_min(cpus);
         const struct pg_load *busy, *quiet;
         struct pg_buf t = PG_BUF_INIT;
 
@@ -210,14 +217,156 @@ bool pg_load_differs(const struct pg_load *base, const struct pg_load *head, uin
         return true;
 }
 
-/* A note when the machine's other load differed between the sides. */
+/*
+ * The saturation rule (docs/compare.md, "Runner load"): other work took at
+ * least the note's half a CPU (or a tenth of the host), and other work, the
+ * benchmark itself and steal together kept at least 90% of the CPUs busy,
+ * so the benchmark waited for a CPU and shared its caches with whatever ran
+ * between its time slices. A benchmark that fills the CPUs by itself is not
+ * saturated by others.
+ */
+#define PG_LOAD_BUSY_MIN 0.9
+
+bool pg_load_saturated(const struct pg_load *load, double own_cpus, uint64_t cpus)
+{
+        double cpus_min = pg_load_cpus_min(cpus);
+
+        if (!load->present || load->window_ns < PG_LOAD_WINDOW_MIN_NS || !cpus ||
+            load->other_cpus < cpus_min || !(own_cpus >= 0))
+                return false;
+        return load->other_cpus + own_cpus + load->steal * (double) cpus >=
+               PG_LOAD_BUSY_MIN * (double) cpus;
+}
+
+/* CPUs @r's measured repetitions kept busy themselves: their task-clock
+ * (all threads' CPU time) over the load's window; 0 when either is absent. */
+static double pg_own_cpus(const struct pg_result *r)
+{
+        const struct pg_metric *tc = pg_result_find_metric(r, "task-clock");
+        double sum = 0;
+
+        if (!tc || tc->status != PG_METRIC_OK || !r->load.present || !r->load.window_ns)
+                return 0;
+        for (size_t i = 0; i < tc->nvalues; i++)
+                sum += tc->values[i];
+        return sum / (double) r->load.window_ns;
+}
+
+/* The host's online CPUs as @b's results recorded them (0: unknown). */
+static uint64_t pg_bench_cpus(const struct pg_bench_cmp *b)
+{
+        return b->head->host.cpus ? b->head->host.cpus : b->base->host.cpus;
+}
+
+/*
+ * Which sides of @b ran on a saturated runner (pg_load_saturated()): 0
+ * neither, 1 the baseline, 2 head, 3 both.
+ */
+static int pg_bench_saturated(const struct pg_bench_cmp *b)
+{
+        uint64_t cpus = pg_bench_cpus(b);
+
+        return (pg_load_saturated(&b->base->load, pg_own_cpus(b->base), cpus) ? 1 : 0) |
+               (pg_load_saturated(&b->head->load, pg_own_cpus(b->head), cpus) ? 2 : 0);
+}
+
+/* "head", "the baseline" or "both sides" for pg_bench_saturated()'s @sides. */
+static const char *pg_sides_name(int sides)
+{
+        return sides == 3 ? "both sides" : sides == 2 ? "head" : "the baseline";
+}
+
+/* "other work kept 1.8 of 2 CPUs busy besides the benchmark in head, 1.7 in
+ * the baseline": the figures behind a saturation note or demotion, of the
+ * sides that recorded their load (cpus: the host's, 0 unknown). */
+static char *pg_saturation_figures(const struct pg_bench_cmp *b)
+{
+        uint64_t cpus = pg_bench_cpus(b);
+        const struct pg_load *bl = &b->base->load, *hl = &b->head->load;
+        const struct pg_load *first = hl->present ? hl : bl;
+        struct pg_buf t = PG_BUF_INIT;
+
+        pg_buf_printf(&t, "other work kept %.1f ", first->other_cpus);
+        if (cpus)
+                pg_buf_printf(&t, "of %" PRIu64 " ", cpus);
+        pg_buf_printf(&t, "CPUs busy besides the benchmark in %s",
+                      hl->present ? "head" : "the baseline");
+        if (hl->present && bl->present)
+                pg_buf_printf(&t, ", %.1f in the baseline", bl->other_cpus);
+        if (bl->steal >= 0.005 || hl->steal >= 0.005) {
+                pg_buf_printf(&t, "; steal %.0f%% in %s", first->steal * 100,
+                              hl->present ? "head" : "the baseline");
+                if (hl->present && bl->present)
+                        pg_buf_printf(&t, ", %.0f%% in the baseline", bl->steal * 100);
+        }
+        return pg_buf_detach(&t, NULL);
+}
+
+/*
+ * A note when the machine's other load differed between the sides, or
+ * when it saturated the runner on either side: two saturated sides have
+ * alike figures however crowded the run queue was, and the times of a
+ * saturated batch move by more than its spread shows.
+ */
 static void pg_host_note_load(struct pg_bench_cmp *b)
 {
-        char *text;
+        char *text, *fig;
+        int sat;
 
-        if (pg_load_differs(&b->base->load, &b->head->load,
-                            b->head->host.cpus ? b->head->host.cpus : b->base->host.cpus, &text))
+        if (pg_load_differs(&b->base->load, &b->head->load, pg_bench_cpus(b), &text)) {
                 pg_host_note_add(b, PG_HOST_NOTE_LOAD, text);
+                return;
+        }
+        sat = pg_bench_saturated(b);
+        if (!sat)
+                return;
+        fig = pg_saturation_figures(b);
+        pg_host_note_add(b, PG_HOST_NOTE_LOAD,
+                         pg_xasprintf("the runner was saturated during %s: %s: time metrics may "
+                                      "have moved with the machine; --confirm measures both "
+                                      "sides together",
+                                      pg_sides_name(sat), fig));
+        free(fig);
+}
+
+/*
+ * The saturation rule for verdicts (docs/compare.md, "Runner load"): when
+ * either side ran on a saturated runner, a regression of a time metric
+ * (unit ns, measured) is inconclusive unless its change exceeds the
+ * threshold by more than the between-batch movement measured under
+ * saturation, (1 + change) / (1 + PG_LOAD_DRIFT_MAX) - 1 > threshold: A/A
+ * batches of the bundled benchmarks on a saturated 2-CPU VM moved by up to
+ * +52%; the allowance is about twice that (a doubling).
+ */
+#define PG_LOAD_DRIFT_MAX 1.0
+
+static void pg_load_demote(struct pg_bench_cmp *b)
+{
+        int sat = pg_bench_saturated(b);
+        char *fig = NULL;
+
+        if (!sat)
+                return;
+        for (size_t i = 0; i < b->njudgements; i++) {
+                struct pg_judgement *j = &b->judgements[i];
+                if (j->outcome != PG_OUTCOME_REGRESSION || j->rule.deterministic || !j->has_rel ||
+                    j->rule.kind != PG_THRESHOLD_RELATIVE || !j->unit ||
+                    strcmp(j->unit, "ns") != 0 ||
+                    (1 + j->rel_change) / (1 + PG_LOAD_DRIFT_MAX) - 1 > j->rule.threshold)
+                        continue;
+                if (!fig)
+                        fig = pg_saturation_figures(b);
+                j->outcome = PG_OUTCOME_INCONCLUSIVE;
+                free(j->reason);
+                j->reason = pg_xasprintf(
+                    "the runner was saturated during %s (%s): the times of batches taken under "
+                    "such load move by tens of percent whatever the spread inside each, so a "
+                    "change under %+.0f%% is not told from that; --confirm measures both sides "
+                    "together",
+                    pg_sides_name(sat), fig,
+                    100 * ((1 + j->rule.threshold) * (1 + PG_LOAD_DRIFT_MAX) - 1));
+        }
+        free(fig);
 }
 
 /* Derived ratios and the metric whose zero makes them undefined. */
@@ -478,6 +627,7 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                                  "not sample the kernel): not listed as new or vanished hotspots",
                                  b->hotspots.kernel_side == 1 ? "the baseline's" : "head's"));
         pg_host_note_load(b); /* last: the reports print it on a line of its own */
+        pg_load_demote(b);
         pg_offcpu_cmp_init(&b->offcpu);
         if (base->offcpu.present || head->offcpu.present)
                 pg_offcpu_compare(&base->offcpu, &head->offcpu, &rules->offcpu, &b->offcpu);

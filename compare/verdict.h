@@ -46,7 +46,8 @@ const char *pg_verdict_name(enum pg_verdict v);
 enum pg_host_note_kind {
         PG_HOST_NOTE_KERNEL_RELEASE = 0, /* the kernel releases differ */
         PG_HOST_NOTE_KERNEL_FRAMES,      /* kernel frames are in only one side's profile */
-        PG_HOST_NOTE_LOAD                /* the machine's other load differed (pg_load_differs()) */
+        PG_HOST_NOTE_LOAD /* the machine's other load differed (pg_load_differs()), or
+                                            saturated it (pg_load_saturated()) */
 };
 
 /** JSON name of @k: "kernel_release", "kernel_frames", "load" (docs/compare.md). */
@@ -74,6 +75,18 @@ struct pg_host_note {
  */
 bool pg_load_differs(const struct pg_load *base, const struct pg_load *head, uint64_t cpus,
                      char **text);
+
+/**
+ * Whether the runner was saturated while a benchmark's measured repetitions
+ * ran (docs/compare.md, "Runner load"): @load present with a window of at
+ * least 0.25 s, other work kept at least max(0.5, @cpus / 10) CPUs busy,
+ * and other work, the benchmark itself (@own_cpus: its CPU time over the
+ * window, in CPUs) and steal (as a fraction of @cpus) together kept at
+ * least 90% of the @cpus online CPUs busy. False when @cpus is 0 (unknown).
+ * Then a regression of a time metric within the threshold plus the 100%
+ * that batches move under saturation is inconclusive.
+ */
+bool pg_load_saturated(const struct pg_load *load, double own_cpus, uint64_t cpus);
 
 struct pg_bench_cmp {
         char *name;

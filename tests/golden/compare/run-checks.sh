@@ -3,7 +3,8 @@
 # tests/cmake/compare.cmake; CTest sets PERFGATE_BIN and PG_SOURCE_DIR).
 #   schema: every JSON verdict perfgate writes for the golden inputs and the
 #           field cases validates against verdict.schema.json (ajv, draft-07)
-#   aa:     bench/aa.sh reports 0 false alarms for identical runs and exits 1
+#   aa:     bench/aa.sh reports 0 false alarms for identical runs (each against
+#           the first, and with -a every pair) and exits 1
 #           when a comparison regresses
 # Exit 77 (skip) when a tool the check needs is missing.
 set -eu
@@ -31,6 +32,9 @@ aa)
         "$PG_SOURCE_DIR/bench/aa.sh" -p "$PERFGATE_BIN" -o "$work/aa1" --dirs "$g/base" "$g/base" "$g/base" >out1.txt
         grep -q "A/A: 0 of 2 comparisons reported a regression" out1.txt
         grep -q "^task-clock *0.00% *10.0% *yes$" out1.txt
+        # -a: every run against every earlier one, 3 comparisons of 3 runs
+        "$PG_SOURCE_DIR/bench/aa.sh" -a -p "$PERFGATE_BIN" -o "$work/aa3" --dirs "$g/base" "$g/base" "$g/base" >out3.txt
+        grep -q "A/A: 0 of 3 comparisons reported a regression" out3.txt
         if "$PG_SOURCE_DIR/bench/aa.sh" -p "$PERFGATE_BIN" -o "$work/aa2" --dirs "$g/base" "$g/head" >out2.txt 2>err2.txt; then
                 echo "aa.sh passed a run with two regressions"; exit 1
         fi
