@@ -30,7 +30,10 @@
  *     BASENAME itself where libdwfl tries it. A candidate is taken when it is
  *     not @mod's own file by another name and has @mod's build-id (a module
  *     with one), else the CRC-32 @debuglink_crc of .gnu_debuglink (unless
- *     @debuglink_crc is 0 or the entry, or the whole path, begins with '-');
+ *     @debuglink_crc is 0 or the entry, or the whole path, begins with '-').
+ *     A CRC of 0 is libdwfl's "none to check" (find-debuginfo.c, cancheck),
+ *     kept so that both searches find the same file (test_debugfind
+ *     compares them); docs/bare-metal.md says so;
  *  3. the same again for the target of @file_name when it is a symlink.
  * Also serves the lookup libdwfl makes, once the module's DWARF is open, for
  * a DWZ alternate file (.gnu_debugaltlink, checked by its build-id; the
