@@ -886,7 +886,18 @@ struct pg_raw_stacks {
 struct pg_loader {
         const char *origin;
         struct pg_raw_stacks *raw; /* NULL, or profile.stacks already read */
+        const char *at;            /* the object the getters read ("leftovers"); NULL: the root */
 };
+
+/* @ld for the getters of the fields of the object @at, so that their
+ * messages name a field by its path ("leftovers.runs"), not its bare key. */
+static struct pg_loader pg_loader_at(const struct pg_loader *ld, const char *at)
+{
+        struct pg_loader in = *ld;
+
+        in.at = at;
+        return in;
+}
 
 /* Strings are kept exactly as the writer will print them: invalid UTF-8
  * replaced by U+FFFD on the way in, so load -> save -> load is stable and a
@@ -920,6 +931,8 @@ static int pg_bad_set(const char *fmt, ...)
 
 static int pg_bad(const struct pg_loader *ld, const char *field, const char *what)
 {
+        if (ld->at != NULL)
+                return pg_bad_set("'%s': field '%s.%s' %s", ld->origin, ld->at, field, what);
         return pg_bad_set("'%s': field '%s' %s", ld->origin, field, what);
 }
 
@@ -1192,13 +1205,15 @@ const char *pg_record_end_name(enum pg_record_end e)
 
 static int pg_load_recording(const struct pg_loader *ld, struct pg_recording *rec, const cJSON *ro)
 {
+        struct pg_loader in;
         char *ended = NULL;
         size_t i, n = sizeof(pg_record_end_names) / sizeof(pg_record_end_names[0]);
         int error;
 
         if (!cJSON_IsObject(ro))
                 return pg_bad(ld, "recording", "must be an object");
-        if ((error = pg_get_str(ld, ro, "ended", true, &ended)) < 0)
+        in = pg_loader_at(ld, "recording");
+        if ((error = pg_get_str(&in, ro, "ended", true, &ended)) < 0)
                 return error;
         for (i = 0; i < n && strcmp(ended, pg_record_end_names[i]) != 0; i++)
                 ;
@@ -1208,8 +1223,8 @@ static int pg_load_recording(const struct pg_loader *ld, struct pg_recording *re
                               "must be \"duration\", \"interrupted\" or \"target-exited\"");
         rec->present = true;
         rec->ended = (enum pg_record_end) i;
-        if ((error = pg_get_u64(ld, ro, "elapsed_ns", true, &rec->elapsed_ns)) < 0 ||
-            (error = pg_get_u64(ld, ro, "requested_ns", false, &rec->requested_ns)) < 0)
+        if ((error = pg_get_u64(&in, ro, "elapsed_ns", true, &rec->elapsed_ns)) < 0 ||
+            (error = pg_get_u64(&in, ro, "requested_ns", false, &rec->requested_ns)) < 0)
                 return error;
         return 0;
 }
@@ -1227,19 +1242,28 @@ void pg_leftovers_describe(struct pg_buf *out, const struct pg_leftovers *l)
 }
 
 /* The optional "leftovers" object: {"runs", "of_runs", "processes"}, with
- * 1 <= runs <= of_runs and processes >= 1. */
-static int pg_load_leftovers(const struct pg_loader *ld, struct pg_leftovers *l, const cJSON *lo)
+ * 1 <= runs <= of_runs, of_runs = warmup + repeat (the counting runs the
+ * result made, runner/run.c) and processes >= 1. */
+static int pg_load_leftovers(const struct pg_loader *ld, struct pg_leftovers *l, const cJSON *lo,
+                             uint64_t warmup, uint64_t repeat)
 {
+        struct pg_loader in = pg_loader_at(ld, "leftovers");
         int error;
 
         if (!cJSON_IsObject(lo))
                 return pg_bad(ld, "leftovers", "must be an object");
-        if ((error = pg_get_u64(ld, lo, "runs", true, &l->runs)) < 0 ||
-            (error = pg_get_u64(ld, lo, "of_runs", true, &l->of_runs)) < 0 ||
-            (error = pg_get_u64(ld, lo, "processes", true, &l->processes)) < 0)
+        if ((error = pg_get_u64(&in, lo, "runs", true, &l->runs)) < 0 ||
+            (error = pg_get_u64(&in, lo, "of_runs", true, &l->of_runs)) < 0 ||
+            (error = pg_get_u64(&in, lo, "processes", true, &l->processes)) < 0)
                 return error;
         if (l->runs == 0 || l->runs > l->of_runs)
                 return pg_bad(ld, "leftovers.runs", "must be between 1 and leftovers.of_runs");
+        if (l->of_runs != warmup + repeat)
+                return pg_bad_set("'%s': field 'leftovers.of_runs' must be %llu (warmup %llu + "
+                                  "repeat %llu), the counting runs the result made, not %llu",
+                                  ld->origin, (unsigned long long) (warmup + repeat),
+                                  (unsigned long long) warmup, (unsigned long long) repeat,
+                                  (unsigned long long) l->of_runs);
         if (l->processes == 0)
                 return pg_bad(ld, "leftovers.processes", "must be at least 1");
         l->present = true;
@@ -1250,6 +1274,7 @@ static int pg_load_leftovers(const struct pg_loader *ld, struct pg_leftovers *l,
  * "window_ns" >= 1}. */
 static int pg_load_load(const struct pg_loader *ld, struct pg_load *l, const cJSON *lo)
 {
+        struct pg_loader in = pg_loader_at(ld, "load");
         const cJSON *oc, *st;
         int error;
 
@@ -1261,7 +1286,7 @@ static int pg_load_load(const struct pg_loader *ld, struct pg_load *l, const cJS
                 return pg_bad(ld, "load.other_cpus", "must be a number >= 0");
         if (!cJSON_IsNumber(st) || !(st->valuedouble >= 0) || st->valuedouble > 1)
                 return pg_bad(ld, "load.steal", "must be a number between 0 and 1");
-        if ((error = pg_get_u64(ld, lo, "window_ns", true, &l->window_ns)) < 0)
+        if ((error = pg_get_u64(&in, lo, "window_ns", true, &l->window_ns)) < 0)
                 return error;
         if (l->window_ns == 0)
                 return pg_bad(ld, "load.window_ns", "must be at least 1");
@@ -1276,13 +1301,15 @@ static int pg_load_load(const struct pg_loader *ld, struct pg_load *l, const cJS
  * sorted by comm and unique, a delay never above the total of its task. */
 static int pg_load_sched(const struct pg_loader *ld, struct pg_sched *s, const cJSON *so)
 {
+        struct pg_loader in;
         const cJSON *arr, *to;
         int error;
 
         if (!cJSON_IsObject(so))
                 return pg_bad(ld, "sched", "must be an object");
         s->present = true;
-        if ((error = pg_get_u64(ld, so, "runs", true, &s->runs)) < 0)
+        in = pg_loader_at(ld, "sched");
+        if ((error = pg_get_u64(&in, so, "runs", true, &s->runs)) < 0)
                 return error;
         if (s->runs == 0)
                 return pg_bad_in(ld, "sched", "runs", "must be at least 1");
@@ -1737,25 +1764,28 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
                 r->machine = pg_xstrdup("default");
         it = cJSON_GetObjectItemCaseSensitive(root, "git");
         if (it) {
+                struct pg_loader in = pg_loader_at(ld, "git");
+
                 if (!cJSON_IsObject(it))
                         return pg_bad(ld, "git", "must be an object");
                 r->has_git = true;
-                if ((error = pg_get_str(ld, it, "commit", true, &r->git_commit)) < 0 ||
-                    (error = pg_get_bool(ld, it, "dirty", &r->git_dirty)) < 0)
+                if ((error = pg_get_str(&in, it, "commit", true, &r->git_commit)) < 0 ||
+                    (error = pg_get_bool(&in, it, "dirty", &r->git_dirty)) < 0)
                         return error;
         }
         it = cJSON_GetObjectItemCaseSensitive(root, "host");
         if (it) {
+                struct pg_loader in = pg_loader_at(ld, "host");
                 uint64_t cpus = 0, paranoid_abs = 0;
                 const cJSON *pmu, *par;
                 if (!cJSON_IsObject(it))
                         return pg_bad(ld, "host", "must be an object");
-                if ((error = pg_get_str(ld, it, "cpu", false, &r->host.cpu)) < 0 ||
-                    (error = pg_get_str(ld, it, "kernel", false, &r->host.kernel)) < 0 ||
-                    (error = pg_get_str(ld, it, "arch", false, &r->host.arch)) < 0 ||
-                    (error = pg_get_u64(ld, it, "cpus", false, &cpus)) < 0 ||
-                    (error = pg_get_bool(ld, it, "virtualized", &r->host.virtualized)) < 0 ||
-                    (error = pg_get_bool(ld, it, "exclude_kernel", &r->host.exclude_kernel)) < 0)
+                if ((error = pg_get_str(&in, it, "cpu", false, &r->host.cpu)) < 0 ||
+                    (error = pg_get_str(&in, it, "kernel", false, &r->host.kernel)) < 0 ||
+                    (error = pg_get_str(&in, it, "arch", false, &r->host.arch)) < 0 ||
+                    (error = pg_get_u64(&in, it, "cpus", false, &cpus)) < 0 ||
+                    (error = pg_get_bool(&in, it, "virtualized", &r->host.virtualized)) < 0 ||
+                    (error = pg_get_bool(&in, it, "exclude_kernel", &r->host.exclude_kernel)) < 0)
                         return error;
                 (void) paranoid_abs;
                 r->host.cpus = cpus;
@@ -1817,7 +1847,7 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
                         return error;
         it = cJSON_GetObjectItemCaseSensitive(root, "leftovers");
         if (it && !cJSON_IsNull(it))
-                if ((error = pg_load_leftovers(ld, &r->leftovers, it)) < 0)
+                if ((error = pg_load_leftovers(ld, &r->leftovers, it, r->warmup, r->repeat)) < 0)
                         return error;
         it = cJSON_GetObjectItemCaseSensitive(root, "load");
         if (it && !cJSON_IsNull(it))
@@ -2055,7 +2085,7 @@ static int pg_result_from_text(struct pg_result *r, const char *text, char *muta
                                size_t len, const char *origin)
 {
         struct pg_raw_stacks raw = { NULL, 0, NULL };
-        struct pg_loader ld = { origin, NULL };
+        struct pg_loader ld = { origin, NULL, NULL };
         cJSON *root = NULL;
         int error;
 

@@ -532,6 +532,24 @@ static bool pg_asks_debuginfod(void)
         return urls != NULL && urls[0] != '\0';
 }
 
+/*
+ * The search when a server is named: this machine's files as
+ * pg_debugfind() searches them, then the build-id alone handed to the
+ * debuginfod client. Not dwfl_standard_find_debuginfo(), which ends the
+ * same way but opens its local candidates with a blocking open(2): a FIFO
+ * planted where a debug file is looked for hung annotate.
+ */
+static int pg_annotate_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+                                      Dwarf_Addr base, const char *file_name,
+                                      const char *debuglink_file, GElf_Word debuglink_crc,
+                                      char **debuginfo_file_name)
+{
+        int fd = pg_debugfind_callback(mod, userdata, modname, base, file_name, debuglink_file,
+                                       debuglink_crc, debuginfo_file_name);
+
+        return fd >= 0 ? fd : pg_debugfind_debuginfod(mod, debuginfo_file_name);
+}
+
 int pg_annotate(const struct pg_profile *p, const char *function, const char *debug_dir,
                 struct pg_annotation *out)
 {
@@ -587,7 +605,7 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
             pg_xasprintf("%s%s:/usr/lib/debug", debug_dir ? debug_dir : "", debug_dir ? ":" : "");
         cb.find_elf = dwfl_build_id_find_elf;
         cb.find_debuginfo =
-            pg_asks_debuginfod() ? dwfl_standard_find_debuginfo : pg_debugfind_callback;
+            pg_asks_debuginfod() ? pg_annotate_find_debuginfo : pg_debugfind_callback;
         cb.debuginfo_path = &dpath;
         dwfl = dwfl_begin(&cb);
         /* O_NONBLOCK: a FIFO named by a crafted result must not hang the open;

@@ -8,6 +8,7 @@
  */
 #include "runner/debugfind.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -255,49 +256,104 @@ done:
         return fd;
 }
 
+/* Step 1 of pg_debugfind(): DIR/.build-id/xx/rest.debug for each absolute
+ * DIR of @path_in, as libdwfl's __libdwfl_open_by_build_id() names it, but
+ * opened by pg_try_open() instead of dwfl_build_id_find_debuginfo(): libdwfl's
+ * open(2) there blocks on a FIFO planted at that name. A file whose
+ * build-id differs is passed by (libdwfl: a mismatch, then the name search).
+ * Returns the descriptor with *@out its name (resolved, as libdwfl's), or -1
+ * (errno 0: nothing found). */
+static int pg_find_by_build_id(const struct pg_debug_want *w, const char *path_in, char **out)
+{
+        const unsigned char *id = w->id;
+        char name[sizeof("/.build-id/") + 1 + 64 * 2 + sizeof(".debug")], *localpath, *path, *p;
+        int fd = -1, err = 0, len;
+
+        /* libdwfl takes build-ids of 3 to 64 bytes */
+        if (id == NULL || w->id_len < 3 || w->id_len > 64) {
+                errno = 0;
+                return -1;
+        }
+        len = snprintf(name, sizeof(name), ".build-id/%02x/", id[0]);
+        for (int i = 1; i < w->id_len; i++)
+                len += snprintf(name + len, sizeof(name) - (size_t) len, "%02x", id[i]);
+        snprintf(name + len, sizeof(name) - (size_t) len, ".debug");
+        localpath = pg_xstrdup(path_in ? path_in : PG_DEFAULT_DEBUGINFO_PATH);
+        path = localpath;
+        while ((p = strsep(&path, ":")) != NULL) {
+                char *fname = NULL, *real;
+
+                if (*p == '+' || *p == '-')
+                        p++;
+                if (p[0] != '/')
+                        continue; /* only absolute directories hold a .build-id tree */
+                fd = pg_try_open(w, p, NULL, name, &fname);
+                if (fd < 0 && errno != ENOENT && errno != ENOTDIR) {
+                        err = errno;
+                        break;
+                }
+                if (fd < 0)
+                        continue;
+                if (pg_debug_valid(w, fd, false)) {
+                        real = realpath(fname, NULL);
+                        *out = real ? real : fname;
+                        if (real)
+                                free(fname);
+                        break;
+                }
+                free(fname);
+                close(fd);
+                fd = -1;
+        }
+        free(localpath);
+        errno = err;
+        return fd;
+}
+
+/* What @mod's search looks for: its debug file by its build-id, or (once
+ * its DWARF is open, as libdwfl asks then) the DWZ alternate file by the
+ * build-id .gnu_debugaltlink names. Sets w->alt, w->id and w->id_len. */
+static void pg_want_init(struct pg_debug_want *w, Dwfl_Module *mod)
+{
+        const unsigned char *bits = NULL;
+        const char *altname;
+        Dwarf_Addr dwbias = (Dwarf_Addr) -1, bias;
+        GElf_Addr vaddr;
+        int bits_len;
+
+        dwfl_module_info(mod, NULL, NULL, NULL, &dwbias, NULL, NULL, NULL);
+        w->alt = dwbias != (Dwarf_Addr) -1;
+        bits_len = dwfl_module_build_id(mod, &bits, &vaddr);
+        if (w->alt) {
+                Dwarf *dw = dwfl_module_getdwarf(mod, &bias); /* open: no new look-up */
+                ssize_t n = dw ? dwelf_dwarf_gnu_debugaltlink(dw, &altname, &w->id) : -1;
+
+                w->id_len = n > 0 ? (int) n : 0;
+                if (n <= 0)
+                        w->id = NULL;
+        } else if (bits_len > 0) {
+                w->id = bits;
+                w->id_len = bits_len;
+        }
+}
+
 int pg_debugfind(Dwfl_Module *mod, const char *path, const char *file_name,
                  const char *debuglink_file, GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
         struct pg_debug_want w = { .crc = debuglink_crc };
-        const unsigned char *bits = NULL;
-        const char *mainfile = NULL, *altname;
-        Dwarf_Addr dwbias = (Dwarf_Addr) -1, bias;
-        GElf_Addr vaddr;
-        int fd = -1, bits_len;
+        const char *mainfile = NULL;
+        int fd = -1;
         char *canon;
 
         if (mod == NULL)
                 return -1;
-        /* libdwfl looks for the alternate file once the module's DWARF is
-         * open, and for the debug file only while it has none */
-        dwfl_module_info(mod, NULL, NULL, NULL, &dwbias, NULL, &mainfile, NULL);
-        w.alt = dwbias != (Dwarf_Addr) -1;
-        bits_len = dwfl_module_build_id(mod, &bits, &vaddr);
-        if (w.alt) {
-                Dwarf *dw = dwfl_module_getdwarf(mod, &bias); /* open: no new look-up */
-                ssize_t n = dw ? dwelf_dwarf_gnu_debugaltlink(dw, &altname, &w.id) : -1;
-
-                w.id_len = n > 0 ? (int) n : 0;
-                if (n <= 0)
-                        w.id = NULL;
-        } else if (bits_len > 0) {
-                w.id = bits;
-                w.id_len = bits_len;
-        }
-        if (bits_len > 0) {
-                /* by build-id first: what it finds, or fails on other than
-                 * finding nothing, is the answer */
-                errno = 0;
-                fd = dwfl_build_id_find_debuginfo(mod, NULL, NULL, 0, NULL, NULL, 0,
-                                                  debuginfo_file_name);
-                if (fd >= 0 || errno != 0)
-                        return fd;
-                if (!w.alt) {
-                        dwfl_module_info(mod, NULL, NULL, NULL, &dwbias, NULL, NULL, NULL);
-                        if (dwbias != (Dwarf_Addr) -1)
-                                return fd; /* libdwfl holds a file it found but rejected */
-                }
-        }
+        pg_want_init(&w, mod);
+        /* by build-id first: what it finds, or fails on other than finding
+         * nothing, is the answer */
+        fd = pg_find_by_build_id(&w, path, debuginfo_file_name);
+        if (fd >= 0 || errno != 0)
+                return fd;
+        dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile, NULL);
         memset(&w.main_st, 0, sizeof(w.main_st));
         if (mainfile == NULL || stat(mainfile, &w.main_st) != 0)
                 if (file_name == NULL || stat(file_name, &w.main_st) != 0)
@@ -310,6 +366,52 @@ int pg_debugfind(Dwfl_Module *mod, const char *path, const char *file_name,
                         fd = pg_find_in_path(&w, path, canon, debuglink_file, debuginfo_file_name);
                 free(canon);
         }
+        return fd;
+}
+
+/* The part of libdebuginfod's API (debuginfod_find_debuginfo(3), ABI
+ * libdebuginfod.so.1) that pg_debugfind_debuginfod() calls; declared here
+ * since the library is loaded only when asked for, as libdwfl loads it. */
+typedef struct pg_debuginfod_client pg_debuginfod_client;
+typedef pg_debuginfod_client *(*pg_debuginfod_begin_fn)(void);
+typedef int (*pg_debuginfod_find_fn)(pg_debuginfod_client *, const unsigned char *, int, char **);
+typedef void (*pg_debuginfod_end_fn)(pg_debuginfod_client *);
+
+int pg_debugfind_debuginfod(Dwfl_Module *mod, char **debuginfo_file_name)
+{
+        struct pg_debug_want w = { 0 };
+        pg_debuginfod_begin_fn begin;
+        pg_debuginfod_find_fn find;
+        pg_debuginfod_end_fn end;
+        pg_debuginfod_client *c;
+        void *lib;
+        char *name = NULL;
+        int fd;
+
+        if (mod == NULL)
+                return -1;
+        pg_want_init(&w, mod);
+        /* loaded once, kept for the process (libdwfl's debuginfod-client.c) */
+        lib = dlopen("libdebuginfod.so.1", RTLD_LAZY);
+        if (w.id == NULL || lib == NULL) {
+                errno = 0;
+                return -1;
+        }
+        *(void **) &begin = dlsym(lib, "debuginfod_begin");
+        *(void **) &find = dlsym(lib, "debuginfod_find_debuginfo");
+        *(void **) &end = dlsym(lib, "debuginfod_end");
+        if (begin == NULL || find == NULL || end == NULL || (c = begin()) == NULL) {
+                errno = 0;
+                return -1;
+        }
+        fd = find(c, w.id, w.id_len, &name);
+        end(c);
+        if (fd < 0) {
+                free(name);
+                errno = 0;
+                return -1;
+        }
+        *debuginfo_file_name = name;
         return fd;
 }
 

@@ -18,8 +18,9 @@
 /**
  * The debug file of @mod, searched for as dwfl_standard_find_debuginfo()
  * of elfutils 0.188 does, in the same order, with the same checks:
- *  1. by build-id, dwfl_build_id_find_debuginfo(): DIR/.build-id/xx/rest.debug
- *     for each absolute DIR of the path, the file's build-id checked;
+ *  1. by build-id, as dwfl_build_id_find_debuginfo() does:
+ *     DIR/.build-id/xx/rest.debug for each absolute DIR of the path, the
+ *     file's build-id checked;
  *  2. by name along @path (a Dwfl_Callbacks.debuginfo_path string, ':'
  *     separated; NULL: libdwfl's default ":.debug:/usr/lib/debug"): an empty
  *     entry is @file_name's directory, a relative one that directory's
@@ -29,11 +30,19 @@
  *     BASENAME itself where libdwfl tries it. A candidate is taken when it is
  *     not @mod's own file by another name and has @mod's build-id (a module
  *     with one), else the CRC-32 @debuglink_crc of .gnu_debuglink (unless
- *     @debuglink_crc is 0 or the entry, or the whole path, begins with '-');
+ *     @debuglink_crc is 0 or the entry, or the whole path, begins with '-').
+ *     A CRC of 0 is libdwfl's "none to check" (find-debuginfo.c, cancheck),
+ *     kept so that both searches find the same file (test_debugfind
+ *     compares them); docs/bare-metal.md says so;
  *  3. the same again for the target of @file_name when it is a symlink.
  * Also serves the lookup libdwfl makes, once the module's DWARF is open, for
  * a DWZ alternate file (.gnu_debugaltlink, checked by its build-id; the
  * .dwz subdirectory too).
+ *
+ * Unlike libdwfl, every candidate is opened without blocking and read only
+ * when it is a regular file starting with the ELF magic: a FIFO, a device or
+ * a file of zeros planted at a name looked for (the benchmark's
+ * .gnu_debuglink, its build-id under a debug directory) counts as no file.
  *
  * Returns an open file descriptor (O_RDONLY, the caller's) and sets
  * *@debuginfo_file_name to its malloc'd name, or returns -1 with
@@ -42,6 +51,22 @@
  */
 int pg_debugfind(Dwfl_Module *mod, const char *path, const char *file_name,
                  const char *debuglink_file, GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/**
+ * The debug file of @mod from the debuginfod servers DEBUGINFOD_URLS names
+ * (debuginfod_find_debuginfo(3)), asked by build-id only: the last step of
+ * dwfl_standard_find_debuginfo(), for a caller whose pg_debugfind() found
+ * nothing locally. The build-id is @mod's, or, once its DWARF is open, the
+ * .gnu_debugaltlink's (the DWZ alternate file). libdebuginfod.so.1 is loaded
+ * on the first call (dlopen(3)), as libdwfl loads it.
+ *
+ * Returns an open file descriptor (the caller's) and sets
+ * *@debuginfo_file_name to its malloc'd name (in the client's cache), or
+ * returns -1 with errno 0: no build-id, no client library, or no server
+ * that has the file (the client's own messages go to stderr when
+ * DEBUGINFOD_VERBOSE is set).
+ */
+int pg_debugfind_debuginfod(Dwfl_Module *mod, char **debuginfo_file_name);
 
 /**
  * pg_debugfind() as a Dwfl_Callbacks.find_debuginfo (arguments and result as

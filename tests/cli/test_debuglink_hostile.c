@@ -5,7 +5,8 @@
  * file of zeros in its place once hung `perfgate run` after the benchmark
  * (blocked in open(2), or reading without end), deaf to SIGINT and SIGTERM.
  * Now the run ends as with no debug file at all: exit 0, a result with a
- * profile whose stacks name main from the symbol table. Each run is bounded by
+ * profile whose stacks name main from the symbol table; so too with a FIFO
+ * where the build-id names the debug file under --debug-dir. Each run is bounded by
  * timeout(1) so that a regression fails the test instead of hanging it.
  */
 #include <setjmp.h>
@@ -85,6 +86,42 @@ static void test_debuglink_sparse_zeros(void **state)
         pg_run_with("rm prog.debug && truncate -s 64G prog.debug");
 }
 
+/* The same by build-id: a FIFO at DIR/.build-id/xx/rest.debug under
+ * --debug-dir DIR, where the search looks first (libdwfl's own open of that
+ * name blocked on it). */
+static void test_build_id_fifo(void **state)
+{
+        struct pg_run_out o;
+        struct pg_buf json = { 0 };
+        char *argv[] = {
+                "timeout", "-s",          "KILL",     "240",   (char *) pg_test_env("PERFGATE_BIN"),
+                "run",     "-q",          "--repeat", "1",     "--warmup",
+                "0",       "--debug-dir", "dd",       "--out", "out",
+                "./prog",  NULL
+        };
+
+        (void) state;
+        if (system("command -v gcc >/dev/null && command -v objcopy >/dev/null") != 0) {
+                print_message(
+                    "SKIP: gcc or objcopy not installed (apt-get install gcc binutils)\n");
+                skip();
+        }
+        pg_test_write("prog.c", pg_src);
+        pg_test_sh("gcc -O1 -g -Wl,--build-id -o prog prog.c && objcopy --strip-debug prog && "
+                   "id=$(readelf -n prog | awk '/Build ID/ { print $3 }') && "
+                   "mkdir -p dd/.build-id/$(echo $id | cut -c1-2) && "
+                   "mkfifo dd/.build-id/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-).debug");
+        pg_test_run(&o, NULL, argv);
+        if (o.status != 0)
+                fail_msg("exit %d (137: killed by the timeout, perfgate hung)\nstderr: %s",
+                         o.status, o.err.ptr);
+        assert_int_equal(pg_read_file("out/prog.json", &json), 0);
+        if (!strstr(json.ptr, "\"profile\"") || !strstr(json.ptr, ";main"))
+                fail_msg("no profile with main in it:\n%.2000s", json.ptr);
+        pg_buf_release(&json);
+        pg_run_out_release(&o);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -93,6 +130,8 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_debuglink_dev_zero, pg_test_setup_sandbox,
                                                 pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_debuglink_sparse_zeros, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_build_id_fifo, pg_test_setup_sandbox,
                                                 pg_test_teardown_sandbox),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);

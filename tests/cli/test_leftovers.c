@@ -137,11 +137,48 @@ static void test_bad_leftovers_refused(void **state)
         pg_result_release(&r);
 }
 
+/* Load the result of test_bad_leftovers_refused() with @leftovers in its
+ * place (repeat 1, warmup 0): refused, the message naming @path. */
+static void pg_refused_naming(const char *leftovers, const char *path)
+{
+        struct pg_result r;
+        struct pg_buf json = PG_BUF_INIT;
+
+        pg_buf_printf(&json,
+                      "{\"schema\": \"perfgate/result/1\", \"name\": \"x\", \"command\": "
+                      "[\"x\"], \"created\": \"2026-12-02T06:00:00Z\", \"machine\": "
+                      "\"default\", \"counters\": \"software\", \"repeat\": 1, \"warmup\": 0, "
+                      "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", \"values\": [1]}}, "
+                      "\"leftovers\": %s}",
+                      leftovers);
+        pg_result_init(&r);
+        assert_int_equal(pg_result_from_json(&r, json.ptr, json.len, "x.json"), PG_EINPUT);
+        if (strstr(pg_error_last(), path) == NULL)
+                fail_msg("the message does not name '%s': %s", path, pg_error_last());
+        pg_result_release(&r);
+        pg_buf_release(&json);
+}
+
+/* of_runs is the result's warmup + repeat; a field of the wrong type is
+ * named by its path in the result, not by its bare key. */
+static void test_leftovers_checked(void **state)
+{
+        (void) state;
+        pg_refused_naming("{\"runs\": 1, \"of_runs\": 4, \"processes\": 1}",
+                          "'leftovers.of_runs' must be 1 (warmup 0 + repeat 1)");
+        pg_refused_naming("{\"runs\": \"1\", \"of_runs\": 1, \"processes\": 1}",
+                          "'leftovers.runs' must be a number");
+        pg_refused_naming("{\"runs\": 1, \"of_runs\": 1.5, \"processes\": 1}",
+                          "'leftovers.of_runs' must be a non-negative integer");
+        pg_refused_naming("{\"runs\": 1, \"of_runs\": 1}", "'leftovers.processes' is missing");
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_stored_and_named),
                 cmocka_unit_test(test_bad_leftovers_refused),
+                cmocka_unit_test(test_leftovers_checked),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
 # when DEBUGINFOD_URLS is unset or empty; when it names a server, libdw's
 # own search (which asks it) is kept (docs/bare-metal.md). The libraries a
 # process maps are read from the dynamic loader's LD_DEBUG=files trace
-# (ld.so(8)). A debug file under --debug-dir is still found.
+# (ld.so(8)). A debug file under --debug-dir is still found; a FIFO in its
+# place is passed by, with or without a server named.
 # shellcheck disable=SC2015  # A && B || err: err only reports
 cc=$1
 # shellcheck source=tests/record/lib.sh disable=SC2154  # pg, tmp, fail: set by lib.sh
@@ -54,6 +55,23 @@ if ldconfig -p | grep -q 'libdebuginfod\.so\.1 '; then
 else
         echo "skip: DEBUGINFOD_URLS set: libdebuginfod is not installed"
 fi
+
+# a FIFO where the build-id names the debug file under --debug-dir: the
+# search passes it by, whether or not DEBUGINFOD_URLS names a server,
+# instead of blocking in open(2) on it (a run bounded by timeout(1))
+mkdir -p "$tmp/fifo/.build-id/${bid:0:2}"
+mkfifo "$tmp/fifo/.build-id/${bid:0:2}/${bid:2}.debug"
+for urls in '' http://127.0.0.1:9/; do
+        DEBUGINFOD_URLS=$urls DEBUGINFOD_CACHE_PATH="$tmp/cache" DEBUGINFOD_TIMEOUT=5 \
+                timeout -s KILL 60 "$pg" annotate --debug-dir "$tmp/fifo" "$tmp/r.json" annotate_hot \
+                >/dev/null 2>"$tmp/fifo.err"
+        st=$?
+        if [ $st -eq 4 ] && grep -q stripped "$tmp/fifo.err"; then
+                echo "ok: a FIFO as the build-id debug file, DEBUGINFOD_URLS='$urls': exit 4, no debug file"
+        else
+                err "a FIFO as the build-id debug file, DEBUGINFOD_URLS='$urls': exit $st (137: killed by the timeout, perfgate hung): $(cat "$tmp/fifo.err")"
+        fi
+done
 
 # the local search finds the debug file by build-id under --debug-dir
 env -u DEBUGINFOD_URLS "$pg" annotate --debug-dir "$tmp/dd" "$tmp/r.json" annotate_hot >"$tmp/dd.out" 2>"$tmp/dd.err"

@@ -45,12 +45,16 @@ static unsigned long load(bool cache, char *debugfile, size_t size)
         const char *df = NULL;
         unsigned long h = 5381;
         int n, nscopes = 0;
+        void **ud;
 
         assert_non_null(d);
         dwfl_report_begin(d);
         m = dwfl_report_elf(d, "fixture", bin, -1, 0, true);
         dwfl_report_end(d, NULL, NULL);
         assert_non_null(m);
+        /* the search path of pg_debugfind_callback(), as the symbolizer sets it */
+        dwfl_module_info(m, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+        *ud = debug_path;
         n = dwfl_module_getsymtab(m);
         for (int i = 1; i < n; i++) {
                 GElf_Sym s;
