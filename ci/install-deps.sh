@@ -3,6 +3,8 @@
 #   ci/install-deps.sh build   what building perfgate needs
 #   ci/install-deps.sh test    that plus what the test suite uses
 #   ci/install-deps.sh ci      build plus what ci/perfgate-ci.sh uses (curl, jq)
+#   ci/install-deps.sh ci-tools  only what ci/perfgate-ci.sh uses, for a runner
+#                              whose perfgate is installed (the .deb, PERFGATE)
 #   ci/install-deps.sh deb     build plus what `make deb` uses (dpkg-shlibdeps, file)
 # Idempotent: installs only what dpkg does not already list. Works as root or
 # through sudo; otherwise prints the exact apt-get command and exits 1.
@@ -11,6 +13,7 @@ what=${1:-build}
 # One list per purpose, all from Debian 12's own archive: perfgate and the
 # demo need only the first.
 pkgs="cmake make gcc pkg-config git libelf-dev libdw-dev zlib1g-dev libcjson-dev libgit2-dev libiberty-dev libcapstone-dev libncurses-dev"
+[ "$what" = ci-tools ] && pkgs="git"
 if [ "$what" = test ]; then
   # unit tests (cmocka) and the sanitizer build
   pkgs="$pkgs libcmocka-dev clang libclang-rt-14-dev"
@@ -35,7 +38,7 @@ fi
 if [ "$what" = test ]; then
   pkgs="$pkgs lintian man-db"
 fi
-if [ "$what" = ci ] || [ "$what" = test ]; then
+if [ "$what" = ci ] || [ "$what" = ci-tools ] || [ "$what" = test ]; then
   pkgs="$pkgs curl jq ca-certificates librsvg2-bin"
 fi
 # node and npm may come from elsewhere than Debian (NodeSource's nodejs

@@ -56,6 +56,32 @@ if node "$CI_TEST_DIR/check-gitlab-yaml.js" "$scratch/expanded-bad.yml" >/dev/nu
 else ok "a template without the junit report fails the check"; fi
 cp "$SRC/ci/gitlab/perfgate.gitlab-ci.yml" ci/gitlab/
 
+# ---- docs/ci.md's override that installs a toolchain keeps the template's
+# before_script (GitLab replaces a list, !reference brings it back)
+cp .gitlab-ci.yml "$scratch/gitlab-ci.keep"
+cat >>.gitlab-ci.yml <<'YAML'
+perfgate-mr:
+  before_script:
+    - !reference [.perfgate, before_script]
+    - apt-get install -y -qq cargo
+YAML
+gcl --preview >"$scratch/expanded-override.yml" 2>&1
+awk '/^perfgate-mr:/ { on = 1; next } /^[^ ]/ { on = 0 } on' "$scratch/expanded-override.yml" >"$scratch/mr-job.yml"
+check_grep "override keeps the template's before_script" 'PERFGATE_CI=' "$scratch/mr-job.yml"
+check_grep "override adds its toolchain" 'apt-get install -y -qq cargo' "$scratch/mr-job.yml"
+cp "$scratch/gitlab-ci.keep" .gitlab-ci.yml
+# a runner whose perfgate is installed asks for the CI script's tools only,
+# not perfgate's build packages (a user without sudo sees the list)
+mkdir -p "$scratch/nodpkg"
+printf '#!/bin/sh\nexit 1\n' >"$scratch/nodpkg/dpkg-query" && chmod 755 "$scratch/nodpkg/dpkg-query"
+chmod 755 "$scratch" "$scratch/nodpkg"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+        setpriv --reuid 65534 --regid 65534 --clear-groups env PATH="$scratch/nodpkg:/usr/bin:/bin" \
+                sh "$SRC/ci/install-deps.sh" ci-tools >"$scratch/ci-tools.out" 2>&1
+        check_grep "ci-tools lists the CI script's tools" 'apt-get install -y git curl jq ca-certificates librsvg2-bin' "$scratch/ci-tools.out"
+        check_nogrep "ci-tools lists no build package" 'libdw-dev' "$scratch/ci-tools.out"
+fi
+
 # ---- the sharded example: 4 parallel shards feeding the template's jobs
 sed -e 's#^  - remote: .*perfgate.gitlab-ci.yml#  - local: ci/gitlab/perfgate.gitlab-ci.yml#' \
         "$SRC/ci/gitlab/sharded.gitlab-ci.yml" >"$scratch/sharded.yml"
