@@ -142,6 +142,13 @@ static void pg_file_check_debuglink(struct pg_symbolizer *s, struct pg_file *f, 
         if (debugfile != NULL || (e = dwfl_module_getelf(f->mod, &bias)) == NULL ||
             (link = dwelf_elf_gnu_debuglink(e, &crc)) == NULL || slash == NULL)
                 return;
+        /* a file that kept its symbol table (`strip -g`) gave libdwfl no
+         * reason to look for the debug file yet: asking for DWARF does
+         * (libdwfl's find_dw()), and only a target refused then is refused */
+        (void) dwfl_module_getdwarf(f->mod, &bias);
+        dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+        if (debugfile != NULL)
+                return;
         snprintf(dir, sizeof(dir), "%.*s", (int) (slash - path), path);
         snprintf(cand[0], sizeof(cand[0]), "%s/%s", dir, link);
         snprintf(cand[1], sizeof(cand[1]), "%s/.debug/%s", dir, link);

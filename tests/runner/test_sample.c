@@ -273,6 +273,24 @@ static void test_debuglink(void **state)
         assert_non_null(strstr(r.warnings.ptr, "sample_wronglink.debug' belongs to another build"));
         run_release(&r);
         free(argv[0]);
+
+        /* `strip -g` keeps the symbol table, so libdwfl looks for the
+         * debuglink target only when DWARF is asked for: that target is
+         * this build's, used for the lines, and not called another's */
+        argv[0] = strdup(pg_test_fixture("sample_gdebuglink"));
+        run_profile(&r, argv, PG_CALL_GRAPH_FP, NULL, 0, 0);
+        assert_int_equal(r.rc, 0);
+        assert_true(count_with(&r.p, ";main;strip_outer;strip_leaf") * 10 >= r.p.samples * 9);
+        if (r.warnings.ptr && strstr(r.warnings.ptr, "belongs to another build"))
+                fail_msg("a matching debuglink target called another build's: %s", r.warnings.ptr);
+        {
+                const struct pg_fn_addrs *f = pg_profile_find_addrs(&r.p, "strip_leaf");
+
+                assert_non_null(f);
+                assert_true(f->nlines > 0); /* lines: only the debug file has them */
+        }
+        run_release(&r);
+        free(argv[0]);
 }
 
 static void test_truncated(void **state)
