@@ -72,12 +72,14 @@ check_grep "override adds its toolchain" 'apt-get install -y -qq cargo' "$scratc
 cp "$scratch/gitlab-ci.keep" .gitlab-ci.yml
 # a runner whose perfgate is installed asks for the CI script's tools only,
 # not perfgate's build packages (a user without sudo sees the list)
+# (a copy nobody may read: a clone under /root is mode 0700)
 mkdir -p "$scratch/nodpkg"
 printf '#!/bin/sh\nexit 1\n' >"$scratch/nodpkg/dpkg-query" && chmod 755 "$scratch/nodpkg/dpkg-query"
-chmod 755 "$scratch" "$scratch/nodpkg"
+cp "$SRC/ci/install-deps.sh" "$scratch/nodpkg/install-deps.sh"
+chmod 755 "$scratch" "$scratch/nodpkg" "$scratch/nodpkg/install-deps.sh"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
         setpriv --reuid 65534 --regid 65534 --clear-groups env PATH="$scratch/nodpkg:/usr/bin:/bin" \
-                sh "$SRC/ci/install-deps.sh" ci-tools >"$scratch/ci-tools.out" 2>&1
+                sh "$scratch/nodpkg/install-deps.sh" ci-tools >"$scratch/ci-tools.out" 2>&1
         check_grep "ci-tools lists the CI script's tools" 'apt-get install -y git curl jq ca-certificates librsvg2-bin' "$scratch/ci-tools.out"
         check_nogrep "ci-tools lists no build package" 'libdw-dev' "$scratch/ci-tools.out"
 fi
