@@ -79,7 +79,7 @@ grep -q "^first bad commit: $c11 commit 11\$" "$o" || err "with baselines: commi
 grep -q "stored baselines (16 of these commits" "$e" || err "the stored baselines were not used"
 builds=$(sed -n 's/^builds: \([0-9]*\) .*/\1/p' "$o")
 c10=$(git rev-parse "$c11~1")
-if grep -q "rise most between ${c10:0:12} and ${c11:0:12}" "$e"; then
+if grep -q "rise most between $(printf %.12s "$c10") and $(printf %.12s "$c11")" "$e"; then
         [ -n "$builds" ] && [ "$builds" -le 4 ] || err "with baselines: builds '$builds', want at most 4"
 else
         echo "the stored baselines put their largest rise elsewhere (recorded under a changing load):" \
