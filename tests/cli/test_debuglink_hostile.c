@@ -33,29 +33,23 @@ static const char pg_src[] =
     "  while (t.tv_sec == 0 && t.tv_nsec < 60000000);\n"
     "  return (int) (s & 1) * 0; }\n";
 
-/* prog (no build-id, so that the debug file is checked by the CRC of all
- * of it), stripped of its DWARF, with a debuglink to prog.debug, which @make
- * then replaces; a profiled run must end, its stacks naming main. */
-static void pg_run_with(const char *make)
+/* Skip unless gcc and objcopy are installed (they build the program). */
+static void pg_need_tools(void)
 {
-        struct pg_run_out o;
-        struct pg_buf json = { 0 };
-        char *argv[] = {
-                "timeout", "-s",    "KILL",     "240",    (char *) pg_test_env("PERFGATE_BIN"),
-                "run",     "-q",    "--repeat", "1",      "--warmup",
-                "0",       "--out", "out",      "./prog", NULL
-        };
-
         if (system("command -v gcc >/dev/null && command -v objcopy >/dev/null") != 0) {
                 print_message(
                     "SKIP: gcc or objcopy not installed (apt-get install gcc binutils)\n");
                 skip();
         }
-        pg_test_write("prog.c", pg_src);
-        pg_test_sh("gcc -O1 -g -Wl,--build-id=none -o prog prog.c && objcopy --only-keep-debug "
-                   "prog prog.debug && "
-                   "objcopy --strip-debug --add-gnu-debuglink=prog.debug prog");
-        pg_test_sh(make);
+}
+
+/* Run @argv (perfgate run under a 240 s KILL timeout, writing out/prog.json):
+ * it must end, with a profile whose stacks name main. */
+static void pg_expect_profile(char **argv)
+{
+        struct pg_run_out o;
+        struct pg_buf json = { 0 };
+
         pg_test_run(&o, NULL, argv);
         if (o.status != 0)
                 fail_msg("exit %d (137: killed by the timeout, perfgate hung)\nstderr: %s",
@@ -65,6 +59,26 @@ static void pg_run_with(const char *make)
                 fail_msg("no profile with main in it:\n%.2000s", json.ptr);
         pg_buf_release(&json);
         pg_run_out_release(&o);
+}
+
+/* prog (no build-id, so that the debug file is checked by the CRC of all
+ * of it), stripped of its DWARF, with a debuglink to prog.debug, which @make
+ * then replaces; a profiled run must end, its stacks naming main. */
+static void pg_run_with(const char *make)
+{
+        char *argv[] = {
+                "timeout", "-s",    "KILL",     "240",    (char *) pg_test_env("PERFGATE_BIN"),
+                "run",     "-q",    "--repeat", "1",      "--warmup",
+                "0",       "--out", "out",      "./prog", NULL
+        };
+
+        pg_need_tools();
+        pg_test_write("prog.c", pg_src);
+        pg_test_sh("gcc -O1 -g -Wl,--build-id=none -o prog prog.c && objcopy --only-keep-debug "
+                   "prog prog.debug && "
+                   "objcopy --strip-debug --add-gnu-debuglink=prog.debug prog");
+        pg_test_sh(make);
+        pg_expect_profile(argv);
 }
 
 static void test_debuglink_fifo(void **state)
@@ -91,8 +105,6 @@ static void test_debuglink_sparse_zeros(void **state)
  * name blocked on it). */
 static void test_build_id_fifo(void **state)
 {
-        struct pg_run_out o;
-        struct pg_buf json = { 0 };
         char *argv[] = {
                 "timeout", "-s",          "KILL",     "240",   (char *) pg_test_env("PERFGATE_BIN"),
                 "run",     "-q",          "--repeat", "1",     "--warmup",
@@ -101,25 +113,13 @@ static void test_build_id_fifo(void **state)
         };
 
         (void) state;
-        if (system("command -v gcc >/dev/null && command -v objcopy >/dev/null") != 0) {
-                print_message(
-                    "SKIP: gcc or objcopy not installed (apt-get install gcc binutils)\n");
-                skip();
-        }
+        pg_need_tools();
         pg_test_write("prog.c", pg_src);
         pg_test_sh("gcc -O1 -g -Wl,--build-id -o prog prog.c && objcopy --strip-debug prog && "
                    "id=$(readelf -n prog | awk '/Build ID/ { print $3 }') && "
                    "mkdir -p dd/.build-id/$(echo $id | cut -c1-2) && "
                    "mkfifo dd/.build-id/$(echo $id | cut -c1-2)/$(echo $id | cut -c3-).debug");
-        pg_test_run(&o, NULL, argv);
-        if (o.status != 0)
-                fail_msg("exit %d (137: killed by the timeout, perfgate hung)\nstderr: %s",
-                         o.status, o.err.ptr);
-        assert_int_equal(pg_read_file("out/prog.json", &json), 0);
-        if (!strstr(json.ptr, "\"profile\"") || !strstr(json.ptr, ";main"))
-                fail_msg("no profile with main in it:\n%.2000s", json.ptr);
-        pg_buf_release(&json);
-        pg_run_out_release(&o);
+        pg_expect_profile(argv);
 }
 
 int main(void)
