@@ -255,10 +255,14 @@ struct pg_confirm_env {
         struct pg_bench_list benches;
         char *cwd;
         int cpu;
+        int lock_fd; /* flock(2) on .perfgate/confirm: one confirmation per checkout */
 };
 
 static void pg_confirm_env_release(struct pg_confirm_env *e)
 {
+        if (e->lock_fd >= 0)
+                close(e->lock_fd);
+        e->lock_fd = -1;
         pg_bench_list_release(&e->benches);
         pg_built_release(&e->built);
         pg_repo_state_release(&e->rs);
@@ -275,7 +279,26 @@ static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm
 
         memset(e, 0, sizeof(*e));
         e->cpu = -1;
+        e->lock_fd = -1;
         if ((error = pg_repo_state_get(NULL, &e->rs)) < 0)
+                goto done;
+        /* A second confirmation in the same checkout would remove this one's
+         * live logs (the build log and .perfgate/confirm/<name>.*.log) and
+         * share the CPUs its paired runs are timed on: refused, as a second
+         * run into one --out is. */
+        if ((error = pg_mkdir_under(e->rs.top, ".perfgate/confirm")) < 0)
+                goto done;
+        log_dir = pg_xasprintf("%s/.perfgate/confirm", e->rs.top);
+        error = pg_dir_lock(log_dir, &e->lock_fd);
+        free(log_dir);
+        log_dir = NULL;
+        if (error == PG_EINPUT)
+                error = pg_error_set(PG_EINPUT,
+                                     "another 'perfgate compare --confirm' is running in '%s' now "
+                                     "(it would lose its logs, and both would time their paired "
+                                     "runs on shared CPUs); wait for it to end",
+                                     e->rs.top);
+        if (error < 0)
                 goto done;
         if (e->rs.dirty)
                 fprintf(stderr,
@@ -295,6 +318,7 @@ static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm
                                 o->build_command, log_path);
         bctx = (struct pg_build_ctx){ o->build_command, o->build_timeout_sec, log_path, what,
                                       announce };
+        pg_launch_install_signal_handlers();
         if ((error = pg_build_commit(&bo, o->base_commit, pg_confirm_build_cb, &bctx, &e->built)) <
             0)
                 goto done;
@@ -306,7 +330,6 @@ static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm
         if (e->cpu < 0)
                 pg_cli_warn("cannot pin benchmarks to a CPU here (sched_setaffinity refused); "
                             "pairs are kept only when both runs were on the same CPU");
-        pg_launch_install_signal_handlers();
 done:
         free(log_dir);
         free(log_path);

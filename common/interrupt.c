@@ -146,6 +146,9 @@ void pg_interrupt_install(void)
                 if (sigs[i] != SIGHUP || sigaction(sigs[i], NULL, &old) != 0 ||
                     old.sa_handler != SIG_IGN)
                         sigaction(sigs[i], &sa, NULL);
+        /* past RLIMIT_FSIZE a write fails with EFBIG (reported, temporary
+         * removed) instead of SIGXFSZ killing perfgate mid-file */
+        signal(SIGXFSZ, SIG_IGN);
 }
 
 void pg_interrupt_flag_mode(void)

@@ -179,6 +179,7 @@ static void pg_child_main(const struct pg_launch_opts *o, int go_rd, int err_wr)
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
         signal(SIGPIPE, SIG_DFL);
+        signal(SIGXFSZ, SIG_DFL);
         do
                 r = read(go_rd, &b, 1);
         while (r < 0 && errno == EINTR);

@@ -17,7 +17,14 @@
 #   5. out of descriptors under a small ulimit -n: exit 4 and the hint to
 #      raise it on every path;
 #   6. two runs into one --out: the second is refused (exit 2) while the
-#      first runs; the first keeps its log and its own failure message.
+#      first runs; the first keeps its log and its own failure message;
+#   7. compare --confirm signalled while it builds the base commit: exit
+#      130, and the build (its own process group) is stopped with it; a
+#      second compare --confirm in the same checkout meanwhile is refused;
+#   8. past a file-size limit (ulimit -f; docker --ulimit fsize) every
+#      writing command fails with exit 4 and "File too large", leaving no
+#      temporary, instead of dying of SIGXFSZ (exit 153); a benchmark that
+#      writes past it still dies of SIGXFSZ (exit 3).
 # LIMITS 0 skips 4 and 5 (a sanitizer build cannot run under those limits).
 # The shim (tests/fixtures/signals/stall.c) creates a mark file when it holds
 # the process; the test signals on the mark, never after a guessed sleep.
@@ -172,5 +179,66 @@ check_grep "6. that log holds the first run's whole output" "first run ends" out
 "$pg" run -q --warmup 0 --repeat 1 --no-profile --out out6 b6/ 2>"$scratch/c.err"
 check_eq "6. after the first run ended, the next one runs (its benchmark fails: 3)" 3 $?
 check_nogrep "6. and is not refused" "another perfgate run" "$scratch/c.err"
+
+# ---- 7. compare --confirm interrupted while building the base -------------
+# The build runs in its own process group (docs/compare.md); an interrupt
+# must stop it too, not leave it writing into the build cache.
+mkdir -p "$scratch/q/bench" && cd "$scratch/q" || exit 1
+git init -q -b main .
+printf '#!/bin/sh\ni=0; while [ $i -lt 3000 ]; do i=$((i+1)); done\n' >bench/spin
+chmod +x bench/spin
+# the late step runs in a grandchild of perfgate's shell, as make's recipes do
+printf '#!/bin/sh\n: >"$1/building"\n(sleep 3; : >"$1/LATE")\n' >bench/build.sh
+cat >bench/perfgate.json <<EOS
+{ "build": "sh bench/build.sh '$scratch'",
+  "benchmarks": [{ "name": "spin", "argv": ["./spin"] }] }
+EOS
+printf '.perfgate/\n' >.gitignore
+git add -A && git commit -qm base
+"$pg" run -q --repeat 2 --warmup 0 --no-profile bench/ 2>/dev/null && "$pg" baseline save >/dev/null 2>&1
+check_eq "7. the base's baseline is stored" 0 $?
+git commit -q --allow-empty -m head
+"$pg" run -q --repeat 2 --warmup 0 --no-profile bench/ 2>/dev/null
+for sig in TERM INT; do
+        rm -rf "$scratch/building" "$scratch/LATE" .perfgate/builds
+        "$pg" compare HEAD~1 --confirm=all >/dev/null 2>"$scratch/err" &
+        pid=$!
+        for _ in $(seq 1200); do [ -e "$scratch/building" ] || sleep 0.05; done
+        check "7. SIG$sig: the base build started" [ -e "$scratch/building" ]
+        if [ "$sig" = TERM ]; then
+                "$pg" compare HEAD~1 --confirm=all >/dev/null 2>"$scratch/err2"
+                check_eq "7. a second compare --confirm in the same checkout: exit 2" 2 $?
+                check_grep "7. it says why and what to do" \
+                        "another 'perfgate compare --confirm' is running in" "$scratch/err2"
+        fi
+        kill -"$sig" "$pid"
+        wait "$pid"
+        check_eq "7. compare --confirm, SIG$sig during the build: exit 130" 130 $?
+        check_grep "7. SIG$sig: says the build was stopped" "interrupted; the build was stopped" "$scratch/err"
+        sleep 4
+        check "7. SIG$sig: the build did not go on after perfgate ended" [ ! -e "$scratch/LATE" ]
+done
+cd "$scratch/p" || exit 1
+
+# ---- 8. a file-size limit ------------------------------------------------
+echo old >out/fg.svg
+(ulimit -f 4; exec "$pg" flamegraph .perfgate/results/spin.json -o out/fg.svg) 2>"$scratch/err"
+check_eq "8. flamegraph past ulimit -f: exit 4" 4 $?
+check_grep "8. flamegraph: says why" "File too large" "$scratch/err"
+check_eq "8. flamegraph: no temporary left, the old file untouched" "old" "$(leftovers out; cat out/fg.svg)"
+(ulimit -f 1; exec "$pg" compare ./.perfgate/results --json rep/f.json) >/dev/null 2>"$scratch/err"
+check_eq "8. compare --json past ulimit -f: exit 4" 4 $?
+check_grep "8. compare: says why" "File too large" "$scratch/err"
+check_eq "8. compare: no temporary, no report" "" "$(leftovers rep; ls rep/f.json 2>/dev/null)"
+(ulimit -f 1; exec "$pg" run -q --warmup 0 --repeat 1 --out "$scratch/fsz" bench/spin) 2>"$scratch/err"
+check_eq "8. run past ulimit -f: exit 4" 4 $?
+check_grep "8. run: says why" "File too large" "$scratch/err"
+check_eq "8. run: no temporary left" "" "$(leftovers "$scratch/fsz")"
+mkdir -p b8
+printf '#!/bin/sh\nhead -c 300000 /dev/zero\n' >b8/big
+chmod +x b8/big
+(ulimit -f 100; exec "$pg" run -q --warmup 0 --repeat 1 --no-profile --out "$scratch/fsz8" b8/) 2>"$scratch/err"
+check_eq "8. a benchmark writing past the limit fails: exit 3" 3 $?
+check_grep "8. it died of SIGXFSZ, as without perfgate" "SIGXFSZ" "$scratch/err"
 
 finish
