@@ -223,11 +223,23 @@ static void pg_confirm_apply(struct pg_bench_cmp *b, const struct pg_bench_confi
                 b->verdict = PG_VERDICT_REGRESSION;
                 break;
         case PG_CONFIRM_NO_REGRESSION:
+                /* what the stored comparison held against it is not confirmed */
+                for (size_t i = 0; i < b->njudgements; i++) {
+                        struct pg_judgement *j = &b->judgements[i];
+                        if (j->rule.gate && (j->outcome == PG_OUTCOME_REGRESSION ||
+                                             j->outcome == PG_OUTCOME_INCONCLUSIVE))
+                                j->unconfirmed = true;
+                }
                 b->verdict = hot                 ? PG_VERDICT_REGRESSION
                              : c->hi < -c->floor ? PG_VERDICT_IMPROVEMENT
                                                  : PG_VERDICT_UNCHANGED;
                 break;
         case PG_CONFIRM_INCONCLUSIVE:
+                for (size_t i = 0; i < b->njudgements; i++) {
+                        struct pg_judgement *j = &b->judgements[i];
+                        if (j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION)
+                                j->pairs_undecided = true;
+                }
                 b->verdict = hot ? PG_VERDICT_REGRESSION : PG_VERDICT_INCONCLUSIVE;
                 break;
         default:

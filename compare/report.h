@@ -114,7 +114,11 @@ bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown);
  * the metric gates ("regression", "improvement", "inconclusive"); for a
  * metric that does not gate, what the change is without calling it a
  * verdict: "worse, not gating", "better, not gating", "inconclusive, not
- * gating" (docs/compare.md, "Outcome of a metric"). Static storage.
+ * gating" (docs/compare.md, "Outcome of a metric"); for a stored regression
+ * or inconclusive result that --confirm's paired runs cleared (struct
+ * pg_judgement.unconfirmed), "vs stored baseline, not confirmed by paired
+ * runs"; for a stored regression the paired runs left undecided, "vs stored
+ * baseline, paired runs inconclusive". Static storage.
  */
 const char *pg_report_summary_word(const struct pg_judgement *j);
 
@@ -150,7 +154,8 @@ enum pg_report_section {
 /**
  * The detail section of @j (docs/compare.md, "Outcome of a metric"): a
  * gating metric that regressed or is inconclusive, or is not judged although
- * the baseline had it, is GATING; a metric that does not gate and has a
+ * the baseline had it, is GATING, unless paired runs cleared it
+ * (struct pg_judgement.unconfirmed: NONE); a metric that does not gate and has a
  * summary word (pg_report_summary_word()) is NOT_GATING; anything else NONE.
  * Both the text report and the Markdown comment place metrics by it.
  */

@@ -150,6 +150,10 @@ bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown)
 
 const char *pg_report_summary_word(const struct pg_judgement *j)
 {
+        if (j->unconfirmed)
+                return "vs stored baseline, not confirmed by paired runs";
+        if (j->pairs_undecided)
+                return "vs stored baseline, paired runs inconclusive";
         switch (j->outcome) {
         case PG_OUTCOME_REGRESSION:
                 return j->rule.gate ? "regression" : "worse, not gating";
@@ -208,6 +212,8 @@ enum pg_report_section pg_report_metric_section(const struct pg_judgement *j)
         if (!j->rule.gate)
                 return pg_report_summary_word(j) ? PG_REPORT_SECTION_NOT_GATING
                                                  : PG_REPORT_SECTION_NONE;
+        if (j->unconfirmed) /* the paired runs decided: nothing to fail or settle */
+                return PG_REPORT_SECTION_NONE;
         if (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_INCONCLUSIVE ||
             (j->blocks &&
              (j->outcome == PG_OUTCOME_NOT_JUDGED || j->outcome == PG_OUTCOME_NOT_COMPARABLE)))
@@ -371,7 +377,7 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_report_fmt_change(out, j);
                 if (pg_report_summary_word(j))
                         pg_buf_printf(out, " (%s)", pg_report_summary_word(j));
-                gated_reg |= j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION;
+                gated_reg |= j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION && !j->unconfirmed;
                 shown++;
         }
         if (!shown)
