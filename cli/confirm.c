@@ -230,6 +230,8 @@ static void pg_confirm_apply(struct pg_bench_cmp *b, const struct pg_bench_confi
                                              j->outcome == PG_OUTCOME_INCONCLUSIVE))
                                 j->unconfirmed = true;
                 }
+                /* nor the growth the functions "grew (own time)" were named for */
+                pg_hotspots_unmark_grew(&b->hotspots);
                 b->verdict = hot                 ? PG_VERDICT_REGRESSION
                              : c->hi < -c->floor ? PG_VERDICT_IMPROVEMENT
                                                  : PG_VERDICT_UNCHANGED;
