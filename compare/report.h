@@ -123,6 +123,15 @@ bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown);
 const char *pg_report_summary_word(const struct pg_judgement *j);
 
 /**
+ * Why @j is unchanged although its change is beyond its threshold, or NULL:
+ * its reason ("possible improvement, within noise: 3 x relative MAD =
+ * 18.0%", "informational: the metric has no direction, ..."), which a
+ * benchmark's one-line summary (text and Markdown) puts after the change, so
+ * that it is not read as a bug. Borrowed from @j.
+ */
+const char *pg_report_unchanged_why(const struct pg_judgement *j);
+
+/**
  * The verdict column of @j's row in the detail tables (text and Markdown):
  * pg_report_summary_word() when it has one (so a metric that does not gate
  * reads "worse, not gating" there as in the summary), else its outcome's

@@ -130,6 +130,11 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_md_escape(out, t.ptr);
                 if (pg_report_summary_word(j))
                         pg_buf_printf(out, " (%s)", pg_report_summary_word(j));
+                else if (pg_report_unchanged_why(j)) {
+                        pg_buf_puts(out, " (");
+                        pg_md_escape(out, pg_report_unchanged_why(j));
+                        pg_buf_putc(out, ')');
+                }
                 if (j->ncauses) {
                         /* the first cause, so a collapsed comment still says where */
                         pg_buf_puts(out, " in `");

@@ -166,6 +166,17 @@ const char *pg_report_summary_word(const struct pg_judgement *j)
         }
 }
 
+const char *pg_report_unchanged_why(const struct pg_judgement *j)
+{
+        double change = j->rule.kind == PG_THRESHOLD_POINTS ? j->pp_change : j->rel_change;
+        bool defined = j->rule.kind == PG_THRESHOLD_POINTS ? j->has_pp : j->has_rel;
+
+        if (j->outcome != PG_OUTCOME_UNCHANGED || !j->reason || !defined ||
+            !(fabs(change) > j->rule.threshold))
+                return NULL;
+        return j->reason;
+}
+
 const char *pg_report_detail_word(const struct pg_judgement *j)
 {
         const char *w = pg_report_summary_word(j);
@@ -377,6 +388,11 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_report_fmt_change(out, j);
                 if (pg_report_summary_word(j))
                         pg_buf_printf(out, " (%s)", pg_report_summary_word(j));
+                else if (pg_report_unchanged_why(j)) {
+                        pg_buf_puts(out, " (");
+                        pg_report_escape_ctl(out, pg_report_unchanged_why(j));
+                        pg_buf_putc(out, ')');
+                }
                 gated_reg |= j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION && !j->unconfirmed;
                 shown++;
         }
