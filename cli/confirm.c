@@ -153,6 +153,7 @@ static int pg_confirm_timing(struct pg_paired *p, const struct pg_confirm_opts *
                 c->lo = lk.lo;
                 c->hi = lk.hi;
                 c->level = lk.level;
+                c->look = look;
                 c->pairs = p->n;
                 c->outcome = lk.outcome;
                 fprintf(

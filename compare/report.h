@@ -150,6 +150,14 @@ const char *pg_report_detail_word(const struct pg_judgement *j);
  */
 size_t pg_report_leftovers(struct pg_buf *out, const struct pg_bench_cmp *b);
 
+/**
+ * Append, when a benchmark of @c shows a paired-run interval (compare
+ * --confirm), why their levels differ (pg_confirm_levels_note()), @md_escape'd
+ * when not NULL (Markdown), then a newline. Returns whether it did.
+ */
+bool pg_report_confirm_levels(struct pg_buf *out, const struct pg_comparison *c,
+                              void (*md_escape)(struct pg_buf *, const char *));
+
 /** Where the detail sections (text and Markdown) list a metric. */
 enum pg_report_section {
         PG_REPORT_SECTION_NONE = 0,  /* unchanged or not judged: the summary line says enough */

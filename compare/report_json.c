@@ -197,6 +197,7 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
         cJSON_AddNumberToObject(o, "seconds", c->seconds);
         cJSON_AddNumberToObject(o, "hotspot_seconds", c->hot_seconds);
         cJSON_AddNumberToObject(o, "floor", c->floor);
+        pg_add_num_or_null(o, "look", c->has_interval && c->look, (double) c->look);
         pg_add_num_or_null(o, "estimate", c->has_interval, c->estimate);
         pg_add_num_or_null(o, "lo", c->has_interval, c->lo);
         pg_add_num_or_null(o, "hi", c->has_interval, c->hi);

@@ -633,6 +633,13 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                 }
                 pg_buf_puts(out, "\n</details>\n");
         }
+        /* the paired checks' intervals differ in level: say why once */
+        {
+                struct pg_buf t = PG_BUF_INIT;
+                if (pg_report_confirm_levels(&t, c, pg_md_escape))
+                        pg_buf_printf(out, "\n%s", t.ptr);
+                pg_buf_release(&t);
+        }
         free(summary);
 }
 

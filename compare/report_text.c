@@ -218,6 +218,27 @@ size_t pg_report_leftovers(struct pg_buf *out, const struct pg_bench_cmp *b)
         return n;
 }
 
+bool pg_report_confirm_levels(struct pg_buf *out, const struct pg_comparison *c,
+                              void (*md_escape)(struct pg_buf *, const char *))
+{
+        struct pg_buf t = PG_BUF_INIT;
+
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_confirm *k = c->benches[i].confirm;
+                if (!k || !k->has_interval || !k->look)
+                        continue;
+                pg_confirm_levels_note(&t, PG_CONFIRM_DEFAULT_ALPHA);
+                if (md_escape)
+                        md_escape(out, t.ptr);
+                else
+                        pg_buf_puts(out, t.ptr);
+                pg_buf_putc(out, '\n');
+                pg_buf_release(&t);
+                return true;
+        }
+        return false;
+}
+
 enum pg_report_section pg_report_metric_section(const struct pg_judgement *j)
 {
         if (!j->rule.gate)
@@ -616,6 +637,13 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_putc(out, '\n');
                 }
                 pg_buf_release(&name);
+        }
+        /* the paired intervals' levels differ between benchmarks: say why once */
+        {
+                struct pg_buf t = PG_BUF_INIT;
+                if (pg_report_confirm_levels(&t, c, NULL))
+                        pg_buf_printf(out, "\n%s", t.ptr);
+                pg_buf_release(&t);
         }
         pg_detail_section(out, c, PG_REPORT_SECTION_GATING, "Regressions and inconclusive results",
                           "change = median(head)/median(base) - 1; pp = percentage points", color);

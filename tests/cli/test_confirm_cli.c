@@ -184,6 +184,15 @@ static void test_confirm_cli_cleared_not_called_regression(void **state)
         if (!strstr(md, "not confirmed by paired runs") || strstr(md, "(regression)") ||
             strstr(md, "| regression |") || strstr(md, "| inconclusive |"))
                 fail_msg("Markdown:\n%s", md);
+        /* the interval names the look that decided it, and both reports say
+         * once why levels differ between benchmarks */
+        if (!strstr(o.out.ptr, "% interval, look ") ||
+            !strstr(o.out.ptr, "\nPaired runs: an interval's level is that of the sequential "
+                               "test's look that decided it") ||
+            !strstr(md, "% interval, look ") ||
+            !strstr(md, "\nPaired runs: an interval&#39;s level is that of the "
+                        "sequential test&#39;s look that decided it"))
+                fail_msg("no look or levels note:\n%s\n%s", o.out.ptr, md);
         free(md);
         pg_run_out_release(&o);
         /* JSON: every gating metric's outcome (task-clock's with the stored word) */
