@@ -158,6 +158,19 @@ size_t pg_report_leftovers(struct pg_buf *out, const struct pg_bench_cmp *b);
 bool pg_report_confirm_levels(struct pg_buf *out, const struct pg_comparison *c,
                               void (*md_escape)(struct pg_buf *, const char *));
 
+/**
+ * The part of hotspot call path @path (folded frames, ';'-separated, root
+ * first) that the text and Markdown reports show, newly allocated: from the
+ * last frame named `main` on, and when Rust's runtime follows it (std::rt::
+ * lang_start, catch_unwind, panicking::try, ... down to a frame holding
+ * `__rust_begin_short_backtrace`, and the FnOnce::call_once that calls the
+ * program's main), "main;...;" then the frames after those: the program's
+ * own main and what it called. @path itself when it
+ * has no `main` frame (or nothing after the runtime). The JSON keeps the
+ * whole path.
+ */
+char *pg_report_path_shown(const char *path);
+
 /** Where the detail sections (text and Markdown) list a metric. */
 enum pg_report_section {
         PG_REPORT_SECTION_NONE = 0,  /* unchanged or not judged: the summary line says enough */

@@ -427,7 +427,7 @@ static void pg_md_not_gating(struct pg_buf *out, const struct pg_comparison *c)
 
 static void pg_md_path(struct pg_buf *out, const char *path)
 {
-        char *copy = pg_xstrdup(path), *save = NULL;
+        char *copy = pg_report_path_shown(path), *save = NULL;
         bool first = true;
 
         for (char *f = strtok_r(copy, ";", &save); f; f = strtok_r(NULL, ";", &save)) {

@@ -585,8 +585,43 @@ void pg_report_fmt_causes(struct pg_buf *out, const struct pg_judgement *j,
         pg_buf_release(&t);
 }
 
-static void pg_path_arrows(struct pg_buf *out, const char *path)
+char *pg_report_path_shown(const char *path)
 {
+        const char *main_at = NULL, *after_rt = NULL;
+
+        for (const char *f = path; f && *f;) {
+                const char *end = strchr(f, ';');
+                size_t len = end ? (size_t) (end - f) : strlen(f);
+                const char *rt = "__rust_begin_short_backtrace";
+                if (len == 4 && memcmp(f, "main", 4) == 0) {
+                        main_at = f;
+                        after_rt = NULL;
+                } else if (main_at && end && len >= strlen(rt)) {
+                        for (size_t k = 0; k + strlen(rt) <= len; k++)
+                                if (memcmp(f + k, rt, strlen(rt)) == 0) {
+                                        after_rt = end + 1;
+                                        break;
+                                }
+                }
+                f = end ? end + 1 : NULL;
+        }
+        if (!main_at)
+                return pg_xstrdup(path);
+        /* and the closure call that runs the program's main (inlined) */
+        while (after_rt &&
+               strncmp(after_rt, "core::ops::function::FnOnce::call_once",
+                       strlen("core::ops::function::FnOnce::call_once")) == 0 &&
+               strchr(after_rt, ';'))
+                after_rt = strchr(after_rt, ';') + 1;
+        if (!after_rt || !*after_rt)
+                return pg_xstrdup(main_at);
+        return pg_xasprintf("main;...;%s", after_rt);
+}
+
+static void pg_path_arrows(struct pg_buf *out, const char *whole)
+{
+        char *path = pg_report_path_shown(whole);
+
         for (const char *p = path; *p; p++) {
                 if (*p == ';') {
                         pg_buf_puts(out, " > ");
@@ -595,6 +630,7 @@ static void pg_path_arrows(struct pg_buf *out, const char *path)
                         pg_report_escape_ctl(out, one);
                 }
         }
+        free(path);
 }
 
 void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
