@@ -153,6 +153,7 @@ static int pg_confirm_timing(struct pg_paired *p, const struct pg_confirm_opts *
                 c->lo = lk.lo;
                 c->hi = lk.hi;
                 c->level = lk.level;
+                c->look = look;
                 c->pairs = p->n;
                 c->outcome = lk.outcome;
                 fprintf(
@@ -223,11 +224,25 @@ static void pg_confirm_apply(struct pg_bench_cmp *b, const struct pg_bench_confi
                 b->verdict = PG_VERDICT_REGRESSION;
                 break;
         case PG_CONFIRM_NO_REGRESSION:
+                /* what the stored comparison held against it is not confirmed */
+                for (size_t i = 0; i < b->njudgements; i++) {
+                        struct pg_judgement *j = &b->judgements[i];
+                        if (j->rule.gate && (j->outcome == PG_OUTCOME_REGRESSION ||
+                                             j->outcome == PG_OUTCOME_INCONCLUSIVE))
+                                j->unconfirmed = true;
+                }
+                /* nor the growth the functions "grew (own time)" were named for */
+                pg_hotspots_unmark_grew(&b->hotspots);
                 b->verdict = hot                 ? PG_VERDICT_REGRESSION
                              : c->hi < -c->floor ? PG_VERDICT_IMPROVEMENT
                                                  : PG_VERDICT_UNCHANGED;
                 break;
         case PG_CONFIRM_INCONCLUSIVE:
+                for (size_t i = 0; i < b->njudgements; i++) {
+                        struct pg_judgement *j = &b->judgements[i];
+                        if (j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION)
+                                j->pairs_undecided = true;
+                }
                 b->verdict = hot ? PG_VERDICT_REGRESSION : PG_VERDICT_INCONCLUSIVE;
                 break;
         default:

@@ -474,6 +474,32 @@ static void pg_code_span(struct pg_buf *out, const char *name)
         pg_buf_release(&t);
 }
 
+/* A confidence level as a percentage with the decimals it needs: 97.7%,
+ * 99.9%, 99.98% (look 12), never a rounded "100.0%". */
+static void pg_confirm_fmt_level(struct pg_buf *out, double level)
+{
+        int digits = 1;
+
+        while (digits < 4 && 100 * level < 100 && 100 * level + 0.5 * pow(10, -digits) >= 100)
+                digits++;
+        pg_buf_printf(out, "%.*f%%", digits, 100 * level);
+}
+
+void pg_confirm_levels_note(struct pg_buf *out, double alpha)
+{
+        pg_buf_printf(out,
+                      "Paired runs: an interval's level is that of the sequential test's look "
+                      "that decided it (at least 1 - %.3g/k^2 at look k: ",
+                      pg_confirm_look_alpha(alpha, 1));
+        pg_confirm_fmt_level(out, 1 - pg_confirm_look_alpha(alpha, 1));
+        pg_buf_printf(out, " at the first, after %zu pairs, ", pg_confirm_look_pairs(1));
+        pg_confirm_fmt_level(out, 1 - pg_confirm_look_alpha(alpha, 5));
+        pg_buf_printf(out,
+                      " at the fifth, after %zu), so that all looks together err at most %g%%; "
+                      "a benchmark that needed more pairs shows a higher level.",
+                      pg_confirm_look_pairs(5), 100 * alpha);
+}
+
 void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c)
 {
         if (!c || !c->has_interval)
@@ -497,12 +523,17 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                 pg_buf_printf(out, "confirmed %s", pg_confirm_outcome_name(c->outcome));
         if (c->outcome == PG_CONFIRM_INCONCLUSIVE)
                 pg_buf_puts(out, " at the budget");
-        if (c->has_interval)
-                pg_buf_printf(out,
-                              ": %+.2f%% [%+.2f%%, %+.2f%%] (%.1f%% interval), %zu pairs in "
-                              "%.0f s, floor %+.1f%%",
-                              100 * c->estimate, 100 * c->lo, 100 * c->hi, 100 * c->level, c->pairs,
-                              c->seconds, 100 * c->floor);
+        if (c->has_interval) {
+                pg_buf_printf(out, ": %+.2f%% [%+.2f%%, %+.2f%%] (", 100 * c->estimate, 100 * c->lo,
+                              100 * c->hi);
+                pg_confirm_fmt_level(out, c->level);
+                if (c->look)
+                        pg_buf_printf(out, " interval, look %u), ", c->look);
+                else
+                        pg_buf_puts(out, " interval), ");
+                pg_buf_printf(out, "%zu pairs in %.0f s, floor %+.1f%%", c->pairs, c->seconds,
+                              100 * c->floor);
+        }
         if (c->has_interval && c->cpu < 0)
                 pg_buf_puts(out, ", unpinned: pairs kept within one CPU");
         if (c->discarded)

@@ -181,6 +181,7 @@ struct pg_bench_confirm {
         double estimate;    /* Hodges-Lehmann change, fraction */
         double lo, hi;      /* its interval, fractions */
         double level;       /* the interval's confidence level */
+        unsigned look;      /* the look of the sequential test that gave it (1-based) */
         double seconds;     /* wall time spent measuring pairs (build excluded) */
         double hot_seconds; /* of which in the sampled pairs of the hotspot test */
         int cpu;            /* CPU the pairs ran on (pinned), -1: not pinned */
@@ -203,8 +204,16 @@ void pg_bench_confirm_free(struct pg_bench_confirm *c);
 void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c);
 
 /**
+ * Append why paired-run intervals of one report differ in level, in one
+ * sentence without a newline: each is at the level of the look that stopped
+ * it (alpha spending, pg_confirm_look_alpha() with @alpha: 97% at look 1,
+ * 99.9% at look 5 for 0.05), all looks together erring at most @alpha.
+ */
+void pg_confirm_levels_note(struct pg_buf *out, double alpha);
+
+/**
  * Append one line describing @c: "confirmed regression: +2.3% [+1.5%,
- * +3.1%] (99.7% interval), 24 pairs in 41 s, floor +1.0%; cause `f`: own
+ * +3.1%] (99.7% interval, look 4), 24 pairs in 41 s, floor +1.0%; cause `f`: own
  * time +6.1 ms of +6.5 ms", or "unconfirmed: <note>". Names go through
  * @esc (NULL: as they are). A note of several lines (a failed build's
  * log tail) ends the text: its first line where the note goes, each

@@ -565,11 +565,25 @@ void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
         for (size_t k = 0; k < named; k++) {
                 struct pg_hotspot *g = top[k];
 
+                g->grew_from = g->kind;
                 g->kind = PG_HOTSPOT_GREW;
                 if (!g->path && g->head_incl)
                         g->path = pg_profile_path_to(head, g->heavy_stack, g->heavy_end);
         }
         qsort(h->items, h->n, sizeof(*h->items), pg_hotspot_cmp);
+}
+
+void pg_hotspots_unmark_grew(struct pg_hotspots *h)
+{
+        bool any = false;
+
+        for (size_t i = 0; i < h->n; i++)
+                if (h->items[i].kind == PG_HOTSPOT_GREW) {
+                        h->items[i].kind = h->items[i].grew_from;
+                        any = true;
+                }
+        if (any)
+                qsort(h->items, h->n, sizeof(*h->items), pg_hotspot_cmp);
 }
 
 bool pg_hotspot_kind_listed(enum pg_hotspot_kind kind)

@@ -62,6 +62,8 @@ const char *pg_hotspot_kind_name(enum pg_hotspot_kind k);
 struct pg_hotspot {
         char *function;
         enum pg_hotspot_kind kind;
+        enum pg_hotspot_kind grew_from;          /* PG_HOTSPOT_GREW: the kind it had before
+                                           pg_hotspots_mark_grew() */
         uint64_t base_self, head_self;           /* samples with the function as self frame */
         uint64_t base_incl, head_incl;           /* samples with the function anywhere (once) */
         double base_self_share, head_self_share; /* fractions of all samples */
@@ -166,13 +168,21 @@ const char *pg_hotspots_culprit(const struct pg_hotspots *h);
  * pg_hotspots_compare() or pg_hotspots_compare_verdict() with this @head),
  * and @h is sorted again (the largest growth first among them, so
  * pg_hotspots_culprit() returns it). Call it only for a benchmark whose
- * verdict is already a regression: own time moves with task-clock's noise,
- * so on its own it proves nothing (docs/compare.md). Nothing changes when @h
+ * task-clock regressed: own time moves with task-clock's noise, so on its
+ * own it proves nothing (docs/compare.md). Nothing changes when @h
  * is not judged, has a culprit, or task-clock did not grow.
  */
 void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,
                            double base_task_clock_ns, double head_task_clock_ns,
                            const struct pg_hotspot_rule *rule);
+
+/**
+ * Undo pg_hotspots_mark_grew() on @h: each PG_HOTSPOT_GREW item gets back
+ * the kind it had, and @h is sorted again. For a benchmark whose time
+ * regression `compare --confirm`'s paired runs did not confirm: the growth
+ * those functions were named for was not there.
+ */
+void pg_hotspots_unmark_grew(struct pg_hotspots *h);
 
 /** Whether the hotspot changes of @h warrant a flame graph (any regressed/new/improved/vanished). */
 bool pg_hotspots_changed(const struct pg_hotspots *h);

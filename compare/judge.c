@@ -326,10 +326,10 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
         if (rule->direction == PG_DIR_NONE) {
                 out->outcome = PG_OUTCOME_UNCHANGED;
                 out->badness = 0;
-                if (beyond && significant && !in_noise)
-                        out->reason = pg_xstrdup(
-                            "informational only (no direction: a change beyond the threshold "
-                            "is not judged)");
+                /* a change beyond the threshold called unchanged says why */
+                if (beyond)
+                        out->reason = pg_xstrdup("informational: the metric has no direction, "
+                                                 "so no change of it is judged");
         } else if (!beyond) {
                 out->outcome = PG_OUTCOME_UNCHANGED;
         } else if (significant && !in_noise) {
@@ -352,8 +352,21 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                                       "MAD = %.1f%%); rerun with more repetitions",
                             rule->noise_factor, is_rate ? noise : 100 * noise);
         } else {
+                /* beyond the threshold in the good direction, but not an
+                 * improvement by the same rule a regression needs */
                 out->outcome = PG_OUTCOME_UNCHANGED;
-                out->reason = pg_xstrdup("possible improvement, not significant");
+                if (!significant && !out->has_p)
+                        out->reason = pg_xstrdup("possible improvement, not tested");
+                else if (!significant)
+                        out->reason = pg_xasprintf(
+                            "possible improvement, not significant: p = %.3g, needs < %g",
+                            out->p_value, rule->alpha);
+                else
+                        out->reason = pg_xasprintf(
+                            is_rate ? "possible improvement, within noise: %g x MAD = %.2f pp"
+                                    : "possible improvement, within noise: %g x relative MAD = "
+                                      "%.1f%%",
+                            rule->noise_factor, is_rate ? noise : 100 * noise);
         }
         pg_judge_two_estimates(out, is_rate, bad > rule->threshold);
         if (host_diff && (host_cpu_diff || pg_metric_is_counter(name)) &&

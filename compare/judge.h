@@ -98,6 +98,14 @@ struct pg_judgement {
         char *cause_counter;     /* owned; the counter the causes are about, or NULL */
         size_t ncauses;          /* where a regression comes from, largest growth first */
         struct pg_cause *causes; /* owned */
+        bool unconfirmed;        /* `compare --confirm`'s paired runs found no regression
+                                    where this gating metric's stored comparison said
+                                    regression or inconclusive (docs/compare.md, "Confirming
+                                    by paired runs"): the reports word it "vs stored
+                                    baseline, not confirmed by paired runs", outcome kept */
+        bool pairs_undecided;    /* the same, but the paired runs were inconclusive at
+                                    their budget: worded "vs stored baseline, paired runs
+                                    inconclusive", still listed with what is undecided */
 };
 
 /*

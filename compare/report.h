@@ -114,9 +114,22 @@ bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown);
  * the metric gates ("regression", "improvement", "inconclusive"); for a
  * metric that does not gate, what the change is without calling it a
  * verdict: "worse, not gating", "better, not gating", "inconclusive, not
- * gating" (docs/compare.md, "Outcome of a metric"). Static storage.
+ * gating" (docs/compare.md, "Outcome of a metric"); for a stored regression
+ * or inconclusive result that --confirm's paired runs cleared (struct
+ * pg_judgement.unconfirmed), "vs stored baseline, not confirmed by paired
+ * runs"; for a stored regression the paired runs left undecided, "vs stored
+ * baseline, paired runs inconclusive". Static storage.
  */
 const char *pg_report_summary_word(const struct pg_judgement *j);
+
+/**
+ * Why @j is unchanged although its change is beyond its threshold, or NULL:
+ * its reason ("possible improvement, within noise: 3 x relative MAD =
+ * 18.0%", "informational: the metric has no direction, ..."), which a
+ * benchmark's one-line summary (text and Markdown) puts after the change, so
+ * that it is not read as a bug. Borrowed from @j.
+ */
+const char *pg_report_unchanged_why(const struct pg_judgement *j);
 
 /**
  * The verdict column of @j's row in the detail tables (text and Markdown):
@@ -137,6 +150,27 @@ const char *pg_report_detail_word(const struct pg_judgement *j);
  */
 size_t pg_report_leftovers(struct pg_buf *out, const struct pg_bench_cmp *b);
 
+/**
+ * Append, when a benchmark of @c shows a paired-run interval (compare
+ * --confirm), why their levels differ (pg_confirm_levels_note()), @md_escape'd
+ * when not NULL (Markdown), then a newline. Returns whether it did.
+ */
+bool pg_report_confirm_levels(struct pg_buf *out, const struct pg_comparison *c,
+                              void (*md_escape)(struct pg_buf *, const char *));
+
+/**
+ * The part of hotspot call path @path (folded frames, ';'-separated, root
+ * first) that the text and Markdown reports show, newly allocated: from the
+ * last frame named `main` on, and when Rust's runtime follows it (std::rt::
+ * lang_start, catch_unwind, panicking::try, ... down to a frame holding
+ * `__rust_begin_short_backtrace`, and the FnOnce::call_once that calls the
+ * program's main), "main;...;" then the frames after those: the program's
+ * own main and what it called. @path itself when it
+ * has no `main` frame (or nothing after the runtime). The JSON keeps the
+ * whole path.
+ */
+char *pg_report_path_shown(const char *path);
+
 /** Where the detail sections (text and Markdown) list a metric. */
 enum pg_report_section {
         PG_REPORT_SECTION_NONE = 0,  /* unchanged or not judged: the summary line says enough */
@@ -150,7 +184,8 @@ enum pg_report_section {
 /**
  * The detail section of @j (docs/compare.md, "Outcome of a metric"): a
  * gating metric that regressed or is inconclusive, or is not judged although
- * the baseline had it, is GATING; a metric that does not gate and has a
+ * the baseline had it, is GATING, unless paired runs cleared it
+ * (struct pg_judgement.unconfirmed: NONE); a metric that does not gate and has a
  * summary word (pg_report_summary_word()) is NOT_GATING; anything else NONE.
  * Both the text report and the Markdown comment place metrics by it.
  */

@@ -50,7 +50,12 @@ static cJSON *pg_judgement_json(const struct pg_judgement *j)
 
         cJSON_AddStringToObject(m, "metric", j->metric);
         cJSON_AddStringToObject(m, "unit", j->unit);
-        cJSON_AddStringToObject(m, "outcome", pg_outcome_name(j->outcome));
+        /* a stored regression that paired runs cleared is not called one:
+         * "not confirmed", with the stored comparison's word beside it */
+        cJSON_AddStringToObject(m, "outcome",
+                                j->unconfirmed ? "not confirmed" : pg_outcome_name(j->outcome));
+        if (j->unconfirmed)
+                cJSON_AddStringToObject(m, "stored_outcome", pg_outcome_name(j->outcome));
         pg_add_str_or_null(m, "reason", j->reason);
         cJSON_AddBoolToObject(m, "gate", j->rule.gate);
         cJSON_AddStringToObject(m, "direction", pg_direction_name(j->rule.direction));
@@ -192,6 +197,7 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
         cJSON_AddNumberToObject(o, "seconds", c->seconds);
         cJSON_AddNumberToObject(o, "hotspot_seconds", c->hot_seconds);
         cJSON_AddNumberToObject(o, "floor", c->floor);
+        pg_add_num_or_null(o, "look", c->has_interval && c->look, (double) c->look);
         pg_add_num_or_null(o, "estimate", c->has_interval, c->estimate);
         pg_add_num_or_null(o, "lo", c->has_interval, c->lo);
         pg_add_num_or_null(o, "hi", c->has_interval, c->hi);

@@ -130,6 +130,11 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_md_escape(out, t.ptr);
                 if (pg_report_summary_word(j))
                         pg_buf_printf(out, " (%s)", pg_report_summary_word(j));
+                else if (pg_report_unchanged_why(j)) {
+                        pg_buf_puts(out, " (");
+                        pg_md_escape(out, pg_report_unchanged_why(j));
+                        pg_buf_putc(out, ')');
+                }
                 if (j->ncauses) {
                         /* the first cause, so a collapsed comment still says where */
                         pg_buf_puts(out, " in `");
@@ -422,7 +427,7 @@ static void pg_md_not_gating(struct pg_buf *out, const struct pg_comparison *c)
 
 static void pg_md_path(struct pg_buf *out, const char *path)
 {
-        char *copy = pg_xstrdup(path), *save = NULL;
+        char *copy = pg_report_path_shown(path), *save = NULL;
         bool first = true;
 
         for (char *f = strtok_r(copy, ";", &save); f; f = strtok_r(NULL, ";", &save)) {
@@ -627,6 +632,13 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_puts(out, "\n");
                 }
                 pg_buf_puts(out, "\n</details>\n");
+        }
+        /* the paired checks' intervals differ in level: say why once */
+        {
+                struct pg_buf t = PG_BUF_INIT;
+                if (pg_report_confirm_levels(&t, c, pg_md_escape))
+                        pg_buf_printf(out, "\n%s", t.ptr);
+                pg_buf_release(&t);
         }
         free(summary);
 }

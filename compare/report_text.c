@@ -150,6 +150,10 @@ bool pg_report_summary_metric(const struct pg_judgement *j, size_t shown)
 
 const char *pg_report_summary_word(const struct pg_judgement *j)
 {
+        if (j->unconfirmed)
+                return "vs stored baseline, not confirmed by paired runs";
+        if (j->pairs_undecided)
+                return "vs stored baseline, paired runs inconclusive";
         switch (j->outcome) {
         case PG_OUTCOME_REGRESSION:
                 return j->rule.gate ? "regression" : "worse, not gating";
@@ -160,6 +164,17 @@ const char *pg_report_summary_word(const struct pg_judgement *j)
         default:
                 return NULL;
         }
+}
+
+const char *pg_report_unchanged_why(const struct pg_judgement *j)
+{
+        double change = j->rule.kind == PG_THRESHOLD_POINTS ? j->pp_change : j->rel_change;
+        bool defined = j->rule.kind == PG_THRESHOLD_POINTS ? j->has_pp : j->has_rel;
+
+        if (j->outcome != PG_OUTCOME_UNCHANGED || !j->reason || !defined ||
+            !(fabs(change) > j->rule.threshold))
+                return NULL;
+        return j->reason;
 }
 
 const char *pg_report_detail_word(const struct pg_judgement *j)
@@ -203,11 +218,34 @@ size_t pg_report_leftovers(struct pg_buf *out, const struct pg_bench_cmp *b)
         return n;
 }
 
+bool pg_report_confirm_levels(struct pg_buf *out, const struct pg_comparison *c,
+                              void (*md_escape)(struct pg_buf *, const char *))
+{
+        struct pg_buf t = PG_BUF_INIT;
+
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_confirm *k = c->benches[i].confirm;
+                if (!k || !k->has_interval || !k->look)
+                        continue;
+                pg_confirm_levels_note(&t, PG_CONFIRM_DEFAULT_ALPHA);
+                if (md_escape)
+                        md_escape(out, t.ptr);
+                else
+                        pg_buf_puts(out, t.ptr);
+                pg_buf_putc(out, '\n');
+                pg_buf_release(&t);
+                return true;
+        }
+        return false;
+}
+
 enum pg_report_section pg_report_metric_section(const struct pg_judgement *j)
 {
         if (!j->rule.gate)
                 return pg_report_summary_word(j) ? PG_REPORT_SECTION_NOT_GATING
                                                  : PG_REPORT_SECTION_NONE;
+        if (j->unconfirmed) /* the paired runs decided: nothing to fail or settle */
+                return PG_REPORT_SECTION_NONE;
         if (j->outcome == PG_OUTCOME_REGRESSION || j->outcome == PG_OUTCOME_INCONCLUSIVE ||
             (j->blocks &&
              (j->outcome == PG_OUTCOME_NOT_JUDGED || j->outcome == PG_OUTCOME_NOT_COMPARABLE)))
@@ -371,7 +409,12 @@ static void pg_biggest_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                 pg_report_fmt_change(out, j);
                 if (pg_report_summary_word(j))
                         pg_buf_printf(out, " (%s)", pg_report_summary_word(j));
-                gated_reg |= j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION;
+                else if (pg_report_unchanged_why(j)) {
+                        pg_buf_puts(out, " (");
+                        pg_report_escape_ctl(out, pg_report_unchanged_why(j));
+                        pg_buf_putc(out, ')');
+                }
+                gated_reg |= j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION && !j->unconfirmed;
                 shown++;
         }
         if (!shown)
@@ -542,8 +585,43 @@ void pg_report_fmt_causes(struct pg_buf *out, const struct pg_judgement *j,
         pg_buf_release(&t);
 }
 
-static void pg_path_arrows(struct pg_buf *out, const char *path)
+char *pg_report_path_shown(const char *path)
 {
+        const char *main_at = NULL, *after_rt = NULL;
+
+        for (const char *f = path; f && *f;) {
+                const char *end = strchr(f, ';');
+                size_t len = end ? (size_t) (end - f) : strlen(f);
+                const char *rt = "__rust_begin_short_backtrace";
+                if (len == 4 && memcmp(f, "main", 4) == 0) {
+                        main_at = f;
+                        after_rt = NULL;
+                } else if (main_at && end && len >= strlen(rt)) {
+                        for (size_t k = 0; k + strlen(rt) <= len; k++)
+                                if (memcmp(f + k, rt, strlen(rt)) == 0) {
+                                        after_rt = end + 1;
+                                        break;
+                                }
+                }
+                f = end ? end + 1 : NULL;
+        }
+        if (!main_at)
+                return pg_xstrdup(path);
+        /* and the closure call that runs the program's main (inlined) */
+        while (after_rt &&
+               strncmp(after_rt, "core::ops::function::FnOnce::call_once",
+                       strlen("core::ops::function::FnOnce::call_once")) == 0 &&
+               strchr(after_rt, ';'))
+                after_rt = strchr(after_rt, ';') + 1;
+        if (!after_rt || !*after_rt)
+                return pg_xstrdup(main_at);
+        return pg_xasprintf("main;...;%s", after_rt);
+}
+
+static void pg_path_arrows(struct pg_buf *out, const char *whole)
+{
+        char *path = pg_report_path_shown(whole);
+
         for (const char *p = path; *p; p++) {
                 if (*p == ';') {
                         pg_buf_puts(out, " > ");
@@ -552,6 +630,7 @@ static void pg_path_arrows(struct pg_buf *out, const char *path)
                         pg_report_escape_ctl(out, one);
                 }
         }
+        free(path);
 }
 
 void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
@@ -594,6 +673,13 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_putc(out, '\n');
                 }
                 pg_buf_release(&name);
+        }
+        /* the paired intervals' levels differ between benchmarks: say why once */
+        {
+                struct pg_buf t = PG_BUF_INIT;
+                if (pg_report_confirm_levels(&t, c, NULL))
+                        pg_buf_printf(out, "\n%s", t.ptr);
+                pg_buf_release(&t);
         }
         pg_detail_section(out, c, PG_REPORT_SECTION_GATING, "Regressions and inconclusive results",
                           "change = median(head)/median(base) - 1; pp = percentage points", color);

@@ -695,8 +695,16 @@ static void pg_decide_bench(struct pg_bench_cmp *b, const struct pg_rules *rules
         }
         if (reg) {
                 /* a function that is most of the run keeps its share when it
-                 * gets slower: name the ones whose own time holds the growth */
-                if (base_tc > 0 && head_tc > 0)
+                 * gets slower: name the ones whose own time holds the growth,
+                 * when that growth is task-clock's regression (significant,
+                 * beyond threshold and noise); another metric's regression or
+                 * an off-CPU path leaves task-clock's rise, and every own
+                 * time with it, noise */
+                bool tc_reg = false;
+                for (size_t i = 0; i < b->njudgements; i++)
+                        if (strcmp(b->judgements[i].metric, "task-clock") == 0)
+                                tc_reg = b->judgements[i].outcome == PG_OUTCOME_REGRESSION;
+                if (tc_reg && base_tc > 0 && head_tc > 0)
                         pg_hotspots_mark_grew(&b->hotspots, &head->profile, base_tc, head_tc,
                                               &rules->hotspots);
                 b->verdict = PG_VERDICT_REGRESSION;

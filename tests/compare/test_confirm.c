@@ -275,6 +275,27 @@ static void test_confirm_describe(void **state)
         pg_bench_confirm_describe(&b, c, NULL, NULL);
         assert_string_equal(b.ptr, "confirmed regression: +2.30% [+1.50%, +3.10%] (99.7% "
                                    "interval), 24 pairs in 41 s, floor +1.0%");
+        /* the look that decided is named, and a level of look 12 (1 - 0.0304/144,
+         * the next level 296 pairs reach) is not rounded to "100.0%" */
+        c->look = 12;
+        c->level = 0.99979;
+        pg_buf_reset(&b);
+        pg_bench_confirm_describe(&b, c, NULL, NULL);
+        assert_non_null(strstr(b.ptr, "(99.98% interval, look 12), "));
+        c->level = 0.977;
+        c->look = 1;
+        pg_buf_reset(&b);
+        pg_bench_confirm_describe(&b, c, NULL, NULL);
+        assert_non_null(strstr(b.ptr, "(97.7% interval, look 1), "));
+        /* and the reason levels differ, once per report */
+        pg_buf_reset(&b);
+        pg_confirm_levels_note(&b, PG_CONFIRM_DEFAULT_ALPHA);
+        assert_string_equal(b.ptr, "Paired runs: an interval's level is that of the sequential "
+                                   "test's look that decided it (at least 1 - 0.0304/k^2 at "
+                                   "look k: 97.0% at the first, after 8 pairs, 99.9% at the "
+                                   "fifth, after 32), so that all looks together err at most "
+                                   "5%; a benchmark that needed more pairs shows a higher "
+                                   "level.");
         pg_buf_release(&b);
         pg_bench_confirm_free(c);
 }

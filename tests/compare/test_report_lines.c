@@ -116,6 +116,41 @@ static void test_change_of_absurd_size_is_short(void **state)
         pg_buf_release(&b);
 }
 
+/* The hottest path of a Rust benchmark's memcmp, as perfgate run recorded
+ * it (rustc 1.8x, frame pointers): the 13 frames of Rust's runtime between
+ * main and the program's main are left out of the shown path, so the
+ * project's own function is the third one named; a C path starts at main;
+ * a path without main (a libc function whose caller's frame pointer was
+ * lost) is shown whole. */
+static void test_path_shown_from_main(void **state)
+{
+        char *p;
+        (void) state;
+
+        p = pg_report_path_shown(
+            "_start;__libc_start_main_impl;__libc_start_call_main;main;std::rt::lang_start_"
+            "internal;"
+            "std::rt::lang_start_internal::{{closure}}_[i];std::panic::catch_unwind_[i];"
+            "std::panicking::try_[i];std::panicking::try::do_call_[i];"
+            "std::rt::lang_start::{{closure}};"
+            "std::sys::backtrace::__rust_begin_short_backtrace;"
+            "core::ops::function::FnOnce::call_once_[i];tk::main;tk::distinct_words;"
+            "alloc::slice::stable_sort_[i];__memcmp_evex_movbe");
+        assert_string_equal(p, "main;...;tk::main;tk::distinct_words;alloc::slice::stable_sort_[i];"
+                               "__memcmp_evex_movbe");
+        free(p);
+        p = pg_report_path_shown("_start;__libc_start_main;main;distinct_words;__strcmp_evex");
+        assert_string_equal(p, "main;distinct_words;__strcmp_evex");
+        free(p);
+        p = pg_report_path_shown("msort_with_tmp.part.0;__memcmp_evex_movbe");
+        assert_string_equal(p, "msort_with_tmp.part.0;__memcmp_evex_movbe");
+        free(p);
+        /* nothing after the runtime: from main on, whole */
+        p = pg_report_path_shown("main;std::rt::lang_start_internal");
+        assert_string_equal(p, "main;std::rt::lang_start_internal");
+        free(p);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -123,6 +158,7 @@ int main(void)
                 cmocka_unit_test(test_text_report_flamegraph_dir),
                 cmocka_unit_test(test_markdown_note_lines),
                 cmocka_unit_test(test_change_of_absurd_size_is_short),
+                cmocka_unit_test(test_path_shown_from_main),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
