@@ -525,6 +525,25 @@ static int pg_check_rules(const struct pg_rules *rules, const struct pg_result_s
         return error;
 }
 
+/* With @could_confirm (a "build" in perfgate.json, a revision as the base,
+ * no --confirm), one line on stderr when there are regressions: the stored
+ * baseline was measured in another job, whose drift on a shared runner can
+ * look like one, and paired runs (--confirm) would tell. */
+static void pg_hint_confirm(const struct pg_comparison *cmp, bool could_confirm)
+{
+        size_t n = 0;
+
+        if (!could_confirm)
+                return;
+        for (size_t i = 0; i < cmp->n; i++)
+                n += cmp->benches[i].verdict == PG_VERDICT_REGRESSION;
+        if (n)
+                fprintf(stderr,
+                        "perfgate: %zu regression%s not confirmed: rerun with --confirm to take "
+                        "paired runs (perfgate.json has a \"build\"; docs/compare.md)\n",
+                        n, n == 1 ? "" : "s");
+}
+
 int cmd_compare(int argc, char **argv)
 {
         struct pg_compare_args a;
@@ -790,6 +809,7 @@ int cmd_compare(int argc, char **argv)
                     pg_error_set(PG_EIO, "cannot write the report to stdout: %s", strerror(errno));
                 goto fail;
         }
+        pg_hint_confirm(&cmp, !a.confirm && build && info.used_commit);
         if (status == PG_EXIT_OK)
                 status =
                     confirm_status != PG_EXIT_OK ? confirm_status : pg_comparison_exit_status(&cmp);

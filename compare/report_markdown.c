@@ -354,7 +354,65 @@ static void pg_md_metric_cells(struct pg_buf *out, const struct pg_judgement *j)
         pg_buf_release(&t);
 }
 
-static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
+/* Whether @metric is measured on neither side in every benchmark that has
+ * both (each of those has <details>): such metrics are listed once, above
+ * the details, instead of in each. */
+static bool pg_md_unmeasured_everywhere(const struct pg_comparison *c, const char *metric)
+{
+        size_t seen = 0;
+
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                bool unmeasured = false;
+                if (!b->base || !b->head)
+                        continue;
+                for (size_t k = 0; k < b->njudgements; k++) {
+                        const struct pg_judgement *j = &b->judgements[k];
+                        if (strcmp(j->metric, metric) == 0) {
+                                unmeasured = !j->has_base && !j->has_head;
+                                break;
+                        }
+                }
+                if (!unmeasured)
+                        return false;
+                seen++;
+        }
+        return seen > 0;
+}
+
+static const char pg_md_unmeasured_why[] =
+    "(not supported, not counted, or kernel-only at kernel.perf_event_paranoid 2, on this "
+    "machine)";
+
+/* "Not measured on either side in any benchmark ...: a, b." above the
+ * details, when some metric is (pg_md_unmeasured_everywhere()). */
+static void pg_md_unmeasured_common(struct pg_buf *out, const struct pg_comparison *c)
+{
+        size_t k = 0;
+
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                if (!b->base || !b->head)
+                        continue;
+                /* the first benchmark with details names every candidate */
+                for (size_t m = 0; m < b->njudgements; m++) {
+                        const struct pg_judgement *j = &b->judgements[m];
+                        if (!pg_md_unmeasured_everywhere(c, j->metric))
+                                continue;
+                        pg_buf_printf(out, "%s",
+                                      k++ ? ", " : "Not measured on either side in any benchmark ");
+                        if (k == 1)
+                                pg_buf_printf(out, "%s: ", pg_md_unmeasured_why);
+                        pg_md_escape(out, j->metric);
+                }
+                break;
+        }
+        if (k)
+                pg_buf_puts(out, ".\n\n");
+}
+
+static void pg_md_metric_table(struct pg_buf *out, const struct pg_comparison *c,
+                               const struct pg_bench_cmp *b)
 {
         pg_buf_puts(out, "| metric | base | head | change | p-value | threshold | gates | "
                          "verdict |\n|---|--:|--:|--:|--:|--:|---|---|\n");
@@ -363,7 +421,7 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
         for (size_t i = 0; i < b->njudgements; i++) {
                 const struct pg_judgement *j = &b->judgements[i];
                 if (!j->has_base && !j->has_head) { /* listed once, below the table */
-                        unmeasured++;
+                        unmeasured += !pg_md_unmeasured_everywhere(c, j->metric);
                         continue;
                 }
                 pg_buf_puts(out, "| ");
@@ -380,11 +438,10 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_bench_cmp *b)
         }
         if (unmeasured) {
                 size_t k = 0;
-                pg_buf_puts(out, "\nNot measured on either side (not supported or not counted "
-                                 "on this machine): ");
+                pg_buf_printf(out, "\nNot measured on either side %s: ", pg_md_unmeasured_why);
                 for (size_t i = 0; i < b->njudgements; i++) {
                         const struct pg_judgement *j = &b->judgements[i];
-                        if (j->has_base || j->has_head)
+                        if (j->has_base || j->has_head || pg_md_unmeasured_everywhere(c, j->metric))
                                 continue;
                         pg_buf_puts(out, k++ ? ", " : "");
                         pg_md_escape(out, j->metric);
@@ -541,6 +598,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
         pg_md_offcpu(out, c, maxh);
         pg_md_not_gating(out, c);
         pg_buf_puts(out, "\n");
+        pg_md_unmeasured_common(out, c);
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];
                 size_t shown = 0;
@@ -580,7 +638,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_puts(out, ".\n\n");
                 }
                 pg_buf_release(&dist);
-                pg_md_metric_table(out, b);
+                pg_md_metric_table(out, c, b);
                 for (size_t k = 0; k < b->njudgements; k++) {
                         if (!b->judgements[k].ncauses)
                                 continue;

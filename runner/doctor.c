@@ -195,19 +195,20 @@ static void pg_check_sched(struct pg_doctor *d)
                 return;
         }
         {
+                /* runner/sched.c's messages are "CAUSE; WHAT TO DO": the cause
+                 * is the value and what to do the one fix line, so that the
+                 * tracefs or sysctl command is not printed twice */
+                const char *msg = pg_error_last(), *sep = strstr(msg, "; ");
                 char *value =
-                    pg_xasprintf("%s: %s", error == PG_EPERM ? "not permitted" : "not available",
-                                 pg_error_last());
+                    pg_xasprintf("%s: %.*s", error == PG_EPERM ? "not permitted" : "not available",
+                                 (int) (sep ? (size_t) (sep - msg) : strlen(msg)), msg);
                 pg_add(d, "sched-latency", PG_CHECK_WARN, value,
                        "run --sched stores no scheduler latency (its metrics are marked "
                        "not-supported): a wakeup is only seen by CPU-wide sched tracepoints, "
                        "whose raw records and tracefs formats need privileges",
-                       error == PG_EPERM
-                           ? "run as root; or make /sys/kernel/tracing readable by this user "
-                             "(tracefs mount options uid=, gid=, mode=) and then either sudo "
-                             "sysctl kernel.perf_event_paranoid=-1 or grant perfgate "
-                             "CAP_PERFMON: sudo setcap cap_perfmon+ep $(command -v perfgate)"
-                           : "mount tracefs: sudo mount -t tracefs nodev /sys/kernel/tracing");
+                       sep ? sep + 2
+                           : "check that the kernel has its sched tracepoints (CONFIG_TRACEPOINTS, "
+                             "CONFIG_FTRACE), then run perfgate doctor again");
                 free(value);
         }
         pg_error_clear();
@@ -244,7 +245,17 @@ static void pg_check_events(struct pg_doctor *d, bool privileged, long paranoid,
                         exclude_kernel = err == 0 ? true : exclude_kernel;
                 }
                 snprintf(name, sizeof(name), "event:%s", e->name);
-                if (err == 0) {
+                if (err == 0 && e->kernel_only && exclude_kernel) {
+                        /* it opens, but counts 0: run records it as kernel-only
+                         * (runner/counting.h), which is not measured */
+                        pg_add(d, name, PG_CHECK_WARN, "not measured (user space only)",
+                               "context switches and CPU migrations happen only in the kernel, "
+                               "so counting user space only gives 0 (as perf stat shows): run "
+                               "records the event as kernel-only, never as 0",
+                               "sudo sysctl kernel.perf_event_paranoid=1, or grant the perfgate "
+                               "binary CAP_PERFMON: sudo setcap cap_perfmon+ep $(command -v "
+                               "perfgate)");
+                } else if (err == 0) {
                         if (!hw)
                                 sw_ok++;
                         snprintf(value, sizeof(value), "supported%s",
@@ -347,15 +358,15 @@ static void pg_check_machine(struct pg_doctor *d)
                 else if (paranoid == 2) {
                         meaning =
                             "user space only: kernel time is not sampled, and context-switches "
-                            "and cpu-migrations are marked kernel-only";
+                            "and cpu-migrations are not measured (kernel-only)";
                         st = PG_CHECK_WARN;
                 } else if (pg_probe_user_task_clock() == 0) {
                         /* judged by the probe: a kernel without the distribution
                          * patch that gives 3 its meaning treats it as 2 */
                         meaning = "this kernel treats it as 2 (it has no distribution patch "
                                   "that refuses perf events above 2, as its probe shows): user "
-                                  "space only, and context-switches and cpu-migrations are marked "
-                                  "kernel-only";
+                                  "space only, and context-switches and cpu-migrations are not "
+                                  "measured (kernel-only)";
                         st = PG_CHECK_WARN;
                 } else {
                         meaning = "perf events refused to unprivileged users (distribution level)";
@@ -372,22 +383,34 @@ static void pg_check_machine(struct pg_doctor *d)
         pg_buf_printf(&v, "%ld", lv);
         {
                 bool shown = pg_kallsyms_shown(NULL);
-                pg_add(d, "kernel.kptr_restrict", shown ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
-                       shown ? "/proc/kallsyms shows this process kernel addresses: kernel "
-                               "frames get names"
-                             : "/proc/kallsyms shows this process only zero addresses: kernel "
-                               "frames stay unnamed (the kernel shows them to CAP_SYSLOG, or to "
-                               "everyone at kernel.perf_event_paranoid 1 or less with "
-                               "kernel.kptr_restrict 0)",
-                       lv >= 2 ? "sudo sysctl kernel.kptr_restrict=0 (2 hides them from "
-                                 "everyone), then as below"
-                       : lv == 1
-                           ? "grant CAP_SYSLOG with CAP_PERFMON: sudo setcap "
-                             "cap_perfmon,cap_syslog+ep $(command -v perfgate); or sudo sysctl "
-                             "kernel.kptr_restrict=0 kernel.perf_event_paranoid=1"
-                           : "grant CAP_SYSLOG with CAP_PERFMON: sudo setcap "
-                             "cap_perfmon,cap_syslog+ep $(command -v perfgate); or sudo sysctl "
-                             "kernel.perf_event_paranoid=1");
+                /* kernel/kallsyms.c, kallsyms_show_value(): at 0 the addresses
+                 * are shown to every reader when perf_event_paranoid is 1 or
+                 * less, else only to CAP_SYSLOG (as at 1); at 2 to no one
+                 * (Documentation/admin-guide/sysctl/kernel.rst) */
+                if (!shown && lv == 0 && !privileged)
+                        pg_add(d, "kernel.kptr_restrict", PG_CHECK_OK, v.ptr,
+                               "the least restrictive setting; /proc/kallsyms shows this "
+                               "process only zero addresses because kernel.perf_event_paranoid "
+                               "is above 1 (and it lacks CAP_SYSLOG), which also keeps kernel "
+                               "frames out of its samples (no CAP_PERFMON): see "
+                               "kernel.perf_event_paranoid",
+                               NULL);
+                else
+                        pg_add(
+                            d, "kernel.kptr_restrict", shown ? PG_CHECK_OK : PG_CHECK_WARN, v.ptr,
+                            shown
+                                ? "/proc/kallsyms shows this process kernel addresses: kernel "
+                                  "frames get names"
+                                : "/proc/kallsyms shows this process only zero addresses: kernel "
+                                  "frames stay unnamed (the kernel shows them to CAP_SYSLOG, or to "
+                                  "everyone at kernel.perf_event_paranoid 1 or less with "
+                                  "kernel.kptr_restrict 0)",
+                            lv >= 2 ? "sudo sysctl kernel.kptr_restrict=0 (2 hides them from "
+                                      "everyone), then as below"
+                                    : "grant CAP_SYSLOG with CAP_PERFMON: sudo setcap "
+                                      "cap_perfmon,cap_syslog+ep $(command -v perfgate); or sudo "
+                                      "sysctl "
+                                      "kernel.kptr_restrict=0 kernel.perf_event_paranoid=1");
         }
         lv = pg_read_long("/proc/sys/kernel/perf_event_max_sample_rate", -1);
         pg_buf_reset(&v);

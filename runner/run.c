@@ -161,7 +161,8 @@ static void pg_warn_user_only(struct pg_run_state *st)
                 return;
         m = pg_xasprintf("kernel.perf_event_paranoid=%d and no CAP_PERFMON: counting user "
                          "space only (exclude_kernel=1); context-switches and cpu-migrations "
-                         "are recorded as kernel-only",
+                         "are not measured (they happen only in the kernel: recorded as "
+                         "kernel-only)",
                          st->host.perf_event_paranoid);
         pg_warn(st, NULL, m);
         free(m);

@@ -264,8 +264,13 @@ void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_gra
                 pg_buf_printf(w,
                               "debug file '%s' belongs to another build (its CRC or build-id "
                               "does not match the binary that links to it); it was ignored, "
-                              "so that binary's frames are unresolved\n",
-                              st->rejected_debug);
+                              "so %s\n",
+                              st->rejected_debug,
+                              st->rejected_debug_symtab
+                                  ? "that binary's functions are named from its own symbol "
+                                    "table but have no source lines and no inlined frames"
+                                  : "that binary's frames are unresolved (it has no symbol "
+                                    "table of its own)");
         if (st->jitdump_problem)
                 pg_buf_printf(w, "%s\n", st->jitdump_problem);
         if (fell_back_user && !exclude_kernel)

@@ -164,13 +164,13 @@ static int pg_tp_read(const char *event, struct pg_buf *text)
                                     "CPU-wide records: 'sysctl kernel.perf_event_paranoid=-1', or "
                                     "CAP_PERFMON ('setcap cap_perfmon+ep' on perfgate)",
                                     strerror(mount_errno));
-        return pg_error_set(PG_ENOTSUP,
-                            "no tracefs with the sched:%s tracepoint (looked in "
-                            "/sys/kernel/tracing and /sys/kernel/debug/tracing%s%s); mount it: "
-                            "mount -t tracefs nodev /sys/kernel/tracing",
-                            event,
-                            mount_errno && mount_errno != ENOENT ? "; mounting it failed: " : "",
-                            mount_errno && mount_errno != ENOENT ? strerror(mount_errno) : "");
+        return pg_error_set(
+            PG_ENOTSUP,
+            "no tracefs with the sched:%s tracepoint (looked in "
+            "/sys/kernel/tracing and /sys/kernel/debug/tracing%s%s); mount it: "
+            "mount -t tracefs nodev /sys/kernel/tracing",
+            event, mount_errno && mount_errno != ENOENT ? ", and mounting it failed: " : "",
+            mount_errno && mount_errno != ENOENT ? strerror(mount_errno) : "");
 }
 
 int pg_sched_tp_load(struct pg_sched_tp *tp)

@@ -64,7 +64,8 @@ struct pg_sched_tp {
  * sched_wakeup_new from tracefs (/sys/kernel/tracing, else
  * /sys/kernel/debug/tracing), mounting tracefs at /sys/kernel/tracing
  * first where none is mounted and the process may (as perf does). Errors
- * (message says what to do): PG_EPERM (tracefs is there but not readable,
+ * (message "CAUSE; WHAT TO DO", the cause without "; ", which doctor splits
+ * into its value and fix lines): PG_EPERM (tracefs is there but not readable,
  * or none is mounted and this process may not mount it), PG_ENOTSUP (the
  * mount failed otherwise, or an event or field is missing).
  */

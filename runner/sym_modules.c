@@ -123,6 +123,19 @@ static void pg_file_open(struct pg_symbolizer *s, struct pg_file *f, const char 
         pg_file_check_debuglink(s, f, disk_path);
 }
 
+/* Whether @e has a SHT_SYMTAB section (a `strip -g` file keeps it; `strip`
+ * and `strip --strip-all` remove it, leaving .dynsym's exports). */
+static bool pg_elf_has_symtab(Elf *e)
+{
+        Elf_Scn *scn = NULL;
+        GElf_Shdr sh;
+
+        while ((scn = elf_nextscn(e, scn)) != NULL)
+                if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB)
+                        return true;
+        return false;
+}
+
 /*
  * A .gnu_debuglink whose target exists but was refused by libdwfl
  * (CRC or build-id of another build). Its names must not be used (they are
@@ -156,8 +169,10 @@ static void pg_file_check_debuglink(struct pg_symbolizer *s, struct pg_file *f, 
         for (int i = 0; i < 3; i++) {
                 if (strcmp(cand[i], path) != 0 && access(cand[i], R_OK) == 0) {
                         f->rejected_debug = pg_xstrdup(cand[i]);
-                        if (s->st.rejected_debug == NULL)
+                        if (s->st.rejected_debug == NULL) {
                                 s->st.rejected_debug = f->rejected_debug;
+                                s->st.rejected_debug_symtab = pg_elf_has_symtab(e);
+                        }
                         return;
                 }
         }

@@ -543,6 +543,7 @@ void pg_symbolizer_kernel_expected(struct pg_symbolizer *s)
 void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
 {
         const char *rejected = s->st.rejected_debug; /* owned by a cached file */
+        bool rejected_symtab = s->st.rejected_debug_symtab;
 
         pg_strmap_release(&s->stacks);
         for (size_t i = 0; i < s->hotkeys.n; i++) {
@@ -554,6 +555,7 @@ void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
         memset(&s->st, 0, sizeof(s->st));
         s->nstops = 0;
         s->st.rejected_debug = rejected;
+        s->st.rejected_debug_symtab = rejected_symtab;
 }
 
 void pg_symbolizer_free(struct pg_symbolizer *s)

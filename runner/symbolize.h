@@ -69,6 +69,8 @@ struct pg_symbolize_stats {
         bool kernel_frames;      /* kernel frames were folded (kallsyms visible) */
         const char
             *rejected_debug; /* a .gnu_debuglink target refused as another build's, or NULL */
+        bool rejected_debug_symtab;  /* the binary linking to it has its own .symtab (`strip
+                                       -g`): functions are named, lines and inlines lost */
         const char *jitdump_problem; /* why the first jitdump that did not read whole did not,
                                         and what of its code is '[unknown]' (its symbols before
                                         a problem inside it are used), or NULL */

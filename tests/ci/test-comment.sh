@@ -154,6 +154,10 @@ check_eq "gitlab without token: exits 0" 0 $?
 check_eq "gitlab without token: no request" 0 "$(wc -l <"$REQLOG" | tr -d ' ')"
 check_grep "gitlab without token: says how to enable notes" "PERFGATE_GITLAB_TOKEN" "$scratch/log11"
 check "gitlab without token: artifact" cmp "$body1" "$scratch/out/comment/body.md"
+check_grep "gitlab without token: names the MR and the job's artifact" \
+        "(MR !7); the template's job keeps it in its artifacts" "$scratch/log11"
+check_nogrep "gitlab without token: no GitHub workflow" "fork-comment.yml" "$scratch/log11"
+check_nogrep "gitlab without token: no privileged job" "privileged job" "$scratch/log11"
 
 gl_env PERFGATE_GITLAB_TOKEN="$GLTOKEN" "$SCRIPT" comment --body "$body1" >"$scratch/log12" 2>&1
 check_eq "gitlab: first run exits 0" 0 $?

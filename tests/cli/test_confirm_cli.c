@@ -8,7 +8,9 @@
  * hanging build is stopped at --build-timeout; a full disk while caching
  * leaves nothing behind; a shallow clone says which fetch to run; a
  * benchmark added in head is new; --confirm without a build command or
- * against a results path is a usage error.
+ * against a results path is a usage error; without --confirm, a regression
+ * says it is not confirmed when a "build" could confirm it, and nothing
+ * when there is none.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -118,6 +120,14 @@ static void test_confirm_cli_regression_cached_and_tree_untouched(void **state)
         /* uncommitted changes, staged and not, must survive untouched */
         sh_ok("printf 'edited\\n' >README && printf 'x\\n' >staged && git add staged");
         sh(&st0, "git status --porcelain; git diff; git diff --cached; git rev-parse HEAD");
+        /* without --confirm, a regression says that paired runs could confirm it */
+        pg_test_perfgate(&o, "compare", "main", NULL);
+        if (o.status == 1)
+                assert_non_null(strstr(o.err.ptr, "1 regression not confirmed: rerun with "
+                                                  "--confirm to take paired runs"));
+        else
+                assert_null(strstr(o.err.ptr, "not confirmed"));
+        pg_run_out_release(&o);
         pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "8", "--json",
                          ".perfgate/v.json", NULL);
         if (o.status != 1)
@@ -459,6 +469,10 @@ static void test_confirm_cli_usage_errors(void **state)
         pg_test_perfgate(&o, "compare", "main", "--confirm", NULL);
         assert_int_equal(o.status, 2);
         assert_non_null(strstr(o.err.ptr, "--confirm needs a \"build\" command"));
+        pg_run_out_release(&o);
+        /* nothing to confirm with: no hint to rerun with --confirm */
+        pg_test_perfgate(&o, "compare", "main", NULL);
+        assert_null(strstr(o.err.ptr, "rerun with --confirm"));
         pg_run_out_release(&o);
         pg_test_write("bench/perfgate.json",
                       "{\"build\": \"true\", \"benchmarks\": [{\"name\": \"spin\", "

@@ -4,6 +4,9 @@
  *  - the sched-latency check says "allowed" where CPU-wide sched tracepoints
  *    open (root here), and as an unprivileged user "not permitted" with the
  *    fix (kernel.perf_event_paranoid, CAP_PERFMON, tracefs);
+ *  - as that user at kernel.perf_event_paranoid 2, context-switches (which
+ *    perf stat counts as 0 there) are "not measured", and kptr_restrict 0 is
+ *    not a warning (paranoid is what hides the kernel's addresses);
  *  - checks of one kind with the same gap (every hardware event on a VM
  *    without a PMU) print as one block listing them, while --json keeps one
  *    entry per check.
@@ -38,6 +41,19 @@ static size_t pg_count(const char *hay, const char *needle)
         for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
                 n++;
         return n;
+}
+
+/* /proc/sys/kernel/kptr_restrict, -1 when unreadable */
+static int pg_kptr_restrict(void)
+{
+        FILE *f = fopen("/proc/sys/kernel/kptr_restrict", "r");
+        int v = -1;
+
+        if (f && fscanf(f, "%d", &v) != 1)
+                v = -1;
+        if (f)
+                fclose(f);
+        return v;
 }
 
 static void test_doctor_groups_identical_gaps(void **state)
@@ -108,6 +124,34 @@ static void test_doctor_sched_latency(void **state)
                 char *argv[] = { bin, "doctor", NULL };
 
                 pg_test_run_as_nobody(&o, argv);
+                if (pg_test_paranoid() >= 2) {
+                        /* kernel-only events open but count 0 in user space
+                         * (perf stat as nobody is the oracle): not measured, as
+                         * run and compare say */
+                        char *perf[] = { "perf",
+                                         "stat",
+                                         "-x,",
+                                         "-e",
+                                         "context-switches",
+                                         "--",
+                                         "sh",
+                                         "-c",
+                                         "sleep 0.01; sleep 0.01",
+                                         NULL };
+                        struct pg_run_out p;
+
+                        pg_assert_has(o.out.ptr, "not measured (user space only)");
+                        assert_int_equal(pg_count(o.out.ptr, "event:context-switches: supported"),
+                                         0);
+                        pg_test_run_as_nobody(&p, perf);
+                        if (p.status == 0)
+                                pg_assert_has(p.err.ptr, "0,,context-switches:u");
+                        pg_run_out_release(&p);
+                        /* 0 is kptr_restrict's least restrictive setting: what
+                         * hides kernel addresses from nobody is paranoid 2 */
+                        if (pg_kptr_restrict() == 0)
+                                pg_assert_has(o.out.ptr, "ok      kernel.kptr_restrict: 0\n");
+                }
                 if (pg_test_paranoid() >= 0) {
                         pg_assert_has(o.out.ptr, "sched-latency: not permitted");
                         pg_assert_has(o.out.ptr, "kernel.perf_event_paranoid=-1");

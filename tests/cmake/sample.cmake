@@ -49,13 +49,15 @@ endif()
 add_custom_command(
   OUTPUT ${PG_SAMPLE_FIX_DIR}/sample_stripped ${PG_SAMPLE_FIX_DIR}/sample_debuglink
          ${PG_SAMPLE_FIX_DIR}/sample_wronglink ${PG_SAMPLE_FIX_DIR}/sample_gdebuglink
+         ${PG_SAMPLE_FIX_DIR}/sample_gwronglink
   COMMAND sh ${PG_SAMPLE_SRC}/split-debug.sh $<TARGET_FILE:sample_strip_src>
           ${PG_SAMPLE_FIX_DIR} $<TARGET_FILE:sample_decoy>
   DEPENDS sample_strip_src sample_decoy ${PG_SAMPLE_SRC}/split-debug.sh
   COMMENT "splitting debuginfo of the stripped sampling fixtures")
 add_custom_target(sample_split_fixtures ALL
   DEPENDS ${PG_SAMPLE_FIX_DIR}/sample_stripped ${PG_SAMPLE_FIX_DIR}/sample_debuglink
-          ${PG_SAMPLE_FIX_DIR}/sample_wronglink ${PG_SAMPLE_FIX_DIR}/sample_gdebuglink)
+          ${PG_SAMPLE_FIX_DIR}/sample_wronglink ${PG_SAMPLE_FIX_DIR}/sample_gdebuglink
+          ${PG_SAMPLE_FIX_DIR}/sample_gwronglink)
 
 # bench driver for bench/sample-overhead.sh, bench/symbolize-speed.sh and
 # bench/symbolize-same.sh

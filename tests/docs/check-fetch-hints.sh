@@ -10,6 +10,11 @@
 
 pg=${PERFGATE_BIN:?PERFGATE_BIN is not set (run through ctest)}
 seed_project "$scratch/seed" "$pg" m1 && cd "$scratch/seed" || exit 1 # never in the caller's tree
+# a "build", as README step 1 shows, for step 3's --confirm; it runs at the
+# top of the checkout, where argv[0] is bench/spin
+printf '{ "build": "test -x bench/spin", "benchmarks": [ { "name": "spin", "argv": ["./spin"] } ] }\n' \
+        >bench/perfgate.json
+git add bench/perfgate.json && git commit -q --amend --no-edit
 perfgate run --repeat 3 --no-profile -q 2>/dev/null && perfgate baseline save >/dev/null
 m1=$(git rev-parse HEAD)
 echo 2 >f && git add f && git commit -qm m2

@@ -250,6 +250,23 @@ static void test_stripped_and_debuginfo(void **state)
         free(dbg);
 }
 
+/* Profile @fixture, whose .gnu_debuglink target (@fixture.debug) holds the
+ * decoy's debug info: it runs, the target is refused with a warning naming
+ * it, and no frame takes a decoy name. */
+static void run_refused_link(struct run *r, const char *fixture)
+{
+        char *argv[] = { strdup(pg_test_fixture(fixture)), NULL };
+        char *said = pg_xasprintf("%s.debug' belongs to another build", fixture);
+
+        run_profile(r, argv, PG_CALL_GRAPH_FP, NULL, 0, 0);
+        assert_int_equal(r->rc, 0);
+        for (size_t i = 0; i < r->p.nstacks; i++)
+                assert_null(strstr(r->p.stacks[i].frames, "decoy"));
+        assert_non_null(strstr(r->warnings.ptr, said));
+        free(said);
+        free(argv[0]);
+}
+
 static void test_debuglink(void **state)
 {
         char *argv[] = { NULL, NULL };
@@ -264,15 +281,25 @@ static void test_debuglink(void **state)
         free(argv[0]);
 
         /* case 36: a debuglink target from another build is refused, never used */
-        argv[0] = strdup(pg_test_fixture("sample_wronglink"));
-        run_profile(&r, argv, PG_CALL_GRAPH_FP, NULL, 0, 0);
-        assert_int_equal(r.rc, 0);
-        for (size_t i = 0; i < r.p.nstacks; i++)
-                assert_null(strstr(r.p.stacks[i].frames, "decoy"));
+        run_refused_link(&r, "sample_wronglink");
         assert_true(count_with(&r.p, "[sample_wronglink]") > 0);
-        assert_non_null(strstr(r.warnings.ptr, "sample_wronglink.debug' belongs to another build"));
+        assert_non_null(strstr(r.warnings.ptr, "frames are unresolved (it has no symbol table"));
         run_release(&r);
-        free(argv[0]);
+
+        /* the same refused target beside a `strip -g` binary: its own symbol
+         * table names the functions, so the warning names what is lost (the
+         * lines and inlined frames), not "unresolved" */
+        run_refused_link(&r, "sample_gwronglink");
+        assert_true(count_with(&r.p, ";main;strip_outer;strip_leaf") * 10 >= r.p.samples * 9);
+        assert_non_null(strstr(r.warnings.ptr, "functions are named from its own symbol table but "
+                                               "have no source lines and no inlined frames"));
+        assert_null(strstr(r.warnings.ptr, "unresolved"));
+        {
+                const struct pg_fn_addrs *f = pg_profile_find_addrs(&r.p, "strip_leaf");
+
+                assert_true(f == NULL || f->nlines == 0); /* the lines are lost */
+        }
+        run_release(&r);
 
         /* `strip -g` keeps the symbol table, so libdwfl looks for the
          * debuglink target only when DWARF is asked for: that target is
