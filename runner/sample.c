@@ -266,6 +266,8 @@ void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_gra
                               "does not match the binary that links to it); it was ignored, "
                               "so that binary's frames are unresolved\n",
                               st->rejected_debug);
+        if (st->debug_lost)
+                pg_buf_puts(w, st->debug_lost);
         if (st->jitdump_problem)
                 pg_buf_printf(w, "%s\n", st->jitdump_problem);
         if (fell_back_user && !exclude_kernel)

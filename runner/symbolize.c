@@ -543,6 +543,7 @@ void pg_symbolizer_kernel_expected(struct pg_symbolizer *s)
 void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
 {
         const char *rejected = s->st.rejected_debug; /* owned by a cached file */
+        const char *lost = s->st.debug_lost;         /* about cached files */
 
         pg_strmap_release(&s->stacks);
         for (size_t i = 0; i < s->hotkeys.n; i++) {
@@ -554,6 +555,7 @@ void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
         memset(&s->st, 0, sizeof(s->st));
         s->nstops = 0;
         s->st.rejected_debug = rejected;
+        s->st.debug_lost = lost;
 }
 
 void pg_symbolizer_free(struct pg_symbolizer *s)
@@ -575,6 +577,7 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
         free(s->hot);
         free(s->counts);
         free(s->jitdump_problem);
+        pg_buf_release(&s->debug_notes);
         pg_buf_release(&s->key);
         pg_buf_release(&s->kscratch);
         pg_kallsyms_release(&s->ksyms);
