@@ -910,8 +910,8 @@ static bool pg_check_dwarf_readable(struct pg_doctor *d, const char *name, Elf *
                          "another build (first: %s)",
                          nskel, nmissing, first.ptr);
                 pg_add(d, name, PG_CHECK_WARN, value,
-                       "the code of those units has no inlined frames (a .dwp package is not "
-                       "read)",
+                       "the code of those units has no inlined frames (libdw reads .dwp "
+                       "packages from elfutils 0.190 on)",
                        "keep the .dwo files where the binary names them, or build without "
                        "-gsplit-dwarf");
         }

@@ -463,14 +463,21 @@ static void pg_file_note_debug(struct pg_symbolizer *s, struct pg_file *f)
                                       f->path, pg_elf_compression_name(type, tbuf, sizeof(tbuf)));
         }
         if (!f->dwo_noted && f->scopes.dwo_missing > 0) {
+                /* dwp and llvm-dwp name the package after the binary */
+                char *dwp = pg_xasprintf("%s.dwp", f->path);
+                bool has_dwp = access(dwp, R_OK) == 0;
+
                 f->dwo_noted = true;
                 pg_buf_printf(&s->debug_notes,
                               "the DWARF of '%s' is split into .dwo files (-gsplit-dwarf) and "
                               "'%s' was not found or belongs to another build: the inlined "
-                              "frames of its code are missing (a .dwp package is not read); "
-                              "keep the .dwo files where the binary names them, or build "
-                              "without -gsplit-dwarf\n",
-                              f->path, f->scopes.dwo_first);
+                              "frames of its code are missing; %s%s%skeep the .dwo files where "
+                              "the binary names them, or build without -gsplit-dwarf\n",
+                              f->path, f->scopes.dwo_first,
+                              has_dwp ? "this libdw does not read the package '" : "",
+                              has_dwp ? dwp : "",
+                              has_dwp ? "' (elfutils reads .dwp files from 0.190 on); " : "");
+                free(dwp);
         }
         s->st.debug_lost = s->debug_notes.len ? s->debug_notes.ptr : NULL;
 }

@@ -11,9 +11,10 @@
 # spin;step_[i];mix_[i], and so on for each chain, and the source line of
 # each address (the innermost one) that of perfgate's lines. Then, what
 # cannot be read must be said: the same program without its .dwo (a
-# warning of record naming the .dwo; doctor warns), and, when ld writes
-# zstd-compressed debug sections, either their inlined frames or a warning
-# naming zstd. A missing toolchain skips its variant (exit 77 when none
+# warning of record naming the .dwo; doctor warns), for clang a .dwp
+# package in its place (read, or a warning naming it: libdw reads them from
+# elfutils 0.190 on), and, when ld writes zstd-compressed debug sections,
+# either their inlined frames or a warning naming zstd. A missing toolchain skips its variant (exit 77 when none
 # ran).
 # shellcheck source=tests/record/lib.sh disable=SC2154  # pg, tmp, fail: set by lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -113,6 +114,18 @@ check() {
         "$pg" doctor "$d/prog" >"$d/doctor" 2>&1
         grep -q "^warn .*debuginfo: .*1 not found or of another build (first: $d/prog.dwo)" "$d/doctor" ||
                 err "$name: doctor without the .dwo: $(grep debuginfo "$d/doctor")"
+        # a .dwp package beside the binary (llvm-dwp; it loops on GCC's
+        # DWARF 5 .dwo and binutils' dwp 2.40 crashes on it): read, or said
+        if [ "$cc" = clang ] && command -v llvm-dwp >/dev/null; then
+                (cd "$d" && cp prog.dwo.away prog.dwo && timeout 120 llvm-dwp -e prog -o prog.dwp &&
+                        rm prog.dwo) >"$d/dwp.log" 2>&1 || { err "$name: llvm-dwp: $(cat "$d/dwp.log")"; return; }
+                record "$name" || return
+                if ! python3 -c 'import json,sys; sys.exit(not any(s.endswith("mix_[i]")
+                        for s in json.load(open(sys.argv[1]))["profile"]["stacks"]))' "$d/r.json"; then
+                        grep -q "this libdw does not read the package '$d/prog.dwp'" "$d/err" ||
+                                err "$name: with prog.dwp, no inlined frames and record says: $(cat "$d/err")"
+                fi
+        fi
         ran=$((ran + 1))
 }
 
