@@ -451,17 +451,36 @@ static void pg_file_note_debug(struct pg_symbolizer *s, struct pg_file *f)
         char tbuf[32];
 
         if (!f->debug_checked) {
+                const char *debugfile = NULL, *where = f->path;
+
                 f->debug_checked = true;
-                if (dwfl_module_getdwarf(f->mod, &bias) == NULL &&
-                    (type = pg_elf_debug_compression(dwfl_module_getelf(f->mod, &ebias))) != 0)
+                if (dwfl_module_getdwarf(f->mod, &bias) != NULL)
+                        goto dwo;
+                type = pg_elf_debug_compression(dwfl_module_getelf(f->mod, &ebias));
+                dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+                if (type == 0 && debugfile != NULL) {
+                        /* the separate debug file libdwfl found and could not read */
+                        int fd = open(debugfile, O_RDONLY | O_CLOEXEC);
+                        Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+
+                        type = pg_elf_debug_compression(e);
+                        where = debugfile;
+                        if (e != NULL)
+                                elf_end(e);
+                        if (fd >= 0)
+                                close(fd);
+                }
+                if (type != 0)
                         pg_buf_printf(&s->debug_notes,
                                       "the debug sections of '%s' are %s-compressed, which this "
                                       "libelf cannot decompress (elfutils reads zstd from 0.189 "
-                                      "on): its inlined frames and source lines are missing; "
-                                      "link it with -Wl,--compress-debug-sections=zlib (or "
+                                      "on): the inlined frames and source lines of '%s' are "
+                                      "missing; link with -Wl,--compress-debug-sections=zlib (or "
                                       "none), or run objcopy --decompress-debug-sections on it\n",
-                                      f->path, pg_elf_compression_name(type, tbuf, sizeof(tbuf)));
+                                      where, pg_elf_compression_name(type, tbuf, sizeof(tbuf)),
+                                      f->path);
         }
+dwo:
         if (!f->dwo_noted && f->scopes.dwo_missing > 0) {
                 /* dwp and llvm-dwp name the package after the binary */
                 char *dwp = pg_xasprintf("%s.dwp", f->path);

@@ -14,7 +14,8 @@
 # warning of record naming the .dwo; doctor warns), for clang a .dwp
 # package in its place (read, or a warning naming it: libdw reads them from
 # elfutils 0.190 on), and, when ld writes zstd-compressed debug sections,
-# either their inlined frames or a warning naming zstd. A missing toolchain skips its variant (exit 77 when none
+# either their inlined frames or a warning naming zstd (in the binary, and
+# in a separate debug file of a stripped binary). A missing toolchain skips its variant (exit 77 when none
 # ran).
 # shellcheck source=tests/record/lib.sh disable=SC2154  # pg, tmp, fail: set by lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -161,6 +162,19 @@ if command -v gcc >/dev/null &&
                                 err "zstd: doctor does not warn"
                 fi
                 ran=$((ran + 1))
+        fi
+        # the same sections in a separate debug file (.gnu_debuglink), the binary stripped
+        if (cd "$z" && cp prog sprog && objcopy --only-keep-debug sprog sprog.debug &&
+                objcopy --compress-debug-sections=zstd sprog.debug &&
+                strip -g sprog && objcopy --add-gnu-debuglink=sprog.debug sprog) >"$z/strip.log" 2>&1; then
+                mv "$z/sprog" "$z/prog"
+                if record zstd && ! python3 -c 'import json,sys; sys.exit(not any(s.endswith("mix_[i]")
+                        for s in json.load(open(sys.argv[1]))["profile"]["stacks"]))' "$z/r.json"; then
+                        grep -q "the debug sections of '$z/sprog.debug' are zstd-compressed.*of '$z/prog' are missing" "$z/err" ||
+                                err "zstd debug file: no inlined frames and no warning: $(cat "$z/err")"
+                fi
+        else
+                err "zstd: $(cat "$z/strip.log")"
         fi
 else
         echo "skipped zstd: the linker does not write zstd-compressed sections"
