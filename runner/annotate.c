@@ -24,6 +24,7 @@
 #include "common/strdist.h"
 #include "runner/debugfind.h"
 #include "runner/demangle.h"
+#include "runner/dwarfcheck.h"
 #include "runner/libdw.h"
 
 void pg_annotation_release(struct pg_annotation *a)
@@ -201,7 +202,11 @@ const char *pg_module_comp_dir(struct pg_scopeindex *cus, Dwfl_Module *mod, uint
         Dwarf_Addr bias = 0;
         Dwarf_Die *cu = pg_scopeindex_cu(cus, mod, (Dwarf_Addr) addr, &bias);
         Dwarf_Attribute at;
+        Dwarf_Die skel;
 
+        if (cu != NULL && dwarf_attr(cu, DW_AT_comp_dir, &at) == NULL &&
+            pg_scopeindex_skeleton(cus, cu, &skel))
+                cu = &skel; /* a split unit: the skeleton's */
         if (cu == NULL || dwarf_attr(cu, DW_AT_comp_dir, &at) == NULL)
                 return NULL;
         return dwarf_formstring(&at);

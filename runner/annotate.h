@@ -105,7 +105,8 @@ int pg_annotate(const struct pg_profile *p, const char *function, const char *de
  * DW_AT_comp_dir of the compile unit holding @addr (a link-time address of
  * @mod; the CU as pg_scopeindex_cu(@cus, @mod, @addr) finds it, @cus the
  * module's CU index), the directory its relative file names are relative
- * to (DWARF 5 section 3.1.1); NULL when none. Borrowed from libdw, valid
+ * to (DWARF 5 section 3.1.1; a split unit without one takes its
+ * skeleton's); NULL when none. Borrowed from libdw, valid
  * while @mod and @cus are.
  */
 const char *pg_module_comp_dir(struct pg_scopeindex *cus, Dwfl_Module *mod, uint64_t addr);

@@ -22,6 +22,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "runner/dwarfcheck.h"
 #include "runner/events.h"
 #include "runner/host.h"
 #include "runner/kallsyms.h"
@@ -880,6 +881,67 @@ static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const
         free(meaning);
 }
 
+/*
+ * The DWARF in @e that libdw cannot read (runner/dwarfcheck.h), as check
+ * @name: debug sections compressed with what libelf cannot decompress, or
+ * skeleton units (-gsplit-dwarf) whose .dwo files are not found. true when
+ * it added the check (a problem, or split DWARF that reads whole), false
+ * when the DWARF is in the file as usual.
+ */
+static bool pg_check_dwarf_readable(struct pg_doctor *d, const char *name, Elf *e)
+{
+        Dwarf *dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
+        Dwarf_CU *cu = NULL;
+        Dwarf_Die cudie, split;
+        size_t nskel = 0, nmissing = 0;
+        struct pg_buf first = PG_BUF_INIT;
+        char value[1024], tbuf[32];
+        uint32_t type;
+
+        if (dw == NULL) {
+                if ((type = pg_elf_debug_compression(e)) == 0)
+                        return false;
+                snprintf(value, sizeof(value),
+                         "DWARF in the file, %s-compressed, which this libelf cannot decompress",
+                         pg_elf_compression_name(type, tbuf, sizeof(tbuf)));
+                pg_add(d, name, PG_CHECK_WARN, value,
+                       "no inlined frames or source lines (names come from the symbol table); "
+                       "elfutils reads zstd from 0.189 on",
+                       "link with -Wl,--compress-debug-sections=zlib (or none), or run objcopy "
+                       "--decompress-debug-sections on the binary");
+                return true;
+        }
+        while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0)
+                if (pg_dwarf_split_unit(&cudie, &split, nmissing == 0 ? &first : NULL)) {
+                        nskel++;
+                        nmissing += split.addr == NULL;
+                }
+        dwarf_end(dw);
+        if (nskel == 0)
+                return false;
+        if (nmissing == 0) {
+                snprintf(value, sizeof(value),
+                         "DWARF in the file, split into %zu .dwo file%s, all found", nskel,
+                         nskel == 1 ? "" : "s");
+                pg_add(d, name, PG_CHECK_OK, value,
+                       "inlined frames and source lines can be shown (keep the .dwo files where "
+                       "the binary names them: DW_AT_comp_dir/DW_AT_dwo_name)",
+                       NULL);
+        } else {
+                snprintf(value, sizeof(value),
+                         "DWARF in the file, split into %zu .dwo files: %zu not found or of "
+                         "another build (first: %s)",
+                         nskel, nmissing, first.ptr);
+                pg_add(d, name, PG_CHECK_WARN, value,
+                       "the code of those units has no inlined frames (libdw reads .dwp "
+                       "packages from elfutils 0.190 on)",
+                       "keep the .dwo files where the binary names them, or build without "
+                       "-gsplit-dwarf");
+        }
+        pg_buf_release(&first);
+        return true;
+}
+
 /* Inspect sections: symtab, debug_info, build-id note, debuglink; PIE. */
 static void pg_check_binary(struct pg_doctor *d, const char *path)
 {
@@ -1001,6 +1063,8 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                 free(dir);
         }
         snprintf(name, sizeof(name), "binary:%s:debuginfo", path);
+        if (has_debug && pg_check_dwarf_readable(d, name, e))
+                goto frame_pointers;
         pg_add(d, name, dbg.len ? PG_CHECK_OK : PG_CHECK_WARN, dbg.len ? dbg.ptr : "none found",
                dbg.len ? "inlined frames and source lines can be shown"
                        : "no inlined frames or source lines; `--call-graph dwarf` still unwinds "
@@ -1008,6 +1072,7 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                "build with -g, or install the debug package / put NAME.debug beside the binary "
                "or under /usr/lib/debug/.build-id/");
 
+frame_pointers:
         snprintf(name, sizeof(name), "binary:%s:frame-pointers", path);
         pg_check_frame_pointers(d, name, path, has_eh);
         snprintf(name, sizeof(name), "binary:%s:pie", path);

@@ -43,6 +43,7 @@
         X(dwarf_formudata)                                                                         \
         X(dwarf_frame_cfa)                                                                         \
         X(dwarf_frame_register)                                                                    \
+        X(dwarf_cu_info)                                                                           \
         X(dwarf_get_units)                                                                         \
         X(dwarf_getelf)                                                                            \
         X(dwarf_getscopes)                                                                         \
@@ -109,6 +110,7 @@
         X(elf_nextscn)                                                                             \
         X(elf_strptr)                                                                              \
         X(elf_version)                                                                             \
+        X(gelf_getchdr)                                                                            \
         X(gelf_getehdr)                                                                            \
         X(gelf_getphdr)                                                                            \
         X(gelf_getrel)                                                                             \
@@ -155,6 +157,7 @@ int pg_libdw_init(void);
 #define dwarf_formudata                    pg_libdw.dwarf_formudata
 #define dwarf_frame_cfa                    pg_libdw.dwarf_frame_cfa
 #define dwarf_frame_register               pg_libdw.dwarf_frame_register
+#define dwarf_cu_info                      pg_libdw.dwarf_cu_info
 #define dwarf_get_units                    pg_libdw.dwarf_get_units
 #define dwarf_getelf                       pg_libdw.dwarf_getelf
 #define dwarf_getscopes                    pg_libdw.dwarf_getscopes
@@ -222,6 +225,7 @@ int pg_libdw_init(void);
 #define gelf_getphdr                       pg_libdw.gelf_getphdr
 #define gelf_getrel                        pg_libdw.gelf_getrel
 #define gelf_getrela                       pg_libdw.gelf_getrela
+#define gelf_getchdr                       pg_libdw.gelf_getchdr
 #define gelf_getshdr                       pg_libdw.gelf_getshdr
 #define gelf_getsym                        pg_libdw.gelf_getsym
 #define gelf_getsymshndx                   pg_libdw.gelf_getsymshndx

@@ -271,6 +271,8 @@ void pg_sample_warnings(const char *what, bool live, enum pg_call_graph call_gra
                                     "table but have no source lines and no inlined frames"
                                   : "that binary's frames are unresolved (it has no symbol "
                                     "table of its own)");
+        if (st->debug_lost)
+                pg_buf_puts(w, st->debug_lost);
         if (st->jitdump_problem)
                 pg_buf_printf(w, "%s\n", st->jitdump_problem);
         if (fell_back_user && !exclude_kernel)

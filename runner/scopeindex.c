@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common/buf.h"
+#include "runner/dwarfcheck.h"
 #include "runner/libdw.h"
 
 #define PG_NONE UINT32_MAX
@@ -529,8 +530,9 @@ static void pg_scope_cutable(struct pg_scopeindex *x, Dwarf *dw)
         pg_scope_tops_sort(x->cutops, x->ncutops);
 }
 
-Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
-                            Dwarf_Addr *bias)
+/* The CU holding @addr as pg_scopeindex_cu finds it, before the split unit. */
+static Dwarf_Die *pg_scope_cu_find(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
+                                   Dwarf_Addr *bias)
 {
         Dwarf_Addr own_bias = 0, dwfl_bias = 0;
         Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &dwfl_bias);
@@ -560,6 +562,62 @@ Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Add
         return cu;
 }
 
+/* A skeleton unit and its split unit (pg_scopeindex_cu). */
+struct pg_scope_split {
+        Dwarf_Die skel, split;
+};
+
+/* @cu, or its split unit when it is a skeleton unit whose split unit libdw
+ * finds (pg_scopeindex_cu), looked up once per CU. */
+static Dwarf_Die *pg_scope_split(struct pg_scopeindex *x, Dwarf_Die *cu)
+{
+        uint64_t key = (uint64_t) (uintptr_t) cu->addr;
+        uint32_t idx;
+        Dwarf_Die split;
+        struct pg_buf where = PG_BUF_INIT;
+
+        if (!pg_u64map_get(&x->by_skel, key, &idx)) {
+                if (x->nsplits == x->capsplits) {
+                        x->capsplits = x->capsplits ? x->capsplits * 2 : 16;
+                        x->splits = pg_xreallocarray(x->splits, x->capsplits, sizeof(*x->splits));
+                }
+                idx = (uint32_t) x->nsplits++;
+                x->splits[idx] = NULL;
+                pg_u64map_put(&x->by_skel, key, idx);
+                if (pg_dwarf_split_unit(cu, &split, &where)) {
+                        if (split.addr != NULL) {
+                                x->splits[idx] = pg_xmalloc(sizeof(*x->splits[idx]));
+                                *x->splits[idx] = (struct pg_scope_split){ *cu, split };
+                                pg_u64map_put(&x->by_split, (uint64_t) (uintptr_t) split.addr, idx);
+                        } else if (x->dwo_missing++ == 0) {
+                                x->dwo_first = pg_buf_detach(&where, NULL);
+                        }
+                }
+                pg_buf_release(&where);
+        }
+        return x->splits[idx] ? &x->splits[idx]->split : cu;
+}
+
+bool pg_scopeindex_skeleton(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Die *skel)
+{
+        uint32_t idx;
+
+        if (x->nsplits == 0 ||
+            !pg_u64map_get(&x->by_split, (uint64_t) (uintptr_t) cu->addr, &idx) ||
+            x->splits[idx] == NULL)
+                return false;
+        *skel = x->splits[idx]->skel;
+        return true;
+}
+
+Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
+                            Dwarf_Addr *bias)
+{
+        Dwarf_Die *cu = pg_scope_cu_find(x, mod, addr, bias);
+
+        return cu != NULL ? pg_scope_split(x, cu) : NULL;
+}
+
 void pg_scopeindex_release(struct pg_scopeindex *x)
 {
         for (size_t i = 0; i < x->ncus; i++) {
@@ -570,6 +628,12 @@ void pg_scopeindex_release(struct pg_scopeindex *x)
         free(x->cus);
         free(x->cutops);
         free(x->cudies);
+        for (size_t i = 0; i < x->nsplits; i++)
+                free(x->splits[i]);
+        free(x->splits);
+        free(x->dwo_first);
+        pg_u64map_release(&x->by_skel);
+        pg_u64map_release(&x->by_split);
         pg_u64map_release(&x->by_cu);
         memset(x, 0, sizeof(*x));
 }

@@ -44,8 +44,9 @@
 
 #include "common/hashmap.h"
 
-struct pg_scope_cu;  /* runner/scopeindex.c */
-struct pg_scope_top; /* runner/scopeindex.c */
+struct pg_scope_cu;    /* runner/scopeindex.c */
+struct pg_scope_top;   /* runner/scopeindex.c */
+struct pg_scope_split; /* runner/scopeindex.c */
 
 /** The CUs of one module indexed so far; zero-initialised is empty. */
 struct pg_scopeindex {
@@ -58,6 +59,13 @@ struct pg_scopeindex {
         size_t ncutops;
         Dwarf_Die *cudies; /* the CUs in file order: cutops' ids */
         size_t ncudies;
+        /* pg_scopeindex_cu: skeleton units (split DWARF) and their split units */
+        struct pg_u64map by_skel;       /* CU DIE address -> index into splits */
+        struct pg_u64map by_split;      /* split unit DIE address -> index into splits */
+        struct pg_scope_split **splits; /* each malloc'd; NULL: answer the CU itself */
+        size_t nsplits, capsplits;
+        size_t dwo_missing; /* skeleton units looked up whose split unit libdw did not find */
+        char *dwo_first;    /* the first of those: its .dwo's path */
 };
 
 /**
@@ -71,12 +79,26 @@ struct pg_scopeindex {
  * for its C objects alone, and libdwfl then answers the C CU before a gap)
  * the first CU in the file whose DW_AT_low_pc/high_pc or DW_AT_ranges hold
  * it, from a table of every CU's ranges built at the first such lookup;
- * else (no CU's ranges hold it) libdwfl's answer, which may be NULL. The
- * DIE is valid while @mod's Dwarf and @x are; *@bias (@addr - *@bias is
- * the DWARF address) as dwfl_module_addrdie sets it.
+ * else (no CU's ranges hold it) libdwfl's answer, which may be NULL. When
+ * that CU is a skeleton unit (-gsplit-dwarf), the answer is its split unit
+ * from the .dwo file (pg_dwarf_split_unit), whose DIEs hold the functions
+ * and inlined subroutines and whose line lookups libdw answers from the
+ * skeleton's line table; when libdw finds no split unit, the skeleton
+ * itself (source lines, no inlined frames), counted in @x->dwo_missing
+ * (the first one's .dwo path in @x->dwo_first). The DIE is valid while
+ * @mod's Dwarf and @x are; *@bias (@addr - *@bias is the DWARF address) as
+ * dwfl_module_addrdie sets it.
  */
 Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Addr addr,
                             Dwarf_Addr *bias);
+
+/**
+ * The skeleton unit of @cu into *@skel when @cu is a split unit that
+ * pg_scopeindex_cu(@x, ...) answered (libdw 0.188's dwarf_cu_info does not
+ * give a split unit's skeleton): true then, else false. The skeleton's
+ * DW_AT_comp_dir and line table (its file names too) serve the split unit.
+ */
+bool pg_scopeindex_skeleton(struct pg_scopeindex *x, Dwarf_Die *cu, Dwarf_Die *skel);
 
 /**
  * The DW_TAG_inlined_subroutine DIEs among dwarf_getscopes(@cu, @pc)'s

@@ -19,6 +19,7 @@
 #include "common/error.h"
 #include "runner/annotate.h"
 #include "runner/demangle.h"
+#include "runner/dwarfcheck.h"
 #include "runner/fold.h"
 #include "runner/jitdump.h"
 #include "runner/sym_internal.h"
@@ -219,10 +220,11 @@ static bool pg_inlined_name(struct pg_file *f, struct pg_buf *out, Dwarf_Die *in
 
 /* The file (as the line table names it) that the function declared by
  * subprogram @sub of @cu is in: its DW_AT_decl_file, else the file of the
- * line of its entry; NULL when neither is known. */
-static const char *pg_subprogram_file(Dwarf_Die *cu, Dwarf_Die *sub)
+ * line of its entry; NULL when neither is known. @files_cu: the skeleton
+ * whose file names serve @cu when it is a split unit, else NULL. */
+static const char *pg_subprogram_file(Dwarf_Die *cu, Dwarf_Die *sub, Dwarf_Die *files_cu)
 {
-        const char *file = dwarf_decl_file(sub);
+        const char *file = pg_dwarf_decl_file(sub, files_cu);
         Dwarf_Addr entry;
         Dwarf_Line *l;
 
@@ -245,6 +247,8 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
         Dwarf_Files *files = NULL;
         size_t nfiles = 0;
         const char *own;
+        Dwarf_Die skeleton;
+        bool skel;
         int n;
 
         /* the addresses of one function come one after the other */
@@ -263,12 +267,14 @@ bool pg_module_inline_site(struct pg_file *f, uint64_t addr, const char *file,
                         .valid = true, .mod = mod, .sub = v[n - 1], .cu = *cu, .bias = bias
                 };
         }
+        /* a split unit's file names are its skeleton's (pg_dwarf_decl_file) */
+        skel = pg_scopeindex_skeleton(&f->scopes, &cache->cu, &skeleton);
         /* a line in the function's own file was not inlined from another */
-        own = pg_subprogram_file(&cache->cu, &cache->sub);
+        own = pg_subprogram_file(&cache->cu, &cache->sub, skel ? &skeleton : NULL);
         if (own == NULL || strcmp(own, file) == 0)
                 return false;
         n = pg_scopes_at(&cache->sub, addr - cache->bias, scopes, PG_MAX_SCOPES);
-        if (n <= 0 || dwarf_getsrcfiles(&cache->cu, &files, &nfiles) != 0)
+        if (n <= 0 || dwarf_getsrcfiles(skel ? &skeleton : &cache->cu, &files, &nfiles) != 0)
                 return false;
         /* innermost first: the first call made from the function's own file */
         for (int i = 0; i < n; i++) {
@@ -430,6 +436,71 @@ static const struct pg_frame_res *pg_frame_resolve_local(struct pg_symbolizer *s
         return &as->res[as->nres++];
 }
 
+/*
+ * Say once per file of @s what of @f's DWARF libdw cannot read
+ * (runner/dwarfcheck.h), into s->debug_notes (s->st.debug_lost): debug
+ * sections compressed with what libelf cannot decompress (then libdw has no
+ * DWARF of the file at all), and skeleton units whose .dwo file libdw did
+ * not find (known as the CUs are looked up: pg_scopeindex_cu).
+ */
+static void pg_file_note_debug(struct pg_symbolizer *s, struct pg_file *f)
+{
+        Dwarf_Addr bias = 0;
+        GElf_Addr ebias = 0;
+        uint32_t type;
+        char tbuf[32];
+
+        if (!f->debug_checked) {
+                const char *debugfile = NULL, *where = f->path;
+
+                f->debug_checked = true;
+                if (dwfl_module_getdwarf(f->mod, &bias) != NULL)
+                        goto dwo;
+                type = pg_elf_debug_compression(dwfl_module_getelf(f->mod, &ebias));
+                dwfl_module_info(f->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+                if (type == 0 && debugfile != NULL) {
+                        /* the separate debug file libdwfl found and could not read */
+                        int fd = open(debugfile, O_RDONLY | O_CLOEXEC);
+                        Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+
+                        type = pg_elf_debug_compression(e);
+                        where = debugfile;
+                        if (e != NULL)
+                                elf_end(e);
+                        if (fd >= 0)
+                                close(fd);
+                }
+                if (type != 0)
+                        pg_buf_printf(&s->debug_notes,
+                                      "the debug sections of '%s' are %s-compressed, which this "
+                                      "libelf cannot decompress (elfutils reads zstd from 0.189 "
+                                      "on): the inlined frames and source lines of '%s' are "
+                                      "missing; link with -Wl,--compress-debug-sections=zlib (or "
+                                      "none), or run objcopy --decompress-debug-sections on it\n",
+                                      where, pg_elf_compression_name(type, tbuf, sizeof(tbuf)),
+                                      f->path);
+        }
+dwo:
+        if (!f->dwo_noted && f->scopes.dwo_missing > 0) {
+                /* dwp and llvm-dwp name the package after the binary */
+                char *dwp = pg_xasprintf("%s.dwp", f->path);
+                bool has_dwp = access(dwp, R_OK) == 0;
+
+                f->dwo_noted = true;
+                pg_buf_printf(&s->debug_notes,
+                              "the DWARF of '%s' is split into .dwo files (-gsplit-dwarf) and "
+                              "'%s' was not found or belongs to another build: the inlined "
+                              "frames of its code are missing; %s%s%skeep the .dwo files where "
+                              "the binary names them, or build without -gsplit-dwarf\n",
+                              f->path, f->scopes.dwo_first,
+                              has_dwp ? "this libdw does not read the package '" : "",
+                              has_dwp ? dwp : "",
+                              has_dwp ? "' (elfutils reads .dwp files from 0.190 on); " : "");
+                free(dwp);
+        }
+        s->st.debug_lost = s->debug_notes.len ? s->debug_notes.ptr : NULL;
+}
+
 const struct pg_frame_res *pg_frame_resolve(struct pg_symbolizer *s, struct pg_aspace *as,
                                             uint32_t pid, uint64_t pc, const struct pg_buf **pool)
 {
@@ -450,6 +521,8 @@ const struct pg_frame_res *pg_frame_resolve(struct pg_symbolizer *s, struct pg_a
                 return &s->fres[idx];
         r.off = (uint32_t) s->fpool.len;
         pg_frame_resolve_dwfl(&s->fpool, f, vaddr, &r, m->base);
+        if (!f->debug_checked || (!f->dwo_noted && f->scopes.dwo_missing > 0))
+                pg_file_note_debug(s, f);
         r.len = (uint32_t) (s->fpool.len - r.off);
         if (s->nfres == s->capfres) {
                 s->capfres = s->capfres ? s->capfres * 2 : 256;

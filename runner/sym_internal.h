@@ -83,6 +83,8 @@ struct pg_file {
         struct pg_buf qualpool;      /* "ns::Cls::" prefixes, each NUL-terminated */
         bool dwarf_read;             /* its DWARF was asked for (dwfl_module_addrdie) */
         bool debug_saved;            /* offered to the debuginfo cache (runner/debugcache.h) */
+        bool debug_checked;          /* compressed DWARF looked for (pg_file_note_debug) */
+        bool dwo_noted;              /* a missing .dwo said (pg_file_note_debug) */
 };
 
 struct pg_frame_res {
@@ -153,7 +155,9 @@ struct pg_symbolizer {
                 uint64_t n;
         } stops[8];
         size_t nstops;
-        char *jitdump_problem; /* the first jitdump that did not read whole (st points here) */
+        struct pg_buf debug_notes; /* what of the files' DWARF libdw cannot read, one line per
+                                      file and problem (st.debug_lost points here) */
+        char *jitdump_problem;     /* the first jitdump that did not read whole (st points here) */
         /* per run */
         struct pg_u64map procmap; /* pid -> procs index */
         struct pg_proc *procs;

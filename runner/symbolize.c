@@ -544,6 +544,7 @@ void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
 {
         const char *rejected = s->st.rejected_debug; /* owned by a cached file */
         bool rejected_symtab = s->st.rejected_debug_symtab;
+        const char *lost = s->st.debug_lost; /* about cached files */
 
         pg_strmap_release(&s->stacks);
         for (size_t i = 0; i < s->hotkeys.n; i++) {
@@ -556,6 +557,7 @@ void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
         s->nstops = 0;
         s->st.rejected_debug = rejected;
         s->st.rejected_debug_symtab = rejected_symtab;
+        s->st.debug_lost = lost;
 }
 
 void pg_symbolizer_free(struct pg_symbolizer *s)
@@ -577,6 +579,7 @@ void pg_symbolizer_free(struct pg_symbolizer *s)
         free(s->hot);
         free(s->counts);
         free(s->jitdump_problem);
+        pg_buf_release(&s->debug_notes);
         pg_buf_release(&s->key);
         pg_buf_release(&s->kscratch);
         pg_kallsyms_release(&s->ksyms);

@@ -71,6 +71,10 @@ struct pg_symbolize_stats {
             *rejected_debug; /* a .gnu_debuglink target refused as another build's, or NULL */
         bool rejected_debug_symtab;  /* the binary linking to it has its own .symtab (`strip
                                        -g`): functions are named, lines and inlines lost */
+        const char *debug_lost;      /* what of the sampled files' DWARF libdw cannot read (split
+                                   DWARF without its .dwo files, zstd-compressed sections) and
+                                   what is lost, one line per file and problem, each ending in
+                                   a newline; NULL when nothing */
         const char *jitdump_problem; /* why the first jitdump that did not read whole did not,
                                         and what of its code is '[unknown]' (its symbols before
                                         a problem inside it are used), or NULL */
@@ -119,8 +123,8 @@ void pg_symbolizer_kernel_expected(struct pg_symbolizer *s);
 
 /**
  * Forget the accumulated folded stacks, per-address sample counts and
- * counters (pg_symbolizer_stats(), except rejected_debug, which describes a
- * cached file), so that the next runs make a profile of their own, while
+ * counters (pg_symbolizer_stats(), except rejected_debug and debug_lost,
+ * which describe cached files), so that the next runs make a profile of their own, while
  * keeping what is costly to rebuild and the same for every run: the opened
  * ELF/DWARF files, their CFI and resolved frames, kallsyms and the vDSO
  * copy. Used to take one profile per run with one symbolizer.
