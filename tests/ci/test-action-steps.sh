@@ -35,6 +35,18 @@ INPUT_MODE=bogus EVENT=push "${RUNSTEP[@]}" "$scratch/step-mode.sh" >"$scratch/m
 check_eq "bad mode: step fails with 2" 2 $?
 check_grep "bad mode: error annotation" "::error title=perfgate::input 'mode'" "$scratch/mode-bad.log"
 
+# ---- Debian packages: an installed perfgate needs only the CI script's tools
+step "Install Debian packages" deps
+mkdir -p "$scratch/fakeaction/github"
+printf '#!/bin/sh\necho "install-deps.sh $*"\n' >"$scratch/fakeaction/install-deps.sh"
+chmod +x "$scratch/fakeaction/install-deps.sh"
+INSTALLED=/usr/bin/perfgate GITHUB_ACTION_PATH="$scratch/fakeaction/github" \
+        "${RUNSTEP[@]}" "$scratch/step-deps.sh" >"$scratch/deps.out" 2>&1
+check_eq "deps: input perfgate set -> only the CI tools" "install-deps.sh ci-tools" "$(cat "$scratch/deps.out")"
+INSTALLED='' GITHUB_ACTION_PATH="$scratch/fakeaction/github" \
+        "${RUNSTEP[@]}" "$scratch/step-deps.sh" >"$scratch/deps.out" 2>&1
+check_eq "deps: building from source -> the build toolchain" "install-deps.sh ci" "$(cat "$scratch/deps.out")"
+
 # ---- debug-file cache key: the cache directory perfgate uses, a key per debug-package set
 step debuginfo debuginfo
 export GITHUB_OUTPUT="$scratch/out-debuginfo"
