@@ -5,7 +5,8 @@
  * and a cgo wrapper whose hash changed with an edit of its Go file
  * ("_cgo_22ad1fbf0288_Cfunc_c_checksum" -> "_cgo_49b1f4fcc499_..."), are
  * the same function: neither "new" nor "vanished", shown with head's name;
- * self still goes to the innermost non-inlined frame. The stacks are those
+ * self still goes to the innermost non-inlined frame; the differential
+ * flame graph draws them as one frame. The stacks are those
  * a Go program with cgo gave (a real base/head pair, trimmed).
  */
 #include <setjmp.h>
@@ -21,6 +22,7 @@
 #include "baselines/frame.h"
 #include "baselines/result.h"
 #include "common/buf.h"
+#include "compare/flamegraph.h"
 #include "compare/hotspot.h"
 #include "compare/rules.h"
 #include "tests/util/result_json.h"
@@ -145,12 +147,40 @@ static void test_cgo_renamed(void **state)
         pg_result_release(&h);
 }
 
+/* The differential flame graph draws both as one frame, under head's names. */
+static void test_diff_graph(void **state)
+{
+        struct pg_stack base[] = {
+                { "x;main.main", 300 },
+                { "x;main.main;_cgo_22ad1fbf0288_Cfunc_c", 100 },
+                { "x;main.main;textproc.Tokenize_[i]", 300 },
+                { "x;main.main;textproc.Tokenize_[i];runtime.growslice", 400 },
+        };
+        struct pg_stack head[] = {
+                { "x;main.main", 300 },
+                { "x;main.main;_cgo_49b1f4fcc499_Cfunc_c", 100 },
+                { "x;main.main;textproc.Tokenize", 300 },
+                { "x;main.main;textproc.Tokenize;runtime.growslice", 400 },
+        };
+        struct pg_buf out = PG_BUF_INIT;
+
+        (void) state;
+        assert_int_equal(pg_flamegraph_diff_svg(&out, base, 4, head, 4, NULL), 0);
+        assert_null(strstr(out.ptr, "vanished in head"));
+        assert_null(strstr(out.ptr, "22ad1fbf0288"));
+        assert_non_null(strstr(out.ptr, "<title>textproc.Tokenize (700 samples, 63.64%; 0.00%)"));
+        assert_non_null(
+            strstr(out.ptr, "<title>_cgo_49b1f4fcc499_Cfunc_c (100 samples, 9.09%; 0.00%)"));
+        pg_buf_release(&out);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_key),
                 cmocka_unit_test(test_inlining_changed),
                 cmocka_unit_test(test_cgo_renamed),
+                cmocka_unit_test(test_diff_graph),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
