@@ -67,3 +67,62 @@ size_t pg_frame_self(const char *stack, size_t len, size_t *frame_len)
         *frame_len = leaf_len;
         return leaf;
 }
+
+/* Whether @name starts with "_cgo_", 12 lowercase hex digits and "_". */
+static bool pg_frame_is_cgo(const char *name, size_t len)
+{
+        if (len <= 5 + PG_FRAME_CGO_HASH - 1 || memcmp(name, "_cgo_", 5) != 0 ||
+            name[5 + 12] != '_')
+                return false;
+        for (size_t i = 5; i < 5 + 12; i++)
+                if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
+                        return false;
+        return true;
+}
+
+/* pg_frame_key() of @name in two pieces, without copying: the first
+ * *head bytes of @name, then *tail_len bytes at *tail. */
+static void pg_frame_key_parts(const char *name, size_t len, size_t *head, const char **tail,
+                               size_t *tail_len)
+{
+        if (pg_frame_is_inlined(name, len))
+                len -= 4;
+        if (pg_frame_is_cgo(name, len)) {
+                *head = 5;
+                *tail = name + 5 + PG_FRAME_CGO_HASH;
+                *tail_len = len - 5 - PG_FRAME_CGO_HASH;
+        } else {
+                *head = len;
+                *tail = name + len;
+                *tail_len = 0;
+        }
+}
+
+const char *pg_frame_key(const char *name, size_t len, char *buf, size_t *key_len)
+{
+        size_t head, tail_len;
+        const char *tail;
+
+        pg_frame_key_parts(name, len, &head, &tail, &tail_len);
+        *key_len = head + tail_len;
+        if (!tail_len)
+                return name;
+        memcpy(buf, name, head);
+        memcpy(buf + head, tail, tail_len);
+        return buf;
+}
+
+bool pg_frame_same(const char *a, size_t alen, const char *b, size_t blen)
+{
+        size_t ha, hb, ta, tb;
+        const char *xa, *xb;
+
+        pg_frame_key_parts(a, alen, &ha, &xa, &ta);
+        pg_frame_key_parts(b, blen, &hb, &xb, &tb);
+        if (ha + ta != hb + tb)
+                return false;
+        for (size_t i = 0; i < ha + ta; i++)
+                if ((i < ha ? a[i] : xa[i - ha]) != (i < hb ? b[i] : xb[i - hb]))
+                        return false;
+        return true;
+}

@@ -46,4 +46,29 @@ bool pg_frame_is_inlined(const char *s, size_t len);
  */
 size_t pg_frame_self(const char *stack, size_t len, size_t *frame_len);
 
+/* Bytes of Go's cgo hash in a wrapper name: "_cgo_" 12 hex digits "_". */
+#define PG_FRAME_CGO_HASH 13
+
+/**
+ * The comparison key of frame @name (@len bytes, not NUL-terminated): the
+ * one rule by which a frame of a base profile is the same function as one of
+ * head (hotspots, paired hotspot confirmation, differential flame graphs):
+ *  - without the inlined annotation "_[i]": a function inlined on one side
+ *    and not on the other is one function (inlining decisions change
+ *    whenever a function grows or shrinks);
+ *  - a cgo wrapper "_cgo_<12 hex digits>_<rest>" as "_cgo_<rest>": cmd/cgo
+ *    names the C side of a cgo call "_cgo" + cPrefix + n.Mangle, where
+ *    cPrefix is "_" and the first 6 bytes of a SHA-256 of the cgo input
+ *    files in hex (go/src/cmd/cgo/main.go; the wrapper is written in
+ *    cmd/cgo/out.go, writeOutputFunc()), so any edit to a Go file with
+ *    import "C" renames every wrapper of its package.
+ * Kernel ("_[k]") and JIT ("_[j]") annotations stay part of the key.
+ * Returns the key: @name itself (its first *key_len bytes) when only the
+ * annotation goes, else @buf (room for @len bytes) holding it.
+ */
+const char *pg_frame_key(const char *name, size_t len, char *buf, size_t *key_len);
+
+/** Whether frames @a and @b (not NUL-terminated) have the same pg_frame_key(). */
+bool pg_frame_same(const char *a, size_t alen, const char *b, size_t blen);
+
 #endif

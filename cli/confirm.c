@@ -208,8 +208,7 @@ static int pg_confirm_hot(struct pg_paired *p, const struct pg_confirm_opts *co,
 }
 
 /* The verdict that follows from the confirmation. */
-static void pg_confirm_apply(struct pg_bench_cmp *b, const struct pg_bench_confirm *c,
-                             double base_ns)
+static void pg_confirm_apply(struct pg_bench_cmp *b, struct pg_bench_confirm *c, double base_ns)
 {
         bool hot = false;
 
@@ -219,6 +218,7 @@ static void pg_confirm_apply(struct pg_bench_cmp *b, const struct pg_bench_confi
                 if (h->confirmed && h->self_growth_ns > c->floor * base_ns)
                         hot = true;
         }
+        c->hotspot_gated = hot && c->outcome != PG_CONFIRM_REGRESSION;
         switch (c->outcome) {
         case PG_CONFIRM_REGRESSION:
                 b->verdict = PG_VERDICT_REGRESSION;

@@ -269,14 +269,15 @@ static const char *pg_self_frame(const char *k, size_t *len)
         return at > 0 ? k + at : NULL;
 }
 
-/* Self samples of @fn in @p. */
+/* Self samples of @fn in @p: of the self frames that are @fn by
+ * pg_frame_same() (a cgo wrapper of a base build is the one of head). */
 static double pg_self_samples(const struct pg_profile *p, const char *fn)
 {
         size_t fl = strlen(fn), len;
         double s = 0.0;
         for (size_t i = 0; i < p->nstacks; i++) {
                 const char *leaf = pg_self_frame(p->stacks[i].frames, &len);
-                if (leaf && len == fl && memcmp(leaf, fn, fl) == 0)
+                if (leaf && pg_frame_same(leaf, len, fn, fl))
                         s += (double) p->stacks[i].count;
         }
         return s;

@@ -186,6 +186,8 @@ struct pg_bench_confirm {
         double hot_seconds; /* of which in the sampled pairs of the hotspot test */
         int cpu;            /* CPU the pairs ran on (pinned), -1: not pinned */
         bool has_interval;  /* estimate/lo/hi/level are set */
+        bool hotspot_gated; /* a confirmed hotspot made the verdict a regression
+                               (it gates whatever hotspots.gate says) */
         struct pg_confirm_hotspots hotspots; /* pairs == 0: not tested */
 };
 

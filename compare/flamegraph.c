@@ -69,6 +69,12 @@ struct fg_tree {
         size_t n, cap;
         char **owned; /* reversed keys (opts->reverse) */
         size_t nowned;
+        /* a differential tree's base stacks renamed to head's names
+         * (fg_match_base()); NULL when none was; frames owned by the tree
+         * when renamed, else borrowed (renamed[i]) */
+        struct pg_stack *matched;
+        bool *renamed;
+        size_t nmatched;
         bool unordered; /* some node's children may be out of fg_sib_cmp() order */
         /* what every drawing of the tree would find again, kept by the first */
         char *named_for; /* the frames named this (fg_mark_path()), or NULL */
@@ -123,6 +129,11 @@ static char *fg_reverse_key(const char *s, size_t len)
 
 static void fg_tree_release(struct fg_tree *t)
 {
+        for (size_t i = 0; i < t->nmatched; i++)
+                if (t->renamed[i])
+                        free(t->matched[i].frames);
+        free(t->matched);
+        free(t->renamed);
         for (size_t i = 0; i < t->nowned; i++)
                 free(t->owned[i]);
         free(t->owned);
@@ -1500,16 +1511,113 @@ struct pg_flame_tree {
         bool reverse;
 };
 
+/* Whether a frame of @n stacks may have a pg_frame_key() other than its
+ * name (holds "_[i]" or "_cgo_"): a quick test before hashing frames. */
+static bool fg_any_keyed(const struct pg_stack *st, size_t n)
+{
+        for (size_t i = 0; i < n; i++)
+                if (strstr(st[i].frames, "_[i]") || strstr(st[i].frames, "_cgo_"))
+                        return true;
+        return false;
+}
+
+/*
+ * Match the frames of @base to those of @head by their comparison key
+ * (pg_frame_key(), baselines/frame.h; docs/diff.md): a base frame whose name
+ * head lacks, while head has a frame of the same key ("f" for "f_[i]", the
+ * cgo wrapper under its new hash), is renamed to head's name (the first of
+ * head's stacks that has it), so the two are one frame of the graph. Into
+ * t->matched (NULL: nothing renamed). The self of a stack stays its leaf.
+ */
+static void fg_match_base(struct fg_tree *t, const struct pg_stack *head, size_t nhead,
+                          const struct pg_stack *base, size_t nbase)
+{
+        struct pg_strmap exact = PG_STRMAP_INIT, keys = PG_STRMAP_INIT;
+        uint32_t *to = NULL;
+        size_t tocap = 0, kcap = 0;
+        char *kb = NULL;
+        struct pg_buf nb = PG_BUF_INIT;
+
+        if (!nbase || !nhead || (!fg_any_keyed(head, nhead) && !fg_any_keyed(base, nbase)))
+                return;
+        for (int side = 0; side < 2; side++) {
+                const struct pg_stack *st = side ? base : head;
+                size_t n = side ? nbase : nhead;
+
+                for (size_t i = 0; i < n; i++) {
+                        const char *f = st[i].frames;
+                        bool changed = false;
+
+                        pg_buf_reset(&nb);
+                        for (;;) {
+                                const char *semi = strchr(f, ';'), *k, *name = f;
+                                size_t len = semi ? (size_t) (semi - f) : strlen(f), klen, idx, kid,
+                                       nlen = len;
+                                bool added = false;
+
+                                if (len > kcap) {
+                                        kcap = len > 2 * kcap ? len : 2 * kcap;
+                                        kb = pg_xrealloc(kb, kcap);
+                                }
+                                k = pg_frame_key(f, len, kb, &klen);
+                                if (!side) {
+                                        idx = pg_strmap_intern(&exact, f, len, &added);
+                                        kid = pg_strmap_intern(&keys, k, klen, &added);
+                                        if (added) {
+                                                if (kid >= tocap) {
+                                                        tocap = tocap ? 2 * tocap : 256;
+                                                        to = pg_xreallocarray(to, tocap,
+                                                                              sizeof(*to));
+                                                }
+                                                to[kid] = (uint32_t) idx;
+                                        }
+                                } else if (!pg_strmap_find(&exact, f, len, &idx) &&
+                                           pg_strmap_find(&keys, k, klen, &kid)) {
+                                        name = exact.keys[to[kid]].ptr;
+                                        nlen = exact.keys[to[kid]].len;
+                                        changed = true;
+                                }
+                                if (side) {
+                                        pg_buf_add(&nb, name, nlen);
+                                        if (semi)
+                                                pg_buf_putc(&nb, ';');
+                                }
+                                if (!semi)
+                                        break;
+                                f = semi + 1;
+                        }
+                        if (!side || !changed)
+                                continue;
+                        if (!t->matched) {
+                                t->matched = pg_xmalloc(nbase * sizeof(*t->matched));
+                                t->renamed = pg_xcalloc(nbase, sizeof(*t->renamed));
+                                memcpy(t->matched, base, nbase * sizeof(*t->matched));
+                                t->nmatched = nbase;
+                        }
+                        t->matched[i].frames = pg_xstrndup(nb.ptr, nb.len);
+                        t->renamed[i] = true;
+                }
+        }
+        free(to);
+        free(kb);
+        pg_buf_release(&nb);
+        pg_strmap_release(&exact);
+        pg_strmap_release(&keys);
+}
+
 /* The tree of @head (profile 0) and, for a differential graph, @base. */
 static int fg_tree_new(struct fg_tree *t, const struct pg_stack *head, size_t nhead,
                        const struct pg_stack *base, size_t nbase, bool diff, bool reverse)
 {
         int error;
 
-        const struct pg_stack *const stacks[2] = { head, base };
+        memset(t, 0, sizeof(*t));
+        if (diff)
+                fg_match_base(t, head, nhead, base, nbase);
+
+        const struct pg_stack *const stacks[2] = { head, t->matched ? t->matched : base };
         const size_t n[2] = { nhead, nbase };
 
-        memset(t, 0, sizeof(*t));
         if ((error = fg_tree_build(t, stacks, n, diff ? 2 : 1, reverse)) < 0)
                 fg_tree_release(t);
         return error;

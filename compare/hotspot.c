@@ -368,6 +368,19 @@ static bool pg_irq_frame(const char *name, size_t len, const struct pg_profile *
         return pg_is_kernel_frame(name, len) && pg_stack_in_interrupt(p->stacks[stack].frames, end);
 }
 
+/* The frame of stack @stack of @p that ends at byte @end of its key (a
+ * pg_profile_func's hot_stack/hot_end): a function's real name, where the
+ * compared table holds its pg_frame_key(). A new string. */
+static char *pg_hotspot_name(const struct pg_profile *p, size_t stack, size_t end)
+{
+        const char *key = p->stacks[stack].frames;
+        size_t b = end;
+
+        while (b > 0 && key[b - 1] != ';')
+                b--;
+        return pg_xstrndup(key + b, end - b);
+}
+
 /* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
  * keeps. */
 static void pg_hotspots_join(const struct pg_profile *base, const struct pg_profile *head,
@@ -476,7 +489,10 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                              ((h->kind == PG_HOTSPOT_UNCHANGED || h->kind == PG_HOTSPOT_SHIFTED) &&
                               h->head_self < rule->min_samples)))
                         continue;
-                h->function = pg_xstrndup(names->keys[i].ptr, names->keys[i].len);
+                /* the function's name as its hottest stack spells it, head's
+                 * if head has it: the table holds comparison keys */
+                sd = h->head_incl ? 1 : 0;
+                h->function = pg_hotspot_name(sd ? head : base, e[sd]->hot_stack, e[sd]->hot_end);
                 /* the hottest stack of head, or of the baseline if it vanished;
                  * copied only for the functions reports list: a copy for
                  * every function of an N-frame stack would be O(N^2) memory */

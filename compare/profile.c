@@ -78,9 +78,13 @@ static void pg_funcs_prefetch(const struct pg_strmap *names, const char *key, co
         }
 }
 
+/* @by_key: the functions are keyed by pg_frame_key() (two profiles
+ * compared), else by their exact frame names. */
 static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p, bool keep_ids,
-                          struct pg_strmap *names)
+                          struct pg_strmap *names, bool by_key)
 {
+        char *keybuf = NULL;
+        size_t keycap = 0;
         size_t nids = 0, capids = 0;
         /* the previous stack's function ids by depth: stacks are sorted, so
          * the frames a stack shares with the one before (same bytes up to
@@ -147,6 +151,17 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                         len = (size_t) (key + ends[depth] - f);
                         if (semi && (size_t) (semi - key) < common) {
                                 id = prev_ids[depth];
+                        } else if (by_key) {
+                                const char *k;
+                                size_t klen;
+
+                                if (len > keycap) {
+                                        keycap = len > 2 * keycap ? len : 2 * keycap;
+                                        keybuf = pg_xrealloc(keybuf, keycap);
+                                }
+                                k = pg_frame_key(f, len, keybuf, &klen);
+                                id = pg_func_get(out, names, k, klen);
+                                prev_ids[depth] = (uint32_t) id;
                         } else {
                                 id = pg_func_get(out, names, f, len);
                                 prev_ids[depth] = (uint32_t) id;
@@ -199,26 +214,27 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                 out->starts[p->nstacks] = nids;
         free(prev_ids);
         free(ends);
+        free(keybuf);
 }
 
 void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p)
 {
         memset(out, 0, sizeof(*out));
-        pg_funcs_scan(out, p, false, &out->names);
+        pg_funcs_scan(out, p, false, &out->names, false);
 }
 
 void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_profile *p)
 {
         memset(out, 0, sizeof(*out));
-        pg_funcs_scan(out, p, true, &out->names);
+        pg_funcs_scan(out, p, true, &out->names, false);
 }
 
 void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_profile *a,
                                 const struct pg_profile *b)
 {
         memset(out, 0, 2 * sizeof(*out));
-        pg_funcs_scan(&out[0], a, false, &out[0].names);
-        pg_funcs_scan(&out[1], b, false, &out[0].names);
+        pg_funcs_scan(&out[0], a, false, &out[0].names, true);
+        pg_funcs_scan(&out[1], b, false, &out[0].names, true);
         pg_funcs_extend(&out[0], out[0].names.n);
         pg_funcs_extend(&out[1], out[0].names.n);
 }

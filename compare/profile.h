@@ -20,7 +20,8 @@
  *
  * The first frame of a folded stack is the process name (comm), not a
  * function; it is skipped. Function names are compared as bytes, annotations
- * included ("f" and "f_[k]" are two functions).
+ * included ("f" and "f_[k]" are two functions), except by
+ * pg_profile_funcs_scan_pair() (pg_frame_key()).
  *
  * Ownership: struct pg_profile_funcs owns its table; it borrows nothing from
  * the profile except through hot_stack / heavy_stack indexes.
@@ -88,7 +89,10 @@ void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_p
 
 /**
  * pg_profile_funcs_scan() of two profiles with one name table, so a function
- * has one index on both sides: out[0].names holds the functions of @a and
+ * has one index on both sides; the table is keyed by pg_frame_key()
+ * (baselines/frame.h: "f_[i]" and "f" are one function, a cgo wrapper's hash
+ * is left out), not by exact names: a function's name as a side spells it is
+ * the frame ending at hot_end in its hot_stack. out[0].names holds the functions of @a and
  * then those only in @b; out[0].funcs and out[1].funcs both have
  * out[0].names.n entries (all zero for a function the side lacks);
  * out[1].names stays empty. Release both.

@@ -194,7 +194,9 @@ enum pg_report_section pg_report_metric_section(const struct pg_judgement *j);
 /**
  * Whether @b lists a hotspot that regressed or is new while its hotspots do
  * not gate (perfgate.json "compare": {"hotspots": {"gate": false}}, the
- * default): the reports then say once per table that they do not gate.
+ * default) and no hotspot confirmed by paired runs made its verdict (one
+ * that did gates: struct pg_bench_confirm.hotspot_gated): the reports then
+ * say once per table that they do not gate.
  */
 bool pg_report_hotspots_not_gating(const struct pg_bench_cmp *b);
 

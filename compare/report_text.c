@@ -255,6 +255,8 @@ enum pg_report_section pg_report_metric_section(const struct pg_judgement *j)
 
 bool pg_report_hotspots_not_gating(const struct pg_bench_cmp *b)
 {
+        if (b->confirm && b->confirm->hotspot_gated)
+                return false; /* a confirmed hotspot gated it */
         for (size_t i = 0; !b->hotspots_gate && b->hotspots.judged && i < b->hotspots.n; i++)
                 if (b->hotspots.items[i].kind == PG_HOTSPOT_REGRESSED ||
                     b->hotspots.items[i].kind == PG_HOTSPOT_NEW)

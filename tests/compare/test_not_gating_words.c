@@ -18,6 +18,7 @@
 
 #include "baselines/result.h"
 #include "common/buf.h"
+#include "compare/confirm.h"
 #include "compare/report.h"
 #include "compare/rules.h"
 #include "compare/verdict.h"
@@ -113,11 +114,33 @@ static void test_gating_hotspots_have_no_note(void **state)
         pg_comparison_release(&c);
 }
 
+/* A hotspot that paired runs confirmed gated the verdict (hotspots.gate
+ * false): no report says hotspots do not gate it. */
+static void test_confirmed_hotspot_gated_has_no_note(void **state)
+{
+        struct pg_comparison c;
+        struct pg_buf text = PG_BUF_INIT, md = PG_BUF_INIT;
+
+        (void) state;
+        pg_compare(&c, false);
+        c.benches[0].confirm = pg_bench_confirm_new();
+        c.benches[0].confirm->hotspot_gated = true;
+        c.benches[0].verdict = PG_VERDICT_REGRESSION;
+        pg_report_text(&text, &c, NULL);
+        pg_report_markdown(&md, &c, NULL);
+        assert_null(strstr(md.ptr, "hotspots.gate"));
+        assert_null(strstr(text.ptr, "hotspots.gate"));
+        pg_buf_release(&text);
+        pg_buf_release(&md);
+        pg_comparison_release(&c);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_not_gating_metric_and_hotspot),
                 cmocka_unit_test(test_gating_hotspots_have_no_note),
+                cmocka_unit_test(test_confirmed_hotspot_gated_has_no_note),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
