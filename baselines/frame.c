@@ -72,9 +72,9 @@ size_t pg_frame_self(const char *stack, size_t len, size_t *frame_len)
 static bool pg_frame_is_cgo(const char *name, size_t len)
 {
         if (len <= 5 + PG_FRAME_CGO_HASH - 1 || memcmp(name, "_cgo_", 5) != 0 ||
-            name[5 + 12] != '_')
+            name[5 + PG_FRAME_CGO_HASH - 1] != '_')
                 return false;
-        for (size_t i = 5; i < 5 + 12; i++)
+        for (size_t i = 5; i < 5 + PG_FRAME_CGO_HASH - 1; i++)
                 if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f')))
                         return false;
         return true;

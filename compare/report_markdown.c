@@ -380,38 +380,61 @@ static bool pg_md_unmeasured_everywhere(const struct pg_comparison *c, const cha
         return seen > 0;
 }
 
+/* The metrics unmeasured everywhere (pg_md_unmeasured_everywhere()), found
+ * once per report: candidates are those of the first benchmark with
+ * details, in its order. */
+struct pg_md_unmeasured {
+        const char **names;
+        size_t n;
+};
+
+static void pg_md_unmeasured_find(struct pg_md_unmeasured *u, const struct pg_comparison *c)
+{
+        memset(u, 0, sizeof(*u));
+        for (size_t i = 0; i < c->n; i++) {
+                const struct pg_bench_cmp *b = &c->benches[i];
+                if (!b->base || !b->head)
+                        continue;
+                for (size_t m = 0; m < b->njudgements; m++) {
+                        const char *metric = b->judgements[m].metric;
+                        if (!pg_md_unmeasured_everywhere(c, metric))
+                                continue;
+                        u->names = pg_xreallocarray(u->names, u->n + 1, sizeof(*u->names));
+                        u->names[u->n++] = metric;
+                }
+                break;
+        }
+}
+
+static bool pg_md_unmeasured_has(const struct pg_md_unmeasured *u, const char *metric)
+{
+        for (size_t i = 0; i < u->n; i++)
+                if (strcmp(u->names[i], metric) == 0)
+                        return true;
+        return false;
+}
+
 static const char pg_md_unmeasured_why[] =
     "(not supported, not counted, or kernel-only at kernel.perf_event_paranoid 2, on this "
     "machine)";
 
 /* "Not measured on either side in any benchmark ...: a, b." above the
- * details, when some metric is (pg_md_unmeasured_everywhere()). */
-static void pg_md_unmeasured_common(struct pg_buf *out, const struct pg_comparison *c)
+ * details, when some metric is. */
+static void pg_md_unmeasured_common(struct pg_buf *out, const struct pg_md_unmeasured *u)
 {
-        size_t k = 0;
-
-        for (size_t i = 0; i < c->n; i++) {
-                const struct pg_bench_cmp *b = &c->benches[i];
-                if (!b->base || !b->head)
-                        continue;
-                /* the first benchmark with details names every candidate */
-                for (size_t m = 0; m < b->njudgements; m++) {
-                        const struct pg_judgement *j = &b->judgements[m];
-                        if (!pg_md_unmeasured_everywhere(c, j->metric))
-                                continue;
-                        pg_buf_printf(out, "%s",
-                                      k++ ? ", " : "Not measured on either side in any benchmark ");
-                        if (k == 1)
-                                pg_buf_printf(out, "%s: ", pg_md_unmeasured_why);
-                        pg_md_escape(out, j->metric);
-                }
-                break;
+        for (size_t k = 0; k < u->n; k++) {
+                if (k)
+                        pg_buf_puts(out, ", ");
+                else
+                        pg_buf_printf(out, "Not measured on either side in any benchmark %s: ",
+                                      pg_md_unmeasured_why);
+                pg_md_escape(out, u->names[k]);
         }
-        if (k)
+        if (u->n)
                 pg_buf_puts(out, ".\n\n");
 }
 
-static void pg_md_metric_table(struct pg_buf *out, const struct pg_comparison *c,
+static void pg_md_metric_table(struct pg_buf *out, const struct pg_md_unmeasured *u,
                                const struct pg_bench_cmp *b)
 {
         pg_buf_puts(out, "| metric | base | head | change | p-value | threshold | gates | "
@@ -421,7 +444,7 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_comparison *c
         for (size_t i = 0; i < b->njudgements; i++) {
                 const struct pg_judgement *j = &b->judgements[i];
                 if (!j->has_base && !j->has_head) { /* listed once, below the table */
-                        unmeasured += !pg_md_unmeasured_everywhere(c, j->metric);
+                        unmeasured += !pg_md_unmeasured_has(u, j->metric);
                         continue;
                 }
                 pg_buf_puts(out, "| ");
@@ -441,7 +464,7 @@ static void pg_md_metric_table(struct pg_buf *out, const struct pg_comparison *c
                 pg_buf_printf(out, "\nNot measured on either side %s: ", pg_md_unmeasured_why);
                 for (size_t i = 0; i < b->njudgements; i++) {
                         const struct pg_judgement *j = &b->judgements[i];
-                        if (j->has_base || j->has_head || pg_md_unmeasured_everywhere(c, j->metric))
+                        if (j->has_base || j->has_head || pg_md_unmeasured_has(u, j->metric))
                                 continue;
                         pg_buf_puts(out, k++ ? ", " : "");
                         pg_md_escape(out, j->metric);
@@ -501,7 +524,9 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
         char *summary = pg_comparison_summary(c);
         size_t maxh = pg_report_max_hotspots(o), start = out->len;
         bool any_hot = false;
+        struct pg_md_unmeasured unmeasured;
 
+        pg_md_unmeasured_find(&unmeasured, c);
         pg_buf_puts(out, "<!-- perfgate -->\n");
         pg_buf_printf(out, "### perfgate: %s\n\n", summary);
         pg_md_head(out, c);
@@ -598,7 +623,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
         pg_md_offcpu(out, c, maxh);
         pg_md_not_gating(out, c);
         pg_buf_puts(out, "\n");
-        pg_md_unmeasured_common(out, c);
+        pg_md_unmeasured_common(out, &unmeasured);
         for (size_t i = 0; i < c->n; i++) {
                 const struct pg_bench_cmp *b = &c->benches[i];
                 size_t shown = 0;
@@ -638,7 +663,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_puts(out, ".\n\n");
                 }
                 pg_buf_release(&dist);
-                pg_md_metric_table(out, c, b);
+                pg_md_metric_table(out, &unmeasured, b);
                 for (size_t k = 0; k < b->njudgements; k++) {
                         if (!b->judgements[k].ncauses)
                                 continue;
@@ -698,6 +723,7 @@ void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_printf(out, "\n%s", t.ptr);
                 pg_buf_release(&t);
         }
+        free(unmeasured.names);
         free(summary);
 }
 
