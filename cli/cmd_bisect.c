@@ -354,7 +354,8 @@ static void pg_bx_paired_opts(struct pg_paired_opts *po, struct pg_bx *x,
         memset(po, 0, sizeof(*po));
         po->base = &base->bench;
         po->head = &head->bench;
-        po->cpu = x->cpu;
+        po->cpus = &x->cpu;
+        po->ncpus = x->cpu >= 0 ? 1 : 0;
         po->timeout_ns = x->proto->timeout_sec > 0 ? (uint64_t) (x->proto->timeout_sec * 1e9) : 0;
         po->seed = x->seed++;
         po->call_graph = PG_CALL_GRAPH_FP;
@@ -494,6 +495,7 @@ static int pg_bx_classify(struct pg_bx *x, struct pg_bx_side *good, struct pg_bx
 static int pg_bx_init(struct pg_bx *x, const struct pg_bisect_args *a)
 {
         struct pg_rules rules;
+        size_t ncpu;
         struct pg_repo_state rs;
         char *cfg_base = NULL, *used = NULL, *real = NULL;
         int error;
@@ -527,7 +529,8 @@ static int pg_bx_init(struct pg_bx *x, const struct pg_bisect_args *a)
         }
         x->cfg_rel = pg_xstrdup(real + strlen(rs.top) + 1);
         x->top = pg_xstrdup(rs.top);
-        x->cpu = pg_paired_pick_cpu();
+        if (pg_paired_pick_cpus(1, &x->cpu, &ncpu) < 0)
+                x->cpu = -1;
         x->seed = ((uint64_t) time(NULL) << 20) ^ (uint64_t) getpid();
         if (x->cpu < 0)
                 pg_cli_warn("cannot pin benchmarks to a CPU here (sched_setaffinity refused); "

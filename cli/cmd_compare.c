@@ -75,6 +75,8 @@ const char pg_usage_compare[] =
     "  --confirm-budget B   per benchmark: B pairs (8 or more), or a time (90s, 2m);\n"
     "                       default 120s\n"
     "  --confirm-floor PCT  smallest change confirmed as a regression (default 1%)\n"
+    "  --confirm-cpus N     pin both sides of the pairs to N CPUs (default: as many\n"
+    "                       as the stored runs kept busy, cpus-utilized rounded up)\n"
     "  --build-timeout SEC  stop a build that runs longer (default 600)\n"
     "  --calibrate          instead of comparing: measure each benchmark's paired\n"
     "                       A/A noise (HEAD's cached build against the work tree,\n"
@@ -109,6 +111,7 @@ enum {
         OPT_CONFIRM,
         OPT_CONFIRM_BUDGET,
         OPT_CONFIRM_FLOOR,
+        OPT_CONFIRM_CPUS,
         OPT_BUILD_TIMEOUT,
         OPT_CALIBRATE,
         OPT_MARKDOWN_PLAIN
@@ -126,6 +129,7 @@ struct pg_compare_args {
         bool confirm, confirm_all, calibrate;
         struct pg_confirm_budget budget;
         double build_timeout_sec, floor;
+        size_t confirm_cpus; /* 0: from each benchmark's cpus-utilized */
 };
 
 /* @p made absolute through its directory (the file need not exist yet);
@@ -161,6 +165,17 @@ static bool pg_same_file(const char *a, const char *b)
         return same;
 }
 
+/* @arg as a whole decimal number in [@lo, @hi] in *@v: 0, or -1 when it is
+ * not one (the caller says what the option wants). */
+static int pg_parse_count(const char *arg, long lo, long hi, long *v)
+{
+        char *end;
+
+        errno = 0;
+        *v = strtol(arg, &end, 10);
+        return errno || end == arg || *end || *v < lo || *v > hi ? -1 : 0;
+}
+
 static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
 {
         static const struct option opts[] = {
@@ -182,6 +197,7 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                 { "confirm", optional_argument, NULL, OPT_CONFIRM },
                 { "confirm-budget", required_argument, NULL, OPT_CONFIRM_BUDGET },
                 { "confirm-floor", required_argument, NULL, OPT_CONFIRM_FLOOR },
+                { "confirm-cpus", required_argument, NULL, OPT_CONFIRM_CPUS },
                 { "build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT },
                 { "calibrate", no_argument, NULL, OPT_CALIBRATE },
                 { NULL, 0, NULL, 0 },
@@ -206,11 +222,8 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                         a->branch = optarg;
                         break;
                 case OPT_MAX_WALK: {
-                        char *end;
                         long v;
-                        errno = 0;
-                        v = strtol(optarg, &end, 10);
-                        if (errno || end == optarg || *end || v < 0 || v > 100000)
+                        if (pg_parse_count(optarg, 0, 100000, &v) < 0)
                                 return pg_cli_usage_error("compare",
                                                           "--max-walk '%s' is not a number of "
                                                           "commits (0 to 100000)",
@@ -267,6 +280,16 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                         if (pg_confirm_parse_budget(optarg, &a->budget) < 0)
                                 return pg_cli_usage_error("compare", "%s", pg_error_last());
                         break;
+                case OPT_CONFIRM_CPUS: {
+                        long v;
+                        if (pg_parse_count(optarg, 1, 4096, &v) < 0)
+                                return pg_cli_usage_error("compare",
+                                                          "--confirm-cpus '%s' is not a number "
+                                                          "of CPUs (1 to 4096)",
+                                                          optarg);
+                        a->confirm_cpus = (size_t) v;
+                        break;
+                }
                 case OPT_CONFIRM_FLOOR:
                 case OPT_BUILD_TIMEOUT: {
                         char *end;
@@ -617,8 +640,10 @@ int cmd_compare(int argc, char **argv)
         }
         if (a.calibrate) {
                 struct pg_repo_state rs;
-                struct pg_confirm_cli cc = { false, NULL,     build, cfg_path, a.build_timeout_sec,
-                                             0,     a.budget, 0 };
+                struct pg_confirm_cli cc = {
+                        false, NULL,     build, cfg_path,      a.build_timeout_sec,
+                        0,     a.budget, 0,     a.confirm_cpus
+                };
                 if (!pg_is_dir(a.results[0])) {
                         error = pg_error_set(PG_EINPUT,
                                              "--calibrate needs a results directory, "
@@ -749,8 +774,8 @@ int cmd_compare(int argc, char **argv)
         pg_compare_sets(&base, &head, &rules, &cmp);
         if (a.confirm) {
                 struct pg_confirm_cli cc = {
-                        a.confirm_all,       info.used_commit, build,    cfg_path,
-                        a.build_timeout_sec, a.floor,          a.budget, 0
+                        a.confirm_all, info.used_commit, build, cfg_path,      a.build_timeout_sec,
+                        a.floor,       a.budget,         0,     a.confirm_cpus
                 };
                 if (!info.used_commit) {
                         error = pg_error_set(PG_EINPUT,

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,14 +264,15 @@ static void pg_mark_unconfirmed(struct pg_comparison *cmp, bool all, double floo
 }
 
 /* What both modes need: the repository, the benchmarks of the config, the
- * base commit built, and a CPU to pin to. */
+ * base commit built, and whether benchmarks can be pinned to CPUs. */
 struct pg_confirm_env {
         struct pg_repo_state rs;
         struct pg_built built;
         struct pg_bench_list benches;
         char *cwd;
-        int cpu;
-        int lock_fd; /* flock(2) on .perfgate/confirm: one confirmation per checkout */
+        bool can_pin; /* sched_setaffinity(2) allowed */
+        size_t avail; /* CPUs in perfgate's affinity mask (0: unknown) */
+        int lock_fd;  /* flock(2) on .perfgate/confirm: one confirmation per checkout */
 };
 
 static void pg_confirm_env_release(struct pg_confirm_env *e)
@@ -293,7 +295,6 @@ static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm
         int error;
 
         memset(e, 0, sizeof(*e));
-        e->cpu = -1;
         e->lock_fd = -1;
         if ((error = pg_repo_state_get(NULL, &e->rs)) < 0)
                 goto done;
@@ -341,8 +342,15 @@ static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm
                 fprintf(stderr, "perfgate: base %.12s: using the cached build %s\n", o->base_commit,
                         e->built.dir);
         e->cwd = getcwd(NULL, 0);
-        e->cpu = pg_paired_pick_cpu();
-        if (e->cpu < 0)
+        {
+                int cpu;
+                size_t n;
+                cpu_set_t mask;
+                e->can_pin = pg_paired_pick_cpus(1, &cpu, &n) == 0;
+                if (sched_getaffinity(0, sizeof(mask), &mask) == 0)
+                        e->avail = (size_t) CPU_COUNT(&mask);
+        }
+        if (!e->can_pin)
                 pg_cli_warn("cannot pin benchmarks to a CPU here (sched_setaffinity refused); "
                             "pairs are kept only when both runs were on the same CPU");
 done:
@@ -422,9 +430,66 @@ static void pg_pair_logs_close(struct pg_pair_logs *l)
         memset(l, 0, sizeof(*l));
 }
 
-static void pg_confirm_paired_opts(struct pg_paired_opts *po, const struct pg_confirm_env *e,
-                                   const struct pg_confirm_cli *o, const struct pg_bench *bb,
-                                   const struct pg_bench *h, bool exclude_kernel,
+/* Slack below a whole CPU in the CPUs a benchmark utilized: perf's
+ * task-clock and duration_time are read a little apart, so a
+ * single-threaded program can read slightly above 1. */
+#define PG_CONFIRM_CPU_SLACK 0.05
+
+/* How many CPUs to pin a benchmark to (at least 1): o->cpus when given,
+ * else the most CPUs any stored run of @base or @head (either may be NULL)
+ * kept busy, "cpus-utilized" (task-clock / duration_time per run; that
+ * most in *@utilized, 0 with o->cpus or none), rounded up; 1 when neither
+ * has it. The most, not the median: other work on the
+ * machine only lowers a run's value (its threads wait for a CPU while the
+ * wall clock runs), never raises it beyond the threads it runs at once. */
+static size_t pg_confirm_cpus_wanted(const struct pg_confirm_cli *o, const struct pg_result *base,
+                                     const struct pg_result *head, double *utilized)
+{
+        const struct pg_result *rs[2] = { base, head };
+        double most = 0;
+
+        *utilized = 0;
+        if (o->cpus)
+                return o->cpus;
+        for (int k = 0; k < 2; k++) {
+                const struct pg_metric *m =
+                    rs[k] ? pg_result_find_metric(rs[k], "cpus-utilized") : NULL;
+                if (!m || m->status != PG_METRIC_OK)
+                        continue;
+                for (size_t i = 0; i < m->nvalues; i++)
+                        most = fmax(most, m->values[i]);
+        }
+        *utilized = most;
+        most = ceil(most - PG_CONFIRM_CPU_SLACK);
+        return most < 1 ? 1 : most > CPU_SETSIZE ? CPU_SETSIZE : (size_t) most;
+}
+
+/* The CPUs to pin a benchmark to (owned, ascending) in *@cpus, their count
+ * in *@n: pg_confirm_cpus_wanted() of them (*@utilized as there), at most
+ * the CPUs perfgate may use; none when pinning is refused. */
+static void pg_confirm_pick(const struct pg_confirm_env *e, const struct pg_confirm_cli *o,
+                            const struct pg_result *base, const struct pg_result *head, int **cpus,
+                            size_t *n, double *utilized)
+{
+        size_t want = pg_confirm_cpus_wanted(o, base, head, utilized);
+
+        *n = 0;
+        *cpus = NULL;
+        if (!e->can_pin)
+                return;
+        if (want > CPU_SETSIZE)
+                want = CPU_SETSIZE; /* --confirm-cpus beyond the machine */
+        *cpus = pg_xcalloc(want, sizeof(int));
+        if (pg_paired_pick_cpus(want, *cpus, n) < 0 || *n == 0) {
+                free(*cpus);
+                *cpus = NULL;
+                *n = 0;
+        }
+}
+
+static void pg_confirm_paired_opts(struct pg_paired_opts *po, const struct pg_confirm_cli *o,
+                                   const struct pg_bench *bb, const struct pg_bench *h,
+                                   const int *cpus, size_t ncpus, bool exclude_kernel,
                                    const struct pg_pair_logs *logs)
 {
         memset(po, 0, sizeof(*po));
@@ -432,7 +497,8 @@ static void pg_confirm_paired_opts(struct pg_paired_opts *po, const struct pg_co
         po->head_log = &logs->log[1];
         po->base = bb;
         po->head = h;
-        po->cpu = e->cpu;
+        po->cpus = cpus;
+        po->ncpus = ncpus;
         po->timeout_ns = h->timeout_sec > 0 ? (uint64_t) (h->timeout_sec * 1e9) : 0;
         po->seed = o->seed ? o->seed : ((uint64_t) time(NULL) << 20) ^ (uint64_t) getpid();
         po->exclude_kernel = exclude_kernel;
@@ -458,7 +524,7 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 struct pg_confirm_opts bco = co;
                 struct pg_bench_confirm *c;
                 struct pg_pair_logs logs;
-                double base_ns;
+                double base_ns, utilized;
                 bool new_at_base;
 
                 if (!pg_in_scope(b, o->all, co.floor))
@@ -481,13 +547,27 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                         pg_pair_logs_close(&logs);
                         goto fail;
                 }
-                pg_confirm_paired_opts(&po, &e, o, &bb, h, b->head->host.exclude_kernel, &logs);
+                pg_confirm_pick(&e, o, b->base, b->head, &c->cpus, &c->ncpus, &utilized);
+                /* other work stretches the wall time a benchmark's threads
+                 * wait through, so its cpus-utilized reads low */
+                if (!o->cpus && c->ncpus && c->ncpus < e.avail && pg_bench_saturated(b))
+                        pg_cli_warn("'%s': its stored runs were on a saturated runner, where a "
+                                    "benchmark keeps fewer CPUs busy than it can use "
+                                    "(cpus-utilized %.2f at most): pinned to %zu CPU%s; give "
+                                    "--confirm-cpus N if it runs more threads at once",
+                                    b->name, utilized, c->ncpus, c->ncpus > 1 ? "s" : "");
+                pg_confirm_paired_opts(&po, o, &bb, h, c->cpus, c->ncpus,
+                                       b->head->host.exclude_kernel, &logs);
                 pg_paired_init(&p, &po);
-                c->cpu = e.cpu;
-                fprintf(stderr,
-                        "perfgate: confirming '%s' (%s against the stored baseline): base and "
-                        "head in interleaved pairs%s\n",
-                        b->name, c->stored, e.cpu >= 0 ? " on one CPU" : "");
+                {
+                        struct pg_buf pin = PG_BUF_INIT;
+                        pg_pinned_format(&pin, c->cpus, c->ncpus);
+                        fprintf(stderr,
+                                "perfgate: confirming '%s' (%s against the stored baseline): base "
+                                "and head in interleaved pairs%s%s\n",
+                                b->name, c->stored, pin.len ? " " : "", pin.ptr);
+                        pg_buf_release(&pin);
+                }
                 error = pg_confirm_timing(&p, &bco, &o->budget, c, b->name);
                 tc = pg_result_find_metric(b->base, "task-clock");
                 base_ns = p.n ? p.pairs[0].base_ns : 0.0;
@@ -548,6 +628,9 @@ int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                 char *why = NULL, *path;
                 bool new_at_base;
                 double *d, sd;
+                int *cpus;
+                size_t ncpus;
+                double utilized;
 
                 if (!(h = pg_confirm_pair_of(&e, o, r->name, &bb, &why, &new_at_base))) {
                         pg_cli_warn("'%s' not calibrated: %s", r->name, why);
@@ -560,10 +643,12 @@ int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                         pg_pair_logs_close(&logs);
                         goto done;
                 }
-                pg_confirm_paired_opts(&po, &e, o, &bb, h, r->host.exclude_kernel, &logs);
+                pg_confirm_pick(&e, o, NULL, r, &cpus, &ncpus, &utilized);
+                pg_confirm_paired_opts(&po, o, &bb, h, cpus, ncpus, r->host.exclude_kernel, &logs);
                 pg_paired_init(&p, &po);
                 while (error == 0 && p.n < pairs)
                         error = pg_paired_block(&p);
+                free(cpus);
                 pg_pair_logs_close(&logs);
                 free(bb.exec_path);
                 free(bb.cwd);

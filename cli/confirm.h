@@ -57,6 +57,8 @@ struct pg_confirm_cli {
         double floor;              /* user floor (fraction); 0: PG_CONFIRM_DEFAULT_FLOOR */
         struct pg_confirm_budget budget;
         uint64_t seed; /* 0: from the clock */
+        size_t cpus;   /* --confirm-cpus: CPUs to pin each benchmark to; 0: as many as its
+                          stored runs utilized (cpus-utilized, rounded up) */
 };
 
 /**

@@ -438,7 +438,6 @@ struct pg_bench_confirm *pg_bench_confirm_new(void)
 {
         struct pg_bench_confirm *c = pg_xcalloc(1, sizeof(*c));
         c->outcome = PG_CONFIRM_NOT_CONFIRMED;
-        c->cpu = -1;
         return c;
 }
 
@@ -448,6 +447,7 @@ void pg_bench_confirm_free(struct pg_bench_confirm *c)
                 return;
         free(c->stored);
         free(c->note);
+        free(c->cpus);
         pg_confirm_hotspots_release(&c->hotspots);
         free(c);
 }
@@ -501,6 +501,21 @@ void pg_confirm_levels_note(struct pg_buf *out, double alpha)
                       pg_confirm_look_pairs(5), 100 * alpha);
 }
 
+void pg_pinned_format(struct pg_buf *out, const int *cpus, size_t n)
+{
+        if (n)
+                pg_buf_printf(out, "pinned to CPU%s ", n > 1 ? "s" : "");
+        for (size_t i = 0; i < n;) {
+                size_t j = i;
+                while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+                        j++;
+                pg_buf_printf(out, "%s%d", i ? "," : "", cpus[i]);
+                if (j > i)
+                        pg_buf_printf(out, "-%d", cpus[j]);
+                i = j + 1;
+        }
+}
+
 void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c)
 {
         if (!c || !c->has_interval)
@@ -535,8 +550,12 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                 pg_buf_printf(out, "%zu pairs in %.0f s, floor %+.1f%%", c->pairs, c->seconds,
                               100 * c->floor);
         }
-        if (c->has_interval && c->cpu < 0)
+        if (c->has_interval && c->ncpus) {
+                pg_buf_puts(out, ", ");
+                pg_pinned_format(out, c->cpus, c->ncpus);
+        } else if (c->has_interval) {
                 pg_buf_puts(out, ", unpinned: pairs kept within one CPU");
+        }
         if (c->discarded)
                 pg_buf_printf(out, " (%zu pairs dropped: runs on different CPUs)", c->discarded);
         if (c->note) {

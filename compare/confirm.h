@@ -184,18 +184,28 @@ struct pg_bench_confirm {
         unsigned look;      /* the look of the sequential test that gave it (1-based) */
         double seconds;     /* wall time spent measuring pairs (build excluded) */
         double hot_seconds; /* of which in the sampled pairs of the hotspot test */
-        int cpu;            /* CPU the pairs ran on (pinned), -1: not pinned */
+        int *cpus;          /* ncpus CPUs both sides were pinned to, ascending (owned) */
+        size_t ncpus;       /* 0: not pinned (pairs kept within one CPU) */
         bool has_interval;  /* estimate/lo/hi/level are set */
         bool hotspot_gated; /* a confirmed hotspot made the verdict a regression
                                (it gates whatever hotspots.gate says) */
         struct pg_confirm_hotspots hotspots; /* pairs == 0: not tested */
 };
 
-/** A new, empty confirmation (outcome NOT_CONFIRMED, cpu -1). */
+/** A new, empty confirmation (outcome NOT_CONFIRMED, not pinned). */
 struct pg_bench_confirm *pg_bench_confirm_new(void);
 
 /** Free @c and what it owns (NULL-safe). */
 void pg_bench_confirm_free(struct pg_bench_confirm *c);
+
+/**
+ * Append "pinned to CPU 3" or "pinned to CPUs 0-1": @n CPU numbers
+ * (ascending) as a Linux CPU list (the format of
+ * /sys/devices/system/cpu/online, cpuset(7) "List format": runs of
+ * consecutive CPUs as "first-last", separated by commas, "0,2-3").
+ * Nothing when @n is 0.
+ */
+void pg_pinned_format(struct pg_buf *out, const int *cpus, size_t n);
 
 /**
  * Append the paired runs' answer in a few words, for a report's one-line
@@ -215,7 +225,8 @@ void pg_confirm_levels_note(struct pg_buf *out, double alpha);
 
 /**
  * Append one line describing @c: "confirmed regression: +2.3% [+1.5%,
- * +3.1%] (99.7% interval, look 4), 24 pairs in 41 s, floor +1.0%; cause `f`: own
+ * +3.1%] (99.7% interval, look 4), 24 pairs in 41 s, floor +1.0%, pinned to
+ * CPUs 0-1; cause `f`: own
  * time +6.1 ms of +6.5 ms", or "unconfirmed: <note>". Names go through
  * @esc (NULL: as they are). A note of several lines (a failed build's
  * log tail) ends the text: its first line where the note goes, each

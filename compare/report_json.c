@@ -202,7 +202,14 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
         pg_add_num_or_null(o, "lo", c->has_interval, c->lo);
         pg_add_num_or_null(o, "hi", c->has_interval, c->hi);
         pg_add_num_or_null(o, "level", c->has_interval, c->level);
-        pg_add_num_or_null(o, "cpu", c->cpu >= 0, (double) c->cpu);
+        pg_add_num_or_null(o, "cpu", c->ncpus > 0, c->ncpus ? (double) c->cpus[0] : 0.0);
+        if (c->ncpus) {
+                cJSON *cpus = cJSON_AddArrayToObject(o, "cpus");
+                for (size_t k = 0; k < c->ncpus; k++)
+                        cJSON_AddItemToArray(cpus, cJSON_CreateNumber((double) c->cpus[k]));
+        } else {
+                cJSON_AddNullToObject(o, "cpus");
+        }
         hs = cJSON_AddArrayToObject(o, "hotspots");
         for (size_t k = 0; k < c->hotspots.n; k++) {
                 const struct pg_confirm_hotspot *h = &c->hotspots.items[k];

@@ -258,11 +258,7 @@ static uint64_t pg_bench_cpus(const struct pg_bench_cmp *b)
         return b->head->host.cpus ? b->head->host.cpus : b->base->host.cpus;
 }
 
-/*
- * Which sides of @b ran on a saturated runner (pg_load_saturated()): 0
- * neither, 1 the baseline, 2 head, 3 both.
- */
-static int pg_bench_saturated(const struct pg_bench_cmp *b)
+int pg_bench_saturated(const struct pg_bench_cmp *b)
 {
         uint64_t cpus = pg_bench_cpus(b);
 

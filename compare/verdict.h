@@ -112,6 +112,14 @@ struct pg_bench_cmp {
         struct pg_bench_confirm *confirm; /* NULL, or the paired confirmation (owned) */
 };
 
+/**
+ * Which sides of @b (base and head both present) ran on a saturated runner
+ * (pg_load_saturated(), with the benchmark's own CPUs over the load's
+ * window and the host's online CPUs from its results): 0 neither, 1 the
+ * baseline, 2 head, 3 both.
+ */
+int pg_bench_saturated(const struct pg_bench_cmp *b);
+
 /*
  * The whole run moved alike (docs/compare.md, "The whole run moved"): of
  * the n >= 8 benchmarks whose gating metric @metric was judged, at least

@@ -16,27 +16,35 @@
 #include "runner/launch.h"
 #include "runner/paired.h"
 
-int pg_paired_pick_cpu(void)
+int pg_paired_pick_cpus(size_t want, int *cpus, size_t *n)
 {
-        cpu_set_t old, one;
-        int cpu = -1;
+        cpu_set_t old, set;
 
+        *n = 0;
+        if (want < 1)
+                want = 1;
         if (sched_getaffinity(0, sizeof(old), &old) < 0)
                 return -1;
-        for (int i = CPU_SETSIZE - 1; i >= 0; i--)
+        CPU_ZERO(&set);
+        /* the last ones: CPU 0 takes most device interrupts on small VMs */
+        for (int i = CPU_SETSIZE - 1; i >= 0 && *n < want; i--)
                 if (CPU_ISSET(i, &old)) {
-                        cpu = i;
-                        break;
+                        CPU_SET(i, &set);
+                        (*n)++;
                 }
-        if (cpu < 0)
+        if (*n == 0)
                 return -1;
         /* probe: the children inherit our right to pin */
-        CPU_ZERO(&one);
-        CPU_SET(cpu, &one);
-        if (sched_setaffinity(0, sizeof(one), &one) < 0)
+        if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+                *n = 0;
                 return -1;
+        }
         (void) sched_setaffinity(0, sizeof(old), &old);
-        return cpu;
+        *n = 0;
+        for (int i = 0; i < CPU_SETSIZE; i++)
+                if (CPU_ISSET(i, &set))
+                        cpus[(*n)++] = i;
+        return 0;
 }
 
 void pg_paired_init(struct pg_paired *p, const struct pg_paired_opts *o)
@@ -146,7 +154,7 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
         struct pg_counter_opts co = { .start_disabled = b->roi };
         struct pg_control ctl;
         int leaders[PG_EVENTS_MAX], ctl_fd = -1;
-        struct pg_paired_poll pp = { &ctl, &ctl_fd, p->o.cpu >= 0 ? NULL : &w };
+        struct pg_paired_poll pp = { &ctl, &ctl_fd, p->o.ncpus ? NULL : &w };
         int error;
 
         memset(&w, 0, sizeof(w));
@@ -160,8 +168,8 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
                                       .cwd = b->cwd,
                                       .env = b->env,
                                       .log_fd = pg_paired_log_fd(p, head),
-                                      .cpus = p->o.cpu >= 0 ? &p->o.cpu : NULL,
-                                      .ncpus = p->o.cpu >= 0 ? 1 : 0,
+                                      .cpus = p->o.ncpus ? p->o.cpus : NULL,
+                                      .ncpus = p->o.ncpus,
                                       .ctl_fds = ctl.child_fds };
         pg_counter_set_init(&s, &p->events, &co);
         if ((error = pg_launch_prepare(&child, &lo)) < 0)
@@ -210,7 +218,7 @@ static int pg_paired_run(struct pg_paired *p, bool head, double *ns, int *cpu)
                 goto done;
         }
         *ns = s.c[0].r.value;
-        *cpu = p->o.cpu >= 0 ? p->o.cpu : pg_cpu_watch_result(&w);
+        *cpu = p->o.ncpus ? p->o.cpus[0] : pg_cpu_watch_result(&w);
 done:
         pg_control_close(&ctl);
         pg_counter_set_close(&s);
@@ -285,8 +293,8 @@ static int pg_paired_sample(struct pg_paired *p, bool head, struct pg_profile *o
         so.cwd = b->cwd;
         so.env = b->env;
         so.log_fd = pg_paired_log_fd(p, head);
-        so.cpus = p->o.cpu >= 0 ? &p->o.cpu : NULL;
-        so.ncpus = p->o.cpu >= 0 ? 1 : 0;
+        so.cpus = p->o.ncpus ? p->o.cpus : NULL;
+        so.ncpus = p->o.ncpus;
         so.timeout_ns = p->o.timeout_ns;
         so.freq_hz = p->o.freq_hz ? p->o.freq_hz : 999;
         so.call_graph = p->o.call_graph;

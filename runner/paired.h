@@ -12,11 +12,14 @@
  * microbenchmarking in the cloud. How bad is it really?", EMSE 2019
  * (same-instance, randomized order).
  *
- * CPU: both sides are pinned to one CPU (sched_setaffinity) when the
- * process may do so (pg_paired_pick_cpu); otherwise each run's CPU is read
- * from /proc/PID/stat (field 39, "processor") while it runs, the most seen
- * one is the run's CPU, and a pair whose runs were on different CPUs is
- * discarded (counted in ndiscarded).
+ * CPU: both sides are pinned to the same CPU set (sched_setaffinity) when
+ * the process may do so (pg_paired_pick_cpus): the caller picks as many
+ * CPUs as the benchmark keeps busy, so that a runtime sizing its threads
+ * to the affinity mask (Go's GOMAXPROCS, OpenMP) runs as it did unpinned;
+ * otherwise each run's CPU is read from /proc/PID/stat (field 39,
+ * "processor") while it runs, the most seen one is the run's CPU, and a
+ * pair whose runs were on different CPUs is discarded (counted in
+ * ndiscarded).
  *
  * What a pair holds: the task-clock of each run (ns, perf_event software
  * counter, runner/counting.h), or with pg_paired_profile_block() the
@@ -40,7 +43,7 @@
 /** One pair of adjacent runs. */
 struct pg_pair {
         double base_ns, head_ns; /* task-clock of each run, ns (> 0) */
-        int cpu;                 /* the CPU both ran on; -1 unknown */
+        int cpu;                 /* the CPU both ran on (pinned: the set's first); -1 unknown */
         bool head_first;         /* head ran first in this pair */
 };
 
@@ -48,7 +51,8 @@ struct pg_paired_opts {
         const struct pg_bench *base, *head;             /* the two builds (borrowed) */
         const struct pg_bench_log *base_log, *head_log; /* open logs (run.h); NULL:
                                                            /dev/null */
-        int cpu;             /* CPU to pin to; -1: do not pin, record CPUs */
+        const int *cpus;     /* ncpus CPUs to pin both sides to (borrowed) */
+        size_t ncpus;        /* 0: do not pin, record each run's CPU */
         uint64_t timeout_ns; /* per run; 0: none */
         uint64_t seed;       /* of the block order; any value */
         /* sampled blocks (pg_paired_profile_block) */
@@ -70,11 +74,14 @@ struct pg_paired {
 };
 
 /**
- * A CPU this process may pin benchmarks to, or -1 when sched_setaffinity(2)
- * is refused (a container's cpuset, a seccomp filter). Picks the last CPU
- * of the allowed set (CPU 0 takes most device interrupts on small VMs).
+ * The CPUs this process may pin benchmarks to: the last @want (at least 1)
+ * CPUs of its allowed set (CPU 0 takes most device interrupts on small
+ * VMs), all of them when the set is smaller. Fills @cpus (room for @want
+ * entries) in ascending order and *@n with their count, and returns
+ * 0; returns -1 with *@n = 0 when sched_setaffinity(2) is refused (a
+ * container's cpuset, a seccomp filter).
  */
-int pg_paired_pick_cpu(void);
+int pg_paired_pick_cpus(size_t want, int *cpus, size_t *n);
 
 /** Prepare @p (no run yet). @o is copied; its pointers are borrowed. */
 void pg_paired_init(struct pg_paired *p, const struct pg_paired_opts *o);

@@ -266,7 +266,6 @@ static void test_roi_paired_runs_count_the_region(void **state)
         b.roi = true;
         memset(&po, 0, sizeof(po));
         po.base = po.head = &b;
-        po.cpu = -1;
         po.timeout_ns = 120000000000ull;
         pg_paired_init(&p, &po);
         assert_int_equal(pg_paired_block(&p), 0);

@@ -270,11 +270,36 @@ static void test_confirm_describe(void **state)
         c->pairs = 24;
         c->seconds = 41;
         c->floor = 0.01;
-        c->cpu = 1;
+        c->ncpus = 1;
+        c->cpus = pg_xcalloc(4, sizeof(int));
+        c->cpus[0] = 1;
         pg_buf_reset(&b);
         pg_bench_confirm_describe(&b, c, NULL, NULL);
         assert_string_equal(b.ptr, "confirmed regression: +2.30% [+1.50%, +3.10%] (99.7% "
-                                   "interval), 24 pairs in 41 s, floor +1.0%");
+                                   "interval), 24 pairs in 41 s, floor +1.0%, pinned to CPU 1");
+        /* several CPUs as a Linux CPU list: runs of consecutive ones as
+         * first-last (cpuset(7), "List format") */
+        c->ncpus = 4;
+        c->cpus[0] = 0;
+        c->cpus[1] = 2;
+        c->cpus[2] = 3;
+        c->cpus[3] = 4;
+        pg_buf_reset(&b);
+        pg_bench_confirm_describe(&b, c, NULL, NULL);
+        assert_non_null(strstr(b.ptr, "floor +1.0%, pinned to CPUs 0,2-4"));
+        c->ncpus = 2;
+        c->cpus[0] = 6;
+        c->cpus[1] = 7;
+        pg_buf_reset(&b);
+        pg_bench_confirm_describe(&b, c, NULL, NULL);
+        assert_non_null(strstr(b.ptr, "floor +1.0%, pinned to CPUs 6-7"));
+        /* not pinned: pairs were kept within one CPU */
+        c->ncpus = 0;
+        pg_buf_reset(&b);
+        pg_bench_confirm_describe(&b, c, NULL, NULL);
+        assert_non_null(strstr(b.ptr, "floor +1.0%, unpinned: pairs kept within one CPU"));
+        c->ncpus = 1;
+        c->cpus[0] = 1;
         /* the look that decided is named, and a level of look 12 (1 - 0.0304/144,
          * the next level 296 pairs reach) is not rounded to "100.0%" */
         c->look = 12;

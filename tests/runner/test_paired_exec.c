@@ -52,7 +52,6 @@ static void test_paired_exec_failure_is_the_build(void **state)
         memset(&po, 0, sizeof(po));
         po.base = &base;
         po.head = &head;
-        po.cpu = -1;
         po.timeout_ns = 120000000000ull;
         pg_paired_init(&p, &po);
         assert_int_equal(pg_paired_block(&p), PG_EMEASURE);

@@ -33,7 +33,6 @@ static int pg_block(const struct pg_bench *base, const struct pg_bench *head, ui
         memset(&po, 0, sizeof(po));
         po.base = base;
         po.head = head;
-        po.cpu = -1;
         po.timeout_ns = timeout_ns;
         pg_paired_init(&p, &po);
         error = pg_paired_block(&p);
