@@ -203,6 +203,9 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
         pg_add_num_or_null(o, "hi", c->has_interval, c->hi);
         pg_add_num_or_null(o, "level", c->has_interval, c->level);
         pg_add_num_or_null(o, "cpu", c->cpu >= 0, (double) c->cpu);
+        /* the verdict is a regression because a confirmed hotspot's own time
+         * grew beyond the floor while the run's time was not confirmed */
+        cJSON_AddBoolToObject(o, "hotspot_gated", c->hotspot_gated);
         hs = cJSON_AddArrayToObject(o, "hotspots");
         for (size_t k = 0; k < c->hotspots.n; k++) {
                 const struct pg_confirm_hotspot *h = &c->hotspots.items[k];
