@@ -11,6 +11,7 @@
 #include "baselines/frame.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/hashmap.h"
 #include "compare/confirm.h"
 #include "compare/report.h"
 #include "compare/stats.h"
@@ -255,8 +256,11 @@ int pg_confirm_judge(const double *d, size_t n, unsigned look, const struct pg_c
 
 void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h)
 {
-        for (size_t i = 0; i < h->n; i++)
+        for (size_t i = 0; i < h->n; i++) {
                 free(h->items[i].function);
+                free(h->items[i].caller);
+                free(h->items[i].caller_module);
+        }
         free(h->items);
         memset(h, 0, sizeof(*h));
 }
@@ -432,6 +436,103 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         return 0;
 }
 
+/* Where symbol @name (@len bytes) is by the address histograms of the @n
+ * profiles @p: 1 in @exe (one of its entries is), -1 only elsewhere, 0
+ * unknown (no samples of its own). */
+static int pg_symbol_in(const struct pg_profile *p, size_t n, const char *name, size_t len,
+                        const char *exe)
+{
+        int where = 0;
+
+        for (size_t r = 0; r < n; r++)
+                for (size_t i = 0; p[r].present && i < p[r].naddrs; i++) {
+                        const struct pg_fn_addrs *f = &p[r].addrs[i];
+                        if (!f->module || strlen(f->function) != len ||
+                            memcmp(f->function, name, len) != 0)
+                                continue;
+                        if (strcmp(f->module, exe) == 0)
+                                return 1;
+                        where = -1;
+                }
+        return where;
+}
+
+/* The nearest caller of @fn in @exe (pg_confirm_hotspots_callers()): a new
+ * string, or NULL. */
+static char *pg_own_caller(const struct pg_profile *head, size_t n, const char *fn, const char *exe)
+{
+        size_t fl = strlen(fn), len, at, best_len = 0;
+        const char *best = NULL;
+        struct pg_strmap stacks = PG_STRMAP_INIT;
+        uint64_t *c = NULL, top = 0;
+        size_t cap = 0;
+        char *out = NULL;
+
+        if (pg_symbol_in(head, n, fn, fl, exe) >= 0)
+                return NULL; /* the executable's own code, or not known */
+        /* the heaviest stack of @fn, pooled over the runs (first bytewise on
+         * a tie, so that the answer does not depend on the runs' order) */
+        for (size_t r = 0; r < n; r++)
+                for (size_t i = 0; i < head[r].nstacks; i++) {
+                        const char *k = head[r].stacks[i].frames;
+                        size_t kl = strlen(k), idx;
+
+                        at = pg_frame_self(k, kl, &len);
+                        if (at == 0 || !pg_frame_same(k + at, len, fn, fl))
+                                continue;
+                        idx = pg_strmap_intern(&stacks, k, at + len, NULL);
+                        if (idx >= cap) {
+                                size_t old = cap;
+                                cap = cap ? 2 * cap : 16;
+                                while (cap <= idx)
+                                        cap *= 2;
+                                c = pg_xreallocarray(c, cap, sizeof(*c));
+                                memset(c + old, 0, (cap - old) * sizeof(*c));
+                        }
+                        c[idx] += head[r].stacks[i].count;
+                }
+        for (size_t i = 0; i < stacks.n; i++)
+                if (best == NULL || c[i] > top ||
+                    (c[i] == top && strcmp(stacks.keys[i].ptr, best) < 0)) {
+                        best = stacks.keys[i].ptr;
+                        best_len = stacks.keys[i].len;
+                        top = c[i];
+                }
+        /* from the frame before the self frame toward the root (frame 0 is
+         * the comm) */
+        for (size_t end = best ? pg_frame_self(best, best_len, &len) : 0; end > 1 && !out;) {
+                size_t b = end - 1; /* the ';' before the frame just passed */
+                size_t e = b;
+                enum pg_frame_kind kind;
+                size_t name_len;
+
+                while (b > 0 && best[b - 1] != ';')
+                        b--;
+                end = b;
+                if (b == 0)
+                        break; /* the comm */
+                name_len = pg_frame_strip(best + b, e - b, &kind);
+                if (kind != PG_FRAME_USER)
+                        continue;
+                if (pg_symbol_in(head, n, best + b, name_len, exe) > 0)
+                        out = pg_xstrndup(best + b, name_len);
+        }
+        free(c);
+        pg_strmap_release(&stacks);
+        return out;
+}
+
+void pg_confirm_hotspots_callers(struct pg_confirm_hotspots *h, const struct pg_profile *head,
+                                 size_t n, const char *exe)
+{
+        if (exe == NULL)
+                return;
+        for (size_t k = 0; k < h->n; k++)
+                if (h->items[k].confirmed && h->items[k].caller == NULL &&
+                    (h->items[k].caller = pg_own_caller(head, n, h->items[k].function, exe)))
+                        h->items[k].caller_module = pg_xstrdup(exe);
+}
+
 /* ---- one benchmark's confirmation --------------------------------------- */
 
 struct pg_bench_confirm *pg_bench_confirm_new(void)
@@ -559,6 +660,14 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                               100 * h->base_share, 100 * h->head_share, h->p_holm,
                               h->self_growth_ns / 1e6, h->total_growth_ns / 1e6,
                               h->cause ? ": the cause" : "");
+                if (h->caller && h->caller_module) {
+                        const char *base = strrchr(h->caller_module, '/');
+                        pg_buf_puts(out, " (called from ");
+                        pg_code_span(out, h->caller);
+                        pg_buf_puts(out, " in ");
+                        pg_esc_or_copy(out, base ? base + 1 : h->caller_module, esc);
+                        pg_buf_putc(out, ')');
+                }
         }
         if (c->hotspots.pairs && !shown)
                 pg_buf_printf(out, "; no hotspot confirmed in %zu sampled pairs (%.0f s)",

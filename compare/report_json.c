@@ -219,6 +219,8 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
                 cJSON_AddNumberToObject(x, "total_growth_ns", h->total_growth_ns);
                 cJSON_AddBoolToObject(x, "confirmed", h->confirmed);
                 cJSON_AddBoolToObject(x, "cause", h->cause);
+                pg_add_str_or_null(x, "caller", h->caller);
+                pg_add_str_or_null(x, "caller_module", h->caller_module);
                 cJSON_AddItemToArray(hs, x);
         }
         return o;
