@@ -265,22 +265,77 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h)
         memset(h, 0, sizeof(*h));
 }
 
-/* The self frame of folded key @k (its leaf, or an inlined leaf's function,
- * as the hotspots count self: compare/profile.h); NULL for the comm alone. */
-static const char *pg_self_frame(const char *k, size_t *len)
+/* The keys (pg_frame_key()) of the functions with code of their own in a
+ * set of sampled runs: a frame of theirs is not inlined in some stack. */
+static void pg_has_code(struct pg_strmap *own, const struct pg_profile *p, size_t n)
 {
-        size_t at = pg_frame_self(k, strlen(k), len);
-        return at > 0 ? k + at : NULL;
+        char *buf = NULL;
+        size_t cap = 0;
+
+        for (size_t r = 0; r < n; r++)
+                for (size_t i = 0; p[r].present && i < p[r].nstacks; i++) {
+                        const char *k = p[r].stacks[i].frames, *f = strchr(k, ';');
+
+                        while (f) {
+                                const char *e = strchr(f + 1, ';'), *key;
+                                size_t len = e ? (size_t) (e - f - 1) : strlen(f + 1), kl;
+
+                                if (len > cap) {
+                                        cap = len > 2 * cap ? len : 2 * cap;
+                                        buf = pg_xrealloc(buf, cap);
+                                }
+                                if (!pg_frame_is_inlined(f + 1, len)) {
+                                        key = pg_frame_key(f + 1, len, buf, &kl);
+                                        pg_strmap_intern(own, key, kl, NULL);
+                                }
+                                f = e;
+                        }
+                }
+        free(buf);
 }
 
-/* Self samples of @fn in @p: of the self frames that are @fn by
- * pg_frame_same() (a cgo wrapper of a base build is the one of head). */
-static double pg_self_samples(const struct pg_profile *p, const char *fn)
+/* The self frame of folded key @k as the hotspots of a comparison count
+ * it (compare/profile.h, pg_profile_funcs_scan_pair()): its innermost
+ * frame not inlined, unless an inlined frame below that one is a function
+ * with code of its own in @own (the innermost such frame then); NULL for
+ * the comm alone. */
+static const char *pg_self_frame(const char *k, const struct pg_strmap *own, size_t *len)
+{
+        size_t kl = strlen(k), at = pg_frame_self(k, kl, len), end = kl;
+        char *buf;
+
+        if (at == 0)
+                return NULL;
+        if (at + *len == kl)
+                return k + at; /* a leaf not inlined */
+        buf = pg_xmalloc(kl);
+        while (end > at + *len) { /* the inlined frames, leaf first */
+                size_t b = end, key_len, idx;
+                const char *key;
+
+                while (k[b - 1] != ';')
+                        b--;
+                key = pg_frame_key(k + b, end - b, buf, &key_len);
+                if (pg_strmap_find(own, key, key_len, &idx)) {
+                        *len = end - b;
+                        at = b;
+                        break;
+                }
+                end = b - 1;
+        }
+        free(buf);
+        return k + at;
+}
+
+/* Self samples of @fn in @p: of the self frames (pg_self_frame()) that are
+ * @fn by pg_frame_same() (a cgo wrapper of a base build is the one of head). */
+static double pg_self_samples(const struct pg_profile *p, const struct pg_strmap *own,
+                              const char *fn)
 {
         size_t fl = strlen(fn), len;
         double s = 0.0;
         for (size_t i = 0; i < p->nstacks; i++) {
-                const char *leaf = pg_self_frame(p->stacks[i].frames, &len);
+                const char *leaf = pg_self_frame(p->stacks[i].frames, own, &len);
                 if (leaf && pg_frame_same(leaf, len, fn, fl))
                         s += (double) p->stacks[i].count;
         }
@@ -288,10 +343,11 @@ static double pg_self_samples(const struct pg_profile *p, const char *fn)
 }
 
 /* Seconds of run @p: all of it (@fn NULL), or @fn's own time. */
-static double pg_run_seconds(const struct pg_profile *p, const char *fn)
+static double pg_run_seconds(const struct pg_profile *p, const struct pg_strmap *own,
+                             const char *fn)
 {
         double hz = p->frequency_hz ? (double) p->frequency_hz : 999.0;
-        return (fn ? pg_self_samples(p, fn) : (double) p->samples) / hz;
+        return (fn ? pg_self_samples(p, own, fn) : (double) p->samples) / hz;
 }
 
 struct pg_cand {
@@ -324,6 +380,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         struct pg_cand *c = NULL;
         size_t nc = 0, cap = 0;
         double *d, *g, *tg, *bs, *hs, *p, *adj;
+        struct pg_strmap own = PG_STRMAP_INIT;
         size_t family;
 
         memset(out, 0, sizeof(*out));
@@ -333,15 +390,20 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 if (!base[i].samples || !head[i].samples)
                         return pg_error_set(PG_EINPUT, "a sampled run of pair %zu has no samples",
                                             i + 1);
-        /* candidates: self frames of the head profiles, by pooled self samples */
+        pg_has_code(&own, base, npairs);
+        pg_has_code(&own, head, npairs);
+        /* candidates: self frames of the head profiles, by pooled self
+         * samples; one per function as pg_self_samples() counts them (by
+         * pg_frame_same(): two spellings of one key are one candidate, named
+         * as head first spells it) */
         for (size_t r = 0; r < npairs; r++)
                 for (size_t i = 0; i < head[r].nstacks; i++) {
                         size_t len, k;
-                        const char *leaf = pg_self_frame(head[r].stacks[i].frames, &len);
+                        const char *leaf = pg_self_frame(head[r].stacks[i].frames, &own, &len);
                         if (!leaf || !len)
                                 continue;
                         for (k = 0; k < nc; k++)
-                                if (strlen(c[k].fn) == len && memcmp(c[k].fn, leaf, len) == 0)
+                                if (pg_frame_same(c[k].fn, strlen(c[k].fn), leaf, len))
                                         break;
                         if (k == nc) {
                                 if (nc == cap) {
@@ -367,13 +429,13 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 size_t kept = 0;
                 double run_s;
                 for (size_t r = 0; r < npairs; r++)
-                        d[r] =
-                            0.5 * (pg_run_seconds(&base[r], NULL) + pg_run_seconds(&head[r], NULL));
+                        d[r] = 0.5 * (pg_run_seconds(&base[r], &own, NULL) +
+                                      pg_run_seconds(&head[r], &own, NULL));
                 run_s = pg_stats_median(d, npairs);
                 for (size_t k = 0; k < nc; k++) {
                         for (size_t r = 0; r < npairs; r++)
-                                d[r] = 0.5 * (pg_run_seconds(&base[r], c[k].fn) +
-                                              pg_run_seconds(&head[r], c[k].fn));
+                                d[r] = 0.5 * (pg_run_seconds(&base[r], &own, c[k].fn) +
+                                              pg_run_seconds(&head[r], &own, c[k].fn));
                         if (pg_stats_median(d, npairs) >= 0.5 * floor * run_s) {
                                 struct pg_cand t = c[kept];
                                 c[kept++] = c[k];
@@ -397,8 +459,8 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 for (size_t r = 0; r < npairs; r++) {
                         double fb = base[r].frequency_hz ? (double) base[r].frequency_hz : 999.0;
                         double fh = head[r].frequency_hz ? (double) head[r].frequency_hz : 999.0;
-                        double sb = pg_self_samples(&base[r], h->function);
-                        double sh = pg_self_samples(&head[r], h->function);
+                        double sb = pg_self_samples(&base[r], &own, h->function);
+                        double sh = pg_self_samples(&head[r], &own, h->function);
                         bs[r] = sb / (double) base[r].samples;
                         hs[r] = sh / (double) head[r].samples;
                         d[r] = hs[r] - bs[r];
@@ -426,6 +488,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         for (size_t k = 0; k < nc; k++)
                 free(c[k].fn);
         free(c);
+        pg_strmap_release(&own);
         free(d);
         free(g);
         free(tg);

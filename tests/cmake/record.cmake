@@ -64,6 +64,13 @@ pg_compare_line_test(compare_grown_line test-compare-line.sh regress.c
 # compared with base's samples at that line (the inlined entries of its caller).
 pg_compare_line_test(compare_line_inlined_side test-line-inlined-side.sh inline_side.c
                      "-O2;-g;-fno-omit-frame-pointer" HEAD=1)
+# The same two builds running the same work: an inlining flip alone is no
+# hotspot regression, either way round.
+add_test(NAME compare_inline_flip
+         COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-inline-flip.sh
+                 $<TARGET_FILE:compare_line_inlined_side_base>
+                 $<TARGET_FILE:compare_line_inlined_side_head>)
+set_tests_properties(compare_inline_flip PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
 
 # perfgate top's terminal view in a real terminal (tmux).
 add_test(NAME top_tmux
