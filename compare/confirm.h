@@ -167,6 +167,12 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h);
  * with no change the choice is independent of the signs the test ranks.
  * A run's time is its sample count / the sampling frequency, so a
  * function's own time in a run is its self samples / frequency.
+ * A function is a comparison key (pg_frame_key(): one candidate however
+ * many spellings head has, named as head first spells it), and its self
+ * samples are counted as pg_profile_funcs_scan_pair() counts them
+ * (compare/profile.h): a sample in inlined code counts for the innermost
+ * inlined function that has code of its own in any of the runs, so an
+ * inlining decision that flipped between base and head moves nothing.
  * @alpha: family-wise level for Holm. @out is filled (release it).
  * Errors: PG_EINPUT when @npairs < 2 or a profile has no samples.
  */
