@@ -194,6 +194,13 @@ static int pg_confirm_hot(struct pg_paired *p, const struct pg_confirm_opts *co,
         if (error == 0)
                 error = pg_confirm_hotspots(base, head, n, PG_CONFIRM_HOT_CANDIDATES, c->floor,
                                             co->alpha, &c->hotspots);
+        if (error == 0) {
+                /* a confirmed libc function is named with its caller in the
+                 * benchmark: the kernel names mapped files by their real path */
+                char *exe = p->o.head->exec_path ? realpath(p->o.head->exec_path, NULL) : NULL;
+                pg_confirm_hotspots_callers(&c->hotspots, head, n, exe);
+                free(exe);
+        }
         if (error < 0 && error != PG_EINTR) {
                 pg_cli_warn("hotspots not confirmed: %s", pg_error_last());
                 error = 0;
@@ -558,6 +565,12 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                                     b->name, utilized, c->ncpus, c->ncpus > 1 ? "s" : "");
                 pg_confirm_paired_opts(&po, o, &bb, h, c->cpus, c->ncpus,
                                        b->head->host.exclude_kernel, &logs);
+                /* the hotspot test's sampled runs unwind as head's stored
+                 * profile did: a run made with --call-graph dwarf reaches
+                 * callers that frame pointers lose (pg_confirm_hotspots_callers()) */
+                if (b->head->profile.call_graph &&
+                    strcmp(b->head->profile.call_graph, "dwarf") == 0)
+                        po.call_graph = PG_CALL_GRAPH_DWARF;
                 pg_paired_init(&p, &po);
                 {
                         struct pg_buf pin = PG_BUF_INIT;

@@ -11,6 +11,7 @@
 #include "baselines/frame.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/hashmap.h"
 #include "compare/confirm.h"
 #include "compare/report.h"
 #include "compare/stats.h"
@@ -255,28 +256,86 @@ int pg_confirm_judge(const double *d, size_t n, unsigned look, const struct pg_c
 
 void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h)
 {
-        for (size_t i = 0; i < h->n; i++)
+        for (size_t i = 0; i < h->n; i++) {
                 free(h->items[i].function);
+                free(h->items[i].caller);
+                free(h->items[i].caller_module);
+        }
         free(h->items);
         memset(h, 0, sizeof(*h));
 }
 
-/* The self frame of folded key @k (its leaf, or an inlined leaf's function,
- * as the hotspots count self: compare/profile.h); NULL for the comm alone. */
-static const char *pg_self_frame(const char *k, size_t *len)
+/* The keys (pg_frame_key()) of the functions with code of their own in a
+ * set of sampled runs: a frame of theirs is not inlined in some stack. */
+static void pg_has_code(struct pg_strmap *own, const struct pg_profile *p, size_t n)
 {
-        size_t at = pg_frame_self(k, strlen(k), len);
-        return at > 0 ? k + at : NULL;
+        char *buf = NULL;
+        size_t cap = 0;
+
+        for (size_t r = 0; r < n; r++)
+                for (size_t i = 0; p[r].present && i < p[r].nstacks; i++) {
+                        const char *k = p[r].stacks[i].frames, *f = strchr(k, ';');
+
+                        while (f) {
+                                const char *e = strchr(f + 1, ';'), *key;
+                                size_t len = e ? (size_t) (e - f - 1) : strlen(f + 1), kl;
+
+                                if (len > cap) {
+                                        cap = len > 2 * cap ? len : 2 * cap;
+                                        buf = pg_xrealloc(buf, cap);
+                                }
+                                if (!pg_frame_is_inlined(f + 1, len)) {
+                                        key = pg_frame_key(f + 1, len, buf, &kl);
+                                        pg_strmap_intern(own, key, kl, NULL);
+                                }
+                                f = e;
+                        }
+                }
+        free(buf);
 }
 
-/* Self samples of @fn in @p: of the self frames that are @fn by
- * pg_frame_same() (a cgo wrapper of a base build is the one of head). */
-static double pg_self_samples(const struct pg_profile *p, const char *fn)
+/* The self frame of folded key @k as the hotspots of a comparison count
+ * it (compare/profile.h, pg_profile_funcs_scan_pair()): its innermost
+ * frame not inlined, unless an inlined frame below that one is a function
+ * with code of its own in @own (the innermost such frame then); NULL for
+ * the comm alone. */
+static const char *pg_self_frame(const char *k, const struct pg_strmap *own, size_t *len)
+{
+        size_t kl = strlen(k), at = pg_frame_self(k, kl, len), end = kl;
+        char *buf;
+
+        if (at == 0)
+                return NULL;
+        if (at + *len == kl)
+                return k + at; /* a leaf not inlined */
+        buf = pg_xmalloc(kl);
+        while (end > at + *len) { /* the inlined frames, leaf first */
+                size_t b = end, key_len, idx;
+                const char *key;
+
+                while (k[b - 1] != ';')
+                        b--;
+                key = pg_frame_key(k + b, end - b, buf, &key_len);
+                if (pg_strmap_find(own, key, key_len, &idx)) {
+                        *len = end - b;
+                        at = b;
+                        break;
+                }
+                end = b - 1;
+        }
+        free(buf);
+        return k + at;
+}
+
+/* Self samples of @fn in @p: of the self frames (pg_self_frame()) that are
+ * @fn by pg_frame_same() (a cgo wrapper of a base build is the one of head). */
+static double pg_self_samples(const struct pg_profile *p, const struct pg_strmap *own,
+                              const char *fn)
 {
         size_t fl = strlen(fn), len;
         double s = 0.0;
         for (size_t i = 0; i < p->nstacks; i++) {
-                const char *leaf = pg_self_frame(p->stacks[i].frames, &len);
+                const char *leaf = pg_self_frame(p->stacks[i].frames, own, &len);
                 if (leaf && pg_frame_same(leaf, len, fn, fl))
                         s += (double) p->stacks[i].count;
         }
@@ -284,10 +343,11 @@ static double pg_self_samples(const struct pg_profile *p, const char *fn)
 }
 
 /* Seconds of run @p: all of it (@fn NULL), or @fn's own time. */
-static double pg_run_seconds(const struct pg_profile *p, const char *fn)
+static double pg_run_seconds(const struct pg_profile *p, const struct pg_strmap *own,
+                             const char *fn)
 {
         double hz = p->frequency_hz ? (double) p->frequency_hz : 999.0;
-        return (fn ? pg_self_samples(p, fn) : (double) p->samples) / hz;
+        return (fn ? pg_self_samples(p, own, fn) : (double) p->samples) / hz;
 }
 
 struct pg_cand {
@@ -320,6 +380,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         struct pg_cand *c = NULL;
         size_t nc = 0, cap = 0;
         double *d, *g, *tg, *bs, *hs, *p, *adj;
+        struct pg_strmap own = PG_STRMAP_INIT;
         size_t family;
 
         memset(out, 0, sizeof(*out));
@@ -329,15 +390,20 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 if (!base[i].samples || !head[i].samples)
                         return pg_error_set(PG_EINPUT, "a sampled run of pair %zu has no samples",
                                             i + 1);
-        /* candidates: self frames of the head profiles, by pooled self samples */
+        pg_has_code(&own, base, npairs);
+        pg_has_code(&own, head, npairs);
+        /* candidates: self frames of the head profiles, by pooled self
+         * samples; one per function as pg_self_samples() counts them (by
+         * pg_frame_same(): two spellings of one key are one candidate, named
+         * as head first spells it) */
         for (size_t r = 0; r < npairs; r++)
                 for (size_t i = 0; i < head[r].nstacks; i++) {
                         size_t len, k;
-                        const char *leaf = pg_self_frame(head[r].stacks[i].frames, &len);
+                        const char *leaf = pg_self_frame(head[r].stacks[i].frames, &own, &len);
                         if (!leaf || !len)
                                 continue;
                         for (k = 0; k < nc; k++)
-                                if (strlen(c[k].fn) == len && memcmp(c[k].fn, leaf, len) == 0)
+                                if (pg_frame_same(c[k].fn, strlen(c[k].fn), leaf, len))
                                         break;
                         if (k == nc) {
                                 if (nc == cap) {
@@ -363,13 +429,13 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 size_t kept = 0;
                 double run_s;
                 for (size_t r = 0; r < npairs; r++)
-                        d[r] =
-                            0.5 * (pg_run_seconds(&base[r], NULL) + pg_run_seconds(&head[r], NULL));
+                        d[r] = 0.5 * (pg_run_seconds(&base[r], &own, NULL) +
+                                      pg_run_seconds(&head[r], &own, NULL));
                 run_s = pg_stats_median(d, npairs);
                 for (size_t k = 0; k < nc; k++) {
                         for (size_t r = 0; r < npairs; r++)
-                                d[r] = 0.5 * (pg_run_seconds(&base[r], c[k].fn) +
-                                              pg_run_seconds(&head[r], c[k].fn));
+                                d[r] = 0.5 * (pg_run_seconds(&base[r], &own, c[k].fn) +
+                                              pg_run_seconds(&head[r], &own, c[k].fn));
                         if (pg_stats_median(d, npairs) >= 0.5 * floor * run_s) {
                                 struct pg_cand t = c[kept];
                                 c[kept++] = c[k];
@@ -393,8 +459,8 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 for (size_t r = 0; r < npairs; r++) {
                         double fb = base[r].frequency_hz ? (double) base[r].frequency_hz : 999.0;
                         double fh = head[r].frequency_hz ? (double) head[r].frequency_hz : 999.0;
-                        double sb = pg_self_samples(&base[r], h->function);
-                        double sh = pg_self_samples(&head[r], h->function);
+                        double sb = pg_self_samples(&base[r], &own, h->function);
+                        double sh = pg_self_samples(&head[r], &own, h->function);
                         bs[r] = sb / (double) base[r].samples;
                         hs[r] = sh / (double) head[r].samples;
                         d[r] = hs[r] - bs[r];
@@ -422,6 +488,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         for (size_t k = 0; k < nc; k++)
                 free(c[k].fn);
         free(c);
+        pg_strmap_release(&own);
         free(d);
         free(g);
         free(tg);
@@ -430,6 +497,103 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         free(p);
         free(adj);
         return 0;
+}
+
+/* Where symbol @name (@len bytes) is by the address histograms of the @n
+ * profiles @p: 1 in @exe (one of its entries is), -1 only elsewhere, 0
+ * unknown (no samples of its own). */
+static int pg_symbol_in(const struct pg_profile *p, size_t n, const char *name, size_t len,
+                        const char *exe)
+{
+        int where = 0;
+
+        for (size_t r = 0; r < n; r++)
+                for (size_t i = 0; p[r].present && i < p[r].naddrs; i++) {
+                        const struct pg_fn_addrs *f = &p[r].addrs[i];
+                        if (!f->module || strlen(f->function) != len ||
+                            memcmp(f->function, name, len) != 0)
+                                continue;
+                        if (strcmp(f->module, exe) == 0)
+                                return 1;
+                        where = -1;
+                }
+        return where;
+}
+
+/* The nearest caller of @fn in @exe (pg_confirm_hotspots_callers()): a new
+ * string, or NULL. */
+static char *pg_own_caller(const struct pg_profile *head, size_t n, const char *fn, const char *exe)
+{
+        size_t fl = strlen(fn), len, at, best_len = 0;
+        const char *best = NULL;
+        struct pg_strmap stacks = PG_STRMAP_INIT;
+        uint64_t *c = NULL, top = 0;
+        size_t cap = 0;
+        char *out = NULL;
+
+        if (pg_symbol_in(head, n, fn, fl, exe) >= 0)
+                return NULL; /* the executable's own code, or not known */
+        /* the heaviest stack of @fn, pooled over the runs (first bytewise on
+         * a tie, so that the answer does not depend on the runs' order) */
+        for (size_t r = 0; r < n; r++)
+                for (size_t i = 0; i < head[r].nstacks; i++) {
+                        const char *k = head[r].stacks[i].frames;
+                        size_t kl = strlen(k), idx;
+
+                        at = pg_frame_self(k, kl, &len);
+                        if (at == 0 || !pg_frame_same(k + at, len, fn, fl))
+                                continue;
+                        idx = pg_strmap_intern(&stacks, k, at + len, NULL);
+                        if (idx >= cap) {
+                                size_t old = cap;
+                                cap = cap ? 2 * cap : 16;
+                                while (cap <= idx)
+                                        cap *= 2;
+                                c = pg_xreallocarray(c, cap, sizeof(*c));
+                                memset(c + old, 0, (cap - old) * sizeof(*c));
+                        }
+                        c[idx] += head[r].stacks[i].count;
+                }
+        for (size_t i = 0; i < stacks.n; i++)
+                if (best == NULL || c[i] > top ||
+                    (c[i] == top && strcmp(stacks.keys[i].ptr, best) < 0)) {
+                        best = stacks.keys[i].ptr;
+                        best_len = stacks.keys[i].len;
+                        top = c[i];
+                }
+        /* from the frame before the self frame toward the root (frame 0 is
+         * the comm) */
+        for (size_t end = best ? pg_frame_self(best, best_len, &len) : 0; end > 1 && !out;) {
+                size_t b = end - 1; /* the ';' before the frame just passed */
+                size_t e = b;
+                enum pg_frame_kind kind;
+                size_t name_len;
+
+                while (b > 0 && best[b - 1] != ';')
+                        b--;
+                end = b;
+                if (b == 0)
+                        break; /* the comm */
+                name_len = pg_frame_strip(best + b, e - b, &kind);
+                if (kind != PG_FRAME_USER)
+                        continue;
+                if (pg_symbol_in(head, n, best + b, name_len, exe) > 0)
+                        out = pg_xstrndup(best + b, name_len);
+        }
+        free(c);
+        pg_strmap_release(&stacks);
+        return out;
+}
+
+void pg_confirm_hotspots_callers(struct pg_confirm_hotspots *h, const struct pg_profile *head,
+                                 size_t n, const char *exe)
+{
+        if (exe == NULL)
+                return;
+        for (size_t k = 0; k < h->n; k++)
+                if (h->items[k].confirmed && h->items[k].caller == NULL &&
+                    (h->items[k].caller = pg_own_caller(head, n, h->items[k].function, exe)))
+                        h->items[k].caller_module = pg_xstrdup(exe);
 }
 
 /* ---- one benchmark's confirmation --------------------------------------- */
@@ -578,6 +742,14 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                               100 * h->base_share, 100 * h->head_share, h->p_holm,
                               h->self_growth_ns / 1e6, h->total_growth_ns / 1e6,
                               h->cause ? ": the cause" : "");
+                if (h->caller && h->caller_module) {
+                        const char *base = strrchr(h->caller_module, '/');
+                        pg_buf_puts(out, " (called from ");
+                        pg_code_span(out, h->caller);
+                        pg_buf_puts(out, " in ");
+                        pg_esc_or_copy(out, base ? base + 1 : h->caller_module, esc);
+                        pg_buf_putc(out, ')');
+                }
         }
         if (c->hotspots.pairs && !shown)
                 pg_buf_printf(out, "; no hotspot confirmed in %zu sampled pairs (%.0f s)",

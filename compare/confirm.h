@@ -140,6 +140,10 @@ struct pg_confirm_hotspot {
         bool confirmed;         /* p_holm <= alpha and its own time grew */
         bool cause;             /* confirmed, and its own time grew by most (> 1/2) of the
                                    benchmark's growth */
+        char *caller;           /* owned; NULL, or, for a function of another module than the
+                                   benchmark's executable (a libc memcmp), the nearest caller
+                                   in that executable: pg_confirm_hotspots_callers() */
+        char *caller_module;    /* owned; with @caller, that executable's path */
 };
 
 struct pg_confirm_hotspots {
@@ -163,12 +167,38 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h);
  * with no change the choice is independent of the signs the test ranks.
  * A run's time is its sample count / the sampling frequency, so a
  * function's own time in a run is its self samples / frequency.
+ * A function is a comparison key (pg_frame_key(): one candidate however
+ * many spellings head has, named as head first spells it), and its self
+ * samples are counted as pg_profile_funcs_scan_pair() counts them
+ * (compare/profile.h): a sample in inlined code counts for the innermost
+ * inlined function that has code of its own in any of the runs, so an
+ * inlining decision that flipped between base and head moves nothing.
  * @alpha: family-wise level for Holm. @out is filled (release it).
  * Errors: PG_EINPUT when @npairs < 2 or a profile has no samples.
  */
 int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *head, size_t npairs,
                         size_t max_candidates, double floor, double alpha,
                         struct pg_confirm_hotspots *out);
+
+/**
+ * Name, for each confirmed hotspot of @h that is not code of the
+ * benchmark's executable @exe (an absolute path, as the kernel names a
+ * mapped file: no symlinks), its nearest caller that is: the heaviest of
+ * the stacks whose self frame is the function (pg_frame_self(), matched by
+ * pg_frame_same()), pooled over the @n head profiles @head, is walked from
+ * that frame toward the root, and the first frame that is not inlined
+ * ("_[i]"), kernel or JIT code and whose symbol the address histograms
+ * (profile.addresses[].module) place in @exe goes to the hotspot's caller
+ * (and @exe to its caller_module).
+ * A frame the histograms do not know (it had no samples of its own) is
+ * passed over. Left NULL when the function is @exe's own, when none is
+ * found (a chain cut short: frame-pointer unwinding loses the caller of a
+ * leaf that sets up no frame, such as glibc's memcmp, and stops in code
+ * built without frame pointers; --call-graph dwarf reaches it), or when
+ * @exe is NULL or the profiles have no address histograms.
+ */
+void pg_confirm_hotspots_callers(struct pg_confirm_hotspots *h, const struct pg_profile *head,
+                                 size_t n, const char *exe);
 
 /** What confirming one benchmark found (owned by its struct pg_bench_cmp). */
 struct pg_bench_confirm {

@@ -122,19 +122,50 @@ static size_t pg_count_slot(struct pg_strmap *keys, const char *k, size_t len, u
         return idx;
 }
 
-/* Add @f's samples by line (every module of that name) to @lines, counts
- * in @c[2 * i + side]; @sites: a line inlined from another file counts for
- * its call site in the function's own file (the loader checked that no
- * line gives away more samples than it has). */
+/* Whether symbol @sym of the address histograms is function @fn of a
+ * hotspot (whose name may carry "_[i]", or another cgo hash): the one key
+ * the rest of compare matches base and head on (pg_frame_same()). */
+static bool pg_addrs_is(const char *sym, const char *fn)
+{
+        return pg_frame_same(sym, strlen(sym), fn, strlen(fn));
+}
+
+/* Add @f's samples by line (every module of that name, matched by
+ * pg_addrs_is()) to @lines, counts in @c[2 * i + side]; @sites: a line
+ * inlined from another file counts for its call site in the function's own
+ * file (the loader checked that no line gives away more samples than it
+ * has). A side where @fn has no code of its own (inlined into every
+ * caller, in the build where it was small) has its samples only as lines
+ * inlined elsewhere (addrs[].inlined of its callers, when it lives in
+ * another file than they do): those count at their own lines, so that a
+ * function inlined in base and not in head is compared line for line
+ * rather than as new. */
 static void pg_lines_add(const struct pg_profile *p, const char *fn, int side, bool sites,
                          struct pg_strmap *lines, uint64_t **c, size_t *cap)
 {
+        bool own = false;
+
         if (p == NULL || !p->present)
                 return;
+        for (size_t i = 0; i < p->naddrs && !own; i++)
+                own = pg_addrs_is(p->addrs[i].function, fn);
+        for (size_t i = 0; i < p->naddrs && !own; i++) {
+                const struct pg_fn_addrs *f = &p->addrs[i];
+
+                for (size_t j = 0; j < f->ninlined; j++) {
+                        const struct pg_inline_count *e = &f->inlined[j];
+                        size_t idx;
+
+                        if (!pg_addrs_is(e->function, fn))
+                                continue;
+                        idx = pg_count_slot(lines, e->line, strlen(e->line), c, cap);
+                        (*c)[2 * idx + (size_t) side] += e->count;
+                }
+        }
         for (size_t i = 0; i < p->naddrs; i++) {
                 const struct pg_fn_addrs *f = &p->addrs[i];
 
-                if (strcmp(f->function, fn) != 0)
+                if (!pg_addrs_is(f->function, fn))
                         continue;
                 for (size_t j = 0; j < f->nlines; j++) {
                         const char *w = f->lines[j].where;
@@ -198,7 +229,7 @@ static void pg_hotspot_callee(const struct pg_profile *base, const struct pg_pro
                      i++) {
                         const struct pg_fn_addrs *f = &side[s]->addrs[i];
 
-                        if (strcmp(f->function, h->function) != 0)
+                        if (!pg_addrs_is(f->function, h->function))
                                 continue;
                         for (size_t j = 0; j < f->ninlined; j++) {
                                 const struct pg_inline_count *e = &f->inlined[j];

@@ -206,6 +206,8 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                         }
                         if (self)
                                 e->self += count;
+                        if (by_key && !pg_frame_is_inlined(f, len))
+                                e->has_code = 1;
                         if (!semi)
                                 break;
                 }
@@ -229,6 +231,54 @@ void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_p
         pg_funcs_scan(out, p, true, &out->names, false);
 }
 
+/* pg_profile_funcs_scan_pair()'s self of the stacks of @p (side @side of
+ * @out) whose leaf is inlined: moved from the frame it was inlined into to
+ * the innermost inlined frame whose function has code of its own on either
+ * side (profile.h). */
+static void pg_funcs_self_inlined(struct pg_profile_funcs out[2], int side,
+                                  const struct pg_profile *p)
+{
+        char *keybuf = NULL;
+        size_t keycap = 0;
+
+        for (size_t si = 0; p && p->present && si < p->nstacks; si++) {
+                const char *key = p->stacks[si].frames, *k;
+                size_t klen = strlen(key), flen, at = pg_frame_self(key, klen, &flen);
+                size_t end = klen, len, self_id, id;
+
+                if (at == 0 || at + flen == klen)
+                        continue; /* the comm alone, or a leaf not inlined */
+                if (flen > keycap) {
+                        keycap = flen > 2 * keycap ? flen : 2 * keycap;
+                        keybuf = pg_xrealloc(keybuf, keycap);
+                }
+                k = pg_frame_key(key + at, flen, keybuf, &len);
+                if (!pg_strmap_find(&out[0].names, k, len, &self_id))
+                        continue;         /* cannot be: the scan interned it */
+                while (end > at + flen) { /* the inlined frames, leaf first */
+                        size_t b = end;
+
+                        while (key[b - 1] != ';')
+                                b--;
+                        if (end - b > keycap) {
+                                keycap = end - b > 2 * keycap ? end - b : 2 * keycap;
+                                keybuf = pg_xrealloc(keybuf, keycap);
+                        }
+                        k = pg_frame_key(key + b, end - b, keybuf, &len);
+                        if (pg_strmap_find(&out[0].names, k, len, &id) &&
+                            (out[0].funcs[id].has_code || out[1].funcs[id].has_code)) {
+                                if (id != self_id) {
+                                        out[side].funcs[self_id].self -= p->stacks[si].count;
+                                        out[side].funcs[id].self += p->stacks[si].count;
+                                }
+                                break;
+                        }
+                        end = b - 1;
+                }
+        }
+        free(keybuf);
+}
+
 void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_profile *a,
                                 const struct pg_profile *b)
 {
@@ -237,6 +287,8 @@ void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_
         pg_funcs_scan(&out[1], b, false, &out[0].names, true);
         pg_funcs_extend(&out[0], out[0].names.n);
         pg_funcs_extend(&out[1], out[0].names.n);
+        pg_funcs_self_inlined(out, 0, a);
+        pg_funcs_self_inlined(out, 1, b);
 }
 
 void pg_profile_funcs_release(struct pg_profile_funcs *pf)

@@ -54,7 +54,10 @@ struct pg_profile_func {
          * that many or more (saves reading a far stack for every comparison) */
         uint16_t hot_count : 15;
         uint16_t hot_is_self : 1; /* the function is hot_stack's self frame */
-        uint16_t heavy_count;
+        uint16_t heavy_count : 15;
+        /* pg_profile_funcs_scan_pair() only: a frame of it is not inlined
+         * ("_[i]") somewhere in this profile: it has machine code of its own */
+        uint16_t has_code : 1;
 };
 
 /* The largest count pg_profile_func keeps in hot_count and heavy_count. */
@@ -96,6 +99,17 @@ void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_p
  * then those only in @b; out[0].funcs and out[1].funcs both have
  * out[0].names.n entries (all zero for a function the side lacks);
  * out[1].names stays empty. Release both.
+ * Self differs from pg_profile_funcs_scan()'s in one case, so that an
+ * inlining decision that flipped between the two builds moves no samples
+ * between functions: a sample whose leaf is inlined counts for the
+ * innermost of its inlined frames (below the innermost frame not inlined)
+ * whose function has code of its own (has_code) in either profile, and
+ * only when there is none for the frame it was inlined into. So F inlined
+ * into main in @a and a function of its own in @b counts F's samples for F
+ * on both sides (main's own time does not fall on one side and grow on the
+ * other); code inlined on both sides and never a function of its own (a
+ * std::unordered_map lookup) still counts for its caller. docs/compare.md,
+ * Hotspots.
  */
 void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_profile *a,
                                 const struct pg_profile *b);

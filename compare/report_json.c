@@ -210,6 +210,9 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
         } else {
                 cJSON_AddNullToObject(o, "cpus");
         }
+        /* the verdict is a regression because a confirmed hotspot's own time
+         * grew beyond the floor while the run's time was not confirmed */
+        cJSON_AddBoolToObject(o, "hotspot_gated", c->hotspot_gated);
         hs = cJSON_AddArrayToObject(o, "hotspots");
         for (size_t k = 0; k < c->hotspots.n; k++) {
                 const struct pg_confirm_hotspot *h = &c->hotspots.items[k];
@@ -223,6 +226,8 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
                 cJSON_AddNumberToObject(x, "total_growth_ns", h->total_growth_ns);
                 cJSON_AddBoolToObject(x, "confirmed", h->confirmed);
                 cJSON_AddBoolToObject(x, "cause", h->cause);
+                pg_add_str_or_null(x, "caller", h->caller);
+                pg_add_str_or_null(x, "caller_module", h->caller_module);
                 cJSON_AddItemToArray(hs, x);
         }
         return o;

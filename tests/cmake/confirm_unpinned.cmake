@@ -14,3 +14,11 @@ add_test(NAME confirm_unpinned
          COMMAND ${PG_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/confirm/unpinned.sh $<TARGET_FILE:perfgate>
                  $<TARGET_FILE:pg_nopin>)
 set_tests_properties(confirm_unpinned PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
+
+# The cause of a confirmed regression that is a libc function (memcmp) is
+# named with its caller in the benchmark's own executable (a real C
+# program sorting with qsort and its own comparator; --call-graph dwarf).
+add_test(NAME confirm_cause_caller
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/confirm/cause-caller.sh $<TARGET_FILE:perfgate>)
+set_tests_properties(confirm_cause_caller PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 900
+                     SKIP_RETURN_CODE 77)

@@ -41,18 +41,36 @@ add_test(NAME top_stdio
                  $<TARGET_FILE:record_service>)
 set_tests_properties(top_stdio PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
 
+# pg_compare_line_test(TEST SCRIPT SOURCE OPTIONS HEAD_DEFINE): two builds
+# of fixtures/record/SOURCE with OPTIONS, head's with HEAD_DEFINE, given to
+# record/SCRIPT as BASE_BIN HEAD_BIN.
+function(pg_compare_line_test test script source options head_define)
+  foreach(v base head)
+    add_executable(${test}_${v} ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/record/${source})
+    set_target_properties(${test}_${v} PROPERTIES COMPILE_OPTIONS "${options}"
+      RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fixtures)
+  endforeach()
+  target_compile_definitions(${test}_head PRIVATE ${head_define})
+  add_test(NAME ${test}
+           COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/${script}
+                   $<TARGET_FILE:${test}_base> $<TARGET_FILE:${test}_head>)
+  set_tests_properties(${test} PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
+endfunction()
+
 # compare names the source line whose samples grew most in a regressed function.
-foreach(v base head)
-  add_executable(compare_regress_${v} ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/record/regress.c)
-  set_target_properties(compare_regress_${v} PROPERTIES
-    COMPILE_OPTIONS "-O1;-g;-fno-omit-frame-pointer"
-    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fixtures)
-endforeach()
-target_compile_definitions(compare_regress_head PRIVATE EXTRA=2)
-add_test(NAME compare_grown_line
-         COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-compare-line.sh
-                 $<TARGET_FILE:compare_regress_base> $<TARGET_FILE:compare_regress_head>)
-set_tests_properties(compare_grown_line PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
+pg_compare_line_test(compare_grown_line test-compare-line.sh regress.c
+                     "-O1;-g;-fno-omit-frame-pointer" EXTRA=2)
+# The line that grew in a function inlined in base and not in head is
+# compared with base's samples at that line (the inlined entries of its caller).
+pg_compare_line_test(compare_line_inlined_side test-line-inlined-side.sh inline_side.c
+                     "-O2;-g;-fno-omit-frame-pointer" HEAD=1)
+# The same two builds running the same work: an inlining flip alone is no
+# hotspot regression, either way round.
+add_test(NAME compare_inline_flip
+         COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-inline-flip.sh
+                 $<TARGET_FILE:compare_line_inlined_side_base>
+                 $<TARGET_FILE:compare_line_inlined_side_head>)
+set_tests_properties(compare_inline_flip PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
 
 # perfgate top's terminal view in a real terminal (tmux).
 add_test(NAME top_tmux

@@ -5,7 +5,9 @@
  * and a hotspot that regressed under a benchmark whose hotspots do not gate
  * (the default, perfgate.json "compare": {"hotspots": {"gate": false}})
  * carries one note per table naming that setting. With hotspots.gate true,
- * no such note, and a gating metric still reads "regression".
+ * no such note, and a gating metric still reads "regression". The JSON
+ * verdict says whether a confirmed hotspot gated ("hotspot_gated") and
+ * validates against tests/golden/compare/verdict.schema.json (ajv).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +17,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "baselines/result.h"
 #include "common/buf.h"
@@ -135,12 +138,65 @@ static void test_confirmed_hotspot_gated_has_no_note(void **state)
         pg_comparison_release(&c);
 }
 
+/* Validate JSON @text against the verdict schema with ajv (tests/node),
+ * as tests/golden/compare/run-checks.sh does. */
+static void pg_validate_verdict(const char *text)
+{
+        const char *src = pg_test_env("PG_SOURCE_DIR");
+        char *ajv = pg_xasprintf("%s/tests/node/node_modules/.bin/ajv", src);
+        char *schema = pg_xasprintf("%s/tests/golden/compare/verdict.schema.json", src);
+        char *const argv[] = {
+                ajv, "validate", "--spec=draft7", "-s", schema, "-d", "v.json", NULL
+        };
+        struct pg_run_out o;
+
+        if (access(ajv, X_OK) != 0)
+                fail_msg("%s is missing: run tests/node/install.sh", ajv);
+        pg_test_write("v.json", text);
+        if (pg_test_run(&o, NULL, argv) != 0)
+                fail_msg("the verdict does not validate:\n%s\n%s%s", text,
+                         o.out.ptr ? o.out.ptr : "", o.err.ptr ? o.err.ptr : "");
+        pg_run_out_release(&o);
+        free(ajv);
+        free(schema);
+}
+
+/* report.json says whether a confirmed hotspot gated the verdict, and
+ * says so in the schema's terms; false for a confirmation whose hotspot
+ * did not gate. */
+static void test_hotspot_gated_in_json(void **state)
+{
+        struct pg_comparison c;
+        struct pg_buf js = PG_BUF_INIT;
+
+        (void) state;
+        pg_compare(&c, false);
+        c.benches[0].confirm = pg_bench_confirm_new();
+        c.benches[0].confirm->stored = strdup("regression");
+        c.benches[0].confirm->outcome = PG_CONFIRM_NO_REGRESSION;
+        c.benches[0].confirm->hotspot_gated = true;
+        c.benches[0].verdict = PG_VERDICT_REGRESSION;
+        assert_int_equal(pg_report_json(&js, &c, NULL), 0);
+        assert_non_null(strstr(js.ptr, "\"hotspot_gated\": true"));
+        pg_validate_verdict(js.ptr);
+        pg_buf_reset(&js);
+        c.benches[0].confirm->hotspot_gated = false;
+        assert_int_equal(pg_report_json(&js, &c, NULL), 0);
+        assert_non_null(strstr(js.ptr, "\"hotspot_gated\": false"));
+        assert_null(strstr(js.ptr, "\"hotspot_gated\": true"));
+        pg_validate_verdict(js.ptr);
+        pg_buf_release(&js);
+        pg_comparison_release(&c);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
                 cmocka_unit_test(test_not_gating_metric_and_hotspot),
                 cmocka_unit_test(test_gating_hotspots_have_no_note),
                 cmocka_unit_test(test_confirmed_hotspot_gated_has_no_note),
+                cmocka_unit_test_setup_teardown(test_hotspot_gated_in_json, pg_test_setup_sandbox,
+                                                pg_test_teardown_sandbox),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -31,10 +31,7 @@ fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/pg-unpinned.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
-git init -q -b main .
-git config user.name t
-git config user.email t@t
-git config commit.gpgsign false
+sh "$here/init-repo.sh"
 sh "$here/spin-project.sh"
 build() { sh "$here/spin-project.sh" --build; }
 git add -A

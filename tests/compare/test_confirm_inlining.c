@@ -1,0 +1,193 @@
+/*
+ * test_confirm_inlining.c - the paired hotspot check (pg_confirm_hotspots(),
+ * compare/confirm.h) and the stored hotspot table
+ * (pg_profile_funcs_scan_pair(), compare/profile.h) on ten crafted pairs
+ * where only an inlining decision changed between base and head:
+ *  - step inlined into main in base (main;step_[i]) and a function of its
+ *    own in head (main;step), the same samples: neither step nor main is
+ *    confirmed (its samples did not move between functions);
+ *  - the reverse (standalone in base, inlined in head): main is not
+ *    confirmed either;
+ *  - code inlined on both sides and never a function of its own still
+ *    counts for its caller (a grown inlined helper is its caller's growth);
+ *  - two cgo wrappers of one key are one candidate with the numbers the
+ *    check counts for it (not two with the same sums).
+ * The real programs (gcc, always_inline vs noinline, under perf) are
+ * tests/record/test-inline-flip.sh.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "baselines/result.h"
+#include "compare/confirm.h"
+#include "compare/profile.h"
+#include "tests/util/testutil.h"
+
+#define PAIRS 10
+
+/* @n pairs of profiles from folded texts whose last stack has no count:
+ * pair r's last stack gets 300 (head: @head_at) and r more
+ * samples on the base side and (7 r mod 10) more on the head side, a little
+ * noise that is not a change */
+static void pairs_at(struct pg_profile *b, struct pg_profile *h, const char *base, const char *head,
+                     int head_at)
+{
+        for (int r = 0; r < PAIRS; r++) {
+                char buf[512];
+
+                snprintf(buf, sizeof(buf), "%s %d\n", base, 300 + r);
+                pg_test_profile_from_folded(&b[r], buf, "cpu-clock");
+                snprintf(buf, sizeof(buf), "%s %d\n", head, head_at + (7 * r) % 10);
+                pg_test_profile_from_folded(&h[r], buf, "cpu-clock");
+        }
+}
+
+static void pairs(struct pg_profile *b, struct pg_profile *h, const char *base, const char *head)
+{
+        pairs_at(b, h, base, head, 300);
+}
+
+static void release(struct pg_profile *b, struct pg_profile *h, struct pg_confirm_hotspots *c)
+{
+        pg_confirm_hotspots_release(c);
+        for (int r = 0; r < PAIRS; r++) {
+                pg_test_profile_free(&b[r]);
+                pg_test_profile_free(&h[r]);
+        }
+}
+
+static const struct pg_confirm_hotspot *find(const struct pg_confirm_hotspots *c, const char *fn)
+{
+        for (size_t k = 0; k < c->n; k++)
+                if (strcmp(c->items[k].function, fn) == 0)
+                        return &c->items[k];
+        return NULL;
+}
+
+static void no_confirmed(const struct pg_confirm_hotspots *c)
+{
+        for (size_t k = 0; k < c->n; k++) {
+                if (c->items[k].confirmed)
+                        print_error("%s confirmed: %.3f -> %.3f, +%.1f ms\n", c->items[k].function,
+                                    c->items[k].base_share, c->items[k].head_share,
+                                    c->items[k].self_growth_ns / 1e6);
+                assert_false(c->items[k].confirmed);
+        }
+}
+
+static void test_inlined_in_base_only(void **state)
+{
+        struct pg_profile b[PAIRS], h[PAIRS];
+        struct pg_confirm_hotspots c;
+        const struct pg_confirm_hotspot *s;
+        (void) state;
+        pairs(b, h, "x;main 300\nx;main;step_[i]", "x;main 300\nx;main;step");
+        assert_int_equal(pg_confirm_hotspots(b, h, PAIRS, 8, 0.01, 0.05, &c), 0);
+        no_confirmed(&c);
+        s = find(&c, "step");
+        assert_non_null(s);
+        /* step's samples count for step on both sides: half of each run */
+        assert_true(s->base_share > 0.45 && s->base_share < 0.55);
+        assert_true(s->head_share > 0.45 && s->head_share < 0.55);
+        release(b, h, &c);
+}
+
+static void test_inlined_in_head_only(void **state)
+{
+        struct pg_profile b[PAIRS], h[PAIRS];
+        struct pg_confirm_hotspots c;
+        (void) state;
+        pairs(b, h, "x;main 300\nx;main;step", "x;main 300\nx;main;step_[i]");
+        assert_int_equal(pg_confirm_hotspots(b, h, PAIRS, 8, 0.01, 0.05, &c), 0);
+        no_confirmed(&c);
+        assert_non_null(find(&c, "main"));
+        assert_true(find(&c, "main")->head_share < 0.55);
+        release(b, h, &c);
+}
+
+/* hash_[i] is inlined on both sides and never a function: its growth is
+ * main's, confirmed as before */
+static void test_inlined_everywhere_is_the_caller(void **state)
+{
+        struct pg_profile b[PAIRS], h[PAIRS];
+        struct pg_confirm_hotspots c;
+        const struct pg_confirm_hotspot *m;
+        (void) state;
+        pairs_at(b, h, "x;aux 300\nx;main;hash_[i]", "x;aux 300\nx;main;hash_[i]", 400);
+        assert_int_equal(pg_confirm_hotspots(b, h, PAIRS, 8, 0.01, 0.05, &c), 0);
+        m = find(&c, "main");
+        assert_non_null(m);
+        assert_true(m->confirmed);
+        assert_null(find(&c, "hash"));
+        assert_null(find(&c, "hash_[i]"));
+        release(b, h, &c);
+}
+
+/* H4: two wrappers of one key are one candidate, not two with the same sums */
+static void test_one_candidate_per_key(void **state)
+{
+        struct pg_profile b[PAIRS], h[PAIRS];
+        struct pg_confirm_hotspots c;
+        size_t wrappers = 0;
+        (void) state;
+        pairs(b, h,
+              "x;main 400\nx;main;pkga.Sum;_cgo_aaaaaaaaaaaa_Cfunc_w 300\n"
+              "x;main;pkgb.Sum;_cgo_bbbbbbbbbbbb_Cfunc_w",
+              "x;main 400\nx;main;pkga.Sum;_cgo_aaaaaaaaaaaa_Cfunc_w 400\n"
+              "x;main;pkgb.Sum;_cgo_bbbbbbbbbbbb_Cfunc_w");
+        assert_int_equal(pg_confirm_hotspots(b, h, PAIRS, 8, 0.01, 0.05, &c), 0);
+        for (size_t k = 0; k < c.n; k++)
+                wrappers += strstr(c.items[k].function, "_Cfunc_w") != NULL;
+        assert_int_equal(wrappers, 1);
+        release(b, h, &c);
+}
+
+/* The stored comparison's table: the same rule (profile.h) */
+static void test_scan_pair_moves_no_samples(void **state)
+{
+        struct pg_profile b, h;
+        struct pg_profile_funcs f[2];
+        size_t step, main_, hash;
+        (void) state;
+        pg_test_profile_from_folded(&b, "x;main 300\nx;main;step_[i] 300\nx;main;hash_[i] 50\n",
+                                    "cpu-clock");
+        pg_test_profile_from_folded(&h, "x;main 300\nx;main;step 300\nx;main;hash_[i] 50\n",
+                                    "cpu-clock");
+        pg_profile_funcs_scan_pair(f, &b, &h);
+        assert_true(pg_strmap_find(&f[0].names, "step", 4, &step));
+        assert_true(pg_strmap_find(&f[0].names, "main", 4, &main_));
+        assert_true(pg_strmap_find(&f[0].names, "hash", 4, &hash));
+        assert_int_equal(f[0].funcs[step].self, 300);
+        assert_int_equal(f[1].funcs[step].self, 300);
+        assert_int_equal(f[0].funcs[main_].self, 350); /* hash_[i] is main's */
+        assert_int_equal(f[1].funcs[main_].self, 350);
+        assert_int_equal(f[0].funcs[hash].self, 0);
+        pg_profile_funcs_release(&f[0]);
+        pg_profile_funcs_release(&f[1]);
+        /* and the reverse */
+        pg_profile_funcs_scan_pair(f, &h, &b);
+        assert_true(pg_strmap_find(&f[0].names, "main", 4, &main_));
+        assert_int_equal(f[0].funcs[main_].self, f[1].funcs[main_].self);
+        pg_profile_funcs_release(&f[0]);
+        pg_profile_funcs_release(&f[1]);
+        pg_test_profile_free(&b);
+        pg_test_profile_free(&h);
+}
+
+int main(void)
+{
+        const struct CMUnitTest tests[] = {
+                cmocka_unit_test(test_inlined_in_base_only),
+                cmocka_unit_test(test_inlined_in_head_only),
+                cmocka_unit_test(test_inlined_everywhere_is_the_caller),
+                cmocka_unit_test(test_one_candidate_per_key),
+                cmocka_unit_test(test_scan_pair_moves_no_samples),
+        };
+        return cmocka_run_group_tests(tests, NULL, NULL);
+}
