@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/width.h"
 
 const char pg_usage_baseline[] =
     "usage: perfgate baseline save [--results DIR] [--machine NAME] [--branch NAME] [--force]\n"
@@ -228,7 +229,9 @@ static int pg_baseline_list(struct pg_baseline_args *a)
                         struct pg_buf line = PG_BUF_INIT, machine = PG_BUF_INIT;
                         pg_cli_text(&line, e->commit, PG_BASELINE_NAME_SHOWN);
                         pg_cli_text(&machine, e->machine, PG_BASELINE_NAME_SHOWN);
-                        pg_buf_printf(&line, "  %-16s  %-12s ", when, machine.ptr);
+                        pg_buf_printf(&line, "  %-16s  ", when);
+                        pg_buf_pad(&line, machine.ptr, 12);
+                        pg_buf_putc(&line, ' ');
                         for (size_t j = 0; j < e->nbenchmarks; j++) {
                                 pg_buf_puts(&line, j ? "," : " ");
                                 pg_cli_text(&line, e->benchmarks[j], PG_BASELINE_NAME_SHOWN);

@@ -19,6 +19,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/width.h"
 #include "compare/history_html.h"
 #include "compare/report.h"
 #include "compare/trends.h"
@@ -133,15 +134,17 @@ static void pg_history_print(FILE *f, const struct pg_trends *t)
         struct pg_buf cell = PG_BUF_INIT;
 
         for (size_t i = 0; i < t->nbench; i++) {
-                if (strlen(t->bench[i].name) > wb)
-                        wb = strlen(t->bench[i].name);
+                pg_buf_reset(&cell);
+                pg_report_escape_ctl(&cell, t->bench[i].name);
+                if (pg_text_width(cell.ptr) > wb)
+                        wb = pg_text_width(cell.ptr);
                 for (size_t k = 0; k < t->bench[i].nseries; k++) {
                         const struct pg_series *s = &t->bench[i].series[k];
                         /* metric names are any key of a stored result: shown escaped */
                         pg_buf_reset(&cell);
                         pg_report_escape_ctl(&cell, s->metric);
-                        if (cell.len > wm)
-                                wm = cell.len;
+                        if (pg_text_width(cell.ptr) > wm)
+                                wm = pg_text_width(cell.ptr);
                         pg_buf_reset(&cell);
                         if (s->n)
                                 pg_report_fmt_value(&cell, s->points[s->n - 1].median, s->unit,
@@ -156,8 +159,10 @@ static void pg_history_print(FILE *f, const struct pg_trends *t)
                 const struct pg_bench_trends *b = &t->bench[i];
                 struct pg_buf name = PG_BUF_INIT;
                 pg_report_escape_ctl(&name, b->name);
-                if (!b->nseries)
-                        fprintf(f, "%-*s  (no gating metric counted)\n", (int) wb, name.ptr);
+                if (!b->nseries) {
+                        pg_fput_pad(f, name.ptr, wb);
+                        fputs("  (no gating metric counted)\n", f);
+                }
                 for (size_t k = 0; k < b->nseries; k++) {
                         const struct pg_series *s = &b->series[k];
                         struct pg_buf trend = PG_BUF_INIT, metric = PG_BUF_INIT;
@@ -172,8 +177,10 @@ static void pg_history_print(FILE *f, const struct pg_trends *t)
                         } else {
                                 pg_buf_puts(&trend, "n/a");
                         }
-                        fprintf(f, "%-*s  %-*s  %*s  %-22s  ", (int) wb, name.ptr, (int) wm,
-                                metric.ptr, (int) wl, cell.ptr, trend.ptr);
+                        pg_fput_pad(f, name.ptr, wb);
+                        fputs("  ", f);
+                        pg_fput_pad(f, metric.ptr, wm);
+                        fprintf(f, "  %*s  %-22s  ", (int) wl, cell.ptr, trend.ptr);
                         if (!s->ncp)
                                 fputs("none", f);
                         for (size_t c = 0; c < s->ncp; c++) {

@@ -15,7 +15,9 @@
 #include <curses.h>
 
 #include "cli/cli.h"
+#include "common/buf.h"
 #include "common/error.h"
+#include "common/width.h"
 #include "runner/launch.h"
 #include "runner/top.h"
 
@@ -172,7 +174,7 @@ static void pg_top_print(const struct pg_top *t, const struct pg_top_entry *cons
         for (size_t k = 0; k < t->nkeys; k++) {
                 w[k] = (int) strlen(pg_top_headers[t->keys[k]]);
                 for (size_t i = 0; i < n; i++) {
-                        int len = (int) strlen(e[i]->fields[k]);
+                        int len = (int) pg_text_width(e[i]->fields[k]);
 
                         if (len > w[k])
                                 w[k] = len > 32 ? 32 : len;
@@ -186,9 +188,16 @@ static void pg_top_print(const struct pg_top *t, const struct pg_top_entry *cons
         putchar('\n');
         for (size_t i = 0; i < n; i++) {
                 printf(" %6.2f%%  %8llu", 100.0 * e[i]->share, (unsigned long long) e[i]->interval);
-                for (size_t k = 0; k < t->nkeys; k++)
-                        printf("  %-*.*s", k + 1 < t->nkeys ? w[k] : 0,
-                               k + 1 < t->nkeys ? w[k] : 4096, e[i]->fields[k]);
+                for (size_t k = 0; k < t->nkeys; k++) {
+                        /* a column but the last: cut to its width, in columns */
+                        const char *v = e[i]->fields[k];
+                        size_t cut = k + 1 < t->nkeys ? pg_text_fit(v, (size_t) w[k]) : strlen(v);
+                        char *shown = pg_xstrndup(v, cut);
+
+                        fputs("  ", stdout);
+                        pg_fput_pad(stdout, shown, k + 1 < t->nkeys ? (size_t) w[k] : 0);
+                        free(shown);
+                }
                 putchar('\n');
         }
         putchar('\n');

@@ -20,6 +20,7 @@
 #include "cli/confirm.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "common/width.h"
 #include "compare/confirm.h"
 #include "compare/stats.h"
 #include "runner/build.h"
@@ -685,9 +686,11 @@ int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                 r->noise.paired_sd = sd;
                 path = pg_xasprintf("%s/%s.json", results_dir, r->name);
                 error = pg_result_save(r, path);
-                printf("calibrated %-24s paired noise %.2f%% (%zu pairs, median A/A %+.2f%%, "
+                fputs("calibrated ", stdout);
+                pg_fput_pad(stdout, r->name, 24);
+                printf(" paired noise %.2f%% (%zu pairs, median A/A %+.2f%%, "
                        "%.0f s); --confirm floor max(%.1f%%, %.1f x noise) = %.2f%%\n",
-                       r->name, 100 * sd, p.n, 100 * expm1(pg_stats_median(d, p.n)),
+                       100 * sd, p.n, 100 * expm1(pg_stats_median(d, p.n)),
                        (double) p.elapsed_ns / 1e9, 100 * PG_CONFIRM_DEFAULT_FLOOR,
                        PG_CONFIRM_NOISE_K,
                        100 * fmax(PG_CONFIRM_DEFAULT_FLOOR, PG_CONFIRM_NOISE_K * sd));

@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/error.h"
+#include "common/fsutil.h"
 #include "common/interrupt.h"
 #include "common/json.h"
 
@@ -99,9 +100,16 @@ int pg_cli_fail(int code)
         const char *msg = pg_error_last();
         /* every path that ran out of descriptors names the limit to raise */
         bool fd_limit = strstr(msg, strerror(EMFILE)) && !strstr(msg, "ulimit -n");
+        /* and every path that found nothing because the working directory
+         * was removed says so (a relative path then names nothing) */
+        bool cwd_gone = strstr(msg, strerror(ENOENT)) && pg_cwd_gone();
 
         pg_cli_put_message("perfgate: error: ", msg, PG_SHOW_KEEP_LINES,
-                           fd_limit ? "; raise the open-file limit (ulimit -n)\n" : "\n");
+                           fd_limit   ? "; raise the open-file limit (ulimit -n)\n"
+                           : cwd_gone ? "; the current directory no longer exists (it was removed "
+                                        "after perfgate started in it): cd into an existing "
+                                        "directory\n"
+                                      : "\n");
         return pg_exit_status(code);
 }
 

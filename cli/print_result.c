@@ -31,6 +31,7 @@
 #include "cli/cli.h"
 #include "common/buf.h"
 #include "common/hashmap.h"
+#include "common/width.h"
 #include "compare/offcpu.h"
 #include "compare/profile.h"
 #include "compare/report.h"
@@ -282,8 +283,9 @@ static void pg_print_row(FILE *f, const struct pg_result *r, const struct pg_met
         } else {
                 pg_buf_puts(&val, pg_status_label(m));
         }
-        pg_buf_printf(&line, "%18s %-*s %-32s", val.ptr, unit_w,
-                      m->status == PG_METRIC_OK && m->nvalues ? pg_unit_label(m) : "", m->name);
+        pg_buf_printf(&line, "%18s %-*s ", val.ptr, unit_w,
+                      m->status == PG_METRIC_OK && m->nvalues ? pg_unit_label(m) : "");
+        pg_buf_pad(&line, m->name, 32);
         if (m->status == PG_METRIC_OK && m->nvalues) {
                 pg_fmt_shadow(&shadow, r, m, med);
                 pg_buf_printf(&line, " %-*s", PG_SHOW_METRIC_W, shadow.ptr);
@@ -682,7 +684,7 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool offcpu, b
         }
         for (size_t i = 0; i < nshow; i++) {
                 char mb[256];
-                size_t w = strlen(funcs[i].name);
+                size_t w = pg_text_width(funcs[i].name);
                 if (w > name_w)
                         name_w = w;
                 any_module |= *pg_frame_module(funcs[i].name, mb, sizeof(mb)) != '\0';
@@ -700,10 +702,13 @@ static void pg_print_profile(FILE *f, const struct pg_profile *p, bool offcpu, b
 
                 pg_print_pct(f, (double) funcs[i].children * 100 / (double) pf.total, color);
                 pg_print_pct(f, (double) funcs[i].self * 100 / (double) pf.total, color);
-                if (*mod)
-                        fprintf(f, "  %-*s  %s\n", (int) name_w, funcs[i].name, mod);
-                else
+                if (*mod) {
+                        fputs("  ", f);
+                        pg_fput_pad(f, funcs[i].name, name_w);
+                        fprintf(f, "  %s\n", mod);
+                } else {
                         fprintf(f, "  %s\n", funcs[i].name);
+                }
                 pg_print_hot_path(f, &pf, p, funcs[i].id, funcs[i].name, 22);
         }
         if (pf.names.n > nshow)
@@ -750,7 +755,9 @@ static void pg_print_sched(FILE *f, const struct pg_sched *s, bool color)
                 const struct pg_sched_task *t = rows[i];
                 char *name = pg_shown_name(t->comm);
 
-                fprintf(f, "  %-16s %7llu %9.3f ms %10.1f %9.3f ms %9.3f ms\n", name,
+                fputs("  ", f);
+                pg_fput_pad(f, name, 16);
+                fprintf(f, " %7llu %9.3f ms %10.1f %9.3f ms %9.3f ms\n",
                         (unsigned long long) t->threads, (double) t->runtime_ns / 1e6 / runs,
                         (double) t->switches / runs,
                         t->switches ? (double) t->delay_total_ns / 1e6 / (double) t->switches : 0.0,

@@ -47,6 +47,17 @@ int pg_error_prefix(int code, const char *fmt, ...)
         return code;
 }
 
+int pg_error_append(int code, const char *fmt, ...)
+{
+        size_t len = strnlen(pg_errmsg, sizeof(pg_errmsg));
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(pg_errmsg + len, sizeof(pg_errmsg) - len, fmt, ap);
+        va_end(ap);
+        return code;
+}
+
 const char *pg_error_last(void)
 {
         return pg_errmsg[0] ? pg_errmsg : "unknown error";
@@ -84,4 +95,12 @@ const char *pg_fd_limit_hint(int e)
         if (e == ENFILE)
                 return "; the system's file table is full (sysctl fs.file-max)";
         return "";
+}
+
+const char *pg_fork_limit_hint(int e)
+{
+        if (e == EAGAIN)
+                return "; no more processes may start: raise the process limit (ulimit -u) or end "
+                       "some of this user's processes";
+        return pg_fd_limit_hint(e);
 }

@@ -49,6 +49,12 @@ int pg_error_set(int code, const char *fmt, ...) __attribute__((format(printf, 2
  */
 int pg_error_prefix(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/**
+ * Put @fmt's text after the current message: "<old message><text>" (cut
+ * like any message). Returns @code unchanged.
+ */
+int pg_error_append(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /** The calling thread's last message (borrowed; valid until the next pg_error_*). */
 const char *pg_error_last(void);
 
@@ -62,6 +68,17 @@ void pg_error_clear(void);
  * is full (sysctl fs.file-max)" for ENFILE, "" otherwise. Static string.
  */
 const char *pg_fd_limit_hint(int e);
+
+/**
+ * The hint to append to a message for the errno value @e from fork(2) or
+ * from the steps that start a process: for EAGAIN, the user's process limit
+ * (RLIMIT_NPROC, getrlimit(2): fork fails with EAGAIN when the real user
+ * already has that many processes; a cgroup's pids.max has the same
+ * effect), "; no more processes may start: raise the process limit
+ * (ulimit -u) or end some of this user's processes"; otherwise
+ * pg_fd_limit_hint(@e). Static string.
+ */
+const char *pg_fork_limit_hint(int e);
 
 /** Map a PG_E* code (or 0) to the exit status of DESIGN.md section 2. */
 int pg_exit_status(int code);

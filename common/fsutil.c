@@ -537,8 +537,17 @@ int pg_mkdir_p(const char *path)
                         char c = *s;
                         *s = '\0';
                         if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-                                error = pg_error_set(PG_EIO, "cannot create directory '%s': %s", p,
-                                                     strerror(errno));
+                                if (errno == ENOENT && p[0] != '/' && pg_cwd_gone())
+                                        error = pg_error_set(
+                                            PG_EIO,
+                                            "cannot create directory '%s': the current directory "
+                                            "no longer exists (it was removed after perfgate "
+                                            "started in it); cd into an existing directory",
+                                            p);
+                                else
+                                        error =
+                                            pg_error_set(PG_EIO, "cannot create directory '%s': %s",
+                                                         p, strerror(errno));
                                 break;
                         }
                         *s = c;
@@ -550,6 +559,15 @@ int pg_mkdir_p(const char *path)
                 error = pg_error_set(PG_EIO, "'%s' exists and is not a directory", path);
         free(p);
         return error;
+}
+
+bool pg_cwd_gone(void)
+{
+        char *cwd = getcwd(NULL, 0);
+        bool gone = !cwd && errno == ENOENT;
+
+        free(cwd);
+        return gone;
 }
 
 int pg_is_dir(const char *path)

@@ -205,6 +205,14 @@ int pg_mkdir_p(const char *path);
 /** Non-zero when @path names an existing directory. */
 int pg_is_dir(const char *path);
 
+/**
+ * Whether the process's working directory was removed after it entered it
+ * (getcwd(3) fails with ENOENT, "the current working directory has been
+ * unlinked"): every relative path then names nothing, and creating a file
+ * or directory there fails with ENOENT.
+ */
+bool pg_cwd_gone(void);
+
 /** Last path component of @path (borrowed pointer into @path). */
 const char *pg_basename(const char *path);
 

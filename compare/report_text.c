@@ -18,6 +18,7 @@
 
 #include "common/fsutil.h"
 #include "common/json.h"
+#include "common/width.h"
 
 #define PG_RED    "\033[31m"
 #define PG_GREEN  "\033[32m"
@@ -437,7 +438,8 @@ static void pg_detail_row(struct pg_buf *out, const struct pg_judgement *j)
 
         pg_buf_puts(out, "    ");
         pg_report_escape_ctl(&t, j->metric);
-        pg_buf_printf(out, "%-22s ", t.ptr);
+        pg_buf_pad(out, t.ptr, 22);
+        pg_buf_putc(out, ' ');
         pg_buf_reset(&t);
         if (j->has_base)
                 pg_report_fmt_value(&t, j->base_median, j->unit, pg_report_is_rate(j));
@@ -653,8 +655,10 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                 const char *col = color ? pg_verdict_color(b->verdict) : "";
                 struct pg_buf name = PG_BUF_INIT;
                 pg_report_escape_ctl(&name, b->name);
-                pg_buf_printf(out, "%s%-13s%s %-24s ", col, pg_verdict_name(b->verdict),
-                              *col ? PG_RESET : "", name.ptr);
+                pg_buf_printf(out, "%s%-13s%s ", col, pg_verdict_name(b->verdict),
+                              *col ? PG_RESET : "");
+                pg_buf_pad(out, name.ptr, 24);
+                pg_buf_putc(out, ' ');
                 pg_biggest_changes(out, b);
                 pg_buf_putc(out, '\n');
                 if (b->host_diff) {

@@ -884,11 +884,12 @@ static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const
 /*
  * The DWARF in @e that libdw cannot read (runner/dwarfcheck.h), as check
  * @name: debug sections compressed with what libelf cannot decompress, or
- * skeleton units (-gsplit-dwarf) whose .dwo files are not found. true when
+ * skeleton units (-gsplit-dwarf) whose .dwo files are not found (or not
+ * regular files: not opened), @path being the file @e was read from. true when
  * it added the check (a problem, or split DWARF that reads whole), false
  * when the DWARF is in the file as usual.
  */
-static bool pg_check_dwarf_readable(struct pg_doctor *d, const char *name, Elf *e)
+static bool pg_check_dwarf_readable(struct pg_doctor *d, const char *name, const char *path, Elf *e)
 {
         Dwarf *dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
         Dwarf_CU *cu = NULL;
@@ -912,7 +913,7 @@ static bool pg_check_dwarf_readable(struct pg_doctor *d, const char *name, Elf *
                 return true;
         }
         while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0)
-                if (pg_dwarf_split_unit(&cudie, &split, nmissing == 0 ? &first : NULL)) {
+                if (pg_dwarf_split_unit(&cudie, path, &split, nmissing == 0 ? &first : NULL)) {
                         nskel++;
                         nmissing += split.addr == NULL;
                 }
@@ -929,8 +930,8 @@ static bool pg_check_dwarf_readable(struct pg_doctor *d, const char *name, Elf *
                        NULL);
         } else {
                 snprintf(value, sizeof(value),
-                         "DWARF in the file, split into %zu .dwo files: %zu not found or of "
-                         "another build (first: %s)",
+                         "DWARF in the file, split into %zu .dwo files: %zu not read (the "
+                         "first: %s)",
                          nskel, nmissing, first.ptr);
                 pg_add(d, name, PG_CHECK_WARN, value,
                        "the code of those units has no inlined frames (libdw reads .dwp "
@@ -945,7 +946,9 @@ static bool pg_check_dwarf_readable(struct pg_doctor *d, const char *name, Elf *
 /* Inspect sections: symtab, debug_info, build-id note, debuglink; PIE. */
 static void pg_check_binary(struct pg_doctor *d, const char *path)
 {
-        int fd = open(path, O_RDONLY | O_CLOEXEC), open_errno = errno;
+        /* O_NONBLOCK: a FIFO named on the command line is refused below,
+         * not waited on */
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), open_errno = errno;
         Elf *e = NULL;
         Elf_Scn *scn = NULL;
         GElf_Ehdr eh;
@@ -1063,7 +1066,7 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                 free(dir);
         }
         snprintf(name, sizeof(name), "binary:%s:debuginfo", path);
-        if (has_debug && pg_check_dwarf_readable(d, name, e))
+        if (has_debug && pg_check_dwarf_readable(d, name, path, e))
                 goto frame_pointers;
         pg_add(d, name, dbg.len ? PG_CHECK_OK : PG_CHECK_WARN, dbg.len ? dbg.ptr : "none found",
                dbg.len ? "inlined frames and source lines can be shown"

@@ -29,10 +29,18 @@
  * DIE that libdw found (the .dwo named by DW_AT_comp_dir and DW_AT_dwo_name,
  * libdw/libdw_find_split_unit.c), or has a NULL addr when it found none (a
  * .dwo missing or of another build; a .dwp package, which libdw reads only
- * from elfutils 0.191 on); @where (if not NULL) then gets that .dwo's
- * path. false (and *@split untouched): not a skeleton unit.
+ * from elfutils 0.191 on) or when perfgate did not let it look: a path
+ * libdw would open (@elfpath.dwp, the .dwo beside @elfpath, the .dwo in
+ * DW_AT_comp_dir) exists and is not a regular file (a FIFO would block
+ * libdw's open(2) forever, out of reach of signals; a device may never
+ * end). @elfpath is the file @cu was read from (the debug file when
+ * separate; NULL: not known, only absolute paths are checked). @where (if
+ * not NULL) then gets what happened, for a message: "'PATH' was not found
+ * or belongs to another build" or "'PATH' is a FIFO, not a regular file,
+ * so perfgate did not open it". false (and *@split untouched): not a skeleton unit.
  */
-bool pg_dwarf_split_unit(Dwarf_Die *cu, Dwarf_Die *split, struct pg_buf *where);
+bool pg_dwarf_split_unit(Dwarf_Die *cu, const char *elfpath, Dwarf_Die *split,
+                         struct pg_buf *where);
 
 /**
  * dwarf_decl_file(@die) (the file DW_AT_decl_file names, borrowed from

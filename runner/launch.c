@@ -616,7 +616,8 @@ int pg_launch_spawner_start(void)
                 int e = errno;
                 close(sv[0]);
                 close(sv[1]);
-                return pg_error_set(PG_EIO, "cannot fork the spawner: %s", strerror(e));
+                return pg_error_set(PG_EIO, "cannot fork the spawner: %s%s", strerror(e),
+                                    pg_fork_limit_hint(e));
         }
         if (pg_spawner_pid == 0) {
                 close(sv[0]);
@@ -731,7 +732,7 @@ static int pg_sp_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                    r.err || r.pid <= 0 || fds[0] < 0 || fds[1] < 0) {
                 fe = fe ? fe : r.err ? r.err : EIO;
                 error = pg_error_set(PG_EIO, "cannot fork the benchmark: %s%s", strerror(fe),
-                                     pg_fd_limit_hint(fe));
+                                     pg_fork_limit_hint(fe));
                 for (int k = 0; k < 2; k++)
                         if (fds[k] >= 0)
                                 close(fds[k]);
@@ -801,7 +802,8 @@ int pg_launch_prepare(struct pg_child *c, const struct pg_launch_opts *o)
                 close(go[1]);
                 close(err[0]);
                 close(err[1]);
-                return pg_error_set(PG_EIO, "cannot fork: %s", strerror(e));
+                return pg_error_set(PG_EIO, "cannot fork: %s%s", strerror(e),
+                                    pg_fork_limit_hint(e));
         }
         if (c->pid == 0) {
                 close(go[1]);

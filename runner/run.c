@@ -268,6 +268,46 @@ static void pg_stale_drop(const struct pg_bench_list *l, size_t n, const char *o
         }
 }
 
+/* After a failure to create or write in the output directory @dir: when
+ * it, or the nearest directory above it that exists, cannot be written (a
+ * read-only file system, EROFS; no write permission, EACCES; access(2) as
+ * the effective user), the message says where to write instead. Returns
+ * @error. */
+static int pg_out_dir_hint(int error, const char *dir)
+{
+        char *p = pg_xstrdup(dir);
+        int e = 0;
+
+        for (;;) {
+                char *slash = strrchr(p, '/');
+
+                if (access(p, F_OK) == 0 || errno != ENOENT)
+                        break;
+                if (!slash) {
+                        strcpy(p, ".");
+                        break;
+                }
+                if (slash == p)
+                        slash[1] = '\0';
+                else
+                        *slash = '\0';
+        }
+        if (faccessat(AT_FDCWD, p, W_OK | X_OK, AT_EACCESS) < 0)
+                e = errno;
+        if (e == EROFS)
+                pg_error_append(error,
+                                "; '%s' is on a read-only file system: use --out DIR on a "
+                                "writable file system",
+                                p);
+        else if (e == EACCES)
+                pg_error_append(error,
+                                "; you cannot write in '%s': use --out DIR on a writable file "
+                                "system (a directory you may write in)",
+                                p);
+        free(p);
+        return error;
+}
+
 /* A fresh log per benchmark: the old one is removed and the new one created
  * with O_EXCL|O_NOFOLLOW, so a link planted at its name (now or later) is
  * never written through; every run of the benchmark inherits this one
@@ -923,8 +963,11 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         st.o = o;
         st.total = l->n;
         if (o->counters == PG_COUNTERS_SIMULATED &&
-            (error = pg_sim_find_valgrind(&st.valgrind)) < 0)
+            ((error = pg_sim_find_valgrind(&st.valgrind)) < 0 ||
+             (error = pg_sim_check_tmpdir()) < 0)) {
+                free(st.valgrind);
                 return error;
+        }
         if (o->events)
                 st.events = *o->events;
         else
@@ -952,7 +995,7 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
             (error = pg_dir_identify(o->out_dir, &out_id)) < 0 ||
             (error = pg_dir_lock(o->out_dir, &out_lock)) < 0) {
                 free(st.valgrind);
-                return error;
+                return error == PG_EIO ? pg_out_dir_hint(error, o->out_dir) : error;
         }
         pg_host_probe(&st.host);
         /* Decided up front as case 28 asks (perf_event_open(2): paranoid >= 2
@@ -986,6 +1029,8 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                         pg_stale_move(res_path, o->out_dir, b->name, "json");
                         pg_stale_move(log_path, o->out_dir, b->name, "log");
                         error = pg_bench_log_open(&log);
+                        if (error == PG_EIO)
+                                pg_out_dir_hint(error, o->out_dir);
                 }
                 if (!error)
                         error = pg_run_one(&st, b, &log, &res, &why);

@@ -567,14 +567,15 @@ struct pg_scope_split {
         Dwarf_Die skel, split;
 };
 
-/* @cu, or its split unit when it is a skeleton unit whose split unit libdw
- * finds (pg_scopeindex_cu), looked up once per CU. */
-static Dwarf_Die *pg_scope_split(struct pg_scopeindex *x, Dwarf_Die *cu)
+/* @cu of @mod, or its split unit when it is a skeleton unit whose split
+ * unit libdw finds (pg_scopeindex_cu), looked up once per CU. */
+static Dwarf_Die *pg_scope_split(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Die *cu)
 {
         uint64_t key = (uint64_t) (uintptr_t) cu->addr;
         uint32_t idx;
         Dwarf_Die split;
         struct pg_buf where = PG_BUF_INIT;
+        const char *mainfile = NULL, *debugfile = NULL;
 
         if (!pg_u64map_get(&x->by_skel, key, &idx)) {
                 if (x->nsplits == x->capsplits) {
@@ -584,7 +585,10 @@ static Dwarf_Die *pg_scope_split(struct pg_scopeindex *x, Dwarf_Die *cu)
                 idx = (uint32_t) x->nsplits++;
                 x->splits[idx] = NULL;
                 pg_u64map_put(&x->by_skel, key, idx);
-                if (pg_dwarf_split_unit(cu, &split, &where)) {
+                /* the file the DWARF was read from: the debug file when
+                 * separate */
+                dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+                if (pg_dwarf_split_unit(cu, debugfile ? debugfile : mainfile, &split, &where)) {
                         if (split.addr != NULL) {
                                 x->splits[idx] = pg_xmalloc(sizeof(*x->splits[idx]));
                                 *x->splits[idx] = (struct pg_scope_split){ *cu, split };
@@ -615,7 +619,7 @@ Dwarf_Die *pg_scopeindex_cu(struct pg_scopeindex *x, Dwfl_Module *mod, Dwarf_Add
 {
         Dwarf_Die *cu = pg_scope_cu_find(x, mod, addr, bias);
 
-        return cu != NULL ? pg_scope_split(x, cu) : NULL;
+        return cu != NULL ? pg_scope_split(x, mod, cu) : NULL;
 }
 
 void pg_scopeindex_release(struct pg_scopeindex *x)

@@ -50,6 +50,33 @@ int pg_sim_find_valgrind(char **path)
                             "'sudo dnf install valgrind' on Fedora) or use --counters auto");
 }
 
+int pg_sim_check_tmpdir(void)
+{
+        const char *env = getenv("TMPDIR");
+        const char *dir = env && *env ? env : "/tmp";
+        char *probe = pg_path_join(dir, ".perfgate-tmpdir-XXXXXX");
+        int fd = mkstemp(probe), e = errno;
+
+        if (fd >= 0) {
+                close(fd);
+                unlink(probe);
+                free(probe);
+                return 0;
+        }
+        free(probe);
+        if (env && *env)
+                return pg_error_set(PG_ENOTSUP,
+                                    "--counters simulated: valgrind writes its temporary files "
+                                    "in TMPDIR, and no file can be created in TMPDIR '%s': %s; "
+                                    "set TMPDIR to a writable directory (or unset it for /tmp)",
+                                    dir, strerror(e));
+        return pg_error_set(PG_ENOTSUP,
+                            "--counters simulated: valgrind writes its temporary files in /tmp "
+                            "(TMPDIR is not set), and no file can be created there: %s; set "
+                            "TMPDIR to a writable directory",
+                            strerror(e));
+}
+
 void pg_sim_release(struct pg_sim *s)
 {
         pg_functions_release(&s->functions);

@@ -65,6 +65,17 @@ struct pg_sim {
 int pg_sim_find_valgrind(char **path);
 
 /**
+ * Check that valgrind can write its temporary files: it creates them in
+ * $TMPDIR, or /tmp when TMPDIR is unset or empty (valgrind's
+ * coregrind/m_libcfile.c, VG_(tmpdir)), and stops before the benchmark
+ * starts when it cannot ("Can't create client cmdline file"). A file is
+ * created there with mkstemp(3) and removed at once.
+ * Errors: PG_ENOTSUP naming TMPDIR, its value and why no file can be made
+ * there, and what to do.
+ */
+int pg_sim_check_tmpdir(void);
+
+/**
  * Run the benchmark of @o once under cachegrind and fill @out (zeroed here;
  * release with pg_sim_release()).
  * Errors: PG_EMEASURE naming the benchmark when it cannot run under valgrind

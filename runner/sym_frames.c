@@ -489,7 +489,7 @@ dwo:
                 f->dwo_noted = true;
                 pg_buf_printf(&s->debug_notes,
                               "the DWARF of '%s' is split into .dwo files (-gsplit-dwarf) and "
-                              "'%s' was not found or belongs to another build: the inlined "
+                              "%s: the inlined "
                               "frames of its code are missing; %s%s%skeep the .dwo files where "
                               "the binary names them, or build without -gsplit-dwarf\n",
                               f->path, f->scopes.dwo_first,

@@ -15,7 +15,10 @@
 # package in its place (read, or a warning naming it: libdw reads them from
 # elfutils 0.190 on), and, when ld writes zstd-compressed debug sections,
 # either their inlined frames or a warning naming zstd (in the binary, and
-# in a separate debug file of a stripped binary). A missing toolchain skips its variant (exit 77 when none
+# in a separate debug file of a stripped binary). A .dwo or .dwp path that
+# is not a regular file (a FIFO, /dev/zero, a directory; beside the binary
+# or in DW_AT_comp_dir) is refused with a warning naming it, by record and
+# doctor, within 60 s (a FIFO hung them forever). A missing toolchain skips its variant (exit 77 when none
 # ran).
 # shellcheck source=tests/record/lib.sh disable=SC2154  # pg, tmp, fail: set by lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -113,7 +116,7 @@ check() {
                 err "$name: inlined frames in spin without the .dwo"
         fi
         "$pg" doctor "$d/prog" >"$d/doctor" 2>&1
-        grep -q "^warn .*debuginfo: .*1 not found or of another build (first: $d/prog.dwo)" "$d/doctor" ||
+        grep -q "^warn .*debuginfo: .*1 not read (the first: '$d/prog.dwo' was not found or belongs to another build)" "$d/doctor" ||
                 err "$name: doctor without the .dwo: $(grep debuginfo "$d/doctor")"
         # a .dwp package beside the binary (llvm-dwp; it loops on GCC's
         # DWARF 5 .dwo and binutils' dwp 2.40 crashes on it): read, or said
@@ -130,9 +133,52 @@ check() {
         ran=$((ran + 1))
 }
 
+# refused NAME PATH WHAT: $tmp/NAME/prog recorded (and doctored, and
+# annotated) while PATH, where libdw looks for a .dwo or .dwp, is WHAT (a
+# FIFO, a character device, ...): a warning names PATH and says what it
+# is, once, and exit 0. libdw's open(2) of a FIFO blocks forever and no
+# signal ends it: SIGKILL after 60 s makes a regression fail, not hang.
+refused() {
+        local d=$tmp/$1 path=$2 what=$3 rc=0
+        timeout -s KILL 60 "$pg" record -F 499 -o "$d/r.json" -- "$d/prog" 2000000 >/dev/null 2>"$d/err" ||
+                rc=$?
+        [ "$rc" = 0 ] || { err "$1: $path $what: record exit $rc: $(cat "$d/err")"; return; }
+        [ "$(grep -c "and '$path' is $what, not a regular file, so perfgate did not open it: the inlined frames" "$d/err")" = 1 ] ||
+                err "$1: $path $what: record says: $(cat "$d/err")"
+        rc=0
+        timeout -s KILL 60 "$pg" doctor "$d/prog" >"$d/doctor" 2>&1 || rc=$?
+        [ "$rc" -le 1 ] && grep -q "^warn .*debuginfo: .*1 not read (the first: '$path' is $what, not a regular file, so perfgate did not open it)" "$d/doctor" ||
+                err "$1: $path $what: doctor exit $rc: $(grep debuginfo "$d/doctor")"
+        rc=0
+        timeout -s KILL 60 "$pg" annotate "$d/r.json" spin >/dev/null 2>"$d/aerr" || rc=$?
+        [ "$rc" = 0 ] || err "$1: $path $what: annotate exit $rc: $(cat "$d/aerr")"
+}
+
+# non_regular NAME: after check NAME (prog.dwo moved to prog.dwo.away)
+non_regular() {
+        local d=$tmp/$1
+        mkfifo "$d/prog.dwo" && refused "$1" "$d/prog.dwo" "a FIFO"
+        rm -f "$d/prog.dwo"
+        ln -s /dev/zero "$d/prog.dwo" && refused "$1" "$d/prog.dwo" "a character device"
+        rm -f "$d/prog.dwo"
+        mkdir "$d/prog.dwo" && refused "$1" "$d/prog.dwo" "a directory"
+        rmdir "$d/prog.dwo"
+        # libdw looks beside the file it read first, then in DW_AT_comp_dir:
+        # a FIFO beside a copy of the binary, the good .dwo in comp_dir
+        cp "$d/prog.dwo.away" "$d/prog.dwo"
+        mkdir -p "$d/copy" && cp "$d/prog" "$d/copy/prog" && mkfifo "$d/copy/prog.dwo"
+        refused "$1/copy" "$d/copy/prog.dwo" "a FIFO"
+        rm "$d/copy/prog.dwo"
+        # a .dwp package beside the binary (libdw opens it first from 0.191 on)
+        mkfifo "$d/prog.dwp" && refused "$1" "$d/prog.dwp" "a FIFO"
+        rm -f "$d/prog.dwp"
+}
+
 if command -v gcc >/dev/null; then
         check gcc-bfd gcc -fuse-ld=bfd "prog plain"
         check gcc-dwarf4 gcc -fuse-ld=bfd "prog plain" -gdwarf-4
+        non_regular gcc-bfd
+        non_regular gcc-dwarf4
         if command -v ld.lld >/dev/null; then check gcc-lld gcc -fuse-ld=lld "prog plain"; else echo "skipped gcc-lld: no ld.lld"; fi
 else
         echo "skipped gcc: no gcc"
