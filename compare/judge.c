@@ -176,8 +176,9 @@ static void pg_judge_two_estimates(struct pg_judgement *j, bool is_rate, bool me
  * PG_JUDGE_MAGNITUDE or more is most likely other work, not faster or slower
  * code: a Google Benchmark `--benchmark_filter` that matches nothing exits 0
  * after 9 ms of dynamic-loader start-up where the baseline ran 500 ms
- * (docs/compare.md, "Outcome of a metric"). user-time and system-time are
- * left out: a split of the same work between them moves far more.
+ * (docs/compare.md, "A benchmark that measured nothing"). user-time and
+ * system-time are left out: the kernel splits a short run between them by
+ * clock ticks.
  */
 #define PG_JUDGE_MAGNITUDE 10.0
 
