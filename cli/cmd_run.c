@@ -214,7 +214,8 @@ static void pg_run_warn_short(const char *name, const struct pg_result *r)
                     "(far beyond compare's 10%% threshold), so comparisons with a stored baseline "
                     "gave 3-12%% false alarms; loop inside the benchmark until a run takes at "
                     "least 50 ms, or gate it with `perfgate compare --confirm` "
-                    "(docs/compare.md, \"Why these numbers\")",
+                    "(docs/compare.md, \"Why these numbers\"); if it should run longer, see "
+                    "its log: a benchmark filter that matches nothing also exits 0",
                     name, med / 1e6);
 }
 

@@ -171,6 +171,62 @@ static void pg_judge_two_estimates(struct pg_judgement *j, bool is_rate, bool me
                                               100 * j->rel_change, 100 * hl));
 }
 
+/*
+ * A whole run's time (task-clock, cpu-clock, duration_time) that changed by
+ * PG_JUDGE_MAGNITUDE or more is most likely other work, not faster or slower
+ * code: a Google Benchmark `--benchmark_filter` that matches nothing exits 0
+ * after 9 ms of dynamic-loader start-up where the baseline ran 500 ms
+ * (docs/compare.md, "A benchmark that measured nothing"). user-time and
+ * system-time are left out: the kernel splits a short run between them by
+ * clock ticks.
+ */
+#define PG_JUDGE_MAGNITUDE 10.0
+
+static bool pg_is_run_time(const char *name)
+{
+        return strcmp(name, "task-clock") == 0 || strcmp(name, "cpu-clock") == 0 ||
+               strcmp(name, "duration_time") == 0;
+}
+
+/*
+ * The order-of-magnitude rule on @j (medians set, both > 0, not a rate):
+ * head PG_JUDGE_MAGNITUDE times faster or more is "not comparable" and
+ * blocks when it gates (the benchmark is inconclusive, a failure under --strict): a
+ * benchmark that measured nothing must not pass as an improvement, nor be
+ * saved as a baseline unnoticed. Returns true when it decided @j. Head as
+ * many times slower is left to the rule (a real 10x slowdown must still
+ * fail); pg_judge_magnitude_hint() adds why it may not be one.
+ */
+static bool pg_judge_magnitude(struct pg_judgement *j)
+{
+        if (!pg_is_run_time(j->metric) || j->rule.direction != PG_DIR_LOWER_IS_BETTER ||
+            !(j->head_median * PG_JUDGE_MAGNITUDE <= j->base_median))
+                return false;
+        j->outcome = PG_OUTCOME_NOT_COMPARABLE;
+        j->blocks = j->rule.gate;
+        pg_set_reason(j, pg_xasprintf("%.0fx less time than the baseline: beyond %gx it is most "
+                                      "likely other work, not faster code (did the command "
+                                      "change? a filter that matches nothing runs only "
+                                      "start-up); see head's log",
+                                      j->base_median / j->head_median, PG_JUDGE_MAGNITUDE));
+        return true;
+}
+
+/* Head PG_JUDGE_MAGNITUDE times slower or more, judged by the rule: say that
+ * the baseline may have measured nothing (a reason of the rule's stays). */
+static void pg_judge_magnitude_hint(struct pg_judgement *j)
+{
+        if (!pg_is_run_time(j->metric) || j->rule.direction != PG_DIR_LOWER_IS_BETTER ||
+            !(j->head_median >= PG_JUDGE_MAGNITUDE * j->base_median) ||
+            (j->outcome != PG_OUTCOME_REGRESSION && j->outcome != PG_OUTCOME_INCONCLUSIVE))
+                return;
+        pg_set_reason(j, pg_xasprintf("%s%s%.0fx the baseline's time: if the baseline "
+                                      "measured nothing (a filter that matched nothing runs "
+                                      "only start-up; see its log), record it again",
+                                      j->reason ? j->reason : "", j->reason ? "; " : "",
+                                      j->head_median / j->base_median));
+}
+
 void pg_judge_metric(const char *name, const struct pg_metric *base, const struct pg_metric *head,
                      const struct pg_metric_rule *rule, const char *host_diff, bool host_cpu_diff,
                      struct pg_judgement *out)
@@ -308,6 +364,8 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                         out->blocks = true;
                         return;
                 }
+                if (pg_judge_magnitude(out))
+                        return;
                 change = out->rel_change;
                 noise = rule->noise_factor * fmax(out->has_base_noise ? out->base_rel_mad : 0,
                                                   out->has_head_noise ? out->head_rel_mad : 0);
@@ -369,6 +427,7 @@ void pg_judge_metric(const char *name, const struct pg_metric *base, const struc
                             rule->noise_factor, is_rate ? noise : 100 * noise);
         }
         pg_judge_two_estimates(out, is_rate, bad > rule->threshold);
+        pg_judge_magnitude_hint(out);
         if (host_diff && (host_cpu_diff || pg_metric_is_counter(name)) &&
             (out->outcome == PG_OUTCOME_REGRESSION || out->outcome == PG_OUTCOME_IMPROVEMENT ||
              out->outcome == PG_OUTCOME_INCONCLUSIVE)) {

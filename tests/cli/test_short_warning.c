@@ -52,6 +52,8 @@ static void test_short_benchmark_warned_once(void **state)
         pg_assert_has(o.err.ptr, "drifted 9-30% between batches");
         pg_assert_has(o.err.ptr, "loop inside the benchmark until a run takes at least 50 ms");
         pg_assert_has(o.err.ptr, "--confirm");
+        pg_assert_has(o.err.ptr, "see its log: a benchmark filter that matches nothing also "
+                                 "exits 0");
         assert_null(strstr(o.err.ptr, "long: task-clock median"));
         pg_run_out_release(&o);
         free(cfg);
