@@ -122,6 +122,10 @@ struct pg_profile {
         bool inline_sites;         /* every address was asked where code inlined at it was
                                     * called (addrs[].inlined): a function without entries
                                     * has none; false in results of older versions */
+        char *missing; /* with present false: why the run stored none although it sampled
+                        * (the result's "profile_missing" / "offcpu_missing": "too many
+                        * open files for 2 sampling events: raise 'ulimit -n'"); NULL when
+                        * none was asked for (--no-profile) or in older results */
 };
 
 /* Name of the entry that holds the functions below functions.min_share. */

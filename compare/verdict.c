@@ -670,6 +670,16 @@ static void pg_decide_bench(struct pg_bench_cmp *b, const struct pg_rules *rules
                         imp = true;
                 }
         }
+        /* like a gating metric that vanished from head: the baseline had a
+         * profile, head lost its own (not --no-profile), so the gate cannot
+         * judge (docs/compare.md, step 3) */
+        if (rules->hotspots.gate && !b->hotspots.judged && b->hotspots.head_lost) {
+                if (!inc) {
+                        free(why_owned);
+                        why_owned = pg_xasprintf("hotspots not compared: %s", b->hotspots.reason);
+                }
+                inc = true;
+        }
         if (rules->hotspots.gate && b->hotspots.judged)
                 for (size_t i = 0; i < b->hotspots.n; i++)
                         if (b->hotspots.items[i].kind == PG_HOTSPOT_REGRESSED) {
