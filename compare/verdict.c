@@ -57,6 +57,7 @@ void pg_comparison_release(struct pg_comparison *c)
         free(c->drifts);
         free(c->benches);
         free(c->base_label);
+        free(c->failed);
         memset(c, 0, sizeof(*c));
 }
 
@@ -876,6 +877,8 @@ void pg_comparison_resort(struct pg_comparison *c)
 
 int pg_comparison_exit_status(const struct pg_comparison *c)
 {
+        if (c->failed_status)
+                return c->failed_status;
         if (c->counts[PG_VERDICT_REGRESSION] || c->counts[PG_VERDICT_FAILED])
                 return 1;
         if (c->strict && c->counts[PG_VERDICT_INCONCLUSIVE])
@@ -886,6 +889,19 @@ int pg_comparison_exit_status(const struct pg_comparison *c)
 }
 
 char *pg_comparison_summary(const struct pg_comparison *c)
+{
+        char *counts = pg_comparison_summary_counts(c), *s;
+
+        /* a failed confirmation is what the exit status says: first */
+        if (!c->failed_status)
+                return counts;
+        s = pg_xasprintf("not confirmed (exit %d): %s; %s", c->failed_status,
+                         c->failed ? c->failed : "failed", counts);
+        free(counts);
+        return s;
+}
+
+char *pg_comparison_summary_counts(const struct pg_comparison *c)
 {
         struct pg_buf b = PG_BUF_INIT;
         size_t reg = c->counts[PG_VERDICT_REGRESSION];

@@ -235,9 +235,22 @@ static void test_confirm_cli_base_build_fails(void **state)
                          pg_test_env("PERFGATE_BIN"));
         sh_ok(s);
         free(s);
-        pg_test_perfgate(&o, "compare", "main", "--confirm", "--json", "v.json", NULL);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--json", "v.json", "--markdown",
+                         "v.md", NULL);
         if (o.status != 3)
                 fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        /* every report says what failed and carries the real status */
+        if (!strstr(o.out.ptr, "\nnot confirmed (exit 3): the build of base commit "))
+                fail_msg("summary:\n%s", o.out.ptr);
+        {
+                char *v = pg_test_read("v.json");
+                assert_non_null(strstr(v, "\"exit_status\": 3"));
+                assert_non_null(strstr(v, "\"summary\": \"not confirmed (exit 3): the build of"));
+                free(v);
+                v = pg_test_read("v.md");
+                assert_non_null(strstr(v, "### perfgate: not confirmed (exit 3): the build of"));
+                free(v);
+        }
         assert_non_null(strstr(o.err.ptr, "exited with status"));
         assert_non_null(strstr(o.err.ptr, "last lines of"));
         assert_non_null(strstr(o.err.ptr, "helper.c"));
@@ -251,6 +264,39 @@ static void test_confirm_cli_base_build_fails(void **state)
                 free(v);
         }
         assert_int_equal(build_dirs(), 0);
+        pg_run_out_release(&o);
+}
+
+/* A second --confirm in the same tree is refused (exit 2); the reports it
+ * still writes say so and carry exit status 2, never "no regression" with
+ * 0 (the stored comparison here has none: a 1x head). */
+static void test_confirm_cli_refused_reports_exit_2(void **state)
+{
+        struct pg_run_out o;
+        char *s;
+        (void) state;
+        make_repo(pg_build_cmd);
+        make_head(1);
+        /* flock -o: the lock is held, but not through perfgate's descriptors */
+        s = pg_xasprintf("mkdir -p .perfgate/confirm && flock -o .perfgate/confirm %s compare "
+                         "main --confirm --json v.json --markdown v.md",
+                         pg_test_env("PERFGATE_BIN"));
+        sh(&o, s);
+        free(s);
+        if (o.status != 2 ||
+            !strstr(o.err.ptr, "another 'perfgate compare --confirm' is running") ||
+            !strstr(o.out.ptr, "\nnot confirmed (exit 2): another 'perfgate compare --confirm'"))
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        {
+                char *v = pg_test_read("v.json");
+                assert_non_null(strstr(v, "\"exit_status\": 2"));
+                assert_non_null(strstr(v, "\"summary\": \"not confirmed (exit 2): another "));
+                free(v);
+                v = pg_test_read("v.md");
+                assert_non_null(strstr(v, "### perfgate: not confirmed (exit 2): another &#39;"));
+                assert_null(strstr(v, "### perfgate: no regression"));
+                free(v);
+        }
         pg_run_out_release(&o);
 }
 
@@ -505,6 +551,8 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_confirm_cli_cleared_not_called_regression,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_base_build_fails,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_refused_reports_exit_2,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_build_timeout,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
