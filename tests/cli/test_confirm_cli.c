@@ -215,6 +215,26 @@ static void test_confirm_cli_cleared_not_called_regression(void **state)
         pg_run_out_release(&o);
 }
 
+/* v.json and v.md of a compare --confirm that failed with @status: their
+ * summaries lead with "not confirmed (exit @status): @why" (@why as the
+ * Markdown escapes it) and the JSON carries the status. */
+static void assert_reports_lead(int status, const char *why)
+{
+        char *v = pg_test_read("v.json"), *want = pg_xasprintf("\"exit_status\": %d", status);
+        assert_non_null(strstr(v, want));
+        free(want);
+        want = pg_xasprintf("\"summary\": \"not confirmed (exit %d): ", status);
+        assert_non_null(strstr(v, want));
+        free(want);
+        free(v);
+        v = pg_test_read("v.md");
+        want = pg_xasprintf("### perfgate: not confirmed (exit %d): %s", status, why);
+        if (!strstr(v, want))
+                fail_msg("no '%s' in\n%s", want, v);
+        free(want);
+        free(v);
+}
+
 static void test_confirm_cli_base_build_fails(void **state)
 {
         struct pg_run_out o;
@@ -242,15 +262,7 @@ static void test_confirm_cli_base_build_fails(void **state)
         /* every report says what failed and carries the real status */
         if (!strstr(o.out.ptr, "\nnot confirmed (exit 3): the build of base commit "))
                 fail_msg("summary:\n%s", o.out.ptr);
-        {
-                char *v = pg_test_read("v.json");
-                assert_non_null(strstr(v, "\"exit_status\": 3"));
-                assert_non_null(strstr(v, "\"summary\": \"not confirmed (exit 3): the build of"));
-                free(v);
-                v = pg_test_read("v.md");
-                assert_non_null(strstr(v, "### perfgate: not confirmed (exit 3): the build of"));
-                free(v);
-        }
+        assert_reports_lead(3, "the build of base commit ");
         assert_non_null(strstr(o.err.ptr, "exited with status"));
         assert_non_null(strstr(o.err.ptr, "last lines of"));
         assert_non_null(strstr(o.err.ptr, "helper.c"));
@@ -287,16 +299,7 @@ static void test_confirm_cli_refused_reports_exit_2(void **state)
             !strstr(o.err.ptr, "another 'perfgate compare --confirm' is running") ||
             !strstr(o.out.ptr, "\nnot confirmed (exit 2): another 'perfgate compare --confirm'"))
                 fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
-        {
-                char *v = pg_test_read("v.json");
-                assert_non_null(strstr(v, "\"exit_status\": 2"));
-                assert_non_null(strstr(v, "\"summary\": \"not confirmed (exit 2): another "));
-                free(v);
-                v = pg_test_read("v.md");
-                assert_non_null(strstr(v, "### perfgate: not confirmed (exit 2): another &#39;"));
-                assert_null(strstr(v, "### perfgate: no regression"));
-                free(v);
-        }
+        assert_reports_lead(2, "another &#39;perfgate compare --confirm&#39; is running");
         pg_run_out_release(&o);
 }
 
