@@ -303,6 +303,67 @@ static void test_confirm_cli_refused_reports_exit_2(void **state)
         pg_run_out_release(&o);
 }
 
+#define TWO_C                                                                                      \
+        "#include <stdio.h>\n"                                                                     \
+        "#define F 10000000\n#define G 70000000\n"                                                 \
+        "static unsigned long long __attribute__((noinline)) f(unsigned long long n) {\n"          \
+        "  unsigned long long x = 1;\n"                                                            \
+        "  for (unsigned long long i = 0; i < n; i++) x = x * 6364136223846793005ull + 1;\n"       \
+        "  return x;\n}\n"                                                                         \
+        "static unsigned long long __attribute__((noinline)) g(unsigned long long n) {\n"          \
+        "  unsigned long long x = 3;\n"                                                            \
+        "  for (unsigned long long i = 0; i < n; i++) x = x * 6364136223846793005ull + 1;\n"       \
+        "  return x;\n}\n"                                                                         \
+        "int main(void) { printf(\"%llu\\n\", (f(F) ^ g(G)) & 1); return 0; }\n"
+
+/* A benchmark failed by a hotspot the paired runs confirmed (not by its
+ * paired task-clock: head moves 6/7 of g's work into f, the same total) says
+ * why in every report: JSON reason, JUnit failure message, the Markdown and
+ * text summary rows name the hotspot, its share change and own time. The
+ * stored task-clock cannot gate (threshold 1000%), so only the hotspot can. */
+static void test_confirm_cli_hotspot_gated_reason(void **state)
+{
+        struct pg_run_out o;
+        char *s, *v;
+        const char *why = "hotspot &#39;f&#39; grew, confirmed by paired runs &#40;";
+        (void) state;
+        sh_ok("git init -q -b main . && git config user.name t && git config user.email t@t "
+              "&& mkdir -p src bench && printf 'bench/two\\n.perfgate/\\n' >.gitignore");
+        pg_test_write("src/two.c", TWO_C);
+        pg_test_write("bench/perfgate.json",
+                      "{\"build\": \"cc -O1 -g -fno-omit-frame-pointer -o bench/two src/two.c\",\n"
+                      "\"defaults\": {\"repeat\": 5, \"warmup\": 0},\n"
+                      "\"compare\": {\"metrics\": {\"task-clock\": {\"threshold\": \"1000%\"}}},\n"
+                      "\"benchmarks\": [{\"name\": \"two\", \"argv\": [\"./two\"]}]}\n");
+        s = pg_xasprintf("git add -A && git commit -qm base && cc -O1 -g -fno-omit-frame-pointer "
+                         "-o bench/two src/two.c && %1$s run bench/ -q && %1$s baseline save "
+                         ">/dev/null && git checkout -q -b head && sed -i 's/define F "
+                         "10000000/define F 70000000/; s/define G 70000000/define G 10000000/' "
+                         "src/two.c && git commit -qam head && cc -O1 -g -fno-omit-frame-pointer "
+                         "-o bench/two src/two.c && %1$s run bench/ -q",
+                         pg_test_env("PERFGATE_BIN"));
+        sh_ok(s);
+        free(s);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "8", "--json",
+                         "v.json", "--junit", "v.xml", "--markdown", "v.md", NULL);
+        if (o.status != 1 || !strstr(o.out.ptr, "; hotspot 'f' grew, confirmed by paired runs ("))
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        v = pg_test_read("v.xml");
+        if (!strstr(v, "<failure message=\"regression: hotspot &#39;f&#39; grew, confirmed by "
+                       "paired runs (") ||
+            !strstr(v, "self share ") || !strstr(v, "own time +"))
+                fail_msg("JUnit:\n%s", v);
+        free(v);
+        v = pg_test_read("v.json");
+        assert_non_null(strstr(v, "\"reason\": \"hotspot 'f' grew, confirmed by paired runs ("));
+        free(v);
+        v = pg_test_read("v.md");
+        if (!strstr(v, why))
+                fail_msg("Markdown:\n%s", v);
+        free(v);
+        pg_run_out_release(&o);
+}
+
 static void test_confirm_cli_build_timeout(void **state)
 {
         struct pg_run_out o;
@@ -556,6 +617,8 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_confirm_cli_base_build_fails,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_refused_reports_exit_2,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_hotspot_gated_reason,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_build_timeout,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
