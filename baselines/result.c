@@ -194,6 +194,7 @@ static void pg_profile_free_frames(struct pg_profile *p)
 
 void pg_profile_release(struct pg_profile *p)
 {
+        free(p->missing);
         free(p->event);
         free(p->call_graph);
         pg_profile_free_frames(p);
@@ -815,8 +816,12 @@ static cJSON *pg_result_to_tree(const struct pg_result *r)
         }
         if (r->profile.present)
                 pg_profile_to_json(root, "profile", &r->profile);
+        else if (r->profile.missing)
+                cJSON_AddStringToObject(root, "profile_missing", r->profile.missing);
         if (r->offcpu.present)
                 pg_profile_to_json(root, "offcpu", &r->offcpu);
+        else if (r->offcpu.missing)
+                cJSON_AddStringToObject(root, "offcpu_missing", r->offcpu.missing);
         if (r->sched.present)
                 pg_sched_to_json(root, &r->sched);
         if (r->noise.present) {
@@ -1678,6 +1683,28 @@ static int pg_bad_stack(const struct pg_loader *ld, const char *key, const char 
                           len > 200 ? "..." : "");
 }
 
+/* "@key_missing" of @root, why the run stored no profile @key
+ * (docs/result-format.md): a string, into @p->missing; never beside @key
+ * itself. */
+static int pg_load_missing(const struct pg_loader *ld, const cJSON *root, struct pg_profile *p,
+                           const char *key)
+{
+        char *name = pg_xasprintf("%s_missing", key);
+        int error = 0;
+
+        if (cJSON_GetObjectItemCaseSensitive(root, name)) {
+                if (p->present)
+                        error = pg_bad_set("'%s': fields '%s' and '%s' are both present: a "
+                                           "result has a profile or says why it has none; "
+                                           "remove one",
+                                           ld->origin, key, name);
+                else
+                        error = pg_get_str(ld, root, name, false, &p->missing);
+        }
+        free(name);
+        return error;
+}
+
 static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po,
                            const char *key)
 {
@@ -1942,6 +1969,9 @@ static int pg_result_from_tree(struct pg_result *r, const cJSON *root, const str
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_profile(ld, &r->offcpu, it, "offcpu")) < 0)
                         return error;
+        if ((error = pg_load_missing(ld, root, &r->profile, "profile")) < 0 ||
+            (error = pg_load_missing(ld, root, &r->offcpu, "offcpu")) < 0)
+                return error;
         it = cJSON_GetObjectItemCaseSensitive(root, "sched");
         if (it && !cJSON_IsNull(it))
                 if ((error = pg_load_sched(ld, &r->sched, it)) < 0)

@@ -137,6 +137,10 @@ struct pg_profile {
         size_t nrun_self;
         struct pg_run_self *run_self; /* sorted by function, unique; with run_samples only:
                                        * every run's counts sum to its run_samples */
+        char *missing; /* with present false: why the run stored none although it sampled
+                        * (the result's "profile_missing" / "offcpu_missing": "too many
+                        * open files for 2 sampling events: raise 'ulimit -n'"); NULL when
+                        * none was asked for (--no-profile) or in older results */
 };
 
 /* Name of the entry that holds the functions below functions.min_share. */

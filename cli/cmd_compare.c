@@ -789,6 +789,10 @@ int cmd_compare(int argc, char **argv)
                                 goto fail;
                         fprintf(stderr, "perfgate: error: %s\n", pg_error_last());
                         confirm_status = pg_exit_status(error);
+                        /* the reports carry it: none reads "no regression" with
+                         * exit status 0 while perfgate exits 2 or 3 */
+                        cmp.failed_status = confirm_status;
+                        cmp.failed = pg_xstrdup(pg_error_last());
                 }
         }
         cmp.strict = a.strict;

@@ -219,15 +219,30 @@ static int pg_confirm_hot(struct pg_paired *p, const struct pg_confirm_opts *co,
 /* The verdict that follows from the confirmation. */
 static void pg_confirm_apply(struct pg_bench_cmp *b, struct pg_bench_confirm *c, double base_ns)
 {
-        bool hot = false;
+        const struct pg_confirm_hotspot *hot = NULL;
 
-        for (size_t k = 0; k < c->hotspots.n; k++) {
+        for (size_t k = 0; k < c->hotspots.n && !hot; k++) {
                 const struct pg_confirm_hotspot *h = &c->hotspots.items[k];
-                /* a confirmed hotspot gates when its own time grew beyond the floor */
+                /* a confirmed hotspot gates when its own time grew beyond the
+                 * floor; the items are sorted by own time, so the first is
+                 * the largest */
                 if (h->confirmed && h->self_growth_ns > c->floor * base_ns)
-                        hot = true;
+                        hot = h;
         }
         c->hotspot_gated = hot && c->outcome != PG_CONFIRM_REGRESSION;
+        if (c->hotspot_gated &&
+            (c->outcome == PG_CONFIRM_NO_REGRESSION || c->outcome == PG_CONFIRM_INCONCLUSIVE)) {
+                /* the verdict is the hotspot's: every report says so (the
+                 * JUnit failure message, the JSON reason), not the stored
+                 * comparison's reason */
+                free(b->reason);
+                b->reason = pg_xasprintf(
+                    "hotspot '%s' grew, confirmed by paired runs (%zu sampled pairs): self "
+                    "share %.2f%% -> %.2f%% (p = %.2g Holm), own time "
+                    "%+.1f ms per run, beyond the floor of %.1f ms",
+                    hot->function, c->hotspots.pairs, 100 * hot->base_share, 100 * hot->head_share,
+                    hot->p_holm, hot->self_growth_ns / 1e6, c->floor * base_ns / 1e6);
+        }
         switch (c->outcome) {
         case PG_CONFIRM_REGRESSION:
                 b->verdict = PG_VERDICT_REGRESSION;

@@ -81,7 +81,8 @@ static int pg_hotspot_cmp(const void *a, const void *b)
 static const char *pg_profile_problem(const struct pg_profile *p, uint64_t total)
 {
         if (!p || !p->present)
-                return "has no profile (it was run with --no-profile)";
+                return p && p->missing ? "has no profile: the run could not sample it"
+                                       : "has no profile (it was run with --no-profile)";
         if (total == 0)
                 return "has 0 samples";
         return NULL;
@@ -471,7 +472,11 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
         if (bp || hp) {
                 const struct pg_profile *p = bp ? base : head;
                 const char *side = bp ? "baseline" : "head";
-                if (!p || !p->present)
+                /* a gate on hotspots cannot pass what head lost by accident */
+                out->head_lost = !bp && head && (head->present || head->missing);
+                if (p && !p->present && p->missing)
+                        out->reason = pg_xasprintf("%s %s: %s", side, bp ? bp : hp, p->missing);
+                else if (!p || !p->present)
                         out->reason = pg_xasprintf("%s %s", side, bp ? bp : hp);
                 else
                         out->reason = pg_xasprintf("%s profile %s for event '%s'", side,

@@ -115,6 +115,10 @@ struct pg_hotspots {
                           * baseline's, 2: only head's (exclude_kernel differed). Then
                           * kernel frames ("_[k]") that appear or vanish are artifacts
                           * of that and left out of items. */
+        bool head_lost;           /* not judged because head's profile is missing although its run
+                         * sampled (pg_profile.missing) or has 0 samples, while the
+                         * baseline's has samples: with hotspots.gate the benchmark cannot
+                         * be judged (docs/compare.md, "Verdict per benchmark") */
 };
 
 void pg_hotspots_init(struct pg_hotspots *h);

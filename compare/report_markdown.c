@@ -113,6 +113,7 @@ static const char *pg_verdict_icon(enum pg_verdict v)
 static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
 {
         size_t shown = 0;
+        bool gated_reg = false;
         struct pg_buf t = PG_BUF_INIT;
 
         /* the paired runs decide over the stored batches: their answer first */
@@ -144,10 +145,17 @@ static void pg_md_changes(struct pg_buf *out, const struct pg_bench_cmp *b)
                                 pg_buf_putc(out, *p == '`' || *p == '|' ? '\'' : *p);
                         pg_buf_puts(out, "`");
                 }
+                gated_reg |= j->rule.gate && j->outcome == PG_OUTCOME_REGRESSION && !j->unconfirmed;
                 shown++;
         }
         if (!shown && b->reason)
                 pg_md_escape(out, b->reason);
+        else if (b->verdict == PG_VERDICT_REGRESSION && !gated_reg && b->reason) {
+                /* as the text report: the regression came from elsewhere (a
+                 * gating hotspot, confirmed or stored) */
+                pg_buf_puts(out, "; ");
+                pg_md_escape(out, b->reason);
+        }
         /* as the text report: what vanished is named, with why */
         if (b->base && b->head) {
                 pg_buf_reset(&t);
@@ -521,14 +529,21 @@ static void pg_md_path(struct pg_buf *out, const char *path)
 void pg_report_markdown(struct pg_buf *out, const struct pg_comparison *c,
                         const struct pg_report_opts *o)
 {
-        char *summary = pg_comparison_summary(c);
+        char *summary = pg_comparison_summary_counts(c);
         size_t maxh = pg_report_max_hotspots(o), start = out->len;
         bool any_hot = false;
         struct pg_md_unmeasured unmeasured;
 
         pg_md_unmeasured_find(&unmeasured, c);
         pg_buf_puts(out, "<!-- perfgate -->\n");
-        pg_buf_printf(out, "### perfgate: %s\n\n", summary);
+        pg_buf_puts(out, "### perfgate: ");
+        if (c->failed_status) { /* a failed --confirm's message names paths */
+                pg_buf_printf(out, "not confirmed (exit %d): ", c->failed_status);
+                pg_md_escape(out, c->failed ? c->failed : "failed");
+                pg_buf_puts(out, "; ");
+        }
+        pg_buf_puts(out, summary);
+        pg_buf_puts(out, "\n\n");
         pg_md_head(out, c);
         pg_buf_puts(out, "Baseline: ");
         pg_md_escape(out, c->base_label ? c->base_label : "(unnamed)");

@@ -784,6 +784,8 @@ void pg_report_text(struct pg_buf *out, const struct pg_comparison *c,
                 pg_buf_putc(out, '\n');
                 free(note);
         }
-        pg_buf_printf(out, "\n%s%s%s\n", color ? PG_BOLD : "", summary, color ? PG_RESET : "");
+        pg_buf_printf(out, "\n%s", color ? PG_BOLD : "");
+        pg_report_escape_ctl(out, summary); /* a failed --confirm's message names paths */
+        pg_buf_printf(out, "%s\n", color ? PG_RESET : "");
         free(summary);
 }

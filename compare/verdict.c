@@ -57,6 +57,7 @@ void pg_comparison_release(struct pg_comparison *c)
         free(c->drifts);
         free(c->benches);
         free(c->base_label);
+        free(c->failed);
         memset(c, 0, sizeof(*c));
 }
 
@@ -670,6 +671,16 @@ static void pg_decide_bench(struct pg_bench_cmp *b, const struct pg_rules *rules
                         imp = true;
                 }
         }
+        /* like a gating metric that vanished from head: the baseline had a
+         * profile, head lost its own (not --no-profile), so the gate cannot
+         * judge (docs/compare.md, step 3) */
+        if (rules->hotspots.gate && !b->hotspots.judged && b->hotspots.head_lost) {
+                if (!inc) {
+                        free(why_owned);
+                        why_owned = pg_xasprintf("hotspots not compared: %s", b->hotspots.reason);
+                }
+                inc = true;
+        }
         if (rules->hotspots.gate && b->hotspots.judged)
                 for (size_t i = 0; i < b->hotspots.n; i++)
                         if (b->hotspots.items[i].kind == PG_HOTSPOT_REGRESSED) {
@@ -866,6 +877,8 @@ void pg_comparison_resort(struct pg_comparison *c)
 
 int pg_comparison_exit_status(const struct pg_comparison *c)
 {
+        if (c->failed_status)
+                return c->failed_status;
         if (c->counts[PG_VERDICT_REGRESSION] || c->counts[PG_VERDICT_FAILED])
                 return 1;
         if (c->strict && c->counts[PG_VERDICT_INCONCLUSIVE])
@@ -876,6 +889,19 @@ int pg_comparison_exit_status(const struct pg_comparison *c)
 }
 
 char *pg_comparison_summary(const struct pg_comparison *c)
+{
+        char *counts = pg_comparison_summary_counts(c), *s;
+
+        /* a failed confirmation is what the exit status says: first */
+        if (!c->failed_status)
+                return counts;
+        s = pg_xasprintf("not confirmed (exit %d): %s; %s", c->failed_status,
+                         c->failed ? c->failed : "failed", counts);
+        free(counts);
+        return s;
+}
+
+char *pg_comparison_summary_counts(const struct pg_comparison *c)
 {
         struct pg_buf b = PG_BUF_INIT;
         size_t reg = c->counts[PG_VERDICT_REGRESSION];

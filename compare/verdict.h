@@ -144,7 +144,11 @@ struct pg_comparison {
         size_t counts[PG_VERDICT_COUNT];
         bool strict;
         bool fail_on_missing;
-        char *base_label; /* what the baseline is ("main @ 1a2b3c4", a path) */
+        char *base_label;  /* what the baseline is ("main @ 1a2b3c4", a path) */
+        int failed_status; /* nonzero: a step after the comparison failed with this exit
+                            * status (--confirm refused: 2; the base build failed: 3),
+                            * which is then what perfgate exits with */
+        char *failed;      /* owned; with failed_status, what failed (the error message) */
 };
 
 void pg_comparison_init(struct pg_comparison *c);
@@ -161,9 +165,10 @@ void pg_compare_sets(const struct pg_result_set *base, const struct pg_result_se
                      const struct pg_rules *rules, struct pg_comparison *out);
 
 /**
- * Exit status for @c (DESIGN.md section 2): 1 when a benchmark regressed or
- * failed, or inconclusive under c->strict, or missing under
- * c->fail_on_missing; else 0.
+ * Exit status for @c (DESIGN.md section 2): c->failed_status when a step
+ * after the comparison failed (--confirm: 2 or 3, docs/compare.md); else 1
+ * when a benchmark regressed or failed, or inconclusive under c->strict, or
+ * missing under c->fail_on_missing; else 0.
  */
 int pg_comparison_exit_status(const struct pg_comparison *c);
 
@@ -173,9 +178,14 @@ int pg_comparison_exit_status(const struct pg_comparison *c);
  * a failing exit status never reads "no regression ...": "1 benchmark
  * failed (no metrics measured), 0 regressions in 3 benchmarks (1 new)";
  * likewise inconclusive under c->strict and missing under
- * c->fail_on_missing.
+ * c->fail_on_missing. A failed step after the comparison (c->failed) leads
+ * all: "not confirmed (exit 3): the build of base commit ... failed ...;
+ * no regression in 1 benchmark".
  */
 char *pg_comparison_summary(const struct pg_comparison *c);
+
+/** pg_comparison_summary() without what c->failed leads it with. */
+char *pg_comparison_summary_counts(const struct pg_comparison *c);
 
 /**
  * The one line that reports drift @d (text and Markdown, unescaped): "the

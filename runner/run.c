@@ -760,7 +760,8 @@ static void pg_bench_sample_opts(const struct pg_run_state *st, const struct pg_
 
 /* Sample a profile into @res (with @off_cpu, its off-CPU profile:
  * runner/offcpu.h); sampling problems other than a benchmark failure or an
- * interrupt become one warning per kind and no such profile. */
+ * interrupt become one warning per kind and no such profile, the problem
+ * kept in the result (pg_profile.missing: "profile_missing"). */
 struct pg_run_sample_ctx {
         struct pg_run_state *st;
         const char *name;
@@ -834,6 +835,7 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                                  off_cpu ? "recording off-CPU time" : "sampling", pg_error_last());
         } else if (error == PG_ENOTSUP || error == PG_EPERM || error == PG_EIO ||
                    error == PG_ERROR) {
+                char *missing = pg_xstrdup(pg_error_last());
                 if (!*warned) {
                         char *m =
                             pg_xasprintf("no %s stored: %s",
@@ -843,6 +845,7 @@ static int pg_run_sampled(struct pg_run_state *st, const struct pg_bench *b,
                         *warned = true;
                 }
                 pg_profile_release(out);
+                out->missing = missing; /* kept in the result: compare says why */
                 error = 0;
         } else if (error == 0) {
                 /* source lines keyed relative to the project's root

@@ -215,6 +215,26 @@ static void test_confirm_cli_cleared_not_called_regression(void **state)
         pg_run_out_release(&o);
 }
 
+/* v.json and v.md of a compare --confirm that failed with @status: their
+ * summaries lead with "not confirmed (exit @status): @why" (@why as the
+ * Markdown escapes it) and the JSON carries the status. */
+static void assert_reports_lead(int status, const char *why)
+{
+        char *v = pg_test_read("v.json"), *want = pg_xasprintf("\"exit_status\": %d", status);
+        assert_non_null(strstr(v, want));
+        free(want);
+        want = pg_xasprintf("\"summary\": \"not confirmed (exit %d): ", status);
+        assert_non_null(strstr(v, want));
+        free(want);
+        free(v);
+        v = pg_test_read("v.md");
+        want = pg_xasprintf("### perfgate: not confirmed (exit %d): %s", status, why);
+        if (!strstr(v, want))
+                fail_msg("no '%s' in\n%s", want, v);
+        free(want);
+        free(v);
+}
+
 static void test_confirm_cli_base_build_fails(void **state)
 {
         struct pg_run_out o;
@@ -235,9 +255,14 @@ static void test_confirm_cli_base_build_fails(void **state)
                          pg_test_env("PERFGATE_BIN"));
         sh_ok(s);
         free(s);
-        pg_test_perfgate(&o, "compare", "main", "--confirm", "--json", "v.json", NULL);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--json", "v.json", "--markdown",
+                         "v.md", NULL);
         if (o.status != 3)
                 fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        /* every report says what failed and carries the real status */
+        if (!strstr(o.out.ptr, "\nnot confirmed (exit 3): the build of base commit "))
+                fail_msg("summary:\n%s", o.out.ptr);
+        assert_reports_lead(3, "the build of base commit ");
         assert_non_null(strstr(o.err.ptr, "exited with status"));
         assert_non_null(strstr(o.err.ptr, "last lines of"));
         assert_non_null(strstr(o.err.ptr, "helper.c"));
@@ -251,6 +276,91 @@ static void test_confirm_cli_base_build_fails(void **state)
                 free(v);
         }
         assert_int_equal(build_dirs(), 0);
+        pg_run_out_release(&o);
+}
+
+/* A second --confirm in the same tree is refused (exit 2); the reports it
+ * still writes say so and carry exit status 2, never "no regression" with
+ * 0 (the stored comparison here has none: a 1x head). */
+static void test_confirm_cli_refused_reports_exit_2(void **state)
+{
+        struct pg_run_out o;
+        char *s;
+        (void) state;
+        make_repo(pg_build_cmd);
+        make_head(1);
+        /* flock -o: the lock is held, but not through perfgate's descriptors */
+        s = pg_xasprintf("mkdir -p .perfgate/confirm && flock -o .perfgate/confirm %s compare "
+                         "main --confirm --json v.json --markdown v.md",
+                         pg_test_env("PERFGATE_BIN"));
+        sh(&o, s);
+        free(s);
+        if (o.status != 2 ||
+            !strstr(o.err.ptr, "another 'perfgate compare --confirm' is running") ||
+            !strstr(o.out.ptr, "\nnot confirmed (exit 2): another 'perfgate compare --confirm'"))
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        assert_reports_lead(2, "another &#39;perfgate compare --confirm&#39; is running");
+        pg_run_out_release(&o);
+}
+
+#define TWO_C                                                                                      \
+        "#include <stdio.h>\n"                                                                     \
+        "#define F 10000000\n#define G 70000000\n"                                                 \
+        "static unsigned long long __attribute__((noinline)) f(unsigned long long n) {\n"          \
+        "  unsigned long long x = 1;\n"                                                            \
+        "  for (unsigned long long i = 0; i < n; i++) x = x * 6364136223846793005ull + 1;\n"       \
+        "  return x;\n}\n"                                                                         \
+        "static unsigned long long __attribute__((noinline)) g(unsigned long long n) {\n"          \
+        "  unsigned long long x = 3;\n"                                                            \
+        "  for (unsigned long long i = 0; i < n; i++) x = x * 6364136223846793005ull + 1;\n"       \
+        "  return x;\n}\n"                                                                         \
+        "int main(void) { printf(\"%llu\\n\", (f(F) ^ g(G)) & 1); return 0; }\n"
+
+/* A benchmark failed by a hotspot the paired runs confirmed (not by its
+ * paired task-clock: head moves 6/7 of g's work into f, the same total) says
+ * why in every report: JSON reason, JUnit failure message, the Markdown and
+ * text summary rows name the hotspot, its share change and own time. The
+ * stored task-clock cannot gate (threshold 1000%), so only the hotspot can. */
+static void test_confirm_cli_hotspot_gated_reason(void **state)
+{
+        struct pg_run_out o;
+        char *s, *v;
+        const char *why = "hotspot &#39;f&#39; grew, confirmed by paired runs &#40;";
+        (void) state;
+        sh_ok("git init -q -b main . && git config user.name t && git config user.email t@t "
+              "&& mkdir -p src bench && printf 'bench/two\\n.perfgate/\\n' >.gitignore");
+        pg_test_write("src/two.c", TWO_C);
+        pg_test_write("bench/perfgate.json",
+                      "{\"build\": \"cc -O1 -g -fno-omit-frame-pointer -o bench/two src/two.c\",\n"
+                      "\"defaults\": {\"repeat\": 5, \"warmup\": 0},\n"
+                      "\"compare\": {\"metrics\": {\"task-clock\": {\"threshold\": \"1000%\"}}},\n"
+                      "\"benchmarks\": [{\"name\": \"two\", \"argv\": [\"./two\"]}]}\n");
+        s = pg_xasprintf("git add -A && git commit -qm base && cc -O1 -g -fno-omit-frame-pointer "
+                         "-o bench/two src/two.c && %1$s run bench/ -q && %1$s baseline save "
+                         ">/dev/null && git checkout -q -b head && sed -i 's/define F "
+                         "10000000/define F 70000000/; s/define G 70000000/define G 10000000/' "
+                         "src/two.c && git commit -qam head && cc -O1 -g -fno-omit-frame-pointer "
+                         "-o bench/two src/two.c && %1$s run bench/ -q",
+                         pg_test_env("PERFGATE_BIN"));
+        sh_ok(s);
+        free(s);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "8", "--json",
+                         "v.json", "--junit", "v.xml", "--markdown", "v.md", NULL);
+        if (o.status != 1 || !strstr(o.out.ptr, "; hotspot 'f' grew, confirmed by paired runs ("))
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        v = pg_test_read("v.xml");
+        if (!strstr(v, "<failure message=\"regression: hotspot &#39;f&#39; grew, confirmed by "
+                       "paired runs (") ||
+            !strstr(v, "self share ") || !strstr(v, "own time +"))
+                fail_msg("JUnit:\n%s", v);
+        free(v);
+        v = pg_test_read("v.json");
+        assert_non_null(strstr(v, "\"reason\": \"hotspot 'f' grew, confirmed by paired runs ("));
+        free(v);
+        v = pg_test_read("v.md");
+        if (!strstr(v, why))
+                fail_msg("Markdown:\n%s", v);
+        free(v);
         pg_run_out_release(&o);
 }
 
@@ -505,6 +615,10 @@ int main(void)
                 cmocka_unit_test_setup_teardown(test_confirm_cli_cleared_not_called_regression,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_base_build_fails,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_refused_reports_exit_2,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_hotspot_gated_reason,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_build_timeout,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),

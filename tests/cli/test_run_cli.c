@@ -559,6 +559,122 @@ static void test_run_cli_profile_placeholder_warns_once(void **state)
         pg_test_sandbox_remove();
 }
 
+/* `perfgate run --out DIR` of bench/ under `ulimit -n @n` (bash -c), with
+ * @extra options; the exit status. */
+static int pg_run_fd_limited(struct pg_run_out *o, int n, const char *dir, const char *extra)
+{
+        char *cmd = pg_xasprintf("ulimit -n %d && exec '%s' run --repeat 2 --warmup 0 --out %s %s",
+                                 n, pg_test_env("PERFGATE_BIN"), dir, extra);
+        char *argv[] = { "bash", "-c", cmd, NULL };
+        int st = pg_test_run(o, NULL, argv);
+        free(cmd);
+        return st;
+}
+
+/* A run whose sampling events do not fit the open-file limit keeps its
+ * counted result but says in it why it has no profile ("profile_missing"),
+ * and never as if it had been run with --no-profile; compare of a baseline
+ * with a profile against it, hotspots gating, cannot judge the benchmark:
+ * inconclusive (exit 0, 1 under --strict) with that reason in the text,
+ * Markdown, JSON and JUnit reports. Head run with --no-profile stays
+ * unchanged with the old reason. */
+static void test_run_cli_fd_limit_profile_missing_cannot_judge(void **state)
+{
+        static const char *const spec[] = { "a", "runner-busy", "300" };
+        struct pg_run_out o;
+        struct pg_result r;
+        char *text;
+        int n;
+        (void) state;
+
+        pg_test_sandbox();
+        assert_int_equal(pg_mkdir_p("bench"), 0);
+        pg_write_config("bench/perfgate.json", spec, 1);
+        pg_test_write("gate.json", "{\"compare\": {\"hotspots\": {\"gate\": true}}}");
+        pg_run_fd_limited(&o, 1024, "base", "");
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, "base/a.json"), 0);
+        if (!r.profile.present || r.profile.samples == 0) {
+                pg_result_release(&r);
+                pg_test_sandbox_remove();
+                skip(); /* no sampling here: nothing for the gate to lose */
+        }
+        pg_result_release(&r);
+        /* the highest limit at which the counters still fit and sampling
+         * does not (20 on 2 CPUs with the default events) */
+        for (n = 40; n >= 10; n--) {
+                int st = pg_run_fd_limited(&o, n, "head", "");
+                bool lost = st == 0 && strstr(o.err.ptr, "no profile stored");
+                if (lost)
+                        break;
+                pg_run_out_release(&o);
+        }
+        if (n < 10)
+                fail_msg("no open-file limit between 10 and 40 left the counters and lost "
+                         "the profile");
+        pg_assert_has(o.err.ptr, "too many open files");
+        pg_run_out_release(&o);
+        pg_result_init(&r);
+        assert_int_equal(pg_result_load(&r, "head/a.json"), 0);
+        assert_false(r.profile.present);
+        if (!r.profile.missing || !strstr(r.profile.missing, "too many open files"))
+                fail_msg("profile_missing: %s", r.profile.missing ? r.profile.missing : "(none)");
+        pg_result_release(&r);
+        text = pg_test_read("head/a.json");
+        pg_assert_has(text, "\"profile_missing\": \"too many open files");
+        free(text);
+
+        pg_test_perfgate(&o, "compare", "base", "--results", "head", "--config", "gate.json",
+                         "--markdown", "c.md", "--json", "c.json", "--junit", "c.xml", NULL);
+        if (o.status != 0)
+                fail_msg("exit %d\n%s%s", o.status, o.out.ptr, o.err.ptr);
+        pg_assert_has(o.out.ptr, "inconclusive  a ");
+        pg_assert_has(o.out.ptr, "head has no profile: the run could not sample it: too many "
+                                 "open files");
+        assert_null(strstr(o.out.ptr, "--no-profile"));
+        pg_run_out_release(&o);
+        text = pg_test_read("c.md");
+        pg_assert_has(text, "head has no profile: the run could not sample it: too many open");
+        free(text);
+        text = pg_test_read("c.json");
+        pg_assert_has(text, "\"verdict\": \"inconclusive\"");
+        pg_assert_has(text, "\"reason\": \"hotspots not compared: head has no profile: the run "
+                            "could not sample it: too many open");
+        free(text);
+        text = pg_test_read("c.xml");
+        pg_assert_has(text, "<skipped message=\"");
+        pg_assert_has(text, "head has no profile: the run could not sample it: too many open");
+        free(text);
+        pg_test_perfgate(&o, "compare", "base", "--results", "head", "--config", "gate.json",
+                         "--strict", NULL);
+        assert_int_equal(o.status, 1);
+        pg_run_out_release(&o);
+        /* without the gate the profile decides nothing: not a verdict */
+        pg_test_perfgate(&o, "compare", "base", "--results", "head", NULL);
+        assert_int_equal(o.status, 0);
+        assert_null(strstr(o.out.ptr, "inconclusive  a "));
+        pg_assert_has(o.out.ptr, "not compared: head has no profile: the run could not sample");
+        pg_run_out_release(&o);
+
+        /* --no-profile was asked for: said so, and not a verdict */
+        pg_run_fd_limited(&o, 1024, "head", "--no-profile");
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+        text = pg_test_read("head/a.json");
+        assert_null(strstr(text, "profile_missing"));
+        free(text);
+        pg_test_perfgate(&o, "compare", "base", "--results", "head", "--config", "gate.json",
+                         "--strict", NULL);
+        if (o.status != 0)
+                fail_msg("exit %d\n%s%s", o.status, o.out.ptr, o.err.ptr);
+        pg_assert_has(o.out.ptr, "head has no profile (it was run with --no-profile)");
+        assert_null(strstr(o.out.ptr, "inconclusive  a "));
+        pg_run_out_release(&o);
+        pg_test_sandbox_remove();
+}
+
 static void test_run_cli_software_mode_without_events_is_2(void **state)
 {
         struct pg_run_out o;
@@ -946,6 +1062,7 @@ int main(void)
                 cmocka_unit_test(test_run_cli_hardware_events_not_supported_exit_0),
                 cmocka_unit_test(test_run_cli_usage_errors_are_2),
                 cmocka_unit_test(test_run_cli_profile_placeholder_warns_once),
+                cmocka_unit_test(test_run_cli_fd_limit_profile_missing_cannot_judge),
                 cmocka_unit_test(test_run_cli_software_mode_without_events_is_2),
                 cmocka_unit_test(test_run_lib_no_counter_at_all_still_times),
                 cmocka_unit_test(test_run_lib_old_kernel_says_so_and_counts),
