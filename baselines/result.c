@@ -2324,6 +2324,13 @@ int pg_result_set_load_dir(struct pg_result_set *s, const char *dir)
         if (!d)
                 return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO,
                                     "cannot open results directory '%s': %s", dir, strerror(errno));
+        /* a run writing here renames each old result aside before it
+         * measures that benchmark: refuse its half-done set, without
+         * waiting; the lock is held until closedir(), after the loads */
+        if ((error = pg_dir_lock_shared(dirfd(d), dir)) < 0) {
+                closedir(d);
+                return error;
+        }
         while ((de = readdir(d)) != NULL) {
                 size_t len = strlen(de->d_name);
                 if (len <= 5 || de->d_name[0] == '.' || strcmp(de->d_name + len - 5, ".json") != 0)
@@ -2331,7 +2338,6 @@ int pg_result_set_load_dir(struct pg_result_set *s, const char *dir)
                 names = pg_xreallocarray(names, n + 1, sizeof(*names));
                 names[n++] = pg_xstrdup(de->d_name);
         }
-        closedir(d);
         if (n) /* qsort(NULL, 0, ...) is undefined behaviour */
                 qsort(names, n, sizeof(*names), pg_name_cmp);
         for (size_t i = 0; i < n && !error; i++) {
@@ -2354,5 +2360,6 @@ int pg_result_set_load_dir(struct pg_result_set *s, const char *dir)
         for (size_t i = 0; i < n; i++)
                 free(names[i]);
         free(names);
+        closedir(d); /* releases the shared lock */
         return error;
 }

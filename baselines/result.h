@@ -443,10 +443,15 @@ void pg_result_set_init(struct pg_result_set *s);
 void pg_result_set_release(struct pg_result_set *s);
 
 /**
- * Load every "*.json" file directly in @dir into @s (sorted by result name).
+ * Load every "*.json" file directly in @dir into @s (sorted by result name),
+ * holding a shared flock(2) on @dir meanwhile (pg_dir_lock_shared()): a
+ * `perfgate run` writing into @dir (pg_dir_lock()) has moved some old
+ * results aside and not yet written their new ones, so its set is refused,
+ * not loaded half-done; the run in turn waits for the load to end.
  * Errors: PG_ENOTFOUND (no such directory), PG_EINPUT (a file is invalid, or
- * two files hold the same benchmark name), PG_EIO. An empty directory is not
- * an error here (s->n == 0); callers decide.
+ * two files hold the same benchmark name, or a run is writing into @dir
+ * now), PG_EIO. An empty directory is not an error here (s->n == 0);
+ * callers decide.
  */
 int pg_result_set_load_dir(struct pg_result_set *s, const char *dir);
 

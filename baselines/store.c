@@ -1238,6 +1238,51 @@ static bool pg_history_reaches(git_repository *repo, const git_oid *tip, size_t 
         return count >= n;
 }
 
+/* 0 when the object @id (@what, for the message) can be read back from
+ * @repo's object database. libgit2 1.5 can report a loose object written
+ * when its write failed: on a full disk git_commit_create() returned 0
+ * after two ENOSPC writes of the commit, and only the ref's update then
+ * failed, saying "target OID for the reference doesn't exist". Called
+ * before the ref moves, so a failure saves nothing. Errors: PG_EIO
+ * "cannot write WHAT to 'REPO': ... (is the disk full?) ...". */
+static int pg_store_written(git_repository *repo, const git_oid *id, const char *what)
+{
+        git_odb *odb = NULL;
+        git_object_t type;
+        size_t size;
+        int rc;
+
+        if (git_repository_odb(&odb, repo) < 0)
+                return pg_git_err(PG_EIO, "cannot open the object database");
+        rc = git_odb_read_header(&size, &type, odb, id);
+        git_odb_free(odb);
+        if (rc == 0)
+                return 0;
+        git_error_clear();
+        return pg_error_set(PG_EIO,
+                            "cannot write %s to '%s': it is missing from the object database "
+                            "right after its write (is the disk full?); nothing was saved: free "
+                            "some space, then run this again",
+                            what, git_repository_path(repo));
+}
+
+/* Write the @len bytes at @data to @repo as a blob, its id into *@id, and
+ * read it back (pg_store_written()). @kind ("baseline " or "") and @name
+ * (a benchmark or file name) name it in messages. Errors: PG_EIO. */
+static int pg_store_blob(git_repository *repo, git_oid *id, const void *data, size_t len,
+                         const char *kind, const char *name)
+{
+        char *what = pg_xasprintf("%s'%s'", kind, name);
+        int error = 0;
+
+        if (git_blob_create_from_buffer(id, repo, data, len) < 0)
+                error = pg_git_err(PG_EIO, "cannot write %s to the object database", what);
+        else
+                error = pg_store_written(repo, id, what);
+        free(what);
+        return error;
+}
+
 /* Build one commit of @plan on the current tips and try to move the branch
  * to it. Returns 0 when the ref moved, PG_ECONFLICT when another writer
  * moved it first (the caller retries), another PG_E* on failure. */
@@ -1332,6 +1377,8 @@ static int pg_store_commit_once(git_repository *repo, const struct pg_commit_pla
                 error = pg_git_err(PG_EIO, "cannot write the commit on '%s'", branch);
                 goto done;
         }
+        if ((error = pg_store_written(repo, &done->id, "the commit object")) < 0)
+                goto done;
         /* The ref moves last, and only from the tip this commit was built on:
          * libgit2 compares the old value while holding the ref's lock file. A
          * branch that must not exist yet is expected at the zero id (refs.h:
@@ -1553,11 +1600,9 @@ int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *res
                 }
                 if ((error = pg_result_to_json(&r, &json)) < 0)
                         goto done;
-                if (git_blob_create_from_buffer(&blobs[i], repo, json.ptr, json.len) < 0) {
-                        error = pg_git_err(PG_EIO, "cannot write baseline '%s'",
-                                           results->items[i].name);
+                if ((error = pg_store_blob(repo, &blobs[i], json.ptr, json.len, "baseline ",
+                                           results->items[i].name)) < 0)
                         goto done;
-                }
         }
         if ((error = pg_store_signature(repo, &sig)) < 0)
                 goto done;
@@ -1771,11 +1816,9 @@ static int pg_assets_run(const struct pg_assets_opts *o, const char *dir, const 
                 free(path);
                 if (error < 0)
                         goto done;
-                if (git_blob_create_from_buffer(&x.blobs[i], repo, data.ptr, data.len) < 0) {
-                        error = pg_git_err(PG_EIO, "cannot write '%s' to the object database",
-                                           x.names[i]);
+                if ((error = pg_store_blob(repo, &x.blobs[i], data.ptr, data.len, "", x.names[i])) <
+                    0)
                         goto done;
-                }
         }
         if ((error = pg_store_signature(repo, &sig)) < 0)
                 goto done;

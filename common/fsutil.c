@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -590,28 +592,107 @@ char *pg_path_join(const char *dir, const char *name)
         return pg_xasprintf("%s/%s", dir, name);
 }
 
+/* The pid /proc/locks gives for a flock(2) of type @type ("WRITE" or "READ")
+ * on the file open at @fd, 0 when none is listed (or the holder is outside
+ * our pid namespace): for messages only, never for a decision.
+ * proc(5), /proc/locks: "N: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE START END",
+ * major and minor in hex; a line with "->" is a process waiting for a lock. */
+static long pg_flock_holder(int fd, const char *type)
+{
+        struct stat st;
+        char line[256], want[64];
+        long pid = 0;
+        FILE *f;
+
+        if (fstat(fd, &st) < 0 || !(f = fopen("/proc/locks", "re")))
+                return 0;
+        snprintf(want, sizeof(want), "%02x:%02x:%llu", major(st.st_dev), minor(st.st_dev),
+                 (unsigned long long) st.st_ino);
+        while (!pid && fgets(line, sizeof(line), f)) {
+                char kind[16], t[16], dev[64];
+                long p;
+                if (strstr(line, "->") ||
+                    sscanf(line, "%*d: %15s %*s %15s %ld %63s", kind, t, &p, dev) != 4)
+                        continue;
+                if (strcmp(kind, "FLOCK") == 0 && strcmp(t, type) == 0 && strcmp(dev, want) == 0)
+                        pid = p;
+        }
+        fclose(f);
+        return pid > 0 ? pid : 0;
+}
+
+/* " (pid N)" naming the holder of @type's lock on @fd, "" when unknown. */
+static void pg_flock_who(int fd, const char *type, char *out, size_t size)
+{
+        long pid = pg_flock_holder(fd, type);
+        if (pid)
+                snprintf(out, size, " (pid %ld)", pid);
+        else
+                out[0] = '\0';
+}
+
 int pg_dir_lock(const char *path, int *fd)
 {
         int d = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        unsigned waited_ms = 0;
+        char who[32];
 
         *fd = -1;
         if (d < 0)
                 return pg_error_set(PG_EIO, "cannot open '%s': %s%s", path, strerror(errno),
                                     pg_fd_limit_hint(errno));
-        if (flock(d, LOCK_EX | LOCK_NB) == 0) {
-                *fd = d;
-                return 0;
+        /* readers (pg_dir_lock_shared()) hold a shared lock while they load
+         * the results, well under a second: a writer waits for them, up to
+         * PG_DIR_LOCK_WAIT_MS; another writer (it refuses a shared lock too)
+         * is refused at once */
+        for (;;) {
+                if (flock(d, LOCK_EX | LOCK_NB) == 0) {
+                        *fd = d;
+                        return 0;
+                }
+                if (errno != EWOULDBLOCK) {
+                        close(d);
+                        return 0;
+                }
+                if (flock(d, LOCK_SH | LOCK_NB) < 0)
+                        break; /* a writer */
+                flock(d, LOCK_UN);
+                if (pg_interrupted()) { /* flag mode: SIGINT ends the wait */
+                        close(d);
+                        return pg_error_set(PG_EINTR, "interrupted");
+                }
+                if (waited_ms >= PG_DIR_LOCK_WAIT_MS) {
+                        pg_flock_who(d, "READ", who, sizeof(who));
+                        close(d);
+                        return pg_error_set(PG_EINPUT,
+                                            "another perfgate command%s has been reading '%s' for "
+                                            "%u s; wait for it to end, or give this run its own "
+                                            "--out",
+                                            who, path, PG_DIR_LOCK_WAIT_MS / 1000);
+                }
+                nanosleep(&(struct timespec){ 0, PG_DIR_LOCK_POLL_MS * 1000000L }, NULL);
+                waited_ms += PG_DIR_LOCK_POLL_MS;
         }
-        if (errno != EWOULDBLOCK) {
-                close(d);
-                return 0;
-        }
+        pg_flock_who(d, "WRITE", who, sizeof(who));
         close(d);
         return pg_error_set(PG_EINPUT,
-                            "another perfgate run is writing into '%s' now (a second run of the "
+                            "another perfgate run%s is writing into '%s' now (a second run of the "
                             "same benchmarks would remove its logs and mix its results); wait for "
                             "it to end, or give this run its own --out",
-                            path);
+                            who, path);
+}
+
+int pg_dir_lock_shared(int dirfd, const char *path)
+{
+        char who[32];
+
+        if (flock(dirfd, LOCK_SH | LOCK_NB) == 0 || errno != EWOULDBLOCK)
+                return 0;
+        pg_flock_who(dirfd, "WRITE", who, sizeof(who));
+        return pg_error_set(PG_EINPUT,
+                            "a perfgate run%s is writing into '%s' now: its results are not all "
+                            "there yet; wait for it to end, then run this again",
+                            who, path);
 }
 
 const char *pg_path_below(const char *path, const char *root)

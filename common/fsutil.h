@@ -181,17 +181,39 @@ int pg_dir_unchanged(const char *path, const struct pg_dir_id *id);
  */
 int pg_output_file_prepare(const char *path);
 
+/* How long pg_dir_lock() waits for readers (pg_dir_lock_shared()) to end,
+ * and how often it looks, in milliseconds. */
+#define PG_DIR_LOCK_WAIT_MS 60000u
+#define PG_DIR_LOCK_POLL_MS 20u
+
 /**
- * Take an exclusive flock(2) on directory @path, without waiting: one
- * writer at a time in an output directory (`run --out`). The lock is held
+ * Take an exclusive flock(2) on directory @path: one writer at a time in an
+ * output directory (`run --out`), and no reader while it writes. Another
+ * writer refuses it at once; readers (pg_dir_lock_shared(), who hold the
+ * lock while they load the results) are waited for, polling every
+ * PG_DIR_LOCK_POLL_MS, up to PG_DIR_LOCK_WAIT_MS. The lock is held
  * by the open descriptor stored in *@fd (O_CLOEXEC) until it is closed, or
  * the process ends however it ends (a SIGKILL releases it too); no file is
  * created. A file system that cannot lock (flock(2) fails with other than
  * EWOULDBLOCK, as NFS may) gives *@fd = -1 and 0: best effort.
- * Errors: PG_EINPUT "another perfgate run is writing into 'DIR' now ...";
- * PG_EIO when @path cannot be opened as a directory.
+ * Errors: PG_EINPUT "another perfgate run (pid N) is writing into 'DIR' now
+ * ..." (the pid from /proc/locks, left out when unknown), or "another
+ * perfgate command (pid N) has been reading 'DIR' for 60 s ..."; PG_EINTR
+ * when a signal arrived in flag mode while waiting; PG_EIO when @path
+ * cannot be opened as a directory.
  */
 int pg_dir_lock(const char *path, int *fd);
+
+/**
+ * Take a shared flock(2) on the directory open at @dirfd (named @path in
+ * the message), without waiting: a reader of a results directory
+ * (pg_result_set_load_dir()) never sees the half-written set of a `run`
+ * holding pg_dir_lock() on it. Held until @dirfd is closed. Best effort as
+ * pg_dir_lock(): a file system that cannot lock gives 0.
+ * Errors: PG_EINPUT "a perfgate run (pid N) is writing into 'DIR' now: its
+ * results are not all there yet; wait for it to end, then run this again".
+ */
+int pg_dir_lock_shared(int dirfd, const char *path);
 
 /** pg_mkdir_p() then pg_dir_check_owner(): an output directory of our own. */
 int pg_mkdir_own(const char *path);

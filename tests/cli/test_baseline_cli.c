@@ -2,8 +2,9 @@
  * test_baseline_cli.c - `perfgate baseline save|list|show` run as the real
  * binary in a sandbox repository built with libgit2: what save prints, that
  * the work tree, index and HEAD are byte-identical afterwards, two saves
- * started at once both landing, and every documented error with its exit
- * status (docs/baseline.md, EXIT STATUS).
+ * started at once both landing, every documented error with its exit
+ * status (docs/baseline.md, EXIT STATUS), and a disk that fills at each of
+ * save's writes in turn (as root, on a 1 MiB tmpfs).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -441,6 +444,129 @@ static void test_baseline_cli_list_and_show(void **state)
         fx_cli_free(&x);
 }
 
+/* ---- a full disk under the object writes --------------------------------- */
+
+static char *fx_tiny_mnt; /* the tmpfs mount of the test below, or NULL */
+
+static int fx_tiny_teardown(void **state)
+{
+        (void) state;
+        if (fx_tiny_mnt) {
+                assert_int_equal(chdir("/"), 0);
+                umount2(fx_tiny_mnt, MNT_DETACH);
+                free(fx_tiny_mnt);
+                fx_tiny_mnt = NULL;
+        }
+        return 0;
+}
+
+/* Fill the file system of @dir until @kib KiB (as statvfs counts) are left. */
+static void fx_fill(const char *dir, unsigned kib)
+{
+        struct statvfs sv;
+        char *path = pg_xasprintf("%s/fill", dir);
+        static char page[4096];
+        long long left;
+        int fd;
+
+        assert_int_equal(statvfs(dir, &sv), 0);
+        left = (long long) sv.f_bavail * (long long) sv.f_frsize - (long long) kib * 1024;
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        assert_true(fd >= 0);
+        for (; left > 0; left -= (long long) sizeof(page))
+                if (write(fd, page,
+                          left < (long long) sizeof(page) ? (size_t) left : sizeof(page)) < 0)
+                        break;
+        close(fd);
+        free(path);
+}
+
+/* `baseline save` on a 1 MiB tmpfs left with 0, 4, ... 60 KiB free: the disk
+ * fills at each of its writes in turn (blobs, trees, the commit, the ref and
+ * its log). Every failure exits 4 saying the disk is full, the branch does
+ * not move and git fsck finds the repository sound. libgit2 1.5 reports the
+ * commit written when its loose object got ENOSPC, and the message then
+ * said "target OID for the reference doesn't exist on the repository". */
+static void test_baseline_cli_full_disk_exit_4_branch_unmoved(void **state)
+{
+        const char *sb = fx_sandbox();
+        unsigned failed = 0, saved = 0, commit_lost = 0;
+        (void) state;
+
+        fx_tiny_mnt = pg_xasprintf("%s/tiny", sb);
+        assert_int_equal(pg_mkdir_p(fx_tiny_mnt), 0);
+        if (geteuid() != 0 || mount("tmpfs", fx_tiny_mnt, "tmpfs", 0, "size=1m") < 0) {
+                free(fx_tiny_mnt);
+                fx_tiny_mnt = NULL;
+                pg_test_sandbox_remove();
+                skip(); /* needs root to mount a small tmpfs */
+                return;
+        }
+        assert_int_equal(umount2(fx_tiny_mnt, MNT_DETACH), 0);
+        for (unsigned kib = 0; kib <= 60; kib += 4) {
+                char *work = pg_xasprintf("%s/work", fx_tiny_mnt);
+                const char *fsck[] = { "git", "fsck", "--no-dangling", NULL };
+                const char *ref[] = { "git",      "rev-parse",          "-q",
+                                      "--verify", "perfgate-baselines", NULL };
+                git_repository *repo;
+                git_oid c0, head;
+                struct pg_run_out o;
+                int st;
+
+                assert_int_equal(mount("tmpfs", fx_tiny_mnt, "tmpfs", 0, "size=1m"), 0);
+                repo = fx_init(work, false);
+                fx_commit(repo, "refs/heads/main", NULL, 0, "src.c", "int a;\n", 1000, &c0);
+                fx_commit(repo, "refs/heads/main", &c0, 1, "src.c", "int b;\n", 2000, &head);
+                fx_checkout(repo, "main");
+                git_repository_free(repo);
+                assert_int_equal(chdir(work), 0);
+                fx_result_file(".perfgate/results", "parse", fx_hex(&head), "default", false, 1e6);
+                fx_result_file(".perfgate/results", "sort", fx_hex(&head), "default", false, 2e6);
+                fx_fill(fx_tiny_mnt, kib);
+
+                st = pg_test_perfgate(&o, "baseline", "save", NULL);
+                if (st != 0 && st != 4)
+                        fail_msg("%u KiB free: exit %d\n%s", kib, st, o.err.ptr);
+                if (strstr(o.err.ptr, "target OID"))
+                        fail_msg("%u KiB free: misleading message\n%s", kib, o.err.ptr);
+                if (st == 4) {
+                        failed++;
+                        if (!strstr(o.err.ptr, "No space left on device") &&
+                            !strstr(o.err.ptr, "(is the disk full?)"))
+                                fail_msg("%u KiB free: the message does not say the disk is "
+                                         "full\n%s",
+                                         kib, o.err.ptr);
+                        if (strstr(o.err.ptr, "cannot write the commit object to '"))
+                                commit_lost++;
+                } else {
+                        saved++;
+                }
+                pg_run_out_release(&o);
+                /* the branch moved only by a save that said it did */
+                assert_int_equal(pg_test_run(&o, NULL, (char *const *) ref), st == 0 ? 0 : 1);
+                pg_run_out_release(&o);
+                if (st == 4 && pg_test_exists(".git/refs/heads/perfgate-baselines.lock"))
+                        fail_msg("%u KiB free: the ref's lock file is left", kib);
+                if (pg_test_run(&o, NULL, (char *const *) fsck) != 0)
+                        fail_msg("%u KiB free: git fsck: %s%s", kib, o.out.ptr, o.err.ptr);
+                pg_run_out_release(&o);
+                assert_int_equal(chdir(sb), 0);
+                assert_int_equal(umount2(fx_tiny_mnt, MNT_DETACH), 0);
+                free(work);
+        }
+        /* the range spans the save: refused at the first writes, landed at the end */
+        assert_true(failed > 3);
+        assert_true(saved > 0);
+        /* at most one fill point is the commit's own write (4 KiB apart, one
+         * page per loose object): libgit2 1.5 reports that write done and
+         * pg_store_written() finds the object missing; a libgit2 that reports
+         * the ENOSPC itself says "No space left on device" there instead */
+        assert_true(commit_lost <= 1);
+        free(fx_tiny_mnt);
+        fx_tiny_mnt = NULL;
+        pg_test_sandbox_remove();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -450,6 +576,8 @@ int main(void)
                 cmocka_unit_test(test_baseline_cli_two_saves_at_once_both_land),
                 cmocka_unit_test(test_baseline_cli_rejected_push_then_resave_lands),
                 cmocka_unit_test(test_baseline_cli_list_and_show),
+                cmocka_unit_test_teardown(test_baseline_cli_full_disk_exit_4_branch_unmoved,
+                                          fx_tiny_teardown),
         };
         return cmocka_run_group_tests(tests, fx_setup, fx_teardown);
 }

@@ -18,6 +18,8 @@
 #      raise it on every path;
 #   6. two runs into one --out: the second is refused (exit 2) while the
 #      first runs; the first keeps its log and its own failure message;
+#      compare, show and baseline save refuse the half-written directory
+#      (exit 2, naming the run's pid); a run waits for a reader to end;
 #   7. compare --confirm signalled while it builds the base commit: exit
 #      130, and the build (its own process group) is stopped with it; a
 #      second compare --confirm in the same checkout meanwhile is refused;
@@ -164,21 +166,48 @@ echo "first run ends"
 kill -SEGV \$\$
 EOS
 chmod +x b6/waiter
+# out6 already holds a result the run leaves alone (spin's): a reader sees
+# it and not waiter's, a half-done set that compare would judge and pass.
+mkdir -p out6 && cp .perfgate/results/spin.json out6/
 "$pg" run -q --warmup 0 --repeat 1 --no-profile --out out6 b6/ 2>"$scratch/a.err" &
 a=$!
 for _ in $(seq 1200); do [ -e "$scratch/started" ] || sleep 0.05; done
 "$pg" run -q --warmup 0 --repeat 1 --no-profile --timeout 20 --out out6 b6/ 2>"$scratch/b.err"
 check_eq "6. a second run into the same --out: exit 2" 2 $?
-check_grep "6. it says why and what to do" "another perfgate run is writing into 'out6' now" "$scratch/b.err"
+check_grep "6. it says why and what to do" "another perfgate run (pid $a) is writing into 'out6' now" "$scratch/b.err"
 check_grep "6. the first run's live log is still there" "first run, pid" out6/waiter.log
+# the readers of a results directory refuse it while a run writes into it
+# (they take a shared flock(2), the run holds an exclusive one)
+"$pg" compare ./.perfgate/results --results out6 >"$scratch/r.out" 2>"$scratch/r.err"
+check_eq "6. compare while a run writes its results: exit 2" 2 $?
+check_grep "6. compare says a run is writing, and its pid" "a perfgate run (pid $a) is writing into 'out6' now" "$scratch/r.err"
+"$pg" show out6 >"$scratch/r.out" 2>"$scratch/r.err"
+check_eq "6. show meanwhile: exit 2" 2 $?
+check_grep "6. show says why" "a perfgate run (pid $a) is writing into 'out6' now" "$scratch/r.err"
+"$pg" baseline save --results out6 --branch pg-locks >"$scratch/r.out" 2>"$scratch/r.err"
+check_eq "6. baseline save meanwhile: exit 2" 2 $?
+check_grep "6. baseline save says why" "a perfgate run (pid $a) is writing into 'out6' now" "$scratch/r.err"
+check_eq "6. and saves nothing" "" "$(git branch --list pg-locks)"
 : >"$scratch/go"
 wait "$a"
 check_eq "6. the first run: its benchmark failed, exit 3" 3 $?
 check_grep "6. the first run's message names its log" "its output is in 'out6/waiter.log'" "$scratch/a.err"
 check_grep "6. that log holds the first run's whole output" "first run ends" out6/waiter.log
+"$pg" compare ./.perfgate/results --results out6 >"$scratch/r.out" 2>"$scratch/r.err"
+check_eq "6. compare once the run ended: exit 0" 0 $?
+# a reader holding the directory (flock(1) -s, as compare loading it)
+# delays a run, never refuses it
+rm -f "$scratch/reading" "$scratch/read" "$scratch/started"
+flock -s out6 sh -c ": >'$scratch/reading'; sleep 1; : >'$scratch/read'" &
+r=$!
+for _ in $(seq 200); do [ -e "$scratch/reading" ] || sleep 0.05; done
 "$pg" run -q --warmup 0 --repeat 1 --no-profile --out out6 b6/ 2>"$scratch/c.err"
-check_eq "6. after the first run ended, the next one runs (its benchmark fails: 3)" 3 $?
-check_nogrep "6. and is not refused" "another perfgate run" "$scratch/c.err"
+check_eq "6. a run waits for a reader, then runs (its benchmark fails: 3)" 3 $?
+check_nogrep "6. and is not refused" "another perfgate" "$scratch/c.err"
+wait "$r"
+# the benchmark started once the reader was done ('read' is made just
+# before flock(1) lets go), not alongside it (nor never)
+check "6. the run waited for the reader's end" [ ! "$scratch/started" -ot "$scratch/read" ]
 
 # ---- 7. compare --confirm interrupted while building the base -------------
 # The build runs in its own process group (docs/compare.md); an interrupt
