@@ -74,6 +74,9 @@ static void test_process_limit(void **state)
                 return;
         }
         sb = pg_bench();
+        /* a copy uid 65534 can execute: prlimit(1) execs it after setpriv has
+         * dropped root, and a clone under /root (mode 0700) is out of reach */
+        char *bin = pg_test_copy_program(pg_test_env("PERFGATE_BIN"), sb);
         /* a sanitized perfgate: LeakSanitizer's check at exit starts a
          * thread, which the same limit refuses (exit 1, "LeakSanitizer has
          * encountered a fatal error") */
@@ -87,8 +90,7 @@ static void test_process_limit(void **state)
          * hint) */
         for (int n = 1; n <= 2; n++) {
                 char lim[32], *out = pg_xasprintf("%s/o%d", sb, n);
-                char *argv[] = { "/usr/bin/prlimit", lim,     (char *) pg_test_env("PERFGATE_BIN"),
-                                 PG_QUICK,           "--out", out,
+                char *argv[] = { "/usr/bin/prlimit", lim, bin, PG_QUICK, "--out", out,
                                  "bench/a",          NULL };
                 struct pg_run_out o;
 
@@ -106,6 +108,7 @@ static void test_process_limit(void **state)
         else
                 unsetenv("ASAN_OPTIONS");
         free(saved);
+        free(bin);
 }
 
 static void test_cwd_removed(void **state)
