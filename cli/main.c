@@ -134,6 +134,14 @@ void pg_cli_error(const char *fmt, ...)
         va_end(ap);
 }
 
+void pg_cli_end_line(bool *line_open)
+{
+        if (*line_open) {
+                fputs("\r\033[K", stderr);
+                *line_open = false;
+        }
+}
+
 void pg_cli_warn(const char *fmt, ...)
 {
         va_list ap;
