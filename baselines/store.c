@@ -1266,6 +1266,14 @@ static int pg_store_written(git_repository *repo, const git_oid *id, const char 
                             what, git_repository_path(repo));
 }
 
+/* After a failed save or publish on @branch: a full disk's message (a
+ * blob, tree, commit, reflog or ref write) says that the branch did not
+ * move and what to do (pg_error_disk_full_note()). Returns @code. */
+static int pg_store_disk_full_note(int code, const char *branch)
+{
+        return pg_error_disk_full_note(code, "nothing was saved: branch '%s' is unchanged", branch);
+}
+
 /* Write the @len bytes at @data to @repo as a blob, its id into *@id, and
  * read it back (pg_store_written()). @kind ("baseline " or "") and @name
  * (a benchmark or file name) name it in messages. Errors: PG_EIO. */
@@ -1627,6 +1635,8 @@ int pg_store_save(const struct pg_store_opts *o, const struct pg_result_set *res
 done:
         if (error)
                 pg_store_save_info_release(info);
+        if (error < 0)
+                pg_store_disk_full_note(error, branch);
         pg_buf_release(&json);
         free(blobs);
         free(lref);
@@ -1844,6 +1854,8 @@ static int pg_assets_run(const struct pg_assets_opts *o, const char *dir, const 
 done:
         if (error)
                 pg_assets_info_release(info);
+        if (error < 0)
+                pg_store_disk_full_note(error, branch);
         for (size_t i = 0; i < x.n; i++)
                 free(x.names[i]);
         free(x.names);

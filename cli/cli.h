@@ -81,6 +81,13 @@ struct pg_buf;
  */
 void pg_cli_text(struct pg_buf *out, const char *s, size_t max_bytes);
 
+/**
+ * End a progress line drawn in place on a terminal (stderr): when
+ * *@line_open, write "\r" and the erase-line sequence, and clear it. The
+ * progress of `run` and `compare --calibrate` uses it before any other line.
+ */
+void pg_cli_end_line(bool *line_open);
+
 /** Print "perfgate: warning: <message>" to stderr (control bytes as for errors). */
 void pg_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -82,6 +82,7 @@ const char pg_usage_compare[] =
     "                       A/A noise (HEAD's cached build against the work tree,\n"
     "                       --confirm-budget pairs, default 24) and store it in the\n"
     "                       results for 'perfgate baseline save'\n"
+    "  -q, --quiet          no progress output (the base build's, --calibrate's)\n"
     "\n"
     "A change is a regression only when it is beyond the metric's threshold,\n"
     "beyond 3x the noise (relative MAD) and significant (two-sided Mann-Whitney\n"
@@ -126,7 +127,7 @@ struct pg_compare_args {
             *config, *history_url;
         unsigned max_walk;
         bool require_baseline, strict;
-        bool confirm, confirm_all, calibrate;
+        bool confirm, confirm_all, calibrate, quiet;
         struct pg_confirm_budget budget;
         double build_timeout_sec, floor;
         size_t confirm_cpus; /* 0: from each benchmark's cpus-utilized */
@@ -200,6 +201,7 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                 { "confirm-cpus", required_argument, NULL, OPT_CONFIRM_CPUS },
                 { "build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT },
                 { "calibrate", no_argument, NULL, OPT_CALIBRATE },
+                { "quiet", no_argument, NULL, 'q' },
                 { NULL, 0, NULL, 0 },
         };
         int c;
@@ -210,8 +212,11 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
         a->results = pg_xcalloc((size_t) argc + 1, sizeof(char *));
         opterr = 0;
         optind = 1;
-        while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        while ((c = getopt_long(argc, argv, ":q", opts, NULL)) != -1) {
                 switch (c) {
+                case 'q':
+                        a->quiet = true;
+                        break;
                 case OPT_RESULTS:
                         a->results[a->nresults++] = optarg;
                         break;
@@ -641,8 +646,8 @@ int cmd_compare(int argc, char **argv)
         if (a.calibrate) {
                 struct pg_repo_state rs;
                 struct pg_confirm_cli cc = {
-                        false, NULL,     build, cfg_path,      a.build_timeout_sec,
-                        0,     a.budget, 0,     a.confirm_cpus
+                        false, NULL,     build, cfg_path,       a.build_timeout_sec,
+                        0,     a.budget, 0,     a.confirm_cpus, a.quiet
                 };
                 if (!pg_is_dir(a.results[0])) {
                         error = pg_error_set(PG_EINPUT,
@@ -774,8 +779,8 @@ int cmd_compare(int argc, char **argv)
         pg_compare_sets(&base, &head, &rules, &cmp);
         if (a.confirm) {
                 struct pg_confirm_cli cc = {
-                        a.confirm_all, info.used_commit, build, cfg_path,      a.build_timeout_sec,
-                        a.floor,       a.budget,         0,     a.confirm_cpus
+                        a.confirm_all, info.used_commit, build, cfg_path,       a.build_timeout_sec,
+                        a.floor,       a.budget,         0,     a.confirm_cpus, a.quiet
                 };
                 if (!info.used_commit) {
                         error = pg_error_set(PG_EINPUT,

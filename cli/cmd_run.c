@@ -163,10 +163,7 @@ static bool pg_parse_cpus(const char *s, int **out, size_t *n)
 
 static void pg_run_end_line(struct pg_run_cli *cli)
 {
-        if (cli->line_open) {
-                fputs("\r\033[K", stderr);
-                cli->line_open = false;
-        }
+        pg_cli_end_line(&cli->line_open);
 }
 
 /* compare's default alpha (docs/compare.md, "Defaults") */

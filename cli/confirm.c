@@ -353,15 +353,16 @@ static int pg_confirm_env_init(struct pg_confirm_env *e, const struct pg_confirm
         log_path = pg_xasprintf("%s/%.12s.log", log_dir, o->base_commit);
         what = pg_xasprintf("the build of base commit %.12s", o->base_commit);
         (void) unlink(log_path);
-        announce = pg_xasprintf("perfgate: building base %.12s with '%s' (log: %s)", o->base_commit,
-                                o->build_command, log_path);
+        if (!o->quiet)
+                announce = pg_xasprintf("perfgate: building base %.12s with '%s' (log: %s)",
+                                        o->base_commit, o->build_command, log_path);
         bctx = (struct pg_build_ctx){ o->build_command, o->build_timeout_sec, log_path, what,
                                       announce };
         pg_launch_install_signal_handlers();
         if ((error = pg_build_commit(&bo, o->base_commit, pg_confirm_build_cb, &bctx, &e->built)) <
             0)
                 goto done;
-        if (e->built.cached)
+        if (e->built.cached && !o->quiet)
                 fprintf(stderr, "perfgate: base %.12s: using the cached build %s\n", o->base_commit,
                         e->built.dir);
         e->cwd = getcwd(NULL, 0);
@@ -638,11 +639,28 @@ done:
         return error;
 }
 
+/* The calibration's progress line on stderr, as `perfgate run` prints its
+ * own: redrawn in place on a terminal (*@line_open while one is shown),
+ * one line per call otherwise; nothing when @quiet. */
+static void pg_calibrate_progress(bool *line_open, bool quiet, size_t index, size_t total,
+                                  const char *name, size_t done, size_t pairs, double elapsed_s)
+{
+        bool tty = isatty(STDERR_FILENO);
+
+        if (quiet)
+                return;
+        pg_cli_end_line(line_open);
+        fprintf(stderr, "benchmark %zu/%zu %s, calibration pairs %zu/%zu, elapsed %.1f s%s",
+                index + 1, total, name, done, pairs, elapsed_s, tty ? "" : "\n");
+        *line_open = tty;
+}
+
 int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                          const struct pg_confirm_cli *o)
 {
         struct pg_confirm_env e;
         size_t pairs = o->budget.pairs ? o->budget.pairs : PG_CALIBRATE_DEFAULT_PAIRS;
+        bool line = false;
         int error;
 
         if ((error = pg_confirm_env_init(&e, o)) < 0)
@@ -660,6 +678,7 @@ int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                 int *cpus;
                 size_t ncpus;
                 double utilized;
+                uint64_t t0;
 
                 if (!(h = pg_confirm_pair_of(&e, o, r->name, &bb, &why, &new_at_base))) {
                         pg_cli_warn("'%s' not calibrated: %s", r->name, why);
@@ -675,8 +694,15 @@ int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                 pg_confirm_pick(&e, o, NULL, r, &cpus, &ncpus, &utilized);
                 pg_confirm_paired_opts(&po, o, &bb, h, cpus, ncpus, r->host.exclude_kernel, &logs);
                 pg_paired_init(&p, &po);
-                while (error == 0 && p.n < pairs)
+                t0 = pg_now_ns();
+                for (;;) {
+                        pg_calibrate_progress(&line, o->quiet, i, head->n, r->name, p.n, pairs,
+                                              (double) (pg_now_ns() - t0) / 1e9);
+                        if (error < 0 || p.n >= pairs)
+                                break;
                         error = pg_paired_block(&p);
+                }
+                pg_cli_end_line(&line);
                 free(cpus);
                 pg_pair_logs_close(&logs);
                 free(bb.exec_path);

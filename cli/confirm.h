@@ -59,6 +59,7 @@ struct pg_confirm_cli {
         uint64_t seed; /* 0: from the clock */
         size_t cpus;   /* --confirm-cpus: CPUs to pin each benchmark to; 0: as many as its
                           stored runs utilized (cpus-utilized, rounded up) */
+        bool quiet;    /* -q: no progress on stderr (the base build's, calibrate's) */
 };
 
 /**
@@ -89,7 +90,10 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o);
  * same code, store the paired A/A noise (1.4826 x MAD of the per-pair log
  * ratios) in the result and rewrite <@results_dir>/<name>.json atomically,
  * so that `perfgate baseline save` keeps it with the baseline. Prints one
- * line per benchmark. Errors: those of pg_confirm_run(), PG_EMEASURE when a
+ * line per benchmark on stdout, and unless o->quiet its progress on stderr
+ * after each block of pairs ("benchmark I/N NAME, calibration pairs K/P,
+ * elapsed S s"; redrawn in place with \r when stderr is a terminal, one
+ * line each otherwise). Errors: those of pg_confirm_run(), PG_EMEASURE when a
  * benchmark fails, PG_EIO when a result cannot be written.
  */
 int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,

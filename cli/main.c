@@ -103,13 +103,16 @@ int pg_cli_fail(int code)
         /* and every path that found nothing because the working directory
          * was removed says so (a relative path then names nothing) */
         bool cwd_gone = strstr(msg, strerror(ENOENT)) && pg_cwd_gone();
+        /* and every full disk says what to do (the writer said what was saved) */
+        bool disk_full = pg_error_disk_full() && !strstr(msg, PG_DISK_FULL_TODO);
 
         pg_cli_put_message("perfgate: error: ", msg, PG_SHOW_KEEP_LINES,
-                           fd_limit   ? "; raise the open-file limit (ulimit -n)\n"
-                           : cwd_gone ? "; the current directory no longer exists (it was removed "
-                                        "after perfgate started in it): cd into an existing "
-                                        "directory\n"
-                                      : "\n");
+                           fd_limit    ? "; raise the open-file limit (ulimit -n)\n"
+                           : cwd_gone  ? "; the current directory no longer exists (it was removed "
+                                         "after perfgate started in it): cd into an existing "
+                                         "directory\n"
+                           : disk_full ? "; " PG_DISK_FULL_TODO "\n"
+                                       : "\n");
         return pg_exit_status(code);
 }
 
@@ -132,6 +135,14 @@ void pg_cli_error(const char *fmt, ...)
         va_start(ap, fmt);
         pg_cli_vput_message("perfgate: error: ", PG_SHOW_KEEP_LINES, "\n", fmt, ap);
         va_end(ap);
+}
+
+void pg_cli_end_line(bool *line_open)
+{
+        if (*line_open) {
+                fputs("\r\033[K", stderr);
+                *line_open = false;
+        }
 }
 
 void pg_cli_warn(const char *fmt, ...)

@@ -58,6 +58,27 @@ int pg_error_append(int code, const char *fmt, ...)
         return code;
 }
 
+bool pg_error_disk_full(void)
+{
+        return strstr(pg_errmsg, strerror(ENOSPC)) || strstr(pg_errmsg, strerror(EDQUOT));
+}
+
+int pg_error_disk_full_note(int code, const char *fmt, ...)
+{
+        size_t len = strnlen(pg_errmsg, sizeof(pg_errmsg));
+        va_list ap;
+
+        if (!pg_error_disk_full() || strstr(pg_errmsg, PG_DISK_FULL_TODO))
+                return code;
+        if (len + 2 < sizeof(pg_errmsg)) {
+                memcpy(pg_errmsg + len, "; ", 3);
+                va_start(ap, fmt);
+                vsnprintf(pg_errmsg + len + 2, sizeof(pg_errmsg) - len - 2, fmt, ap);
+                va_end(ap);
+        }
+        return pg_error_append(code, ": %s", PG_DISK_FULL_TODO);
+}
+
 const char *pg_error_last(void)
 {
         return pg_errmsg[0] ? pg_errmsg : "unknown error";

@@ -11,6 +11,8 @@
 #ifndef PG_COMMON_ERROR_H
 #define PG_COMMON_ERROR_H
 
+#include <stdbool.h>
+
 enum pg_error_code {
         PG_OK = 0,
         PG_ERROR = -1,     /* internal error (exit 4) */
@@ -79,6 +81,25 @@ const char *pg_fd_limit_hint(int e);
  * pg_fd_limit_hint(@e). Static string.
  */
 const char *pg_fork_limit_hint(int e);
+
+/**
+ * Whether the current message reports a full file system: it holds the
+ * strerror(3) text of ENOSPC ("No space left on device", a full disk or
+ * file system) or of EDQUOT ("Disk quota exceeded"), as libgit2's messages
+ * and perfgate's own write errors do.
+ */
+bool pg_error_disk_full(void);
+
+/** What to do about a full file system, ending a message that says what was saved. */
+#define PG_DISK_FULL_TODO "free some space, then run this again"
+
+/**
+ * When the current message reports a full file system (pg_error_disk_full())
+ * and does not yet say what to do (PG_DISK_FULL_TODO), append "; " and
+ * @fmt's text (what was and was not saved), then ": " PG_DISK_FULL_TODO.
+ * Returns @code unchanged.
+ */
+int pg_error_disk_full_note(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /** Map a PG_E* code (or 0) to the exit status of DESIGN.md section 2. */
 int pg_exit_status(int code);

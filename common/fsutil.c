@@ -220,9 +220,22 @@ char *pg_mkdtemp_tracked(char *tmpl)
         return dir;
 }
 
+/* Set the message of a failed pg_write_replace() of @path (errno @e):
+ * "cannot WHAT 'PATH': ERROR; 'PATH' is unchanged" (or "was not created"
+ * when there was none), so a full disk's message says what was lost. */
+static int pg_write_replace_error(const char *what, const char *path, int e)
+{
+        struct stat st;
+        bool existed = lstat(path, &st) == 0;
+
+        return pg_error_set(PG_EIO, "cannot %s '%s': %s; '%s' %s", what, path, strerror(e), path,
+                            existed ? "is unchanged" : "was not created");
+}
+
 /* Temp file beside @path (mkostemp: O_CREAT|O_EXCL, so never through a
  * link), fsync, then rename(2) over @path. rename replaces the directory
- * entry itself: a link planted at @path is replaced, its target untouched. */
+ * entry itself: a link planted at @path is replaced, its target untouched.
+ * On failure the temp is removed and @path is as it was. */
 static int pg_write_replace(const char *path, const void *data, size_t len)
 {
         char *tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
@@ -231,21 +244,22 @@ static int pg_write_replace(const char *path, const void *data, size_t len)
 
         fd = pg_mkstemp_tracked(tmp);
         if (fd < 0) {
-                error = pg_error_set(PG_EIO, "cannot create a temporary file beside '%s': %s", path,
-                                     strerror(errno));
+                error = pg_write_replace_error("create a temporary file beside", path, errno);
                 goto done;
         }
         mask = umask(0);
         umask(mask);
         if (fchmod(fd, 0666 & ~mask) < 0 || pg_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-                error = pg_error_set(PG_EIO, "cannot write '%s': %s", tmp, strerror(errno));
+                int e = errno;
                 close(fd);
                 unlink(tmp);
+                error = pg_write_replace_error("write", path, e);
                 goto done;
         }
         if (close(fd) < 0 || rename(tmp, path) < 0) {
-                error = pg_error_set(PG_EIO, "cannot write '%s': %s", path, strerror(errno));
+                int e = errno;
                 unlink(tmp);
+                error = pg_write_replace_error("write", path, e);
         }
 done:
         pg_interrupt_untrack(tmp);

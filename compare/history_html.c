@@ -840,6 +840,9 @@ int pg_history_site_write(const struct pg_trends *t, const char *dir,
                 error = pg_error_set(PG_EIO, "cannot replace '%s': %s", dir, strerror(errno));
         }
 done:
+        if (error < 0)
+                pg_error_disk_full_note(error, "'%s' %s", dir,
+                                        exists ? "is unchanged" : "was not created");
         if (s.tmp) {
                 pg_site_remove(s.tmp); /* the new site on error, else the old one */
                 pg_interrupt_untrack(s.tmp);

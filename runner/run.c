@@ -1081,6 +1081,9 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
         else if (error == PG_EINTR)
                 error = pg_error_set(PG_EINTR, "interrupted; kept the %zu finished results in '%s'",
                                      local.ok, o->out_dir);
+        else if (error < 0)
+                pg_error_disk_full_note(error, "kept the %zu finished results in '%s'", local.ok,
+                                        o->out_dir);
         pg_buf_release(&failed);
         pg_host_release(&st.host);
         free(st.valgrind);

@@ -483,14 +483,16 @@ static void fx_fill(const char *dir, unsigned kib)
 
 /* `baseline save` on a 1 MiB tmpfs left with 0, 4, ... 60 KiB free: the disk
  * fills at each of its writes in turn (blobs, trees, the commit, the ref and
- * its log). Every failure exits 4 saying the disk is full, the branch does
- * not move and git fsck finds the repository sound. libgit2 1.5 reports the
+ * its log), each at least once. Every failure exits 4 saying the disk is
+ * full, that nothing was saved and what to do; the branch does not move and
+ * git fsck finds the repository sound. libgit2 1.5 reports the
  * commit written when its loose object got ENOSPC, and the message then
  * said "target OID for the reference doesn't exist on the repository". */
 static void test_baseline_cli_full_disk_exit_4_branch_unmoved(void **state)
 {
         const char *sb = fx_sandbox();
-        unsigned failed = 0, saved = 0, commit_lost = 0;
+        unsigned failed = 0, saved = 0, commit_lost = 0, blob = 0, tree = 0, reflog = 0,
+                 ref_lock = 0;
         (void) state;
 
         fx_tiny_mnt = pg_xasprintf("%s/tiny", sb);
@@ -536,8 +538,19 @@ static void test_baseline_cli_full_disk_exit_4_branch_unmoved(void **state)
                                 fail_msg("%u KiB free: the message does not say the disk is "
                                          "full\n%s",
                                          kib, o.err.ptr);
+                        /* whichever write failed: what was saved, what to do */
+                        if (!strstr(o.err.ptr, "; nothing was saved") ||
+                            !strstr(o.err.ptr, ": free some space, then run this again\n"))
+                                fail_msg("%u KiB free: the message does not say that nothing "
+                                         "was saved and what to do\n%s",
+                                         kib, o.err.ptr);
                         if (strstr(o.err.ptr, "cannot write the commit object to '"))
                                 commit_lost++;
+                        blob += strstr(o.err.ptr, "to the object database: ") != NULL;
+                        tree += strstr(o.err.ptr, "cannot write the tree of '") != NULL;
+                        reflog += strstr(o.err.ptr, "/logs/refs/heads/perfgate-baselines'") != NULL;
+                        ref_lock += strstr(o.err.ptr, "cannot update branch 'perfgate-baselines': "
+                                                      "failed to write") != NULL;
                 } else {
                         saved++;
                 }
@@ -562,6 +575,11 @@ static void test_baseline_cli_full_disk_exit_4_branch_unmoved(void **state)
          * pg_store_written() finds the object missing; a libgit2 that reports
          * the ENOSPC itself says "No space left on device" there instead */
         assert_true(commit_lost <= 1);
+        /* and each of the other writes was the one that failed at some fill:
+         * a blob, a tree, the ref's reflog, the ref itself (its lock file) */
+        if (!blob || !tree || !reflog || !ref_lock)
+                fail_msg("not every write failed once: blob %u, tree %u, reflog %u, ref %u", blob,
+                         tree, reflog, ref_lock);
         free(fx_tiny_mnt);
         fx_tiny_mnt = NULL;
         pg_test_sandbox_remove();

@@ -536,7 +536,43 @@ static void test_confirm_cli_calibrate(void **state)
         if (o.status != 0)
                 fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
         assert_non_null(strstr(o.out.ptr, "calibrated spin"));
+        /* its progress on stderr, as run's: one line per block of pairs
+         * into a pipe (no terminal: no escape codes, no \r) */
+        if (!strstr(o.err.ptr, "benchmark 1/1 spin, calibration pairs 0/8, elapsed ") ||
+            !strstr(o.err.ptr, "benchmark 1/1 spin, calibration pairs 8/8, elapsed ") ||
+            !strstr(o.err.ptr, " s\nbenchmark 1/1 spin, calibration pairs 2/8, elapsed "))
+                fail_msg("no progress lines:\n%s", o.err.ptr);
+        if (strchr(o.err.ptr, '\033') || strchr(o.err.ptr, '\r'))
+                fail_msg("escape codes without a terminal:\n%s", o.err.ptr);
         pg_run_out_release(&o);
+        /* -q: no progress at all (nor the base build's lines) */
+        pg_test_perfgate(&o, "compare", "--calibrate", "-q", "--confirm-budget", "8", NULL);
+        if (o.status != 0)
+                fail_msg("-q: exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        assert_non_null(strstr(o.out.ptr, "calibrated spin"));
+        if (strstr(o.err.ptr, "calibration pairs") || strstr(o.err.ptr, "perfgate: base ") ||
+            strstr(o.err.ptr, "perfgate: building base "))
+                fail_msg("-q: progress printed:\n%s", o.err.ptr);
+        pg_run_out_release(&o);
+        /* on a terminal (a pseudo-terminal from script(1)): redrawn in place,
+         * the line erased before the next and before the result */
+        if (sh(&o, "command -v script") == 0) {
+                char *tty;
+                pg_run_out_release(&o);
+                s = pg_xasprintf("script -q -e -c \"'%s' compare --calibrate --confirm-budget 8\" "
+                                 "tty.txt >/dev/null 2>&1",
+                                 pg_test_env("PERFGATE_BIN"));
+                sh_ok(s);
+                free(s);
+                tty = pg_test_read("tty.txt");
+                if (!strstr(tty, "\r\033[Kbenchmark 1/1 spin, calibration pairs 8/8, elapsed ") ||
+                    !strstr(tty, "calibrated spin") ||
+                    strstr(tty, "calibration pairs 0/8, elapsed 0.0 s\n"))
+                        fail_msg("no progress redrawn in place on a terminal:\n%s", tty);
+                free(tty);
+        } else {
+                pg_run_out_release(&o);
+        }
         pg_result_init(&r);
         assert_int_equal(pg_result_load(&r, ".perfgate/results/spin.json"), 0);
         assert_true(r.noise.present);

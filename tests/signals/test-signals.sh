@@ -27,6 +27,10 @@
 #      writing command fails with exit 4 and "File too large", leaving no
 #      temporary, instead of dying of SIGXFSZ (exit 153); a benchmark that
 #      writes past it still dies of SIGXFSZ (exit 3).
+#   9. a full disk (as root: a 1 MiB tmpfs filled with fallocate to leave
+#      0 or a few KiB): flamegraph, compare's report, history --html and
+#      run exit 4, say what was not saved and to free some space, leave no
+#      temporary, and the previous file or site is untouched.
 # LIMITS 0 skips 4 and 5 (a sanitizer build cannot run under those limits).
 # The shim (tests/fixtures/signals/stall.c) creates a mark file when it holds
 # the process; the test signals on the mark, never after a guessed sleep.
@@ -269,5 +273,61 @@ chmod +x b8/big
 (ulimit -f 100; exec "$pg" run -q --warmup 0 --repeat 1 --no-profile --out "$scratch/fsz8" b8/) 2>"$scratch/err"
 check_eq "8. a benchmark writing past the limit fails: exit 3" 3 $?
 check_grep "8. it died of SIGXFSZ, as without perfgate" "SIGXFSZ" "$scratch/err"
+
+# ---- 9. a full disk ------------------------------------------------------
+full=$scratch/full
+mkdir -p "$full"
+if [ "$(id -u)" != 0 ] || ! mount -t tmpfs -o size=1m tmpfs "$full" 2>/dev/null; then
+        echo "# 9. skipped: mounting a small tmpfs needs root"
+        finish
+fi
+trap 'umount -l "$full" 2>/dev/null; cleanup' EXIT
+# fill FREE_KIB: leave that much of the tmpfs free
+fill() {
+        rm -f "$full/fill"
+        local left=$(($(stat -f -c '%a * %S' "$full") - $1 * 1024))
+        [ "$left" -le 0 ] || fallocate -l "$left" "$full/fill"
+}
+# full_disk WHAT: the message of $scratch/err says the disk is full, what
+# to do, and (atomic files) that the old one is unchanged
+full_disk() {
+        check_grep "9. $1: says the disk is full" "No space left on device" "$scratch/err"
+        check_grep "9. $1: says what to do" "free some space, then run this again" "$scratch/err"
+}
+echo old >"$full/fg.svg"
+"$pg" compare ./.perfgate/results --json "$full/r.json" >/dev/null 2>&1
+cp "$full/r.json" "$scratch/r.json"
+"$pg" history --html "$full/site" 2>"$scratch/err" || fail "9. history --html: $(cat "$scratch/err")"
+fill 0
+"$pg" flamegraph .perfgate/results/spin.json -o "$full/fg.svg" 2>"$scratch/err"
+check_eq "9. flamegraph on a full disk: exit 4" 4 $?
+full_disk flamegraph
+check_grep "9. flamegraph: says the file is unchanged" "'$full/fg.svg' is unchanged" "$scratch/err"
+check_eq "9. flamegraph: no temporary left, the old file untouched" "old" "$(leftovers "$full"; cat "$full/fg.svg")"
+"$pg" compare ./.perfgate/results --json "$full/r.json" >/dev/null 2>"$scratch/err"
+check_eq "9. compare --json on a full disk: exit 4" 4 $?
+full_disk "compare --json"
+check_grep "9. compare: says the report is unchanged" "'$full/r.json' is unchanged" "$scratch/err"
+check "9. compare: no temporary left, the old report untouched" cmp "$scratch/r.json" "$full/r.json"
+check_eq "9. compare: no temporary left" "" "$(leftovers "$full")"
+"$pg" compare ./.perfgate/results --markdown "$full/new.md" >/dev/null 2>"$scratch/err"
+check_eq "9. compare --markdown, a new file on a full disk: exit 4" 4 $?
+check_grep "9. compare --markdown: says the report was not created" "'$full/new.md' was not created" "$scratch/err"
+check_eq "9. compare --markdown: no file, no temporary" "" "$(leftovers "$full"; ls "$full/new.md" 2>/dev/null)"
+fill 8
+"$pg" history --html "$full/site" 2>"$scratch/err"
+check_eq "9. history --html on a full disk: exit 4" 4 $?
+full_disk "history --html"
+check_grep "9. history --html: says the site is unchanged" "'$full/site' is unchanged" "$scratch/err"
+check_eq "9. history --html: no partial site left" "" "$(leftovers "$full")"
+check "9. history --html: the old site is whole" test -s "$full/site/index.html"
+fill 0
+"$pg" run -q --warmup 0 --repeat 1 --no-profile --out "$full/out" bench/spin 2>"$scratch/err"
+check_eq "9. run on a full disk: exit 4" 4 $?
+full_disk run
+check_grep "9. run: says what it kept" "kept the 0 finished results in '$full/out'" "$scratch/err"
+check_eq "9. run: no temporary left" "" "$(leftovers "$full")"
+rm -f "$full/fill"
+umount "$full"
 
 finish
