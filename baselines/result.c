@@ -593,11 +593,14 @@ static void pg_stacks_sort(struct pg_stack *stacks, size_t n)
                         }
                 }
         }
-        out = pg_xmalloc(n * sizeof(*out));
+        /* the radix scratch is free now and as large: the permuted copy
+         * goes there instead of into memory of its own (16 MB a million
+         * stacks that would be faulted in only to be copied and freed) */
+        _Static_assert(sizeof(*tmp) >= sizeof(*out), "the scratch holds the stacks");
+        out = (struct pg_stack *) (void *) tmp;
         for (size_t i = 0; i < n; i++)
                 out[i] = stacks[a[i].i];
         memcpy(stacks, out, n * sizeof(*out));
-        free(out);
         free(a);
         free(tmp);
         free(count);

@@ -589,6 +589,9 @@ int cmd_compare(int argc, char **argv)
 
         if (pg_cli_wants_help(argc, argv, pg_usage_compare))
                 return 0;
+        /* two large results are loaded, scanned and drawn one pass after
+         * the other: what one pass frees, the next reuses (common/buf.h) */
+        pg_malloc_keep_freed();
         memset(&a, 0, sizeof(a));
         memset(&info, 0, sizeof(info));
         pg_rules_init(&rules);

@@ -7,6 +7,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __GLIBC__ /* (defined by the headers above) */
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <sys/resource.h>
 
@@ -30,6 +33,16 @@ static _Noreturn void pg_oom(size_t n)
                  "limit (ulimit -v, now %s) or free memory\n",
                  n, lim);
         pg_interrupt_die(msg, 4);
+}
+
+void pg_malloc_keep_freed(void)
+{
+#ifdef __GLIBC__
+        /* mallopt() returns 0 on a bad value; these are in range, and
+         * without them malloc only works as before */
+        (void) mallopt(M_MMAP_THRESHOLD, 16 << 20);
+        (void) mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 }
 
 void *pg_xmalloc(size_t n)

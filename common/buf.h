@@ -54,6 +54,26 @@ void pg_buf_hex(struct pg_buf *b, const unsigned char *bytes, size_t n);
 /** Hand the contents to the caller (free() them) and leave @b empty. */
 char *pg_buf_detach(struct pg_buf *b, size_t *len);
 
+/**
+ * Keep memory that is freed for the rest of the process instead of handing
+ * it back to the kernel, for a short command that loads large inputs and
+ * frees big blocks between its passes (compare: two result files, their
+ * sort scratch, the hotspot tables, the flame tree). Without it glibc gives
+ * each freed block over its dynamic mmap threshold back (munmap(), or a
+ * trim of the heap's top) and the next pass faults the same amount in again
+ * page by page (on a VM a fault costs some microseconds of system time; a
+ * compare of two results of a million stacks took 159,000 of them).
+ *
+ * Sets glibc's M_MMAP_THRESHOLD to 16 MiB (blocks of that size or more are
+ * still mapped on their own, so a large read buffer or flame tree is given
+ * back when freed and does not fragment the heap) and M_TRIM_THRESHOLD to
+ * 1 GiB (the heap is not trimmed below that); setting either also turns off
+ * glibc's dynamic adjustment of both (mallopt(3)). No effect, and no error,
+ * with another C library. Call it before the first large allocation.
+ * Measured by bench/large-result.sh (docs/limits.md).
+ */
+void pg_malloc_keep_freed(void);
+
 /** malloc/calloc/realloc/strdup/strndup that abort with a message on failure. */
 void *pg_xmalloc(size_t n);
 void *pg_xcalloc(size_t n, size_t size);

@@ -82,6 +82,11 @@ int pg_read_input(const char *path, const char *what, struct pg_buf *out)
         } else if (S_ISDIR(st.st_mode)) {
                 error = pg_error_set(PG_EINPUT, "'%s' is a directory, not a %s", name, what);
         } else if (S_ISREG(st.st_mode)) {
+                /* one block of the file's size (plus one byte, which finds
+                 * the end), not a doubling one: each doubling of a 40 MB
+                 * file's buffer was a new block faulted in and copied */
+                if (st.st_size > 0 && (uintmax_t) st.st_size < SIZE_MAX / 2)
+                        pg_buf_grow(out, (size_t) st.st_size + 1);
                 error = pg_read_fd(fd, name, SIZE_MAX, out);
         } else if ((error = pg_read_fd(fd, name, PG_INPUT_STREAM_MAX_BYTES + 1, out)) == 0 &&
                    out->len - len0 > PG_INPUT_STREAM_MAX_BYTES) {
