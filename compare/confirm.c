@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/hashmap.h"
 #include "compare/confirm.h"
+#include "compare/profile.h"
 #include "compare/report.h"
 #include "compare/stats.h"
 
@@ -265,66 +266,14 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h)
         memset(h, 0, sizeof(*h));
 }
 
-/* The keys (pg_frame_key()) of the functions with code of their own in a
- * set of sampled runs: a frame of theirs is not inlined in some stack. */
-static void pg_has_code(struct pg_strmap *own, const struct pg_profile *p, size_t n)
-{
-        char *buf = NULL;
-        size_t cap = 0;
-
-        for (size_t r = 0; r < n; r++)
-                for (size_t i = 0; p[r].present && i < p[r].nstacks; i++) {
-                        const char *k = p[r].stacks[i].frames, *f = strchr(k, ';');
-
-                        while (f) {
-                                const char *e = strchr(f + 1, ';'), *key;
-                                size_t len = e ? (size_t) (e - f - 1) : strlen(f + 1), kl;
-
-                                if (len > cap) {
-                                        cap = len > 2 * cap ? len : 2 * cap;
-                                        buf = pg_xrealloc(buf, cap);
-                                }
-                                if (!pg_frame_is_inlined(f + 1, len)) {
-                                        key = pg_frame_key(f + 1, len, buf, &kl);
-                                        pg_strmap_intern(own, key, kl, NULL);
-                                }
-                                f = e;
-                        }
-                }
-        free(buf);
-}
-
 /* The self frame of folded key @k as the hotspots of a comparison count
- * it (compare/profile.h, pg_profile_funcs_scan_pair()): its innermost
- * frame not inlined, unless an inlined frame below that one is a function
- * with code of its own in @own (the innermost such frame then); NULL for
- * the comm alone. */
+ * it (pg_profile_pair_self(), compare/profile.h; @own: pg_profile_own_calls()
+ * of every sampled run of both sides); NULL for the comm alone. */
 static const char *pg_self_frame(const char *k, const struct pg_strmap *own, size_t *len)
 {
-        size_t kl = strlen(k), at = pg_frame_self(k, kl, len), end = kl;
-        char *buf;
+        size_t at = pg_profile_pair_self(k, strlen(k), own, len);
 
-        if (at == 0)
-                return NULL;
-        if (at + *len == kl)
-                return k + at; /* a leaf not inlined */
-        buf = pg_xmalloc(kl);
-        while (end > at + *len) { /* the inlined frames, leaf first */
-                size_t b = end, key_len, idx;
-                const char *key;
-
-                while (k[b - 1] != ';')
-                        b--;
-                key = pg_frame_key(k + b, end - b, buf, &key_len);
-                if (pg_strmap_find(own, key, key_len, &idx)) {
-                        *len = end - b;
-                        at = b;
-                        break;
-                }
-                end = b - 1;
-        }
-        free(buf);
-        return k + at;
+        return at ? k + at : NULL;
 }
 
 /* Self samples of @fn in @p: of the self frames (pg_self_frame()) that are
@@ -390,8 +339,10 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 if (!base[i].samples || !head[i].samples)
                         return pg_error_set(PG_EINPUT, "a sampled run of pair %zu has no samples",
                                             i + 1);
-        pg_has_code(&own, base, npairs);
-        pg_has_code(&own, head, npairs);
+        for (size_t i = 0; i < npairs; i++) {
+                pg_profile_own_calls(&own, &base[i]);
+                pg_profile_own_calls(&own, &head[i]);
+        }
         /* candidates: self frames of the head profiles, by pooled self
          * samples; one per function as pg_self_samples() counts them (by
          * pg_frame_same(): two spellings of one key are one candidate, named

@@ -170,9 +170,11 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h);
  * A function is a comparison key (pg_frame_key(): one candidate however
  * many spellings head has, named as head first spells it), and its self
  * samples are counted as pg_profile_funcs_scan_pair() counts them
- * (compare/profile.h): a sample in inlined code counts for the innermost
- * inlined function that has code of its own in any of the runs, so an
- * inlining decision that flipped between base and head moves nothing.
+ * (compare/profile.h, pg_profile_pair_self()): a sample in inlined code
+ * counts for the innermost inlined function that has code of its own at
+ * the same call site (same caller) in any of the runs, so an inlining
+ * decision that flipped between base and head moves nothing, and a
+ * namesake called from elsewhere takes nothing.
  * @alpha: family-wise level for Holm. @out is filled (release it).
  * Errors: PG_EINPUT when @npairs < 2 or a profile has no samples.
  */

@@ -206,8 +206,6 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                         }
                         if (self)
                                 e->self += count;
-                        if (by_key && !pg_frame_is_inlined(f, len))
-                                e->has_code = 1;
                         if (!semi)
                                 break;
                 }
@@ -231,12 +229,88 @@ void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_p
         pg_funcs_scan(out, p, true, &out->names, false);
 }
 
+/* The call key "X;f" of caller frame @x (@xl bytes) and callee frame @f
+ * (@fl bytes): pg_frame_key() of both joined by ';', in *@buf (grown). */
+static const char *pg_call_key(const char *x, size_t xl, const char *f, size_t fl, char **buf,
+                               size_t *cap, size_t *len)
+{
+        const char *k;
+        size_t a, b;
+
+        if (xl + fl + 1 > *cap) {
+                *cap = xl + fl + 1 > 2 * *cap ? xl + fl + 1 : 2 * *cap;
+                *buf = pg_xrealloc(*buf, *cap);
+        }
+        k = pg_frame_key(x, xl, *buf, &a);
+        if (k != *buf)
+                memcpy(*buf, k, a);
+        (*buf)[a] = ';';
+        k = pg_frame_key(f, fl, *buf + a + 1, &b);
+        if (k != *buf + a + 1)
+                memcpy(*buf + a + 1, k, b);
+        *len = a + 1 + b;
+        return *buf;
+}
+
+void pg_profile_own_calls(struct pg_strmap *own, const struct pg_profile *p)
+{
+        char *buf = NULL;
+        size_t cap = 0;
+
+        for (size_t si = 0; p && p->present && si < p->nstacks; si++) {
+                const char *f = strchr(p->stacks[si].frames, ';'), *x = NULL;
+                size_t xl = 0;
+
+                while (f) {
+                        const char *e = strchr(++f, ';');
+                        size_t fl = e ? (size_t) (e - f) : strlen(f), kl;
+
+                        if (x && !pg_frame_is_inlined(f, fl)) {
+                                const char *call = pg_call_key(x, xl, f, fl, &buf, &cap, &kl);
+
+                                pg_strmap_intern(own, call, kl, NULL);
+                        }
+                        x = f;
+                        xl = fl;
+                        f = e;
+                }
+        }
+        free(buf);
+}
+
+size_t pg_profile_pair_self(const char *k, size_t kl, const struct pg_strmap *own, size_t *len)
+{
+        size_t at = pg_frame_self(k, kl, len), end = kl, ckl;
+        char *buf = NULL;
+        size_t cap = 0;
+
+        if (at == 0 || at + *len == kl)
+                return at;        /* the comm alone, or a leaf not inlined */
+        while (end > at + *len) { /* the inlined frames, leaf first */
+                size_t b = end, x, idx;
+
+                while (k[b - 1] != ';')
+                        b--;
+                for (x = b - 1; k[x - 1] != ';'; x--) /* its caller: at or below self */
+                        ;
+                const char *call = pg_call_key(k + x, b - 1 - x, k + b, end - b, &buf, &cap, &ckl);
+
+                if (pg_strmap_find(own, call, ckl, &idx)) {
+                        *len = end - b;
+                        at = b;
+                        break;
+                }
+                end = b - 1;
+        }
+        free(buf);
+        return at;
+}
+
 /* pg_profile_funcs_scan_pair()'s self of the stacks of @p (side @side of
  * @out) whose leaf is inlined: moved from the frame it was inlined into to
- * the innermost inlined frame whose function has code of its own on either
- * side (profile.h). */
+ * the frame pg_profile_pair_self() counts it for (profile.h). */
 static void pg_funcs_self_inlined(struct pg_profile_funcs out[2], int side,
-                                  const struct pg_profile *p)
+                                  const struct pg_profile *p, const struct pg_strmap *own)
 {
         char *keybuf = NULL;
         size_t keycap = 0;
@@ -244,51 +318,58 @@ static void pg_funcs_self_inlined(struct pg_profile_funcs out[2], int side,
         for (size_t si = 0; p && p->present && si < p->nstacks; si++) {
                 const char *key = p->stacks[si].frames, *k;
                 size_t klen = strlen(key), flen, at = pg_frame_self(key, klen, &flen);
-                size_t end = klen, len, self_id, id;
+                size_t to, tolen, len, self_id, id;
 
                 if (at == 0 || at + flen == klen)
                         continue; /* the comm alone, or a leaf not inlined */
-                if (flen > keycap) {
-                        keycap = flen > 2 * keycap ? flen : 2 * keycap;
+                to = pg_profile_pair_self(key, klen, own, &tolen);
+                if (to == at)
+                        continue;
+                if ((flen > tolen ? flen : tolen) > keycap) {
+                        keycap = flen > tolen ? flen : tolen;
                         keybuf = pg_xrealloc(keybuf, keycap);
                 }
                 k = pg_frame_key(key + at, flen, keybuf, &len);
                 if (!pg_strmap_find(&out[0].names, k, len, &self_id))
-                        continue;         /* cannot be: the scan interned it */
-                while (end > at + flen) { /* the inlined frames, leaf first */
-                        size_t b = end;
-
-                        while (key[b - 1] != ';')
-                                b--;
-                        if (end - b > keycap) {
-                                keycap = end - b > 2 * keycap ? end - b : 2 * keycap;
-                                keybuf = pg_xrealloc(keybuf, keycap);
-                        }
-                        k = pg_frame_key(key + b, end - b, keybuf, &len);
-                        if (pg_strmap_find(&out[0].names, k, len, &id) &&
-                            (out[0].funcs[id].has_code || out[1].funcs[id].has_code)) {
-                                if (id != self_id) {
-                                        out[side].funcs[self_id].self -= p->stacks[si].count;
-                                        out[side].funcs[id].self += p->stacks[si].count;
-                                }
-                                break;
-                        }
-                        end = b - 1;
+                        continue; /* cannot be: the scan interned it */
+                k = pg_frame_key(key + to, tolen, keybuf, &len);
+                if (pg_strmap_find(&out[0].names, k, len, &id) && id != self_id) {
+                        out[side].funcs[self_id].self -= p->stacks[si].count;
+                        out[side].funcs[id].self += p->stacks[si].count;
                 }
         }
         free(keybuf);
 }
 
+/* Whether a stack of @p has an inlined leaf (a frame "_[i]" last). */
+static bool pg_has_inlined_leaf(const struct pg_profile *p)
+{
+        for (size_t si = 0; p && p->present && si < p->nstacks; si++) {
+                const char *key = p->stacks[si].frames, *semi = strrchr(key, ';');
+
+                if (semi && pg_frame_is_inlined(semi + 1, strlen(semi + 1)))
+                        return true;
+        }
+        return false;
+}
+
 void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_profile *a,
                                 const struct pg_profile *b)
 {
+        struct pg_strmap own = PG_STRMAP_INIT;
+
         memset(out, 0, 2 * sizeof(*out));
         pg_funcs_scan(&out[0], a, false, &out[0].names, true);
         pg_funcs_scan(&out[1], b, false, &out[0].names, true);
         pg_funcs_extend(&out[0], out[0].names.n);
         pg_funcs_extend(&out[1], out[0].names.n);
-        pg_funcs_self_inlined(out, 0, a);
-        pg_funcs_self_inlined(out, 1, b);
+        if (!pg_has_inlined_leaf(a) && !pg_has_inlined_leaf(b))
+                return; /* no sample is in inlined code: nothing to move */
+        pg_profile_own_calls(&own, a);
+        pg_profile_own_calls(&own, b);
+        pg_funcs_self_inlined(out, 0, a, &own);
+        pg_funcs_self_inlined(out, 1, b, &own);
+        pg_strmap_release(&own);
 }
 
 void pg_profile_funcs_release(struct pg_profile_funcs *pf)

@@ -55,9 +55,6 @@ struct pg_profile_func {
         uint16_t hot_count : 15;
         uint16_t hot_is_self : 1; /* the function is hot_stack's self frame */
         uint16_t heavy_count : 15;
-        /* pg_profile_funcs_scan_pair() only: a frame of it is not inlined
-         * ("_[i]") somewhere in this profile: it has machine code of its own */
-        uint16_t has_code : 1;
 };
 
 /* The largest count pg_profile_func keeps in hot_count and heavy_count. */
@@ -101,18 +98,42 @@ void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_p
  * out[1].names stays empty. Release both.
  * Self differs from pg_profile_funcs_scan()'s in one case, so that an
  * inlining decision that flipped between the two builds moves no samples
- * between functions: a sample whose leaf is inlined counts for the
- * innermost of its inlined frames (below the innermost frame not inlined)
- * whose function has code of its own (has_code) in either profile, and
- * only when there is none for the frame it was inlined into. So F inlined
- * into main in @a and a function of its own in @b counts F's samples for F
- * on both sides (main's own time does not fall on one side and grow on the
- * other); code inlined on both sides and never a function of its own (a
- * std::unordered_map lookup) still counts for its caller. docs/compare.md,
- * Hotspots.
+ * between functions: a sample whose leaf is inlined counts for the frame
+ * pg_profile_pair_self() gives, the own-call set built from both profiles
+ * (pg_profile_own_calls()). So F inlined into main in @a and a function of
+ * its own called from main in @b counts F's samples for F on both sides
+ * (main's own time does not fall on one side and grow on the other); code
+ * inlined on both sides and never a function of its own (a
+ * std::unordered_map lookup) still counts for its caller, and so does code
+ * inlined into hot whose only namesake with code of its own is called from
+ * elsewhere (two static helpers of two files). docs/compare.md, Hotspots.
  */
 void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_profile *a,
                                 const struct pg_profile *b);
+/**
+ * Intern into @own (added to what it holds) the call sites at which a
+ * function has code of its own in @p (NULL or absent: none): for every
+ * frame F of a stack that is not inlined ("_[i]") and has a caller frame X
+ * (the frame before it; the comm frame is no caller), the key "X;F", both
+ * frames by pg_frame_key() (baselines/frame.h: an inlined caller "X_[i]" is
+ * X) joined by ';'. Allocation failure aborts.
+ */
+void pg_profile_own_calls(struct pg_strmap *own, const struct pg_profile *p);
+
+/**
+ * The frame of folded stack @k (@kl bytes, comm frame first) whose self a
+ * sample counts for when two profiles are compared (inlining flips, see
+ * pg_profile_funcs_scan_pair()): pg_frame_self()'s frame (the innermost not
+ * inlined), unless an inlined frame "F_[i]" below it, called from frame X
+ * (the frame before it), has "X;F" in @own (pg_profile_own_calls() of both
+ * profiles: F is a function of its own at that call site in either build,
+ * its inlining flipped); then the innermost such frame. The call site, not
+ * the name alone, decides: another function F with code of its own called
+ * from elsewhere is a namesake, not a flip. Returns the frame's offset in
+ * @k and its length (suffix included) in *@len; 0 for the comm alone.
+ */
+size_t pg_profile_pair_self(const char *k, size_t kl, const struct pg_strmap *own, size_t *len);
+
 /** Free what @pf owns and leave it empty. */
 void pg_profile_funcs_release(struct pg_profile_funcs *pf);
 

@@ -71,6 +71,17 @@ add_test(NAME compare_inline_flip
                  $<TARGET_FILE:compare_line_inlined_side_base>
                  $<TARGET_FILE:compare_line_inlined_side_head>)
 set_tests_properties(compare_inline_flip PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
+# An inlined function and another function of the same name (two static
+# helpers of two files): hot's work doubled is a hotspot regression.
+add_executable(compare_inline_namesake_bin ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/record/namesake.c
+               ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/record/namesake_other.c)
+set_target_properties(compare_inline_namesake_bin PROPERTIES
+  COMPILE_OPTIONS "-O2;-g;-fno-omit-frame-pointer"
+  RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fixtures)
+add_test(NAME compare_inline_namesake
+         COMMAND ${PG_RECORD_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/record/test-inline-namesake.sh
+                 $<TARGET_FILE:compare_inline_namesake_bin>)
+set_tests_properties(compare_inline_namesake PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 600)
 
 # perfgate top's terminal view in a real terminal (tmux).
 add_test(NAME top_tmux

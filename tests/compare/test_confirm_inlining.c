@@ -11,9 +11,13 @@
  *  - code inlined on both sides and never a function of its own still
  *    counts for its caller (a grown inlined helper is its caller's growth);
  *  - two cgo wrappers of one key are one candidate with the numbers the
- *    check counts for it (not two with the same sums).
+ *    check counts for it (not two with the same sums);
+ *  - a helper inlined into hot and ANOTHER helper, a function of its own
+ *    under cold (two static helpers of two files), are not one function:
+ *    hot's inlined helper stays hot's, so hot doing twice the work is
+ *    confirmed (the flip is matched at its call site, not by name).
  * The real programs (gcc, always_inline vs noinline, under perf) are
- * tests/record/test-inline-flip.sh.
+ * tests/record/test-inline-flip.sh and test-inline-namesake.sh.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -148,6 +152,27 @@ static void test_one_candidate_per_key(void **state)
         release(b, h, &c);
 }
 
+/* hot;helper_[i] and cold;helper: a namesake under another caller is no
+ * flip; hot's growth is hot's */
+static void test_namesake_is_not_a_flip(void **state)
+{
+        struct pg_profile b[PAIRS], h[PAIRS];
+        struct pg_confirm_hotspots c;
+        const struct pg_confirm_hotspot *hot;
+        (void) state;
+        pairs_at(b, h, "x;main;cold;helper 300\nx;main;hot;helper_[i]",
+                 "x;main;cold;helper 300\nx;main;hot;helper_[i]", 600);
+        assert_int_equal(pg_confirm_hotspots(b, h, PAIRS, 8, 0.01, 0.05, &c), 0);
+        hot = find(&c, "hot");
+        assert_non_null(hot);
+        assert_true(hot->confirmed);
+        assert_true(hot->base_share > 0.45 && hot->base_share < 0.55);
+        assert_true(hot->head_share > 0.62 && hot->head_share < 0.7);
+        assert_non_null(find(&c, "helper"));
+        assert_false(find(&c, "helper")->confirmed);
+        release(b, h, &c);
+}
+
 /* The stored comparison's table: the same rule (profile.h) */
 static void test_scan_pair_moves_no_samples(void **state)
 {
@@ -180,6 +205,42 @@ static void test_scan_pair_moves_no_samples(void **state)
         pg_test_profile_free(&h);
 }
 
+/* The stored comparison's table with a namesake (test_namesake_is_not_a_flip);
+ * the flip is still found when its caller is inlined on one side
+ * (run_[i];step_[i] vs run;step: the call site is run's by key) */
+static void test_scan_pair_namesake(void **state)
+{
+        struct pg_profile b, h;
+        struct pg_profile_funcs f[2];
+        size_t hot, helper, step, run;
+        (void) state;
+        pg_test_profile_from_folded(&b,
+                                    "x;main;cold;helper 300\nx;main;hot;helper_[i] 300\n"
+                                    "x;main;run_[i];step_[i] 40\n",
+                                    "cpu-clock");
+        pg_test_profile_from_folded(&h,
+                                    "x;main;cold;helper 300\nx;main;hot;helper_[i] 600\n"
+                                    "x;main;run;step 40\n",
+                                    "cpu-clock");
+        for (int way = 0; way < 2; way++) {
+                pg_profile_funcs_scan_pair(f, way ? &h : &b, way ? &b : &h);
+                assert_true(pg_strmap_find(&f[0].names, "hot", 3, &hot));
+                assert_true(pg_strmap_find(&f[0].names, "helper", 6, &helper));
+                assert_true(pg_strmap_find(&f[0].names, "step", 4, &step));
+                assert_true(pg_strmap_find(&f[0].names, "run", 3, &run));
+                assert_int_equal(f[way].funcs[hot].self, 300);
+                assert_int_equal(f[!way].funcs[hot].self, 600);
+                assert_int_equal(f[0].funcs[helper].self, 300);
+                assert_int_equal(f[1].funcs[helper].self, 300);
+                assert_int_equal(f[0].funcs[step].self, 40);
+                assert_int_equal(f[1].funcs[step].self, 40);
+                pg_profile_funcs_release(&f[0]);
+                pg_profile_funcs_release(&f[1]);
+        }
+        pg_test_profile_free(&b);
+        pg_test_profile_free(&h);
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -187,7 +248,9 @@ int main(void)
                 cmocka_unit_test(test_inlined_in_head_only),
                 cmocka_unit_test(test_inlined_everywhere_is_the_caller),
                 cmocka_unit_test(test_one_candidate_per_key),
+                cmocka_unit_test(test_namesake_is_not_a_flip),
                 cmocka_unit_test(test_scan_pair_moves_no_samples),
+                cmocka_unit_test(test_scan_pair_namesake),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
