@@ -78,10 +78,10 @@ static void pg_funcs_prefetch(const struct pg_strmap *names, const char *key, co
         }
 }
 
-/* @by_key: the functions are keyed by pg_frame_key() (two profiles
- * compared), else by their exact frame names. */
+/* @by_key: the functions are keyed by pg_frame_pair_key() under @pair (two
+ * profiles compared), else by their exact frame names. */
 static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p, bool keep_ids,
-                          struct pg_strmap *names, bool by_key)
+                          struct pg_strmap *names, bool by_key, const struct pg_frame_pairing *pair)
 {
         char *keybuf = NULL;
         size_t keycap = 0;
@@ -159,7 +159,7 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                                         keycap = len > 2 * keycap ? len : 2 * keycap;
                                         keybuf = pg_xrealloc(keybuf, keycap);
                                 }
-                                k = pg_frame_key(f, len, keybuf, &klen);
+                                k = pg_frame_pair_key(pair, f, len, keybuf, &klen);
                                 id = pg_func_get(out, names, k, klen);
                                 prev_ids[depth] = (uint32_t) id;
                         } else {
@@ -222,13 +222,13 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
 void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p)
 {
         memset(out, 0, sizeof(*out));
-        pg_funcs_scan(out, p, false, &out->names, false);
+        pg_funcs_scan(out, p, false, &out->names, false, NULL);
 }
 
 void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_profile *p)
 {
         memset(out, 0, sizeof(*out));
-        pg_funcs_scan(out, p, true, &out->names, false);
+        pg_funcs_scan(out, p, true, &out->names, false, NULL);
 }
 
 /* pg_profile_funcs_scan_pair()'s self of the stacks of @p (side @side of
@@ -252,7 +252,7 @@ static void pg_funcs_self_inlined(struct pg_profile_funcs out[2], int side,
                         keycap = flen > 2 * keycap ? flen : 2 * keycap;
                         keybuf = pg_xrealloc(keybuf, keycap);
                 }
-                k = pg_frame_key(key + at, flen, keybuf, &len);
+                k = pg_frame_pair_key(out[0].pairing, key + at, flen, keybuf, &len);
                 if (!pg_strmap_find(&out[0].names, k, len, &self_id))
                         continue;         /* cannot be: the scan interned it */
                 while (end > at + flen) { /* the inlined frames, leaf first */
@@ -264,7 +264,7 @@ static void pg_funcs_self_inlined(struct pg_profile_funcs out[2], int side,
                                 keycap = end - b > 2 * keycap ? end - b : 2 * keycap;
                                 keybuf = pg_xrealloc(keybuf, keycap);
                         }
-                        k = pg_frame_key(key + b, end - b, keybuf, &len);
+                        k = pg_frame_pair_key(out[0].pairing, key + b, end - b, keybuf, &len);
                         if (pg_strmap_find(&out[0].names, k, len, &id) &&
                             (out[0].funcs[id].has_code || out[1].funcs[id].has_code)) {
                                 if (id != self_id) {
@@ -282,9 +282,17 @@ static void pg_funcs_self_inlined(struct pg_profile_funcs out[2], int side,
 void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_profile *a,
                                 const struct pg_profile *b)
 {
+        const struct pg_profile *side[2] = { a, b };
+
         memset(out, 0, 2 * sizeof(*out));
-        pg_funcs_scan(&out[0], a, false, &out[0].names, true);
-        pg_funcs_scan(&out[1], b, false, &out[0].names, true);
+        out[0].pairing = pg_xcalloc(1, sizeof(*out[0].pairing));
+        for (int s = 0; s < 2; s++)
+                for (size_t i = 0; side[s] && side[s]->present && i < side[s]->nstacks; i++)
+                        pg_frame_pairing_add_stack(out[0].pairing, s, side[s]->stacks[i].frames,
+                                                   strlen(side[s]->stacks[i].frames));
+        pg_frame_pairing_finish(out[0].pairing);
+        pg_funcs_scan(&out[0], a, false, &out[0].names, true, out[0].pairing);
+        pg_funcs_scan(&out[1], b, false, &out[0].names, true, out[0].pairing);
         pg_funcs_extend(&out[0], out[0].names.n);
         pg_funcs_extend(&out[1], out[0].names.n);
         pg_funcs_self_inlined(out, 0, a);
@@ -297,6 +305,9 @@ void pg_profile_funcs_release(struct pg_profile_funcs *pf)
         free(pf->funcs);
         free(pf->ids);
         free(pf->starts);
+        if (pf->pairing)
+                pg_frame_pairing_release(pf->pairing);
+        free(pf->pairing);
         memset(pf, 0, sizeof(*pf));
 }
 

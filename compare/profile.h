@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "baselines/frame.h"
 #include "baselines/result.h"
 #include "common/buf.h"
 #include "common/hashmap.h"
@@ -76,6 +77,9 @@ struct pg_profile_funcs {
          * stack i is ids[starts[i]] .. ids[starts[i + 1] - 1] (profile order) */
         uint32_t *ids;
         size_t *starts;
+        /* pg_profile_funcs_scan_pair() only, in out[0] (NULL otherwise): which
+         * cgo wrappers of the two profiles pair by key (baselines/frame.h) */
+        struct pg_frame_pairing *pairing;
 };
 
 /**
@@ -92,9 +96,10 @@ void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_p
 
 /**
  * pg_profile_funcs_scan() of two profiles with one name table, so a function
- * has one index on both sides; the table is keyed by pg_frame_key()
+ * has one index on both sides; the table is keyed by pg_frame_pair_key()
  * (baselines/frame.h: "f_[i]" and "f" are one function, a cgo wrapper's hash
- * is left out), not by exact names: a function's name as a side spells it is
+ * is left out where that pairs one renamed wrapper, never merging two names
+ * of one profile; out[0].pairing), not by exact names: a function's name as a side spells it is
  * the frame ending at hot_end in its hot_stack. out[0].names holds the functions of @a and
  * then those only in @b; out[0].funcs and out[1].funcs both have
  * out[0].names.n entries (all zero for a function the side lacks);
