@@ -1545,9 +1545,10 @@ static uint32_t fg_trie_node(struct fg_trie *tr, struct pg_buf *kb, uint32_t par
         return pg_strmap_find(&tr->names, kb->ptr, kb->len, &idx) ? (uint32_t) idx + 1 : FG_NONE;
 }
 
-/* The trie of @n stacks @st, with its children lists. */
+/* The trie of @n stacks @st, with its children lists; @leaf (NULL, or room
+ * for @n): each stack's leaf node. */
 static void fg_trie_build(struct fg_trie *tr, struct pg_buf *kb, const struct pg_stack *st,
-                          size_t n)
+                          size_t n, uint32_t *leaf)
 {
         size_t nn;
 
@@ -1564,6 +1565,8 @@ static void fg_trie_build(struct fg_trie *tr, struct pg_buf *kb, const struct pg
                                 break;
                         f = semi + 1;
                 }
+                if (leaf)
+                        leaf[i] = node;
         }
         nn = tr->names.n + 1;
         tr->first = pg_xcalloc(nn + 1, sizeof(*tr->first));
@@ -1621,6 +1624,8 @@ static void fg_match_base(struct fg_tree *t, const struct pg_stack *head, size_t
         struct fg_trie ht, bt;
         struct pg_buf kb = PG_BUF_INIT, nb = PG_BUF_INIT;
         uint32_t *to; /* per base node: head's node there, or FG_NONE */
+        uint32_t *leaf = pg_xmalloc(nbase * sizeof(*leaf)), *chain = NULL;
+        size_t chain_cap = 0;
         struct pg_strmap keys = PG_STRMAP_INIT;
         uint32_t *key_to = NULL;
         size_t key_cap = 0, kcap = 0;
@@ -1628,8 +1633,8 @@ static void fg_match_base(struct fg_tree *t, const struct pg_stack *head, size_t
 
         if (!nbase || !nhead || (!fg_any_keyed(head, nhead) && !fg_any_keyed(base, nbase)))
                 return;
-        fg_trie_build(&ht, &kb, head, nhead);
-        fg_trie_build(&bt, &kb, base, nbase);
+        fg_trie_build(&ht, &kb, head, nhead, NULL);
+        fg_trie_build(&bt, &kb, base, nbase, leaf);
         to = pg_xmalloc((bt.names.n + 1) * sizeof(*to));
         to[0] = 0;
         /* a node's parent comes before it: places top down */
@@ -1700,29 +1705,44 @@ static void fg_match_base(struct fg_tree *t, const struct pg_stack *head, size_t
                 }
                 pg_frame_pairing_release(&pair);
         }
-        /* base's stacks with head's names where they differ */
+        /* base's stacks with head's names where they differ: a node renamed
+         * holds head's node in to[], else FG_NONE (read bottom up) */
+        for (uint32_t b = 1; b <= bt.names.n; b++) {
+                size_t len, hlen;
+                const char *f = fg_trie_name(&bt, b, &len), *h;
+
+                if (to[b] == FG_NONE)
+                        continue;
+                h = fg_trie_name(&ht, to[b], &hlen);
+                if (hlen == len && memcmp(h, f, len) == 0)
+                        to[b] = FG_NONE;
+        }
         for (size_t i = 0; i < nbase; i++) {
-                uint32_t node = 0;
+                size_t depth = 0;
                 bool changed = false;
 
-                pg_buf_reset(&nb);
-                for (const char *f = base[i].frames;;) {
-                        const char *semi = strchr(f, ';'), *name = f;
-                        size_t len = semi ? (size_t) (semi - f) : strlen(f), nlen = len;
-
-                        node = fg_trie_node(&bt, &kb, node, f, len, false);
-                        if (to[node] != FG_NONE) {
-                                name = fg_trie_name(&ht, to[node], &nlen);
-                                changed |= nlen != len || memcmp(name, f, len) != 0;
+                for (uint32_t node = leaf[i]; node; depth++) {
+                        if (depth == chain_cap) {
+                                chain_cap = chain_cap ? 2 * chain_cap : 64;
+                                chain = pg_xreallocarray(chain, chain_cap, sizeof(*chain));
                         }
-                        pg_buf_add(&nb, name, nlen);
-                        if (!semi)
-                                break;
-                        pg_buf_putc(&nb, ';');
-                        f = semi + 1;
+                        chain[depth] = node;
+                        changed |= to[node] != FG_NONE;
+                        memcpy(&node, bt.names.keys[node - 1].ptr, sizeof(node));
                 }
                 if (!changed)
                         continue;
+                pg_buf_reset(&nb);
+                while (depth-- > 0) {
+                        uint32_t node = chain[depth];
+                        size_t nlen;
+                        const char *name = to[node] != FG_NONE ? fg_trie_name(&ht, to[node], &nlen)
+                                                               : fg_trie_name(&bt, node, &nlen);
+
+                        pg_buf_add(&nb, name, nlen);
+                        if (depth)
+                                pg_buf_putc(&nb, ';');
+                }
                 if (!t->matched) {
                         t->matched = pg_xmalloc(nbase * sizeof(*t->matched));
                         t->renamed = pg_xcalloc(nbase, sizeof(*t->renamed));
@@ -1733,6 +1753,8 @@ static void fg_match_base(struct fg_tree *t, const struct pg_stack *head, size_t
                 t->renamed[i] = true;
         }
         free(to);
+        free(leaf);
+        free(chain);
         free(key_to);
         free(kbuf);
         pg_strmap_release(&keys);
