@@ -1624,7 +1624,7 @@ static void fg_match_base(struct fg_tree *t, const struct pg_stack *head, size_t
         struct fg_trie ht, bt;
         struct pg_buf kb = PG_BUF_INIT, nb = PG_BUF_INIT;
         uint32_t *to; /* per base node: head's node there, or FG_NONE */
-        uint32_t *leaf = pg_xmalloc(nbase * sizeof(*leaf)), *chain = NULL;
+        uint32_t *leaf, *chain = NULL;
         size_t chain_cap = 0;
         struct pg_strmap keys = PG_STRMAP_INIT;
         uint32_t *key_to = NULL;
@@ -1633,6 +1633,7 @@ static void fg_match_base(struct fg_tree *t, const struct pg_stack *head, size_t
 
         if (!nbase || !nhead || (!fg_any_keyed(head, nhead) && !fg_any_keyed(base, nbase)))
                 return;
+        leaf = pg_xmalloc(nbase * sizeof(*leaf));
         fg_trie_build(&ht, &kb, head, nhead, NULL);
         fg_trie_build(&bt, &kb, base, nbase, leaf);
         to = pg_xmalloc((bt.names.n + 1) * sizeof(*to));
