@@ -11,6 +11,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "common/hashmap.h"
 
 enum pg_frame_kind {
         PG_FRAME_USER = 0, /* no annotation */
@@ -70,5 +73,63 @@ const char *pg_frame_key(const char *name, size_t len, char *buf, size_t *key_le
 
 /** Whether frames @a and @b (not NUL-terminated) have the same pg_frame_key(). */
 bool pg_frame_same(const char *a, size_t alen, const char *b, size_t blen);
+
+/*
+ * Which frames of two profiles (side 0 the base, side 1 head) the comparison
+ * key may pair (docs/compare.md, Hotspots; docs/diff.md). pg_frame_key()
+ * leaves out the hash of a cgo wrapper so that a wrapper renamed by an edit
+ * of its package is one function across the two builds; but two cgo
+ * packages that call a C function of one name (C.free is in every one) have
+ * two wrappers of one key in the SAME profile, which must stay two
+ * functions. The rule, over the cgo wrapper names of both profiles (without
+ * "_[i]"):
+ *  - a name present on both sides keys by itself;
+ *  - a name on one side only keys by pg_frame_key() when its key has exactly
+ *    one such name on each side (the wrapper renamed), else by itself.
+ * So two names present in one profile never share a key. Frames that are no
+ * cgo wrapper key by pg_frame_key() (their name without "_[i]").
+ * Use: zero-initialise (PG_FRAME_PAIRING_INIT), pg_frame_pairing_add_stack()
+ * every stack of both profiles (or pg_frame_pairing_add() every frame), then
+ * pg_frame_pairing_finish(); look up with pg_frame_pair_key() /
+ * pg_frame_pair_same(); pg_frame_pairing_release().
+ */
+struct pg_frame_pairing {
+        struct pg_strmap names; /* cgo wrapper names, without "_[i]" */
+        uint8_t *flags;         /* per name: 1 in base, 2 in head, 4 keys by pg_frame_key() */
+        size_t cap;
+};
+
+#define PG_FRAME_PAIRING_INIT                                                                      \
+        {                                                                                          \
+                PG_STRMAP_INIT, NULL, 0                                                            \
+        }
+
+/** Note frame @name (@len bytes, not NUL-terminated) as present on @side (0 or 1). */
+void pg_frame_pairing_add(struct pg_frame_pairing *fp, int side, const char *name, size_t len);
+
+/** pg_frame_pairing_add() of every frame of folded stack @stack (@len bytes;
+ * its first frame, the comm, included: it is no cgo wrapper). */
+void pg_frame_pairing_add_stack(struct pg_frame_pairing *fp, int side, const char *stack,
+                                size_t len);
+
+/** Decide, once every frame of both sides was added, which names pair by key. */
+void pg_frame_pairing_finish(struct pg_frame_pairing *fp);
+
+/**
+ * The comparison key of frame @name (@len bytes) under @fp: pg_frame_key()
+ * for a frame that is no cgo wrapper or one that @fp pairs; the name
+ * without "_[i]" for any other cgo wrapper (one never added included). @fp
+ * NULL: pg_frame_key(). Same return and @buf contract as pg_frame_key().
+ */
+const char *pg_frame_pair_key(const struct pg_frame_pairing *fp, const char *name, size_t len,
+                              char *buf, size_t *key_len);
+
+/** Whether frames @a and @b have the same pg_frame_pair_key() under @fp
+ * (@fp NULL: pg_frame_same()). */
+bool pg_frame_pair_same(const struct pg_frame_pairing *fp, const char *a, size_t alen,
+                        const char *b, size_t blen);
+
+/** Free what @fp owns and leave it empty. */
+void pg_frame_pairing_release(struct pg_frame_pairing *fp);
 
 #endif

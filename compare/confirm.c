@@ -266,37 +266,49 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h)
         memset(h, 0, sizeof(*h));
 }
 
+/* Add the frames of the @n sampled runs @p to @pair as side @side. */
+static void pg_pairing_add_runs(struct pg_frame_pairing *pair, int side, const struct pg_profile *p,
+                                size_t n)
+{
+        for (size_t r = 0; r < n; r++)
+                for (size_t i = 0; p[r].present && i < p[r].nstacks; i++)
+                        pg_frame_pairing_add_stack(pair, side, p[r].stacks[i].frames,
+                                                   strlen(p[r].stacks[i].frames));
+}
+
 /* The self frame of folded key @k as the hotspots of a comparison count
  * it (pg_profile_pair_self(), compare/profile.h; @own: pg_profile_own_calls()
- * of every sampled run of both sides); NULL for the comm alone. */
-static const char *pg_self_frame(const char *k, const struct pg_strmap *own, size_t *len)
+ * of every sampled run of both sides, under @pair); NULL for the comm alone. */
+static const char *pg_self_frame(const char *k, const struct pg_frame_pairing *pair,
+                                 const struct pg_strmap *own, size_t *len)
 {
-        size_t at = pg_profile_pair_self(k, strlen(k), own, len);
+        size_t at = pg_profile_pair_self(k, strlen(k), pair, own, len);
 
         return at ? k + at : NULL;
 }
 
 /* Self samples of @fn in @p: of the self frames (pg_self_frame()) that are
- * @fn by pg_frame_same() (a cgo wrapper of a base build is the one of head). */
-static double pg_self_samples(const struct pg_profile *p, const struct pg_strmap *own,
-                              const char *fn)
+ * @fn by pg_frame_pair_same() under @pair (a cgo wrapper of a base build is
+ * the one of head when the pairing is unambiguous). */
+static double pg_self_samples(const struct pg_profile *p, const struct pg_frame_pairing *pair,
+                              const struct pg_strmap *own, const char *fn)
 {
         size_t fl = strlen(fn), len;
         double s = 0.0;
         for (size_t i = 0; i < p->nstacks; i++) {
-                const char *leaf = pg_self_frame(p->stacks[i].frames, own, &len);
-                if (leaf && pg_frame_same(leaf, len, fn, fl))
+                const char *leaf = pg_self_frame(p->stacks[i].frames, pair, own, &len);
+                if (leaf && pg_frame_pair_same(pair, leaf, len, fn, fl))
                         s += (double) p->stacks[i].count;
         }
         return s;
 }
 
 /* Seconds of run @p: all of it (@fn NULL), or @fn's own time. */
-static double pg_run_seconds(const struct pg_profile *p, const struct pg_strmap *own,
-                             const char *fn)
+static double pg_run_seconds(const struct pg_profile *p, const struct pg_frame_pairing *pair,
+                             const struct pg_strmap *own, const char *fn)
 {
         double hz = p->frequency_hz ? (double) p->frequency_hz : 999.0;
-        return (fn ? pg_self_samples(p, own, fn) : (double) p->samples) / hz;
+        return (fn ? pg_self_samples(p, pair, own, fn) : (double) p->samples) / hz;
 }
 
 struct pg_cand {
@@ -330,6 +342,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         size_t nc = 0, cap = 0;
         double *d, *g, *tg, *bs, *hs, *p, *adj;
         struct pg_strmap own = PG_STRMAP_INIT;
+        struct pg_frame_pairing pair = PG_FRAME_PAIRING_INIT;
         size_t family;
 
         memset(out, 0, sizeof(*out));
@@ -339,22 +352,26 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 if (!base[i].samples || !head[i].samples)
                         return pg_error_set(PG_EINPUT, "a sampled run of pair %zu has no samples",
                                             i + 1);
+        pg_pairing_add_runs(&pair, 0, base, npairs);
+        pg_pairing_add_runs(&pair, 1, head, npairs);
+        pg_frame_pairing_finish(&pair);
         for (size_t i = 0; i < npairs; i++) {
-                pg_profile_own_calls(&own, &base[i]);
-                pg_profile_own_calls(&own, &head[i]);
+                pg_profile_own_calls(&own, &pair, &base[i]);
+                pg_profile_own_calls(&own, &pair, &head[i]);
         }
         /* candidates: self frames of the head profiles, by pooled self
          * samples; one per function as pg_self_samples() counts them (by
-         * pg_frame_same(): two spellings of one key are one candidate, named
-         * as head first spells it) */
+         * pg_frame_pair_same(): two spellings of one key are one candidate,
+         * named as head first spells it) */
         for (size_t r = 0; r < npairs; r++)
                 for (size_t i = 0; i < head[r].nstacks; i++) {
                         size_t len, k;
-                        const char *leaf = pg_self_frame(head[r].stacks[i].frames, &own, &len);
+                        const char *leaf =
+                            pg_self_frame(head[r].stacks[i].frames, &pair, &own, &len);
                         if (!leaf || !len)
                                 continue;
                         for (k = 0; k < nc; k++)
-                                if (pg_frame_same(c[k].fn, strlen(c[k].fn), leaf, len))
+                                if (pg_frame_pair_same(&pair, c[k].fn, strlen(c[k].fn), leaf, len))
                                         break;
                         if (k == nc) {
                                 if (nc == cap) {
@@ -380,13 +397,13 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 size_t kept = 0;
                 double run_s;
                 for (size_t r = 0; r < npairs; r++)
-                        d[r] = 0.5 * (pg_run_seconds(&base[r], &own, NULL) +
-                                      pg_run_seconds(&head[r], &own, NULL));
+                        d[r] = 0.5 * (pg_run_seconds(&base[r], &pair, &own, NULL) +
+                                      pg_run_seconds(&head[r], &pair, &own, NULL));
                 run_s = pg_stats_median(d, npairs);
                 for (size_t k = 0; k < nc; k++) {
                         for (size_t r = 0; r < npairs; r++)
-                                d[r] = 0.5 * (pg_run_seconds(&base[r], &own, c[k].fn) +
-                                              pg_run_seconds(&head[r], &own, c[k].fn));
+                                d[r] = 0.5 * (pg_run_seconds(&base[r], &pair, &own, c[k].fn) +
+                                              pg_run_seconds(&head[r], &pair, &own, c[k].fn));
                         if (pg_stats_median(d, npairs) >= 0.5 * floor * run_s) {
                                 struct pg_cand t = c[kept];
                                 c[kept++] = c[k];
@@ -410,8 +427,8 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 for (size_t r = 0; r < npairs; r++) {
                         double fb = base[r].frequency_hz ? (double) base[r].frequency_hz : 999.0;
                         double fh = head[r].frequency_hz ? (double) head[r].frequency_hz : 999.0;
-                        double sb = pg_self_samples(&base[r], &own, h->function);
-                        double sh = pg_self_samples(&head[r], &own, h->function);
+                        double sb = pg_self_samples(&base[r], &pair, &own, h->function);
+                        double sh = pg_self_samples(&head[r], &pair, &own, h->function);
                         bs[r] = sb / (double) base[r].samples;
                         hs[r] = sh / (double) head[r].samples;
                         d[r] = hs[r] - bs[r];
@@ -440,6 +457,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 free(c[k].fn);
         free(c);
         pg_strmap_release(&own);
+        pg_frame_pairing_release(&pair);
         free(d);
         free(g);
         free(tg);
@@ -475,6 +493,7 @@ static int pg_symbol_in(const struct pg_profile *p, size_t n, const char *name, 
  * string, or NULL. */
 static char *pg_own_caller(const struct pg_profile *head, size_t n, const char *fn, const char *exe)
 {
+        static const struct pg_frame_pairing one_build = PG_FRAME_PAIRING_INIT;
         size_t fl = strlen(fn), len, at, best_len = 0;
         const char *best = NULL;
         struct pg_strmap stacks = PG_STRMAP_INIT;
@@ -492,7 +511,8 @@ static char *pg_own_caller(const struct pg_profile *head, size_t n, const char *
                         size_t kl = strlen(k), idx;
 
                         at = pg_frame_self(k, kl, &len);
-                        if (at == 0 || !pg_frame_same(k + at, len, fn, fl))
+                        /* one build: two wrappers of one key are two functions */
+                        if (at == 0 || !pg_frame_pair_same(&one_build, k + at, len, fn, fl))
                                 continue;
                         idx = pg_strmap_intern(&stacks, k, at + len, NULL);
                         if (idx >= cap) {

@@ -1521,88 +1521,248 @@ static bool fg_any_keyed(const struct pg_stack *st, size_t n)
         return false;
 }
 
+/* The frames of a profile as a trie: node i + 1 is names.keys[i], whose
+ * first 4 bytes are its parent's node (0: the top, above the first frame)
+ * and the rest its name; the children of node p are kids[first[p] ..
+ * first[p + 1]). */
+struct fg_trie {
+        struct pg_strmap names;
+        uint32_t *first, *kids;
+};
+
+/* The node of frame @f (@len bytes) below node @parent, interned in @tr
+ * when @add, else FG_NONE when it is not there. */
+static uint32_t fg_trie_node(struct fg_trie *tr, struct pg_buf *kb, uint32_t parent, const char *f,
+                             size_t len, bool add)
+{
+        size_t idx;
+
+        pg_buf_reset(kb);
+        pg_buf_add(kb, &parent, sizeof(parent));
+        pg_buf_add(kb, f, len);
+        if (add)
+                return (uint32_t) pg_strmap_intern(&tr->names, kb->ptr, kb->len, NULL) + 1;
+        return pg_strmap_find(&tr->names, kb->ptr, kb->len, &idx) ? (uint32_t) idx + 1 : FG_NONE;
+}
+
+/* The trie of @n stacks @st, with its children lists; @leaf (NULL, or room
+ * for @n): each stack's leaf node. */
+static void fg_trie_build(struct fg_trie *tr, struct pg_buf *kb, const struct pg_stack *st,
+                          size_t n, uint32_t *leaf)
+{
+        size_t nn;
+
+        memset(tr, 0, sizeof(*tr));
+        for (size_t i = 0; i < n; i++) {
+                uint32_t node = 0;
+
+                for (const char *f = st[i].frames;;) {
+                        const char *semi = strchr(f, ';');
+                        size_t len = semi ? (size_t) (semi - f) : strlen(f);
+
+                        node = fg_trie_node(tr, kb, node, f, len, true);
+                        if (!semi)
+                                break;
+                        f = semi + 1;
+                }
+                if (leaf)
+                        leaf[i] = node;
+        }
+        nn = tr->names.n + 1;
+        tr->first = pg_xcalloc(nn + 1, sizeof(*tr->first));
+        tr->kids = pg_xmalloc((nn ? nn : 1) * sizeof(*tr->kids));
+        for (size_t i = 0; i < tr->names.n; i++) {
+                uint32_t parent;
+
+                memcpy(&parent, tr->names.keys[i].ptr, sizeof(parent));
+                tr->first[parent + 1]++;
+        }
+        for (size_t p = 0; p < nn; p++)
+                tr->first[p + 1] += tr->first[p];
+        {
+                uint32_t *at = pg_xmalloc(nn * sizeof(*at));
+
+                memcpy(at, tr->first, nn * sizeof(*at));
+                for (size_t i = 0; i < tr->names.n; i++) {
+                        uint32_t parent;
+
+                        memcpy(&parent, tr->names.keys[i].ptr, sizeof(parent));
+                        tr->kids[at[parent]++] = (uint32_t) i + 1;
+                }
+                free(at);
+        }
+}
+
+static void fg_trie_release(struct fg_trie *tr)
+{
+        pg_strmap_release(&tr->names);
+        free(tr->first);
+        free(tr->kids);
+}
+
+/* The name of node @node of @tr, *len bytes. */
+static const char *fg_trie_name(const struct fg_trie *tr, uint32_t node, size_t *len)
+{
+        *len = tr->names.keys[node - 1].len - sizeof(uint32_t);
+        return tr->names.keys[node - 1].ptr + sizeof(uint32_t);
+}
+
 /*
- * Match the frames of @base to those of @head by their comparison key
- * (pg_frame_key(), baselines/frame.h; docs/diff.md): a base frame whose name
- * head lacks, while head has a frame of the same key ("f" for "f_[i]", the
- * cgo wrapper under its new hash), is renamed to head's name (the first of
- * head's stacks that has it), so the two are one frame of the graph. Into
- * t->matched (NULL: nothing renamed). The self of a stack stays its leaf.
+ * Match the frames of @base to those of @head at the same place with the
+ * same comparison key (docs/diff.md): below frames already matched, a base
+ * frame whose exact name head has there is that frame; else the frame of
+ * head there with the same pg_frame_pair_key() under the pairing of the
+ * two places' frames (baselines/frame.h: "f" for "f_[i]"; a cgo wrapper
+ * under its new hash only when it is the one name of its key that only
+ * base has there, and head has one such name there), whose name it takes;
+ * else it and all below it are base's own. Into t->matched (NULL: nothing
+ * renamed). The self of a stack stays its leaf.
  */
 static void fg_match_base(struct fg_tree *t, const struct pg_stack *head, size_t nhead,
                           const struct pg_stack *base, size_t nbase)
 {
-        struct pg_strmap exact = PG_STRMAP_INIT, keys = PG_STRMAP_INIT;
-        uint32_t *to = NULL;
-        size_t tocap = 0, kcap = 0;
-        char *kb = NULL;
-        struct pg_buf nb = PG_BUF_INIT;
+        struct fg_trie ht, bt;
+        struct pg_buf kb = PG_BUF_INIT, nb = PG_BUF_INIT;
+        uint32_t *to; /* per base node: head's node there, or FG_NONE */
+        uint32_t *leaf, *chain = NULL;
+        size_t chain_cap = 0;
+        struct pg_strmap keys = PG_STRMAP_INIT;
+        uint32_t *key_to = NULL;
+        size_t key_cap = 0, kcap = 0;
+        char *kbuf = NULL;
 
         if (!nbase || !nhead || (!fg_any_keyed(head, nhead) && !fg_any_keyed(base, nbase)))
                 return;
-        for (int side = 0; side < 2; side++) {
-                const struct pg_stack *st = side ? base : head;
-                size_t n = side ? nbase : nhead;
+        leaf = pg_xmalloc(nbase * sizeof(*leaf));
+        fg_trie_build(&ht, &kb, head, nhead, NULL);
+        fg_trie_build(&bt, &kb, base, nbase, leaf);
+        to = pg_xmalloc((bt.names.n + 1) * sizeof(*to));
+        to[0] = 0;
+        /* a node's parent comes before it: places top down */
+        for (uint32_t bp = 0; bp <= bt.names.n; bp++) {
+                uint32_t hp = to[bp];
+                bool missed = false;
+                struct pg_frame_pairing pair = PG_FRAME_PAIRING_INIT;
 
-                for (size_t i = 0; i < n; i++) {
-                        const char *f = st[i].frames;
-                        bool changed = false;
+                for (uint32_t j = bt.first[bp]; j < bt.first[bp + 1]; j++) {
+                        uint32_t b = bt.kids[j];
+                        size_t len;
+                        const char *f = fg_trie_name(&bt, b, &len);
 
-                        pg_buf_reset(&nb);
-                        for (;;) {
-                                const char *semi = strchr(f, ';'), *k, *name = f;
-                                size_t len = semi ? (size_t) (semi - f) : strlen(f), klen, idx, kid,
-                                       nlen = len;
-                                bool added = false;
-
-                                if (len > kcap) {
-                                        kcap = len > 2 * kcap ? len : 2 * kcap;
-                                        kb = pg_xrealloc(kb, kcap);
-                                }
-                                k = pg_frame_key(f, len, kb, &klen);
-                                if (!side) {
-                                        idx = pg_strmap_intern(&exact, f, len, &added);
-                                        kid = pg_strmap_intern(&keys, k, klen, &added);
-                                        if (added) {
-                                                if (kid >= tocap) {
-                                                        tocap = tocap ? 2 * tocap : 256;
-                                                        to = pg_xreallocarray(to, tocap,
-                                                                              sizeof(*to));
-                                                }
-                                                to[kid] = (uint32_t) idx;
-                                        }
-                                } else if (!pg_strmap_find(&exact, f, len, &idx) &&
-                                           pg_strmap_find(&keys, k, klen, &kid)) {
-                                        name = exact.keys[to[kid]].ptr;
-                                        nlen = exact.keys[to[kid]].len;
-                                        changed = true;
-                                }
-                                if (side) {
-                                        pg_buf_add(&nb, name, nlen);
-                                        if (semi)
-                                                pg_buf_putc(&nb, ';');
-                                }
-                                if (!semi)
-                                        break;
-                                f = semi + 1;
-                        }
-                        if (!side || !changed)
-                                continue;
-                        if (!t->matched) {
-                                t->matched = pg_xmalloc(nbase * sizeof(*t->matched));
-                                t->renamed = pg_xcalloc(nbase, sizeof(*t->renamed));
-                                memcpy(t->matched, base, nbase * sizeof(*t->matched));
-                                t->nmatched = nbase;
-                        }
-                        t->matched[i].frames = pg_xstrndup(nb.ptr, nb.len);
-                        t->renamed[i] = true;
+                        to[b] = hp == FG_NONE ? FG_NONE : fg_trie_node(&ht, &kb, hp, f, len, false);
+                        missed |= to[b] == FG_NONE && hp != FG_NONE;
                 }
+                if (!missed)
+                        continue;
+                /* the place's frames on both sides, paired by the one rule */
+                for (int side = 0; side < 2; side++) {
+                        const struct fg_trie *tr = side ? &ht : &bt;
+                        uint32_t p = side ? hp : bp;
+
+                        for (uint32_t j = tr->first[p]; j < tr->first[p + 1]; j++) {
+                                size_t len;
+                                const char *f = fg_trie_name(tr, tr->kids[j], &len);
+
+                                pg_frame_pairing_add(&pair, side, f, len);
+                        }
+                }
+                pg_frame_pairing_finish(&pair);
+                pg_strmap_release(&keys);
+                for (uint32_t j = ht.first[hp]; j < ht.first[hp + 1]; j++) {
+                        uint32_t h = ht.kids[j];
+                        size_t len, klen, kid;
+                        const char *f = fg_trie_name(&ht, h, &len), *k;
+                        bool added;
+
+                        if (len > kcap) {
+                                kcap = len > 2 * kcap ? len : 2 * kcap;
+                                kbuf = pg_xrealloc(kbuf, kcap);
+                        }
+                        k = pg_frame_pair_key(&pair, f, len, kbuf, &klen);
+                        kid = pg_strmap_intern(&keys, k, klen, &added);
+                        if (kid >= key_cap) {
+                                key_cap = key_cap ? 2 * key_cap : 64;
+                                while (key_cap <= kid)
+                                        key_cap *= 2;
+                                key_to = pg_xreallocarray(key_to, key_cap, sizeof(*key_to));
+                        }
+                        if (added) /* "f" and "f_[i]" both there: the first */
+                                key_to[kid] = h;
+                }
+                for (uint32_t j = bt.first[bp]; j < bt.first[bp + 1]; j++) {
+                        uint32_t b = bt.kids[j];
+                        size_t len, klen, kid;
+                        const char *f = fg_trie_name(&bt, b, &len), *k;
+
+                        if (to[b] != FG_NONE)
+                                continue;
+                        if (len > kcap) {
+                                kcap = len > 2 * kcap ? len : 2 * kcap;
+                                kbuf = pg_xrealloc(kbuf, kcap);
+                        }
+                        k = pg_frame_pair_key(&pair, f, len, kbuf, &klen);
+                        if (pg_strmap_find(&keys, k, klen, &kid))
+                                to[b] = key_to[kid];
+                }
+                pg_frame_pairing_release(&pair);
+        }
+        /* base's stacks with head's names where they differ: a node renamed
+         * holds head's node in to[], else FG_NONE (read bottom up) */
+        for (uint32_t b = 1; b <= bt.names.n; b++) {
+                size_t len, hlen;
+                const char *f = fg_trie_name(&bt, b, &len), *h;
+
+                if (to[b] == FG_NONE)
+                        continue;
+                h = fg_trie_name(&ht, to[b], &hlen);
+                if (hlen == len && memcmp(h, f, len) == 0)
+                        to[b] = FG_NONE;
+        }
+        for (size_t i = 0; i < nbase; i++) {
+                size_t depth = 0;
+                bool changed = false;
+
+                for (uint32_t node = leaf[i]; node; depth++) {
+                        if (depth == chain_cap) {
+                                chain_cap = chain_cap ? 2 * chain_cap : 64;
+                                chain = pg_xreallocarray(chain, chain_cap, sizeof(*chain));
+                        }
+                        chain[depth] = node;
+                        changed |= to[node] != FG_NONE;
+                        memcpy(&node, bt.names.keys[node - 1].ptr, sizeof(node));
+                }
+                if (!changed)
+                        continue;
+                pg_buf_reset(&nb);
+                while (depth-- > 0) {
+                        uint32_t node = chain[depth];
+                        size_t nlen;
+                        const char *name = to[node] != FG_NONE ? fg_trie_name(&ht, to[node], &nlen)
+                                                               : fg_trie_name(&bt, node, &nlen);
+
+                        pg_buf_add(&nb, name, nlen);
+                        if (depth)
+                                pg_buf_putc(&nb, ';');
+                }
+                if (!t->matched) {
+                        t->matched = pg_xmalloc(nbase * sizeof(*t->matched));
+                        t->renamed = pg_xcalloc(nbase, sizeof(*t->renamed));
+                        memcpy(t->matched, base, nbase * sizeof(*t->matched));
+                        t->nmatched = nbase;
+                }
+                t->matched[i].frames = pg_xstrndup(nb.ptr, nb.len);
+                t->renamed[i] = true;
         }
         free(to);
-        free(kb);
-        pg_buf_release(&nb);
-        pg_strmap_release(&exact);
+        free(leaf);
+        free(chain);
+        free(key_to);
+        free(kbuf);
         pg_strmap_release(&keys);
+        pg_buf_release(&kb);
+        pg_buf_release(&nb);
+        fg_trie_release(&ht);
+        fg_trie_release(&bt);
 }
 
 /* The tree of @head (profile 0) and, for a differential graph, @base. */

@@ -125,10 +125,11 @@ static size_t pg_count_slot(struct pg_strmap *keys, const char *k, size_t len, u
 
 /* Whether symbol @sym of the address histograms is function @fn of a
  * hotspot (whose name may carry "_[i]", or another cgo hash): the one key
- * the rest of compare matches base and head on (pg_frame_same()). */
-static bool pg_addrs_is(const char *sym, const char *fn)
+ * the rest of compare matches base and head on (pg_frame_pair_same() under
+ * the pairing @pair of the compared profiles). */
+static bool pg_addrs_is(const struct pg_frame_pairing *pair, const char *sym, const char *fn)
 {
-        return pg_frame_same(sym, strlen(sym), fn, strlen(fn));
+        return pg_frame_pair_same(pair, sym, strlen(sym), fn, strlen(fn));
 }
 
 /* Add @f's samples by line (every module of that name, matched by
@@ -141,15 +142,16 @@ static bool pg_addrs_is(const char *sym, const char *fn)
  * another file than they do): those count at their own lines, so that a
  * function inlined in base and not in head is compared line for line
  * rather than as new. */
-static void pg_lines_add(const struct pg_profile *p, const char *fn, int side, bool sites,
-                         struct pg_strmap *lines, uint64_t **c, size_t *cap)
+static void pg_lines_add(const struct pg_frame_pairing *pair, const struct pg_profile *p,
+                         const char *fn, int side, bool sites, struct pg_strmap *lines,
+                         uint64_t **c, size_t *cap)
 {
         bool own = false;
 
         if (p == NULL || !p->present)
                 return;
         for (size_t i = 0; i < p->naddrs && !own; i++)
-                own = pg_addrs_is(p->addrs[i].function, fn);
+                own = pg_addrs_is(pair, p->addrs[i].function, fn);
         for (size_t i = 0; i < p->naddrs && !own; i++) {
                 const struct pg_fn_addrs *f = &p->addrs[i];
 
@@ -157,7 +159,7 @@ static void pg_lines_add(const struct pg_profile *p, const char *fn, int side, b
                         const struct pg_inline_count *e = &f->inlined[j];
                         size_t idx;
 
-                        if (!pg_addrs_is(e->function, fn))
+                        if (!pg_addrs_is(pair, e->function, fn))
                                 continue;
                         idx = pg_count_slot(lines, e->line, strlen(e->line), c, cap);
                         (*c)[2 * idx + (size_t) side] += e->count;
@@ -166,7 +168,7 @@ static void pg_lines_add(const struct pg_profile *p, const char *fn, int side, b
         for (size_t i = 0; i < p->naddrs; i++) {
                 const struct pg_fn_addrs *f = &p->addrs[i];
 
-                if (!pg_addrs_is(f->function, fn))
+                if (!pg_addrs_is(pair, f->function, fn))
                         continue;
                 for (size_t j = 0; j < f->nlines; j++) {
                         const char *w = f->lines[j].where;
@@ -215,8 +217,9 @@ static void pg_lines_merge_checkouts(const struct pg_strmap *lines, uint64_t *c)
  * then holds most of it, and naming the inlined function would send the
  * reader to the wrong code (a CPU's skid can put the samples of an inlined
  * instruction on the line's own next one). */
-static void pg_hotspot_callee(const struct pg_profile *base, const struct pg_profile *head,
-                              const struct pg_hotspots *hs, struct pg_hotspot *h, const char *site)
+static void pg_hotspot_callee(const struct pg_frame_pairing *pair, const struct pg_profile *base,
+                              const struct pg_profile *head, const struct pg_hotspots *hs,
+                              struct pg_hotspot *h, const char *site)
 {
         const struct pg_profile *side[2] = { base, head };
         struct pg_strmap keys = PG_STRMAP_INIT;
@@ -230,7 +233,7 @@ static void pg_hotspot_callee(const struct pg_profile *base, const struct pg_pro
                      i++) {
                         const struct pg_fn_addrs *f = &side[s]->addrs[i];
 
-                        if (!pg_addrs_is(f->function, h->function))
+                        if (!pg_addrs_is(pair, f->function, h->function))
                                 continue;
                         for (size_t j = 0; j < f->ninlined; j++) {
                                 const struct pg_inline_count *e = &f->inlined[j];
@@ -274,8 +277,9 @@ static void pg_hotspot_callee(const struct pg_profile *base, const struct pg_pro
  * from another file count for their call site in the function's own file
  * when both profiles say where inlined code was called (else neither does,
  * so that an older baseline compares like with like). */
-static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profile *head,
-                            const struct pg_hotspots *hs, struct pg_hotspot *h)
+static void pg_hotspot_line(const struct pg_frame_pairing *pair, const struct pg_profile *base,
+                            const struct pg_profile *head, const struct pg_hotspots *hs,
+                            struct pg_hotspot *h)
 {
         struct pg_strmap lines = PG_STRMAP_INIT;
         uint64_t *c = NULL;
@@ -283,8 +287,8 @@ static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profi
         double best_pp = 0;
         bool sites = pg_profile_has_inlined(base) && pg_profile_has_inlined(head);
 
-        pg_lines_add(base, h->function, 0, sites, &lines, &c, &cap);
-        pg_lines_add(head, h->function, 1, sites, &lines, &c, &cap);
+        pg_lines_add(pair, base, h->function, 0, sites, &lines, &c, &cap);
+        pg_lines_add(pair, head, h->function, 1, sites, &lines, &c, &cap);
         pg_lines_merge_checkouts(&lines, c);
         for (size_t i = 0; i < lines.n && hs->head_total > 0; i++) {
                 double pp =
@@ -302,7 +306,7 @@ static void pg_hotspot_line(const struct pg_profile *base, const struct pg_profi
                 h->line = pg_xstrdup(lines.keys[best].ptr);
                 h->line_delta_pp = best_pp;
                 if (sites)
-                        pg_hotspot_callee(base, head, hs, h, h->line);
+                        pg_hotspot_callee(pair, base, head, hs, h, h->line);
         }
         free(c);
         pg_strmap_release(&lines);
@@ -549,7 +553,7 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
         for (size_t i = 0; i < k; i++)
                 if (out->items[i].kind == PG_HOTSPOT_REGRESSED ||
                     out->items[i].kind == PG_HOTSPOT_NEW)
-                        pg_hotspot_line(base, head, out, &out->items[i]);
+                        pg_hotspot_line(sides[0].pairing, base, head, out, &out->items[i]);
         if (out->n)
                 qsort(out->items, out->n, sizeof(*out->items), pg_hotspot_cmp);
         pg_profile_funcs_release(&sides[0]);

@@ -78,10 +78,10 @@ static void pg_funcs_prefetch(const struct pg_strmap *names, const char *key, co
         }
 }
 
-/* @by_key: the functions are keyed by pg_frame_key() (two profiles
- * compared), else by their exact frame names. */
+/* @by_key: the functions are keyed by pg_frame_pair_key() under @pair (two
+ * profiles compared), else by their exact frame names. */
 static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p, bool keep_ids,
-                          struct pg_strmap *names, bool by_key)
+                          struct pg_strmap *names, bool by_key, const struct pg_frame_pairing *pair)
 {
         char *keybuf = NULL;
         size_t keycap = 0;
@@ -159,7 +159,7 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
                                         keycap = len > 2 * keycap ? len : 2 * keycap;
                                         keybuf = pg_xrealloc(keybuf, keycap);
                                 }
-                                k = pg_frame_key(f, len, keybuf, &klen);
+                                k = pg_frame_pair_key(pair, f, len, keybuf, &klen);
                                 id = pg_func_get(out, names, k, klen);
                                 prev_ids[depth] = (uint32_t) id;
                         } else {
@@ -220,19 +220,20 @@ static void pg_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile 
 void pg_profile_funcs_scan(struct pg_profile_funcs *out, const struct pg_profile *p)
 {
         memset(out, 0, sizeof(*out));
-        pg_funcs_scan(out, p, false, &out->names, false);
+        pg_funcs_scan(out, p, false, &out->names, false, NULL);
 }
 
 void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_profile *p)
 {
         memset(out, 0, sizeof(*out));
-        pg_funcs_scan(out, p, true, &out->names, false);
+        pg_funcs_scan(out, p, true, &out->names, false, NULL);
 }
 
 /* The call key "X;f" of caller frame @x (@xl bytes) and callee frame @f
- * (@fl bytes): pg_frame_key() of both joined by ';', in *@buf (grown). */
-static const char *pg_call_key(const char *x, size_t xl, const char *f, size_t fl, char **buf,
-                               size_t *cap, size_t *len)
+ * (@fl bytes): pg_frame_pair_key() under @pair of both joined by ';', in
+ * *@buf (grown). */
+static const char *pg_call_key(const struct pg_frame_pairing *pair, const char *x, size_t xl,
+                               const char *f, size_t fl, char **buf, size_t *cap, size_t *len)
 {
         const char *k;
         size_t a, b;
@@ -241,18 +242,19 @@ static const char *pg_call_key(const char *x, size_t xl, const char *f, size_t f
                 *cap = xl + fl + 1 > 2 * *cap ? xl + fl + 1 : 2 * *cap;
                 *buf = pg_xrealloc(*buf, *cap);
         }
-        k = pg_frame_key(x, xl, *buf, &a);
+        k = pg_frame_pair_key(pair, x, xl, *buf, &a);
         if (k != *buf)
                 memcpy(*buf, k, a);
         (*buf)[a] = ';';
-        k = pg_frame_key(f, fl, *buf + a + 1, &b);
+        k = pg_frame_pair_key(pair, f, fl, *buf + a + 1, &b);
         if (k != *buf + a + 1)
                 memcpy(*buf + a + 1, k, b);
         *len = a + 1 + b;
         return *buf;
 }
 
-void pg_profile_own_calls(struct pg_strmap *own, const struct pg_profile *p)
+void pg_profile_own_calls(struct pg_strmap *own, const struct pg_frame_pairing *pair,
+                          const struct pg_profile *p)
 {
         char *buf = NULL;
         size_t cap = 0;
@@ -266,7 +268,7 @@ void pg_profile_own_calls(struct pg_strmap *own, const struct pg_profile *p)
                         size_t fl = e ? (size_t) (e - f) : strlen(f), kl;
 
                         if (x && !pg_frame_is_inlined(f, fl)) {
-                                const char *call = pg_call_key(x, xl, f, fl, &buf, &cap, &kl);
+                                const char *call = pg_call_key(pair, x, xl, f, fl, &buf, &cap, &kl);
 
                                 pg_strmap_intern(own, call, kl, NULL);
                         }
@@ -278,7 +280,8 @@ void pg_profile_own_calls(struct pg_strmap *own, const struct pg_profile *p)
         free(buf);
 }
 
-size_t pg_profile_pair_self(const char *k, size_t kl, const struct pg_strmap *own, size_t *len)
+size_t pg_profile_pair_self(const char *k, size_t kl, const struct pg_frame_pairing *pair,
+                            const struct pg_strmap *own, size_t *len)
 {
         size_t at = pg_frame_self(k, kl, len), end = kl, ckl;
         char *buf = NULL;
@@ -293,7 +296,8 @@ size_t pg_profile_pair_self(const char *k, size_t kl, const struct pg_strmap *ow
                         b--;
                 for (x = b - 1; k[x - 1] != ';'; x--) /* its caller: at or below self */
                         ;
-                const char *call = pg_call_key(k + x, b - 1 - x, k + b, end - b, &buf, &cap, &ckl);
+                const char *call =
+                    pg_call_key(pair, k + x, b - 1 - x, k + b, end - b, &buf, &cap, &ckl);
 
                 if (pg_strmap_find(own, call, ckl, &idx)) {
                         *len = end - b;
@@ -322,17 +326,17 @@ static void pg_funcs_self_inlined(struct pg_profile_funcs out[2], int side,
 
                 if (at == 0 || at + flen == klen)
                         continue; /* the comm alone, or a leaf not inlined */
-                to = pg_profile_pair_self(key, klen, own, &tolen);
+                to = pg_profile_pair_self(key, klen, out[0].pairing, own, &tolen);
                 if (to == at)
                         continue;
                 if ((flen > tolen ? flen : tolen) > keycap) {
                         keycap = flen > tolen ? flen : tolen;
                         keybuf = pg_xrealloc(keybuf, keycap);
                 }
-                k = pg_frame_key(key + at, flen, keybuf, &len);
+                k = pg_frame_pair_key(out[0].pairing, key + at, flen, keybuf, &len);
                 if (!pg_strmap_find(&out[0].names, k, len, &self_id))
                         continue; /* cannot be: the scan interned it */
-                k = pg_frame_key(key + to, tolen, keybuf, &len);
+                k = pg_frame_pair_key(out[0].pairing, key + to, tolen, keybuf, &len);
                 if (pg_strmap_find(&out[0].names, k, len, &id) && id != self_id) {
                         out[side].funcs[self_id].self -= p->stacks[si].count;
                         out[side].funcs[id].self += p->stacks[si].count;
@@ -356,17 +360,24 @@ static bool pg_has_inlined_leaf(const struct pg_profile *p)
 void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_profile *a,
                                 const struct pg_profile *b)
 {
+        const struct pg_profile *side[2] = { a, b };
         struct pg_strmap own = PG_STRMAP_INIT;
 
         memset(out, 0, 2 * sizeof(*out));
-        pg_funcs_scan(&out[0], a, false, &out[0].names, true);
-        pg_funcs_scan(&out[1], b, false, &out[0].names, true);
+        out[0].pairing = pg_xcalloc(1, sizeof(*out[0].pairing));
+        for (int s = 0; s < 2; s++)
+                for (size_t i = 0; side[s] && side[s]->present && i < side[s]->nstacks; i++)
+                        pg_frame_pairing_add_stack(out[0].pairing, s, side[s]->stacks[i].frames,
+                                                   strlen(side[s]->stacks[i].frames));
+        pg_frame_pairing_finish(out[0].pairing);
+        pg_funcs_scan(&out[0], a, false, &out[0].names, true, out[0].pairing);
+        pg_funcs_scan(&out[1], b, false, &out[0].names, true, out[0].pairing);
         pg_funcs_extend(&out[0], out[0].names.n);
         pg_funcs_extend(&out[1], out[0].names.n);
         if (!pg_has_inlined_leaf(a) && !pg_has_inlined_leaf(b))
                 return; /* no sample is in inlined code: nothing to move */
-        pg_profile_own_calls(&own, a);
-        pg_profile_own_calls(&own, b);
+        pg_profile_own_calls(&own, out[0].pairing, a);
+        pg_profile_own_calls(&own, out[0].pairing, b);
         pg_funcs_self_inlined(out, 0, a, &own);
         pg_funcs_self_inlined(out, 1, b, &own);
         pg_strmap_release(&own);
@@ -378,6 +389,9 @@ void pg_profile_funcs_release(struct pg_profile_funcs *pf)
         free(pf->funcs);
         free(pf->ids);
         free(pf->starts);
+        if (pf->pairing)
+                pg_frame_pairing_release(pf->pairing);
+        free(pf->pairing);
         memset(pf, 0, sizeof(*pf));
 }
 

@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "baselines/frame.h"
 #include "baselines/result.h"
 #include "common/buf.h"
 #include "common/hashmap.h"
@@ -73,6 +74,9 @@ struct pg_profile_funcs {
          * stack i is ids[starts[i]] .. ids[starts[i + 1] - 1] (profile order) */
         uint32_t *ids;
         size_t *starts;
+        /* pg_profile_funcs_scan_pair() only, in out[0] (NULL otherwise): which
+         * cgo wrappers of the two profiles pair by key (baselines/frame.h) */
+        struct pg_frame_pairing *pairing;
 };
 
 /**
@@ -89,9 +93,10 @@ void pg_profile_funcs_scan_paths(struct pg_profile_funcs *out, const struct pg_p
 
 /**
  * pg_profile_funcs_scan() of two profiles with one name table, so a function
- * has one index on both sides; the table is keyed by pg_frame_key()
+ * has one index on both sides; the table is keyed by pg_frame_pair_key()
  * (baselines/frame.h: "f_[i]" and "f" are one function, a cgo wrapper's hash
- * is left out), not by exact names: a function's name as a side spells it is
+ * is left out where that pairs one renamed wrapper, never merging two names
+ * of one profile; out[0].pairing), not by exact names: a function's name as a side spells it is
  * the frame ending at hot_end in its hot_stack. out[0].names holds the functions of @a and
  * then those only in @b; out[0].funcs and out[1].funcs both have
  * out[0].names.n entries (all zero for a function the side lacks);
@@ -115,10 +120,12 @@ void pg_profile_funcs_scan_pair(struct pg_profile_funcs out[2], const struct pg_
  * function has code of its own in @p (NULL or absent: none): for every
  * frame F of a stack that is not inlined ("_[i]") and has a caller frame X
  * (the frame before it; the comm frame is no caller), the key "X;F", both
- * frames by pg_frame_key() (baselines/frame.h: an inlined caller "X_[i]" is
- * X) joined by ';'. Allocation failure aborts.
+ * frames by pg_frame_pair_key() under @pair (baselines/frame.h; NULL:
+ * pg_frame_key(); an inlined caller "X_[i]" is X) joined by ';'. Allocation
+ * failure aborts.
  */
-void pg_profile_own_calls(struct pg_strmap *own, const struct pg_profile *p);
+void pg_profile_own_calls(struct pg_strmap *own, const struct pg_frame_pairing *pair,
+                          const struct pg_profile *p);
 
 /**
  * The frame of folded stack @k (@kl bytes, comm frame first) whose self a
@@ -126,13 +133,14 @@ void pg_profile_own_calls(struct pg_strmap *own, const struct pg_profile *p);
  * pg_profile_funcs_scan_pair()): pg_frame_self()'s frame (the innermost not
  * inlined), unless an inlined frame "F_[i]" below it, called from frame X
  * (the frame before it), has "X;F" in @own (pg_profile_own_calls() of both
- * profiles: F is a function of its own at that call site in either build,
+ * profiles, under the same @pair: F is a function of its own at that call site in either build,
  * its inlining flipped); then the innermost such frame. The call site, not
  * the name alone, decides: another function F with code of its own called
  * from elsewhere is a namesake, not a flip. Returns the frame's offset in
  * @k and its length (suffix included) in *@len; 0 for the comm alone.
  */
-size_t pg_profile_pair_self(const char *k, size_t kl, const struct pg_strmap *own, size_t *len);
+size_t pg_profile_pair_self(const char *k, size_t kl, const struct pg_frame_pairing *pair,
+                            const struct pg_strmap *own, size_t *len);
 
 /** Free what @pf owns and leave it empty. */
 void pg_profile_funcs_release(struct pg_profile_funcs *pf);

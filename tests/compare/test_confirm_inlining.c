@@ -10,8 +10,9 @@
  *    confirmed either;
  *  - code inlined on both sides and never a function of its own still
  *    counts for its caller (a grown inlined helper is its caller's growth);
- *  - two cgo wrappers of one key are one candidate with the numbers the
- *    check counts for it (not two with the same sums);
+ *  - a cgo wrapper renamed between the builds is one candidate counted on
+ *    both sides; another wrapper of its key with one name on both sides is
+ *    another candidate with its own numbers (not two with the same sums);
  *  - a helper inlined into hot and ANOTHER helper, a function of its own
  *    under cold (two static helpers of two files), are not one function:
  *    hot's inlined helper stays hot's, so hot doing twice the work is
@@ -133,22 +134,34 @@ static void test_inlined_everywhere_is_the_caller(void **state)
         release(b, h, &c);
 }
 
-/* H4: two wrappers of one key are one candidate, not two with the same sums */
+/* H4: a wrapper renamed between the builds (pkgb edited) is one candidate
+ * counted on both sides, and pkga's, which has its own name on both sides,
+ * another (tests/compare/test_pairing.c: the pairing rule) */
 static void test_one_candidate_per_key(void **state)
 {
         struct pg_profile b[PAIRS], h[PAIRS];
         struct pg_confirm_hotspots c;
+        const struct pg_confirm_hotspot *a, *d;
         size_t wrappers = 0;
         (void) state;
         pairs(b, h,
               "x;main 400\nx;main;pkga.Sum;_cgo_aaaaaaaaaaaa_Cfunc_w 300\n"
               "x;main;pkgb.Sum;_cgo_bbbbbbbbbbbb_Cfunc_w",
               "x;main 400\nx;main;pkga.Sum;_cgo_aaaaaaaaaaaa_Cfunc_w 400\n"
-              "x;main;pkgb.Sum;_cgo_bbbbbbbbbbbb_Cfunc_w");
+              "x;main;pkgb.Sum;_cgo_dddddddddddd_Cfunc_w");
         assert_int_equal(pg_confirm_hotspots(b, h, PAIRS, 8, 0.01, 0.05, &c), 0);
         for (size_t k = 0; k < c.n; k++)
                 wrappers += strstr(c.items[k].function, "_Cfunc_w") != NULL;
-        assert_int_equal(wrappers, 1);
+        assert_int_equal(wrappers, 2);
+        a = find(&c, "_cgo_aaaaaaaaaaaa_Cfunc_w");
+        d = find(&c, "_cgo_dddddddddddd_Cfunc_w");
+        assert_non_null(a);
+        assert_non_null(d);
+        assert_true(a->confirmed);
+        assert_false(d->confirmed);
+        /* pkgb's base share is its own (bbbb's), not new and not the sum */
+        assert_true(d->base_share > 0.25 && d->base_share < 0.35);
+        assert_true(a->base_share > 0.25 && a->base_share < 0.35);
         release(b, h, &c);
 }
 

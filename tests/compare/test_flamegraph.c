@@ -745,6 +745,56 @@ static void test_flamegraph_colours_and_labels(void **state)
         pg_test_sandbox_remove();
 }
 
+/* No frame of @d is drawn new or grown or shrunk, and no path of base vanished. */
+static void all_matched(const struct svgdoc *d)
+{
+        for (size_t i = 0; i < d->n; i++) {
+                if (d->f[i].cls || strstr(d->f[i].title, "%; 0.00%)") == NULL)
+                        print_error("%s: class %s, title %s\n", d->f[i].name,
+                                    d->f[i].cls ? d->f[i].cls : "-", d->f[i].title);
+                assert_null(d->f[i].cls);
+                if (d->f[i].depth > 0)
+                        assert_non_null(strstr(d->f[i].title, "%; 0.00%)"));
+        }
+        assert_null(strstr(d->subtitles, "vanished"));
+}
+
+/* A frame of base is the frame of head at the same place with the same
+ * comparison key, paired where that is unambiguous (docs/diff.md) */
+static void test_flamegraph_diff_same_place(void **state)
+{
+        (void) state;
+        struct svgdoc d;
+        pg_test_sandbox();
+        /* foo inlined into main only; head still has foo (not inlined) under bar */
+        pg_test_write("b4.folded", "x;main;foo 500\nx;bar;foo 500\n");
+        pg_test_write("h4.folded", "x;main;foo_[i] 500\nx;bar;foo 500\n");
+        draw(&d, "d4.svg", 0, "diff", "b4.folded", "h4.folded", NULL);
+        all_matched(&d);
+        assert_int_equal(find(&d, "foo", 3)->w, 500);
+        svg_free(&d);
+        /* only pkgb edited: its wrapper's hash changed, pkga's did not */
+        pg_test_write("b6.folded", "x;main;pkga.Sum;_cgo_aaaaaaaaaaaa_Cfunc_free;free 500\n"
+                                   "x;main;pkgb.Sum;_cgo_bbbbbbbbbbbb_Cfunc_free;free 500\n");
+        pg_test_write("h6.folded", "x;main;pkga.Sum;_cgo_aaaaaaaaaaaa_Cfunc_free;free 500\n"
+                                   "x;main;pkgb.Sum;_cgo_dddddddddddd_Cfunc_free;free 500\n");
+        draw(&d, "d6.svg", 0, "diff", "b6.folded", "h6.folded", NULL);
+        all_matched(&d);
+        assert_non_null(find(&d, "_cgo_dddddddddddd_Cfunc_free", 4));
+        assert_null(find(&d, "_cgo_bbbbbbbbbbbb_Cfunc_free", -1));
+        svg_free(&d);
+        /* two wrappers of one key only in base there, one only in head: which
+         * one was renamed is not known, so none is matched */
+        pg_test_write("b7.folded", "x;main;_cgo_aaaaaaaaaaaa_Cfunc_free 500\n"
+                                   "x;main;_cgo_bbbbbbbbbbbb_Cfunc_free 500\n");
+        pg_test_write("h7.folded", "x;main;_cgo_dddddddddddd_Cfunc_free 1000\n");
+        draw(&d, "d7.svg", 0, "diff", "b7.folded", "h7.folded", NULL);
+        assert_string_equal(find(&d, "_cgo_dddddddddddd_Cfunc_free", 3)->cls, "new");
+        assert_non_null(strstr(d.subtitles, "2 paths of base (100.00% of its samples) vanished"));
+        svg_free(&d);
+        pg_test_sandbox_remove();
+}
+
 static void test_flamegraph_options_text(void **state)
 {
         (void) state;
@@ -1277,6 +1327,7 @@ int main(void)
                 cmocka_unit_test(test_flamegraph_corpus_replay),
                 cmocka_unit_test(test_flamegraph_image_focus_and_path),
                 cmocka_unit_test(test_flamegraph_own_time_colours),
+                cmocka_unit_test(test_flamegraph_diff_same_place),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
