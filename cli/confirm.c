@@ -98,6 +98,15 @@ void pg_confirm_twin_bench(struct pg_bench *out, const struct pg_bench *h, const
  * (fraction): the stored comparison's threshold (10% by default) is set for
  * batches minutes apart, so a 2-5% change passes it as unchanged, and only
  * the paired runs can tell it from noise. */
+/* Whether a hotspot of @b regressed in the stored comparison. */
+static bool pg_hotspot_regressed(const struct pg_bench_cmp *b)
+{
+        for (size_t k = 0; k < b->hotspots.n; k++)
+                if (b->hotspots.items[k].kind == PG_HOTSPOT_REGRESSED)
+                        return true;
+        return false;
+}
+
 static bool pg_in_scope(const struct pg_bench_cmp *b, bool all, double floor)
 {
         if (!b->base || !b->head)
@@ -112,10 +121,7 @@ static bool pg_in_scope(const struct pg_bench_cmp *b, bool all, double floor)
                 if (strcmp(b->judgements[k].metric, "task-clock") == 0 &&
                     b->judgements[k].has_rel && b->judgements[k].rel_change > floor)
                         return true;
-        for (size_t k = 0; k < b->hotspots.n; k++)
-                if (b->hotspots.items[k].kind == PG_HOTSPOT_REGRESSED)
-                        return true;
-        return false;
+        return pg_hotspot_regressed(b);
 }
 
 /* Run pairs until a look decides or the budget is spent. */
@@ -602,8 +608,13 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 base_ns = p.n ? p.pairs[0].base_ns : 0.0;
                 if (tc && tc->nvalues)
                         base_ns = pg_stats_median(tc->values, tc->nvalues);
+                /* a hotspot that regressed in the stored comparison is
+                 * tested whatever the stored verdict and with =all too:
+                 * hotspots.gate makes that verdict "regression", and the
+                 * paired task-clock alone cannot clear it (work moved from
+                 * g to f leaves the total as it was) */
                 if (error == 0 && b->head->profile.present &&
-                    (c->outcome == PG_CONFIRM_REGRESSION ||
+                    (c->outcome == PG_CONFIRM_REGRESSION || pg_hotspot_regressed(b) ||
                      (!o->all && b->verdict != PG_VERDICT_REGRESSION &&
                       b->verdict != PG_VERDICT_INCONCLUSIVE)))
                         error = pg_confirm_hot(&p, &bco, c);
