@@ -222,6 +222,20 @@ static int pg_confirm_hot(struct pg_paired *p, const struct pg_confirm_opts *co,
         return error;
 }
 
+/* Whether a gating metric of @b is not comparable by the order-of-magnitude
+ * rule: the paired runs run the same (empty) head and cannot tell other
+ * work from faster code either, so @b stays inconclusive, never an
+ * improvement (docs/compare.md, "A benchmark that measured nothing"). */
+static bool pg_confirm_too_fast(const struct pg_bench_cmp *b)
+{
+        for (size_t i = 0; i < b->njudgements; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                if (j->rule.gate && j->outcome == PG_OUTCOME_NOT_COMPARABLE && pg_judge_too_fast(j))
+                        return true;
+        }
+        return false;
+}
+
 /* The verdict that follows from the confirmation. */
 static void pg_confirm_apply(struct pg_bench_cmp *b, struct pg_bench_confirm *c, double base_ns)
 {
@@ -263,9 +277,10 @@ static void pg_confirm_apply(struct pg_bench_cmp *b, struct pg_bench_confirm *c,
                 }
                 /* nor the growth the functions "grew (own time)" were named for */
                 pg_hotspots_unmark_grew(&b->hotspots);
-                b->verdict = hot                 ? PG_VERDICT_REGRESSION
-                             : c->hi < -c->floor ? PG_VERDICT_IMPROVEMENT
-                                                 : PG_VERDICT_UNCHANGED;
+                b->verdict = hot                      ? PG_VERDICT_REGRESSION
+                             : pg_confirm_too_fast(b) ? PG_VERDICT_INCONCLUSIVE
+                             : c->hi < -c->floor      ? PG_VERDICT_IMPROVEMENT
+                                                      : PG_VERDICT_UNCHANGED;
                 break;
         case PG_CONFIRM_INCONCLUSIVE:
                 for (size_t i = 0; i < b->njudgements; i++) {
