@@ -98,6 +98,15 @@ void pg_confirm_twin_bench(struct pg_bench *out, const struct pg_bench *h, const
  * (fraction): the stored comparison's threshold (10% by default) is set for
  * batches minutes apart, so a 2-5% change passes it as unchanged, and only
  * the paired runs can tell it from noise. */
+/* Whether a hotspot of @b regressed in the stored comparison. */
+static bool pg_hotspot_regressed(const struct pg_bench_cmp *b)
+{
+        for (size_t k = 0; k < b->hotspots.n; k++)
+                if (b->hotspots.items[k].kind == PG_HOTSPOT_REGRESSED)
+                        return true;
+        return false;
+}
+
 static bool pg_in_scope(const struct pg_bench_cmp *b, bool all, double floor)
 {
         if (!b->base || !b->head)
@@ -112,10 +121,7 @@ static bool pg_in_scope(const struct pg_bench_cmp *b, bool all, double floor)
                 if (strcmp(b->judgements[k].metric, "task-clock") == 0 &&
                     b->judgements[k].has_rel && b->judgements[k].rel_change > floor)
                         return true;
-        for (size_t k = 0; k < b->hotspots.n; k++)
-                if (b->hotspots.items[k].kind == PG_HOTSPOT_REGRESSED)
-                        return true;
-        return false;
+        return pg_hotspot_regressed(b);
 }
 
 /* Run pairs until a look decides or the budget is spent. */
@@ -216,6 +222,20 @@ static int pg_confirm_hot(struct pg_paired *p, const struct pg_confirm_opts *co,
         return error;
 }
 
+/* Whether a gating metric of @b is not comparable by the order-of-magnitude
+ * rule: the paired runs run the same (empty) head and cannot tell other
+ * work from faster code either, so @b stays inconclusive, never an
+ * improvement (docs/compare.md, "A benchmark that measured nothing"). */
+static bool pg_confirm_too_fast(const struct pg_bench_cmp *b)
+{
+        for (size_t i = 0; i < b->njudgements; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                if (j->rule.gate && j->outcome == PG_OUTCOME_NOT_COMPARABLE && pg_judge_too_fast(j))
+                        return true;
+        }
+        return false;
+}
+
 /* The verdict that follows from the confirmation. */
 static void pg_confirm_apply(struct pg_bench_cmp *b, struct pg_bench_confirm *c, double base_ns)
 {
@@ -257,9 +277,10 @@ static void pg_confirm_apply(struct pg_bench_cmp *b, struct pg_bench_confirm *c,
                 }
                 /* nor the growth the functions "grew (own time)" were named for */
                 pg_hotspots_unmark_grew(&b->hotspots);
-                b->verdict = hot                 ? PG_VERDICT_REGRESSION
-                             : c->hi < -c->floor ? PG_VERDICT_IMPROVEMENT
-                                                 : PG_VERDICT_UNCHANGED;
+                b->verdict = hot                      ? PG_VERDICT_REGRESSION
+                             : pg_confirm_too_fast(b) ? PG_VERDICT_INCONCLUSIVE
+                             : c->hi < -c->floor      ? PG_VERDICT_IMPROVEMENT
+                                                      : PG_VERDICT_UNCHANGED;
                 break;
         case PG_CONFIRM_INCONCLUSIVE:
                 for (size_t i = 0; i < b->njudgements; i++) {
@@ -603,8 +624,13 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 base_ns = p.n ? p.pairs[0].base_ns : 0.0;
                 if (tc && tc->nvalues)
                         base_ns = pg_stats_median(tc->values, tc->nvalues);
+                /* a hotspot that regressed in the stored comparison is
+                 * tested whatever the stored verdict and with =all too:
+                 * hotspots.gate makes that verdict "regression", and the
+                 * paired task-clock alone cannot clear it (work moved from
+                 * g to f leaves the total as it was) */
                 if (error == 0 && b->head->profile.present &&
-                    (c->outcome == PG_CONFIRM_REGRESSION ||
+                    (c->outcome == PG_CONFIRM_REGRESSION || pg_hotspot_regressed(b) ||
                      (!o->all && b->verdict != PG_VERDICT_REGRESSION &&
                       b->verdict != PG_VERDICT_INCONCLUSIVE)))
                         error = pg_confirm_hot(&p, &bco, c);

@@ -188,6 +188,13 @@ static bool pg_is_run_time(const char *name)
                strcmp(name, "duration_time") == 0;
 }
 
+bool pg_judge_too_fast(const struct pg_judgement *j)
+{
+        return pg_is_run_time(j->metric) && j->rule.direction == PG_DIR_LOWER_IS_BETTER &&
+               j->has_base && j->has_head && j->base_median > 0 &&
+               j->head_median * PG_JUDGE_MAGNITUDE <= j->base_median;
+}
+
 /*
  * The order-of-magnitude rule on @j (medians set, both > 0, not a rate):
  * head PG_JUDGE_MAGNITUDE times faster or more is "not comparable" and
@@ -199,8 +206,7 @@ static bool pg_is_run_time(const char *name)
  */
 static bool pg_judge_magnitude(struct pg_judgement *j)
 {
-        if (!pg_is_run_time(j->metric) || j->rule.direction != PG_DIR_LOWER_IS_BETTER ||
-            !(j->head_median * PG_JUDGE_MAGNITUDE <= j->base_median))
+        if (!pg_judge_too_fast(j))
                 return false;
         j->outcome = PG_OUTCOME_NOT_COMPARABLE;
         j->blocks = j->rule.gate;

@@ -108,6 +108,16 @@ struct pg_judgement {
                                     inconclusive", still listed with what is undecided */
 };
 
+/**
+ * Whether @j's head took a tenth of the baseline's time or less in a whole
+ * run's time (task-clock, cpu-clock, duration_time): the order-of-magnitude
+ * rule (docs/compare.md, "A benchmark that measured nothing") makes such a
+ * metric "not comparable", most likely other work, and `compare --confirm`
+ * keeps it undecided (its paired runs run the same head). False when a
+ * median is missing or the baseline's is not positive.
+ */
+bool pg_judge_too_fast(const struct pg_judgement *j);
+
 /*
  * The lowest coverage at which the shift's interval is reported. The Moses
  * interval covers the lowest level at or above 95% that the sample sizes
