@@ -602,9 +602,14 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 base_ns = p.n ? p.pairs[0].base_ns : 0.0;
                 if (tc && tc->nvalues)
                         base_ns = pg_stats_median(tc->values, tc->nvalues);
+                /* sampled pairs name the cause of a confirmed regression, and
+                 * test the hotspots of a suspect the stored verdict let pass
+                 * (a regressed hotspot, a task-clock rise under the
+                 * threshold); --confirm=all runs them wherever --confirm
+                 * would, so it never decides less than --confirm */
                 if (error == 0 && b->head->profile.present &&
                     (c->outcome == PG_CONFIRM_REGRESSION ||
-                     (!o->all && b->verdict != PG_VERDICT_REGRESSION &&
+                     (pg_in_scope(b, false, co.floor) && b->verdict != PG_VERDICT_REGRESSION &&
                       b->verdict != PG_VERDICT_INCONCLUSIVE)))
                         error = pg_confirm_hot(&p, &bco, c);
                 pg_paired_release(&p);
@@ -634,6 +639,9 @@ fail:
                 pg_mark_unconfirmed(cmp, o->all, co.floor, "interrupted");
         }
 done:
+        /* what the pairs found replaces the advice to run them */
+        for (size_t i = 0; i < cmp->n; i++)
+                pg_bench_confirm_reword(&cmp->benches[i]);
         pg_confirm_env_release(&e);
         return error;
 }
