@@ -246,6 +246,18 @@ static int pg_field_sched(const struct pg_config *c, const cJSON *it, const char
         return pg_flag(c, it, where, key, "record scheduler latency, as --sched", &b->sched);
 }
 
+static int pg_field_confirm_cpus(const struct pg_config *c, const cJSON *it, const char *where,
+                                 const char *key, struct pg_config_bench *b)
+{
+        if (!cJSON_IsNumber(it) || !(it->valuedouble >= 1) ||
+            it->valuedouble > PG_CONFIRM_CPUS_MAX || floor(it->valuedouble) != it->valuedouble)
+                return pg_bad_field(c, where, key,
+                                    "must be a whole number of CPUs from 1 to 4096 (the CPUs "
+                                    "compare --confirm pins its paired runs to)");
+        b->confirm_cpus = (int64_t) it->valuedouble;
+        return 0;
+}
+
 static int pg_field_cwd(const struct pg_config *c, const cJSON *it, const char *where,
                         const char *key, struct pg_config_bench *b)
 {
@@ -298,6 +310,7 @@ static const struct pg_field pg_fields[] = {
         { "roi", pg_field_roi, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
         { "off_cpu", pg_field_off_cpu, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
         { "sched", pg_field_sched, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
+        { "confirm_cpus", pg_field_confirm_cpus, PG_FIELD_BENCH | PG_FIELD_DEFAULTS },
 };
 
 #define PG_NFIELDS (sizeof(pg_fields) / sizeof(pg_fields[0]))

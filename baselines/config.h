@@ -41,6 +41,10 @@
  * shorter non-zero one would round to none. */
 #define PG_TIMEOUT_MIN_SEC 0.001
 
+/* The most CPUs compare --confirm pins a benchmark to (its "confirm_cpus",
+ * --confirm-cpus): CPU_SETSIZE of glibc's fixed-size cpu_set_t. */
+#define PG_CONFIRM_CPUS_MAX 4096
+
 struct pg_config_bench {
         char *name;         /* unique, pg_result_name_valid() */
         size_t argc;        /* >= 1 */
@@ -54,6 +58,8 @@ struct pg_config_bench {
         int roi;            /* "roi": -1 unset, 0 false, 1 true (runner/control.h) */
         int off_cpu;        /* "off_cpu": -1 unset, 0 false, 1 true (runner/offcpu.h) */
         int sched;          /* "sched": -1 unset, 0 false, 1 true (runner/sched.h) */
+        /* "confirm_cpus": 0 unset, else 1 to PG_CONFIRM_CPUS_MAX */
+        int64_t confirm_cpus;
 };
 
 struct pg_config {

@@ -287,7 +287,7 @@ static int pg_parse_args(struct pg_compare_args *a, int argc, char **argv)
                         break;
                 case OPT_CONFIRM_CPUS: {
                         long v;
-                        if (pg_parse_count(optarg, 1, 4096, &v) < 0)
+                        if (pg_parse_count(optarg, 1, PG_CONFIRM_CPUS_MAX, &v) < 0)
                                 return pg_cli_usage_error("compare",
                                                           "--confirm-cpus '%s' is not a number "
                                                           "of CPUs (1 to 4096)",

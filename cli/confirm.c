@@ -480,22 +480,22 @@ static void pg_pair_logs_close(struct pg_pair_logs *l)
  * single-threaded program can read slightly above 1. */
 #define PG_CONFIRM_CPU_SLACK 0.05
 
-/* How many CPUs to pin a benchmark to (at least 1): o->cpus when given,
- * else the most CPUs any stored run of @base or @head (either may be NULL)
+/* How many CPUs to pin a benchmark to (at least 1): @fixed when not 0
+ * (--confirm-cpus, else the benchmark's "confirm_cpus"), else the most CPUs any stored run of @base or @head (either may be NULL)
  * kept busy, "cpus-utilized" (task-clock / duration_time per run; that
  * most in *@utilized, 0 with o->cpus or none), rounded up; 1 when neither
  * has it. The most, not the median: other work on the
  * machine only lowers a run's value (its threads wait for a CPU while the
  * wall clock runs), never raises it beyond the threads it runs at once. */
-static size_t pg_confirm_cpus_wanted(const struct pg_confirm_cli *o, const struct pg_result *base,
+static size_t pg_confirm_cpus_wanted(size_t fixed, const struct pg_result *base,
                                      const struct pg_result *head, double *utilized)
 {
         const struct pg_result *rs[2] = { base, head };
         double most = 0;
 
         *utilized = 0;
-        if (o->cpus)
-                return o->cpus;
+        if (fixed)
+                return fixed;
         for (int k = 0; k < 2; k++) {
                 const struct pg_metric *m =
                     rs[k] ? pg_result_find_metric(rs[k], "cpus-utilized") : NULL;
@@ -512,11 +512,11 @@ static size_t pg_confirm_cpus_wanted(const struct pg_confirm_cli *o, const struc
 /* The CPUs to pin a benchmark to (owned, ascending) in *@cpus, their count
  * in *@n: pg_confirm_cpus_wanted() of them (*@utilized as there), at most
  * the CPUs perfgate may use; none when pinning is refused. */
-static void pg_confirm_pick(const struct pg_confirm_env *e, const struct pg_confirm_cli *o,
+static void pg_confirm_pick(const struct pg_confirm_env *e, size_t fixed,
                             const struct pg_result *base, const struct pg_result *head, int **cpus,
                             size_t *n, double *utilized)
 {
-        size_t want = pg_confirm_cpus_wanted(o, base, head, utilized);
+        size_t want = pg_confirm_cpus_wanted(fixed, base, head, utilized);
 
         *n = 0;
         *cpus = NULL;
@@ -570,6 +570,7 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 struct pg_bench_confirm *c;
                 struct pg_pair_logs logs;
                 double base_ns, utilized;
+                size_t fixed;
                 bool new_at_base;
 
                 if (!pg_in_scope(b, o->all, co.floor))
@@ -592,14 +593,17 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                         pg_pair_logs_close(&logs);
                         goto fail;
                 }
-                pg_confirm_pick(&e, o, b->base, b->head, &c->cpus, &c->ncpus, &utilized);
+                fixed = o->cpus ? o->cpus : h->confirm_cpus;
+                pg_confirm_pick(&e, fixed, b->base, b->head, &c->cpus, &c->ncpus, &utilized);
                 /* other work stretches the wall time a benchmark's threads
-                 * wait through, so its cpus-utilized reads low */
-                if (!o->cpus && c->ncpus && c->ncpus < e.avail && pg_bench_saturated(b))
+                 * wait through, so its cpus-utilized reads low; a count
+                 * given says how many it needs (1 for a single thread) */
+                if (!fixed && c->ncpus && c->ncpus < e.avail && pg_bench_saturated(b))
                         pg_cli_warn("'%s': its stored runs were on a saturated runner, where a "
                                     "benchmark keeps fewer CPUs busy than it can use "
-                                    "(cpus-utilized %.2f at most): pinned to %zu CPU%s; give "
-                                    "--confirm-cpus N if it runs more threads at once",
+                                    "(cpus-utilized %.2f at most): pinned to %zu CPU%s; set its "
+                                    "\"confirm_cpus\" in perfgate.json (or give --confirm-cpus N) "
+                                    "to the threads it runs at once, 1 if it runs one",
                                     b->name, utilized, c->ncpus, c->ncpus > 1 ? "s" : "");
                 pg_confirm_paired_opts(&po, o, &bb, h, c->cpus, c->ncpus,
                                        b->head->host.exclude_kernel, &logs);
@@ -624,14 +628,17 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 base_ns = p.n ? p.pairs[0].base_ns : 0.0;
                 if (tc && tc->nvalues)
                         base_ns = pg_stats_median(tc->values, tc->nvalues);
-                /* a hotspot that regressed in the stored comparison is
-                 * tested whatever the stored verdict and with =all too:
-                 * hotspots.gate makes that verdict "regression", and the
-                 * paired task-clock alone cannot clear it (work moved from
-                 * g to f leaves the total as it was) */
+                /* sampled pairs name the cause of a confirmed regression, and
+                 * test the hotspots of a suspect the stored verdict let pass
+                 * (a task-clock rise under the threshold). A hotspot that
+                 * regressed in the stored comparison is tested whatever the
+                 * stored verdict and with =all too: hotspots.gate makes that
+                 * verdict "regression", and the paired task-clock alone
+                 * cannot clear it (work moved from g to f leaves the total as
+                 * it was); --confirm=all never decides less than --confirm */
                 if (error == 0 && b->head->profile.present &&
                     (c->outcome == PG_CONFIRM_REGRESSION || pg_hotspot_regressed(b) ||
-                     (!o->all && b->verdict != PG_VERDICT_REGRESSION &&
+                     (pg_in_scope(b, false, co.floor) && b->verdict != PG_VERDICT_REGRESSION &&
                       b->verdict != PG_VERDICT_INCONCLUSIVE)))
                         error = pg_confirm_hot(&p, &bco, c);
                 pg_paired_release(&p);
@@ -661,6 +668,9 @@ fail:
                 pg_mark_unconfirmed(cmp, o->all, co.floor, "interrupted");
         }
 done:
+        /* what the pairs found replaces the advice to run them */
+        for (size_t i = 0; i < cmp->n; i++)
+                pg_bench_confirm_reword(&cmp->benches[i]);
         pg_confirm_env_release(&e);
         return error;
 }
@@ -717,7 +727,8 @@ int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                         pg_pair_logs_close(&logs);
                         goto done;
                 }
-                pg_confirm_pick(&e, o, NULL, r, &cpus, &ncpus, &utilized);
+                pg_confirm_pick(&e, o->cpus ? o->cpus : h->confirm_cpus, NULL, r, &cpus, &ncpus,
+                                &utilized);
                 pg_confirm_paired_opts(&po, o, &bb, h, cpus, ncpus, r->host.exclude_kernel, &logs);
                 pg_paired_init(&p, &po);
                 t0 = pg_now_ns();

@@ -651,15 +651,23 @@ void pg_pinned_format(struct pg_buf *out, const int *cpus, size_t n)
         }
 }
 
-void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c)
+void pg_bench_confirm_result(struct pg_buf *out, const struct pg_bench_confirm *c)
 {
         if (!c || !c->has_interval)
                 return;
-        pg_buf_printf(out, "paired runs %+.2f%% [%+.2f%%, %+.2f%%]: %s; ", 100 * c->estimate,
+        pg_buf_printf(out, "paired runs %+.2f%% [%+.2f%%, %+.2f%%]: %s", 100 * c->estimate,
                       100 * c->lo, 100 * c->hi,
                       c->outcome == PG_CONFIRM_NOT_CONFIRMED || c->outcome == PG_CONFIRM_UNDECIDED
                           ? "unconfirmed"
                           : pg_confirm_outcome_name(c->outcome));
+}
+
+void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c)
+{
+        if (!c || !c->has_interval)
+                return;
+        pg_bench_confirm_result(out, c);
+        pg_buf_puts(out, "; ");
 }
 
 void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm *c,

@@ -240,10 +240,16 @@ void pg_bench_confirm_free(struct pg_bench_confirm *c);
 void pg_pinned_format(struct pg_buf *out, const int *cpus, size_t n);
 
 /**
- * Append the paired runs' answer in a few words, for a report's one-line
- * summary of a benchmark: "paired runs +5.61% [+4.90%, +6.30%]: regression; "
- * (the estimate and interval of log(head/base), in percent). Nothing when
- * @c is NULL or has no interval.
+ * Append the paired runs' answer in a few words: "paired runs +5.61%
+ * [+4.90%, +6.30%]: regression" (the estimate and interval of
+ * log(head/base), in percent; "unconfirmed" for a confirmation that
+ * stopped). Nothing when @c is NULL or has no interval.
+ */
+void pg_bench_confirm_result(struct pg_buf *out, const struct pg_bench_confirm *c);
+
+/**
+ * pg_bench_confirm_result() followed by "; ", for a report's one-line
+ * summary of a benchmark. Nothing when @c is NULL or has no interval.
  */
 void pg_bench_confirm_brief(struct pg_buf *out, const struct pg_bench_confirm *c);
 

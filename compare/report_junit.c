@@ -8,6 +8,10 @@
  * --strict, matching the exit status); new is a pass with <system-out>.
  * An off-CPU blocking path that regressed (compare/offcpu.h) is named in
  * the failure message like a metric, and every listed path in its text.
+ * After compare --confirm, every message leads with the paired runs'
+ * answer ("paired runs +0.96% [-1.12%, +3.38%]: no regression; ") and the
+ * failure text or system-out holds the whole confirmation ("paired check:
+ * confirmed no regression: ...").
  * What GitHub's and GitLab's reporters read: testsuite name/tests/failures,
  * testcase name/classname/time, failure message (the JUnit XSD of
  * junit-team/junit5 and GitLab's "unit test reports" documentation).
@@ -131,9 +135,20 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
                 bool fail = v == PG_VERDICT_REGRESSION || v == PG_VERDICT_FAILED ||
                             (c->strict && v == PG_VERDICT_INCONCLUSIVE) ||
                             (c->fail_on_missing && v == PG_VERDICT_MISSING);
+                size_t lead;
 
                 pg_buf_reset(&msg);
                 pg_buf_reset(&detail);
+                /* the paired runs' answer leads the message, as in the text
+                 * report's summary line; the whole confirmation is in the
+                 * detail, as in its line under the benchmark */
+                pg_bench_confirm_brief(&msg, b->confirm);
+                lead = msg.len;
+                if (b->confirm) {
+                        pg_buf_puts(&detail, "paired check: ");
+                        pg_bench_confirm_describe(&detail, b->confirm, NULL, NULL);
+                        pg_buf_putc(&detail, '\n');
+                }
                 pg_buf_puts(out, "    <testcase name=\"");
                 pg_junit_escape(out, b->name);
                 pg_buf_puts(out, "\" classname=\"perfgate.");
@@ -145,20 +160,25 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
                          * "Regressions and inconclusive results" */
                         if (pg_report_metric_section(j) != PG_REPORT_SECTION_GATING)
                                 continue;
-                        if (msg.len)
+                        if (msg.len > lead)
                                 pg_buf_puts(&msg, "; ");
                         pg_judgement_line(&msg, j);
                 }
                 for (size_t k = 0; b->offcpu.judged && k < b->offcpu.n; k++) {
                         if (!b->offcpu.items[k].regressed)
                                 continue;
-                        if (msg.len)
+                        if (msg.len > lead)
                                 pg_buf_puts(&msg, "; ");
                         pg_offcpu_line(&msg, &b->offcpu, &b->offcpu.items[k]);
                 }
-                if (!msg.len)
-                        pg_buf_printf(&msg, "%s: %s", pg_verdict_name(v),
+                if (msg.len == lead) {
+                        /* "regression: paired runs ...; hotspot 'f' grew ..." */
+                        char *paired = pg_xstrdup(msg.ptr ? msg.ptr : "");
+                        pg_buf_reset(&msg);
+                        pg_buf_printf(&msg, "%s: %s%s", pg_verdict_name(v), paired,
                                       b->reason ? b->reason : "");
+                        free(paired);
+                }
                 for (size_t k = 0; k < b->njudgements; k++) {
                         pg_judgement_line(&detail, &b->judgements[k]);
                         pg_buf_putc(&detail, '\n');

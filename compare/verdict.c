@@ -212,8 +212,7 @@ bool pg_load_differs(const struct pg_load *base, const struct pg_load *head, uin
         /* steal that rounds to 0% on both sides is left unsaid */
         if (busy->steal >= 0.005 || quiet->steal >= 0.005)
                 pg_buf_printf(&t, ", steal %.0f%% (%.0f%%)", busy->steal * 100, quiet->steal * 100);
-        pg_buf_puts(&t, ": time metrics may have moved with the machine; --confirm measures both "
-                        "sides together");
+        pg_buf_puts(&t, ": time metrics may have moved with the machine" PG_CONFIRM_ADVICE);
         *text = pg_buf_detach(&t, NULL);
         return true;
 }
@@ -320,8 +319,7 @@ static void pg_host_note_load(struct pg_bench_cmp *b)
         fig = pg_saturation_figures(b);
         pg_host_note_add(b, PG_HOST_NOTE_LOAD,
                          pg_xasprintf("the runner was saturated during %s: %s: time metrics may "
-                                      "have moved with the machine; --confirm measures both "
-                                      "sides together",
+                                      "have moved with the machine" PG_CONFIRM_ADVICE,
                                       pg_sides_name(sat), fig));
         free(fig);
 }
@@ -358,12 +356,46 @@ static void pg_load_demote(struct pg_bench_cmp *b)
                 j->reason = pg_xasprintf(
                     "the runner was saturated during %s (%s): the times of batches taken under "
                     "such load move by tens of percent whatever the spread inside each, so a "
-                    "change under %+.0f%% is not told from that; --confirm measures both sides "
-                    "together",
+                    "change under %+.0f%% is not told from that" PG_CONFIRM_ADVICE,
                     pg_sides_name(sat), fig,
                     100 * ((1 + j->rule.threshold) * (1 + PG_LOAD_DRIFT_MAX) - 1));
         }
         free(fig);
+}
+
+/* *@s (owned, may be NULL) with every PG_CONFIRM_ADVICE replaced by @with. */
+static void pg_replace_advice(char **s, const char *with)
+{
+        struct pg_buf t = PG_BUF_INIT;
+        const char *p = *s, *at;
+
+        if (!p || !strstr(p, PG_CONFIRM_ADVICE))
+                return;
+        while ((at = strstr(p, PG_CONFIRM_ADVICE))) {
+                pg_buf_add(&t, p, (size_t) (at - p));
+                pg_buf_puts(&t, with);
+                p = at + strlen(PG_CONFIRM_ADVICE);
+        }
+        pg_buf_puts(&t, p);
+        free(*s);
+        *s = pg_buf_detach(&t, NULL);
+}
+
+void pg_bench_confirm_reword(struct pg_bench_cmp *b)
+{
+        struct pg_buf with = PG_BUF_INIT;
+
+        if (!b->confirm || !b->confirm->has_interval)
+                return;
+        pg_buf_puts(&with, "; ");
+        pg_bench_confirm_result(&with, b->confirm);
+        pg_replace_advice(&b->reason, with.ptr);
+        pg_replace_advice(&b->host_note, with.ptr);
+        for (size_t k = 0; k < b->nhost_notes; k++)
+                pg_replace_advice(&b->host_notes[k].text, with.ptr);
+        for (size_t i = 0; i < b->njudgements; i++)
+                pg_replace_advice(&b->judgements[i].reason, with.ptr);
+        pg_buf_release(&with);
 }
 
 /* Derived ratios and the metric whose zero makes them undefined. */

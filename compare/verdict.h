@@ -50,6 +50,14 @@ enum pg_host_note_kind {
                                             saturated it (pg_load_saturated()) */
 };
 
+/*
+ * The advice that ends a load note and a time metric's reason demoted by a
+ * saturated runner (pg_load_differs(), pg_load_saturated()): stored batches
+ * minutes apart cannot tell the machine from the change, paired runs can.
+ * pg_bench_confirm_reword() replaces it once the pairs ran.
+ */
+#define PG_CONFIRM_ADVICE "; --confirm measures both sides together"
+
 /** JSON name of @k: "kernel_release", "kernel_frames", "load" (docs/compare.md). */
 const char *pg_host_note_kind_name(enum pg_host_note_kind k);
 
@@ -119,6 +127,16 @@ struct pg_bench_cmp {
  * baseline, 2 head, 3 both.
  */
 int pg_bench_saturated(const struct pg_bench_cmp *b);
+
+/**
+ * After paired runs of @b measured base and head together (b->confirm with
+ * an interval), replace PG_CONFIRM_ADVICE in @b's reason, its judgements'
+ * reasons and its host notes (and their joined host_note) by what the pairs
+ * found, "; paired runs +0.96% [-1.12%, +3.38%]: no regression"
+ * (pg_bench_confirm_result()): advice to run what just ran would mislead.
+ * Nothing when the pairs did not run.
+ */
+void pg_bench_confirm_reword(struct pg_bench_cmp *b);
 
 /*
  * The whole run moved alike (docs/compare.md, "The whole run moved"): of

@@ -178,6 +178,8 @@ static int pg_add_config(struct pg_bench_list *out, const char *path)
                 b->roi = (cb->roi >= 0 ? cb->roi : c.defaults.roi) == 1;
                 b->off_cpu = (cb->off_cpu >= 0 ? cb->off_cpu : c.defaults.off_cpu) == 1;
                 b->sched = (cb->sched >= 0 ? cb->sched : c.defaults.sched) == 1;
+                b->confirm_cpus =
+                    (size_t) (cb->confirm_cpus ? cb->confirm_cpus : c.defaults.confirm_cpus);
                 if (b->cwd && !pg_is_dir(b->cwd)) {
                         error = pg_error_set(PG_EINPUT,
                                              "'%s': benchmark '%s' has cwd '%s', which is not a "

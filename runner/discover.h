@@ -25,6 +25,9 @@ struct pg_bench {
         bool roi;           /* counting starts disabled (perfgate.json "roi") */
         bool off_cpu;       /* record an off-CPU profile (perfgate.json "off_cpu") */
         bool sched;         /* record scheduler latency (perfgate.json "sched") */
+        /* CPUs compare --confirm pins it to (perfgate.json "confirm_cpus");
+         * 0: as many as its stored runs kept busy */
+        size_t confirm_cpus;
 };
 
 struct pg_bench_list {

@@ -215,6 +215,68 @@ static void test_confirm_cli_cleared_not_called_regression(void **state)
         pg_run_out_release(&o);
 }
 
+/* Once the pairs ran, no report advises running them: head does a quarter
+ * of base's work, its stored run is given a saturated runner (other work
+ * kept 1.8 of 2 CPUs busy) and task-clock 1.5 times base's stored one, so
+ * the stored comparison demotes the +50% to inconclusive with "--confirm
+ * measures both sides together" in the reason and the load note. After a
+ * real --confirm (the pairs see about -75%: no regression), text, Markdown,
+ * JSON and JUnit carry the paired result in that place, and JUnit's
+ * <system-out> states the confirmation (it said nothing of it before). */
+static void test_confirm_cli_saturated_reworded(void **state)
+{
+        struct pg_run_out o;
+        char *s, *v;
+        (void) state;
+        make_repo(pg_build_cmd);
+        s = pg_xasprintf(
+            "cp .perfgate/results/spin.json base.json && git checkout -q -b head && sed -i "
+            "'s/#define N 4000000/#define N 1000000/' src/spin.c && git commit -qam head && %s && "
+            "%s run bench/ -q --no-profile && jq --slurpfile b base.json "
+            "'.metrics[\"task-clock\"].values = ($b[0].metrics[\"task-clock\"].values | "
+            "map(. * 1.5 | floor)) | .host.cpus = 2 | .load = {\"other_cpus\": 1.8, "
+            "\"steal\": 0, \"window_ns\": 600000000}' .perfgate/results/spin.json >t.json && "
+            "mv t.json .perfgate/results/spin.json",
+            pg_build_cmd, pg_test_env("PERFGATE_BIN"));
+        sh_ok(s);
+        free(s);
+        /* the stored comparison alone advises --confirm */
+        pg_test_perfgate(&o, "compare", "main", "--json", "v.json", NULL);
+        if (o.status != 0 || !strstr(o.out.ptr, "inconclusive") ||
+            !strstr(o.out.ptr, "; --confirm measures both sides together"))
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "compare", "main", "--confirm", "--confirm-budget", "90s", "--json",
+                         "v.json", "--junit", "v.xml", "--markdown", "v.md", NULL);
+        if (o.status != 0 || !strstr(o.out.ptr, "confirmed no regression") ||
+            strstr(o.out.ptr, "measures both sides") ||
+            !strstr(o.out.ptr, "time metrics may have moved with the machine; paired runs -"))
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        v = pg_test_read("v.md");
+        if (strstr(v, "measures both sides") ||
+            !strstr(v, "time metrics may have moved with the machine; paired runs -"))
+                fail_msg("Markdown:\n%s", v);
+        free(v);
+        v = pg_test_read("v.xml");
+        if (strstr(v, "measures both sides") || !strstr(v, "<system-out>") ||
+            !strstr(v, "paired check: confirmed no regression: -"))
+                fail_msg("JUnit:\n%s", v);
+        free(v);
+        v = pg_test_read("v.json");
+        if (strstr(v, "measures both sides"))
+                fail_msg("JSON:\n%s", v);
+        free(v);
+        pg_run_out_release(&o);
+        /* the JSON's load note and task-clock reason end with the pairs' result */
+        sh(&o, "jq -r '.benchmarks[0] | (.host_notes[] | select(.kind == \"load\") | .text), "
+               "(.metrics[] | select(.metric == \"task-clock\") | .reason)' v.json");
+        if (o.status != 0 || !strstr(o.out.ptr, "the machine; paired runs -") ||
+            !strstr(o.out.ptr, "not told from that; paired runs -") ||
+            !strstr(o.out.ptr, "]: no regression\n"))
+                fail_msg("JSON notes and reasons:\n%s%s", o.out.ptr, o.err.ptr);
+        pg_run_out_release(&o);
+}
+
 /* v.json and v.md of a compare --confirm that failed with @status: their
  * summaries lead with "not confirmed (exit @status): @why" (@why as the
  * Markdown escapes it) and the JSON carries the status. */
@@ -320,7 +382,8 @@ static void test_confirm_cli_refused_reports_exit_2(void **state)
  * paired task-clock: head moves 6/7 of g's work into f, the same total) says
  * why in every report: JSON reason, JUnit failure message, the Markdown and
  * text summary rows name the hotspot, its share change and own time. The
- * stored task-clock cannot gate (threshold 1000%), so only the hotspot can. */
+ * stored task-clock cannot gate (threshold 1000%), so only the hotspot can;
+ * --confirm=all fails it the same way. */
 static void test_confirm_cli_hotspot_gated_reason(void **state)
 {
         struct pg_run_out o;
@@ -349,8 +412,8 @@ static void test_confirm_cli_hotspot_gated_reason(void **state)
         if (o.status != 1 || !strstr(o.out.ptr, "; hotspot 'f' grew, confirmed by paired runs ("))
                 fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
         v = pg_test_read("v.xml");
-        if (!strstr(v, "<failure message=\"regression: hotspot &#39;f&#39; grew, confirmed by "
-                       "paired runs (") ||
+        if (!strstr(v, "<failure message=\"regression: paired runs ") ||
+            !strstr(v, "; hotspot &#39;f&#39; grew, confirmed by paired runs (") ||
             !strstr(v, "self share ") || !strstr(v, "own time +"))
                 fail_msg("JUnit:\n%s", v);
         free(v);
@@ -361,6 +424,12 @@ static void test_confirm_cli_hotspot_gated_reason(void **state)
         if (!strstr(v, why))
                 fail_msg("Markdown:\n%s", v);
         free(v);
+        pg_run_out_release(&o);
+        /* --confirm=all confirms more, never less: it runs the same sampled
+         * pairs for the regressed hotspot (it used to skip them and pass) */
+        pg_test_perfgate(&o, "compare", "main", "--confirm=all", "--confirm-budget", "8", NULL);
+        if (o.status != 1 || !strstr(o.out.ptr, "; hotspot 'f' grew, confirmed by paired runs ("))
+                fail_msg("--confirm=all: exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
         pg_run_out_release(&o);
 }
 
@@ -649,6 +718,8 @@ int main(void)
                     test_confirm_cli_regression_cached_and_tree_untouched, pg_test_setup_sandbox,
                     pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_cleared_not_called_regression,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_confirm_cli_saturated_reworded,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_confirm_cli_base_build_fails,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),

@@ -9,7 +9,8 @@
 # spins in two goroutines and appends runtime.GOMAXPROCS(0). Every paired
 # run of threads and gomaxprocs must see min(2, CPUs available) CPUs, every
 # one of single 1; the text report says "pinned to CPUs 0-1" (or "CPU N"),
-# the JSON has them in "cpus"; --confirm-cpus 1 pins threads to one CPU.
+# the JSON has them in "cpus"; --confirm-cpus 1 pins threads to one CPU, and
+# so does its perfgate.json "confirm_cpus": 1 (0 is refused, exit 2).
 set -eu
 pg=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -212,4 +213,24 @@ rc=0
 "$pg" compare main --confirm --confirm-cpus 0 >out.txt 2>err.txt || rc=$?
 [ "$rc" -eq 2 ] && grep -q "\-\-confirm-cpus '0' is not a number of CPUs" err.txt ||
         { cat err.txt >&2; fail "--confirm-cpus 0: exit $rc, expected 2 with a message"; }
-echo "ok: threads pinned to $want2 CPUs, single to 1"
+
+# perfgate.json's "confirm_cpus" (what a CI job, whose command line is the
+# script's, can set): one CPU for threads alone
+jq '(.benchmarks[] | select(.name == "threads")) += {"confirm_cpus": 1}' bench/perfgate.json \
+        >cfg.tmp
+cp bench/perfgate.json cfg.orig
+mv cfg.tmp bench/perfgate.json
+rm -f "$dir/out/"*
+rc=0
+"$pg" compare main --confirm=all --confirm-budget 8 >out.txt 2>err.txt || rc=$?
+[ "$rc" -le 1 ] || { cat out.txt err.txt >&2; fail "compare with confirm_cpus 1 exit $rc"; }
+all_are threads 1 " with \"confirm_cpus\": 1"
+all_are single 1 " (no confirm_cpus)"
+# a bad count is refused, naming the key
+jq '.defaults.confirm_cpus = 0' cfg.orig >bench/perfgate.json
+rc=0
+"$pg" compare main --confirm >out.txt 2>err.txt || rc=$?
+[ "$rc" -eq 2 ] && grep -q 'confirm_cpus.*must be a whole number of CPUs from 1 to 4096' err.txt ||
+        { cat err.txt >&2; fail "\"confirm_cpus\": 0: exit $rc, expected 2 with a message"; }
+mv cfg.orig bench/perfgate.json
+echo "ok: threads pinned to $want2 CPUs, single to 1, threads to 1 by \"confirm_cpus\""
