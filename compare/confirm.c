@@ -303,6 +303,30 @@ static double pg_self_samples(const struct pg_profile *p, const struct pg_frame_
         return s;
 }
 
+/* Inclusive samples of @fn in @p: of the stacks with a frame (past the
+ * comm) that is @fn by pg_frame_pair_same() under @pair, inlined or not,
+ * each stack counted once however often @fn recurs in it. A leaf's inclusive samples are its
+ * self samples. */
+static double pg_incl_samples(const struct pg_profile *p, const struct pg_frame_pairing *pair,
+                              const char *fn)
+{
+        size_t fl = strlen(fn);
+        double s = 0.0;
+        for (size_t i = 0; i < p->nstacks; i++) {
+                const char *f = strchr(p->stacks[i].frames, ';');
+                while (f) {
+                        const char *e = strchr(f + 1, ';');
+                        size_t len = e ? (size_t) (e - f - 1) : strlen(f + 1);
+                        if (pg_frame_pair_same(pair, f + 1, len, fn, fl)) {
+                                s += (double) p->stacks[i].count;
+                                break;
+                        }
+                        f = e;
+                }
+        }
+        return s;
+}
+
 /* Seconds of run @p: all of it (@fn NULL), or @fn's own time. */
 static double pg_run_seconds(const struct pg_profile *p, const struct pg_frame_pairing *pair,
                              const struct pg_strmap *own, const char *fn)
@@ -340,7 +364,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
 {
         struct pg_cand *c = NULL;
         size_t nc = 0, cap = 0;
-        double *d, *g, *tg, *bs, *hs, *p, *adj;
+        double *d, *g, *ig, *tg, *bs, *hs, *p, *adj;
         struct pg_strmap own = PG_STRMAP_INIT;
         struct pg_frame_pairing pair = PG_FRAME_PAIRING_INIT;
         size_t family;
@@ -415,6 +439,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         out->n = family < max_candidates ? family : max_candidates;
         out->items = pg_xcalloc(out->n ? out->n : 1, sizeof(*out->items));
         g = pg_xmalloc(npairs * sizeof(double));
+        ig = pg_xmalloc(npairs * sizeof(double));
         tg = pg_xmalloc(npairs * sizeof(double));
         bs = pg_xmalloc(npairs * sizeof(double));
         hs = pg_xmalloc(npairs * sizeof(double));
@@ -433,6 +458,9 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                         hs[r] = sh / (double) head[r].samples;
                         d[r] = hs[r] - bs[r];
                         g[r] = (sh / fh - sb / fb) * 1e9;
+                        ig[r] = (pg_incl_samples(&head[r], &pair, h->function) / fh -
+                                 pg_incl_samples(&base[r], &pair, h->function) / fb) *
+                                1e9;
                         tg[r] =
                             ((double) head[r].samples / fh - (double) base[r].samples / fb) * 1e9;
                 }
@@ -440,6 +468,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
                 h->head_share = pg_stats_median(hs, npairs);
                 h->p_value = pg_stats_signed_rank_greater(d, npairs);
                 h->self_growth_ns = pg_stats_median(g, npairs);
+                h->incl_growth_ns = pg_stats_median(ig, npairs);
                 h->total_growth_ns = pg_stats_median(tg, npairs);
                 p[k] = h->p_value;
         }
@@ -460,6 +489,7 @@ int pg_confirm_hotspots(const struct pg_profile *base, const struct pg_profile *
         pg_frame_pairing_release(&pair);
         free(d);
         free(g);
+        free(ig);
         free(tg);
         free(bs);
         free(hs);
@@ -721,6 +751,14 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                               100 * h->base_share, 100 * h->head_share, h->p_holm,
                               h->self_growth_ns / 1e6, h->total_growth_ns / 1e6,
                               h->cause ? ": the cause" : "");
+                if (h->moved) {
+                        pg_buf_puts(out, ", work moved into ");
+                        pg_code_span(out, h->function);
+                        pg_buf_printf(out,
+                                      " from its callees (inclusive time %+.1f ms, within the "
+                                      "floor): not gated",
+                                      h->incl_growth_ns / 1e6);
+                }
                 if (h->caller && h->caller_module) {
                         const char *base = strrchr(h->caller_module, '/');
                         pg_buf_puts(out, " (called from ");

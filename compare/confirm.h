@@ -136,10 +136,15 @@ struct pg_confirm_hotspot {
         double p_value;         /* one-sided signed-rank, share grew */
         double p_holm;          /* Holm-adjusted */
         double self_growth_ns;  /* median over pairs of the change of its own time, ns */
+        double incl_growth_ns;  /* median over pairs of the change of its inclusive time (the
+                                   samples of the stacks it is in, each counted once), ns */
         double total_growth_ns; /* median over pairs of the change of the run's time, ns */
         bool confirmed;         /* p_holm <= alpha and its own time grew */
         bool cause;             /* confirmed, and its own time grew by most (> 1/2) of the
                                    benchmark's growth */
+        bool moved;             /* confirmed, own time beyond the floor, inclusive time not:
+                                   work moved into it from its callees; it does not gate
+                                   (set by the caller that knows the floor) */
         char *caller;           /* owned; NULL, or, for a function of another module than the
                                    benchmark's executable (a libc memcmp), the nearest caller
                                    in that executable: pg_confirm_hotspots_callers() */
@@ -175,6 +180,11 @@ void pg_confirm_hotspots_release(struct pg_confirm_hotspots *h);
  * the same call site (same caller) in any of the runs, so an inlining
  * decision that flipped between base and head moves nothing, and a
  * namesake called from elsewhere takes nothing.
+ * Its inclusive time in a run is the samples of the stacks with a frame
+ * that is the function (pg_frame_pair_same(), inlined or not), each stack
+ * counted once, / frequency: incl_growth_ns is the median over pairs of
+ * its change, which stays flat when work only moved into the function
+ * from its callees (and equals the self growth for a leaf).
  * @alpha: family-wise level for Holm. @out is filled (release it).
  * Errors: PG_EINPUT when @npairs < 2 or a profile has no samples.
  */

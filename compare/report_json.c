@@ -223,9 +223,11 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
                 cJSON_AddNumberToObject(x, "p_value", h->p_value);
                 cJSON_AddNumberToObject(x, "p_holm", h->p_holm);
                 cJSON_AddNumberToObject(x, "self_growth_ns", h->self_growth_ns);
+                cJSON_AddNumberToObject(x, "incl_growth_ns", h->incl_growth_ns);
                 cJSON_AddNumberToObject(x, "total_growth_ns", h->total_growth_ns);
                 cJSON_AddBoolToObject(x, "confirmed", h->confirmed);
                 cJSON_AddBoolToObject(x, "cause", h->cause);
+                cJSON_AddBoolToObject(x, "moved", h->moved);
                 pg_add_str_or_null(x, "caller", h->caller);
                 pg_add_str_or_null(x, "caller_module", h->caller_module);
                 cJSON_AddItemToArray(hs, x);

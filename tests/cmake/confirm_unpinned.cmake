@@ -22,3 +22,10 @@ add_test(NAME confirm_cause_caller
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/confirm/cause-caller.sh $<TARGET_FILE:perfgate>)
 set_tests_properties(confirm_cause_caller PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 900
                      SKIP_RETURN_CODE 77)
+
+# A confirmed hotspot whose own time grew only because its callee's work
+# moved into it (its inclusive time flat) does not gate; one whose own work
+# grew does (a real C program, both under compare --confirm).
+add_test(NAME confirm_moved_work
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/confirm/moved-work.sh $<TARGET_FILE:perfgate>)
+set_tests_properties(confirm_moved_work PROPERTIES ENVIRONMENT "${PG_TEST_ENV}" TIMEOUT 900)

@@ -254,6 +254,47 @@ static void test_confirm_hotspot_names_the_cause(void **state)
         }
 }
 
+/* Work moved from g into f: f's own time grows by 400 samples of a
+ * 1000-sample run, its inclusive time (stacks with f, each once, its
+ * recursion inlined into itself too) stays at 700; the leaf h, 300 -> 350,
+ * has an inclusive growth equal to its own. */
+static void test_confirm_hotspot_inclusive_growth(void **state)
+{
+        struct pg_profile base[10], head[10];
+        struct pg_confirm_hotspots h;
+        (void) state;
+        for (int i = 0; i < 10; i++) {
+                struct pg_stack b[3] = { { "w;main;f", 300 },
+                                         { "w;main;f;g", 400 },
+                                         { "w;main;h", 300 + (uint64_t) i } };
+                struct pg_stack d[3] = { { "w;main;f", 600 },
+                                         { "w;main;f;f_[i];f_[i]", 100 },
+                                         { "w;main;h", 350 + (uint64_t) i } };
+                memset(&base[i], 0, sizeof(base[i]));
+                memset(&head[i], 0, sizeof(head[i]));
+                base[i].present = head[i].present = true;
+                base[i].frequency_hz = head[i].frequency_hz = 1000;
+                pg_profile_set_stacks(&base[i], b, 3);
+                pg_profile_set_stacks(&head[i], d, 3);
+                base[i].samples = 1000 + (uint64_t) i;
+                head[i].samples = 1050 + (uint64_t) i;
+        }
+        assert_int_equal(pg_confirm_hotspots(base, head, 10, 8, 0.0, 0.05, &h), 0);
+        assert_int_equal(h.n, 2);
+        assert_string_equal(h.items[0].function, "f");
+        assert_true(h.items[0].confirmed);
+        assert_true(fabs(h.items[0].self_growth_ns - 400e6) < 1e3);
+        assert_true(fabs(h.items[0].incl_growth_ns) < 1e3);
+        assert_string_equal(h.items[1].function, "h");
+        assert_true(fabs(h.items[1].self_growth_ns - 50e6) < 1e3);
+        assert_true(fabs(h.items[1].incl_growth_ns - 50e6) < 1e3);
+        pg_confirm_hotspots_release(&h);
+        for (int i = 0; i < 10; i++) {
+                pg_profile_release(&base[i]);
+                pg_profile_release(&head[i]);
+        }
+}
+
 static void test_confirm_describe(void **state)
 {
         struct pg_bench_confirm *c = pg_bench_confirm_new();
@@ -336,6 +377,7 @@ int main(void)
                 cmocka_unit_test(test_confirm_sequential_null_error),
                 cmocka_unit_test(test_confirm_detects_shift),
                 cmocka_unit_test(test_confirm_hotspot_names_the_cause),
+                cmocka_unit_test(test_confirm_hotspot_inclusive_growth),
                 cmocka_unit_test(test_confirm_describe),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
