@@ -246,6 +246,113 @@ int pg_stats_two_proportion(uint64_t x1, uint64_t n1, uint64_t x2, uint64_t n2,
         return 0;
 }
 
+double pg_stats_t_two_sided(double t, unsigned df)
+{
+        double th, c, c2, sn, term, sum, a;
+
+        if (df == 0 || isnan(t))
+                return 1;
+        if (isinf(t))
+                return 0;
+        th = atan(fabs(t) / sqrt((double) df));
+        c = cos(th);
+        sn = sin(th);
+        c2 = c * c;
+        if (df % 2 == 1) {
+                /* A(t|v) = 2/pi (th + sin th (cos th + 2/3 cos^3 th + ...
+                 * + (2 4 ... (v-3)) / (1 3 ... (v-2)) cos^(v-2) th)) */
+                sum = 0;
+                if (df > 1) {
+                        term = c;
+                        sum = term;
+                        for (unsigned k = 3; k + 2 <= df; k += 2) {
+                                term *= c2 * (double) (k - 1) / (double) k;
+                                sum += term;
+                        }
+                }
+                a = 2 / 3.14159265358979323846 * (th + sn * sum);
+        } else {
+                /* A(t|v) = sin th (1 + 1/2 cos^2 th + 1 3/(2 4) cos^4 th + ...
+                 * + (1 3 ... (v-3)) / (2 4 ... (v-2)) cos^(v-2) th) */
+                term = 1;
+                sum = 1;
+                for (unsigned k = 2; k + 2 <= df; k += 2) {
+                        term *= c2 * (double) (k - 1) / (double) k;
+                        sum += term;
+                }
+                a = sn * sum;
+        }
+        return fmin(1.0, fmax(0.0, 1 - a));
+}
+
+/* Pearson's X2 of the runs of one side about its own proportion; adds the
+ * runs with samples to *runs */
+static double pg_runs_pearson(const uint64_t *x, const uint64_t *n, size_t r, uint64_t sx,
+                              uint64_t sn, size_t *runs)
+{
+        double p = (double) sx / (double) sn, x2 = 0;
+
+        for (size_t j = 0; j < r; j++) {
+                double e;
+
+                if (n[j] == 0)
+                        continue;
+                (*runs)++;
+                e = (double) n[j] * p;
+                if (p > 0 && p < 1)
+                        x2 += ((double) x[j] - e) * ((double) x[j] - e) / (e * (1 - p));
+        }
+        return x2;
+}
+
+int pg_stats_two_proportion_runs(const uint64_t *x1, const uint64_t *n1, size_t r1,
+                                 const uint64_t *x2, const uint64_t *n2, size_t r2,
+                                 struct pg_prop_test *out)
+{
+        uint64_t s[4] = { 0 };
+        size_t runs = 0;
+        double chi2;
+        int error;
+
+        for (size_t j = 0; j < r1; j++) {
+                if (x1[j] > n1[j])
+                        return pg_error_set(PG_EINPUT,
+                                            "run %zu has more samples of a function "
+                                            "(%llu) than in all (%llu)",
+                                            j + 1, (unsigned long long) x1[j],
+                                            (unsigned long long) n1[j]);
+                s[0] += x1[j];
+                s[1] += n1[j];
+        }
+        for (size_t j = 0; j < r2; j++) {
+                if (x2[j] > n2[j])
+                        return pg_error_set(PG_EINPUT,
+                                            "run %zu has more samples of a function "
+                                            "(%llu) than in all (%llu)",
+                                            j + 1, (unsigned long long) x2[j],
+                                            (unsigned long long) n2[j]);
+                s[2] += x2[j];
+                s[3] += n2[j];
+        }
+        if ((error = pg_stats_two_proportion(s[0], s[1], s[2], s[3], out)) < 0)
+                return error;
+        chi2 = pg_runs_pearson(x1, n1, r1, s[0], s[1], &runs) +
+               pg_runs_pearson(x2, n2, r2, s[2], s[3], &runs);
+        if (runs < 3)
+                return 0;
+        out->df = (unsigned) (runs - 2);
+        out->phi = chi2 / (double) out->df;
+        if (out->phi <= 1) {
+                /* the runs vary no more than sampling alone makes them: the
+                 * binomial variance, known, not estimated: the plain test */
+                out->phi = 1;
+                return 0;
+        }
+        out->z /= sqrt(out->phi);
+        out->p_value = pg_stats_t_two_sided(out->z, out->df);
+        return 0;
+}
+
 int pg_stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double conf,
                             struct pg_hl *out)
 {

@@ -92,6 +92,10 @@ struct pg_prop_test {
         double p1, p2;  /* x1/n1 and x2/n2 */
         double z;       /* (p2 - p1) / pooled standard error; 0 when undefined */
         double p_value; /* two-sided; 1 when the standard error is 0 */
+        double phi;     /* pg_stats_two_proportion_runs(): the dispersion factor the
+                         * variance was scaled by (>= 1); 0: not estimated (the plain
+                         * z test) */
+        unsigned df;    /* its degrees of freedom, the t distribution's; 0 with phi 0 */
 };
 
 /**
@@ -103,6 +107,40 @@ struct pg_prop_test {
  */
 int pg_stats_two_proportion(uint64_t x1, uint64_t n1, uint64_t x2, uint64_t n2,
                             struct pg_prop_test *out);
+
+/**
+ * Two-sided p-value of Student's t distribution with @df degrees of freedom
+ * (df >= 1): P(|T| >= |t|), from the closed forms for integer df
+ * (Abramowitz & Stegun, Handbook of Mathematical Functions, 26.7.3 and
+ * 26.7.4). In [0, 1].
+ */
+double pg_stats_t_two_sided(double t, unsigned df);
+
+/**
+ * The two-proportion test of pg_stats_two_proportion() on counts gathered
+ * over several independent runs, scaled for the variation between runs: a
+ * side's proportion differs from run to run by more than its binomial
+ * sampling error when the runs themselves differ (a heap grown further in
+ * one run, another machine load), so pooled samples are not independent
+ * draws. @x1[j] of @n1[j] in each of @r1 runs against @x2/@n2 in @r2 runs.
+ * The quasi-binomial model: Var(x) = phi * n p (1 - p), with phi estimated
+ * by Pearson's statistic over the runs of both sides about each side's own
+ * proportion, phi = (X2_1 + X2_2) / (r1 + r2 - 2), X2 = sum_j (x_j - n_j
+ * p)^2 / (n_j p (1 - p)) (Williams 1982, Appl. Statist. 31:144-148;
+ * McCullagh & Nelder, Generalized Linear Models, 2nd ed., sections 4.5 and
+ * 4.7.2). When phi > 1, z is divided by sqrt(phi) and, phi being
+ * estimated, its p-value taken from Student's t with r1 + r2 - 2 degrees of
+ * freedom (McCullagh & Nelder section 4.5.2). When phi <= 1 the runs vary no
+ * more than binomial sampling alone makes them, whose variance is known, not
+ * estimated: the plain test (out->phi 1), never more liberal than it and
+ * with its power (a t with few degrees of freedom at alpha 0.001 would need
+ * z >= 8.6 at 4 of them). Runs with n 0 are left out. With fewer than 3 runs with
+ * samples in all (no degree of freedom), the plain test of the totals (out->phi
+ * 0). Errors: PG_EINPUT when a side has no samples or some x > n.
+ */
+int pg_stats_two_proportion_runs(const uint64_t *x1, const uint64_t *n1, size_t r1,
+                                 const uint64_t *x2, const uint64_t *n2, size_t r2,
+                                 struct pg_prop_test *out);
 
 /** Hodges-Lehmann shift of b against a, with a confidence interval. */
 struct pg_hl {

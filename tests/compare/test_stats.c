@@ -273,6 +273,58 @@ static void test_stats_two_proportion(void **state)
         assert_int_equal(pg_stats_two_proportion(11, 10, 1, 10, &t), PG_EINPUT);
 }
 
+/* critical values of Student's t (two-sided 5%) from the tables, and p
+ * values checked by numerical integration of the t density */
+static void test_stats_t_two_sided(void **state)
+{
+        (void) state;
+        NEAR(pg_stats_t_two_sided(1.0, 1), 0.5, 1e-12); /* Cauchy: atan(1) = pi/4 */
+        NEAR(pg_stats_t_two_sided(4.302653, 2), 0.05, 1e-7);
+        NEAR(pg_stats_t_two_sided(3.182446, 3), 0.05, 1e-7);
+        NEAR(pg_stats_t_two_sided(2.776445, 4), 0.05, 1e-7);
+        NEAR(pg_stats_t_two_sided(2.570582, 5), 0.05, 1e-7);
+        NEAR(pg_stats_t_two_sided(2.228139, 10), 0.05, 1e-7);
+        NEAR(pg_stats_t_two_sided(-2.0, 7), 0.0856193286, 1e-9);
+        assert_true(pg_stats_t_two_sided(0, 3) == 1);
+        assert_true(pg_stats_t_two_sided(1e300, 3) == 0);
+        assert_true(pg_stats_t_two_sided(2.0, 0) == 1);
+}
+
+/* Runs that vary far more than binomial sampling allows widen the test;
+ * runs that agree leave z alone (phi floored at 1) and take t's df. */
+static void test_stats_two_proportion_runs(void **state)
+{
+        const uint64_t n[3] = { 1000, 1000, 1000 };
+        const uint64_t wide1[3] = { 100, 300, 200 }, wide2[3] = { 250, 350, 150 };
+        const uint64_t tight1[3] = { 100, 102, 98 }, tight2[3] = { 150, 148, 152 };
+        const uint64_t big[3] = { 1001, 0, 0 };
+        struct pg_prop_test t;
+        (void) state;
+        /* pooled: 600/3000 vs 750/3000, z 4.64, p 3.5e-6; the runs: Pearson
+         * X2 50 + 181.67 over 4 df, phi 57.92, z 0.609, t(4) p 0.575 */
+        assert_int_equal(pg_stats_two_proportion_runs(wide1, n, 3, wide2, n, 3, &t), 0);
+        NEAR(t.phi, 57.916666666667, 1e-9);
+        assert_int_equal(t.df, 4);
+        NEAR(t.z, 0.60935691556, 1e-9);
+        NEAR(t.p_value, 0.5752018683, 1e-8);
+        assert_int_equal(pg_stats_two_proportion_runs(tight1, n, 3, tight2, n, 3, &t), 0);
+        /* X2 0.16, phi 0.04: no more than sampling noise, the plain test */
+        assert_true(t.phi == 1 && t.df == 4);
+        NEAR(t.z, 5.8554004377, 1e-9);
+        NEAR(t.p_value, 4.7586203160e-09, 1e-17);
+        /* one run a side: no degree of freedom, the plain test */
+        assert_int_equal(pg_stats_two_proportion_runs(wide1, n, 1, wide2, n, 1, &t), 0);
+        assert_true(t.phi == 0 && t.df == 0);
+        NEAR(t.p_value, 1.0718661311e-18, 1e-27);
+        /* runs with no samples count for nothing */
+        {
+                const uint64_t n0[3] = { 1000, 0, 1000 }, x0[3] = { 100, 0, 200 };
+                assert_int_equal(pg_stats_two_proportion_runs(x0, n0, 3, wide2, n, 3, &t), 0);
+                assert_int_equal(t.df, 3);
+        }
+        assert_int_equal(pg_stats_two_proportion_runs(big, n, 3, wide2, n, 3, &t), PG_EINPUT);
+}
+
 static void test_stats_hodges_lehmann(void **state)
 {
         double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
@@ -320,6 +372,8 @@ int main(void)
                 cmocka_unit_test(test_stats_mwu_critical_values),
                 cmocka_unit_test(test_stats_mwu_normal_approximation),
                 cmocka_unit_test(test_stats_two_proportion),
+                cmocka_unit_test(test_stats_t_two_sided),
+                cmocka_unit_test(test_stats_two_proportion_runs),
                 cmocka_unit_test(test_stats_hodges_lehmann),
                 cmocka_unit_test(test_stats_hodges_lehmann_large),
         };
