@@ -305,6 +305,22 @@ static double pg_runs_pearson(const uint64_t *x, const uint64_t *n, size_t r, ui
         return x2;
 }
 
+/* The totals of one side's runs into *@sx, *@sn; PG_EINPUT when x > n */
+static int pg_runs_sum(const uint64_t *x, const uint64_t *n, size_t r, uint64_t *sx, uint64_t *sn)
+{
+        for (size_t j = 0; j < r; j++) {
+                if (x[j] > n[j])
+                        return pg_error_set(PG_EINPUT,
+                                            "run %zu has more samples of a function (%llu) than "
+                                            "in all (%llu)",
+                                            j + 1, (unsigned long long) x[j],
+                                            (unsigned long long) n[j]);
+                *sx += x[j];
+                *sn += n[j];
+        }
+        return 0;
+}
+
 int pg_stats_two_proportion_runs(const uint64_t *x1, const uint64_t *n1, size_t r1,
                                  const uint64_t *x2, const uint64_t *n2, size_t r2,
                                  struct pg_prop_test *out)
@@ -314,26 +330,9 @@ int pg_stats_two_proportion_runs(const uint64_t *x1, const uint64_t *n1, size_t 
         double chi2;
         int error;
 
-        for (size_t j = 0; j < r1; j++) {
-                if (x1[j] > n1[j])
-                        return pg_error_set(PG_EINPUT,
-                                            "run %zu has more samples of a function "
-                                            "(%llu) than in all (%llu)",
-                                            j + 1, (unsigned long long) x1[j],
-                                            (unsigned long long) n1[j]);
-                s[0] += x1[j];
-                s[1] += n1[j];
-        }
-        for (size_t j = 0; j < r2; j++) {
-                if (x2[j] > n2[j])
-                        return pg_error_set(PG_EINPUT,
-                                            "run %zu has more samples of a function "
-                                            "(%llu) than in all (%llu)",
-                                            j + 1, (unsigned long long) x2[j],
-                                            (unsigned long long) n2[j]);
-                s[2] += x2[j];
-                s[3] += n2[j];
-        }
+        if ((error = pg_runs_sum(x1, n1, r1, &s[0], &s[1])) < 0 ||
+            (error = pg_runs_sum(x2, n2, r2, &s[2], &s[3])) < 0)
+                return error;
         if ((error = pg_stats_two_proportion(s[0], s[1], s[2], s[3], out)) < 0)
                 return error;
         chi2 = pg_runs_pearson(x1, n1, r1, s[0], s[1], &runs) +
