@@ -95,7 +95,8 @@ struct pg_prop_test {
         double phi;     /* pg_stats_two_proportion_runs(): the dispersion factor the
                          * variance was scaled by (>= 1); 0: not estimated (the plain
                          * z test) */
-        unsigned df;    /* its degrees of freedom, the t distribution's; 0 with phi 0 */
+        unsigned df;    /* the degrees of freedom phi was estimated with (runs - 2); 0
+                         * with phi 0 */
 };
 
 /**
@@ -109,14 +110,6 @@ int pg_stats_two_proportion(uint64_t x1, uint64_t n1, uint64_t x2, uint64_t n2,
                             struct pg_prop_test *out);
 
 /**
- * Two-sided p-value of Student's t distribution with @df degrees of freedom
- * (df >= 1): P(|T| >= |t|), from the closed forms for integer df
- * (Abramowitz & Stegun, Handbook of Mathematical Functions, 26.7.3 and
- * 26.7.4). In [0, 1].
- */
-double pg_stats_t_two_sided(double t, unsigned df);
-
-/**
  * The two-proportion test of pg_stats_two_proportion() on counts gathered
  * over several independent runs, scaled for the variation between runs: a
  * side's proportion differs from run to run by more than its binomial
@@ -128,13 +121,17 @@ double pg_stats_t_two_sided(double t, unsigned df);
  * proportion, phi = (X2_1 + X2_2) / (r1 + r2 - 2), X2 = sum_j (x_j - n_j
  * p)^2 / (n_j p (1 - p)) (Williams 1982, Appl. Statist. 31:144-148;
  * McCullagh & Nelder, Generalized Linear Models, 2nd ed., sections 4.5 and
- * 4.7.2). When phi > 1, z is divided by sqrt(phi) and, phi being
- * estimated, its p-value taken from Student's t with r1 + r2 - 2 degrees of
- * freedom (McCullagh & Nelder section 4.5.2). When phi <= 1 the runs vary no
- * more than binomial sampling alone makes them, whose variance is known, not
- * estimated: the plain test (out->phi 1), never more liberal than it and
- * with its power (a t with few degrees of freedom at alpha 0.001 would need
- * z >= 8.6 at 4 of them). Runs with n 0 are left out. With fewer than 3 runs with
+ * 4.7.2). When phi > 1, z is divided by sqrt(phi) and its p-value taken
+ * from the normal, phi treated as known: the quasi-likelihood Wald test
+ * (Wedderburn 1974, Biometrika 61:439-447; McCullagh & Nelder chapter 9).
+ * Its estimation error is not carried into the p-value: with the r1 + r2 - 2
+ * degrees of freedom of a few runs, Student's t would be exact for normal
+ * shares, but at alpha 0.001 it needs |z/sqrt(phi)| >= 5.04 at 8 of them
+ * and missed a function whose own time tripled on a loaded machine; the
+ * normal needs 3.29 and rejects an unchanged wandering function about 1%
+ * of the time at 5 runs a side (docs/compare.md). When phi <= 1 the runs
+ * vary no more than binomial sampling alone makes them, whose variance is
+ * known: the plain test (out->phi 1), never more liberal than it. Runs with n 0 are left out. With fewer than 3 runs with
  * samples in all (no degree of freedom), the plain test of the totals (out->phi
  * 0). Errors: PG_EINPUT when a side has no samples or some x > n.
  */
