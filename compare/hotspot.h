@@ -74,7 +74,7 @@ struct pg_hotspot {
                                * the variation between sampling runs when both
                                * profiles stored it (pg_stats_two_proportion_runs()) */
         double phi;           /* that scale (>= 1); 0: the plain test (a side without
-                               * per-run counts, or fewer than 3 runs) */
+                               * per-run counts, or fewer than 4 runs) */
         unsigned df;          /* its degrees of freedom (0 with phi 0) */
         bool has_est;         /* est_ms is defined (head task-clock known) */
         double est_ms;        /* delta self share x median head task-clock, ms */

@@ -298,7 +298,11 @@ int pg_stats_two_proportion_runs(const uint64_t *x1, const uint64_t *n1, size_t 
                 return error;
         chi2 = pg_runs_pearson(x1, n1, r1, s[0], s[1], &runs) +
                pg_runs_pearson(x2, n2, r2, s[2], s[3], &runs);
-        if (runs < 3)
+        /* phi from 1 degree of freedom is no estimate (X2 on 1 df lies
+         * between 0.001 and 5.0 times its mean 19 times in 20): a side
+         * sampled once beside a side sampled twice took a regression of
+         * +19 pp to p = 0.008 on a machine at load 25 */
+        if (runs < 4)
                 return 0;
         out->df = (unsigned) (runs - 2);
         out->phi = chi2 / (double) out->df;

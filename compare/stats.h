@@ -131,9 +131,9 @@ int pg_stats_two_proportion(uint64_t x1, uint64_t n1, uint64_t x2, uint64_t n2,
  * normal needs 3.29 and rejects an unchanged wandering function about 1%
  * of the time at 5 runs a side (docs/compare.md). When phi <= 1 the runs
  * vary no more than binomial sampling alone makes them, whose variance is
- * known: the plain test (out->phi 1), never more liberal than it. Runs with n 0 are left out. With fewer than 3 runs with
- * samples in all (no degree of freedom), the plain test of the totals (out->phi
- * 0). Errors: PG_EINPUT when a side has no samples or some x > n.
+ * known: the plain test (out->phi 1), never more liberal than it. Runs with n 0 are left out. With fewer than 4 runs with
+ * samples in all (phi on fewer than 2 degrees of freedom), the plain test of the
+ * totals (out->phi 0). Errors: PG_EINPUT when a side has no samples or some x > n.
  */
 int pg_stats_two_proportion_runs(const uint64_t *x1, const uint64_t *n1, size_t r1,
                                  const uint64_t *x2, const uint64_t *n2, size_t r2,

@@ -315,6 +315,10 @@ static void test_stats_two_proportion_runs(void **state)
         assert_int_equal(pg_stats_two_proportion_runs(wide1, n, 1, wide2, n, 1, &t), 0);
         assert_true(t.phi == 0 && t.df == 0);
         NEAR(t.p_value, 1.0718661311e-18, 1e-27);
+        /* one run beside two: phi would rest on 1 degree of freedom, the
+         * plain test */
+        assert_int_equal(pg_stats_two_proportion_runs(wide1, n, 1, wide2, n, 2, &t), 0);
+        assert_true(t.phi == 0 && t.df == 0);
         /* runs with no samples count for nothing */
         {
                 const uint64_t n0[3] = { 1000, 0, 1000 }, x0[3] = { 100, 0, 200 };
