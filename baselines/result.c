@@ -200,7 +200,21 @@ void pg_profile_release(struct pg_profile *p)
         pg_profile_free_frames(p);
         free(p->stacks);
         pg_profile_clear_addrs(p);
+        pg_profile_clear_runs(p);
         memset(p, 0, sizeof(*p));
+}
+
+void pg_profile_clear_runs(struct pg_profile *p)
+{
+        for (size_t i = 0; i < p->nrun_self; i++) {
+                free(p->run_self[i].function);
+                free(p->run_self[i].counts);
+        }
+        free(p->run_self);
+        free(p->run_samples);
+        p->run_self = NULL;
+        p->run_samples = NULL;
+        p->nrun_self = 0;
 }
 
 void pg_profile_clear_addrs(struct pg_profile *p)
@@ -660,6 +674,19 @@ static void pg_profile_to_json(cJSON *root, const char *key, const struct pg_pro
         }
         cJSON_AddNumberToObject(o, "runs", (double) p->runs);
         cJSON_AddBoolToObject(o, "kernel", p->kernel);
+        if (p->run_samples) {
+                cJSON *ro = cJSON_AddObjectToObject(o, "run_self"), *arr;
+
+                arr = cJSON_AddArrayToObject(o, "run_samples");
+                for (uint64_t r = 0; r < p->runs; r++)
+                        cJSON_AddItemToArray(arr, cJSON_CreateNumber((double) p->run_samples[r]));
+                for (size_t i = 0; i < p->nrun_self; i++) {
+                        arr = cJSON_AddArrayToObject(ro, p->run_self[i].function);
+                        for (uint64_t r = 0; r < p->runs; r++)
+                                cJSON_AddItemToArray(
+                                    arr, cJSON_CreateNumber((double) p->run_self[i].counts[r]));
+                }
+        }
         so = cJSON_AddObjectToObject(o, "stacks");
         for (size_t i = 0; i < p->nstacks; i++)
                 cJSON_AddItemToObject(so, p->stacks[i].frames,
@@ -1181,6 +1208,91 @@ static int pg_check_samples(const struct pg_loader *ld, const struct pg_profile 
         return error;
 }
 
+/* @a's entries as integers into @out (@n of them); "must be ..." on error */
+static bool pg_u64_array(const cJSON *a, uint64_t n, uint64_t *out)
+{
+        const cJSON *c;
+        uint64_t i = 0;
+
+        if (!cJSON_IsArray(a) || (uint64_t) cJSON_GetArraySize(a) != n)
+                return false;
+        cJSON_ArrayForEach(c, a)
+        {
+                double v = c->valuedouble;
+                if (!cJSON_IsNumber(c) || !isfinite(v) || v < 0 || v != floor(v) ||
+                    v > 9007199254740992.0)
+                        return false;
+                out[i++] = (uint64_t) v;
+        }
+        return true;
+}
+
+static int pg_run_self_cmp(const void *a, const void *b)
+{
+        return strcmp(((const struct pg_run_self *) a)->function,
+                      ((const struct pg_run_self *) b)->function);
+}
+
+/* The optional per-run self counts of profile @p: "run_samples" (one count
+ * per run, summing to "samples") and "run_self" (function -> one count per
+ * run; each run's counts sum to its run_samples), both or neither. */
+static int pg_load_runs(const struct pg_loader *ld, struct pg_profile *p, const cJSON *po,
+                        const char *key)
+{
+        const cJSON *rs = cJSON_GetObjectItemCaseSensitive(po, "run_samples");
+        const cJSON *ro = cJSON_GetObjectItemCaseSensitive(po, "run_self"), *c;
+        uint64_t sum = 0, *check;
+        size_t n = 0;
+
+        if (!rs && !ro)
+                return 0;
+        if (!rs || !ro)
+                return pg_bad_in(ld, key, rs ? "run_samples" : "run_self",
+                                 "is given without the other of 'run_samples' and 'run_self'");
+        if (p->runs == 0 || p->runs > 1000000)
+                return pg_bad_in(ld, key, "runs", "must be 1 to 1000000 with 'run_samples'");
+        p->run_samples = pg_xcalloc(p->runs, sizeof(*p->run_samples));
+        if (!pg_u64_array(rs, p->runs, p->run_samples))
+                return pg_bad_in(ld, key, "run_samples",
+                                 "must be an array of 'runs' non-negative integers");
+        for (uint64_t r = 0; r < p->runs; r++)
+                sum += p->run_samples[r];
+        if (sum != p->samples)
+                return pg_bad_in(ld, key, "run_samples", "must add up to 'samples'");
+        if (!cJSON_IsObject(ro))
+                return pg_bad_in(ld, key, "run_self", "must be an object");
+        cJSON_ArrayForEach(c, ro) n++;
+        p->run_self = pg_xcalloc(n ? n : 1, sizeof(*p->run_self));
+        cJSON_ArrayForEach(c, ro)
+        {
+                struct pg_run_self *f = &p->run_self[p->nrun_self++];
+                f->function = pg_dup_utf8(c->string ? c->string : "");
+                f->counts = pg_xcalloc(p->runs, sizeof(*f->counts));
+                if (!*f->function || !pg_u64_array(c, p->runs, f->counts))
+                        return pg_bad_in(ld, key, "run_self",
+                                         "must map functions to arrays of 'runs' non-negative "
+                                         "integers");
+        }
+        qsort(p->run_self, p->nrun_self, sizeof(*p->run_self), pg_run_self_cmp);
+        check = pg_xcalloc(p->runs, sizeof(*check));
+        for (size_t i = 0; i < p->nrun_self; i++) {
+                if (i > 0 && strcmp(p->run_self[i - 1].function, p->run_self[i].function) == 0) {
+                        free(check);
+                        return pg_bad_in(ld, key, "run_self", "has a function twice");
+                }
+                for (uint64_t r = 0; r < p->runs; r++)
+                        check[r] += p->run_self[i].counts[r];
+        }
+        for (uint64_t r = 0; r < p->runs; r++)
+                if (check[r] != p->run_samples[r]) {
+                        free(check);
+                        return pg_bad_in(ld, key, "run_self",
+                                         "must add up to 'run_samples' in every run");
+                }
+        free(check);
+        return 0;
+}
+
 static int pg_load_noise(const struct pg_loader *ld, struct pg_noise *n, const cJSON *no)
 {
         const cJSON *sd;
@@ -1672,9 +1784,10 @@ static int pg_load_profile(const struct pg_loader *ld, struct pg_profile *p, con
         if (p->nstacks >= UINT32_MAX)
                 return pg_bad_in(ld, key, "stacks", "has more than 4294967294 stacks");
         if ((error = pg_load_addrs(ld, p, cJSON_GetObjectItemCaseSensitive(po, "addresses"), key)) <
-            0)
+                0 ||
+            (error = pg_check_samples(ld, p, key)) < 0)
                 return error;
-        return pg_check_samples(ld, p, key);
+        return pg_load_runs(ld, p, po, key);
 }
 
 static int pg_strp_cmp(const void *a, const void *b)

@@ -98,6 +98,16 @@ struct pg_fn_addrs {
                                           * sorted, unique; per line at most its count */
 };
 
+/**
+ * One function's own samples in each sampling run of a profile (optional
+ * "run_self" of a profile): the samples whose self frame (pg_frame_self())
+ * is @function, one count per run, in run order.
+ */
+struct pg_run_self {
+        char *function;   /* the self frame as the stacks spell it */
+        uint64_t *counts; /* pg_profile.runs entries */
+};
+
 struct pg_profile {
         bool present; /* false: no "profile" in the file (--no-profile) */
         char *event;  /* sampling event: "cpu-clock" or "cycles" */
@@ -126,6 +136,11 @@ struct pg_profile {
                         * (the result's "profile_missing" / "offcpu_missing": "too many
                         * open files for 2 sampling events: raise 'ulimit -n'"); NULL when
                         * none was asked for (--no-profile) or in older results */
+        uint64_t *run_samples;     /* samples of each sampling run (runs entries, summing
+                                        * to samples); NULL in results of older versions */
+        size_t nrun_self;
+        struct pg_run_self *run_self; /* sorted by function, unique; with run_samples only:
+                                       * every run's counts sum to its run_samples */
 };
 
 /* Name of the entry that holds the functions below functions.min_share. */
@@ -331,6 +346,9 @@ void pg_profile_release(struct pg_profile *p);
  * when several modules have a function of that name; NULL when none.
  */
 const struct pg_fn_addrs *pg_profile_find_addrs(const struct pg_profile *p, const char *function);
+
+/** Free @p's per-run self counts (run_samples, run_self); the stacks stay. */
+void pg_profile_clear_runs(struct pg_profile *p);
 
 /** Free @p's address histograms and leave it without any. */
 void pg_profile_clear_addrs(struct pg_profile *p);

@@ -417,6 +417,40 @@ static char *pg_hotspot_name(const struct pg_profile *p, size_t stack, size_t en
         return pg_xstrndup(key + b, end - b);
 }
 
+/* The per-run self counts of @p (run_self, baselines/result.h) by the
+ * function of compared table @names (pg_frame_key()): @p->runs counts per
+ * name, name after name; NULL when @p has none (older results) or a key is
+ * not in @names. */
+static uint64_t *pg_hotspot_runs(const struct pg_profile *p, const struct pg_strmap *names)
+{
+        uint64_t *c;
+        char *buf = NULL;
+        size_t cap = 0;
+
+        if (!p->run_samples || p->runs == 0)
+                return NULL;
+        c = pg_xcalloc(names->n ? names->n * p->runs : 1, sizeof(*c));
+        for (size_t i = 0; i < p->nrun_self; i++) {
+                const char *f = p->run_self[i].function, *k;
+                size_t len = strlen(f), klen, at;
+
+                if (len > cap) {
+                        cap = len;
+                        buf = pg_xrealloc(buf, cap);
+                }
+                k = pg_frame_key(f, len, buf, &klen);
+                if (!pg_strmap_find(names, k, klen, &at)) {
+                        free(c);
+                        free(buf);
+                        return NULL;
+                }
+                for (uint64_t r = 0; r < p->runs; r++)
+                        c[at * p->runs + r] += p->run_self[i].counts[r];
+        }
+        free(buf);
+        return c;
+}
+
 /* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
  * keeps. */
 static void pg_hotspots_join(const struct pg_profile *base, const struct pg_profile *head,
@@ -427,6 +461,7 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
         const struct pg_strmap *names = &sides[0].names;
         const char *bp, *hp;
         size_t k = 0, cap = 0;
+        uint64_t *runs[2] = { NULL, NULL };
 
         out->base_total = base && base->present ? pg_profile_total(base) : 0;
         out->head_total = head && head->present ? pg_profile_total(head) : 0;
@@ -462,6 +497,9 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
         if (base->kernel != head->kernel)
                 out->kernel_side = base->kernel ? 1 : 2;
         pg_profile_funcs_scan_pair(sides, base, head);
+        /* the runs' own variation, when both sides stored it */
+        runs[0] = pg_hotspot_runs(base, names);
+        runs[1] = runs[0] ? pg_hotspot_runs(head, names) : NULL;
         if (all) {
                 cap = names->n ? names->n : 1;
                 out->items = pg_xcalloc(cap, sizeof(*out->items));
@@ -482,9 +520,15 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                 h->delta_self_pp = 100 * (h->head_self_share - h->base_self_share);
                 h->delta_incl_pp = 100 * (h->head_incl_share - h->base_incl_share);
                 h->p_value = 1;
-                if (pg_stats_two_proportion(h->base_self, out->base_total, h->head_self,
-                                            out->head_total, &pt) == 0)
+                if (runs[1] ? pg_stats_two_proportion_runs(
+                                  runs[0] + i * base->runs, base->run_samples, base->runs,
+                                  runs[1] + i * head->runs, head->run_samples, head->runs, &pt) == 0
+                            : pg_stats_two_proportion(h->base_self, out->base_total, h->head_self,
+                                                      out->head_total, &pt) == 0) {
                         h->p_value = pt.p_value;
+                        h->phi = pt.phi;
+                        h->df = pt.df;
+                }
                 if (head_task_clock_ns > 0) {
                         h->has_est = true;
                         h->est_ms = h->delta_self_pp / 100 * head_task_clock_ns / 1e6;
@@ -558,6 +602,8 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                 qsort(out->items, out->n, sizeof(*out->items), pg_hotspot_cmp);
         pg_profile_funcs_release(&sides[0]);
         pg_profile_funcs_release(&sides[1]);
+        free(runs[0]);
+        free(runs[1]);
 }
 
 void pg_hotspots_compare(const struct pg_profile *base, const struct pg_profile *head,

@@ -70,7 +70,12 @@ struct pg_hotspot {
         double base_incl_share, head_incl_share;
         double delta_self_pp; /* (head - base) self share, percentage points */
         double delta_incl_pp;
-        double p_value;       /* two-proportion test on the self counts */
+        double p_value;       /* two-proportion test on the self counts, scaled for
+                               * the variation between sampling runs when both
+                               * profiles stored it (pg_stats_two_proportion_runs()) */
+        double phi;           /* that scale (>= 1); 0: the plain test (a side without
+                               * per-run counts, or fewer than 4 runs) */
+        unsigned df;          /* its degrees of freedom (0 with phi 0) */
         bool has_est;         /* est_ms is defined (head task-clock known) */
         double est_ms;        /* delta self share x median head task-clock, ms */
         bool has_self_time;   /* self_time_ms is defined (task-clock known on both sides) */

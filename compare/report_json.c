@@ -163,6 +163,8 @@ static cJSON *pg_hotspots_json(const struct pg_hotspots *h)
                 cJSON_AddNumberToObject(x, "delta_self_pp", f->delta_self_pp);
                 cJSON_AddNumberToObject(x, "delta_inclusive_pp", f->delta_incl_pp);
                 cJSON_AddNumberToObject(x, "p_value", f->p_value);
+                pg_add_num_or_null(x, "dispersion", f->phi > 0, f->phi);
+                pg_add_num_or_null(x, "dispersion_df", f->phi > 0, (double) f->df);
                 pg_add_num_or_null(x, "est_ms", f->has_est, f->est_ms);
                 pg_add_num_or_null(x, "self_time_ms", f->has_self_time, f->self_time_ms);
                 cJSON_AddStringToObject(x, "path", f->path);

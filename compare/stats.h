@@ -92,6 +92,11 @@ struct pg_prop_test {
         double p1, p2;  /* x1/n1 and x2/n2 */
         double z;       /* (p2 - p1) / pooled standard error; 0 when undefined */
         double p_value; /* two-sided; 1 when the standard error is 0 */
+        double phi;     /* pg_stats_two_proportion_runs(): the dispersion factor the
+                         * variance was scaled by (>= 1); 0: not estimated (the plain
+                         * z test) */
+        unsigned df;    /* the degrees of freedom phi was estimated with (runs - 2); 0
+                         * with phi 0 */
 };
 
 /**
@@ -103,6 +108,36 @@ struct pg_prop_test {
  */
 int pg_stats_two_proportion(uint64_t x1, uint64_t n1, uint64_t x2, uint64_t n2,
                             struct pg_prop_test *out);
+
+/**
+ * The two-proportion test of pg_stats_two_proportion() on counts gathered
+ * over several independent runs, scaled for the variation between runs: a
+ * side's proportion differs from run to run by more than its binomial
+ * sampling error when the runs themselves differ (a heap grown further in
+ * one run, another machine load), so pooled samples are not independent
+ * draws. @x1[j] of @n1[j] in each of @r1 runs against @x2/@n2 in @r2 runs.
+ * The quasi-binomial model: Var(x) = phi * n p (1 - p), with phi estimated
+ * by Pearson's statistic over the runs of both sides about each side's own
+ * proportion, phi = (X2_1 + X2_2) / (r1 + r2 - 2), X2 = sum_j (x_j - n_j
+ * p)^2 / (n_j p (1 - p)) (Williams 1982, Appl. Statist. 31:144-148;
+ * McCullagh & Nelder, Generalized Linear Models, 2nd ed., sections 4.5 and
+ * 4.7.2). When phi > 1, z is divided by sqrt(phi) and its p-value taken
+ * from the normal, phi treated as known: the quasi-likelihood Wald test
+ * (Wedderburn 1974, Biometrika 61:439-447; McCullagh & Nelder chapter 9).
+ * Its estimation error is not carried into the p-value: with the r1 + r2 - 2
+ * degrees of freedom of a few runs, Student's t would be exact for normal
+ * shares, but at alpha 0.001 it needs |z/sqrt(phi)| >= 5.04 at 8 of them
+ * and missed a function whose own time tripled on a loaded machine; the
+ * normal needs 3.29 and rejects an unchanged wandering function about 1%
+ * of the time at 5 runs a side (docs/compare.md). When phi <= 1 the runs
+ * vary no more than binomial sampling alone makes them, whose variance is
+ * known: the plain test (out->phi 1), never more liberal than it. Runs with n 0 are left out. With fewer than 4 runs with
+ * samples in all (phi on fewer than 2 degrees of freedom), the plain test of the
+ * totals (out->phi 0). Errors: PG_EINPUT when a side has no samples or some x > n.
+ */
+int pg_stats_two_proportion_runs(const uint64_t *x1, const uint64_t *n1, size_t r1,
+                                 const uint64_t *x2, const uint64_t *n2, size_t r2,
+                                 struct pg_prop_test *out);
 
 /** Hodges-Lehmann shift of b against a, with a confidence interval. */
 struct pg_hl {

@@ -423,6 +423,8 @@ int pg_sample_session_profile(struct pg_sample_session *ss, const struct pg_samp
                 if (o->off_cpu)
                         pg_offcpu_weigh(&log, &smp.fmt, NULL);
                 pg_symbolizer_process(sym, &log, &smp.fmt);
+                if (!o->off_cpu)
+                        pg_symbolizer_end_run(sym);
                 runs++;
                 st = pg_symbolizer_stats(sym);
                 if (o->progress) {

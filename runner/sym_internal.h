@@ -178,6 +178,19 @@ struct pg_symbolizer {
         struct pg_strmap stacks;
         uint64_t *counts;
         size_t capcounts;
+        /* per sampling run (pg_symbolizer_end_run()): counts at the end of
+         * the last run, the self frames seen, and each run's (run, self
+         * frame, samples) in run order, with the runs' sample totals */
+        uint64_t *run_mark;
+        size_t nrun_mark;
+        struct pg_strmap run_names;
+        struct pg_sym_run_count {
+                size_t run, name;
+                uint64_t count;
+        } * run_counts;
+        size_t nrun_counts, caprun_counts;
+        uint64_t *run_totals;
+        size_t nruns;
         /* scratch */
         /* per (function, module): the link-time addresses of leaf samples */
         struct pg_strmap hotkeys; /* "function\0module" -> index in hot */

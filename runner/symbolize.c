@@ -553,6 +553,14 @@ void pg_symbolizer_clear_profile(struct pg_symbolizer *s)
                 memset(&s->hot[i], 0, sizeof(s->hot[i]));
         }
         pg_strmap_release(&s->hotkeys);
+        free(s->run_mark);
+        free(s->run_counts);
+        free(s->run_totals);
+        pg_strmap_release(&s->run_names);
+        s->run_mark = NULL;
+        s->run_counts = NULL;
+        s->run_totals = NULL;
+        s->nrun_mark = s->nrun_counts = s->caprun_counts = s->nruns = 0;
         memset(&s->st, 0, sizeof(s->st));
         s->nstops = 0;
         s->st.rejected_debug = rejected;
@@ -698,6 +706,74 @@ void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbol
         pg_strmap_release(&leaves);
 }
 
+void pg_symbolizer_end_run(struct pg_symbolizer *s)
+{
+        size_t n = s->stacks.n, *name = pg_xcalloc(n ? n : 1, sizeof(*name));
+        uint64_t total = 0, *acc;
+
+        /* each stack's self frame, then the run's samples by self frame */
+        for (size_t i = 0; i < n; i++) {
+                size_t len, at;
+
+                if (s->counts[i] == (i < s->nrun_mark ? s->run_mark[i] : 0))
+                        continue;
+                at = pg_frame_self(s->stacks.keys[i].ptr, s->stacks.keys[i].len, &len);
+                name[i] = pg_strmap_intern(&s->run_names, s->stacks.keys[i].ptr + at, len, NULL);
+        }
+        acc = pg_xcalloc(s->run_names.n ? s->run_names.n : 1, sizeof(*acc));
+        for (size_t i = 0; i < n; i++) {
+                uint64_t d = s->counts[i] - (i < s->nrun_mark ? s->run_mark[i] : 0);
+
+                acc[name[i]] += d;
+                total += d;
+        }
+        for (size_t k = 0; k < s->run_names.n; k++) {
+                if (acc[k] == 0)
+                        continue;
+                if (s->nrun_counts == s->caprun_counts) {
+                        s->caprun_counts = s->caprun_counts ? 2 * s->caprun_counts : 256;
+                        s->run_counts = pg_xreallocarray(s->run_counts, s->caprun_counts,
+                                                         sizeof(*s->run_counts));
+                }
+                s->run_counts[s->nrun_counts++] = (struct pg_sym_run_count){ s->nruns, k, acc[k] };
+        }
+        free(acc);
+        free(name);
+        free(s->run_mark);
+        s->run_mark = pg_xmalloc((n ? n : 1) * sizeof(*s->run_mark));
+        memcpy(s->run_mark, s->counts, n * sizeof(*s->run_mark));
+        s->nrun_mark = n;
+        s->run_totals = pg_xreallocarray(s->run_totals, s->nruns + 1, sizeof(*s->run_totals));
+        s->run_totals[s->nruns++] = total;
+}
+
+static int pg_run_self_name_cmp(const void *a, const void *b)
+{
+        return strcmp(((const struct pg_run_self *) a)->function,
+                      ((const struct pg_run_self *) b)->function);
+}
+
+/* @s's per-run self counts into @p, when it has one run per @p->runs */
+static void pg_export_runs(const struct pg_symbolizer *s, struct pg_profile *p)
+{
+        pg_profile_clear_runs(p);
+        if (s->nruns == 0 || s->nruns != p->runs)
+                return;
+        p->run_samples = pg_xcalloc(s->nruns, sizeof(*p->run_samples));
+        memcpy(p->run_samples, s->run_totals, s->nruns * sizeof(*p->run_samples));
+        p->nrun_self = s->run_names.n;
+        p->run_self = pg_xcalloc(p->nrun_self ? p->nrun_self : 1, sizeof(*p->run_self));
+        for (size_t i = 0; i < p->nrun_self; i++) {
+                p->run_self[i].function =
+                    pg_xstrndup(s->run_names.keys[i].ptr, s->run_names.keys[i].len);
+                p->run_self[i].counts = pg_xcalloc(s->nruns, sizeof(uint64_t));
+        }
+        for (size_t j = 0; j < s->nrun_counts; j++)
+                p->run_self[s->run_counts[j].name].counts[s->run_counts[j].run] +=
+                    s->run_counts[j].count;
+        qsort(p->run_self, p->nrun_self, sizeof(*p->run_self), pg_run_self_name_cmp);
+}
+
 void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
 {
         struct pg_stack *v = pg_xcalloc(s->stacks.n ? s->stacks.n : 1, sizeof(*v));
@@ -708,6 +784,7 @@ void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p)
         }
         pg_profile_set_stacks(p, v, s->stacks.n);
         free(v);
+        pg_export_runs(s, p);
         pg_profile_clear_addrs(p);
         p->naddrs = s->hotkeys.n;
         p->inline_sites = true; /* pg_export_lines asks every address */

@@ -153,7 +153,19 @@ struct pg_symbolize_top {
  */
 void pg_symbolizer_top(const struct pg_symbolizer *s, size_t n, struct pg_symbolize_top *top);
 
-/** Copy the accumulated folded stacks into @p (pg_profile_set_stacks). */
+/**
+ * End a sampling run: note the samples pg_symbolizer_process() folded since
+ * the last call (or since pg_symbolizer_clear_profile()) by self frame
+ * (pg_frame_self()), for the profile's run_samples and run_self
+ * (baselines/result.h).
+ */
+void pg_symbolizer_end_run(struct pg_symbolizer *s);
+
+/**
+ * Copy the accumulated folded stacks into @p (pg_profile_set_stacks), and,
+ * when pg_symbolizer_end_run() was called once for each of @p->runs runs,
+ * their per-run self counts (run_samples, run_self).
+ */
 void pg_symbolizer_export(const struct pg_symbolizer *s, struct pg_profile *p);
 
 #endif

@@ -273,6 +273,61 @@ static void test_stats_two_proportion(void **state)
         assert_int_equal(pg_stats_two_proportion(11, 10, 1, 10, &t), PG_EINPUT);
 }
 
+/* Runs that vary far more than binomial sampling allows widen the test
+ * (z / sqrt(phi) against the normal); runs that agree leave z alone (phi
+ * floored at 1). */
+static void test_stats_two_proportion_runs(void **state)
+{
+        const uint64_t n[3] = { 1000, 1000, 1000 };
+        const uint64_t wide1[3] = { 100, 300, 200 }, wide2[3] = { 250, 350, 150 };
+        const uint64_t tight1[3] = { 100, 102, 98 }, tight2[3] = { 150, 148, 152 };
+        const uint64_t big[3] = { 1001, 0, 0 };
+        struct pg_prop_test t;
+        (void) state;
+        /* pooled: 600/3000 vs 750/3000, z 4.64, p 3.5e-6; the runs: Pearson
+         * X2 50 + 181.67 over 4 df, phi 57.92, z 0.609, p 0.542 */
+        assert_int_equal(pg_stats_two_proportion_runs(wide1, n, 3, wide2, n, 3, &t), 0);
+        NEAR(t.phi, 57.916666666667, 1e-9);
+        assert_int_equal(t.df, 4);
+        NEAR(t.z, 0.60935691556, 1e-9);
+        NEAR(t.p_value, 0.5422878891, 1e-8);
+        assert_int_equal(pg_stats_two_proportion_runs(tight1, n, 3, tight2, n, 3, &t), 0);
+        /* X2 0.16, phi 0.04: no more than sampling noise, the plain test */
+        assert_true(t.phi == 1 && t.df == 4);
+        NEAR(t.z, 5.8554004377, 1e-9);
+        NEAR(t.p_value, 4.7586203160e-09, 1e-17);
+        /* the counts of a loaded-machine run of test-self-inlined.sh, whose
+         * dedup_count does three times the work in head: 45.3% -> 68.2%
+         * while a neighbour's memory traffic moved its share between 30%
+         * and 51% (base) and 55% and 72% (head) from run to run. X2 over 5
+         * df: phi 25.16, z 17.18 / 5.016 = 3.425, p 6.1e-4: a regression at
+         * alpha 0.001, which Student's t(5) (p 0.019) missed */
+        {
+                const uint64_t xb[4] = { 304, 337, 303, 133 }, nb[4] = { 633, 657, 649, 441 };
+                const uint64_t xh[3] = { 375, 881, 918 }, nh[3] = { 685, 1235, 1268 };
+                assert_int_equal(pg_stats_two_proportion_runs(xb, nb, 4, xh, nh, 3, &t), 0);
+                NEAR(t.phi, 25.162628883, 1e-6);
+                assert_int_equal(t.df, 5);
+                NEAR(t.z, 3.4250146070, 1e-8);
+                NEAR(t.p_value, 6.14766367e-4, 1e-11);
+        }
+        /* one run a side: no degree of freedom, the plain test */
+        assert_int_equal(pg_stats_two_proportion_runs(wide1, n, 1, wide2, n, 1, &t), 0);
+        assert_true(t.phi == 0 && t.df == 0);
+        NEAR(t.p_value, 1.0718661311e-18, 1e-27);
+        /* one run beside two: phi would rest on 1 degree of freedom, the
+         * plain test */
+        assert_int_equal(pg_stats_two_proportion_runs(wide1, n, 1, wide2, n, 2, &t), 0);
+        assert_true(t.phi == 0 && t.df == 0);
+        /* runs with no samples count for nothing */
+        {
+                const uint64_t n0[3] = { 1000, 0, 1000 }, x0[3] = { 100, 0, 200 };
+                assert_int_equal(pg_stats_two_proportion_runs(x0, n0, 3, wide2, n, 3, &t), 0);
+                assert_int_equal(t.df, 3);
+        }
+        assert_int_equal(pg_stats_two_proportion_runs(big, n, 3, wide2, n, 3, &t), PG_EINPUT);
+}
+
 static void test_stats_hodges_lehmann(void **state)
 {
         double a3[] = { 1, 2, 3 }, b3[] = { 4, 5, 6 };
@@ -320,6 +375,7 @@ int main(void)
                 cmocka_unit_test(test_stats_mwu_critical_values),
                 cmocka_unit_test(test_stats_mwu_normal_approximation),
                 cmocka_unit_test(test_stats_two_proportion),
+                cmocka_unit_test(test_stats_two_proportion_runs),
                 cmocka_unit_test(test_stats_hodges_lehmann),
                 cmocka_unit_test(test_stats_hodges_lehmann_large),
         };
