@@ -132,11 +132,11 @@ struct pg_profile {
         bool inline_sites;         /* every address was asked where code inlined at it was
                                     * called (addrs[].inlined): a function without entries
                                     * has none; false in results of older versions */
-        char *missing; /* with present false: why the run stored none although it sampled
+        char *missing;         /* with present false: why the run stored none although it sampled
                         * (the result's "profile_missing" / "offcpu_missing": "too many
                         * open files for 2 sampling events: raise 'ulimit -n'"); NULL when
                         * none was asked for (--no-profile) or in older results */
-        uint64_t *run_samples;     /* samples of each sampling run (runs entries, summing
+        uint64_t *run_samples; /* samples of each sampling run (runs entries, summing
                                         * to samples); NULL in results of older versions */
         size_t nrun_self;
         struct pg_run_self *run_self; /* sorted by function, unique; with run_samples only:
