@@ -418,10 +418,12 @@ static char *pg_hotspot_name(const struct pg_profile *p, size_t stack, size_t en
 }
 
 /* The per-run self counts of @p (run_self, baselines/result.h) by the
- * function of compared table @names (pg_frame_key()): @p->runs counts per
+ * function of compared table @names (pg_frame_pair_key() under @pair, as
+ * pg_profile_funcs_scan_pair() keys it): @p->runs counts per
  * name, name after name; NULL when @p has none (older results) or a key is
  * not in @names. */
-static uint64_t *pg_hotspot_runs(const struct pg_profile *p, const struct pg_strmap *names)
+static uint64_t *pg_hotspot_runs(const struct pg_profile *p, const struct pg_strmap *names,
+                                 const struct pg_frame_pairing *pair)
 {
         uint64_t *c;
         char *buf = NULL;
@@ -438,7 +440,7 @@ static uint64_t *pg_hotspot_runs(const struct pg_profile *p, const struct pg_str
                         cap = len;
                         buf = pg_xrealloc(buf, cap);
                 }
-                k = pg_frame_key(f, len, buf, &klen);
+                k = pg_frame_pair_key(pair, f, len, buf, &klen);
                 if (!pg_strmap_find(names, k, klen, &at)) {
                         free(c);
                         free(buf);
@@ -449,6 +451,16 @@ static uint64_t *pg_hotspot_runs(const struct pg_profile *p, const struct pg_str
         }
         free(buf);
         return c;
+}
+
+/* The sum of the @n per-run counts @c. */
+static uint64_t pg_hotspot_runs_sum(const uint64_t *c, uint64_t n)
+{
+        uint64_t s = 0;
+
+        for (uint64_t r = 0; r < n; r++)
+                s += c[r];
+        return s;
 }
 
 /* pg_hotspots_compare(); !all: only the items pg_hotspots_compare_verdict()
@@ -498,8 +510,8 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                 out->kernel_side = base->kernel ? 1 : 2;
         pg_profile_funcs_scan_pair(sides, base, head);
         /* the runs' own variation, when both sides stored it */
-        runs[0] = pg_hotspot_runs(base, names);
-        runs[1] = runs[0] ? pg_hotspot_runs(head, names) : NULL;
+        runs[0] = pg_hotspot_runs(base, names, sides[0].pairing);
+        runs[1] = runs[0] ? pg_hotspot_runs(head, names, sides[0].pairing) : NULL;
         if (all) {
                 cap = names->n ? names->n : 1;
                 out->items = pg_xcalloc(cap, sizeof(*out->items));
@@ -508,6 +520,7 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                 const struct pg_profile_func *e[2] = { &sides[0].funcs[i], &sides[1].funcs[i] };
                 struct pg_hotspot item = { 0 }, *h = &item;
                 struct pg_prop_test pt;
+                bool use_runs;
                 int sd;
                 h->base_self = e[0]->self;
                 h->head_self = e[1]->self;
@@ -520,11 +533,23 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
                 h->delta_self_pp = 100 * (h->head_self_share - h->base_self_share);
                 h->delta_incl_pp = 100 * (h->head_incl_share - h->base_incl_share);
                 h->p_value = 1;
-                if (runs[1] ? pg_stats_two_proportion_runs(
-                                  runs[0] + i * base->runs, base->run_samples, base->runs,
-                                  runs[1] + i * head->runs, head->run_samples, head->runs, &pt) == 0
-                            : pg_stats_two_proportion(h->base_self, out->base_total, h->head_self,
-                                                      out->head_total, &pt) == 0) {
+                /* the per-run test only where the runs count what the
+                 * pooled table counts: a sample the inlining-flip rule moved
+                 * (profile.h, pg_profile_pair_self()) is in its run's
+                 * run_self under the frame it was taken in, so the runs of a
+                 * function it moved to or from do not sum to its self */
+                if (runs[1] &&
+                    (pg_hotspot_runs_sum(runs[0] + i * base->runs, base->runs) != h->base_self ||
+                     pg_hotspot_runs_sum(runs[1] + i * head->runs, head->runs) != h->head_self))
+                        use_runs = false;
+                else
+                        use_runs = runs[1] != NULL;
+                if (use_runs
+                        ? pg_stats_two_proportion_runs(runs[0] + i * base->runs, base->run_samples,
+                                                       base->runs, runs[1] + i * head->runs,
+                                                       head->run_samples, head->runs, &pt) == 0
+                        : pg_stats_two_proportion(h->base_self, out->base_total, h->head_self,
+                                                  out->head_total, &pt) == 0) {
                         h->p_value = pt.p_value;
                         h->phi = pt.phi;
                         h->df = pt.df;
