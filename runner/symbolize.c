@@ -741,7 +741,8 @@ void pg_symbolizer_end_run(struct pg_symbolizer *s)
         free(name);
         free(s->run_mark);
         s->run_mark = pg_xmalloc((n ? n : 1) * sizeof(*s->run_mark));
-        memcpy(s->run_mark, s->counts, n * sizeof(*s->run_mark));
+        if (n) /* counts is NULL before the first stack */
+                memcpy(s->run_mark, s->counts, n * sizeof(*s->run_mark));
         s->nrun_mark = n;
         s->run_totals = pg_xreallocarray(s->run_totals, s->nruns + 1, sizeof(*s->run_totals));
         s->run_totals[s->nruns++] = total;
