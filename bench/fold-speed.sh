@@ -133,12 +133,14 @@ perl "$perl_sc" "$big" > "$tmp/perl.folded"
 cmp -s "$tmp/perl.folded" "$tmp/out.folded" ||
     { echo "fold-speed: perfgate fold and $perl_sc differ on this input" >&2; exit 1; }
 echo "anchor:   $perl_sc, output byte-identical; $pairs pairs in alternating order"
-one_run() { # command... -> "wall_s cpu_s" (cpu: perf stat's task-clock, else /usr/bin/time)
-    if perf stat -x, -e task-clock -o "$tmp/stat.txt" -- true >/dev/null 2>&1; then
-        t0=$(date +%s%N)
-        perf stat -x, -e task-clock -o "$tmp/stat.txt" -- "$@" >/dev/null 2>&1
-        t1=$(date +%s%N)
-        awk -F, -v ns=$((t1 - t0)) '$3 == "task-clock" { printf "%.4f %.4f\n", ns / 1e9, $1 / 1000 }' "$tmp/stat.txt"
+# one_run command... -> "wall_s cpu_s": perf stat's duration_time (the
+# command's own wall time, from its fork to its exit, without perf stat's
+# start-up, which is longer than a fold) and task-clock; else /usr/bin/time
+one_run() {
+    if perf stat -x, -e task-clock,duration_time -o "$tmp/stat.txt" -- true >/dev/null 2>&1; then
+        perf stat -x, -e task-clock,duration_time -o "$tmp/stat.txt" -- "$@" >/dev/null 2>&1
+        awk -F, '$3 == "task-clock" { c = $1 / 1000 } $3 == "duration_time" { w = $1 / 1e9 }
+                 END { printf "%.4f %.4f\n", w, c }' "$tmp/stat.txt"
     else
         /usr/bin/time -f '%e %U %S' "$@" 2>&1 >/dev/null | tail -1 | awk '{ printf "%s %.2f\n", $1, $2 + $3 }'
     fi

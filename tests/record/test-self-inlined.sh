@@ -4,17 +4,22 @@
 # frames), as perf report --no-children --sort sym charges it: a real g++ -O2
 # binary whose dedup_count is nearly all std::unordered_map code inlined
 # from the C++ library's headers (tests/fixtures/inline/dedup.cpp).
-#  - show: dedup_count's Self is within 12 points of perf's on the same
-#    runs: as root, `perf record -a` (every CPU) around `perfgate run`
-#    samples the very processes perfgate samples, and perf report keeps
-#    those of comm dedup (its share moves from 28% to 44% between runs at
-#    different moments of a loaded machine, as cache pressure from other
-#    work varies; perf 6.1 aborts reporting a recording that follows
-#    perfgate's process tree instead: util/build-id.c:1010); elsewhere, perf
-#    records four runs of the program, as perfgate's profile holds four; and
-#    no `_[i]` frame has a Self;
-#  - compare: with dedup_count's work tripled, dedup_count itself regressed
-#    (its inlined frames are not listed as regressed);
+#  - show: dedup_count's Self lies within the range of perf's per-process
+#    Self shares (perf script's leaf symbols, process by process), widened
+#    by 6 points: as root, `perf record -a` (every CPU) around `perfgate
+#    run` samples the very processes perfgate samples (perf 6.1 aborts
+#    reporting a recording that follows perfgate's process tree instead:
+#    util/build-id.c:1010), and perfgate's share pools four of them, so it
+#    lies between their least and greatest; elsewhere perf records four runs
+#    of its own. A range and not one figure: the share moves from 28% to
+#    44% between runs at different moments of a loaded machine, as cache
+#    pressure from other work varies (a pooled 43.9% beside perf's pooled
+#    31.8% failed a 12-point margin). No `_[i]` frame has a Self;
+#  - compare: with dedup_count's work made six times as large, dedup_count
+#    itself regressed (its inlined frames are not listed as regressed);
+#    tripled, the share moved by 24 points, and runs that wander between
+#    33% and 50% on a loaded machine left that at p = 0.006 against the
+#    hotspot alpha of 0.001 (docs/compare.md, the two-proportion test);
 #  - top: the symbol is dedup_count, never an `_[i]` frame.
 # Exit 77 (skipped) without g++ or perf (ci/install-deps.sh lists them).
 # shellcheck source=tests/record/lib.sh disable=SC2154  # pg, tmp, fail: set by lib.sh
@@ -48,25 +53,31 @@ pg_self=$(self_pct "$tmp/show.txt")
 [ $same_runs = 1 ] ||
         perf record -q -F 999 -g -o "$tmp/perf.data" -- sh -c 'for i in 1 2 3 4; do "$0" 20 6 || exit; done' "$bin" \
                 >/dev/null 2>"$tmp/perf.err" || err "perf record: $(cat "$tmp/perf.err")"
-perf report -i "$tmp/perf.data" --comm dedup --percentage relative --no-children --sort sym --stdio \
-        2>/dev/null >"$tmp/perf.txt"
-perf_self=$(awk '$3 == "dedup_count" { sub("%", "", $1); print $1; exit }' "$tmp/perf.txt")
-echo "dedup_count Self: perfgate ${pg_self:-none}%, perf report --no-children ${perf_self:-none}%"
-if [ -z "$pg_self" ] || [ -z "$perf_self" ]; then
-        err "dedup_count missing"; cat "$tmp/show.txt" >&2
+# per process: samples, and those whose leaf symbol is dedup_count (perf
+# script names the function an address lies in, as perf report --no-children
+# --sort sym charges Self); processes of fewer than 100 samples are left out
+perf script -i "$tmp/perf.data" --comm dedup -F pid,ip,sym -G 2>/dev/null |
+        awk 'NF >= 3 { n[$1]++; if ($3 == "dedup_count") d[$1]++ }
+             END { for (p in n) if (n[p] >= 100) printf "%d %.2f\n", n[p], 100 * d[p] / n[p] }' \
+                >"$tmp/perf-pids.txt"
+perf_lo=$(sort -k2,2g "$tmp/perf-pids.txt" | awk 'NR == 1 { print $2 }')
+perf_hi=$(sort -k2,2g "$tmp/perf-pids.txt" | awk 'END { print $2 }')
+echo "dedup_count Self: perfgate ${pg_self:-none}%, perf per process ${perf_lo:-none}% .. ${perf_hi:-none}% ($(wc -l <"$tmp/perf-pids.txt") processes)"
+if [ -z "$pg_self" ] || [ -z "$perf_lo" ]; then
+        err "dedup_count missing"; cat "$tmp/show.txt" "$tmp/perf-pids.txt" >&2
 else
-        awk -v a="$pg_self" -v b="$perf_self" 'BEGIN { d = a - b; exit !(b >= 10 && d < 12 && d > -12) }' ||
-                { err "Self differs from perf's"; cat "$tmp/show.txt" >&2; }
+        awk -v a="$pg_self" -v lo="$perf_lo" -v hi="$perf_hi" 'BEGIN { exit !(lo >= 10 && a > lo - 6 && a < hi + 6) }' ||
+                { err "Self outside perf's"; cat "$tmp/show.txt" "$tmp/perf-pids.txt" >&2; }
 fi
 # no inlined frame has a Self (Children Self Function: Self is column 2)
 awk '$1 ~ /%$/ && $3 ~ /_\[i\]$/ && $2 != "0.00%" { bad = 1; print } END { exit bad }' "$tmp/show.txt" ||
         err "an inlined frame has a Self share"
 
-# compare: triple dedup_count's passes. A base recorded under `perf record
+# compare: dedup_count's passes made six times as many. A base recorded under `perf record
 # -a` is run again outside it: there its task-clock grows with perf's own
 # work (by 40% and more on a loaded 2-CPU runner), head then looks faster,
 # and a function whose share grew while the time fell is not a regression.
-printf '{"benchmarks": [{"name": "b", "argv": ["%s", "20", "18"]}]}\n' "$bin" >"$tmp/h.json"
+printf '{"benchmarks": [{"name": "b", "argv": ["%s", "20", "36"]}]}\n' "$bin" >"$tmp/h.json"
 base=r
 if [ $same_runs = 1 ]; then
         base=rb

@@ -517,7 +517,10 @@ static void check_program_as(const char *path, const char *arg, size_t min_addrs
                 if (!x->mixed && strcmp(x->perf, x->got) != 0 &&
                     binutils_renamed(x->perf, x->got)) {
                         renamed = true;
-                        perf_renamed++;
+                        if (perf_renamed++ < 3)
+                                fprintf(stderr,
+                                        "%s %#llx: perf %s (binutils' rename)\n  perfgate %s\n",
+                                        prog, (unsigned long long) x->addr, x->perf, x->got);
                 } else if (!x->mixed && strcmp(x->perf, x->got) == 0) {
                         perf_same++;
                 } else if (go && strcmp(x->got, "[unknown]") == 0 &&
@@ -598,10 +601,14 @@ static void check_program_as(const char *path, const char *arg, size_t min_addrs
                 assert_int_equal(llvm_diff, 0);
                 assert_true(llvm_same > 0);
         }
-        /* binutils' rename is of names without a linkage name: Go's; where
-         * binutils already differs (clang's DWARF, !perf_exact), llvm-addr2line
-         * above is the oracle and a sampled address may also look renamed */
-        if (!go && perf_exact)
+        /* binutils' rename is of names without a linkage name: Go's, and now
+         * and then one sampled address of a g++ build (1 of 38 in a CI run:
+         * an inlined function whose linkage name bfd does not reach); where
+         * llvm-addr2line judged every address above (C++), or binutils
+         * already differs (clang's DWARF, !perf_exact), it is the oracle and
+         * a sampled address may also look renamed; for Rust, addr2line's
+         * demangled linkage names leave none */
+        if (!go && perf_exact && !(llvm && !a2l_names))
                 assert_int_equal(perf_renamed, 0);
         pg_test_sandbox_remove();
 }
