@@ -95,9 +95,13 @@ rc=0
 "$pg" compare main --confirm --confirm-budget 16 --json g.json >g.txt 2>g.err || rc=$?
 if jq -e '.benchmarks[] | select(.name == "work") | .confirm.hotspots | length == 0' g.json \
         >/dev/null; then
-        # the sampled pairs run only after a stored verdict that is not
-        # inconclusive (or a confirmed regression): on a loaded machine the
-        # stored comparison of flat work can be inconclusive
+        # the sampled pairs run whenever the stored comparison found a
+        # hotspot regressed (docs/compare.md, Confirmation); only a stored
+        # f that did not regress (its share's runs wandering on a loaded
+        # machine) leaves the control without pairs
+        jq -e '[.benchmarks[] | select(.name == "work") | (.hotspots.functions // [])[] |
+                select(.kind == "regressed")] | length == 0' g.json >/dev/null ||
+                { cat g.txt >&2; fail "grew: a stored hotspot regressed, yet no sampled pairs ran"; }
         echo "ok: moved: $(grep -o 'confirmed hotspot [^;]*' m.txt)"
         echo "control not exercised: no sampled pairs ($(jq -r '.benchmarks[0].confirm.stored_verdict' g.json) stored)"
         exit 0
