@@ -1077,14 +1077,15 @@ static bool pg_check_rust_debuginfo(struct pg_doctor *d, const char *name, Elf *
 
         if (!dw)
                 return false;
+        /* a unit of another language with a line table (C built with -g
+         * by a build script, a C program linking a Rust library) is the
+         * user's code with source lines: no warning */
         while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
-                if (dwarf_srclang(&cudie) != DW_LANG_Rust)
-                        continue;
                 if (pg_cu_is_rust_toolchain(&cudie)) {
                         nsys++;
                         continue;
                 }
-                nown++;
+                nown += dwarf_srclang(&cudie) == DW_LANG_Rust;
                 nlines += dwarf_hasattr(&cudie, DW_AT_stmt_list) != 0;
         }
         dwarf_end(dw);
