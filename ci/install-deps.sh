@@ -21,8 +21,8 @@ if [ "$what" = test ]; then
   pkgs="$pkgs binutils g++ libc6-dbg valgrind time dwz"
   # file capabilities for the unprivileged-user tests (setcap)
   pkgs="$pkgs libcap2-bin"
-  # symbolization of other toolchains (lld, Rust, Go) checked against perf
-  pkgs="$pkgs lld rustc golang-go linux-perf llvm"
+  # symbolization of other toolchains (lld, Rust, Go) checked against perf; cargo for doctor's Cargo build
+  pkgs="$pkgs lld rustc cargo golang-go linux-perf llvm"
   # docs, schema and SVG checks
   pkgs="$pkgs libxml2-utils cmark-gfm"
   # npm test tools (tests/node) and the browser test

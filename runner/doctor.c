@@ -22,6 +22,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 #include "common/fsutil.h"
+#include "runner/demangle.h"
 #include "runner/dwarfcheck.h"
 #include "runner/events.h"
 #include "runner/host.h"
@@ -599,19 +600,129 @@ static int pg_cu_range_cmp(const void *a, const void *b)
         return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* A compile unit of the Rust standard library (std, core, alloc, ...) as
- * the toolchain ships it precompiled: rustc's own sources are remapped to
- * /rustc/<commit> in rustup's builds and live under /usr/src/rustc-<version>
- * in Debian's (the compile unit's DW_AT_comp_dir, or its name). */
+/* The crates of the Rust sysroot: the standard library's workspace
+ * (library/ in rustc's sources) and the crates.io dependencies it vendors,
+ * all shipped precompiled (rustc 1.63's library/Cargo.lock and later). */
+static const char *const pg_rust_sysroot_crates[] = {
+        "std",
+        "core",
+        "alloc",
+        "proc_macro",
+        "test",
+        "panic_unwind",
+        "panic_abort",
+        "unwind",
+        "compiler_builtins",
+        "std_detect",
+        "profiler_builtins",
+        "rustc_std_workspace_core",
+        "rustc_std_workspace_alloc",
+        "rustc_std_workspace_std",
+        "gimli",
+        "addr2line",
+        "object",
+        "miniz_oxide",
+        "adler",
+        "adler2",
+        "rustc_demangle",
+        "hashbrown",
+        "memchr",
+        "libc",
+        "cfg_if",
+        "dlmalloc",
+        "unicode_width",
+        "getopts",
+        "allocator_api2",
+};
+
+/* Whether the first @len bytes of @name are a sysroot crate's name. */
+static bool pg_rust_sysroot_crate(const char *name, size_t len)
+{
+        for (size_t i = 0; i < sizeof(pg_rust_sysroot_crates) / sizeof(*pg_rust_sysroot_crates);
+             i++)
+                if (strlen(pg_rust_sysroot_crates[i]) == len &&
+                    memcmp(pg_rust_sysroot_crates[i], name, len) == 0)
+                        return true;
+        return false;
+}
+
+/* A compile unit of the precompiled Rust sysroot (std, core, alloc and the
+ * crates they vendor), by where its sources were: rustc's own sources are
+ * remapped to /rustc/<commit> in rustup's builds (DW_AT_name
+ * /rustc/<commit>/library/std/src/lib.rs/@/std.<hash>) and live under
+ * /usr/src/rustc-<version> in Debian's (DW_AT_comp_dir, also of the vendored
+ * crates: /usr/src/rustc-1.63.0/vendor/rustc-demangle); rustup remaps the
+ * vendored crates to /rust/deps/<crate>-<version> (older releases:
+ * /cargo/registry/src/...), where only a sysroot crate's unit counts (the
+ * name ends in /@/<crate>.<hash>), not a user's dependency built there. */
 static bool pg_cu_is_rust_toolchain(Dwarf_Die *cu)
 {
         Dwarf_Attribute a;
         const char *dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
-        const char *name = dwarf_diename(cu);
+        const char *name = dwarf_diename(cu), *at;
         if (dwarf_srclang(cu) != DW_LANG_Rust)
                 return false;
-        return pg_str_has_prefix(dir, "/rustc/") || pg_str_has_prefix(dir, "/usr/src/rustc-") ||
-               pg_str_has_prefix(name, "/rustc/") || pg_str_has_prefix(name, "/usr/src/rustc-");
+        if (pg_str_has_prefix(dir, "/rustc/") || pg_str_has_prefix(dir, "/usr/src/rustc-") ||
+            pg_str_has_prefix(name, "/rustc/") || pg_str_has_prefix(name, "/usr/src/rustc-"))
+                return true;
+        if (!(pg_str_has_prefix(dir, "/rust/deps/") ||
+              pg_str_has_prefix(dir, "/cargo/registry/")) ||
+            !name || (at = strstr(name, "/@/")) == NULL)
+                return false;
+        at += 3;
+        return pg_rust_sysroot_crate(at, strcspn(at, ".-"));
+}
+
+/* A function of a Rust program that no compile unit covers, judged by its
+ * name (@sname, the ELF symbol) to come from the precompiled sysroot: the
+ * panic runtime's and std's unmangled entry points (rust_begin_unwind,
+ * rust_panic, __rust_drop_panic, __rust_foreign_exception,
+ * __rust_start_panic, rust_eh_personality, std's default allocator
+ * __rdl_*), or a mangled name (legacy or v0, demangled as perf shows it)
+ * whose path starts in a sysroot crate: `gimli::read::...`,
+ * `<gimli::read::Error as core::fmt::Debug>::fmt` (the type's crate).
+ * A generic of std instantiated in the user's crate (alloc::slice::
+ * merge_sort<T>) is counted here too: without the crate's DWARF, nothing
+ * tells it from std's own code. */
+static bool pg_rust_sysroot_name(const char *sname)
+{
+        static const char *const unmangled[] = {
+                "rust_begin_unwind",        "rust_panic",         "__rust_drop_panic",
+                "__rust_foreign_exception", "__rust_start_panic", "__rust_panic_cleanup",
+                "rust_eh_personality",      "__rust_probestack",  "rust_oom",
+        };
+        struct pg_buf dm = PG_BUF_INIT;
+        const char *p;
+        bool tc;
+
+        for (size_t i = 0; i < sizeof(unmangled) / sizeof(*unmangled); i++)
+                if (strcmp(sname, unmangled[i]) == 0)
+                        return true;
+        if (pg_str_has_prefix(sname, "__rdl_"))
+                return true;
+        /* not pg_demangle_is_rust(): it wants the legacy hash last, which
+         * long names with an LLVM suffix do not pass */
+        if (!pg_str_has_prefix(sname, "_ZN") && !pg_str_has_prefix(sname, "_R"))
+                return false;
+        pg_demangle(&dm, sname);
+        p = dm.ptr;
+        /* <&mut T as Trait>: the crate of the type's path */
+        while (*p == '<' || *p == '&' || *p == '*' || *p == '[' || *p == ' ')
+                p++;
+        for (;;) {
+                if (pg_str_has_prefix(p, "mut "))
+                        p += 4;
+                else if (pg_str_has_prefix(p, "const "))
+                        p += 6;
+                else if (pg_str_has_prefix(p, "dyn "))
+                        p += 4;
+                else
+                        break;
+        }
+        tc = strstr(p, "::") != NULL && pg_rust_sysroot_crate(p, (size_t) (strstr(p, "::") - p)) &&
+             strcspn(p, " <>&*[],") >= (size_t) (strstr(p, "::") - p);
+        pg_buf_release(&dm);
+        return tc;
 }
 
 /* The compile units' ranges of @e, sorted by start, into *out (malloc'd,
@@ -777,7 +888,8 @@ again:
                         if (eh.e_machine == EM_X86_64 && !memchr(code, 0xe8, len))
                                 continue;
                         cu = ncus ? pg_cu_find(cus, ncus, sym.st_value) : NULL;
-                        if (cu && cu->toolchain) {
+                        if ((cu && cu->toolchain) || (!cu && out->lang == PG_FP_RUST && sname &&
+                                                      pg_rust_sysroot_name(sname))) {
                                 out->toolchain++;
                                 continue;
                         }
@@ -813,19 +925,23 @@ size_t pg_elf_frame_pointer_share(const char *path, size_t *with_fp)
 
 /* The frame-pointer check of @path (name @name) into @d: the share of the
  * user's own non-leaf functions that set up a frame pointer, and the fix in
- * the terms of the binary's language. @has_eh: the file has call-frame
- * information in .eh_frame, from which a profile recovers the caller of a
- * leaf that set up no frame (docs/run.md, "Profile"); Go writes .debug_frame
- * only. */
-static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const char *path,
-                                    bool has_eh)
+ * the terms of the binary's language. @eh: 1 when the file's call-frame
+ * information in .eh_frame covers its code, from which a profile recovers
+ * the caller of a leaf that set up no frame (docs/run.md, "Profile"); 0
+ * when it has no .eh_frame (Go writes .debug_frame only); -1 when it has one
+ * that leaves the Go code out (cgo: the FDEs cover the C code only). */
+static void pg_check_frame_pointers(struct pg_doctor *d, const char *name, const char *path, int eh)
 {
-        const char *leaf = has_eh ? "a sample in a leaf function without a frame keeps its "
-                                    "caller (perfgate reads it from .eh_frame; perf record -g "
-                                    "loses it)"
-                                  : "a sample in a leaf function without a frame skips its "
-                                    "caller (the file has no .eh_frame to recover it from; "
-                                    "--call-graph dwarf shows it)";
+        const char *leaf =
+            eh > 0   ? "a sample in a leaf function without a frame keeps its "
+                       "caller (perfgate reads it from .eh_frame; perf record -g "
+                       "loses it)"
+            : eh < 0 ? "a sample in a Go leaf function without a frame skips its caller: Go "
+                       "writes .debug_frame only, and the .eh_frame that cgo links in covers "
+                       "only the C code (--call-graph dwarf shows the caller)"
+                     : "a sample in a leaf function without a frame skips its "
+                       "caller (the file has no .eh_frame to recover it from; "
+                       "--call-graph dwarf shows it)";
         struct pg_fp_share s;
         char value[512], extra[160] = "", *meaning;
         const char *fix;
@@ -941,6 +1057,95 @@ static bool pg_check_dwarf_readable(struct pg_doctor *d, const char *name, const
         }
         pg_buf_release(&first);
         return true;
+}
+
+/*
+ * The debug info of a Rust program (@e), as check @name, when the DWARF in
+ * it is only the precompiled sysroot's (Debian's and rustup's libstd carry
+ * theirs): Cargo's release profile builds the user's crate with `debug = 0`,
+ * so its compile units are absent (or have no line table) although the file
+ * has .debug_info. true when it added the check (that warning), false when
+ * the program is not Rust or its own units have line tables.
+ */
+static bool pg_check_rust_debuginfo(struct pg_doctor *d, const char *name, Elf *e)
+{
+        Dwarf *dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
+        Dwarf_CU *cu = NULL;
+        Dwarf_Die cudie;
+        size_t nsys = 0, nown = 0, nlines = 0;
+        char value[256];
+
+        if (!dw)
+                return false;
+        /* a unit of another language with a line table (C built with -g
+         * by a build script, a C program linking a Rust library) is the
+         * user's code with source lines: no warning */
+        while (dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL) == 0) {
+                if (pg_cu_is_rust_toolchain(&cudie)) {
+                        nsys++;
+                        continue;
+                }
+                nown += dwarf_srclang(&cudie) == DW_LANG_Rust;
+                nlines += dwarf_hasattr(&cudie, DW_AT_stmt_list) != 0;
+        }
+        dwarf_end(dw);
+        if (nsys == 0 || nlines > 0)
+                return false;
+        snprintf(value, sizeof(value),
+                 nown ? "DWARF in the file, but your crate's %zu compile unit%s no line table "
+                        "(the rest is the precompiled Rust standard library's)"
+                      : "DWARF in the file, all of it the precompiled Rust standard library's "
+                        "(%zu compile units): none for your crate",
+                 nown ? nown : nsys, nown == 1 ? " has" : "s have");
+        pg_add(d, name, PG_CHECK_WARN, value,
+               "your functions get names from the symbol table, but no source lines or "
+               "inlined frames: annotate's source view shows \"(no line table entry)\" and "
+               "hotspots no FILE:LINE (Cargo's release profile builds with debug = 0)",
+               "in Cargo.toml set [profile.release] debug = 1 (or build with "
+               "CARGO_PROFILE_RELEASE_DEBUG=1; debug = \"line-tables-only\" needs Rust 1.71), "
+               "or pass rustc -C debuginfo=1");
+        return true;
+}
+
+/* Whether the .eh_frame of Go program @e covers its Go code: the Go
+ * linker writes .debug_frame only, and a cgo program's .eh_frame (from the
+ * C compiler and the C libraries linked in) has FDEs for the C code alone.
+ * Judged at main.main (else runtime.main): true when an FDE covers it. */
+static bool pg_go_eh_covers(Elf *e)
+{
+        Elf_Scn *scn = NULL;
+        GElf_Addr addr = 0;
+        Dwarf_CFI *cfi;
+        Dwarf_Frame *fr = NULL;
+        bool covered;
+
+        while ((scn = elf_nextscn(e, scn)) != NULL && !addr) {
+                GElf_Shdr sh;
+                Elf_Data *data;
+                if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+                    (data = elf_getdata(scn, NULL)) == NULL)
+                        continue;
+                for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+                        GElf_Sym sym;
+                        const char *sn;
+                        if (!gelf_getsym(data, (int) i, &sym) ||
+                            GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+                            (sn = elf_strptr(e, sh.sh_link, sym.st_name)) == NULL)
+                                continue;
+                        if (strcmp(sn, "main.main") == 0) {
+                                addr = sym.st_value;
+                                break;
+                        }
+                        if (strcmp(sn, "runtime.main") == 0)
+                                addr = sym.st_value;
+                }
+        }
+        if (!addr || (cfi = dwarf_getcfi_elf(e)) == NULL)
+                return false;
+        covered = dwarf_cfi_addrframe(cfi, addr, &fr) == 0;
+        free(fr);
+        dwarf_cfi_end(cfi);
+        return covered;
 }
 
 /* Inspect sections: symtab, debug_info, build-id note, debuglink; PIE. */
@@ -1066,7 +1271,8 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
                 free(dir);
         }
         snprintf(name, sizeof(name), "binary:%s:debuginfo", path);
-        if (has_debug && pg_check_dwarf_readable(d, name, path, e))
+        if (has_debug &&
+            (pg_check_dwarf_readable(d, name, path, e) || pg_check_rust_debuginfo(d, name, e)))
                 goto frame_pointers;
         pg_add(d, name, dbg.len ? PG_CHECK_OK : PG_CHECK_WARN, dbg.len ? dbg.ptr : "none found",
                dbg.len ? "inlined frames and source lines can be shown"
@@ -1077,7 +1283,8 @@ static void pg_check_binary(struct pg_doctor *d, const char *path)
 
 frame_pointers:
         snprintf(name, sizeof(name), "binary:%s:frame-pointers", path);
-        pg_check_frame_pointers(d, name, path, has_eh);
+        pg_check_frame_pointers(d, name, path,
+                                has_eh && pg_elf_is_go(e) ? (pg_go_eh_covers(e) ? 1 : -1) : has_eh);
         snprintf(name, sizeof(name), "binary:%s:pie", path);
         pg_add(d, name, PG_CHECK_OK,
                pie ? "position-independent executable"

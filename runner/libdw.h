@@ -30,6 +30,7 @@
         X(dwarf_attr_integrate)                                                                    \
         X(dwarf_begin_elf)                                                                         \
         X(dwarf_cfi_addrframe)                                                                     \
+        X(dwarf_cfi_end)                                                                           \
         X(dwarf_child)                                                                             \
         X(dwarf_decl_file)                                                                         \
         X(dwarf_diecu)                                                                             \
@@ -45,6 +46,7 @@
         X(dwarf_frame_register)                                                                    \
         X(dwarf_cu_info)                                                                           \
         X(dwarf_get_units)                                                                         \
+        X(dwarf_getcfi_elf)                                                                        \
         X(dwarf_getelf)                                                                            \
         X(dwarf_getscopes)                                                                         \
         X(dwarf_getscopes_die)                                                                     \
@@ -144,6 +146,7 @@ int pg_libdw_init(void);
 #define dwarf_attr_integrate               pg_libdw.dwarf_attr_integrate
 #define dwarf_begin_elf                    pg_libdw.dwarf_begin_elf
 #define dwarf_cfi_addrframe                pg_libdw.dwarf_cfi_addrframe
+#define dwarf_cfi_end                      pg_libdw.dwarf_cfi_end
 #define dwarf_child                        pg_libdw.dwarf_child
 #define dwarf_decl_file                    pg_libdw.dwarf_decl_file
 #define dwarf_diecu                        pg_libdw.dwarf_diecu
@@ -159,6 +162,7 @@ int pg_libdw_init(void);
 #define dwarf_frame_register               pg_libdw.dwarf_frame_register
 #define dwarf_cu_info                      pg_libdw.dwarf_cu_info
 #define dwarf_get_units                    pg_libdw.dwarf_get_units
+#define dwarf_getcfi_elf                   pg_libdw.dwarf_getcfi_elf
 #define dwarf_getelf                       pg_libdw.dwarf_getelf
 #define dwarf_getscopes                    pg_libdw.dwarf_getscopes
 #define dwarf_getscopes_die                pg_libdw.dwarf_getscopes_die

@@ -84,6 +84,52 @@ static const char pg_go_src[] =
     "    fmt.Println(top(n))\n"
     "}\n";
 
+/* A Cargo crate without dependencies (builds offline), pg_rust_src as
+ * its src/main.rs. */
+static const char pg_cargo_toml[] = "[package]\n"
+                                    "name = \"fpcrate\"\n"
+                                    "version = \"0.1.0\"\n"
+                                    "edition = \"2021\"\n";
+
+/* A cgo program: Go code calling a C function. */
+static const char pg_cgo_src[] =
+    "package main\n"
+    "// unsigned crc(unsigned x) { return x * 2654435761u ^ (x >> 7); }\n"
+    "import \"C\"\n"
+    "import \"fmt\"\n"
+    "//go:noinline\n"
+    "func work(n uint) uint { s := uint(0); for i := uint(0); i < n; "
+    "i++ { s += uint(C.crc(C.uint(i))) }; return s }\n"
+    "func main() { fmt.Println(work(1000)) }\n";
+
+/* The output of shell command @cmd (in the sandbox): the oracle's answer.
+ * Caller frees. */
+static char *pg_sh(const char *cmd)
+{
+        char *full = pg_xasprintf("(%s) >oracle.out 2>&1", cmd);
+        if (system(full) != 0)
+                fail_msg("oracle failed: %s\n%s", cmd, pg_test_read("oracle.out"));
+        free(full);
+        return pg_test_read("oracle.out");
+}
+
+/* The check named binary:@bin:@what of @d, or fail. */
+static const struct pg_check *pg_find_check(const struct pg_doctor *d, const char *bin,
+                                            const char *what)
+{
+        char *name = pg_xasprintf("binary:%s:%s", bin, what);
+        const struct pg_check *c = NULL;
+        for (size_t i = 0; i < d->n; i++)
+                if (strcmp(d->checks[i].name, name) == 0)
+                        c = &d->checks[i];
+        if (!c)
+                fail_msg("no check %s", name);
+        print_message("%s: %s: %s / %s\n", name, pg_check_status_name(c->status), c->value,
+                      c->meaning);
+        free(name);
+        return c;
+}
+
 static bool pg_have(const char *tool)
 {
         char *cmd = pg_xasprintf("command -v %s >/dev/null 2>&1", tool);
@@ -250,28 +296,38 @@ static void test_doctor_rust(void **state)
         pg_test_sandbox_remove();
 }
 
+/* Build Go program @src (written as @file) into @bin in a new sandbox with
+ * Debian's go, cgo on when @cgo (gcc as its C compiler); skip the test when
+ * the toolchain is missing. */
+static void pg_go_build(const char *src, const char *file, const char *bin, bool cgo)
+{
+        const char *go = access("/usr/lib/go/bin/go", X_OK) == 0 ? "/usr/lib/go/bin/go"
+                         : access("/usr/bin/go", X_OK) == 0      ? "/usr/bin/go"
+                                                                 : NULL;
+        char *cmd;
+
+        if (!go || (cgo && !pg_have("gcc"))) {
+                print_message("SKIP: Debian's go%s not installed (apt-get install golang-go%s)\n",
+                              cgo ? " or gcc" : "", cgo ? " gcc" : "");
+                skip();
+        }
+        pg_test_sandbox();
+        pg_test_write(file, src);
+        cmd = pg_xasprintf("env GOCACHE=\"$PWD/gocache\" GOPATH=\"$PWD/gopath\" GO111MODULE=off "
+                           "GOFLAGS= CGO_ENABLED=%d CC=gcc %s build -o %s %s",
+                           cgo, go, bin, file);
+        pg_build(cmd);
+        free(cmd);
+}
+
 static void test_doctor_go(void **state)
 {
         struct pg_doctor d;
         const struct pg_check *c;
         struct pg_fp_share s;
-        const char *go = access("/usr/lib/go/bin/go", X_OK) == 0 ? "/usr/lib/go/bin/go"
-                         : access("/usr/bin/go", X_OK) == 0      ? "/usr/bin/go"
-                                                                 : NULL;
-        char *cmd;
         (void) state;
 
-        if (!go) {
-                print_message("SKIP: Debian's go not installed (apt-get install golang-go)\n");
-                skip();
-        }
-        pg_test_sandbox();
-        pg_test_write("fp.go", pg_go_src);
-        cmd = pg_xasprintf("env GOCACHE=\"$PWD/gocache\" GOPATH=\"$PWD/gopath\" GO111MODULE=off "
-                           "GOFLAGS= %s build -o gobin fp.go",
-                           go);
-        pg_build(cmd);
-        free(cmd);
+        pg_go_build(pg_go_src, "fp.go", "gobin", false);
         assert_int_equal(pg_elf_frame_pointers("gobin", &s), 0);
         assert_int_equal(s.lang, PG_FP_GO);
         assert_true(s.examined > 100); /* the runtime is Go's own code, built with them */
@@ -287,6 +343,139 @@ static void test_doctor_go(void **state)
         pg_test_sandbox_remove();
 }
 
+/*
+ * A Cargo release build (Debian's cargo and rustc 1.63, no dependencies,
+ * offline), as a team builds it: with RUSTFLAGS='-C force-frame-pointers=yes'
+ * the crate's functions set up frame pointers (objdump: push %rbp in
+ * fpcrate::top) and the verdict is ok, although libstd's vendored crates
+ * (gimli, addr2line, ...), which have no compile unit here, and its panic
+ * runtime have none; the release profile's debug = 0 leaves the crate
+ * without DWARF (readelf: no unit of src/main.rs) while libstd's is in the
+ * file, which doctor says, and CARGO_PROFILE_RELEASE_DEBUG=1 fixes.
+ */
+static void test_doctor_cargo(void **state)
+{
+        struct pg_doctor d;
+        const struct pg_check *c;
+        struct pg_fp_share s;
+        char *bins[1], *out;
+        (void) state;
+
+        if (access("/usr/bin/rustc", X_OK) != 0 || access("/usr/bin/cargo", X_OK) != 0) {
+                print_message("SKIP: Debian's rustc or cargo not installed (apt-get install "
+                              "rustc cargo)\n");
+                skip();
+        }
+        pg_test_sandbox();
+        pg_test_write("Cargo.toml", pg_cargo_toml);
+        assert_int_equal(system("mkdir src"), 0);
+        pg_test_write("src/main.rs", pg_rust_src);
+#define PG_CARGO                                                                                   \
+        "env -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS CARGO_HOME=\"$PWD/cargo-home\" "  \
+        "RUSTC=/usr/bin/rustc RUSTC_WRAPPER= /usr/bin/cargo build --release "                      \
+        "--offline -q"
+        pg_build("env RUSTFLAGS='-C force-frame-pointers=yes' " PG_CARGO
+                 " && cp target/release/fpcrate with");
+        pg_build("env RUSTFLAGS= " PG_CARGO " && cp target/release/fpcrate without");
+        pg_build(
+            "env RUSTFLAGS='-C force-frame-pointers=yes' CARGO_PROFILE_RELEASE_DEBUG=1 " PG_CARGO
+            " && cp target/release/fpcrate withdebug");
+#undef PG_CARGO
+        /* the oracle: the crate's function sets up a frame pointer in one
+         * build, not the other; the libstd DWARF is there, the crate's not */
+        out = pg_sh("objdump -d --no-show-raw-insn -C with | sed -n '/<fpcrate::top>:/,/^$/p' | "
+                    "head -8");
+        pg_assert_has(out, "push   %rbp");
+        free(out);
+        out = pg_sh("objdump -d --no-show-raw-insn -C without | sed -n '/<fpcrate::top>:/,/^$/p' "
+                    "| head -8");
+        assert_null(strstr(out, "push   %rbp"));
+        free(out);
+        out =
+            pg_sh("readelf --debug-dump=info with | grep -c 'DW_AT_name.*library/std/src/lib.rs'; "
+                  "readelf --debug-dump=info with | grep -c 'DW_AT_name.*src/main.rs' || true");
+        assert_true(atoi(out) > 0);
+        assert_int_equal(atoi(strchr(out, '\n') + 1), 0);
+        free(out);
+        out = pg_sh("readelf --debug-dump=info withdebug | grep -c 'DW_AT_name.*src/main.rs'");
+        assert_true(atoi(out) > 0);
+        free(out);
+
+        /* the sysroot functions (gimli::*, rust_panic, ...) are left out */
+        assert_int_equal(pg_elf_frame_pointers("with", &s), 0);
+        assert_int_equal(s.lang, PG_FP_RUST);
+        assert_true(s.toolchain > 50);
+        assert_true(s.examined >= 3);
+        assert_int_equal(s.with_fp, s.examined);
+
+        bins[0] = "with";
+        pg_doctor_run(&d, bins, 1);
+        c = pg_find_check(&d, "with", "frame-pointers");
+        assert_int_equal(c->status, PG_CHECK_OK);
+        pg_assert_has(c->value, "(100%) set up a frame pointer");
+        pg_assert_has(c->value, "Rust standard library excluded");
+        c = pg_find_check(&d, "with", "debuginfo");
+        assert_int_equal(c->status, PG_CHECK_WARN);
+        pg_assert_has(c->value, "precompiled Rust standard library's");
+        pg_assert_has(c->value, "none for your crate");
+        pg_assert_has(c->fix, "[profile.release] debug = 1");
+        pg_assert_has(c->fix, "CARGO_PROFILE_RELEASE_DEBUG=1");
+        pg_doctor_release(&d);
+
+        bins[0] = "without";
+        pg_doctor_run(&d, bins, 1);
+        c = pg_find_check(&d, "without", "frame-pointers");
+        assert_int_equal(c->status, PG_CHECK_WARN);
+        pg_assert_has(c->fix, "-C force-frame-pointers=yes");
+        pg_doctor_release(&d);
+
+        bins[0] = "withdebug";
+        pg_doctor_run(&d, bins, 1);
+        c = pg_find_check(&d, "withdebug", "debuginfo");
+        assert_int_equal(c->status, PG_CHECK_OK);
+        pg_assert_has(c->meaning, "source lines can be shown");
+        c = pg_find_check(&d, "withdebug", "frame-pointers");
+        assert_int_equal(c->status, PG_CHECK_OK);
+        pg_assert_has(c->value, "of your non-leaf functions (100%)");
+        pg_doctor_release(&d);
+        pg_test_sandbox_remove();
+}
+
+/*
+ * A cgo program has an .eh_frame (from gcc and the C runtime), but its FDEs
+ * cover the C code only (readelf --debug-dump=frames: no FDE's pc range
+ * holds main.main): doctor must not promise that a frameless Go leaf keeps
+ * its caller.
+ */
+static void test_doctor_cgo(void **state)
+{
+        struct pg_doctor d;
+        const struct pg_check *c;
+        char *bins[] = { "cgobin" }, *out;
+        (void) state;
+
+        pg_go_build(pg_cgo_src, "cgo.go", "cgobin", true);
+        /* the oracle: .eh_frame has FDEs, none of them covers main.main */
+        out = pg_sh("m=0x$(nm cgobin | awk '$3 == \"main.main\" { print $1 }'); n=0; hit=0; "
+                    "for r in $(readelf --debug-dump=frames cgobin | sed -n '/^Contents of the "
+                    ".eh_frame section/,/^Contents of the .debug_frame/p' | grep ' FDE ' | "
+                    "sed 's/.*pc=//'); do a=0x${r%%..*}; b=0x${r##*..}; n=$((n + 1)); "
+                    "[ $((a <= m && m < b)) = 1 ] && hit=$((hit + 1)); done; echo $n $hit");
+        print_message("eh_frame FDEs, covering main.main: %s", out);
+        assert_true(atoi(out) > 0);
+        assert_int_equal(atoi(strchr(out, ' ') + 1), 0);
+        free(out);
+
+        pg_doctor_run(&d, bins, 1);
+        c = pg_find_check(&d, "cgobin", "frame-pointers");
+        assert_int_equal(c->status, PG_CHECK_OK);
+        pg_assert_has(c->value, "Go keeps frame pointers");
+        pg_assert_has(c->meaning, "covers only the C code");
+        assert_null(strstr(c->meaning, "keeps its caller"));
+        pg_doctor_release(&d);
+        pg_test_sandbox_remove();
+}
+
 int main(void)
 {
         const struct CMUnitTest tests[] = {
@@ -295,6 +484,8 @@ int main(void)
                 cmocka_unit_test(test_doctor_clang_lld),
                 cmocka_unit_test(test_doctor_rust),
                 cmocka_unit_test(test_doctor_go),
+                cmocka_unit_test(test_doctor_cargo),
+                cmocka_unit_test(test_doctor_cgo),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }
