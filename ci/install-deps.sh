@@ -59,7 +59,9 @@ elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
   sudo="sudo"
 else
   echo "perfgate: these Debian packages are missing:$missing" >&2
-  echo "perfgate: install them as root, then run this command again:" >&2
+  echo "perfgate: user $(id -un 2>/dev/null || id -u) is not root and has no password-less sudo;" \
+    "install them as root (on a CI runner whose jobs run as this user: once, as its admin)," \
+    "then run this command again:" >&2
   echo "  sudo apt-get update && sudo apt-get install -y$missing" >&2
   exit 1
 fi

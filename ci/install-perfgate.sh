@@ -15,7 +15,7 @@
 # Exit status: 0 done, the path of the binary (or of the downloaded .deb)
 # on stdout; 1 no such asset for this machine, or not a Debian-like system:
 # build from source instead; 2 usage; 4 the package is not the one asked
-# for, or installing it failed.
+# for, or installing it failed (also: not root and no password-less sudo).
 set -eu
 prog=install-perfgate
 dl=""
@@ -71,7 +71,15 @@ if [ -n "$dl" ]; then
   exit 0
 fi
 sudo=""
-[ "$(id -u)" = 0 ] || sudo="sudo"
+if [ "$(id -u)" != 0 ]; then
+  if ! command -v sudo >/dev/null 2>&1 || ! sudo -n true 2>/dev/null; then
+    echo "$prog: installing $asset needs root or password-less sudo: user $(id -un 2>/dev/null || id -u) is not root and has no password-less sudo;" \
+      "install it once as root (sudo ci/install-perfgate.sh $v)," \
+      "then give its /usr/bin/perfgate to the job (the action's 'perfgate' input, PERFGATE on GitLab)" >&2
+    exit 4
+  fi
+  sudo="sudo"
+fi
 export DEBIAN_FRONTEND=noninteractive
 # apt-get takes a local .deb by path and installs the libraries it depends on
 if ! { $sudo apt-get update -qq && $sudo apt-get install -y -qq --no-install-recommends "$dir/$asset"; } >&2; then

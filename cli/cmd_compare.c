@@ -405,25 +405,26 @@ static bool pg_looks_like_path(const char *s)
                (n > 5 && strcmp(s + n - 5, ".json") == 0);
 }
 
+/* A report the user named: its error (pg_write_file_atomic()) names the
+ * file once, and what became of it. */
 static int pg_write_report(const char *path, const struct pg_buf *b)
 {
-        int error = pg_write_file_atomic(path, b->ptr, b->len);
-        if (error < 0)
-                return pg_error_prefix(error, "cannot write report '%s'", path);
-        return 0;
+        return pg_write_file_atomic(path, b->ptr, b->len);
 }
 
 /* The PR comment when there is nothing to compare yet (the first run), so a
- * CI step that posts the --markdown file always has one. Best effort. */
-static void pg_write_no_baseline_comment(const char *path, const char *rev, const char *machine,
-                                         const char *others)
+ * CI step that posts the --markdown file always has one: a failed write is
+ * an error (exit 4), as for any report, not a comment silently missing. */
+static int pg_write_no_baseline_comment(const char *path, const char *rev, const char *machine,
+                                        const char *others)
 {
         struct pg_buf b = PG_BUF_INIT;
+        int error;
 
         pg_report_markdown_no_baseline(&b, rev, machine, others);
-        if (pg_write_file_atomic(path, b.ptr, b.len) < 0)
-                pg_cli_warn("%s", pg_error_last());
+        error = pg_write_report(path, &b);
         pg_buf_release(&b);
+        return error;
 }
 
 /* The flame graph files of one benchmark, in the order they are drawn. */
@@ -717,12 +718,12 @@ int cmd_compare(int argc, char **argv)
                 if (!info.found) {
                         if ((error = pg_check_rules(&rules, NULL, &head)) < 0)
                                 goto fail;
-                        if (a.markdown && !a.require_baseline)
-                                pg_write_no_baseline_comment(a.markdown, rev, so.machine,
-                                                             info.other_machines);
-                        if (a.markdown_plain && !a.require_baseline)
-                                pg_write_no_baseline_comment(a.markdown_plain, rev, so.machine,
-                                                             info.other_machines);
+                        const char *comments[2] = { a.markdown, a.markdown_plain };
+                        for (int k = 0; k < 2 && !a.require_baseline; k++)
+                                if (comments[k] &&
+                                    (error = pg_write_no_baseline_comment(
+                                         comments[k], rev, so.machine, info.other_machines)) < 0)
+                                        goto fail;
                         if (!info.source_ref) {
                                 /* no data branch at all: before the first baseline
                                  * save, or a wrong --branch, or not fetched */

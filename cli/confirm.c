@@ -540,6 +540,27 @@ static void pg_confirm_pick(const struct pg_confirm_env *e, size_t fixed,
         }
 }
 
+/* When a count of CPUs was given (@from_cli: --confirm-cpus, else the
+ * benchmark's "confirm_cpus" in perfgate.json) and fewer are allowed
+ * (sched_getaffinity(2): the @n CPUs pg_confirm_pick() took are then all
+ * of them), say so (owned): "--confirm-cpus 99: only 2 CPUs are allowed
+ * here (CPUs 0-1); pinned to those"; NULL otherwise. */
+static char *pg_confirm_clamped(size_t fixed, bool from_cli, const int *cpus, size_t n)
+{
+        struct pg_buf list = PG_BUF_INIT;
+        char *msg;
+
+        if (!fixed || !n || n >= fixed)
+                return NULL;
+        pg_cpu_list_format(&list, cpus, n);
+        msg = pg_xasprintf("%s%zu%s: only %zu CPU%s allowed here (CPU%s %s); pinned to %s",
+                           from_cli ? "--confirm-cpus " : "\"confirm_cpus\": ", fixed,
+                           from_cli ? "" : " in perfgate.json", n, n > 1 ? "s are" : " is",
+                           n > 1 ? "s" : "", list.ptr, n > 1 ? "those" : "it");
+        pg_buf_release(&list);
+        return msg;
+}
+
 static void pg_confirm_paired_opts(struct pg_paired_opts *po, const struct pg_confirm_cli *o,
                                    const struct pg_bench *bb, const struct pg_bench *h,
                                    const int *cpus, size_t ncpus, bool exclude_kernel,
@@ -603,6 +624,8 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 }
                 fixed = o->cpus ? o->cpus : h->confirm_cpus;
                 pg_confirm_pick(&e, fixed, b->base, b->head, &c->cpus, &c->ncpus, &utilized);
+                if ((c->note = pg_confirm_clamped(fixed, o->cpus != 0, c->cpus, c->ncpus)))
+                        pg_cli_warn("'%s': %s", b->name, c->note);
                 /* other work stretches the wall time a benchmark's threads
                  * wait through, so its cpus-utilized reads low; a count
                  * given says how many it needs (1 for a single thread) */
@@ -654,8 +677,11 @@ int pg_confirm_run(struct pg_comparison *cmp, const struct pg_confirm_cli *o)
                 free(bb.exec_path);
                 free(bb.cwd);
                 if (error < 0) {
+                        char *clamped = c->note;
                         c->outcome = PG_CONFIRM_NOT_CONFIRMED;
-                        c->note = pg_xstrdup(pg_error_last());
+                        c->note = clamped ? pg_xasprintf("%s; %s", clamped, pg_error_last())
+                                          : pg_xstrdup(pg_error_last());
+                        free(clamped);
                         if (error == PG_EINTR)
                                 goto fail;
                         pg_cli_warn("'%s' not confirmed: %s", b->name, pg_error_last());
@@ -737,6 +763,12 @@ int pg_confirm_calibrate(struct pg_result_set *head, const char *results_dir,
                 }
                 pg_confirm_pick(&e, o->cpus ? o->cpus : h->confirm_cpus, NULL, r, &cpus, &ncpus,
                                 &utilized);
+                if ((why = pg_confirm_clamped(o->cpus ? o->cpus : h->confirm_cpus, o->cpus != 0,
+                                              cpus, ncpus))) {
+                        pg_cli_warn("'%s': %s", r->name, why);
+                        free(why);
+                        why = NULL;
+                }
                 pg_confirm_paired_opts(&po, o, &bb, h, cpus, ncpus, r->host.exclude_kernel, &logs);
                 pg_paired_init(&p, &po);
                 t0 = pg_now_ns();

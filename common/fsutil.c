@@ -237,31 +237,58 @@ static int pg_write_replace_error(const char *what, const char *path, int e)
                             existed ? "is unchanged" : "was not created");
 }
 
-/* Temp file beside @path (mkostemp: O_CREAT|O_EXCL, so never through a
- * link), fsync, then rename(2) over @path. rename replaces the directory
- * entry itself: a link planted at @path is replaced, its target untouched.
- * On failure the temp is removed and @path is as it was. */
-static int pg_write_replace(const char *path, const void *data, size_t len)
+/* Temp file beside @target (mkostemp: O_CREAT|O_EXCL, so never through a
+ * link), fsync, then rename(2) over @target. rename replaces the directory
+ * entry itself: a link planted at @target is replaced, its target
+ * untouched. @path is what the user named, for messages: @target itself,
+ * or a link whose final target @target is. @keep NULL: the file gets mode
+ * 0666 less the umask; else @target's stat(2), whose mode, owner and group
+ * the new file keeps. On failure the temp is removed and @target is as it
+ * was. Returns 1 (nothing written, no message) when @keep is given and the
+ * temp cannot be made there (EACCES, EPERM, EROFS: a directory the user
+ * may not write) or be given @keep's owner (fchown(2) EPERM): the caller
+ * writes in place instead. */
+static int pg_write_replace_at(const char *path, const char *target, const struct stat *keep,
+                               const void *data, size_t len)
 {
-        char *tmp = pg_xasprintf("%s.tmp.XXXXXX", path);
+        char *tmp = pg_xasprintf("%s.tmp.XXXXXX", target);
+        struct stat st;
         int fd, error = 0;
-        mode_t mask;
+        mode_t mode;
 
         fd = pg_mkstemp_tracked(tmp);
         if (fd < 0) {
-                error = pg_write_replace_error("create a temporary file beside", path, errno);
+                if (keep && (errno == EACCES || errno == EPERM || errno == EROFS))
+                        error = 1;
+                else
+                        error =
+                            pg_write_replace_error("create a temporary file beside", path, errno);
                 goto done;
         }
-        mask = umask(0);
-        umask(mask);
-        if (fchmod(fd, 0666 & ~mask) < 0 || pg_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+        if (keep) {
+                /* chown first: a non-root chown clears the set-id bits */
+                if (fstat(fd, &st) < 0 ||
+                    ((st.st_uid != keep->st_uid || st.st_gid != keep->st_gid) &&
+                     fchown(fd, keep->st_uid, keep->st_gid) < 0)) {
+                        close(fd);
+                        unlink(tmp);
+                        error = 1;
+                        goto done;
+                }
+                mode = keep->st_mode & 07777;
+        } else {
+                mode = umask(0);
+                umask(mode);
+                mode = 0666 & ~mode;
+        }
+        if (fchmod(fd, mode) < 0 || pg_write_all(fd, data, len) < 0 || fsync(fd) < 0) {
                 int e = errno;
                 close(fd);
                 unlink(tmp);
                 error = pg_write_replace_error("write", path, e);
                 goto done;
         }
-        if (close(fd) < 0 || rename(tmp, path) < 0) {
+        if (close(fd) < 0 || rename(tmp, target) < 0) {
                 int e = errno;
                 unlink(tmp);
                 error = pg_write_replace_error("write", path, e);
@@ -270,6 +297,30 @@ done:
         pg_interrupt_untrack(tmp);
         free(tmp);
         return error;
+}
+
+static int pg_write_replace(const char *path, const void *data, size_t len)
+{
+        return pg_write_replace_at(path, path, NULL, data, len);
+}
+
+/* The regular file @st that the link @path leads to, replaced as
+ * pg_write_replace_at() replaces it, its mode, owner and group kept: the
+ * link stays, and a full disk leaves the old file whole. Written in place
+ * as cp(1) does (truncated, so not atomic) where that cannot be done: the
+ * target's directory is not writable, its owner cannot be given to the new
+ * file, or it has other hard links (which a rename would part from it). */
+static int pg_write_through_link(const char *path, const struct stat *st, const void *data,
+                                 size_t len)
+{
+        char *target;
+        int error = 1;
+
+        if (st->st_nlink > 1 || !(target = realpath(path, NULL)))
+                return pg_write_in_place(path, data, len, true);
+        error = pg_write_replace_at(path, target, st, data, len);
+        free(target);
+        return error == 1 ? pg_write_in_place(path, data, len, true) : error;
 }
 
 /* Whether the link @path (lstat @lst) is one the kernel would not follow
@@ -320,14 +371,17 @@ int pg_write_file_atomic(const char *path, const void *data, size_t len)
         if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
                 if (pg_link_planted(path, &st))
                         return pg_link_planted_error(PG_EIO, path, &st);
-                /* named by the user: written through as cp(1) does, in place;
-                 * like GNU cp, never through a dangling link */
+                /* named by the user: written through as cp(1) does, but
+                 * replacing its target (pg_write_through_link()); like GNU
+                 * cp, never through a dangling link */
                 if (stat(path, &st) < 0)
                         return pg_error_set(PG_EIO, "not writing through dangling symlink '%s'",
                                             path);
                 if (S_ISDIR(st.st_mode))
                         return pg_error_set(PG_EIO, "cannot write '%s': it is a directory", path);
-                return pg_write_in_place(path, data, len, S_ISREG(st.st_mode));
+                if (S_ISREG(st.st_mode))
+                        return pg_write_through_link(path, &st, data, len);
+                return pg_write_in_place(path, data, len, false);
         }
         if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
                 if (S_ISDIR(st.st_mode))

@@ -68,9 +68,13 @@ int pg_read_tail(int fd, size_t max_bytes, struct pg_buf *out);
  * Write @len bytes of @data to @path, a path the user named (-o FILE,
  * --json FILE), atomically (temp file in the same directory, fsync,
  * rename). The file gets mode 0666 less the umask.
- * A symlink is written through as cp(1) does: its existing target is
- * truncated and written in place (keeping its inode, owner and mode; not
- * atomic), and a dangling link is refused as GNU cp refuses it, and so is
+ * A symlink is written through as cp(1) does, but atomically: its
+ * existing regular target is replaced by a temp file beside it with its
+ * mode, owner and group, renamed over it (the link stays); where that
+ * cannot be done (the target's directory not writable, its owner not
+ * grantable, other hard links to it) the target is truncated and written
+ * in place (keeping its inode; not atomic). A dangling link is refused as
+ * GNU cp refuses it, and so is
  * a link of another user in a sticky world-writable directory (the rule of
  * fs.protected_symlinks, may_follow_link() in fs/namei.c). A target
  * that exists and is not a regular file (a device such as /dev/stdout, a

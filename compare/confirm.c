@@ -666,10 +666,8 @@ void pg_confirm_levels_note(struct pg_buf *out, double alpha)
                       pg_confirm_look_pairs(5), 100 * alpha);
 }
 
-void pg_pinned_format(struct pg_buf *out, const int *cpus, size_t n)
+void pg_cpu_list_format(struct pg_buf *out, const int *cpus, size_t n)
 {
-        if (n)
-                pg_buf_printf(out, "pinned to CPU%s ", n > 1 ? "s" : "");
         for (size_t i = 0; i < n;) {
                 size_t j = i;
                 while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
@@ -679,6 +677,13 @@ void pg_pinned_format(struct pg_buf *out, const int *cpus, size_t n)
                         pg_buf_printf(out, "-%d", cpus[j]);
                 i = j + 1;
         }
+}
+
+void pg_pinned_format(struct pg_buf *out, const int *cpus, size_t n)
+{
+        if (n)
+                pg_buf_printf(out, "pinned to CPU%s ", n > 1 ? "s" : "");
+        pg_cpu_list_format(out, cpus, n);
 }
 
 void pg_bench_confirm_result(struct pg_buf *out, const struct pg_bench_confirm *c)

@@ -241,11 +241,16 @@ struct pg_bench_confirm *pg_bench_confirm_new(void);
 void pg_bench_confirm_free(struct pg_bench_confirm *c);
 
 /**
- * Append "pinned to CPU 3" or "pinned to CPUs 0-1": @n CPU numbers
- * (ascending) as a Linux CPU list (the format of
+ * Append @n CPU numbers (ascending) as a Linux CPU list (the format of
  * /sys/devices/system/cpu/online, cpuset(7) "List format": runs of
  * consecutive CPUs as "first-last", separated by commas, "0,2-3").
  * Nothing when @n is 0.
+ */
+void pg_cpu_list_format(struct pg_buf *out, const int *cpus, size_t n);
+
+/**
+ * Append "pinned to CPU 3" or "pinned to CPUs 0-1": "pinned to CPU(s) "
+ * and pg_cpu_list_format() of the @n CPUs. Nothing when @n is 0.
  */
 void pg_pinned_format(struct pg_buf *out, const int *cpus, size_t n);
 

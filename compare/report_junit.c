@@ -8,6 +8,8 @@
  * --strict, matching the exit status); new is a pass with <system-out>.
  * An off-CPU blocking path that regressed (compare/offcpu.h) is named in
  * the failure message like a metric, and every listed path in its text.
+ * A refused or failed --confirm (exit 2 or 3) leads the message ("not
+ * confirmed (exit 2): ...; ") of each benchmark it would have measured.
  * After compare --confirm, every message leads with the paired runs'
  * answer ("paired runs +0.96% [-1.12%, +3.38%]: no regression; ") and the
  * failure text or system-out holds the whole confirmation ("paired check:
@@ -105,7 +107,7 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
 {
         size_t failures = 0, skipped = 0;
         double total_s = 0;
-        struct pg_buf msg = PG_BUF_INIT, detail = PG_BUF_INIT;
+        struct pg_buf msg = PG_BUF_INIT, detail = PG_BUF_INIT, refusal = PG_BUF_INIT;
 
         (void) o;
         for (size_t i = 0; i < c->n; i++) {
@@ -135,10 +137,20 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
                 bool fail = v == PG_VERDICT_REGRESSION || v == PG_VERDICT_FAILED ||
                             (c->strict && v == PG_VERDICT_INCONCLUSIVE) ||
                             (c->fail_on_missing && v == PG_VERDICT_MISSING);
-                size_t lead;
+                bool refused = c->failed_status && b->confirm && !b->confirm->has_interval &&
+                               b->confirm->outcome == PG_CONFIRM_NOT_CONFIRMED;
+                size_t lead, refused_len = 0;
 
                 pg_buf_reset(&msg);
                 pg_buf_reset(&detail);
+                pg_buf_reset(&refusal);
+                /* a refused or failed --confirm (exit 2 or 3) leads the
+                 * message of every benchmark it would have measured, as it
+                 * leads the other reports: a CI widget that reads only JUnit
+                 * must not show them as plainly skipped */
+                if (refused)
+                        pg_buf_printf(&refusal, "not confirmed (exit %d): %s", c->failed_status,
+                                      c->failed ? c->failed : "failed");
                 /* the paired runs' answer leads the message, as in the text
                  * report's summary line; the whole confirmation is in the
                  * detail, as in its line under the benchmark */
@@ -189,6 +201,13 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
                         pg_offcpu_line(&detail, &b->offcpu, &b->offcpu.items[k]);
                         pg_buf_putc(&detail, '\n');
                 }
+                if (refused) {
+                        refused_len = refusal.len;
+                        pg_buf_puts(&refusal, "; ");
+                        pg_buf_puts(&refusal, msg.ptr ? msg.ptr : "");
+                        pg_buf_reset(&msg);
+                        pg_buf_puts(&msg, refusal.ptr);
+                }
                 if (fail) {
                         pg_buf_puts(out, ">\n      <failure message=\"");
                         pg_junit_escape(out, msg.ptr);
@@ -201,6 +220,12 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
                         pg_buf_puts(out, "\"/>\n    </testcase>\n");
                 } else {
                         pg_buf_puts(out, ">\n      <system-out>");
+                        if (refused) { /* what leads the message of the others */
+                                char *line = pg_xstrndup(msg.ptr, refused_len);
+                                pg_xml_escape_mode(out, line, true);
+                                pg_buf_putc(out, '\n');
+                                free(line);
+                        }
                         pg_junit_escape(out, pg_verdict_name(v));
                         if (b->reason) {
                                 pg_buf_puts(out, ": ");
@@ -214,4 +239,5 @@ void pg_report_junit(struct pg_buf *out, const struct pg_comparison *c,
         pg_buf_puts(out, "  </testsuite>\n</testsuites>\n");
         pg_buf_release(&msg);
         pg_buf_release(&detail);
+        pg_buf_release(&refusal);
 }

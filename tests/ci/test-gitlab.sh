@@ -82,6 +82,12 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
                 sh "$scratch/nodpkg/install-deps.sh" ci-tools >"$scratch/ci-tools.out" 2>&1
         check_grep "ci-tools lists the CI script's tools" 'apt-get install -y git curl jq ca-certificates librsvg2-bin' "$scratch/ci-tools.out"
         check_nogrep "ci-tools lists no build package" 'libdw-dev' "$scratch/ci-tools.out"
+        # the full list, as a self-hosted runner's non-root user meets it: exit 1
+        setpriv --reuid 65534 --regid 65534 --clear-groups env PATH="$scratch/nodpkg:/usr/bin:/bin" \
+                sh "$scratch/nodpkg/install-deps.sh" ci >"$scratch/ci.out" 2>&1
+        check_eq "ci as a user without sudo: exit 1" 1 "$?"
+        check_grep "ci says why it installs nothing" 'is not root and has no password-less sudo' "$scratch/ci.out"
+        check_grep "ci lists the build packages and CI tools" 'sudo apt-get install -y cmake make gcc pkg-config git libelf-dev libdw-dev zlib1g-dev libcjson-dev libgit2-dev libiberty-dev libcapstone-dev libncurses-dev curl jq ca-certificates librsvg2-bin' "$scratch/ci.out"
 fi
 
 # ---- the sharded example: 4 parallel shards feeding the template's jobs

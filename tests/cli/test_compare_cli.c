@@ -444,6 +444,17 @@ static void test_compare_cli_git_revision(void **state)
                 assert_true(strncmp(md, "<!-- perfgate -->", 17) == 0);
                 assert_non_null(strstr(md, "no baseline yet"));
                 free(md);
+                /* that comment is a report: a failed write is exit 4 with
+                 * the error, not a warning and exit 0 with no comment */
+                if (access("/dev/full", W_OK) == 0) {
+                        pg_test_perfgate(&o, "compare", "main", "--results", "head", "--markdown",
+                                         "/dev/full", NULL);
+                        if (o.status != 4 ||
+                            !strstr(o.err.ptr, "perfgate: error: cannot write '/dev/full': No "
+                                               "space left on device"))
+                                fail_msg("exit %d\n%s", o.status, o.err.ptr);
+                        pg_run_out_release(&o);
+                }
                 pg_test_perfgate(&o, "compare", "main", "--results", "head", "--require-baseline",
                                  NULL);
                 assert_int_equal(o.status, 2);
@@ -480,6 +491,20 @@ static void test_compare_cli_io_error_exit_4(void **state)
         assert_int_equal(access("out.md", F_OK), -1);
         assert_int_equal(access("out.xml", F_OK), -1);
         pg_run_out_release(&o);
+        /* a report whose write fails names it once (/dev/full: every write
+         * is ENOSPC; a device is written in place) */
+        if (access("/dev/full", W_OK) == 0) {
+                const char *p;
+                int named = 0;
+                pg_test_perfgate(&o, "compare", "base", "--results", "head", "--json", "/dev/full",
+                                 NULL);
+                assert_int_equal(o.status, 4);
+                for (p = o.err.ptr; (p = strstr(p, "/dev/full")); p++)
+                        named++;
+                if (named != 1 || !strstr(o.err.ptr, "cannot write '/dev/full': No space left"))
+                        fail_msg("'/dev/full' named %d times:\n%s", named, o.err.ptr);
+                pg_run_out_release(&o);
+        }
 }
 
 static void test_compare_cli_flamegraphs(void **state)

@@ -363,6 +363,29 @@ static void test_confirm_cli_refused_reports_exit_2(void **state)
                 fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
         assert_reports_lead(2, "another &#39;perfgate compare --confirm&#39; is running");
         pg_run_out_release(&o);
+        /* JUnit too (a CI widget may read only it): --confirm=all would have
+         * measured spin whatever its stored verdict, so its testcase leads
+         * with the refusal: the message of a <failure> or <skipped>, the
+         * first line of a pass's <system-out> */
+        s = pg_xasprintf("flock -o .perfgate/confirm %s compare main --confirm=all --junit v.xml",
+                         pg_test_env("PERFGATE_BIN"));
+        sh(&o, s);
+        free(s);
+        if (o.status != 2)
+                fail_msg("exit %d\n%s\n%s", o.status, o.out.ptr, o.err.ptr);
+        {
+                char *x = pg_test_read("v.xml");
+                const char *refusal = "not confirmed (exit 2): another &#39;perfgate compare "
+                                      "--confirm&#39; is running";
+                char *as_msg = pg_xasprintf("message=\"%s", refusal);
+                char *as_out = pg_xasprintf("<system-out>%s", refusal);
+                if (!strstr(x, as_msg) && !strstr(x, as_out))
+                        fail_msg("the JUnit testcase does not lead with the refusal:\n%s", x);
+                free(as_msg);
+                free(as_out);
+                free(x);
+        }
+        pg_run_out_release(&o);
 }
 
 #define TWO_C                                                                                      \

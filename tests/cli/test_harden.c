@@ -212,21 +212,48 @@ static void test_harden_output_link_written_through_like_cp(void **state)
 {
         struct pg_run_out o;
         struct stat before, after;
-        char *v;
+        char *v, old[8];
+        int old_fd;
         (void) state;
 
         pg_test_sandbox();
         pg_test_write("in.folded", "main;work 10\nmain;idle 5\n");
         pg_test_write("real.svg", "old\n");
+        assert_int_equal(chmod("real.svg", 0640), 0);
         assert_int_equal(stat("real.svg", &before), 0);
         assert_int_equal(symlink("real.svg", "link.svg"), 0);
+        /* a reader that has the old file open */
+        old_fd = open("real.svg", O_RDONLY);
+        assert_true(old_fd >= 0);
         pg_test_perfgate(&o, "flamegraph", "in.folded", "-o", "link.svg", NULL);
         assert_int_equal(o.status, 0);
         pg_run_out_release(&o);
+        /* the link stays; its target is replaced by a renamed temporary file
+         * (a new inode, so a full disk could not have left it truncated)
+         * with the old one's mode, and the old file was never written */
         assert_true(pg_is_link("link.svg"));
         assert_int_equal(stat("real.svg", &after), 0);
-        assert_int_equal(before.st_ino, after.st_ino);
+        assert_int_not_equal(before.st_ino, after.st_ino);
+        assert_int_equal(after.st_mode & 07777, 0640);
+        assert_int_equal(after.st_uid, before.st_uid);
         v = pg_test_read("real.svg");
+        pg_assert_has(v, "<svg");
+        free(v);
+        assert_int_equal(read(old_fd, old, sizeof(old)), 4);
+        assert_memory_equal(old, "old\n", 4);
+        close(old_fd);
+        /* a target with another hard link is written in place, as cp does:
+         * a rename would part it from its other name */
+        pg_test_write("kept.svg", "old\n");
+        assert_int_equal(link("kept.svg", "kept2.svg"), 0);
+        assert_int_equal(stat("kept.svg", &before), 0);
+        assert_int_equal(symlink("kept.svg", "klink.svg"), 0);
+        pg_test_perfgate(&o, "flamegraph", "in.folded", "-o", "klink.svg", NULL);
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+        assert_int_equal(stat("kept.svg", &after), 0);
+        assert_int_equal(before.st_ino, after.st_ino);
+        v = pg_test_read("kept2.svg");
         pg_assert_has(v, "<svg");
         free(v);
 

@@ -209,6 +209,23 @@ rc=0
 "$pg" compare main --confirm=all --confirm-budget 8 --confirm-cpus 1 >out.txt 2>err.txt || rc=$?
 [ "$rc" -le 1 ] || { cat out.txt err.txt >&2; fail "compare --confirm-cpus 1 exit $rc"; }
 all_are threads 1 " with --confirm-cpus 1"
+# more CPUs than are allowed: pinned to all of them, and said so (stderr,
+# the report's confirmation line, the JSON note)
+rm -f "$dir/out/"*
+rc=0
+many=$((avail + 1))
+"$pg" compare main --confirm=all --confirm-budget 8 --confirm-cpus "$many" --json many.json \
+        >out.txt 2>err.txt || rc=$?
+[ "$rc" -le 1 ] || { cat out.txt err.txt >&2; fail "compare --confirm-cpus $many exit $rc"; }
+all_are threads "$avail" " with --confirm-cpus $many"
+s=$([ "$avail" -gt 1 ] && echo "s are" || echo " is")
+clamped="--confirm-cpus $many: only $avail CPU$s allowed here (CPUs* [0-9][-,0-9]*); pinned to"
+grep -q "^perfgate: warning: 'threads': $clamped" err.txt ||
+        { cat err.txt >&2; fail "--confirm-cpus $many: stderr does not say it was clamped"; }
+confirm_line threads | grep -q -e "$clamped" ||
+        { cat out.txt >&2; fail "--confirm-cpus $many: the report does not say it was clamped"; }
+jq -r '.benchmarks[] | select(.name == "threads") | .confirm.note' many.json | grep -q "^$clamped" ||
+        { jq -c '.benchmarks[].confirm' many.json >&2; fail "--confirm-cpus $many: JSON note"; }
 rc=0
 "$pg" compare main --confirm --confirm-cpus 0 >out.txt 2>err.txt || rc=$?
 [ "$rc" -eq 2 ] && grep -q "\-\-confirm-cpus '0' is not a number of CPUs" err.txt ||

@@ -111,4 +111,34 @@ bash -ec "$step" >"$scratch/readme.log" 2>&1
 verdict "README step 3 in a depth-1 single-branch clone" $?
 check_grep "README step 3: compare used the baseline of m1" "@ ${m1:0:12}" "$scratch/readme.log"
 
+# README step 2 as written (less the calibration: its pairs take minutes), on
+# the first save: the remote has main only. The job log says plainly that
+# there is no data branch yet, has no git "fatal:", and the push creates it.
+step2=$(awk '/^2\. On the main branch/ { on = 1; next }
+             on && /^   ```sh$/ { inblock = 1; next }
+             inblock && /^   ```$/ { exit }
+             inblock { sub(/^   /, ""); print }' "$SRC/README.md" | grep -v -- '--calibrate')
+check "README step 2 is found" grep -q 'perfgate baseline save' <<<"$step2"
+git init -q --bare "$scratch/first.git"
+git -C "$scratch/seed" push -q "$scratch/first.git" main
+cd "$scratch" && git clone -q "file://$scratch/first.git" first
+cd first || exit 1
+bash -ec "$step2" >"$scratch/first.log" 2>&1
+check_eq "README step 2 on the first save: exit 0" 0 "$?"
+check_nogrep "README step 2 on the first save: no git fatal" "fatal:" "$scratch/first.log"
+check_grep "README step 2 on the first save: says there is none yet" \
+        "no perfgate-baselines branch on origin yet" "$scratch/first.log"
+check_eq "README step 2 pushed the data branch" "main perfgate-baselines" \
+        "$(git --git-dir="$scratch/first.git" for-each-ref --format='%(refname:short)' refs/heads | tr '\n' ' ' | sed 's/ $//')"
+# and README step 3 there before any baseline: quiet and clear too
+cd "$scratch" && git clone -q "file://$scratch/first.git" -b main nobase
+git -C "$scratch/nobase" push -q origin :perfgate-baselines
+cd nobase || exit 1
+git checkout -q --detach
+bash -ec "$step" >"$scratch/nobase.log" 2>&1
+check_eq "README step 3 before any baseline: exit 0" 0 "$?"
+check_nogrep "README step 3 before any baseline: no git fatal" "fatal:" "$scratch/nobase.log"
+check_grep "README step 3 before any baseline: says there is none yet" "no baselines on origin yet" \
+        "$scratch/nobase.log"
+
 finish

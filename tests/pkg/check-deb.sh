@@ -98,6 +98,20 @@ inst --download "$scratch/dl" 7.7.7 2>"$scratch/inst.err"
 st=$?
 [ $st = 4 ] && grep -q "is not perfgate 7.7.7" "$scratch/inst.err" ||
         err "install-perfgate.sh with another version's package: exit $st (want 4), $(cat "$scratch/inst.err")"
+# a user who is not root and has no password-less sudo (a self-hosted
+# runner's): exit 4 before apt-get, saying what to do instead
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+        cp "$src/ci/install-perfgate.sh" "$scratch/inst.sh"
+        chmod 755 "$scratch" "$scratch/inst.sh" "$scratch/rel" "$scratch/rel/v$base"
+        chmod 644 "$scratch/rel/v$base/"*
+        setpriv --reuid 65534 --regid 65534 --clear-groups env -i PATH=/usr/bin:/bin TMPDIR=/tmp \
+                HOME=/tmp PERFGATE_RELEASE_URL="file://$scratch/rel" sh "$scratch/inst.sh" "v$base" \
+                >/dev/null 2>"$scratch/inst.err"
+        st=$?
+        [ $st = 4 ] && grep -q "needs root or password-less sudo.*sudo ci/install-perfgate.sh $base" \
+                "$scratch/inst.err" ||
+                err "install-perfgate.sh as a user without sudo: exit $st (want 4), $(cat "$scratch/inst.err")"
+fi
 for bad in "" "latest" "--download"; do
         inst "$bad" >/dev/null 2>&1
         st=$?
