@@ -274,6 +274,29 @@ static void pg_confirm_apply(struct pg_bench_cmp *b, struct pg_bench_confirm *c,
         switch (c->outcome) {
         case PG_CONFIRM_REGRESSION:
                 b->verdict = PG_VERDICT_REGRESSION;
+                /* a function that is most of the run keeps its share when
+                 * it gets slower, so the share test cannot confirm it: the
+                 * pairs confirmed the run's growth, and the function whose
+                 * own time holds most of it is its cause (docs/compare.md,
+                 * Confirming by paired runs) */
+                for (size_t k = 0; k < c->hotspots.n; k++) {
+                        struct pg_confirm_hotspot *h = &c->hotspots.items[k];
+                        if (h->confirmed)
+                                break;
+                        if (h->total_growth_ns > 0.0 && h->self_growth_ns > floor_ns &&
+                            h->self_growth_ns > 0.5 * h->total_growth_ns) {
+                                h->grew = true;
+                                break;
+                        }
+                }
+                /* and the stored comparison names it too, when it did not
+                 * already (its task-clock was inconclusive, or within the
+                 * threshold) */
+                if (b->head && b->hotspots.base_task_clock_ns > 0 &&
+                    b->hotspots.head_task_clock_ns > 0)
+                        pg_hotspots_mark_grew(&b->hotspots, &b->head->profile,
+                                              b->hotspots.base_task_clock_ns,
+                                              b->hotspots.head_task_clock_ns, &b->hotspots.rule);
                 break;
         case PG_CONFIRM_NO_REGRESSION:
                 /* what the stored comparison held against it is not confirmed */

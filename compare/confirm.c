@@ -773,6 +773,20 @@ void pg_bench_confirm_describe(struct pg_buf *out, const struct pg_bench_confirm
                         pg_buf_putc(out, ')');
                 }
         }
+        for (size_t k = 0; k < c->hotspots.n && !shown; k++) {
+                const struct pg_confirm_hotspot *h = &c->hotspots.items[k];
+                if (!h->grew)
+                        continue;
+                shown++;
+                pg_buf_puts(out, "; ");
+                pg_code_span(out, h->function);
+                pg_buf_printf(out,
+                              " grew with the benchmark: own time %+.1f ms of %+.1f ms: the "
+                              "cause (self share %.2f%% -> %.2f%%: most of the run keeps its "
+                              "share; %zu sampled pairs)",
+                              h->self_growth_ns / 1e6, h->total_growth_ns / 1e6,
+                              100 * h->base_share, 100 * h->head_share, c->hotspots.pairs);
+        }
         if (c->hotspots.pairs && !shown)
                 pg_buf_printf(out, "; no hotspot confirmed in %zu sampled pairs (%.0f s)",
                               c->hotspots.pairs, c->hot_seconds);

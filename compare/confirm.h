@@ -145,6 +145,12 @@ struct pg_confirm_hotspot {
         bool moved;             /* confirmed, own time beyond the floor, inclusive time not:
                                    work moved into it from its callees; it does not gate
                                    (set by the caller that knows the floor) */
+        bool grew;              /* not confirmed (its share is flat: a function that is most
+                                   of the run keeps its share when it gets slower), but the
+                                   pairs confirmed the benchmark's regression and its own time
+                                   grew beyond the floor and by most (> 1/2) of the run's
+                                   growth: named as the cause by own time; it does not gate
+                                   (set by the caller that knows the outcome and the floor) */
         char *caller;           /* owned; NULL, or, for a function of another module than the
                                    benchmark's executable (a libc memcmp), the nearest caller
                                    in that executable: pg_confirm_hotspots_callers() */

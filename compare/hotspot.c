@@ -479,6 +479,7 @@ static void pg_hotspots_join(const struct pg_profile *base, const struct pg_prof
         out->head_total = head && head->present ? pg_profile_total(head) : 0;
         out->base_task_clock_ns = base_task_clock_ns > 0 ? base_task_clock_ns : 0;
         out->head_task_clock_ns = head_task_clock_ns > 0 ? head_task_clock_ns : 0;
+        out->rule = *rule;
         bp = pg_profile_problem(base, out->base_total);
         hp = pg_profile_problem(head, out->head_total);
         if ((!base || !base->present) && (!head || !head->present)) {

@@ -109,6 +109,8 @@ struct pg_hotspots {
         char *reason; /* why not judged ("baseline profile has 0 samples ...") */
         uint64_t base_total, head_total;
         double base_task_clock_ns, head_task_clock_ns; /* medians the estimates used; 0: none */
+        struct pg_hotspot_rule rule; /* the rule they were judged by (pg_hotspots_mark_grew()
+                                        after `compare --confirm` takes it again) */
         size_t n;
         struct pg_hotspot *items; /* sorted: kind first (regressed, new, ...), then |delta| */
         int kernel_side;          /* 0: both profiles or neither hold kernel frames; 1: only the
@@ -177,8 +179,10 @@ const char *pg_hotspots_culprit(const struct pg_hotspots *h);
  * pg_hotspots_compare() or pg_hotspots_compare_verdict() with this @head),
  * and @h is sorted again (the largest growth first among them, so
  * pg_hotspots_culprit() returns it). Call it only for a benchmark whose
- * task-clock regressed: own time moves with task-clock's noise, so on its
- * own it proves nothing (docs/compare.md). Nothing changes when @h
+ * task-clock regressed, or rose significantly beyond its threshold but was
+ * made inconclusive (the runner's load, drift, spread), or whose regression
+ * `compare --confirm` confirmed: own time moves with task-clock's noise, so
+ * on its own it proves nothing (docs/compare.md). Nothing changes when @h
  * is not judged, has a culprit, or task-clock did not grow.
  */
 void pg_hotspots_mark_grew(struct pg_hotspots *h, const struct pg_profile *head,

@@ -230,6 +230,7 @@ static cJSON *pg_confirm_json(const struct pg_bench_confirm *c)
                 cJSON_AddBoolToObject(x, "confirmed", h->confirmed);
                 cJSON_AddBoolToObject(x, "cause", h->cause);
                 cJSON_AddBoolToObject(x, "moved", h->moved);
+                cJSON_AddBoolToObject(x, "grew", h->grew);
                 pg_add_str_or_null(x, "caller", h->caller);
                 pg_add_str_or_null(x, "caller_module", h->caller_module);
                 cJSON_AddItemToArray(hs, x);

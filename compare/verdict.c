@@ -662,6 +662,27 @@ static void pg_judge_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
                 pg_offcpu_compare(&base->offcpu, &head->offcpu, &rules->offcpu, &b->offcpu);
 }
 
+/* Whether @b's task-clock regressed: significant, beyond its threshold and
+ * its noise. With @demoted, also when it is inconclusive in the bad
+ * direction although significant: p below its alpha and the median beyond
+ * the threshold, made inconclusive by the runner's load or the run-wide
+ * drift (pg_load_demote(), the drift rule) or the spread within a side; not
+ * the "too few runs" or "not significant" kind. The functions whose own time holds such a
+ * rise are named "grew (own time)" (docs/compare.md, Hotspots). */
+static bool pg_task_clock_grew(const struct pg_bench_cmp *b, bool demoted)
+{
+        for (size_t i = 0; i < b->njudgements; i++) {
+                const struct pg_judgement *j = &b->judgements[i];
+                if (strcmp(j->metric, "task-clock") != 0)
+                        continue;
+                if (j->outcome == PG_OUTCOME_REGRESSION)
+                        return true;
+                return demoted && j->outcome == PG_OUTCOME_INCONCLUSIVE && !j->blocks && j->has_p &&
+                       j->p_value < j->rule.alpha && j->badness > 1 && !j->rule.deterministic;
+        }
+        return false;
+}
+
 /* The verdict of @b from its judgements, hotspots and off-CPU paths (after
  * pg_judge_bench() and the run-wide drift rule). */
 static void pg_decide_bench(struct pg_bench_cmp *b, const struct pg_rules *rules)
@@ -739,11 +760,7 @@ static void pg_decide_bench(struct pg_bench_cmp *b, const struct pg_rules *rules
                  * beyond threshold and noise); another metric's regression or
                  * an off-CPU path leaves task-clock's rise, and every own
                  * time with it, noise */
-                bool tc_reg = false;
-                for (size_t i = 0; i < b->njudgements; i++)
-                        if (strcmp(b->judgements[i].metric, "task-clock") == 0)
-                                tc_reg = b->judgements[i].outcome == PG_OUTCOME_REGRESSION;
-                if (tc_reg && base_tc > 0 && head_tc > 0)
+                if (pg_task_clock_grew(b, false) && base_tc > 0 && head_tc > 0)
                         pg_hotspots_mark_grew(&b->hotspots, &head->profile, base_tc, head_tc,
                                               &rules->hotspots);
                 b->verdict = PG_VERDICT_REGRESSION;
@@ -751,6 +768,13 @@ static void pg_decide_bench(struct pg_bench_cmp *b, const struct pg_rules *rules
                 if (why)
                         free(why_owned);
         } else if (inc) {
+                /* task-clock's rise was significant and beyond the threshold,
+                 * but the runner's load, the run-wide drift or the spread
+                 * made it inconclusive: the functions that hold it are named
+                 * all the same (the verdict stays inconclusive) */
+                if (pg_task_clock_grew(b, true) && base_tc > 0 && head_tc > 0)
+                        pg_hotspots_mark_grew(&b->hotspots, &head->profile, base_tc, head_tc,
+                                              &rules->hotspots);
                 b->verdict = PG_VERDICT_INCONCLUSIVE;
                 b->reason = why_owned;
         } else {

@@ -3,7 +3,9 @@
  * of task-clock's growth, together they do, so the report names both as
  * "grew (own time)" (docs/compare.md, Hotspots), largest growth first, in the
  * text and the Markdown. Spread over eight, none is named; nor when what
- * regressed is not task-clock and its rise is not significant.
+ * regressed is not task-clock and its rise is not significant. One function
+ * that is all of the run is named when task-clock's significant rise is
+ * inconclusive (within noise), not when the rise is not significant.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,6 +147,65 @@ static void test_grew_needs_task_clock_regression(void **state)
         pg_run_out_release(&o);
 }
 
+/* One function that is all of the run (97.6% of the samples on both sides:
+ * its share cannot grow) does a third more work: task-clock +31.0%, every
+ * run of head above every run of base (p < alpha), but head's runs spread
+ * so widely (relative MAD ~9%) that the rise is "within noise", the
+ * benchmark inconclusive. The function is named as grew (own time) all the
+ * same, in the text, the JSON and the Markdown, and the verdict stays
+ * inconclusive (exit 0): naming it never fails a build. */
+static void test_grew_named_when_inconclusive(void **state)
+{
+        struct pg_run_out o;
+        char *md, *js, *x;
+        (void) state;
+
+        pg_write_result("b", "[86.1e6, 86.9e6, 86.4e6, 86.2e6, 86.7e6]",
+                        "{\"t100;main;checksum_block\": 2039, \"t100;main\": 50}", 2089);
+        pg_write_result("h", "[90.0e6, 95.0e6, 130.0e6, 180.0e6, 190.0e6]",
+                        "{\"t100;main;checksum_block\": 2051, \"t100;main\": 49}", 2100);
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", "--markdown", "out.md", "--json",
+                         "out.json", NULL);
+        if (o.status != 0 || !strstr(o.out.ptr, "inconclusive") ||
+            !strstr(o.out.ptr, "within noise") || !(x = strstr(o.out.ptr, "    checksum_block ")) ||
+            !strstr(x, ") grew (own time)\n      via main > checksum_block\n"))
+                fail_msg("expected an inconclusive task-clock (within noise), exit 0, "
+                         "checksum_block named as grew (own time):\n%s%s",
+                         o.out.ptr, o.err.ptr);
+        pg_run_out_release(&o);
+        md = pg_test_read("out.md");
+        x = strstr(md, "| t100 | checksum&#95;block | 97.61% | 97.67% |");
+        if (!x || !strstr(x, "| grew (own time) |"))
+                fail_msg("no Hotspots row names checksum_block:\n%s", md);
+        free(md);
+        js = pg_test_read("out.json");
+        x = strstr(js, "\"function\": \"checksum_block\"");
+        if (!x)
+                x = strstr(js, "\"function\":\"checksum_block\"");
+        assert_non_null(x);
+        assert_non_null(strstr(js, "\"grew (own time)\""));
+        assert_non_null(strstr(js, "\"verdict\": \"inconclusive\""));
+        free(js);
+}
+
+/* The same profiles, but head's runs straddle the baseline's: task-clock's
+ * rise of the medians is not significant, so own time moved with its noise
+ * and nothing is named (the benchmark is inconclusive or unchanged). */
+static void test_grew_not_named_when_not_significant(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+
+        pg_write_result("b", "[86.1e6, 86.9e6, 86.4e6, 86.2e6, 86.7e6]",
+                        "{\"t100;main;checksum_block\": 2039, \"t100;main\": 50}", 2089);
+        pg_write_result("h", "[113.2e6, 80.0e6, 125.0e6, 85.0e6, 148.0e6]",
+                        "{\"t100;main;checksum_block\": 2051, \"t100;main\": 49}", 2100);
+        pg_test_perfgate(&o, "compare", "b", "--results", "h", NULL);
+        if (o.status != 0 || strstr(o.out.ptr, "grew (own time)"))
+                fail_msg("expected exit 0 and no function named:\n%s%s", o.out.ptr, o.err.ptr);
+        pg_run_out_release(&o);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, pg_test_setup_sandbox, pg_test_teardown_sandbox)
@@ -152,6 +213,8 @@ int main(void)
                 T(test_grew_even_names_both),
                 T(test_grew_spread_wider_names_none),
                 T(test_grew_needs_task_clock_regression),
+                T(test_grew_named_when_inconclusive),
+                T(test_grew_not_named_when_not_significant),
         };
 #undef T
         return cmocka_run_group_tests(tests, NULL, NULL);
