@@ -172,6 +172,11 @@ static void test_stacks_text_cases(void **state)
                 { "offcpu stacks", HEAD " \"offcpu\": {\"event\": \"offcpu\", \"runs\": 1, "
                                         "\"samples\": 5, \"stacks\": {\"x;sleep\": 5}}}" },
                 { "no profile", HEAD " \"repeat\": 3}" },
+                /* the scan sorts the keys it reads: a bad one sends the file
+                 * to cJSON, which names the first in the file's order */
+                { "empty frames, the first in the file sorts last",
+                  HEAD " \"profile\": {\"event\": \"cpu-clock\", \"samples\": 4, \"stacks\": {"
+                       "\"x;a\": 1, \"x;b;;c\": 1, \"x;;a\": 1, \"x;c\": 1}}}" },
         };
         char *json = NULL;
         (void) state;
@@ -190,6 +195,8 @@ static void test_stacks_text_cases(void **state)
         assert_non_null(strstr(pg_error_last(), "has a stack twice"));
         assert_true(pg_both_ways("after", cases[19].text, strlen(cases[19].text), NULL) < 0);
         assert_non_null(strstr(pg_error_last(), "invalid JSON at line 8, column 23 (byte 326)"));
+        assert_true(pg_both_ways("empty frames", cases[30].text, strlen(cases[30].text), NULL) < 0);
+        assert_non_null(strstr(pg_error_last(), "has an empty frame: 'x;b;;c'"));
 }
 
 /* A key holding a NUL byte: cJSON compares it as the C string "profile",
