@@ -2260,10 +2260,57 @@ int pg_result_from_json_buf(struct pg_result *r, char *text, size_t len, const c
         return pg_result_from_text(r, text, text, len, origin);
 }
 
+/* Refuse the regular file @path before reading it whole when it is larger
+ * than PG_RESULT_MAX_BYTES, or when its first byte other than JSON
+ * whitespace (within the first 4 KiB) is no '{': a result is a JSON
+ * object, and junk (a file of NULs, a binary) is then refused at the byte
+ * that makes it so, not after gigabytes were read. 0 when the file may be
+ * read (or is no regular file: pg_read_input() judges those). */
+static int pg_result_precheck(const char *path)
+{
+        char head[4096];
+        struct stat st;
+        ssize_t got;
+        size_t line = 1, col = 1;
+        int fd;
+
+        if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+                return 0;
+        if (st.st_size > PG_RESULT_MAX_BYTES)
+                return pg_error_set(PG_EINPUT,
+                                    "'%s' is %lld MiB, over the %d MiB a result file may hold "
+                                    "(docs/limits.md); it is not read",
+                                    path, (long long) (st.st_size >> 20),
+                                    PG_RESULT_MAX_BYTES >> 20);
+        if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+                return 0; /* pg_read_input() says why */
+        got = read(fd, head, sizeof(head));
+        close(fd);
+        for (ssize_t i = 0; i < got; i++) {
+                if (head[i] == ' ' || head[i] == '\t' || head[i] == '\r') {
+                        col++;
+                } else if (head[i] == '\n') {
+                        line++;
+                        col = 1;
+                } else if (head[i] == '{') {
+                        return 0;
+                } else {
+                        return pg_error_set(PG_EINPUT,
+                                            "'%s': invalid JSON at line %zu, column %zu (byte "
+                                            "%zd): a result file is a JSON object, '{' first",
+                                            path, line, col, i);
+                }
+        }
+        return 0;
+}
+
 int pg_result_load(struct pg_result *r, const char *path)
 {
         struct pg_buf b = PG_BUF_INIT;
         int error;
+
+        if ((error = pg_result_precheck(path)) < 0)
+                return error;
 
         /* a device never ends (/dev/zero grew to gigabytes); a FIFO or a
          * process substitution (<(...)) is read as a pipe is, with a bound */

@@ -414,7 +414,12 @@ int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const
  */
 int pg_result_from_json_buf(struct pg_result *r, char *text, size_t len, const char *origin);
 
-/** pg_result_from_json() on the file at @path. Errors also PG_ENOTFOUND/PG_EIO. */
+/**
+ * pg_result_from_json() on the file at @path. A regular file larger than
+ * PG_RESULT_MAX_BYTES, or whose first byte after whitespace (in its first
+ * 4 KiB) is no '{', is refused (PG_EINPUT) before it is read whole.
+ * Errors also PG_ENOTFOUND/PG_EIO.
+ */
 int pg_result_load(struct pg_result *r, const char *path);
 
 /**
@@ -432,6 +437,11 @@ int pg_result_save(const struct pg_result *r, const char *path);
  * Errors: PG_EIO, PG_EINPUT.
  */
 int pg_result_save_as(const struct pg_result *r, const char *path);
+
+/* The largest result file read (a file, or a blob of the data branch):
+ * results are KBs to tens of MBs (a million stacks: 40 MB), and a shared
+ * directory or branch must not make every reader load gigabytes. */
+#define PG_RESULT_MAX_BYTES (256 << 20)
 
 /** A set of results, sorted by name (the content of one results directory). */
 struct pg_result_set {
