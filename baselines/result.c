@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "common/fsutil.h"
@@ -2240,10 +2242,57 @@ int pg_result_from_json_buf(struct pg_result *r, char *text, size_t len, const c
         return pg_result_from_text(r, text, text, len, origin);
 }
 
+/* Refuse the regular file @path before reading it whole when it is larger
+ * than PG_RESULT_MAX_BYTES, or when its first byte other than JSON
+ * whitespace (within the first 4 KiB) is no '{': a result is a JSON
+ * object, and junk (a file of NULs, a binary) is then refused at the byte
+ * that makes it so, not after gigabytes were read. 0 when the file may be
+ * read (or is no regular file: pg_read_input() judges those). */
+static int pg_result_precheck(const char *path)
+{
+        char head[4096];
+        struct stat st;
+        ssize_t got;
+        size_t line = 1, col = 1;
+        int fd;
+
+        if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+                return 0;
+        if (st.st_size > PG_RESULT_MAX_BYTES)
+                return pg_error_set(PG_EINPUT,
+                                    "'%s' is %lld MiB, over the %d MiB a result file may hold "
+                                    "(docs/limits.md); it is not read",
+                                    path, (long long) (st.st_size >> 20),
+                                    PG_RESULT_MAX_BYTES >> 20);
+        if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+                return 0; /* pg_read_input() says why */
+        got = read(fd, head, sizeof(head));
+        close(fd);
+        for (ssize_t i = 0; i < got; i++) {
+                if (head[i] == ' ' || head[i] == '\t' || head[i] == '\r') {
+                        col++;
+                } else if (head[i] == '\n') {
+                        line++;
+                        col = 1;
+                } else if (head[i] == '{') {
+                        return 0;
+                } else {
+                        return pg_error_set(PG_EINPUT,
+                                            "'%s': invalid JSON at line %zu, column %zu (byte "
+                                            "%zd): a result file is a JSON object, '{' first",
+                                            path, line, col, i);
+                }
+        }
+        return 0;
+}
+
 int pg_result_load(struct pg_result *r, const char *path)
 {
         struct pg_buf b = PG_BUF_INIT;
         int error;
+
+        if ((error = pg_result_precheck(path)) < 0)
+                return error;
 
         /* a device never ends (/dev/zero grew to gigabytes); a FIFO or a
          * process substitution (<(...)) is read as a pipe is, with a bound */
@@ -2298,6 +2347,100 @@ static int pg_name_cmp(const void *a, const void *b)
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
+int pg_run_marker_write(const char *dir, const char *const *names, size_t n)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        char *path = pg_path_join(dir, PG_RUN_MARKER);
+        int error;
+
+        pg_buf_printf(&b, "perfgate run\npid %ld\nbenchmarks %zu\n", (long) getpid(), n);
+        for (size_t i = 0; i < n; i++)
+                pg_buf_printf(&b, "%s\n", names[i]);
+        error = pg_write_file_own(path, b.ptr, b.len);
+        pg_buf_release(&b);
+        free(path);
+        return error;
+}
+
+int pg_run_marker_remove(const char *dir)
+{
+        char *path = pg_path_join(dir, PG_RUN_MARKER);
+        int error = 0;
+
+        if (unlink(path) < 0 && errno != ENOENT)
+                error = pg_error_set(PG_EIO, "cannot remove '%s': %s", path, strerror(errno));
+        free(path);
+        return error;
+}
+
+/* The most of a PG_RUN_MARKER read: a line of at most PG_RESULT_NAME_MAX
+ * bytes a benchmark; a longer marker is not one perfgate wrote. */
+#define PG_RUN_MARKER_MAX_BYTES (4u << 20)
+
+/* Refuse @dir (open as @dirfd, its shared lock held: no run is live) when a
+ * run's PG_RUN_MARKER is there: the run did not complete, so the results
+ * are a half-done set. The marker's benchmark list counts those that
+ * finished (their <name>.json is there: the run moved every old one aside
+ * before it started). Returns 0 when there is no marker. */
+static int pg_run_marker_check(int dirfd, const char *dir)
+{
+        struct stat st;
+        char *text = NULL, *line, *nl;
+        long pid = 0;
+        size_t total = 0, done = 0, len = 0;
+        bool known = false;
+        int fd, error;
+
+        if (fstatat(dirfd, PG_RUN_MARKER, &st, AT_SYMLINK_NOFOLLOW) < 0)
+                return errno == ENOENT ? 0
+                                       : pg_error_set(PG_EIO, "cannot look at '%s/%s': %s", dir,
+                                                      PG_RUN_MARKER, strerror(errno));
+        /* the content only words the message: a marker that is no regular
+         * file, or is too large to be ours, still refuses the directory */
+        fd = openat(dirfd, PG_RUN_MARKER, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+            (uint64_t) st.st_size <= PG_RUN_MARKER_MAX_BYTES) {
+                ssize_t got;
+                text = pg_xmalloc((size_t) st.st_size + 1);
+                while (len < (size_t) st.st_size &&
+                       (got = read(fd, text + len, (size_t) st.st_size - len)) > 0)
+                        len += (size_t) got;
+                text[len] = '\0';
+        }
+        if (fd >= 0)
+                close(fd);
+        if (text && sscanf(text, "perfgate run\npid %ld\nbenchmarks %zu\n", &pid, &total) == 2 &&
+            (line = strstr(text, "\nbenchmarks ")) && (line = strchr(line + 1, '\n'))) {
+                known = true;
+                for (line++; *line; line = nl + 1) {
+                        if (!(nl = strchr(line, '\n')))
+                                break;
+                        *nl = '\0';
+                        char *leaf = pg_xasprintf("%s.json", line);
+                        if (pg_result_name_valid(line) && fstatat(dirfd, leaf, &st, 0) == 0)
+                                done++;
+                        free(leaf);
+                }
+        }
+        free(text);
+        if (known)
+                error = pg_error_set(PG_EINPUT,
+                                     "the last perfgate run into '%s' (pid %ld) stopped after %zu "
+                                     "of %zu benchmarks (interrupted, killed or failed), so its "
+                                     "results are a half-done set; run it again (perfgate run "
+                                     "--out '%s'), or remove '%s/%s' to use the %zu finished "
+                                     "results as they are",
+                                     dir, pid, done, total, dir, dir, PG_RUN_MARKER, done);
+        else
+                error = pg_error_set(PG_EINPUT,
+                                     "the last perfgate run into '%s' did not complete ('%s/%s' "
+                                     "is there), so its results are a half-done set; run it "
+                                     "again (perfgate run --out '%s'), or remove '%s/%s' to use "
+                                     "the results as they are",
+                                     dir, dir, PG_RUN_MARKER, dir, dir, PG_RUN_MARKER);
+        return error;
+}
+
 int pg_result_set_load_dir(struct pg_result_set *s, const char *dir)
 {
         DIR *d = opendir(dir);
@@ -2309,10 +2452,13 @@ int pg_result_set_load_dir(struct pg_result_set *s, const char *dir)
         if (!d)
                 return pg_error_set(errno == ENOENT ? PG_ENOTFOUND : PG_EIO,
                                     "cannot open results directory '%s': %s", dir, strerror(errno));
-        /* a run writing here renames each old result aside before it
-         * measures that benchmark: refuse its half-done set, without
-         * waiting; the lock is held until closedir(), after the loads */
-        if ((error = pg_dir_lock_shared(dirfd(d), dir)) < 0) {
+        /* a run writing here has renamed the old results of its benchmarks
+         * aside and not yet written all the new ones: refuse its half-done
+         * set, without waiting, and the one a run left when it was
+         * interrupted or killed (its marker); the lock is held until
+         * closedir(), after the loads */
+        if ((error = pg_dir_lock_shared(dirfd(d), dir)) < 0 ||
+            (error = pg_run_marker_check(dirfd(d), dir)) < 0) {
                 closedir(d);
                 return error;
         }

@@ -414,7 +414,12 @@ int pg_result_from_json(struct pg_result *r, const char *text, size_t len, const
  */
 int pg_result_from_json_buf(struct pg_result *r, char *text, size_t len, const char *origin);
 
-/** pg_result_from_json() on the file at @path. Errors also PG_ENOTFOUND/PG_EIO. */
+/**
+ * pg_result_from_json() on the file at @path. A regular file larger than
+ * PG_RESULT_MAX_BYTES, or whose first byte after whitespace (in its first
+ * 4 KiB) is no '{', is refused (PG_EINPUT) before it is read whole.
+ * Errors also PG_ENOTFOUND/PG_EIO.
+ */
 int pg_result_load(struct pg_result *r, const char *path);
 
 /**
@@ -433,6 +438,11 @@ int pg_result_save(const struct pg_result *r, const char *path);
  */
 int pg_result_save_as(const struct pg_result *r, const char *path);
 
+/* The largest result file read (a file, or a blob of the data branch):
+ * results are KBs to tens of MBs (a million stacks: 40 MB), and a shared
+ * directory or branch must not make every reader load gigabytes. */
+#define PG_RESULT_MAX_BYTES (256 << 20)
+
 /** A set of results, sorted by name (the content of one results directory). */
 struct pg_result_set {
         size_t n;
@@ -442,16 +452,43 @@ struct pg_result_set {
 void pg_result_set_init(struct pg_result_set *s);
 void pg_result_set_release(struct pg_result_set *s);
 
+/* The file a `perfgate run` keeps in its output directory from before it
+ * touches any result until its last benchmark ran (pg_run_marker_write(),
+ * pg_run_marker_remove()): found there with no run holding the directory's
+ * lock, it says the last run was interrupted, killed or stopped by an
+ * error, and the directory holds a half-done set (docs/limits.md,
+ * "Interrupted runs and partial files"). Hidden: no result is ever read
+ * from it. */
+#define PG_RUN_MARKER ".perfgate-run"
+
+/**
+ * Write PG_RUN_MARKER in @dir (temp file, fsync, rename: whatever entry is
+ * there, a link included, is replaced, never written through): the text
+ * "perfgate run\npid PID\nbenchmarks N\n" then the @n benchmark names
+ * @names, one a line (names hold no newline: pg_result_name_valid()).
+ * Errors: PG_EIO with the path and strerror(errno).
+ */
+int pg_run_marker_write(const char *dir, const char *const *names, size_t n);
+
+/**
+ * Remove PG_RUN_MARKER from @dir: the run into it completed. A marker that
+ * is not there is no error. Errors: PG_EIO with the path and strerror(errno).
+ */
+int pg_run_marker_remove(const char *dir);
+
 /**
  * Load every "*.json" file directly in @dir into @s (sorted by result name),
  * holding a shared flock(2) on @dir meanwhile (pg_dir_lock_shared()): a
- * `perfgate run` writing into @dir (pg_dir_lock()) has moved some old
- * results aside and not yet written their new ones, so its set is refused,
- * not loaded half-done; the run in turn waits for the load to end.
+ * `perfgate run` writing into @dir (pg_dir_lock()) has moved the old
+ * results of its benchmarks aside and not yet written all the new ones, so
+ * its set is refused, not loaded half-done; the run in turn waits for the
+ * load to end. A PG_RUN_MARKER left by a run that no longer holds the lock
+ * (interrupted, killed or stopped by an error) is refused too.
  * Errors: PG_ENOTFOUND (no such directory), PG_EINPUT (a file is invalid, or
  * two files hold the same benchmark name, or a run is writing into @dir
- * now), PG_EIO. An empty directory is not an error here (s->n == 0);
- * callers decide.
+ * now, or "the last perfgate run into 'DIR' (pid P) stopped after K of N
+ * benchmarks ..."), PG_EIO. An empty directory is not an error here
+ * (s->n == 0); callers decide.
  */
 int pg_result_set_load_dir(struct pg_result_set *s, const char *dir);
 

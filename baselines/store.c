@@ -40,7 +40,7 @@
 
 /* The largest blob read as a stored result: the data branch is shared, so a
  * pusher must not make every compare load gigabytes (docs/limits.md). */
-#define PG_STORE_MAX_BLOB (256 << 20)
+#define PG_STORE_MAX_BLOB PG_RESULT_MAX_BYTES
 
 void pg_store_save_info_release(struct pg_store_save_info *info)
 {

@@ -374,6 +374,45 @@ static int pg_merge_sets(struct pg_result_set *to, struct pg_result_set *from, c
         return 0;
 }
 
+/* Warn when the results of @head were measured at more than one commit
+ * (or one commit both clean and dirty): they are not one run's, e.g. the
+ * results a run into a reused --out did not remeasure, or shards of
+ * different pushes. Results without git information are not counted. */
+static void pg_warn_mixed_commits(const struct pg_result_set *head)
+{
+        struct pg_buf b = PG_BUF_INIT;
+        size_t kinds = 0;
+
+        for (size_t i = 0; i < head->n; i++) {
+                const struct pg_result *r = &head->items[i];
+                size_t same = 0;
+                bool seen = false;
+                if (!r->has_git || !r->git_commit)
+                        continue;
+                for (size_t j = 0; j < head->n && !seen; j++) {
+                        const struct pg_result *q = &head->items[j];
+                        if (!q->has_git || !q->git_commit ||
+                            strcmp(q->git_commit, r->git_commit) != 0 ||
+                            q->git_dirty != r->git_dirty)
+                                continue;
+                        if (j < i)
+                                seen = true; /* counted at its first result */
+                        else
+                                same++;
+                }
+                if (seen)
+                        continue;
+                kinds++;
+                pg_buf_printf(&b, "%s%zu from %.12s%s", b.len ? ", " : "", same, r->git_commit,
+                              r->git_dirty ? " (dirty)" : "");
+        }
+        if (kinds > 1)
+                pg_cli_warn("the head results come from %zu commits (%s): not all from one run? "
+                            "run the benchmarks again into an empty --out",
+                            kinds, b.ptr);
+        pg_buf_release(&b);
+}
+
 /* A results directory or a single result file into @set. */
 static int pg_load_path(struct pg_result_set *set, const char *path)
 {
@@ -647,6 +686,7 @@ int cmd_compare(int argc, char **argv)
                                      a.results[0]);
                 goto fail;
         }
+        pg_warn_mixed_commits(&head);
         if (a.calibrate) {
                 struct pg_repo_state rs;
                 struct pg_confirm_cli cc = {

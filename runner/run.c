@@ -230,8 +230,10 @@ static char *pg_stale_path(const char *out_dir, const char *name, const char *ex
 }
 
 /* Free the name @path (the file "<name>.<ext>" of @out_dir) for this run's
- * file now, and free the old file's space later (pg_stale_drop(), after the
- * benchmarks): the file moves to pg_stale_path() in the same directory.
+ * file now, before any benchmark runs (a benchmark the run never reaches
+ * then has no result, not the previous run's), and free the old file's
+ * space later (pg_stale_drop(), after the benchmarks): the file moves to
+ * pg_stale_path() in the same directory.
  * rename(2) is a directory update; unlink(2) of a file whose blocks were
  * just written and synced also frees them, milliseconds of journal work on
  * ext4 (bench/exec-to-exec.sh) that would delay the benchmark. rename(2)
@@ -246,7 +248,7 @@ static void pg_stale_move(const char *path, const char *out_dir, const char *nam
         free(stale);
 }
 
-/* Remove the files pg_stale_move() set aside for the first @n benchmarks of
+/* Remove the files pg_stale_move() set aside for the @n benchmarks of
  * @l in @out_dir, if it is still the directory @id names (else nothing; a
  * run killed before this leaves them, hidden, for the next run to replace).
  * The calling thread's error message is left as it was. */
@@ -1009,7 +1011,31 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 pg_warn_user_only(&st);
         }
 
-        for (size_t i = 0; i < l->n; i++) {
+        /* until the last benchmark ran, the directory holds a half-done
+         * set: the marker tells every reader so once this run is gone,
+         * however it ended (SIGKILL too); and every old result of these
+         * benchmarks is moved aside now, so one never reached is missing,
+         * not the previous run's (docs/limits.md, "Interrupted runs") */
+        if (!(error = pg_dir_unchanged(o->out_dir, &out_id))) {
+                const char **names = pg_xreallocarray(NULL, l->n ? l->n : 1, sizeof(*names));
+                for (size_t i = 0; i < l->n; i++)
+                        names[i] = l->items[i].name;
+                error = pg_run_marker_write(o->out_dir, names, l->n);
+                free(names);
+                if (error == PG_EIO)
+                        pg_out_dir_hint(error, o->out_dir);
+        }
+        for (size_t i = 0; i < l->n && !error; i++) {
+                char *base = pg_path_join(o->out_dir, l->items[i].name);
+                char *p = pg_xasprintf("%s.json", base);
+                pg_stale_move(p, o->out_dir, l->items[i].name, "json");
+                free(p);
+                p = pg_xasprintf("%s.log", base);
+                pg_stale_move(p, o->out_dir, l->items[i].name, "log");
+                free(p);
+                free(base);
+        }
+        for (size_t i = 0; i < l->n && !error; i++) {
                 const struct pg_bench *b = &l->items[i];
                 char *base = pg_path_join(o->out_dir, b->name);
                 char *log_path = pg_xasprintf("%s.log", base);
@@ -1027,10 +1053,6 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                  * benchmark may have swapped it for a link) */
                 error = pg_dir_unchanged(o->out_dir, &out_id);
                 if (!error) {
-                        /* never leave a stale result of this benchmark; the old
-                         * files are removed after the benchmarks ran */
-                        pg_stale_move(res_path, o->out_dir, b->name, "json");
-                        pg_stale_move(log_path, o->out_dir, b->name, "log");
                         error = pg_bench_log_open(&log);
                         if (error == PG_EIO)
                                 pg_out_dir_hint(error, o->out_dir);
@@ -1074,13 +1096,20 @@ int pg_run_benchmarks(const struct pg_bench_list *l, const struct pg_run_opts *o
                 if (error < 0)
                         break;
         }
-        pg_stale_drop(l, local.total, o->out_dir, &out_id);
+        pg_stale_drop(l, l->n, o->out_dir, &out_id);
+        /* every benchmark ran (some may have failed: exit 3 says so, and
+         * their results are missing): the set is whole */
+        if (!error && local.total == l->n && pg_dir_unchanged(o->out_dir, &out_id) == 0)
+                error = pg_run_marker_remove(o->out_dir);
         if (!error && local.failed)
                 error = pg_error_set(PG_EMEASURE, "%zu of %zu benchmarks failed: %s", local.failed,
                                      local.total, failed.ptr);
         else if (error == PG_EINTR)
-                error = pg_error_set(PG_EINTR, "interrupted; kept the %zu finished results in '%s'",
-                                     local.ok, o->out_dir);
+                error = pg_error_set(PG_EINTR,
+                                     "interrupted; kept the %zu finished results in '%s' (of %zu "
+                                     "benchmarks: compare, show and baseline save refuse the "
+                                     "directory until a run into it completes)",
+                                     local.ok, o->out_dir, l->n);
         else if (error < 0)
                 pg_error_disk_full_note(error, "kept the %zu finished results in '%s'", local.ok,
                                         o->out_dir);

@@ -1076,6 +1076,51 @@ static void test_compare_cli_help(void **state)
         pg_run_out_release(&o);
 }
 
+/* Write result @name into @dir with task-clock values around 100 and the
+ * git fields @commit (40 hex digits) and @dirty. */
+static void pg_write_git(const char *dir, const char *name, const char *commit, bool dirty)
+{
+        char *path = pg_xasprintf("%s/%s.json", dir, name);
+        char *text = pg_xasprintf("{\"schema\": \"perfgate/result/1\", \"name\": \"%s\", "
+                                  "\"git\": {\"commit\": \"%s\", \"dirty\": %s}, "
+                                  "\"metrics\": {\"task-clock\": {\"unit\": \"ns\", "
+                                  "\"values\": [100, 101, 99, 100.5, 100.2]}}}",
+                                  name, commit, dirty ? "true" : "false");
+        mkdir(dir, 0755);
+        pg_test_write(path, text);
+        free(text);
+        free(path);
+}
+
+/* Head results measured at different commits are not one run's (results a
+ * run into a reused directory did not remeasure, shards of two pushes): the
+ * verdict stands, and one warning names the commits and how many results
+ * each holds. Results of one commit get no such warning. */
+static void test_compare_cli_mixed_commits(void **state)
+{
+        static const char *c1 = "1111111111111111111111111111111111111111";
+        static const char *c2 = "2222222222222222222222222222222222222222";
+        struct pg_run_out o;
+        (void) state;
+        for (int i = 0; i < 4; i++) {
+                char name[2] = { (char) ('a' + i), 0 };
+                pg_write_git("b", name, c1, false);
+                pg_write_git("same", name, c2, false);
+                pg_write_git("mix", name, i == 3 ? c2 : c1, i == 3);
+        }
+        pg_test_perfgate(&o, "compare", "./b", "--results", "same", NULL);
+        assert_int_equal(o.status, 0);
+        assert_null(strstr(o.err.ptr, "commits"));
+        pg_run_out_release(&o);
+        pg_test_perfgate(&o, "compare", "./b", "--results", "mix", NULL);
+        assert_int_equal(o.status, 0);
+        if (!strstr(o.err.ptr, "perfgate: warning: the head results come from 2 commits (3 from "
+                               "111111111111, 1 from 222222222222 (dirty)): not all from one "
+                               "run? run the benchmarks again into an empty --out\n"))
+                fail_msg("no warning:\n%s", o.err.ptr);
+        pg_run_out_release(&o);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, pg_test_setup_sandbox, pg_test_teardown_sandbox)
 
 int main(void)
@@ -1108,6 +1153,7 @@ int main(void)
                 T(test_compare_cli_overflow_no_inf),
                 T(test_compare_cli_diff_directory),
                 T(test_compare_cli_help),
+                T(test_compare_cli_mixed_commits),
         };
         return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,10 @@
  * - SIGINT during `perfgate run` stops the running benchmark's whole process
  *   group (a grandchild included), keeps the results already finished, and
  *   exits 130 with "interrupted; kept the N finished results in 'DIR'".
+ * - SIGINT or SIGKILL during a run into a reused --out: the benchmarks not
+ *   reached have no result (not the previous run's), and compare (HEAD and
+ *   BASE) and show refuse the directory, exit 2, until a run into it
+ *   completes.
  * - `perfgate baseline save` killed with SIGKILL at 20 random moments leaves
  *   the data branch at its old commit or its new one (git fsck clean, the
  *   ref resolves, every baseline in the tip's tree loads).
@@ -360,6 +364,107 @@ static void test_interrupt_run_sigint(void **state)
         free(cwd);
 }
 
+/*
+ * A run into a reused --out (a previous run's results there, as in the
+ * default .perfgate/results) stopped by @sig while its second benchmark
+ * runs: the two benchmarks never reached must not pass as measured. Every
+ * reader refuses the directory (exit 2, what happened and what to do) until
+ * a run into it completes; no old result is left under its name.
+ */
+static void pg_reused_out_stopped(int sig)
+{
+        char *run[] = { "run",      "bench", "--out",        "out", "--repeat", "2",
+                        "--warmup", "0",     "--no-profile", "-q",  NULL };
+        char *cwd = getcwd(NULL, 0), *cfg, *err;
+        struct pg_run_out o;
+        pid_t pid, b;
+        uint64_t t0, us;
+        int rc;
+
+        assert_int_equal(mkdir("bench", 0777), 0);
+        /* b stops (its pid written) only while the file "slow" exists */
+        cfg = pg_xasprintf("{\"benchmarks\": ["
+                           "{\"name\": \"a\", \"argv\": [\"true\"]},"
+                           "{\"name\": \"b\", \"argv\": [\"sh\", \"-c\", "
+                           "\"if [ -e %s/slow ]; then echo $$ > %s/b.pid; exec sleep 30; fi\"]},"
+                           "{\"name\": \"c\", \"argv\": [\"true\"]},"
+                           "{\"name\": \"d\", \"argv\": [\"true\"]}]}\n",
+                           cwd, cwd);
+        pg_test_write("bench/perfgate.json", cfg);
+        free(cfg);
+        assert_int_equal(pg_run_full(run, &us), 0);
+        assert_int_equal(system("cp -r out base"), 0);
+        pg_test_write("slow", "");
+        pid = pg_spawn(run);
+        t0 = pg_now_us();
+        while (!pg_test_exists("b.pid") && pg_now_us() - t0 < 20000000u)
+                pg_sleep_us(10000);
+        pg_sleep_us(50000); /* the pid written in full */
+        b = pg_read_pid("b.pid");
+        assert_true(b > 0);
+        kill(pid, sig);
+        rc = pg_wait(pid);
+        if (sig == SIGKILL)
+                kill(b, SIGKILL); /* nobody stopped the benchmark */
+        err = pg_test_read("err.txt");
+        if (rc != (sig == SIGKILL ? 128 + SIGKILL : 130))
+                fail_msg("run exit %d:\n%s", rc, err);
+        if (sig == SIGINT &&
+            !strstr(err, "interrupted; kept the 1 finished results in 'out' (of 4 benchmarks: "
+                         "compare, show and baseline save refuse the directory until a run into "
+                         "it completes)"))
+                fail_msg("no clear message:\n%s", err);
+        free(err);
+        /* the benchmarks not reached have no result, not the previous run's */
+        assert_true(pg_test_exists("out/a.json"));
+        assert_false(pg_test_exists("out/b.json"));
+        assert_false(pg_test_exists("out/c.json"));
+        assert_false(pg_test_exists("out/d.json"));
+        assert_true(pg_test_exists("out/" PG_RUN_MARKER));
+        /* every reader refuses the half-done set, as HEAD and as BASE */
+        {
+                const char *want = "perfgate: error: the last perfgate run into 'out' (pid ";
+                const char *want2 = ") stopped after 1 of 4 benchmarks (interrupted, killed or "
+                                    "failed), so its results are a half-done set; run it again "
+                                    "(perfgate run --out 'out'), or remove 'out/.perfgate-run' to "
+                                    "use the 1 finished results as they are";
+                pg_test_perfgate(&o, "compare", "./base", "--results", "out", NULL);
+                if (o.status != 2 || !strstr(o.err.ptr, want) || !strstr(o.err.ptr, want2))
+                        fail_msg("compare exit %d:\n%s", o.status, o.err.ptr);
+                pg_run_out_release(&o);
+                pg_test_perfgate(&o, "compare", "./out", "--results", "base", NULL);
+                if (o.status != 2 || !strstr(o.err.ptr, "run into './out' (pid ") ||
+                    !strstr(o.err.ptr, "stopped after 1 of 4 benchmarks"))
+                        fail_msg("compare against it exit %d:\n%s", o.status, o.err.ptr);
+                pg_run_out_release(&o);
+                pg_test_perfgate(&o, "show", "out", NULL);
+                if (o.status != 2 || !strstr(o.err.ptr, want2))
+                        fail_msg("show exit %d:\n%s", o.status, o.err.ptr);
+                pg_run_out_release(&o);
+        }
+        /* a completed run into it makes it whole again */
+        unlink("slow");
+        assert_int_equal(pg_run_full(run, &us), 0);
+        assert_false(pg_test_exists("out/" PG_RUN_MARKER));
+        pg_check_dir("out", NULL, true);
+        pg_test_perfgate(&o, "show", "out", NULL);
+        assert_int_equal(o.status, 0);
+        pg_run_out_release(&o);
+        free(cwd);
+}
+
+static void test_interrupt_reused_out_sigint(void **state)
+{
+        (void) state;
+        pg_reused_out_stopped(SIGINT);
+}
+
+static void test_interrupt_reused_out_sigkill(void **state)
+{
+        (void) state;
+        pg_reused_out_stopped(SIGKILL);
+}
+
 /* Run git with @args (NULL-terminated) in the cwd; stdout in @o. */
 static int pg_git(struct pg_run_out *o, ...)
 {
@@ -498,6 +603,10 @@ int main(void)
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_interrupt_run_sigint, pg_test_setup_sandbox,
                                                 pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_interrupt_reused_out_sigint,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
+                cmocka_unit_test_setup_teardown(test_interrupt_reused_out_sigkill,
+                                                pg_test_setup_sandbox, pg_test_teardown_sandbox),
                 cmocka_unit_test_setup_teardown(test_interrupt_baseline_save_sigkill,
                                                 pg_test_setup_sandbox, pg_test_teardown_sandbox),
         };

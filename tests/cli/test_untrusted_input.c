@@ -226,6 +226,39 @@ static void test_devices_refused_pipes_bounded(void **state)
         assert_true(pg_test_exists("g.svg"));
 }
 
+/* A large junk *.json in a results directory (a file of NULs, 200 MiB) is
+ * refused at its first byte without being read: under a 128 MiB address
+ * space limit (ASan: largest allocation), where reading it would run out
+ * of memory (exit 4), compare and show exit 2 naming byte 0. One over 256
+ * MiB is refused by its size. */
+#define SMALL_MEMORY                                                                               \
+        "if ldd \"$PERFGATE_BIN\" | grep -q libasan; then "                                        \
+        "export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}"                                      \
+        "allocator_may_return_null=1:max_allocation_size_mb=128; "                                 \
+        "else ulimit -v 131072; fi; "
+static void test_result_file_junk_not_read(void **state)
+{
+        struct pg_run_out o;
+        (void) state;
+        assert_int_equal(mkdir("r", 0755), 0);
+        assert_int_equal(run_sh(&o, "truncate -s 200M r/big.json"), 0);
+        pg_run_out_release(&o);
+        assert_int_equal(
+            run_sh(&o, SMALL_MEMORY "\"$PERFGATE_BIN\" compare ./r --results r/big.json"), 2);
+        expect(&o.err, "'r/big.json': invalid JSON at line 1, column 1 (byte 0): a result file "
+                       "is a JSON object, '{' first");
+        pg_run_out_release(&o);
+        assert_int_equal(run_sh(&o, SMALL_MEMORY "\"$PERFGATE_BIN\" show r"), 2);
+        expect(&o.err, "'r/big.json': invalid JSON at line 1, column 1 (byte 0)");
+        pg_run_out_release(&o);
+        assert_int_equal(run_sh(&o, "truncate -s 300M r/big.json"), 0);
+        pg_run_out_release(&o);
+        PERFGATE(&o, 2, "show", "r/big.json");
+        expect(&o.err, "'r/big.json' is 300 MiB, over the 256 MiB a result file may hold "
+                       "(docs/limits.md); it is not read");
+        pg_run_out_release(&o);
+}
+
 /* ---- --filter --------------------------------------------------------------- */
 
 static void test_filter_regex_bounded(void **state)
@@ -363,6 +396,7 @@ int main(void)
                 T(test_run_refuses_committed_perfgate_link),
                 T(test_run_out_swapped_for_link_mid_run),
                 T(test_devices_refused_pipes_bounded),
+                T(test_result_file_junk_not_read),
                 T(test_filter_regex_bounded),
                 T(test_config_refusals),
                 T(test_symlink_loop_named),

@@ -9,6 +9,7 @@
 #  - a link planted at the result's name is moved, never written through:
 #    the file it pointed to is unchanged;
 #  - a run killed (SIGKILL) during its benchmark leaves the old files hidden,
+#    its .perfgate-run marker (readers refuse the directory),
 #    no result, and the next run removes them.
 # Waits are bounded, never timed.
 . "$(dirname "$0")/lib.sh"
@@ -52,7 +53,7 @@ pids+=("$(cat held 2>/dev/null)")
 kill -9 "$pgpid"
 wait "$pgpid" 2>/dev/null
 kill -9 "$(cat held)" 2>/dev/null # the held benchmark (its own session), by its pid
-[ "$(ls -A out | tr '\n' ' ')" = ".b.json.stale .b.log.stale b.log " ] && echo "ok: killed during the benchmark: $(ls -A out | tr '\n' ' ')" ||
+[ "$(ls -A out | tr '\n' ' ')" = ".b.json.stale .b.log.stale .perfgate-run b.log " ] && echo "ok: killed during the benchmark (its marker left): $(ls -A out | tr '\n' ' ')" ||
         err "after a kill: $(ls -A out | tr '\n' ' ')"
 run || err "run after a kill: $(cat run.err)"
 [ "$(ls -A out | tr '\n' ' ')" = "b.json b.log " ] && echo "ok: the next run removes them" ||
