@@ -13,14 +13,9 @@
 # wordfreq)", and report.json its caller and caller_module. Exit 0 when
 # all hold, 77 when perf cannot unwind with DWARF here.
 set -eu
-pg=$1
-here=$(cd "$(dirname "$0")" && pwd)
-fail() {
-        echo "FAIL: $*" >&2
-        exit 1
-}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/pg-cause-caller.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=tests/confirm/lib.sh
+. "$(dirname "$0")/lib.sh"
+scratch
 cd "$dir"
 sh "$here/init-repo.sh"
 mkdir -p src bench

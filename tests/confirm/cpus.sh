@@ -12,17 +12,12 @@
 # the JSON has them in "cpus"; --confirm-cpus 1 pins threads to one CPU, and
 # so does its perfgate.json "confirm_cpus": 1 (0 is refused, exit 2).
 set -eu
-pg=$1
-here=$(cd "$(dirname "$0")" && pwd)
-fail() {
-        echo "FAIL: $*" >&2
-        exit 1
-}
+# shellcheck source=tests/confirm/lib.sh
+. "$(dirname "$0")/lib.sh"
 avail=$(nproc)
 want2=$((avail < 2 ? avail : 2))
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/pg-cpus.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+scratch
 mkdir "$dir/repo" "$dir/out"
 cd "$dir/repo"
 git init -q -b main .

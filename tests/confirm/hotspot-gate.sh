@@ -9,14 +9,9 @@
 # pairs and cleared it on task-clock alone, exit 0); with the gate off,
 # `--confirm` must do the same, as it always did. Exit 0 when all hold.
 set -eu
-pg=$1
-here=$(cd "$(dirname "$0")" && pwd)
-fail() {
-        echo "FAIL: $*" >&2
-        exit 1
-}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/pg-hotspot-gate.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=tests/confirm/lib.sh
+. "$(dirname "$0")/lib.sh"
+scratch
 cd "$dir"
 sh "$here/init-repo.sh"
 mkdir -p src bench

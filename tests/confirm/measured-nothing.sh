@@ -8,14 +8,9 @@
 # --strict` must exit 1 with the verdict inconclusive, never improvement
 # (it once became an improvement, exit 0). Exit 0 when all hold.
 set -eu
-pg=$1
-here=$(cd "$(dirname "$0")" && pwd)
-fail() {
-        echo "FAIL: $*" >&2
-        exit 1
-}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/pg-measured-nothing.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=tests/confirm/lib.sh
+. "$(dirname "$0")/lib.sh"
+scratch
 cd "$dir"
 sh "$here/init-repo.sh"
 mkdir -p src bench

@@ -12,14 +12,9 @@
 # grew too, so it gates: exit 1 with "hotspot 'f' grew" (checked when the
 # sampled pairs ran). Exit 0 when both hold.
 set -eu
-pg=$1
-here=$(cd "$(dirname "$0")" && pwd)
-fail() {
-        echo "FAIL: $*" >&2
-        exit 1
-}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/pg-moved-work.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=tests/confirm/lib.sh
+. "$(dirname "$0")/lib.sh"
+scratch
 cd "$dir"
 sh "$here/init-repo.sh"
 mkdir -p src bench

@@ -11,14 +11,9 @@
 # confirmed in N sampled pairs" and its Hotspots table had no row.
 # Exit 0 when all hold.
 set -eu
-pg=$1
-here=$(cd "$(dirname "$0")" && pwd)
-fail() {
-        echo "FAIL: $*" >&2
-        exit 1
-}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/pg-one-function.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+# shellcheck source=tests/confirm/lib.sh
+. "$(dirname "$0")/lib.sh"
+scratch
 cd "$dir"
 sh "$here/init-repo.sh"
 mkdir -p src bench

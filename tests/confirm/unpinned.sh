@@ -9,13 +9,9 @@
 # pair whose runs were on different CPUs is dropped (pairs_discarded) and
 # the budget counts kept pairs: 16 leaves room for the first look's 8.
 set -eu
-pg=$1
+# shellcheck source=tests/confirm/lib.sh
+. "$(dirname "$0")/lib.sh"
 shim=$2
-here=$(cd "$(dirname "$0")" && pwd)
-fail() {
-        echo "FAIL: $*" >&2
-        exit 1
-}
 # only the shim: preloading a sanitizer runtime too would put it into the
 # compiler of the base build, whose leak report then fails that build
 preload=$shim
@@ -28,8 +24,7 @@ if LD_PRELOAD=$preload taskset -c 0 true 2>/dev/null; then
         fail "taskset could pin with the shim preloaded: the shim does not work"
 fi
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/pg-unpinned.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+scratch
 cd "$dir"
 sh "$here/init-repo.sh"
 sh "$here/spin-project.sh"
